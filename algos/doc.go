@@ -1,0 +1,11 @@
+// Package algos holds the congestion control schemes of the IEEE 802.1Qau
+// family as plain state machines: a congestion point (CP), which runs on a
+// switch queue and turns arriving frames into feedback, and a reaction point
+// (RP), which is a source's rate limiter reacting to feedback, to the bytes it
+// sends and to its own timers.
+//
+// Nothing here simulates anything: time, frame sizes, queue lengths and random
+// numbers come in as arguments, so every rule can be tested line by line
+// against the seed it comes from. Each scheme registers itself (see Register)
+// with its parameters, their units, defaults and one-line meanings.
+package algos

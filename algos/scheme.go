@@ -1,0 +1,227 @@
+package algos
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+)
+
+// Frame is what a congestion point sees of an arriving data frame.
+type Frame struct {
+	Source int  // index of the source (reaction point) that sent it
+	Bytes  int  // frame length in bytes
+	CPID   int  // CPID in the frame's CM-Tag (seed 003 section 3.1); 0: no tag
+	Sent   Time // when the frame left its source's rate limiter (CM-Tag timestamp)
+}
+
+// Feedback is a congestion notification frame travelling from a CP back to
+// the source of a sampled frame. Fields a scheme does not use stay zero; each
+// scheme documents the meaning and unit of Fb.
+type Feedback struct {
+	CPID   int     // the congestion point that generated it (1-based)
+	Fb     float64 // the scheme's congestion measure (QCN: qntz_Fb, 0..63)
+	Qoff   float64 // queue offset as the scheme defines it (QCN: Q_EQ - qlen, bytes)
+	Qdelta float64 // queue change since the last sample (QCN: qlen - qlen_old, bytes)
+	QSat   bool    // ECM's Q bit: Qdelta saturated (seed 003 section 3.1)
+	Sent   Time    // timestamp copied from the sampled frame
+}
+
+// CongestionPoint runs on one switch output queue.
+type CongestionPoint interface {
+	// Arrive runs the CP on a frame arriving at its queue. qlen is the
+	// queue occupancy in bytes the frame leaves behind: it includes the
+	// frame if the queue accepted it, not if it was dropped. Arrive
+	// reports whether a feedback frame goes back to f.Source.
+	Arrive(now Time, f Frame, qlen int) (Feedback, bool)
+}
+
+// ReactionPoint is one source's rate limiter. The simulator reads Rate and
+// Timer after every call, so a scheme only changes its own state.
+type ReactionPoint interface {
+	// Rate is the current sending rate in bits per second; 0 pauses the
+	// source until a timer raises it.
+	Rate() float64
+	// CPID is the congestion point the rate limiter is associated with,
+	// carried in the CM-Tag of every frame it sends (0: none).
+	CPID() int
+	// Feedback handles a feedback frame arriving at the source.
+	Feedback(now Time, fb Feedback)
+	// Transmit is called as each frame of bytes leaves the rate limiter;
+	// backlogEmpty says the source has nothing more queued behind it.
+	Transmit(now Time, bytes int, backlogEmpty bool)
+	// Timer is the earliest armed timer deadline, or Never.
+	Timer() Time
+	// Expire is called when the simulated clock reaches Timer().
+	Expire(now Time)
+}
+
+// Network is what a scheme may derive its defaults from.
+type Network struct {
+	Capacity     float64 // bottleneck capacity, bits per second
+	LineRate     float64 // source access link rate, bits per second
+	Sources      int     // number of sources
+	Buffer       float64 // bottleneck buffer, bytes
+	FrameBytes   float64 // data frame size, bytes
+	MaxLoopDelay Time    // largest forward + backward propagation delay of any source
+}
+
+// CPEnv is what a congestion point is built from.
+type CPEnv struct {
+	Network
+	CPID     int        // this CP's identifier, 1-based
+	Capacity float64    // the capacity of the link this queue drains into, bits per second
+	Buffer   float64    // this queue's buffer, bytes
+	Rand     *rand.Rand // this CP's own random stream
+}
+
+// RPEnv is what a reaction point is built from.
+type RPEnv struct {
+	Network
+	LineRate    float64    // C of the pseudo-code: the link the rate limiter is installed on
+	InitialRate float64    // the rate the source starts at; below LineRate the limiter starts active
+	Start       Time       // when the source starts sending
+	Rand        *rand.Rand // this RP's own random stream
+}
+
+// Kind is the unit family of a parameter.
+type Kind int
+
+// Parameter kinds. Values are held in base units: bytes, bits per second,
+// seconds, plain numbers, whole counts, and 0/1 for switches.
+const (
+	Bytes Kind = iota
+	Rate
+	Duration
+	Number
+	Count
+	Switch
+)
+
+func (k Kind) String() string {
+	return [...]string{"bytes", "rate", "duration", "number", "count", "switch"}[k]
+}
+
+// Values maps parameter keys to values in base units.
+type Values map[string]float64
+
+// Param describes one tunable parameter of a scheme.
+type Param struct {
+	Key  string // TOML key in [params.<scheme>]
+	Kind Kind
+	Doc  string // one-line meaning
+	// Default derives the default from the network and the parameters
+	// listed before this one (so R_HAI can default to 10 x R_AI).
+	Default func(n Network, v Values) float64
+	Min     float64 // smallest allowed value (inclusive)
+	Max     float64 // largest allowed value (inclusive); 0 means no limit
+}
+
+// Scheme is a registered congestion control scheme.
+type Scheme struct {
+	Name    string // registry name, e.g. "qcn"
+	Display string // name for screens, e.g. "QCN"
+	Seed    string // source document and section
+	Summary string // what it is for, one line
+	Params  []Param
+	// Check, if set, validates a complete set of values beyond each
+	// parameter's own range.
+	Check func(n Network, v Values) error
+	NewCP func(env CPEnv, v Values) CongestionPoint
+	NewRP func(env RPEnv, v Values) ReactionPoint
+}
+
+// Fixed returns a default that ignores the network.
+func Fixed(x float64) func(Network, Values) float64 {
+	return func(Network, Values) float64 { return x }
+}
+
+// Param returns the parameter with key, if the scheme has it.
+func (s *Scheme) Param(key string) (Param, bool) {
+	for _, p := range s.Params {
+		if p.Key == key {
+			return p, true
+		}
+	}
+	return Param{}, false
+}
+
+// Resolve fills every parameter the overrides leave out with its default and
+// checks the result. Unknown override keys are an error.
+func (s *Scheme) Resolve(n Network, overrides Values) (Values, error) {
+	for k := range overrides {
+		if _, ok := s.Param(k); !ok {
+			return nil, fmt.Errorf("%s has no parameter %q (it has %s)", s.Name, k, strings.Join(s.Keys(), ", "))
+		}
+	}
+	v := make(Values, len(s.Params))
+	for _, p := range s.Params {
+		x, ok := overrides[p.Key]
+		if !ok {
+			x = p.Default(n, v)
+		}
+		if err := p.check(x); err != nil {
+			return nil, fmt.Errorf("%s: %w", p.Key, err)
+		}
+		v[p.Key] = x
+	}
+	if s.Check != nil {
+		if err := s.Check(n, v); err != nil {
+			return nil, err
+		}
+	}
+	return v, nil
+}
+
+// Keys lists the scheme's parameter keys in declaration order.
+func (s *Scheme) Keys() []string {
+	keys := make([]string, len(s.Params))
+	for i, p := range s.Params {
+		keys[i] = p.Key
+	}
+	return keys
+}
+
+func (p Param) check(x float64) error {
+	switch {
+	case x != x:
+		return fmt.Errorf("not a number")
+	case x < p.Min:
+		return fmt.Errorf("%g is below the minimum %g", x, p.Min)
+	case p.Max != 0 && x > p.Max:
+		return fmt.Errorf("%g is above the maximum %g", x, p.Max)
+	case p.Kind == Count && x != float64(int64(x)):
+		return fmt.Errorf("%g is not a whole number", x)
+	case p.Kind == Switch && x != 0 && x != 1:
+		return fmt.Errorf("a switch is true or false")
+	}
+	return nil
+}
+
+var registry = map[string]*Scheme{}
+
+// Register adds a scheme to the registry; each scheme's file calls it from init.
+func Register(s *Scheme) {
+	if _, dup := registry[s.Name]; dup {
+		panic("algos: scheme registered twice: " + s.Name)
+	}
+	registry[s.Name] = s
+}
+
+// Lookup finds a registered scheme by name.
+func Lookup(name string) (*Scheme, error) {
+	if s, ok := registry[name]; ok {
+		return s, nil
+	}
+	return nil, fmt.Errorf("unknown algorithm %q (known: %s)", name, strings.Join(Names(), ", "))
+}
+
+// Names lists the registered schemes in alphabetical order.
+func Names() []string {
+	names := make([]string, 0, len(registry))
+	for n := range registry {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
