@@ -1,0 +1,181 @@
+// Package units parses and formats the quantities of experiment files:
+// sizes ("1500B", "64KB"), rates ("10Gbps") and durations ("500us"). K, M, G
+// are decimal (150KB = 150,000 bytes, as the 802.1Qau documents use them);
+// KiB, MiB, GiB are binary. Formatting picks the largest unit that keeps the
+// value exact, so a value written and read back is the same value.
+package units
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"qcnlab/algos"
+)
+
+type unit struct {
+	suffix string
+	factor float64
+}
+
+// Units, largest first; formatting uses the decimal ones.
+var (
+	byteUnits = []unit{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10},
+		{"GB", 1e9}, {"MB", 1e6}, {"KB", 1e3}, {"kB", 1e3}, {"B", 1}}
+	rateUnits = []unit{{"Tbps", 1e12}, {"Gbps", 1e9}, {"Mbps", 1e6}, {"Kbps", 1e3}, {"kbps", 1e3}, {"bps", 1}}
+	timeUnits = []unit{{"s", 1e12}, {"ms", 1e9}, {"us", 1e6}, {"µs", 1e6}, {"ns", 1e3}, {"ps", 1}}
+
+	byteFormat = []unit{{"GB", 1e9}, {"MB", 1e6}, {"KB", 1e3}, {"B", 1}}
+	rateFormat = []unit{{"Tbps", 1e12}, {"Gbps", 1e9}, {"Mbps", 1e6}, {"Kbps", 1e3}, {"bps", 1}}
+	timeFormat = []unit{{"s", 1e12}, {"ms", 1e9}, {"us", 1e6}, {"ns", 1e3}, {"ps", 1}}
+)
+
+// parse reads "<number><unit>" with one of units; kind names the quantity
+// in errors and example shows a valid value.
+func parse(s string, units []unit, kind, example string) (float64, error) {
+	s = strings.TrimSpace(s)
+	for _, u := range units {
+		num, ok := strings.CutSuffix(s, u.suffix)
+		if !ok {
+			continue
+		}
+		num = strings.TrimSpace(num)
+		x, err := strconv.ParseFloat(num, 64)
+		if err != nil || num == "" {
+			continue // "20ms" also ends in "s"
+		}
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return 0, fmt.Errorf("%q is not a finite %s", s, kind)
+		}
+		if x < 0 {
+			return 0, fmt.Errorf("%s %q must not be negative", kind, s)
+		}
+		return x * u.factor, nil
+	}
+	if _, err := strconv.ParseFloat(s, 64); err == nil {
+		return 0, fmt.Errorf("%s %q needs a unit, for example %q", kind, s, example)
+	}
+	return 0, fmt.Errorf("%q is not a %s (for example %q)", s, kind, example)
+}
+
+// format writes v (>= 0) with the largest decimal unit whose mantissa is at
+// least 1 and represents v exactly.
+func format(v float64, units []unit) string {
+	if v == 0 {
+		return "0" + units[len(units)-1].suffix
+	}
+	for _, u := range units {
+		m := v / u.factor
+		if m < 1 {
+			continue
+		}
+		s := strconv.FormatFloat(m, 'f', -1, 64)
+		if back, err := strconv.ParseFloat(s, 64); err == nil && back*u.factor == v {
+			return s + u.suffix
+		}
+	}
+	base := units[len(units)-1]
+	return strconv.FormatFloat(v, 'f', -1, 64) + base.suffix
+}
+
+// ParseBytes reads a size such as "1500B" or "64KB" into bytes.
+func ParseBytes(s string) (float64, error) { return parse(s, byteUnits, "size", "64KB") }
+
+// FormatBytes writes a size in bytes with a unit.
+func FormatBytes(b float64) string { return format(b, byteFormat) }
+
+// ParseRate reads a rate such as "10Gbps" into bits per second.
+func ParseRate(s string) (float64, error) { return parse(s, rateUnits, "rate", "10Gbps") }
+
+// FormatRate writes a rate in bits per second with a unit.
+func FormatRate(bps float64) string { return format(bps, rateFormat) }
+
+// ParseDuration reads a duration such as "500us" into simulated time.
+func ParseDuration(s string) (algos.Time, error) {
+	if strings.TrimSpace(s) == "never" {
+		return algos.Never, nil
+	}
+	ps, err := parse(s, timeUnits, "duration", "500us")
+	if err != nil {
+		return 0, err
+	}
+	if ps >= float64(algos.Never) {
+		return 0, fmt.Errorf("duration %q is too long", s)
+	}
+	return algos.Time(math.Round(ps)), nil
+}
+
+// FormatDuration writes a simulated duration with a unit; Never is "never".
+func FormatDuration(t algos.Time) string {
+	if t == algos.Never {
+		return "never"
+	}
+	return format(float64(t), timeFormat)
+}
+
+// Parse reads a value of the given parameter kind from its text form.
+func Parse(kind algos.Kind, s string) (float64, error) {
+	switch kind {
+	case algos.Bytes:
+		return ParseBytes(s)
+	case algos.Rate:
+		return ParseRate(s)
+	case algos.Duration:
+		t, err := ParseDuration(s)
+		if t == algos.Never {
+			return 0, fmt.Errorf("a parameter duration cannot be never")
+		}
+		return t.Seconds(), err
+	}
+	return strconv.ParseFloat(strings.TrimSpace(s), 64)
+}
+
+// Format writes a parameter value of the given kind in its text form.
+func Format(kind algos.Kind, v float64) string {
+	switch kind {
+	case algos.Bytes:
+		return FormatBytes(v)
+	case algos.Rate:
+		return FormatRate(v)
+	case algos.Duration:
+		return FormatDuration(algos.Seconds(v))
+	case algos.Switch:
+		return strconv.FormatBool(v != 0)
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+// Bytes, Rate and Duration are experiment-file fields that read and write
+// themselves as strings with units.
+type (
+	Bytes    float64
+	Rate     float64
+	Duration algos.Time
+)
+
+func (b *Bytes) UnmarshalText(text []byte) error {
+	v, err := ParseBytes(string(text))
+	*b = Bytes(v)
+	return err
+}
+
+func (b Bytes) MarshalText() ([]byte, error) { return []byte(FormatBytes(float64(b))), nil }
+
+func (r *Rate) UnmarshalText(text []byte) error {
+	v, err := ParseRate(string(text))
+	*r = Rate(v)
+	return err
+}
+
+func (r Rate) MarshalText() ([]byte, error) { return []byte(FormatRate(float64(r))), nil }
+
+func (d *Duration) UnmarshalText(text []byte) error {
+	v, err := ParseDuration(string(text))
+	*d = Duration(v)
+	return err
+}
+
+func (d Duration) MarshalText() ([]byte, error) {
+	return []byte(FormatDuration(algos.Time(d))), nil
+}

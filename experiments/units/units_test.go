@@ -1,0 +1,144 @@
+package units
+
+import (
+	"math"
+	"testing"
+
+	"qcnlab/algos"
+)
+
+func TestParse(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		f    func(string) (float64, error)
+		want float64
+	}{
+		{"1500B", ParseBytes, 1500},
+		{"1.5KB", ParseBytes, 1500},
+		{"64KB", ParseBytes, 64000},
+		{"150 KB", ParseBytes, 150000},
+		{"64KiB", ParseBytes, 65536},
+		{"1MB", ParseBytes, 1e6},
+		{"10Gbps", ParseRate, 10e9},
+		{"0.5Mbps", ParseRate, 0.5e6},
+		{"100Gbps", ParseRate, 100e9},
+		{"1e9bps", ParseRate, 1e9},
+	} {
+		got, err := c.f(c.in)
+		if err != nil || got != c.want {
+			t.Errorf("parse %q = %g, %v; want %g", c.in, got, err, c.want)
+		}
+	}
+	for _, c := range []struct {
+		in   string
+		want algos.Time
+	}{
+		{"500us", 500 * algos.Microsecond},
+		{"20ms", 20 * algos.Millisecond},
+		{"1s", algos.Second},
+		{"2.4ms", 2400 * algos.Microsecond},
+		{"80ps", 80},
+		{"1.5ns", 1500},
+		{"never", algos.Never},
+	} {
+		got, err := ParseDuration(c.in)
+		if err != nil || got != c.want {
+			t.Errorf("ParseDuration(%q) = %d, %v; want %d", c.in, got, err, c.want)
+		}
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	for _, in := range []string{"", "10", "10 furlongs", "-1KB", "KB", "NaNKB", "1e400B"} {
+		if _, err := ParseBytes(in); err == nil {
+			t.Errorf("ParseBytes(%q) accepted", in)
+		}
+	}
+	if _, err := ParseRate("-10Gbps"); err == nil {
+		t.Error("negative rate accepted")
+	}
+	if _, err := ParseDuration("5"); err == nil {
+		t.Error("duration without unit accepted")
+	}
+	if _, err := Parse(algos.Duration, "never"); err == nil {
+		t.Error("parameter duration never accepted")
+	}
+}
+
+func TestFormat(t *testing.T) {
+	for _, c := range []struct{ got, want string }{
+		{FormatBytes(1500), "1.5KB"},
+		{FormatBytes(33000), "33KB"},
+		{FormatBytes(150000), "150KB"},
+		{FormatBytes(37500), "37.5KB"},
+		{FormatBytes(65536), "65.536KB"},
+		{FormatBytes(64), "64B"},
+		{FormatBytes(0), "0B"},
+		{FormatRate(10e9), "10Gbps"},
+		{FormatRate(0.5e6), "500Kbps"},
+		{FormatRate(5e6), "5Mbps"},
+		{FormatDuration(100 * algos.Microsecond), "100us"},
+		{FormatDuration(2400 * algos.Microsecond), "2.4ms"},
+		{FormatDuration(80), "80ps"},
+		{FormatDuration(algos.Never), "never"},
+		{Format(algos.Switch, 1), "true"},
+		{Format(algos.Number, 1.0/128), "0.0078125"},
+	} {
+		if c.got != c.want {
+			t.Errorf("got %q, want %q", c.got, c.want)
+		}
+	}
+}
+
+func TestRoundTrip(t *testing.T) {
+	for _, v := range []float64{1, 1500, 33e3, 1.0 / 3, 5e6 * 7 / 11, 123456789.123, 1e15} {
+		for _, kind := range []algos.Kind{algos.Bytes, algos.Rate, algos.Number} {
+			back, err := Parse(kind, Format(kind, v))
+			if err != nil || back != v {
+				t.Errorf("%v %g -> %q -> %g (%v)", kind, v, Format(kind, v), back, err)
+			}
+		}
+	}
+	for _, d := range []algos.Time{1, 999, 2400 * algos.Microsecond, 123456789, 3 * algos.Second} {
+		back, err := ParseDuration(FormatDuration(d))
+		if err != nil || back != d {
+			t.Errorf("%d -> %q -> %d", d, FormatDuration(d), back)
+		}
+	}
+}
+
+func FuzzParseBytes(f *testing.F) {
+	for _, s := range []string{"1500B", "64KB", "1.5KiB", "-1B", "1e3MB"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		v, err := ParseBytes(s)
+		if err != nil {
+			return
+		}
+		if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+			t.Fatalf("ParseBytes(%q) = %g", s, v)
+		}
+		if back, err := ParseBytes(FormatBytes(v)); err != nil || back != v {
+			t.Fatalf("%q: %g formats as %q, reads back as %g (%v)", s, v, FormatBytes(v), back, err)
+		}
+	})
+}
+
+func FuzzParseDuration(f *testing.F) {
+	for _, s := range []string{"500us", "20ms", "1.5ns", "never", "1e-3s"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		d, err := ParseDuration(s)
+		if err != nil {
+			return
+		}
+		if d < 0 {
+			t.Fatalf("ParseDuration(%q) = %d", s, d)
+		}
+		if back, err := ParseDuration(FormatDuration(d)); err != nil || back != d {
+			t.Fatalf("%q: %d formats as %q, reads back as %d (%v)", s, d, FormatDuration(d), back, err)
+		}
+	})
+}
