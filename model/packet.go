@@ -1,0 +1,415 @@
+package model
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"qcnlab/algos"
+)
+
+// Random stream ids: every CP and RP draws from its own generator made from
+// the experiment seed and its stream, so adding a source does not change the
+// numbers another one sees.
+const (
+	streamCP = 1 << 32
+	streamRP = 2 << 32
+)
+
+// Packet is the packet-level simulation of a dumbbell: N sources, one
+// bottleneck port with its congestion point, one receiver.
+type Packet struct {
+	cfg Config
+	now algos.Time
+	// Frame arrivals, about one per source, are kept apart from the rare
+	// events (feedback, timers) so the heap every frame goes through stays
+	// shallow; both draw their tie-breaking sequence numbers from seq.
+	arrivals eventHeap
+	rare     eventHeap
+	seq      uint64
+	sources  []source // by value, for locality; never resized after NewPacket
+	port     *port
+	events   uint64      // discrete events handled: emissions, arrivals, departures, feedback, timers
+	frame    algos.Frame // scratch for the congestion point: no allocation per frame
+	fb       algos.Feedback
+	done     bool
+
+	nextSample algos.Time
+	sample     Sample
+	windowLen  int // samples per rate window
+	samples    int // samples taken
+	fair       fairness
+}
+
+// NewPacket builds a packet-level simulation at time zero.
+func NewPacket(cfg Config) (*Packet, error) {
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	net := cfg.Network()
+	n := len(cfg.Sources)
+	cp := cfg.Scheme.NewCP(algos.CPEnv{
+		Network: net, CPID: 1, Capacity: cfg.Capacity, Buffer: float64(cfg.Buffer),
+		Rand: rand.New(rand.NewPCG(cfg.Seed, streamCP)),
+	}, cfg.Params)
+	s := &Packet{
+		cfg:        cfg,
+		port:       newPort("sw0", cfg.Capacity, cfg.Buffer, cp, n, cfg.Warmup, cfg.Duration),
+		nextSample: cfg.SampleInterval,
+		windowLen:  max(1, int((cfg.RateWindow+cfg.SampleInterval/2)/cfg.SampleInterval)),
+		fair:       fairness{threshold: cfg.FairnessThreshold},
+	}
+	s.arrivals.seq, s.rare.seq = &s.seq, &s.seq
+	s.sample = Sample{Queues: make([]int, 1), Rates: make([]float64, n), CurrentRates: make([]float64, n)}
+	for i, sc := range cfg.Sources {
+		rp := cfg.Scheme.NewRP(algos.RPEnv{
+			Network: net, LineRate: sc.LineRate, InitialRate: sc.InitialRate, Start: sc.Start,
+			Rand: rand.New(rand.NewPCG(cfg.Seed, streamRP+uint64(i))),
+		}, cfg.Params)
+		s.sources = append(s.sources, source{
+			id: i, rp: rp, lineRate: sc.LineRate,
+			fwd: sc.ForwardDelay, bwd: sc.BackwardDelay,
+			serial: algos.TransmitTime(cfg.FrameBytes, sc.LineRate),
+			start:  sc.Start, stop: sc.Stop,
+			frameBits: float64(cfg.FrameBytes) * 8,
+			mark:      sc.Start,
+			arrivalAt: algos.Never, timerAt: algos.Never,
+			history: make([]int64, s.windowLen),
+		})
+	}
+	for i := range s.sources {
+		src := &s.sources[i]
+		// A source that starts at its initial rate has its first frame
+		// ready at once, as a source starting at line rate would.
+		src.credit = src.frameBits
+		src.rate = -1 // so that readRP sets it
+		s.readRP(src, src.start)
+		s.syncTimer(src)
+		s.syncArrival(src)
+	}
+	return s, nil
+}
+
+// Now is the simulated time the run has reached.
+func (s *Packet) Now() algos.Time { return s.now }
+
+// Done reports whether the run has reached its duration.
+func (s *Packet) Done() bool { return s.done }
+
+// Events is the number of discrete events handled so far.
+func (s *Packet) Events() uint64 { return s.events }
+
+// Frames is the number of frames that have left the bottleneck.
+func (s *Packet) Frames() uint64 { return s.port.frames }
+
+// Run advances to the end of the run.
+func (s *Packet) Run() { s.Advance(s.cfg.Duration) }
+
+// Advance runs every event up to time until (or the end of the run).
+func (s *Packet) Advance(until algos.Time) {
+	if s.done {
+		return
+	}
+	end := min(until, s.cfg.Duration)
+	for {
+		h := s.nextHeap()
+		next := algos.Never
+		if h != nil {
+			next = h.items[0].at
+		}
+		for s.nextSample <= end && s.nextSample <= next {
+			s.takeSample(s.nextSample)
+			s.nextSample += s.cfg.SampleInterval
+		}
+		if next > end {
+			break
+		}
+		ev := h.take()
+		s.now = ev.at
+		src := &s.sources[ev.src]
+		switch ev.kind {
+		case evArrival:
+			if ev.gen == src.gen {
+				s.arrival(src)
+			}
+		case evFeedback:
+			s.deliverFeedback(src)
+		case evTimer:
+			if ev.gen == src.tgen {
+				src.timerAt = algos.Never
+				s.runLocal(src, s.now)
+				s.syncTimer(src)
+				s.syncArrival(src)
+			}
+		}
+	}
+	s.now = end
+	s.events += uint64(s.port.advance(end))
+	if end == s.cfg.Duration {
+		for i := range s.sources {
+			s.catchUp(&s.sources[i], end)
+		}
+		s.done = true
+	}
+}
+
+// nextHeap returns the heap holding the earliest event, nil if both are empty.
+func (s *Packet) nextHeap() *eventHeap {
+	a, r := &s.arrivals, &s.rare
+	a.settle()
+	r.settle()
+	if len(r.items) == 0 {
+		if len(a.items) == 0 {
+			return nil
+		}
+		return a
+	}
+	if len(a.items) == 0 || r.items[0].before(&a.items[0]) {
+		return r
+	}
+	return a
+}
+
+// arrival delivers the next frame of src to the switch.
+func (s *Packet) arrival(src *source) {
+	s.catchUp(src, s.now)
+	src.arrivalAt = algos.Never
+	f := src.inflight.pop()
+	src.arrived += int64(f.bytes)
+	s.events += uint64(s.port.advance(s.now)) + 1
+	s.frame = algos.Frame{Source: src.id, Bytes: int(f.bytes), CPID: int(f.cpid), Sent: f.sent}
+	if s.port.arrive(s.now, &s.frame, &s.fb) {
+		src.feedback.push(s.fb)
+		s.rare.push(event{at: s.now + src.bwd, src: int32(src.id), kind: evFeedback})
+	}
+	s.syncTimer(src)
+	s.syncArrival(src)
+}
+
+// deliverFeedback hands the oldest feedback frame in flight to src.
+func (s *Packet) deliverFeedback(src *source) {
+	s.catchUp(src, s.now)
+	fb := src.feedback.pop()
+	src.feedbacks++
+	s.events++
+	src.rp.Feedback(s.now, fb)
+	s.readRP(src, s.now)
+	s.syncTimer(src)
+	s.catchUp(src, s.now)
+	s.syncTimer(src)
+	s.syncArrival(src)
+}
+
+// catchUp runs src's own events (frame releases and timer expiries) in time
+// order up to t. They change nothing outside the source until its frames
+// arrive, so they can run late, as long as they run in order and before
+// anything from outside (feedback) reaches the source.
+func (s *Packet) catchUp(src *source, t algos.Time) bool {
+	// Fast path: between handlers src.timerAt is at or before the RP's timer.
+	if src.nextEmit > t && src.timerAt > t {
+		return false
+	}
+	s.runLocal(src, t)
+	return true
+}
+
+// runLocal is catchUp without the fast path.
+func (s *Packet) runLocal(src *source, t algos.Time) {
+	for {
+		timer := src.rpTimer
+		switch {
+		case src.nextEmit <= t && src.nextEmit <= timer:
+			s.emit(src)
+		case timer <= t:
+			s.events++
+			src.rp.Expire(timer)
+			s.readRP(src, timer)
+			if src.rpTimer <= timer {
+				panic(fmt.Sprintf("model: %s reaction point left its timer at %d after it expired", s.cfg.Scheme.Name, timer))
+			}
+		default:
+			return
+		}
+	}
+}
+
+// emit releases the next frame of src from its rate limiter.
+func (s *Packet) emit(src *source) {
+	e := src.nextEmit
+	bytes := s.cfg.FrameBytes
+	src.inflight.push(flight{arrive: e + src.serial + src.fwd, sent: e, bytes: int32(bytes), cpid: src.rpCPID})
+	src.emitted += int64(bytes)
+	s.events++
+	src.mark, src.credit = e, 0
+	src.schedule()
+	if src.rp.Transmit(e, bytes, src.nextEmit == algos.Never) {
+		s.readRP(src, e)
+	}
+}
+
+// readRP picks up the reaction point's rate, timer and CPID after it may
+// have changed them at time t.
+func (s *Packet) readRP(src *source, t algos.Time) {
+	if r := src.clampRate(src.rp.Rate()); r != src.rate {
+		src.setRate(t, r)
+	}
+	src.rpTimer = src.rp.Timer()
+	src.rpCPID = int32(src.rp.CPID())
+}
+
+// syncTimer makes sure a timer event is scheduled no later than src's
+// reaction-point timer. Timers are re-armed on every feedback, almost always
+// later than before, so the scheduled event is kept and simply finds the
+// deadline moved when it fires: the heap holds about one timer per source.
+func (s *Packet) syncTimer(src *source) {
+	t := src.rpTimer
+	if t >= src.timerAt {
+		return
+	}
+	src.timerAt = t
+	src.tgen++
+	// A timer armed for the present runs at once, never in the past.
+	s.rare.push(event{at: max(t, s.now), src: int32(src.id), gen: src.tgen, kind: evTimer})
+}
+
+// syncArrival keeps src's single arrival event at its next arrival time.
+func (s *Packet) syncArrival(src *source) {
+	t := src.nextArrival()
+	if t == src.arrivalAt {
+		return
+	}
+	src.arrivalAt = t
+	src.gen++
+	if t != algos.Never {
+		s.arrivals.push(event{at: t, src: int32(src.id), gen: src.gen, kind: evArrival})
+	}
+}
+
+// takeSample records the time series at t, between events. Rates are
+// measured where the congestion point sees them, as bytes arriving at the
+// bottleneck over the rate window: every arrival up to t has been handled, so
+// they are exact without bringing the sources up to date. The rate limiter's
+// own rate is as of the source's last frame, at most one frame gap old.
+func (s *Packet) takeSample(t algos.Time) {
+	s.events += uint64(s.port.advance(t))
+	s.sample.Time = t
+	s.sample.Queues[0] = s.port.bytes
+	slot := s.samples % s.windowLen
+	s.samples++
+	span := min(s.samples, s.windowLen)
+	perWindow := 8 * float64(algos.Second) / (float64(span) * float64(s.cfg.SampleInterval)) // bytes -> bits/s
+	for i := range s.sources {
+		src := &s.sources[i]
+		// history[slot] holds arrived bytes as of windowLen samples ago.
+		old := int64(0)
+		if s.samples > s.windowLen {
+			old = src.history[slot]
+		}
+		s.sample.Rates[i] = float64(src.arrived-old) * perWindow
+		src.history[slot] = src.arrived
+		s.sample.CurrentRates[i] = src.rate
+	}
+	s.fair.observe(t, s.activeRates(t))
+	if s.cfg.OnSample != nil {
+		s.cfg.OnSample(&s.sample)
+	}
+}
+
+// activeRates lists the window rates of the sources that have been sending
+// for a whole rate window and have not stopped.
+func (s *Packet) activeRates(t algos.Time) []float64 {
+	rates := s.fair.scratch[:0]
+	for i := range s.sources {
+		// A source counts once its frames have arrived for a whole window.
+		if src := &s.sources[i]; t-src.fwd >= src.start+s.cfg.RateWindow && t-src.fwd < src.stop {
+			rates = append(rates, s.sample.Rates[i])
+		}
+	}
+	s.fair.scratch = rates
+	return rates
+}
+
+// Summary reports the metrics over [warmup, now]: the whole window once the
+// run is done.
+func (s *Packet) Summary() Summary {
+	cfg := &s.cfg
+	span := (min(s.now, cfg.Duration) - cfg.Warmup).Seconds()
+	p := s.port
+	mean, std, lo, hi, empty := p.level.result(s.now)
+	b := BottleneckSummary{
+		Name: p.name, CapacityBps: p.capacity,
+		QueueMean: mean, QueueStd: std, QueueMin: lo, QueueMax: hi, EmptyFraction: empty,
+		QEq:   queueTarget(cfg.Scheme, cfg.Params),
+		Drops: p.drops, DroppedBytes: p.dropped, DropsTotal: p.dropsTotal, FeedbackFrames: p.feedbacks,
+	}
+	sum := Summary{
+		Algorithm:  cfg.Scheme.Name,
+		Model:      "packet",
+		Seed:       cfg.Seed,
+		SimSeconds: s.now.Seconds(),
+		Events:     s.events,
+		Frames:     p.frames,
+	}
+	var throughputs []float64
+	for i := range s.sources {
+		src := &s.sources[i]
+		ss := SourceSummary{ID: i, FinalRateBps: src.rate, DeliveredBytes: p.delivered[i], FeedbackFrames: src.feedbacks}
+		if span > 0 {
+			ss.ThroughputBps = float64(p.delivered[i]) * 8 / span
+			if src.start < cfg.Duration && src.stop > cfg.Warmup {
+				throughputs = append(throughputs, ss.ThroughputBps)
+			}
+		}
+		sum.Sources = append(sum.Sources, ss)
+	}
+	if span > 0 {
+		b.Utilization = float64(p.sentBytes) * 8 / (p.capacity * span)
+	}
+	sum.Bottlenecks = []BottleneckSummary{b}
+	sum.JainFairness = jain(throughputs)
+	sum.TimeToFairness = s.fair.result()
+	return sum
+}
+
+// queueTarget is the queue length a scheme aims at, if it has one.
+func queueTarget(sc *algos.Scheme, v algos.Values) float64 {
+	for _, key := range []string{"q_eq", "q0"} {
+		if x, ok := v[key]; ok {
+			return x
+		}
+	}
+	return 0
+}
+
+// fairness finds the time after which min/max of the window rates stays at or
+// above the threshold to the end.
+type fairness struct {
+	threshold float64
+	fairSince algos.Time // first sample of the current fair stretch
+	fair      bool
+	scratch   []float64
+}
+
+func (f *fairness) observe(t algos.Time, rates []float64) {
+	lo, hi := 0.0, 0.0
+	for i, r := range rates {
+		if i == 0 || r < lo {
+			lo = r
+		}
+		if r > hi {
+			hi = r
+		}
+	}
+	ok := len(rates) < 2 || (hi > 0 && lo/hi >= f.threshold)
+	if ok && !f.fair {
+		f.fairSince = t
+	}
+	f.fair = ok
+}
+
+func (f *fairness) result() *float64 {
+	if !f.fair {
+		return nil
+	}
+	t := f.fairSince.Seconds()
+	return &t
+}

@@ -1,0 +1,40 @@
+package model
+
+// ring is a FIFO queue on a circular buffer that grows by doubling. It never
+// shrinks, so a steady simulation allocates nothing once warmed up.
+type ring[T any] struct {
+	buf  []T
+	head int
+	n    int
+}
+
+func (r *ring[T]) len() int { return r.n }
+
+func (r *ring[T]) push(v T) {
+	if r.n == len(r.buf) {
+		r.grow()
+	}
+	r.buf[(r.head+r.n)&(len(r.buf)-1)] = v
+	r.n++
+}
+
+// front returns a pointer to the oldest element; the ring must not be empty.
+func (r *ring[T]) front() *T { return &r.buf[r.head] }
+
+func (r *ring[T]) pop() T {
+	v := r.buf[r.head]
+	r.head = (r.head + 1) & (len(r.buf) - 1)
+	r.n--
+	return v
+}
+
+func (r *ring[T]) clear() { r.head, r.n = 0, 0 }
+
+func (r *ring[T]) grow() {
+	size := max(16, 2*len(r.buf))
+	buf := make([]T, size)
+	for i := 0; i < r.n; i++ {
+		buf[i] = r.buf[(r.head+i)&(len(r.buf)-1)]
+	}
+	r.buf, r.head = buf, 0
+}

@@ -1,0 +1,102 @@
+package model
+
+import "qcnlab/algos"
+
+// flight is a frame on a source's access link, on its way to the switch.
+type flight struct {
+	arrive algos.Time
+	sent   algos.Time
+	bytes  int32
+	cpid   int32
+}
+
+// source is a greedy sender behind a rate limiter (the scheme's reaction
+// point). The rate limiter earns credit at its current rate and releases a
+// frame when it has earned the frame's bits, so a rate change in the middle
+// of a gap stretches or shortens the rest of the gap.
+type source struct {
+	id          int
+	rp          algos.ReactionPoint
+	lineRate    float64
+	fwd, bwd    algos.Time
+	serial      algos.Time // a frame's time on the access link
+	start, stop algos.Time
+	frameBits   float64
+
+	rate     float64    // the rate the limiter runs at
+	interval algos.Time // a whole frame's time at rate: the gap between frames
+	mark     algos.Time // credit is counted from here
+	credit   float64    // bits earned toward the next frame at mark
+	nextEmit algos.Time // when the next frame leaves, Never if none
+
+	rpTimer algos.Time // rp.Timer() as last read
+	rpCPID  int32      // rp.CPID() as last read
+
+	arrivalAt algos.Time // the live arrival event's time, Never if none
+	gen       uint32     // generation of the live arrival event
+	timerAt   algos.Time // the timer deadline scheduled in the heap
+	tgen      uint32     // generation of the live timer event
+
+	inflight ring[flight]
+	feedback ring[algos.Feedback]
+
+	emitted   int64   // bytes released since the start
+	arrived   int64   // bytes that reached the bottleneck
+	feedbacks int64   // feedback frames received
+	history   []int64 // arrived at the last samples, a ring over the rate window
+}
+
+// clampRate keeps a scheme's rate within what the access link can carry.
+func (s *source) clampRate(r float64) float64 {
+	if r != r || r < 0 {
+		return 0
+	}
+	return min(r, s.lineRate)
+}
+
+// setRate changes the limiter's rate at time t (t >= the last emission),
+// keeping the credit earned so far.
+func (s *source) setRate(t algos.Time, r float64) {
+	if t > s.mark {
+		s.credit = min(s.frameBits, s.credit+float64(t-s.mark)*s.rate/float64(algos.Second))
+		s.mark = t
+	}
+	s.rate = r
+	if r > 0 {
+		s.interval = algos.Time(s.frameBits*float64(algos.Second)/r + 0.5)
+	}
+	s.schedule()
+}
+
+// schedule computes nextEmit from the credit and the rate.
+func (s *source) schedule() {
+	if s.rate <= 0 {
+		s.nextEmit = algos.Never
+		return
+	}
+	wait := s.interval // the usual case: a whole frame of credit to earn
+	if s.credit != 0 {
+		w := (s.frameBits - s.credit) * float64(algos.Second) / s.rate
+		if w > float64(algos.Never/2) {
+			s.nextEmit = algos.Never
+			return
+		}
+		wait = algos.Time(w + 0.5)
+	}
+	next := s.mark + wait
+	if next >= s.stop || next < s.mark {
+		next = algos.Never
+	}
+	s.nextEmit = next
+}
+
+// nextArrival is when the next frame of this source reaches the switch.
+func (s *source) nextArrival() algos.Time {
+	if s.inflight.len() > 0 {
+		return s.inflight.front().arrive
+	}
+	if s.nextEmit == algos.Never {
+		return algos.Never
+	}
+	return s.nextEmit + s.serial + s.fwd
+}

@@ -1,0 +1,53 @@
+package model
+
+import "qcnlab/algos"
+
+// Summary is what a run measured over [warmup, duration]; its JSON names are
+// part of qcnlab's command-line interface.
+type Summary struct {
+	Algorithm      string              `json:"algorithm"`
+	Model          string              `json:"model"`
+	Seed           uint64              `json:"seed"`
+	SimSeconds     float64             `json:"sim_seconds"`
+	WallSeconds    float64             `json:"wall_seconds"`
+	Events         uint64              `json:"events"`
+	Frames         uint64              `json:"frames"`
+	Bottlenecks    []BottleneckSummary `json:"bottlenecks"`
+	Sources        []SourceSummary     `json:"sources"`
+	JainFairness   float64             `json:"jain_fairness"`
+	TimeToFairness *float64            `json:"time_to_fairness_seconds"`
+}
+
+// BottleneckSummary describes one congested queue.
+type BottleneckSummary struct {
+	Name           string  `json:"name"`
+	CapacityBps    float64 `json:"capacity_bps"`
+	Utilization    float64 `json:"utilization"`
+	QueueMean      float64 `json:"queue_mean_bytes"`
+	QueueStd       float64 `json:"queue_std_bytes"`
+	QueueMin       float64 `json:"queue_min_bytes"`
+	QueueMax       float64 `json:"queue_max_bytes"`
+	QEq            float64 `json:"q_eq_bytes"`
+	EmptyFraction  float64 `json:"empty_fraction"`
+	Drops          int64   `json:"drops"`
+	DroppedBytes   int64   `json:"dropped_bytes"`
+	DropsTotal     int64   `json:"drops_total"`
+	FeedbackFrames int64   `json:"feedback_frames"`
+}
+
+// SourceSummary describes one source.
+type SourceSummary struct {
+	ID             int     `json:"id"`
+	ThroughputBps  float64 `json:"throughput_bps"`
+	FinalRateBps   float64 `json:"final_rate_bps"`
+	DeliveredBytes int64   `json:"delivered_bytes"`
+	FeedbackFrames int64   `json:"feedback_frames"`
+}
+
+// Sample is one point of the time series.
+type Sample struct {
+	Time         algos.Time
+	Queues       []int     // bytes in each bottleneck queue
+	Rates        []float64 // each source's rate over the last rate window as it reaches the bottleneck, bits/s
+	CurrentRates []float64 // each source's rate-limiter rate as of its last frame, bits/s
+}
