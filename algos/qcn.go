@@ -70,6 +70,7 @@ type QCNCongestionPoint struct {
 	cpid       int
 	qEq, w     float64
 	fbMax      float64 // Q_EQ*(2W+1), the largest -Fb (line 157)
+	fbScale    float64 // quantisation levels per byte of -Fb
 	qlenOld    float64 // queue length at the last sample (line 177)
 	timeToMark float64 // bytes before the next sample (line 171)
 	rand       *rand.Rand
@@ -82,6 +83,7 @@ func NewQCNCongestionPoint(env CPEnv, v Values) *QCNCongestionPoint {
 		qEq:        v["q_eq"],
 		w:          v["w"],
 		fbMax:      v["q_eq"] * (2*v["w"] + 1),
+		fbScale:    qcnFbLevels / (v["q_eq"] * (2*v["w"] + 1)),
 		timeToMark: qcnMarkTable[0], // line 150
 		rand:       env.Rand,
 	}
@@ -90,7 +92,7 @@ func NewQCNCongestionPoint(env CPEnv, v Values) *QCNCongestionPoint {
 // Quantize maps a clamped Fb (<= 0) to qntz_Fb in 0..63 (line 166): 64
 // uniform levels over [0, Q_EQ*(2W+1)], the 6 most significant bits of -Fb.
 func (cp *QCNCongestionPoint) Quantize(fb float64) int {
-	q := int(-fb / cp.fbMax * qcnFbLevels)
+	q := int(-fb * cp.fbScale)
 	return min(max(q, 0), qcnFbLevels-1)
 }
 
@@ -106,22 +108,23 @@ func (cp *QCNCongestionPoint) Fb(qlen float64) float64 {
 }
 
 // Arrive runs lines 153-192 for one incoming frame. Fb carries qntz_Fb.
-func (cp *QCNCongestionPoint) Arrive(now Time, f Frame, qlen int) (Feedback, bool) {
-	q := float64(qlen)
-	qntz := cp.Quantize(cp.Fb(q))
+func (cp *QCNCongestionPoint) Arrive(now Time, f *Frame, qlen int, fb *Feedback) bool {
 	cp.timeToMark -= float64(f.Bytes) // line 171
 	if cp.timeToMark >= 0 {
-		return Feedback{}, false
+		return false // Fb only matters at a sample: skip computing it
 	}
+	q := float64(qlen)
+	qntz := cp.Quantize(cp.Fb(q))
 	// Line 189 reads qdelta after line 177 has set qlen_old = qlen, which
 	// would always give 0; the intent is the change since the last sample.
 	qdelta := q - cp.qlenOld
 	cp.qlenOld = q                                         // line 177
 	cp.timeToMark = jitter(cp.rand) * qcnMarkTable[qntz/8] // lines 179-180
 	if qntz == 0 {                                         // line 174
-		return Feedback{}, false
+		return false
 	}
-	return Feedback{CPID: cp.cpid, Fb: float64(qntz), Qoff: cp.qEq - q, Qdelta: qdelta, Sent: f.Sent}, true
+	*fb = Feedback{CPID: cp.cpid, Fb: float64(qntz), Qoff: cp.qEq - q, Qdelta: qdelta, Sent: f.Sent}
+	return true
 }
 
 // QCNReactionPoint is the QCN RP (lines 1-145) for one rate limiter.
@@ -225,9 +228,9 @@ func (rp *QCNReactionPoint) Feedback(now Time, fb Feedback) {
 }
 
 // Transmit runs lines 97-127 as a frame leaves the rate limiter.
-func (rp *QCNReactionPoint) Transmit(now Time, bytes int, backlogEmpty bool) {
+func (rp *QCNReactionPoint) Transmit(now Time, bytes int, backlogEmpty bool) bool {
 	if !rp.active {
-		return // no rate limiter is associated with the flow
+		return false // no rate limiter is associated with the flow
 	}
 	if rp.crate == rp.c && backlogEmpty { // lines 101-108: release
 		rp.active = false
@@ -236,11 +239,11 @@ func (rp *QCNReactionPoint) Transmit(now Time, bytes int, backlogEmpty bool) {
 		rp.siCount = 0
 		rp.timer = Never
 		rp.cpid = 0
-		return
+		return true
 	}
 	rp.txBcount -= float64(bytes) // line 110
 	if rp.txBcount >= 0 {
-		return
+		return false
 	}
 	rp.siCount++ // line 114
 	thresh := jitter(rp.rand) * rp.bcLimit
@@ -249,6 +252,7 @@ func (rp *QCNReactionPoint) Transmit(now Time, bytes int, backlogEmpty bool) {
 	}
 	rp.txBcount = thresh
 	rp.selfIncrease()
+	return true
 }
 
 // Expire runs timer_expired (lines 129-145).

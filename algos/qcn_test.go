@@ -121,7 +121,8 @@ func TestQCNSampling(t *testing.T) {
 		last := 0
 		for samples < 200 {
 			frames++
-			fb, sent := cp.Arrive(0, Frame{Source: 0, Bytes: 1000}, int(qlen))
+			var fb Feedback
+			sent := cp.Arrive(0, &Frame{Source: 0, Bytes: 1000}, int(qlen), &fb)
 			if sent {
 				if int(fb.Fb) != qntz {
 					t.Fatalf("idx %d: feedback fb = %g, want %d", idx, fb.Fb, qntz)
@@ -159,7 +160,7 @@ func TestQCNNoFeedbackWhenFbZero(t *testing.T) {
 	// qlen 20 KB below Q_EQ and steady: Fb > 0 clamps to 0, so samples
 	// are taken every 150 KB but no feedback is ever sent.
 	for i := 0; i < 10000; i++ {
-		if _, sent := cp.Arrive(0, Frame{Bytes: 1500}, 20e3); sent {
+		if cp.Arrive(0, &Frame{Bytes: 1500}, 20e3, &Feedback{}) {
 			t.Fatalf("frame %d: feedback sent with qntz_Fb = 0", i)
 		}
 	}
@@ -175,7 +176,7 @@ func TestQCNFeedbackCarriesQdelta(t *testing.T) {
 	var fb Feedback
 	var sent bool
 	for i := 0; !sent; i++ {
-		fb, sent = cp.Arrive(0, Frame{Bytes: 1500}, 100e3)
+		sent = cp.Arrive(0, &Frame{Bytes: 1500}, 100e3, &fb)
 	}
 	if fb.Qdelta != 100e3 || fb.Qoff != 33e3-100e3 {
 		t.Errorf("feedback qdelta %g qoff %g, want 100e3 and %g", fb.Qdelta, fb.Qoff, 33e3-100e3)

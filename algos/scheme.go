@@ -32,12 +32,15 @@ type CongestionPoint interface {
 	// Arrive runs the CP on a frame arriving at its queue. qlen is the
 	// queue occupancy in bytes the frame leaves behind: it includes the
 	// frame if the queue accepted it, not if it was dropped. Arrive
-	// reports whether a feedback frame goes back to f.Source.
-	Arrive(now Time, f Frame, qlen int) (Feedback, bool)
+	// reports whether a feedback frame goes back to f.Source, and if so
+	// fills fb (it runs for every frame, so it writes into the caller's
+	// feedback instead of returning one).
+	Arrive(now Time, f *Frame, qlen int, fb *Feedback) bool
 }
 
-// ReactionPoint is one source's rate limiter. The simulator reads Rate and
-// Timer after every call, so a scheme only changes its own state.
+// ReactionPoint is one source's rate limiter. The simulator reads Rate,
+// Timer and CPID after every Feedback and Expire, and after a Transmit that
+// reports a change.
 type ReactionPoint interface {
 	// Rate is the current sending rate in bits per second; 0 pauses the
 	// source until a timer raises it.
@@ -48,8 +51,10 @@ type ReactionPoint interface {
 	// Feedback handles a feedback frame arriving at the source.
 	Feedback(now Time, fb Feedback)
 	// Transmit is called as each frame of bytes leaves the rate limiter;
-	// backlogEmpty says the source has nothing more queued behind it.
-	Transmit(now Time, bytes int, backlogEmpty bool)
+	// backlogEmpty says the source has nothing more queued behind it. It
+	// runs for every frame, so it reports whether it changed the rate, the
+	// timer or the CPID, and the simulator reads them only then.
+	Transmit(now Time, bytes int, backlogEmpty bool) (changed bool)
 	// Timer is the earliest armed timer deadline, or Never.
 	Timer() Time
 	// Expire is called when the simulated clock reaches Timer().
