@@ -165,7 +165,7 @@ func (s *Scheme) Resolve(n Network, overrides Values) (Values, error) {
 		if !ok {
 			x = p.Default(n, v)
 		}
-		if err := p.check(x); err != nil {
+		if err := p.Validate(x); err != nil {
 			return nil, fmt.Errorf("%s: %w", p.Key, err)
 		}
 		v[p.Key] = x
@@ -187,7 +187,8 @@ func (s *Scheme) Keys() []string {
 	return keys
 }
 
-func (p Param) check(x float64) error {
+// Validate checks one value against the parameter's range and kind.
+func (p Param) Validate(x float64) error {
 	switch {
 	case x != x:
 		return fmt.Errorf("not a number")

@@ -108,8 +108,11 @@ func ParseDuration(s string) (algos.Time, error) {
 
 // FormatDuration writes a simulated duration with a unit; Never is "never".
 func FormatDuration(t algos.Time) string {
-	if t == algos.Never {
+	switch t {
+	case algos.Never:
 		return "never"
+	case 0:
+		return "0s"
 	}
 	return format(float64(t), timeFormat)
 }

@@ -1,0 +1,190 @@
+// Package experiments holds qcnlab's experiment files: the TOML schema (load,
+// validate, save), the built-in experiment library, the batch runner and the
+// result writers.
+package experiments
+
+import (
+	"maps"
+	"slices"
+
+	"qcnlab/algos"
+	"qcnlab/experiments/units"
+)
+
+// Experiment is one experiment file. Fields that default to another field
+// (the warm-up, the sources' rates and delays) are pointers and stay nil
+// until set, so an edited capacity or RTT carries over to them; Resolved
+// fills every default in, and that is what Save writes.
+type Experiment struct {
+	Name        string          `toml:"name"`
+	Description string          `toml:"description"`
+	Seed        uint64          `toml:"seed"`
+	Duration    units.Duration  `toml:"duration"`
+	Warmup      *units.Duration `toml:"warmup"` // default: duration / 5
+	Model       string          `toml:"model"`
+	Algorithms  []string        `toml:"algorithms"`
+	Network     Network         `toml:"network"`
+	Sources     Sources         `toml:"sources"`
+	Output      Output          `toml:"output"`
+
+	// Params are the per-algorithm overrides of [params.NAME], in base
+	// units; what they leave out comes from each scheme's defaults.
+	Params map[string]algos.Values `toml:"-"`
+
+	// origin says where each key was last set, for error messages:
+	// "file.toml:12", "--set", ...
+	origin map[string]string
+}
+
+// Network is the [network] table.
+type Network struct {
+	Topology  string         `toml:"topology"`
+	Capacity  units.Rate     `toml:"capacity"`
+	Buffer    units.Bytes    `toml:"buffer"`
+	FrameSize units.Bytes    `toml:"frame_size"`
+	RTT       units.Duration `toml:"rtt"`
+}
+
+// Sources is the [sources] table.
+type Sources struct {
+	Count         int             `toml:"count"`
+	LineRate      *units.Rate     `toml:"line_rate"`      // default: network.capacity
+	InitialRate   *units.Rate     `toml:"initial_rate"`   // default: the line rate (seed 000 section II)
+	ForwardDelay  *units.Duration `toml:"forward_delay"`  // default: network.rtt / 2
+	BackwardDelay *units.Duration `toml:"backward_delay"` // default: network.rtt / 2
+	Start         units.Duration  `toml:"start"`
+	Stop          units.Duration  `toml:"stop"`
+	Override      []Override      `toml:"override"`
+}
+
+// Override is a [[sources.override]] entry: settings for some sources.
+type Override struct {
+	IDs           []int           `toml:"ids"`
+	LineRate      *units.Rate     `toml:"line_rate"`
+	InitialRate   *units.Rate     `toml:"initial_rate"`
+	RTT           *units.Duration `toml:"rtt"` // sets both delays to half of it
+	ForwardDelay  *units.Duration `toml:"forward_delay"`
+	BackwardDelay *units.Duration `toml:"backward_delay"`
+	Start         *units.Duration `toml:"start"`
+	Stop          *units.Duration `toml:"stop"`
+}
+
+// Output is the [output] table.
+type Output struct {
+	SampleInterval    units.Duration `toml:"sample_interval"`
+	RateWindow        units.Duration `toml:"rate_window"`
+	FairnessThreshold float64        `toml:"fairness_threshold"`
+}
+
+// Default is the experiment every key of a file falls back to.
+func Default() *Experiment {
+	return &Experiment{
+		Name:       "experiment",
+		Seed:       1,
+		Duration:   units.Duration(100 * algos.Millisecond),
+		Model:      "packet",
+		Algorithms: []string{"qcn"},
+		Network: Network{
+			Topology:  "dumbbell",
+			Capacity:  10e9,
+			Buffer:    150e3,
+			FrameSize: 1500,
+			RTT:       units.Duration(100 * algos.Microsecond),
+		},
+		Sources: Sources{Count: 4, Stop: units.Duration(algos.Never)},
+		Output: Output{
+			SampleInterval:    units.Duration(10 * algos.Microsecond),
+			RateWindow:        units.Duration(algos.Millisecond),
+			FairnessThreshold: 0.9,
+		},
+		Params: map[string]algos.Values{},
+		origin: map[string]string{},
+	}
+}
+
+// Clone returns a deep copy, for edits that must not touch the original.
+func (e *Experiment) Clone() *Experiment {
+	c := *e
+	c.Warmup = clonePtr(e.Warmup)
+	c.Algorithms = slices.Clone(e.Algorithms)
+	c.Sources = e.Sources.clone()
+	c.Params = make(map[string]algos.Values, len(e.Params))
+	for name, v := range e.Params {
+		c.Params[name] = maps.Clone(v)
+	}
+	c.origin = maps.Clone(e.origin)
+	return &c
+}
+
+func (s Sources) clone() Sources {
+	c := s
+	c.LineRate, c.InitialRate = clonePtr(s.LineRate), clonePtr(s.InitialRate)
+	c.ForwardDelay, c.BackwardDelay = clonePtr(s.ForwardDelay), clonePtr(s.BackwardDelay)
+	c.Override = make([]Override, len(s.Override))
+	for i, o := range s.Override {
+		c.Override[i] = Override{IDs: slices.Clone(o.IDs),
+			LineRate: clonePtr(o.LineRate), InitialRate: clonePtr(o.InitialRate), RTT: clonePtr(o.RTT),
+			ForwardDelay: clonePtr(o.ForwardDelay), BackwardDelay: clonePtr(o.BackwardDelay),
+			Start: clonePtr(o.Start), Stop: clonePtr(o.Stop)}
+	}
+	if s.Override == nil {
+		c.Override = nil
+	}
+	return c
+}
+
+func clonePtr[T any](p *T) *T {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// WarmupTime is the warm-up, its default applied.
+func (e *Experiment) WarmupTime() algos.Time {
+	if e.Warmup != nil {
+		return algos.Time(*e.Warmup)
+	}
+	return algos.Time(e.Duration) / 5
+}
+
+// Resolved returns a copy with every default written in: the sources' rates
+// and delays, the warm-up, and every parameter of every listed algorithm.
+// Parameters are resolved only if the experiment is valid enough to do so.
+func (e *Experiment) Resolved() *Experiment {
+	r := e.Clone()
+	r.Warmup = ptr(units.Duration(e.WarmupTime()))
+	s := &r.Sources
+	if s.LineRate == nil {
+		s.LineRate = ptr(units.Rate(e.Network.Capacity))
+	}
+	if s.InitialRate == nil {
+		s.InitialRate = ptr(*s.LineRate)
+	}
+	half := units.Duration(algos.Time(e.Network.RTT) / 2)
+	if s.ForwardDelay == nil {
+		s.ForwardDelay = ptr(half)
+	}
+	if s.BackwardDelay == nil {
+		s.BackwardDelay = ptr(units.Duration(algos.Time(e.Network.RTT) - algos.Time(half)))
+	}
+	for _, name := range e.Algorithms {
+		if v, err := e.ParamValues(name); err == nil {
+			r.Params[name] = v
+		}
+	}
+	return r
+}
+
+// ParamValues resolves the parameters of one algorithm: the file's
+// overrides over the scheme's defaults for this network.
+func (e *Experiment) ParamValues(name string) (algos.Values, error) {
+	sc, err := algos.Lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	return sc.Resolve(e.SchemeNetwork(), e.Params[name])
+}

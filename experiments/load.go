@@ -1,0 +1,314 @@
+package experiments
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+
+	"qcnlab/algos"
+	"qcnlab/experiments/units"
+)
+
+// Error is a problem with an experiment, located by file and line (or by the
+// command-line flag that set the value) and by key.
+type Error struct {
+	Where string // "exp.toml:12", "exp.toml", "--set"
+	Key   string // dotted key, e.g. "network.capacity"
+	Msg   string
+}
+
+func (e *Error) Error() string {
+	if e.Key == "" {
+		return e.Where + ": " + e.Msg
+	}
+	return e.Where + ": " + e.Key + ": " + e.Msg
+}
+
+// document is what a file decodes into: the experiment with its [params]
+// still undecoded, because their types depend on each scheme's parameters.
+type document struct {
+	Experiment
+	Params map[string]map[string]toml.Primitive `toml:"params"`
+}
+
+// Load reads and validates an experiment file.
+func Load(path string) (*Experiment, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(path, data)
+}
+
+// Parse reads and validates an experiment from data; where names it in
+// errors (a file path, or "builtin:NAME").
+func Parse(where string, data []byte) (*Experiment, error) {
+	e := Default()
+	base := filepath.Base(where)
+	if _, name, ok := strings.Cut(where, "builtin:"); ok {
+		base = name
+	}
+	e.Name = strings.TrimSuffix(base, ".toml")
+	if err := e.decode(where, string(data)); err != nil {
+		return nil, err
+	}
+	if err := e.Validate(); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// Set applies a command-line override such as "network.rtt=300us": a dotted
+// key and a TOML value, where a bare word is read as a string.
+func (e *Experiment) Set(assignment string) error {
+	key, value, ok := strings.Cut(assignment, "=")
+	key, value = strings.TrimSpace(key), strings.TrimSpace(value)
+	if !ok || key == "" {
+		return &Error{Where: "--set", Msg: fmt.Sprintf("%q is not KEY=VALUE", assignment)}
+	}
+	doc := key + " = " + value
+	if _, err := toml.Decode(doc, new(map[string]any)); err != nil {
+		doc = key + " = " + quote(value) // "300us" may be written bare
+	}
+	return e.decode("--set", doc)
+}
+
+// quote writes s as a TOML basic string.
+func quote(s string) string {
+	var b strings.Builder
+	toml.NewEncoder(&b).Encode(map[string]string{"v": s})
+	_, v, _ := strings.Cut(strings.TrimSpace(b.String()), "= ")
+	return v
+}
+
+var tomlErrPrefix = regexp.MustCompile(`^toml: (?:line (\d+) )?(?:\(last key "([^"]*)"\): )?`)
+
+// decode overlays the TOML text on e, keeping what the text leaves out.
+func (e *Experiment) decode(where, text string) error {
+	doc := document{Experiment: *e.Clone()}
+	md, err := toml.Decode(text, &doc)
+	if err != nil {
+		return tomlError(where, err)
+	}
+	lines := keyLines(text, md.Keys())
+	loc := func(key string, i int) string {
+		if ls := lines[key]; i < len(ls) {
+			if where == "--set" {
+				return where
+			}
+			return fmt.Sprintf("%s:%d", where, ls[i])
+		}
+		return where
+	}
+	var errs []error
+	for _, k := range md.Undecoded() {
+		if k[0] == "params" {
+			continue // decoded below
+		}
+		errs = append(errs, &Error{Where: loc(k.String(), 0), Key: k.String(), Msg: "unknown key" + suggest(k)})
+	}
+	next := doc.Experiment
+	for _, name := range sortedKeys(doc.Params) {
+		sc, err := algos.Lookup(name)
+		if err != nil {
+			errs = append(errs, &Error{Where: loc("params."+name, 0), Key: "params." + name, Msg: err.Error()})
+			continue
+		}
+		for _, key := range sortedKeys(doc.Params[name]) {
+			full := "params." + name + "." + key
+			p, ok := sc.Param(key)
+			if !ok {
+				errs = append(errs, &Error{Where: loc(full, 0), Key: full,
+					Msg: fmt.Sprintf("%s has no parameter %q (it has %s)", name, key, strings.Join(sc.Keys(), ", "))})
+				continue
+			}
+			v, err := decodeParam(md, doc.Params[name][key], p.Kind)
+			if err != nil {
+				errs = append(errs, tomlError(where, err))
+				continue
+			}
+			if next.Params[name] == nil {
+				next.Params[name] = algos.Values{}
+			}
+			next.Params[name][key] = v
+		}
+	}
+	if len(errs) > 0 {
+		return errors.Join(errs...)
+	}
+	for key, ls := range lines {
+		next.origin[key] = loc(key, 0)
+		for i := range ls { // elements of an array of tables: "sources.override[1]"
+			next.origin[fmt.Sprintf("%s[%d]", key, i)] = loc(key, i)
+		}
+	}
+	*e = next
+	return nil
+}
+
+// tomlError turns the toml package's errors into an Error with file, line
+// and key.
+func tomlError(where string, err error) error {
+	var pe toml.ParseError
+	if errors.As(err, &pe) {
+		at := where
+		if pe.Position.Line > 0 && where != "--set" {
+			at = fmt.Sprintf("%s:%d", where, pe.Position.Line)
+		}
+		msg := pe.Message
+		if pe.Usage != "" {
+			msg += " (" + strings.TrimSpace(pe.Usage) + ")"
+		}
+		return &Error{Where: at, Key: pe.LastKey, Msg: msg}
+	}
+	msg := err.Error()
+	m := tomlErrPrefix.FindStringSubmatch(msg)
+	at := where
+	if m[1] != "" && where != "--set" {
+		at = where + ":" + m[1]
+	}
+	return &Error{Where: at, Key: m[2], Msg: strings.TrimPrefix(msg, m[0])}
+}
+
+// decodeParam reads one [params.NAME] value of the given kind into base units.
+func decodeParam(md toml.MetaData, prim toml.Primitive, kind algos.Kind) (float64, error) {
+	switch kind {
+	case algos.Bytes:
+		var b units.Bytes
+		err := md.PrimitiveDecode(prim, &b)
+		return float64(b), err
+	case algos.Rate:
+		var r units.Rate
+		err := md.PrimitiveDecode(prim, &r)
+		return float64(r), err
+	case algos.Duration:
+		var d units.Duration
+		err := md.PrimitiveDecode(prim, &d)
+		return algos.Time(d).Seconds(), err
+	case algos.Count:
+		var n int64
+		err := md.PrimitiveDecode(prim, &n)
+		return float64(n), err
+	case algos.Switch:
+		var b bool
+		err := md.PrimitiveDecode(prim, &b)
+		if b {
+			return 1, err
+		}
+		return 0, err
+	}
+	var x float64
+	err := md.PrimitiveDecode(prim, &x)
+	return x, err
+}
+
+// keyLines finds the line of every key the file defines. The keys come in
+// document order, so a forward scan finds each; a key repeated by an array
+// of tables gets one line per element.
+func keyLines(text string, keys []toml.Key) map[string][]int {
+	lines := strings.Split(text, "\n")
+	out := make(map[string][]int, len(keys))
+	from := 0
+	for _, k := range keys {
+		for i := from; i < len(lines); i++ {
+			if definesKey(lines[i], k[len(k)-1]) {
+				out[k.String()] = append(out[k.String()], i+1)
+				from = i
+				break
+			}
+		}
+	}
+	return out
+}
+
+// definesKey reports whether a line defines name: as a table header part, as
+// a (possibly dotted) key before "=", or inside an inline table.
+func definesKey(line, name string) bool {
+	t := strings.TrimSpace(line)
+	if t == "" || t[0] == '#' {
+		return false
+	}
+	parts := func(s string) bool {
+		for _, p := range strings.Split(s, ".") {
+			if strings.Trim(strings.TrimSpace(p), `"'`) == name {
+				return true
+			}
+		}
+		return false
+	}
+	if t[0] == '[' {
+		header, _, _ := strings.Cut(strings.Trim(t, "[ "), "]")
+		return parts(header)
+	}
+	lhs, rhs, ok := strings.Cut(t, "=")
+	if !ok {
+		return false
+	}
+	if parts(lhs) {
+		return true
+	}
+	return strings.Contains(rhs, "{") && regexp.MustCompile(`[{,]\s*`+regexp.QuoteMeta(name)+`\s*=`).MatchString(rhs)
+}
+
+// knownKeys are the keys of the schema, for suggestions.
+var knownKeys = []string{
+	"name", "description", "seed", "duration", "warmup", "model", "algorithms",
+	"network.topology", "network.capacity", "network.buffer", "network.frame_size", "network.rtt",
+	"sources.count", "sources.line_rate", "sources.initial_rate", "sources.forward_delay",
+	"sources.backward_delay", "sources.start", "sources.stop", "sources.override",
+	"sources.override.ids", "sources.override.line_rate", "sources.override.initial_rate",
+	"sources.override.rtt", "sources.override.forward_delay", "sources.override.backward_delay",
+	"sources.override.start", "sources.override.stop",
+	"output.sample_interval", "output.rate_window", "output.fairness_threshold",
+}
+
+// suggest names the known key closest to an unknown one, if any is close.
+func suggest(k toml.Key) string {
+	key := k.String()
+	best, bestD := "", 4
+	for _, known := range knownKeys {
+		if d := editDistance(key, known); d < bestD {
+			best, bestD = known, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (did you mean %q?)", best)
+}
+
+// editDistance is the Levenshtein distance between two short strings.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}

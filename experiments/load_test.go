@@ -1,0 +1,293 @@
+package experiments
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"qcnlab/algos"
+)
+
+func TestDefaultBuiltin(t *testing.T) {
+	e, err := Builtin(DefaultName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := e.Config("qcn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cfg.Sources) != 4 || cfg.Capacity != 10e9 || cfg.Buffer != 150e3 || cfg.FrameBytes != 1500 ||
+		cfg.Duration != 100*algos.Millisecond || cfg.Warmup != 20*algos.Millisecond || cfg.Params["q_eq"] != 33e3 {
+		t.Errorf("default experiment resolved to %+v", cfg)
+	}
+	for i, s := range cfg.Sources {
+		if s.LineRate != 10e9 || s.InitialRate != 10e9 || s.ForwardDelay != 50*algos.Microsecond ||
+			s.BackwardDelay != 50*algos.Microsecond || s.Start != 0 || s.Stop != algos.Never {
+			t.Errorf("source %d: %+v", i, s)
+		}
+	}
+}
+
+func TestEveryBuiltinLoadsAndRoundTrips(t *testing.T) {
+	for _, name := range BuiltinNames() {
+		e, err := Builtin(name)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		assertRoundTrip(t, e)
+	}
+}
+
+// assertRoundTrip saves e, loads it back, and checks every algorithm gets
+// the same simulation configuration.
+func assertRoundTrip(t *testing.T, e *Experiment) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "saved.toml")
+	if err := e.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	back, err := Load(path)
+	if err != nil {
+		data, _ := os.ReadFile(path)
+		t.Fatalf("%s: saved file does not load: %v\n%s", e.Name, err, data)
+	}
+	if back.Name != e.Name || back.Description != e.Description || !reflect.DeepEqual(back.Algorithms, e.Algorithms) {
+		t.Errorf("%s: header changed to %q %v", e.Name, back.Name, back.Algorithms)
+	}
+	for _, name := range e.Algorithms {
+		a, err1 := e.Config(name)
+		b, err2 := back.Config(name)
+		if err1 != nil || err2 != nil {
+			t.Fatalf("%s/%s: %v %v", e.Name, name, err1, err2)
+		}
+		a.Scheme, b.Scheme = nil, nil
+		if !reflect.DeepEqual(a, b) {
+			t.Errorf("%s/%s: saved and loaded configs differ:\n%+v\n%+v", e.Name, name, a, b)
+		}
+	}
+}
+
+func TestSavedFileIsComplete(t *testing.T) {
+	e, _ := Builtin(DefaultName)
+	var b bytes.Buffer
+	if err := e.Encode(&b); err != nil {
+		t.Fatal(err)
+	}
+	text := b.String()
+	for _, key := range append(knownKeys[:19:19], "output.sample_interval", "output.rate_window", "output.fairness_threshold") {
+		if key == "sources.override" {
+			continue
+		}
+		short := key[strings.LastIndex(key, ".")+1:]
+		if !strings.Contains(text, "\n"+short+" = ") {
+			t.Errorf("saved file lacks %s", key)
+		}
+	}
+	sc, _ := algos.Lookup("qcn")
+	for _, k := range sc.Keys() {
+		if !strings.Contains(text, "\n"+k+" = ") {
+			t.Errorf("saved file lacks params.qcn.%s", k)
+		}
+	}
+}
+
+func TestRoundTripWithOverridesAndParams(t *testing.T) {
+	e := mustParse(t, `
+name = "custom"
+description = "with \"quotes\" and a\nnewline"
+seed = 42
+duration = "30ms"
+algorithms = ["qcn"]
+[network]
+capacity = "1Gbps"
+buffer = "512KB"
+rtt = "300us"
+[sources]
+count = 3
+[[sources.override]]
+ids = [1, 2]
+initial_rate = "100Mbps"
+rtt = "500us"
+[[sources.override]]
+ids = [2]
+start = "5ms"
+stop = "20ms"
+[params.qcn]
+q_eq = "64KB"
+timer_period = "15ms"
+literal_activation = true
+`)
+	cfg, _ := e.Config("qcn")
+	s := cfg.Sources
+	if s[0].InitialRate != 1e9 || s[1].InitialRate != 100e6 || s[1].ForwardDelay != 250*algos.Microsecond ||
+		s[0].ForwardDelay != 150*algos.Microsecond || s[2].Start != 5*algos.Millisecond || s[2].Stop != 20*algos.Millisecond {
+		t.Errorf("sources %+v", s)
+	}
+	if cfg.Params["r_ai"] != 0.5e6 || cfg.Params["timer_period"] != 0.015 || cfg.Params["literal_activation"] != 1 {
+		t.Errorf("params %v", cfg.Params)
+	}
+	assertRoundTrip(t, e)
+}
+
+func mustParse(t *testing.T, text string) *Experiment {
+	t.Helper()
+	e, err := Parse("test.toml", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// TestErrorsNameFileLineAndKey feeds broken files and checks the message
+// says where and what.
+func TestErrorsNameFileLineAndKey(t *testing.T) {
+	for _, c := range []struct {
+		name, text string
+		want       []string // substrings of the error
+	}{
+		{"unknown key", "seed = 1\n[network]\ncapacty = \"10Gbps\"\n",
+			[]string{"bad.toml:3: network.capacty: unknown key", `did you mean "network.capacity"`}},
+		{"wrong type", "seed = 1\nduration = \"10ms\"\n[sources]\ncount = \"four\"\n",
+			[]string{"bad.toml:4", "sources.count", "incompatible types"}},
+		{"missing unit", "[network]\nrtt = 100\n",
+			[]string{"bad.toml:2", "network.rtt", "needs a unit"}},
+		{"bad unit", "[network]\n\ncapacity = \"10 furlongs\"\n",
+			[]string{"bad.toml:3", "network.capacity", "not a rate"}},
+		{"negative rate", "[sources]\ninitial_rate = \"-1Gbps\"\n",
+			[]string{"bad.toml:2", "sources.initial_rate", "must not be negative"}},
+		{"warmup too long", "duration = \"10ms\"\n\nwarmup = \"10ms\"\n",
+			[]string{"bad.toml:3: warmup: must be shorter than the duration"}},
+		{"zero sources", "[sources]\ncount = 0\n",
+			[]string{"bad.toml:2: sources.count: must be at least 1"}},
+		{"unknown algorithm", "algorithms = [\"qcn\", \"tcp\"]\n",
+			[]string{"bad.toml:1: algorithms:", `unknown algorithm "tcp"`}},
+		{"unknown param", "[params.qcn]\nq_eq = \"1KB\"\nqeq = \"2KB\"\n",
+			[]string{"bad.toml:3: params.qcn.qeq:", `qcn has no parameter "qeq"`}},
+		{"param out of range", "[params.qcn]\n\ngd = 2.0\n",
+			[]string{"bad.toml:3: params.qcn.gd: 2 is above the maximum 1"}},
+		{"param bad unit", "[params.qcn]\nq_eq = \"lots\"\n",
+			[]string{"bad.toml:2", "params.qcn.q_eq", "not a size"}},
+		{"unknown scheme params", "[params.tcp]\nx = 1\n",
+			[]string{"bad.toml:1: params.tcp:", "unknown algorithm"}},
+		{"override id", "[sources]\ncount = 2\n[[sources.override]]\nids = [0]\n[[sources.override]]\nids = [5]\n",
+			[]string{"bad.toml:5: sources.override[1].ids: source 5 does not exist"}},
+		{"initial above line", "[sources]\nline_rate = \"1Gbps\"\ninitial_rate = \"2Gbps\"\n",
+			[]string{"bad.toml:3: sources.initial_rate:", "above its line rate"}},
+		{"syntax", "seed = \n",
+			[]string{"bad.toml:1"}},
+		{"frame size", "[network]\nframe_size = \"10B\"\n",
+			[]string{"bad.toml:2: network.frame_size: must be a whole number of bytes from 64B"}},
+		{"model", "model = \"fluid\"\n",
+			[]string{"bad.toml:1: model:", "not available"}},
+		{"threshold", "[output]\nfairness_threshold = 1.5\n",
+			[]string{"bad.toml:2: output.fairness_threshold: must be in (0, 1]"}},
+	} {
+		_, err := Parse("bad.toml", []byte(c.text))
+		if err == nil {
+			t.Errorf("%s: accepted", c.name)
+			continue
+		}
+		for _, w := range c.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%s: error %q lacks %q", c.name, err, w)
+			}
+		}
+	}
+}
+
+func TestAllProblemsReportedAtOnce(t *testing.T) {
+	_, err := Parse("bad.toml", []byte("[sources]\ncount = 0\n[output]\nfairness_threshold = 0.0\n"))
+	if err == nil || !strings.Contains(err.Error(), "sources.count") || !strings.Contains(err.Error(), "fairness_threshold") {
+		t.Errorf("error %v should name both problems", err)
+	}
+}
+
+func TestSet(t *testing.T) {
+	e, _ := Builtin(DefaultName)
+	for _, s := range []string{
+		"network.rtt=300us",           // bare string
+		`network.capacity = "40Gbps"`, // quoted
+		`algorithms=["qcn"]`,          // array
+		"sources.count=7",             // integer
+		"params.qcn.q_eq=50KB",        // a parameter
+		"params.qcn.literal_activation=true",
+		"output.fairness_threshold=0.8",
+	} {
+		if err := e.Set(s); err != nil {
+			t.Fatalf("Set(%q): %v", s, err)
+		}
+	}
+	if err := e.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	cfg, _ := e.Config("qcn")
+	if cfg.Sources[0].ForwardDelay != 150*algos.Microsecond || cfg.Capacity != 40e9 || len(cfg.Sources) != 7 ||
+		cfg.Params["q_eq"] != 50e3 || cfg.Params["literal_activation"] != 1 || cfg.FairnessThreshold != 0.8 {
+		t.Errorf("after sets: %+v", cfg)
+	}
+	// The sources' line rate follows the capacity: it was never set.
+	if cfg.Sources[0].LineRate != 40e9 {
+		t.Errorf("line rate %g did not follow the capacity", cfg.Sources[0].LineRate)
+	}
+	for _, bad := range []string{"network.rttt=1us", "nonsense", "sources.count=many", "params.qcn.nope=1", "network.rtt=-5us"} {
+		err := e.Set(bad)
+		if err == nil || !strings.HasPrefix(err.Error(), "--set") {
+			t.Errorf("Set(%q) = %v, want an error naming --set", bad, err)
+		}
+	}
+	// A value that passes the set but breaks the experiment is caught by Validate.
+	e.Set("warmup=1s")
+	if err := e.Validate(); err == nil || !strings.Contains(err.Error(), "--set: warmup") {
+		t.Errorf("Validate after a bad --set: %v", err)
+	}
+}
+
+func TestOpen(t *testing.T) {
+	if _, err := Open(DefaultName); err != nil {
+		t.Error(err)
+	}
+	if _, err := Open("no-such-experiment"); err == nil || !strings.Contains(err.Error(), DefaultName) {
+		t.Errorf("unknown builtin: %v (should list the built-ins)", err)
+	}
+	if _, err := Open(filepath.Join(t.TempDir(), "missing.toml")); err == nil {
+		t.Error("missing file accepted")
+	}
+}
+
+func TestSaveReplacesWholeFileOrNothing(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "exp.toml")
+	if err := os.WriteFile(path, []byte("old contents that are longer than nothing\n"), 0o640); err != nil {
+		t.Fatal(err)
+	}
+	e, _ := Builtin(DefaultName)
+	if err := e.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	if info, _ := os.Stat(path); info.Mode().Perm() != 0o640 {
+		t.Errorf("mode %v, want the replaced file's 0640", info.Mode().Perm())
+	}
+	if _, err := Load(path); err != nil {
+		t.Fatal(err)
+	}
+	// An experiment that cannot be encoded leaves the file as it was.
+	before, _ := os.ReadFile(path)
+	broken := e.Clone()
+	broken.Algorithms = []string{"no-such-scheme"}
+	if err := broken.Save(path); err == nil {
+		t.Fatal("saving an unknown algorithm succeeded")
+	}
+	after, _ := os.ReadFile(path)
+	if !bytes.Equal(before, after) {
+		t.Error("a failed save changed the file")
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("temporary files left behind: %v", entries)
+	}
+}

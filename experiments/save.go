@@ -1,0 +1,132 @@
+package experiments
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+
+	"qcnlab/algos"
+	"qcnlab/experiments/units"
+)
+
+// Encode writes the complete experiment: every default explicit, and every
+// parameter of every listed algorithm in [params.NAME] with its meaning as a
+// comment. Reading it back gives the same runs.
+func (e *Experiment) Encode(w io.Writer) error {
+	r := e.Resolved()
+	var b bytes.Buffer
+	b.WriteString("# qcnlab experiment\n")
+	enc := toml.NewEncoder(&b)
+	enc.Indent = ""
+	if err := enc.Encode(r); err != nil {
+		return err
+	}
+	names := append([]string(nil), r.Algorithms...)
+	for _, name := range sortedKeys(r.Params) {
+		if !contains(names, name) {
+			names = append(names, name)
+		}
+	}
+	for _, name := range names {
+		sc, err := algos.Lookup(name)
+		if err != nil {
+			return err
+		}
+		v := r.Params[name]
+		if v == nil { // not resolvable (invalid): keep what was given
+			v = e.Params[name]
+		}
+		fmt.Fprintf(&b, "\n[params.%s]  # %s: %s (seed %s)\n", bareKey(name), sc.Display, sc.Summary, sc.Seed)
+		for _, p := range sc.Params {
+			x, ok := v[p.Key]
+			if !ok {
+				continue
+			}
+			fmt.Fprintf(&b, "%s = %s  # %s\n", p.Key, paramTOML(p.Kind, x), p.Doc)
+		}
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+// paramTOML writes a parameter value as a TOML value of its kind.
+func paramTOML(kind algos.Kind, x float64) string {
+	switch kind {
+	case algos.Bytes, algos.Rate, algos.Duration:
+		return quote(units.Format(kind, x))
+	case algos.Number:
+		s := units.Format(kind, x)
+		if !strings.ContainsAny(s, ".eEn") { // keep it a TOML float
+			s += ".0"
+		}
+		return s
+	}
+	return units.Format(kind, x)
+}
+
+func bareKey(k string) string {
+	for _, r := range k {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-') {
+			return quote(k)
+		}
+	}
+	return k
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// Save writes the experiment to path through a temporary file in the same
+// directory and a rename, so an existing file is replaced whole or not at
+// all.
+func (e *Experiment) Save(path string) error {
+	var b bytes.Buffer
+	if err := e.Encode(&b); err != nil {
+		return err
+	}
+	return WriteFileAtomic(path, b.Bytes())
+}
+
+// WriteFileAtomic writes data to path through a temporary file and a rename.
+func WriteFileAtomic(path string, data []byte) (err error) {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	tmp, err := os.CreateTemp(dir, "."+base+".*.tmp")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if _, err = tmp.Write(data); err != nil {
+		return err
+	}
+	if err = tmp.Sync(); err != nil {
+		return err
+	}
+	if err = tmp.Close(); err != nil {
+		return err
+	}
+	if info, statErr := os.Stat(path); statErr == nil {
+		os.Chmod(tmp.Name(), info.Mode().Perm()) // keep the mode of the file it replaces
+	} else {
+		os.Chmod(tmp.Name(), 0o644)
+	}
+	return os.Rename(tmp.Name(), path)
+}

@@ -1,0 +1,206 @@
+package experiments
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	"qcnlab/algos"
+	"qcnlab/experiments/units"
+)
+
+// Models and topologies the experiment file accepts.
+var (
+	Models     = []string{"packet"}
+	Topologies = []string{"dumbbell"}
+)
+
+// Limits on frame sizes: Ethernet's minimum frame and a jumbo frame.
+const (
+	minFrame = 64
+	maxFrame = 9216
+)
+
+// Validate checks the whole experiment and reports every problem, each with
+// the place its key was set.
+func (e *Experiment) Validate() error {
+	var errs []error
+	bad := func(key, format string, args ...any) {
+		errs = append(errs, &Error{Where: e.where(key), Key: key, Msg: fmt.Sprintf(format, args...)})
+	}
+	if e.Name == "" {
+		bad("name", "must not be empty")
+	}
+	if e.Duration <= 0 || algos.Time(e.Duration) == algos.Never {
+		bad("duration", "must be a positive, finite duration")
+	}
+	if w := e.WarmupTime(); w >= algos.Time(e.Duration) {
+		bad("warmup", "must be shorter than the duration (%s)", units.FormatDuration(algos.Time(e.Duration)))
+	}
+	if !slices.Contains(Models, e.Model) {
+		bad("model", "%q is not available (available: %q)", e.Model, Models)
+	}
+	if len(e.Algorithms) == 0 {
+		bad("algorithms", "name at least one algorithm (known: %q)", algos.Names())
+	}
+	for i, name := range e.Algorithms {
+		if _, err := algos.Lookup(name); err != nil {
+			bad("algorithms", "%v", err)
+		} else if slices.Index(e.Algorithms, name) != i {
+			bad("algorithms", "%q is listed twice", name)
+		}
+	}
+
+	n := e.Network
+	if !slices.Contains(Topologies, n.Topology) {
+		bad("network.topology", "%q is not available (available: %q)", n.Topology, Topologies)
+	}
+	if n.Capacity <= 0 {
+		bad("network.capacity", "must be positive")
+	}
+	if n.FrameSize < minFrame || n.FrameSize > maxFrame || n.FrameSize != units.Bytes(math.Trunc(float64(n.FrameSize))) {
+		bad("network.frame_size", "must be a whole number of bytes from %dB to %dB", minFrame, maxFrame)
+	}
+	if n.Buffer < n.FrameSize || n.Buffer != units.Bytes(math.Trunc(float64(n.Buffer))) {
+		bad("network.buffer", "must be a whole number of bytes holding at least one frame")
+	}
+	if algos.Time(n.RTT) == algos.Never {
+		bad("network.rtt", "must be finite")
+	}
+
+	s := e.Sources
+	if s.Count < 1 {
+		bad("sources.count", "must be at least 1")
+	}
+	if s.LineRate != nil && *s.LineRate <= 0 {
+		bad("sources.line_rate", "must be positive")
+	}
+	if s.InitialRate != nil && *s.InitialRate <= 0 {
+		bad("sources.initial_rate", "must be positive")
+	}
+	for _, d := range []struct {
+		key string
+		v   *units.Duration
+	}{{"sources.forward_delay", s.ForwardDelay}, {"sources.backward_delay", s.BackwardDelay}} {
+		if d.v != nil && algos.Time(*d.v) == algos.Never {
+			bad(d.key, "must be finite")
+		}
+	}
+	for i, o := range s.Override {
+		key := fmt.Sprintf("sources.override[%d]", i)
+		if len(o.IDs) == 0 {
+			bad(key+".ids", "name the sources this override applies to")
+		}
+		for _, id := range o.IDs {
+			if id < 0 || id >= s.Count {
+				bad(key+".ids", "source %d does not exist (sources are 0 to %d)", id, s.Count-1)
+			}
+		}
+	}
+	for i, c := range e.SourceConfigs() {
+		key := fmt.Sprintf("source %d", i)
+		switch {
+		case c.InitialRate <= 0 || c.LineRate <= 0:
+			// reported above
+		case c.InitialRate > c.LineRate:
+			bad(e.sourceKey(i, "initial_rate"), "%s: initial rate %s is above its line rate %s", key,
+				units.FormatRate(c.InitialRate), units.FormatRate(c.LineRate))
+		case c.Stop <= c.Start:
+			bad(e.sourceKey(i, "stop"), "%s: stops at %s, not after it starts at %s", key,
+				units.FormatDuration(c.Stop), units.FormatDuration(c.Start))
+		case c.ForwardDelay == algos.Never || c.BackwardDelay == algos.Never:
+			bad(e.sourceKey(i, "forward_delay"), "%s: delays must be finite", key)
+		}
+	}
+
+	o := e.Output
+	if o.SampleInterval <= 0 || algos.Time(o.SampleInterval) == algos.Never {
+		bad("output.sample_interval", "must be a positive, finite duration")
+	} else if algos.Time(e.Duration)/algos.Time(o.SampleInterval) > 100_000_000 {
+		bad("output.sample_interval", "gives more than 100 million samples; make it longer")
+	}
+	if o.RateWindow < o.SampleInterval || algos.Time(o.RateWindow) == algos.Never {
+		bad("output.rate_window", "must be at least the sample interval (%s)", units.FormatDuration(algos.Time(o.SampleInterval)))
+	}
+	if !(o.FairnessThreshold > 0 && o.FairnessThreshold <= 1) {
+		bad("output.fairness_threshold", "must be in (0, 1]")
+	}
+
+	sound := len(errs) == 0 // the network is valid enough to derive defaults from
+	for _, name := range sortedKeys(e.Params) {
+		sc, err := algos.Lookup(name)
+		if err != nil {
+			bad("params."+name, "%v", err)
+			continue
+		}
+		ok := true
+		for _, key := range sortedKeys(e.Params[name]) {
+			p, known := sc.Param(key)
+			if !known {
+				bad("params."+name+"."+key, "%s has no parameter %q", name, key)
+			} else if err := paramError(p, e.Params[name][key]); err != nil {
+				bad("params."+name+"."+key, "%v", err)
+			} else {
+				continue
+			}
+			ok = false
+		}
+		if ok && sound {
+			if _, err := sc.Resolve(e.SchemeNetwork(), e.Params[name]); err != nil {
+				bad("params."+name, "%v", err)
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// where says where a key was last set: its file and line if it came from a
+// file, the experiment's name for defaults.
+func (e *Experiment) where(key string) string {
+	for k := key; k != ""; {
+		if w, ok := e.origin[k]; ok {
+			return w
+		}
+		if i := lastDot(k); i >= 0 {
+			k = k[:i]
+		} else {
+			break
+		}
+	}
+	return "experiment " + e.Name
+}
+
+func lastDot(s string) int {
+	for i := len(s) - 1; i >= 0; i-- {
+		if s[i] == '.' {
+			return i
+		}
+	}
+	return -1
+}
+
+// sourceKey is the key that set a field for source i: its last override, or
+// the [sources] table.
+func (e *Experiment) sourceKey(i int, field string) string {
+	for j := len(e.Sources.Override) - 1; j >= 0; j-- {
+		if slices.Contains(e.Sources.Override[j].IDs, i) {
+			return fmt.Sprintf("sources.override[%d].%s", j, field)
+		}
+	}
+	return "sources." + field
+}
+
+// paramError checks a parameter value, naming its bounds with units.
+func paramError(p algos.Param, v float64) error {
+	if p.Validate(v) == nil {
+		return nil
+	}
+	switch {
+	case v < p.Min:
+		return fmt.Errorf("%s is below the minimum %s", units.Format(p.Kind, v), units.Format(p.Kind, p.Min))
+	case p.Max != 0 && v > p.Max:
+		return fmt.Errorf("%s is above the maximum %s", units.Format(p.Kind, v), units.Format(p.Kind, p.Max))
+	}
+	return p.Validate(v)
+}
