@@ -31,9 +31,19 @@ type Experiment struct {
 	// units; what they leave out comes from each scheme's defaults.
 	Params map[string]algos.Values `toml:"-"`
 
+	// Sweep lists the axes of [sweep]: every combination of their values
+	// is run with every algorithm.
+	Sweep []Axis `toml:"-"`
+
 	// origin says where each key was last set, for error messages:
 	// "file.toml:12", "--set", ...
 	origin map[string]string
+}
+
+// Axis is one key of [sweep] and the values it takes, as TOML text.
+type Axis struct {
+	Key    string
+	Values []string
 }
 
 // Network is the [network] table.
@@ -108,6 +118,10 @@ func (e *Experiment) Clone() *Experiment {
 	c.Warmup = clonePtr(e.Warmup)
 	c.Algorithms = slices.Clone(e.Algorithms)
 	c.Sources = e.Sources.clone()
+	c.Sweep = make([]Axis, len(e.Sweep))
+	for i, a := range e.Sweep {
+		c.Sweep[i] = Axis{Key: a.Key, Values: slices.Clone(a.Values)}
+	}
 	c.Params = make(map[string]algos.Values, len(e.Params))
 	for name, v := range e.Params {
 		c.Params[name] = maps.Clone(v)

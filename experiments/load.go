@@ -35,6 +35,7 @@ func (e *Error) Error() string {
 type document struct {
 	Experiment
 	Params map[string]map[string]toml.Primitive `toml:"params"`
+	Sweep  map[string]any                       `toml:"sweep"`
 }
 
 // Load reads and validates an experiment file.
@@ -55,7 +56,7 @@ func Parse(where string, data []byte) (*Experiment, error) {
 		base = name
 	}
 	e.Name = strings.TrimSuffix(base, ".toml")
-	if err := e.decode(where, string(data)); err != nil {
+	if err := e.decode(where, string(data), false); err != nil {
 		return nil, err
 	}
 	if err := e.Validate(); err != nil {
@@ -72,43 +73,42 @@ func (e *Experiment) Set(assignment string) error {
 	if !ok || key == "" {
 		return &Error{Where: "--set", Msg: fmt.Sprintf("%q is not KEY=VALUE", assignment)}
 	}
+	return e.assign("--set", key, value)
+}
+
+// assign sets key to a TOML value (or a bare string); where names the
+// assignment in errors.
+func (e *Experiment) assign(where, key, value string) error {
 	doc := key + " = " + value
 	if _, err := toml.Decode(doc, new(map[string]any)); err != nil {
 		doc = key + " = " + quote(value) // "300us" may be written bare
 	}
-	return e.decode("--set", doc)
+	return e.decode(where, doc, true)
 }
 
 // quote writes s as a TOML basic string.
-func quote(s string) string {
-	var b strings.Builder
-	toml.NewEncoder(&b).Encode(map[string]string{"v": s})
-	_, v, _ := strings.Cut(strings.TrimSpace(b.String()), "= ")
-	return v
-}
+func quote(s string) string { return tomlValue(s) }
 
 var tomlErrPrefix = regexp.MustCompile(`^toml: (?:line (\d+) )?(?:\(last key "([^"]*)"\): )?`)
 
-// decode overlays the TOML text on e, keeping what the text leaves out.
-func (e *Experiment) decode(where, text string) error {
+// decode overlays the TOML text on e, keeping what the text leaves out. A
+// snippet (one assignment) is located by where alone, without line numbers.
+func (e *Experiment) decode(where, text string, snippet bool) error {
 	doc := document{Experiment: *e.Clone()}
 	md, err := toml.Decode(text, &doc)
 	if err != nil {
-		return tomlError(where, err)
+		return tomlError(where, snippet, err)
 	}
 	lines := keyLines(text, md.Keys())
 	loc := func(key string, i int) string {
-		if ls := lines[key]; i < len(ls) {
-			if where == "--set" {
-				return where
-			}
+		if ls := lines[key]; i < len(ls) && !snippet {
 			return fmt.Sprintf("%s:%d", where, ls[i])
 		}
 		return where
 	}
 	var errs []error
 	for _, k := range md.Undecoded() {
-		if k[0] == "params" {
+		if k[0] == "params" || k[0] == "sweep" {
 			continue // decoded below
 		}
 		errs = append(errs, &Error{Where: loc(k.String(), 0), Key: k.String(), Msg: "unknown key" + suggest(k)})
@@ -130,7 +130,7 @@ func (e *Experiment) decode(where, text string) error {
 			}
 			v, err := decodeParam(md, doc.Params[name][key], p.Kind)
 			if err != nil {
-				errs = append(errs, tomlError(where, err))
+				errs = append(errs, tomlError(where, snippet, err))
 				continue
 			}
 			if next.Params[name] == nil {
@@ -139,8 +139,13 @@ func (e *Experiment) decode(where, text string) error {
 			next.Params[name][key] = v
 		}
 	}
+	sweep, sweepErrs := decodeSweep(md, doc.Sweep, loc)
+	errs = append(errs, sweepErrs...)
 	if len(errs) > 0 {
 		return errors.Join(errs...)
+	}
+	if md.IsDefined("sweep") {
+		next.Sweep = sweep
 	}
 	for key, ls := range lines {
 		next.origin[key] = loc(key, 0)
@@ -152,13 +157,52 @@ func (e *Experiment) decode(where, text string) error {
 	return nil
 }
 
+// decodeSweep reads [sweep] in document order: each key, dotted or nested,
+// names an experiment key and holds the array of values it takes.
+func decodeSweep(md toml.MetaData, table map[string]any, loc func(string, int) string) ([]Axis, []error) {
+	var axes []Axis
+	var errs []error
+	for _, k := range md.Keys() {
+		if len(k) < 2 || k[0] != "sweep" {
+			continue
+		}
+		var v any = table
+		for _, part := range k[1:] {
+			v = v.(map[string]any)[part]
+		}
+		if _, isTable := v.(map[string]any); isTable {
+			continue // a table on the way to a key
+		}
+		key := strings.Join(k[1:], ".")
+		values, ok := v.([]any)
+		if !ok || len(values) == 0 {
+			errs = append(errs, &Error{Where: loc(k.String(), 0), Key: k.String(), Msg: "a sweep key takes a non-empty array of values"})
+			continue
+		}
+		a := Axis{Key: key}
+		for _, x := range values {
+			a.Values = append(a.Values, tomlValue(x))
+		}
+		axes = append(axes, a)
+	}
+	return axes, errs
+}
+
+// tomlValue writes a decoded TOML value back as TOML text.
+func tomlValue(v any) string {
+	var b strings.Builder
+	toml.NewEncoder(&b).Encode(map[string]any{"v": v})
+	_, text, _ := strings.Cut(strings.TrimSpace(b.String()), "= ")
+	return text
+}
+
 // tomlError turns the toml package's errors into an Error with file, line
 // and key.
-func tomlError(where string, err error) error {
+func tomlError(where string, snippet bool, err error) error {
 	var pe toml.ParseError
 	if errors.As(err, &pe) {
 		at := where
-		if pe.Position.Line > 0 && where != "--set" {
+		if pe.Position.Line > 0 && !snippet {
 			at = fmt.Sprintf("%s:%d", where, pe.Position.Line)
 		}
 		msg := pe.Message
@@ -170,7 +214,7 @@ func tomlError(where string, err error) error {
 	msg := err.Error()
 	m := tomlErrPrefix.FindStringSubmatch(msg)
 	at := where
-	if m[1] != "" && where != "--set" {
+	if m[1] != "" && !snippet {
 		at = where + ":" + m[1]
 	}
 	return &Error{Where: at, Key: m[2], Msg: strings.TrimPrefix(msg, m[0])}

@@ -26,6 +26,12 @@ func (e *Experiment) Encode(w io.Writer) error {
 	if err := enc.Encode(r); err != nil {
 		return err
 	}
+	if len(r.Sweep) > 0 {
+		b.WriteString("\n[sweep]  # every combination of these values runs with every algorithm\n")
+		for _, a := range r.Sweep {
+			fmt.Fprintf(&b, "%s = [%s]\n", quote(a.Key), strings.Join(a.Values, ", "))
+		}
+	}
 	names := append([]string(nil), r.Algorithms...)
 	for _, name := range sortedKeys(r.Params) {
 		if !contains(names, name) {

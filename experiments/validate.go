@@ -152,6 +152,11 @@ func (e *Experiment) Validate() error {
 			}
 		}
 	}
+	if len(e.Sweep) > 0 && len(errs) == 0 {
+		if _, err := e.Runs(); err != nil {
+			errs = append(errs, err)
+		}
+	}
 	return errors.Join(errs...)
 }
 

@@ -1,0 +1,66 @@
+package experiments
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"qcnlab/algos"
+	"qcnlab/experiments/units"
+)
+
+// WriteList writes the built-in experiments and the algorithms.
+func WriteList(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "Built-in experiments (qcnlab show NAME prints one):")
+	for _, name := range BuiltinNames() {
+		e, err := Builtin(name)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(tw, "  %s\t%s\n", name, firstSentence(e.Description))
+	}
+	fmt.Fprintln(tw, "\nAlgorithms (qcnlab algos NAME lists the parameters):")
+	for _, name := range algos.Names() {
+		sc, _ := algos.Lookup(name)
+		fmt.Fprintf(tw, "  %s\t%s\tseed %s\t%s\n", name, sc.Display, sc.Seed, sc.Summary)
+	}
+	return tw.Flush()
+}
+
+// WriteAlgos writes the parameters of the named algorithms (all if none):
+// key, unit, default for e's network, and meaning.
+func WriteAlgos(w io.Writer, e *Experiment, names ...string) error {
+	if len(names) == 0 {
+		names = algos.Names()
+	}
+	n := e.SchemeNetwork()
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "Defaults for %s: %s bottleneck, %d sources, %s buffer, %s frames.\n",
+		e.Name, units.FormatRate(n.Capacity), n.Sources, units.FormatBytes(n.Buffer), units.FormatBytes(n.FrameBytes))
+	for _, name := range names {
+		sc, err := algos.Lookup(name)
+		if err != nil {
+			return err
+		}
+		v, err := sc.Resolve(n, nil)
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		fmt.Fprintf(tw, "\n%s (%s), seed %s: %s\n", name, sc.Display, sc.Seed, sc.Summary)
+		fmt.Fprintf(tw, "  [params.%s]\tunit\tdefault\tmeaning\n", name)
+		for _, p := range sc.Params {
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", p.Key, p.Kind, units.Format(p.Kind, v[p.Key]), p.Doc)
+		}
+	}
+	return tw.Flush()
+}
+
+func firstSentence(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if i := strings.Index(s, ". "); i >= 0 {
+		return s[:i+1]
+	}
+	return s
+}

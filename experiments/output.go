@@ -1,0 +1,191 @@
+package experiments
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"qcnlab/algos"
+	"qcnlab/experiments/units"
+	"qcnlab/model"
+)
+
+// seriesWriter writes one run's time series as CSV rows into its part file.
+// Its methods do nothing on a nil writer, the case without an output dir.
+type seriesWriter struct {
+	f       *os.File
+	w       *bufio.Writer
+	prefix  []byte // the run's identifying columns, with a trailing comma
+	buf     []byte
+	sources int
+	err     error
+}
+
+func (o *outputs) series(i int, run Run) (*seriesWriter, error) {
+	f, err := os.Create(o.partPath(i))
+	if err != nil {
+		return nil, err
+	}
+	cells := []string{run.Algorithm}
+	for _, key := range o.columns {
+		for _, a := range run.Point {
+			if a.Key == key {
+				cells = append(cells, strings.Trim(a.Value, `"`))
+			}
+		}
+	}
+	return &seriesWriter{f: f, w: bufio.NewWriterSize(f, 1<<16), prefix: csvRow(cells, true), sources: o.sources}, nil
+}
+
+// csvRow formats cells as one CSV line, or as a prefix ending in a comma.
+func csvRow(cells []string, prefix bool) []byte {
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	w.Write(cells)
+	w.Flush()
+	line := bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+	if prefix {
+		return append(line, ',')
+	}
+	return append(line, '\n')
+}
+
+func (s *seriesWriter) write(x *model.Sample) {
+	buf := append(s.buf[:0], s.prefix...)
+	buf = strconv.AppendFloat(buf, x.Time.Seconds(), 'g', -1, 64)
+	for _, q := range x.Queues {
+		buf = append(buf, ',')
+		buf = strconv.AppendInt(buf, int64(q), 10)
+	}
+	for i := 0; i < s.sources; i++ {
+		buf = append(buf, ',')
+		if i < len(x.Rates) {
+			buf = strconv.AppendFloat(buf, x.Rates[i], 'g', -1, 64)
+		}
+	}
+	buf = append(buf, '\n')
+	if _, err := s.w.Write(buf); err != nil && s.err == nil {
+		s.err = err
+	}
+	s.buf = buf
+}
+
+func (s *seriesWriter) close() error {
+	if s == nil {
+		return nil
+	}
+	err := s.w.Flush()
+	if cerr := s.f.Close(); err == nil {
+		err = cerr
+	}
+	if s.err != nil {
+		return s.err
+	}
+	return err
+}
+
+func (s *seriesWriter) discard() {
+	if s != nil {
+		s.f.Close()
+		os.Remove(s.f.Name())
+	}
+}
+
+// finish writes timeseries.csv from the finished runs' parts, in run order,
+// and summary.json, each through a temporary file and a rename.
+func (o *outputs) finish(res *Result, summaries []*RunSummary) error {
+	tmp, err := os.CreateTemp(o.dir, ".timeseries-*.csv")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // after the rename there is nothing to remove
+	header := append([]string{"algorithm"}, o.columns...)
+	header = append(header, "time_s", "queue_sw0_bytes")
+	for i := 0; i < o.sources; i++ {
+		header = append(header, fmt.Sprintf("rate_%d_bps", i))
+	}
+	if _, err := tmp.Write(csvRow(header, false)); err != nil {
+		tmp.Close()
+		return err
+	}
+	for i, s := range summaries {
+		if s == nil {
+			continue
+		}
+		part, err := os.Open(o.partPath(i))
+		if err != nil {
+			tmp.Close()
+			return err
+		}
+		_, err = io.Copy(tmp, part)
+		part.Close()
+		if err != nil {
+			tmp.Close()
+			return err
+		}
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp.Name(), filepath.Join(o.dir, "timeseries.csv")); err != nil {
+		return err
+	}
+	data, err := json.MarshalIndent(res, "", "  ")
+	if err != nil {
+		return err
+	}
+	return WriteFileAtomic(filepath.Join(o.dir, "summary.json"), append(data, '\n'))
+}
+
+// WriteJSON writes the result as JSON.
+func WriteJSON(w io.Writer, res *Result) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(res)
+}
+
+// WriteText writes a summary for people: one block per run.
+func WriteText(w io.Writer, res *Result) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	for i, r := range res.Runs {
+		if i > 0 {
+			fmt.Fprintln(tw)
+		}
+		label := r.label
+		if label == "" {
+			label = r.Algorithm
+		}
+		fmt.Fprintf(tw, "%s  (seed %d)\t%s simulated in %.3f s wall, %d frames, %.1f M frames/s\n", label, r.Seed,
+			units.FormatDuration(algos.Seconds(r.SimSeconds)), r.WallSeconds, r.Frames, float64(r.Frames)/max(r.WallSeconds, 1e-9)/1e6)
+		for _, b := range r.Bottlenecks {
+			fmt.Fprintf(tw, "  %s %s\tutilization %.2f%%, drops %d, empty %.1f%% of the time\n", b.Name, units.FormatRate(b.CapacityBps),
+				100*b.Utilization, b.Drops, 100*b.EmptyFraction)
+			fmt.Fprintf(tw, "  queue\tmean %s, std %s, min %s, max %s (target %s)\n", kb(b.QueueMean), kb(b.QueueStd),
+				kb(b.QueueMin), kb(b.QueueMax), kb(b.QEq))
+		}
+		var rates []string
+		for _, s := range r.Sources {
+			rates = append(rates, fmt.Sprintf("%.3g", s.ThroughputBps/1e9))
+		}
+		fmt.Fprintf(tw, "  throughput\t%s Gbps; Jain fairness %.3f\n", strings.Join(rates, " "), r.JainFairness)
+		ttf := "not reached"
+		if r.TimeToFairness != nil {
+			ttf = fmt.Sprintf("%.2f ms", *r.TimeToFairness*1e3)
+		}
+		fmt.Fprintf(tw, "  time to fairness\t%s\n", ttf)
+	}
+	if !res.Complete {
+		fmt.Fprintln(tw, "\n(incomplete: the batch was stopped)")
+	}
+	return tw.Flush()
+}
+
+func kb(bytes float64) string { return fmt.Sprintf("%.1fKB", bytes/1e3) }

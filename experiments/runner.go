@@ -1,0 +1,239 @@
+package experiments
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"time"
+
+	"qcnlab/algos"
+	"qcnlab/model"
+)
+
+// Options control a batch run.
+type Options struct {
+	Workers  int    // runs at once; 0 means one per CPU
+	OutDir   string // if set, write summary.json, timeseries.csv and experiment.toml here
+	Progress func(Progress)
+}
+
+// Progress reports how far a batch has come.
+type Progress struct {
+	Done, Total int     // finished runs, all runs
+	Fraction    float64 // of the whole batch's simulated time, 0..1
+}
+
+// Result is what a batch produced: one summary per finished run, in run
+// order whatever the number of workers.
+type Result struct {
+	Experiment string       `json:"experiment"`
+	Complete   bool         `json:"complete"`
+	Runs       []RunSummary `json:"runs"`
+}
+
+// RunSummary is a run's summary and, in a sweep, the point it ran at.
+type RunSummary struct {
+	model.Summary
+	Point map[string]string `json:"point,omitempty"`
+	label string
+}
+
+// Execute runs every run of the experiment. If ctx is cancelled it stops the
+// runs in progress and still returns, and writes, the runs that finished,
+// with Complete false and ctx's error.
+func Execute(ctx context.Context, e *Experiment, opt Options) (*Result, error) {
+	runs, err := e.Runs()
+	if err != nil {
+		return nil, err
+	}
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = min(workers, len(runs))
+
+	var out *outputs
+	if opt.OutDir != "" {
+		if out, err = newOutputs(opt.OutDir, e, runs); err != nil {
+			return nil, err
+		}
+		defer out.cleanup()
+	}
+
+	summaries := make([]*RunSummary, len(runs))
+	errs := make([]error, len(runs))
+	tracker := newTracker(len(runs), opt.Progress)
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				summaries[i], errs[i] = execute(ctx, runs[i], i, out, tracker)
+			}
+		}()
+	}
+	for i := range runs {
+		if ctx.Err() != nil {
+			break
+		}
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+
+	res := &Result{Experiment: e.Name, Complete: true}
+	var failures []error
+	for i, s := range summaries {
+		if s != nil {
+			res.Runs = append(res.Runs, *s)
+			continue
+		}
+		res.Complete = false
+		if errs[i] != nil && !errors.Is(errs[i], context.Canceled) && !errors.Is(errs[i], context.DeadlineExceeded) {
+			failures = append(failures, fmt.Errorf("%s: %w", runs[i].Label(), errs[i]))
+		}
+	}
+	if out != nil {
+		if err := out.finish(res, summaries); err != nil {
+			failures = append(failures, err)
+		}
+	}
+	if len(failures) > 0 {
+		return res, errors.Join(failures...)
+	}
+	if !res.Complete {
+		return res, ctx.Err()
+	}
+	return res, nil
+}
+
+// execute runs one simulation in steps, so that it can be cancelled and its
+// progress reported.
+func execute(ctx context.Context, run Run, i int, out *outputs, tr *tracker) (*RunSummary, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	cfg, err := run.Exp.Config(run.Algorithm)
+	if err != nil {
+		return nil, err
+	}
+	var series *seriesWriter
+	if out != nil {
+		if series, err = out.series(i, run); err != nil {
+			return nil, err
+		}
+		cfg.OnSample = series.write
+	}
+	start := time.Now()
+	sim, err := model.NewPacket(cfg)
+	if err != nil {
+		return nil, err
+	}
+	step := max(10*algos.Microsecond, min(algos.Millisecond, cfg.Duration/200))
+	for !sim.Done() {
+		if err := ctx.Err(); err != nil {
+			series.discard()
+			return nil, err
+		}
+		sim.Advance(sim.Now() + step)
+		tr.update(i, float64(sim.Now())/float64(cfg.Duration))
+	}
+	sum := &RunSummary{Summary: sim.Summary(), label: run.Label()}
+	sum.WallSeconds = time.Since(start).Seconds()
+	if len(run.Point) > 0 {
+		sum.Point = map[string]string{}
+		for _, a := range run.Point {
+			sum.Point[a.Key] = a.Value
+		}
+	}
+	if err := series.close(); err != nil {
+		return nil, err
+	}
+	tr.finish(i)
+	return sum, nil
+}
+
+// tracker adds up the progress of concurrent runs.
+type tracker struct {
+	mu       sync.Mutex
+	fraction []float64
+	done     int
+	report   func(Progress)
+	last     time.Time
+}
+
+func newTracker(n int, report func(Progress)) *tracker {
+	return &tracker{fraction: make([]float64, n), report: report}
+}
+
+func (t *tracker) update(i int, f float64) {
+	if t.report == nil {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.fraction[i] = f
+	if time.Since(t.last) > 100*time.Millisecond {
+		t.send()
+	}
+}
+
+func (t *tracker) finish(i int) {
+	if t.report == nil {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.fraction[i] = 1
+	t.done++
+	t.send()
+}
+
+func (t *tracker) send() {
+	t.last = time.Now()
+	sum := 0.0
+	for _, f := range t.fraction {
+		sum += f
+	}
+	t.report(Progress{Done: t.done, Total: len(t.fraction), Fraction: sum / float64(len(t.fraction))})
+}
+
+// outputs writes a batch's files into a directory: the experiment first, the
+// time series of each run into its own part file as it runs, and at the end
+// timeseries.csv (the finished parts, in run order) and summary.json.
+type outputs struct {
+	dir, parts string
+	columns    []string // sweep keys
+	sources    int      // the most sources of any run: the rate columns
+}
+
+func newOutputs(dir string, e *Experiment, runs []Run) (*outputs, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	if err := e.Save(filepath.Join(dir, "experiment.toml")); err != nil {
+		return nil, err
+	}
+	parts, err := os.MkdirTemp(dir, ".parts-")
+	if err != nil {
+		return nil, err
+	}
+	o := &outputs{dir: dir, parts: parts}
+	for _, a := range e.Sweep {
+		o.columns = append(o.columns, a.Key)
+	}
+	for _, r := range runs {
+		o.sources = max(o.sources, r.Exp.Sources.Count)
+	}
+	return o, nil
+}
+
+func (o *outputs) partPath(i int) string { return filepath.Join(o.parts, fmt.Sprintf("%06d.csv", i)) }
+
+func (o *outputs) cleanup() { os.RemoveAll(o.parts) }

@@ -1,0 +1,77 @@
+package experiments
+
+import (
+	"strings"
+	"testing"
+
+	"qcnlab/algos"
+)
+
+func TestSweepExpandsEveryCombination(t *testing.T) {
+	e := mustParse(t, `
+algorithms = ["qcn"]
+[sweep]
+network.rtt = ["100us", "300us", "500us"]
+"sources.count" = [2, 5]
+seed = [1, 2]
+`)
+	runs, err := e.Runs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) != 12 {
+		t.Fatalf("%d runs, want 3 x 2 x 2", len(runs))
+	}
+	first, last := runs[0], runs[11]
+	if first.Label() != "qcn network.rtt=100us sources.count=2 seed=1" || last.Label() != "qcn network.rtt=500us sources.count=5 seed=2" {
+		t.Errorf("labels %q, %q", first.Label(), last.Label())
+	}
+	cfg, _ := last.Exp.Config("qcn")
+	if cfg.Seed != 2 || len(cfg.Sources) != 5 || cfg.Sources[0].ForwardDelay != 250*algos.Microsecond {
+		t.Errorf("last point config: seed %d, %d sources, fwd %d", cfg.Seed, len(cfg.Sources), cfg.Sources[0].ForwardDelay)
+	}
+	// The base experiment is untouched.
+	if c, _ := e.Config("qcn"); len(c.Sources) != 4 || c.Seed != 1 {
+		t.Errorf("sweep changed the base experiment: %+v", c)
+	}
+	assertRoundTrip(t, e)
+	back := roundTrip(t, e)
+	if len(back.Sweep) != 3 || back.Sweep[0].Key != "network.rtt" || len(back.Sweep[0].Values) != 3 {
+		t.Errorf("sweep after a save: %+v", back.Sweep)
+	}
+}
+
+func TestSweepOverAlgorithms(t *testing.T) {
+	e := mustParse(t, "[sweep]\nalgorithms = [[\"qcn\"], [\"qcn\"]]\n")
+	runs, err := e.Runs()
+	if err != nil || len(runs) != 2 {
+		t.Fatalf("%d runs, %v", len(runs), err)
+	}
+}
+
+func TestSweepErrors(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{"[sweep]\nnetwork.rtt = \"100us\"\n", "sweep.network.rtt: a sweep key takes a non-empty array"},
+		{"[sweep]\nnetwork.rttt = [\"100us\"]\n", "network.rttt: unknown key"},
+		{"duration = \"10ms\"\n[sweep]\nwarmup = [\"1ms\", \"20ms\"]\n", "at sweep point warmup=\"20ms\""},
+		{"[sweep]\n\nnetwork.capacity = [\"fast\"]\n", "bad.toml:3 (sweep): network.capacity"},
+	} {
+		_, err := Parse("bad.toml", []byte(c.text))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: error %v, want %q", c.text, err, c.want)
+		}
+	}
+}
+
+func roundTrip(t *testing.T, e *Experiment) *Experiment {
+	t.Helper()
+	var b strings.Builder
+	if err := e.Encode(&b); err != nil {
+		t.Fatal(err)
+	}
+	back, err := Parse("saved.toml", []byte(b.String()))
+	if err != nil {
+		t.Fatalf("%v\n%s", err, b.String())
+	}
+	return back
+}

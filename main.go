@@ -1,0 +1,257 @@
+// Command qcnlab is a workbench for the IEEE 802.1Qau family of layer-2
+// congestion control schemes: QCN and its relatives, simulated packet by
+// packet. main parses the command line and hands over to the experiments
+// package (batch mode) or the tui package (the workbench).
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"golang.org/x/term"
+
+	"qcnlab/algos"
+	"qcnlab/experiments"
+	"qcnlab/experiments/units"
+)
+
+// Exit codes.
+const (
+	exitOK    = 0
+	exitRun   = 1 // a run failed or was interrupted
+	exitUsage = 2 // bad usage or a bad experiment
+)
+
+const usage = `qcnlab: a workbench for 802.1Qau congestion control (QCN and its family).
+
+Usage:
+  qcnlab                      run the default experiment (` + experiments.DefaultName + `)
+  qcnlab run FILE|NAME [--set KEY=VALUE]... [--out DIR] [--json] [--workers N]
+                              run an experiment file or a built-in experiment
+  qcnlab list                 list the built-in experiments and the algorithms
+  qcnlab algos [NAME]... [--exp FILE|NAME]
+                              list algorithm parameters: unit, default, meaning
+  qcnlab show NAME            print a built-in experiment's TOML
+  qcnlab bench [--duration D] measure simulation speed and memory
+
+Exit status: 0 success, 1 a run failed or was interrupted, 2 bad usage or experiment.
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		return runCommand([]string{experiments.DefaultName}, stdout, stderr)
+	}
+	cmd, rest := args[0], args[1:]
+	switch cmd {
+	case "run":
+		return runCommand(rest, stdout, stderr)
+	case "list":
+		return listCommand(rest, stdout, stderr)
+	case "algos":
+		return algosCommand(rest, stdout, stderr)
+	case "show":
+		return showCommand(rest, stdout, stderr)
+	case "bench":
+		return benchCommand(rest, stdout, stderr)
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(stdout, usage)
+		return exitOK
+	}
+	fmt.Fprintf(stderr, "qcnlab: unknown command %q\n\n%s", cmd, usage)
+	return exitUsage
+}
+
+// parse parses flags that may come before, between or after the positional
+// arguments, and returns the positional ones.
+func parse(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		if fs.NArg() == 0 {
+			return pos, nil
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+}
+
+func newFlags(name string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("qcnlab "+name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	return fs
+}
+
+// setFlags collects repeated --set flags.
+type setFlags []string
+
+func (s *setFlags) String() string     { return strings.Join(*s, ", ") }
+func (s *setFlags) Set(v string) error { *s = append(*s, v); return nil }
+
+func runCommand(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("run", stderr)
+	var sets setFlags
+	fs.Var(&sets, "set", "override a key: --set network.rtt=300us (repeatable)")
+	out := fs.String("out", "", "write summary.json, timeseries.csv and experiment.toml to this directory")
+	asJSON := fs.Bool("json", false, "print the summary as JSON")
+	workers := fs.Int("workers", 0, "runs at once (default: one per CPU)")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return exitUsage
+	}
+	if len(pos) != 1 {
+		fmt.Fprintln(stderr, "qcnlab run: name one experiment file or built-in experiment")
+		return exitUsage
+	}
+	e, err := experiments.Open(pos[0])
+	if err == nil {
+		for _, s := range sets {
+			if err = e.Set(s); err != nil {
+				break
+			}
+		}
+	}
+	if err == nil {
+		err = e.Validate()
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return exitUsage
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	opt := experiments.Options{Workers: *workers, OutDir: *out}
+	if isTerminal(stderr) {
+		opt.Progress = func(p experiments.Progress) {
+			fmt.Fprintf(stderr, "\r%s: %d/%d runs, %3.0f%%", e.Name, p.Done, p.Total, 100*p.Fraction)
+		}
+	}
+	res, err := experiments.Execute(ctx, e, opt)
+	if opt.Progress != nil {
+		fmt.Fprint(stderr, "\r\033[K")
+	}
+	if res != nil {
+		write := experiments.WriteText
+		if *asJSON {
+			write = experiments.WriteJSON
+		}
+		if werr := write(stdout, res); werr != nil && err == nil {
+			err = werr
+		}
+	}
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.Is(err, context.Canceled):
+		kept := "nothing was written"
+		if *out != "" {
+			kept = fmt.Sprintf("the %d finished runs are in %s", len(res.Runs), *out)
+		}
+		fmt.Fprintf(stderr, "qcnlab: interrupted; %s\n", kept)
+	case res == nil: // the experiment could not be expanded into runs
+		fmt.Fprintln(stderr, err)
+		return exitUsage
+	default:
+		fmt.Fprintln(stderr, "qcnlab:", err)
+	}
+	return exitRun
+}
+
+func listCommand(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("list", stderr)
+	if pos, err := parse(fs, args); err != nil || len(pos) > 0 {
+		fmt.Fprintln(stderr, "qcnlab list takes no arguments")
+		return exitUsage
+	}
+	if err := experiments.WriteList(stdout); err != nil {
+		fmt.Fprintln(stderr, err)
+		return exitRun
+	}
+	return exitOK
+}
+
+func algosCommand(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("algos", stderr)
+	exp := fs.String("exp", experiments.DefaultName, "show defaults for this experiment's network")
+	names, err := parse(fs, args)
+	if err != nil {
+		return exitUsage
+	}
+	for _, n := range names {
+		if _, err := algos.Lookup(n); err != nil {
+			fmt.Fprintln(stderr, "qcnlab algos:", err)
+			return exitUsage
+		}
+	}
+	e, err := experiments.Open(*exp)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return exitUsage
+	}
+	if err := experiments.WriteAlgos(stdout, e, names...); err != nil {
+		fmt.Fprintln(stderr, err)
+		return exitRun
+	}
+	return exitOK
+}
+
+func showCommand(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("show", stderr)
+	pos, err := parse(fs, args)
+	if err != nil || len(pos) != 1 {
+		fmt.Fprintln(stderr, "qcnlab show: name one built-in experiment (qcnlab list shows them)")
+		return exitUsage
+	}
+	data, err := experiments.BuiltinSource(pos[0])
+	if err != nil {
+		fmt.Fprintln(stderr, "qcnlab show:", err)
+		return exitUsage
+	}
+	stdout.Write(data)
+	return exitOK
+}
+
+func benchCommand(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("bench", stderr)
+	duration := fs.String("duration", "1s", "simulated time of the main measurement")
+	if pos, err := parse(fs, args); err != nil || len(pos) > 0 {
+		return exitUsage
+	}
+	d, err := units.ParseDuration(*duration)
+	if err != nil || d <= 0 || d == algos.Never {
+		fmt.Fprintln(stderr, "qcnlab bench: --duration:", err)
+		return exitUsage
+	}
+	fmt.Fprintln(stdout, "10 greedy QCN sources, 10 Gbps dumbbell, 1500 B frames, 100 us RTT, one core:")
+	fmt.Fprintf(stdout, "%10s %12s %14s %14s %12s\n", "simulated", "wall", "frames/s", "events/s", "peak heap")
+	// A short run first: the heap at a tenth of the time shows whether
+	// memory grows with simulated time.
+	for _, t := range []algos.Time{d / 10, d} {
+		r, err := experiments.Bench(t)
+		if err != nil {
+			fmt.Fprintln(stderr, err)
+			return exitRun
+		}
+		fmt.Fprintf(stdout, "%10s %11.3fs %14.0f %14.0f %10.1fMB\n", units.FormatDuration(t), r.WallSeconds,
+			r.FramesPerSecond(), r.EventsPerSecond(), float64(r.PeakHeap)/1e6)
+	}
+	return exitOK
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
