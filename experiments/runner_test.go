@@ -1,0 +1,190 @@
+package experiments
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestDefaultExperimentControlsTheQueue is the issue's acceptance check: on
+// the built-in default (4 sources, 10 Gbps), QCN keeps the queue near q_eq
+// with utilization above 95% and no drops after warm-up.
+func TestDefaultExperimentControlsTheQueue(t *testing.T) {
+	e, err := Builtin(DefaultName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Execute(context.Background(), e, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Runs) != 1 || !res.Complete {
+		t.Fatalf("%d runs, complete %v", len(res.Runs), res.Complete)
+	}
+	r := res.Runs[0]
+	b := r.Bottlenecks[0]
+	if b.Utilization < 0.95 {
+		t.Errorf("utilization %.4f, want above 0.95", b.Utilization)
+	}
+	if b.Drops != 0 {
+		t.Errorf("%d drops after warm-up", b.Drops)
+	}
+	if b.QEq != 33e3 || b.QueueMean < 0.8*b.QEq || b.QueueMean > 1.2*b.QEq || b.QueueStd > 0.25*b.QEq {
+		t.Errorf("queue mean %.0f std %.0f, want near q_eq %.0f", b.QueueMean, b.QueueStd, b.QEq)
+	}
+	if b.QueueMax >= 150e3 || b.EmptyFraction > 0.01 {
+		t.Errorf("queue max %.0f, empty %.3f", b.QueueMax, b.EmptyFraction)
+	}
+	if r.Frames == 0 || r.Events < r.Frames || r.SimSeconds != 0.1 || r.Algorithm != "qcn" || r.Model != "packet" {
+		t.Errorf("run header %+v", r.Summary)
+	}
+}
+
+// sweepExperiment is a small batch: two RTTs x two seeds of QCN.
+func sweepExperiment(t *testing.T) *Experiment {
+	return mustParse(t, `
+name = "batch"
+duration = "10ms"
+algorithms = ["qcn"]
+[sources]
+count = 3
+[params.qcn]
+q_eq = "33KB"
+[sweep]
+network.rtt = ["100us", "300us"]
+seed = [1, 2]
+`)
+}
+
+func withoutWall(res *Result) *Result {
+	c := *res
+	c.Runs = append([]RunSummary(nil), res.Runs...)
+	for i := range c.Runs {
+		c.Runs[i].WallSeconds = 0
+	}
+	return &c
+}
+
+func TestSameNumbersWhateverTheWorkers(t *testing.T) {
+	var outs []string
+	for _, workers := range []int{1, 2, 4} {
+		dir := t.TempDir()
+		res, err := Execute(context.Background(), sweepExperiment(t), Options{Workers: workers, OutDir: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		js, _ := json.Marshal(withoutWall(res))
+		series, err := os.ReadFile(filepath.Join(dir, "timeseries.csv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		outs = append(outs, string(js)+string(series))
+	}
+	if outs[0] != outs[1] || outs[0] != outs[2] {
+		t.Error("results differ with the number of workers")
+	}
+}
+
+func TestOutputFiles(t *testing.T) {
+	dir := t.TempDir()
+	e := sweepExperiment(t)
+	res, err := Execute(context.Background(), e, Options{OutDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Runs) != 4 {
+		t.Fatalf("%d runs", len(res.Runs))
+	}
+	if p := res.Runs[3].Point; p["network.rtt"] != `"300us"` || p["seed"] != "2" || res.Runs[3].Seed != 2 {
+		t.Errorf("last run point %v seed %d", p, res.Runs[3].Seed)
+	}
+	// summary.json is the result.
+	var back Result
+	data, _ := os.ReadFile(filepath.Join(dir, "summary.json"))
+	if err := json.Unmarshal(data, &back); err != nil || len(back.Runs) != 4 || !back.Complete || back.Experiment != "batch" {
+		t.Fatalf("summary.json: %v %+v", err, back)
+	}
+	for _, field := range []string{`"utilization"`, `"queue_mean_bytes"`, `"time_to_fairness_seconds"`, `"jain_fairness"`, `"throughput_bps"`} {
+		if !strings.Contains(string(data), field) {
+			t.Errorf("summary.json lacks %s", field)
+		}
+	}
+	// timeseries.csv: header, then 1000 samples per run, runs in order.
+	f, _ := os.Open(filepath.Join(dir, "timeseries.csv"))
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantHeader := "algorithm,network.rtt,seed,time_s,queue_sw0_bytes,rate_0_bps,rate_1_bps,rate_2_bps"
+	if got := strings.Join(rows[0], ","); got != wantHeader {
+		t.Errorf("header %q, want %q", got, wantHeader)
+	}
+	if len(rows) != 1+4*1000 {
+		t.Fatalf("%d rows, want 4 runs x 1000 samples", len(rows)-1)
+	}
+	if strings.Join(rows[1][:4], ",") != "qcn,100us,1,1e-05" || strings.Join(rows[4000][:4], ",") != "qcn,300us,2,0.01" {
+		t.Errorf("first row %v, last row %v", rows[1], rows[4000])
+	}
+	// experiment.toml loads back to the same runs.
+	saved, err := Load(filepath.Join(dir, "experiment.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs, _ := saved.Runs()
+	if len(runs) != 4 {
+		t.Errorf("saved experiment has %d runs", len(runs))
+	}
+	// No temporary files or parts are left.
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 3 {
+		t.Errorf("output dir holds %v", entries)
+	}
+}
+
+// TestCancelledBatchKeepsFinishedRuns stops a batch after its second run
+// finishes and checks that what finished is returned and written.
+func TestCancelledBatchKeepsFinishedRuns(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	opt := Options{Workers: 1, OutDir: dir, Progress: func(p Progress) {
+		if p.Done == 2 {
+			cancel()
+		}
+	}}
+	res, err := Execute(ctx, sweepExperiment(t), opt)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("error %v, want cancelled", err)
+	}
+	if res == nil || res.Complete || len(res.Runs) != 2 {
+		t.Fatalf("result %+v", res)
+	}
+	var back Result
+	data, _ := os.ReadFile(filepath.Join(dir, "summary.json"))
+	if err := json.Unmarshal(data, &back); err != nil || len(back.Runs) != 2 || back.Complete {
+		t.Fatalf("summary.json after cancel: %v %+v", err, back)
+	}
+	series, _ := os.ReadFile(filepath.Join(dir, "timeseries.csv"))
+	if n := strings.Count(string(series), "\n"); n != 1+2*1000 {
+		t.Errorf("timeseries.csv has %d lines, want the header and two runs", n)
+	}
+}
+
+func TestSummariesRepeatExactly(t *testing.T) {
+	e, _ := Builtin(DefaultName)
+	a, err1 := Execute(context.Background(), e, Options{})
+	b, err2 := Execute(context.Background(), e.Clone(), Options{})
+	if err1 != nil || err2 != nil {
+		t.Fatal(err1, err2)
+	}
+	ja, _ := json.Marshal(withoutWall(a))
+	jb, _ := json.Marshal(withoutWall(b))
+	if string(ja) != string(jb) {
+		t.Errorf("two runs of the same experiment differ:\n%s\n%s", ja, jb)
+	}
+}
