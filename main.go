@@ -33,7 +33,7 @@ const usage = `qcnlab: a workbench for 802.1Qau congestion control (QCN and its 
 
 Usage:
   qcnlab                      run the default experiment (` + experiments.DefaultName + `)
-  qcnlab run FILE|NAME [--set KEY=VALUE]... [--out DIR] [--json] [--workers N]
+  qcnlab run FILE|NAME [--set KEY=VALUE]... [--out DIR [--plot png|svg]] [--json] [--workers N]
                               run an experiment file or a built-in experiment
   qcnlab list                 list the built-in experiments and the algorithms
   qcnlab algos [NAME]... [--exp FILE|NAME]
@@ -105,6 +105,7 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 	var sets setFlags
 	fs.Var(&sets, "set", "override a key: --set network.rtt=300us (repeatable)")
 	out := fs.String("out", "", "write summary.json, timeseries.csv and experiment.toml to this directory")
+	plotFormat := fs.String("plot", "", "with --out, also draw each run's queue and rates in plots/ (png or svg)")
 	asJSON := fs.Bool("json", false, "print the summary as JSON")
 	workers := fs.Int("workers", 0, "runs at once (default: one per CPU)")
 	pos, err := parse(fs, args)
@@ -133,7 +134,11 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	opt := experiments.Options{Workers: *workers, OutDir: *out}
+	if *plotFormat != "" && *out == "" {
+		fmt.Fprintln(stderr, "qcnlab run: --plot needs --out DIR")
+		return exitUsage
+	}
+	opt := experiments.Options{Workers: *workers, OutDir: *out, Plot: *plotFormat}
 	if isTerminal(stderr) {
 		opt.Progress = func(p experiments.Progress) {
 			fmt.Fprintf(stderr, "\r%s: %d/%d runs, %3.0f%%", e.Name, p.Done, p.Total, 100*p.Fraction)

@@ -135,6 +135,7 @@ func (o *outputs) finish(res *Result, summaries []*RunSummary) error {
 	if err := tmp.Close(); err != nil {
 		return err
 	}
+	os.Chmod(tmp.Name(), 0o644) // CreateTemp makes it private
 	if err := os.Rename(tmp.Name(), filepath.Join(o.dir, "timeseries.csv")); err != nil {
 		return err
 	}

@@ -18,6 +18,7 @@ import (
 type Options struct {
 	Workers  int    // runs at once; 0 means one per CPU
 	OutDir   string // if set, write summary.json, timeseries.csv and experiment.toml here
+	Plot     string // with OutDir: also a figure per run in plots/, "png" or "svg"
 	Progress func(Progress)
 }
 
@@ -57,8 +58,11 @@ func Execute(ctx context.Context, e *Experiment, opt Options) (*Result, error) {
 	workers = min(workers, len(runs))
 
 	var out *outputs
+	if opt.Plot != "" && (opt.OutDir == "" || !contains(PlotFormats, opt.Plot)) {
+		return nil, fmt.Errorf("plots need an output directory and a format in %q", PlotFormats)
+	}
 	if opt.OutDir != "" {
-		if out, err = newOutputs(opt.OutDir, e, runs); err != nil {
+		if out, err = newOutputs(opt.OutDir, e, runs, opt.Plot); err != nil {
 			return nil, err
 		}
 		defer out.cleanup()
@@ -124,11 +128,19 @@ func execute(ctx context.Context, run Run, i int, out *outputs, tr *tracker) (*R
 		return nil, err
 	}
 	var series *seriesWriter
+	var fig *figure
 	if out != nil {
 		if series, err = out.series(i, run); err != nil {
 			return nil, err
 		}
 		cfg.OnSample = series.write
+		if out.plot != "" {
+			fig = newFigure(run.Exp.Name+": "+run.Label(), &cfg)
+			cfg.OnSample = func(x *model.Sample) {
+				series.write(x)
+				fig.add(x)
+			}
+		}
 	}
 	start := time.Now()
 	sim, err := model.NewPacket(cfg)
@@ -154,6 +166,15 @@ func execute(ctx context.Context, run Run, i int, out *outputs, tr *tracker) (*R
 	}
 	if err := series.close(); err != nil {
 		return nil, err
+	}
+	if fig != nil {
+		data, err := fig.render(out.plot)
+		if err == nil {
+			err = WriteFileAtomic(plotName(out.dir, i, run.Label(), out.plot), data)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("plot: %w", err)
+		}
 	}
 	tr.finish(i)
 	return sum, nil
@@ -209,13 +230,19 @@ func (t *tracker) send() {
 // timeseries.csv (the finished parts, in run order) and summary.json.
 type outputs struct {
 	dir, parts string
+	plot       string   // figure format, "" for none
 	columns    []string // sweep keys
 	sources    int      // the most sources of any run: the rate columns
 }
 
-func newOutputs(dir string, e *Experiment, runs []Run) (*outputs, error) {
+func newOutputs(dir string, e *Experiment, runs []Run, plotFormat string) (*outputs, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
+	}
+	if plotFormat != "" {
+		if err := os.MkdirAll(filepath.Join(dir, "plots"), 0o755); err != nil {
+			return nil, err
+		}
 	}
 	if err := e.Save(filepath.Join(dir, "experiment.toml")); err != nil {
 		return nil, err
@@ -224,7 +251,7 @@ func newOutputs(dir string, e *Experiment, runs []Run) (*outputs, error) {
 	if err != nil {
 		return nil, err
 	}
-	o := &outputs{dir: dir, parts: parts}
+	o := &outputs{dir: dir, parts: parts, plot: plotFormat}
 	for _, a := range e.Sweep {
 		o.columns = append(o.columns, a.Key)
 	}

@@ -188,3 +188,28 @@ func TestSummariesRepeatExactly(t *testing.T) {
 		t.Errorf("two runs of the same experiment differ:\n%s\n%s", ja, jb)
 	}
 }
+
+func TestPlots(t *testing.T) {
+	for _, format := range PlotFormats {
+		dir := t.TempDir()
+		e := sweepExperiment(t)
+		if _, err := Execute(context.Background(), e, Options{OutDir: dir, Plot: format}); err != nil {
+			t.Fatal(err)
+		}
+		files, _ := filepath.Glob(filepath.Join(dir, "plots", "*."+format))
+		if len(files) != 4 {
+			t.Fatalf("%s: %d figures, want one per run: %v", format, len(files), files)
+		}
+		if filepath.Base(files[3]) != "004-qcn_network.rtt=300us_seed=2."+format {
+			t.Errorf("figure name %s", filepath.Base(files[3]))
+		}
+		data, _ := os.ReadFile(files[0])
+		magic := map[string]string{"png": "\x89PNG", "svg": "<?xml"}[format]
+		if !strings.HasPrefix(string(data), magic) || len(data) < 1000 {
+			t.Errorf("%s: not a %s figure (%d bytes)", files[0], format, len(data))
+		}
+	}
+	if _, err := Execute(context.Background(), sweepExperiment(t), Options{Plot: "png"}); err == nil {
+		t.Error("plots without an output directory accepted")
+	}
+}

@@ -338,7 +338,7 @@ func (s *Packet) Summary() Summary {
 	b := BottleneckSummary{
 		Name: p.name, CapacityBps: p.capacity,
 		QueueMean: mean, QueueStd: std, QueueMin: lo, QueueMax: hi, EmptyFraction: empty,
-		QEq:   queueTarget(cfg.Scheme, cfg.Params),
+		QEq:   QueueTarget(cfg.Params),
 		Drops: p.drops, DroppedBytes: p.dropped, DropsTotal: p.dropsTotal, FeedbackFrames: p.feedbacks,
 	}
 	sum := Summary{
@@ -370,8 +370,9 @@ func (s *Packet) Summary() Summary {
 	return sum
 }
 
-// queueTarget is the queue length a scheme aims at, if it has one.
-func queueTarget(sc *algos.Scheme, v algos.Values) float64 {
+// QueueTarget is the queue length a scheme aims at (its q_eq or q0
+// parameter), or 0 if it has none.
+func QueueTarget(v algos.Values) float64 {
 	for _, key := range []string{"q_eq", "q0"} {
 		if x, ok := v[key]; ok {
 			return x

@@ -1,0 +1,180 @@
+package experiments
+
+import (
+	"bytes"
+	"fmt"
+	"image/color"
+	"path/filepath"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
+
+	"qcnlab/algos"
+	"qcnlab/model"
+)
+
+// PlotFormats are the figure formats --plot accepts.
+var PlotFormats = []string{"png", "svg"}
+
+const (
+	plotBins    = 1000 // time bins per figure: memory does not grow with the run
+	plotSources = 8    // sources drawn one by one; more are summed up as their mean
+)
+
+// figure collects one run's time series into fixed time bins: the queue's
+// minimum and maximum in each bin (so oscillations keep their envelope) and
+// each source's mean rate.
+type figure struct {
+	title    string
+	width    algos.Time // of a bin
+	target   float64    // the scheme's queue target, bytes
+	buffer   float64
+	qmin     []float64
+	qmax     []float64
+	rates    [][]float64 // [bin][source] sums
+	counts   []int
+	nsources int
+}
+
+func newFigure(title string, cfg *model.Config) *figure {
+	f := &figure{
+		title:    title,
+		width:    max(1, cfg.Duration/plotBins),
+		target:   model.QueueTarget(cfg.Params),
+		buffer:   float64(cfg.Buffer),
+		nsources: len(cfg.Sources),
+		qmin:     make([]float64, plotBins+1),
+		qmax:     make([]float64, plotBins+1),
+		rates:    make([][]float64, plotBins+1),
+		counts:   make([]int, plotBins+1),
+	}
+	for i := range f.rates {
+		f.rates[i] = make([]float64, f.nsources)
+	}
+	return f
+}
+
+func (f *figure) add(x *model.Sample) {
+	b := min(int(x.Time/f.width), plotBins)
+	q := float64(x.Queues[0])
+	if f.counts[b] == 0 || q < f.qmin[b] {
+		f.qmin[b] = q
+	}
+	if f.counts[b] == 0 || q > f.qmax[b] {
+		f.qmax[b] = q
+	}
+	for i, r := range x.Rates {
+		f.rates[b][i] += r
+	}
+	f.counts[b]++
+}
+
+// render draws the queue above the rates, sharing the time axis, and encodes
+// the figure in format ("png" or "svg").
+func (f *figure) render(format string) ([]byte, error) {
+	queue := plot.New()
+	queue.Title.Text = f.title
+	queue.Y.Label.Text = "queue (KB)"
+	var envelope plotter.XYs
+	for b, n := range f.counts {
+		if n == 0 {
+			continue
+		}
+		t := (algos.Time(b) * f.width).Seconds() * 1e3
+		envelope = append(envelope, plotter.XY{X: t, Y: f.qmin[b] / 1e3}, plotter.XY{X: t, Y: f.qmax[b] / 1e3})
+	}
+	if err := plotutil.AddLines(queue, "queue", envelope); err != nil {
+		return nil, err
+	}
+	end := f.width.Seconds() * 1e3 * plotBins
+	for _, h := range []struct {
+		name  string
+		value float64
+		color color.Color
+	}{{"target", f.target, color.RGBA{R: 200, A: 255}}, {"buffer", f.buffer, color.Gray{Y: 120}}} {
+		if h.value <= 0 {
+			continue
+		}
+		line, err := plotter.NewLine(plotter.XYs{{X: 0, Y: h.value / 1e3}, {X: end, Y: h.value / 1e3}})
+		if err != nil {
+			return nil, err
+		}
+		line.Color, line.Dashes = h.color, []vg.Length{vg.Points(4), vg.Points(3)}
+		queue.Add(line)
+		queue.Legend.Add(h.name, line)
+	}
+	queue.Legend.Top = true
+
+	rates := plot.New()
+	rates.X.Label.Text = "time (ms)"
+	rates.Y.Label.Text = "rate (Gbps)"
+	var lines []any
+	shown := min(f.nsources, plotSources)
+	for i := 0; i < shown; i++ {
+		lines = append(lines, fmt.Sprintf("source %d", i), f.rateLine(func(r []float64) float64 { return r[i] }))
+	}
+	if f.nsources > shown {
+		lines = append(lines, "mean of all", f.rateLine(func(r []float64) float64 {
+			s := 0.0
+			for _, x := range r {
+				s += x
+			}
+			return s / float64(len(r))
+		}))
+	}
+	if err := plotutil.AddLines(rates, lines...); err != nil {
+		return nil, err
+	}
+	rates.Legend.Top = true
+	queue.X.Min, queue.X.Max, rates.X.Min, rates.X.Max = 0, end, 0, end
+
+	const w, h = 8 * vg.Inch, 6 * vg.Inch
+	var canvas vg.CanvasWriterTo
+	switch format {
+	case "svg":
+		canvas = vgsvg.New(w, h)
+	default:
+		canvas = vgimg.PngCanvas{Canvas: vgimg.New(w, h)}
+	}
+	dc := draw.New(canvas)
+	tiles := draw.Tiles{Rows: 2, Cols: 1, PadTop: vg.Points(4), PadBottom: vg.Points(4), PadLeft: vg.Points(4), PadRight: vg.Points(8), PadY: vg.Points(8)}
+	cells := plot.Align([][]*plot.Plot{{queue}, {rates}}, tiles, dc)
+	queue.Draw(cells[0][0])
+	rates.Draw(cells[1][0])
+	var b bytes.Buffer
+	if _, err := canvas.WriteTo(&b); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// rateLine is one series of the rate panel, in Gbps per bin.
+func (f *figure) rateLine(pick func([]float64) float64) plotter.XYs {
+	var xys plotter.XYs
+	for b, n := range f.counts {
+		if n == 0 {
+			continue
+		}
+		t := (algos.Time(b)*f.width + f.width/2).Seconds() * 1e3
+		xys = append(xys, plotter.XY{X: t, Y: pick(f.rates[b]) / float64(n) / 1e9})
+	}
+	return xys
+}
+
+// plotName is a run's figure file: its index and label, safe as a file name.
+func plotName(dir string, i int, label, format string) string {
+	safe := strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '.', r == '=':
+			return r
+		}
+		return '_'
+	}, label)
+	return filepath.Join(dir, "plots", fmt.Sprintf("%03d-%s.%s", i+1, safe, format))
+}
