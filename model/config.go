@@ -78,8 +78,8 @@ func (c *Config) validate() error {
 	if c.Buffer < c.FrameBytes {
 		bad("buffer must hold at least one frame")
 	}
-	if len(c.Sources) == 0 {
-		bad("at least one source")
+	if len(c.Sources) == 0 || len(c.Sources) > MaxSources {
+		bad("from 1 to %d sources", MaxSources)
 	}
 	for i, s := range c.Sources {
 		if s.LineRate <= 0 || s.InitialRate <= 0 || s.InitialRate > s.LineRate {

@@ -41,6 +41,47 @@ func TestEventHeapOrder(t *testing.T) {
 	}
 }
 
+func TestArrivalTreeFindsTheEarliest(t *testing.T) {
+	r := rand.New(rand.NewPCG(2, 2))
+	for _, n := range []int{1, 2, 3, 10, 17} {
+		var seq uint64
+		tree := newArrivalTree(n, &seq)
+		at := make([]algos.Time, n)
+		sq := make([]uint64, n)
+		for i := range at {
+			at[i] = algos.Never
+		}
+		if tree.top().at != algos.Never {
+			t.Fatalf("n=%d: empty tree has a top", n)
+		}
+		for step := 0; step < 3000; step++ {
+			src := r.IntN(n)
+			v := algos.Time(r.IntN(20)) // ties are common
+			if r.IntN(10) == 0 {
+				v = algos.Never
+			}
+			tree.set(src, v)
+			at[src], sq[src] = v, seq
+			best := -1
+			for i := range at {
+				if at[i] != algos.Never && (best < 0 || at[i] < at[best] || at[i] == at[best] && sq[i] < sq[best]) {
+					best = i
+				}
+			}
+			got := tree.top()
+			if best < 0 {
+				if got.at != algos.Never {
+					t.Fatalf("n=%d step %d: top %+v, want none", n, step, got)
+				}
+				continue
+			}
+			if int(got.src) != best || got.at != at[best] || got.seq != sq[best] {
+				t.Fatalf("n=%d step %d: top %+v, want source %d at %d seq %d", n, step, got, best, at[best], sq[best])
+			}
+		}
+	}
+}
+
 func TestRingWrapsAndGrows(t *testing.T) {
 	var r ring[int]
 	next, expect := 0, 0

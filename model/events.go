@@ -121,3 +121,60 @@ func (h *eventHeap) peek() *event {
 	h.settle()
 	return &h.items[0]
 }
+
+// arrivalTree is a tournament tree over the sources' next arrivals. Every
+// source owns one leaf; changing a source's key replays the matches on its
+// path to the root, which holds the earliest arrival. Nodes hold the winning
+// key itself, 16 bytes: the time, and the tie-breaking sequence number (the
+// same counter as the heap of rare events) with the source in its low bits.
+type arrivalTree struct {
+	nodes []treeKey // nodes[1] is the root, leaves start at size; empty leaves are Never
+	size  int
+	count *uint64
+}
+
+type treeKey struct {
+	at     algos.Time
+	seqSrc uint64 // seq<<srcBits | source
+}
+
+// srcBits bounds the number of sources the tree can hold.
+const srcBits = 16
+
+// MaxSources is the most sources a simulation can have.
+const MaxSources = 1 << srcBits
+
+func newArrivalTree(n int, count *uint64) arrivalTree {
+	size := 1
+	for size < n {
+		size *= 2
+	}
+	t := arrivalTree{nodes: make([]treeKey, 2*size), size: size, count: count}
+	for i := range t.nodes {
+		t.nodes[i] = treeKey{at: algos.Never, seqSrc: 1<<srcBits - 1}
+	}
+	return t
+}
+
+// set gives source src the key at and replays its path.
+func (t *arrivalTree) set(src int, at algos.Time) {
+	*t.count++
+	nodes := t.nodes
+	i := uint(t.size + src)
+	a := treeKey{at: at, seqSrc: *t.count<<srcBits | uint64(src)}
+	nodes[i] = a
+	for ; i > 1; i >>= 1 {
+		// a is the winner below i; play it against i's sibling.
+		if b := nodes[i^1]; b.at < a.at || (b.at == a.at && b.seqSrc < a.seqSrc) {
+			a = b
+		}
+		nodes[i>>1] = a
+	}
+}
+
+// top returns the earliest arrival as an event; its at is Never if there is
+// none.
+func (t *arrivalTree) top() event {
+	k := t.nodes[1]
+	return event{at: k.at, seq: k.seqSrc >> srcBits, src: int32(k.seqSrc & (1<<srcBits - 1)), kind: evArrival}
+}

@@ -20,10 +20,10 @@ const (
 type Packet struct {
 	cfg Config
 	now algos.Time
-	// Frame arrivals, about one per source, are kept apart from the rare
-	// events (feedback, timers) so the heap every frame goes through stays
-	// shallow; both draw their tie-breaking sequence numbers from seq.
-	arrivals eventHeap
+	// Frame arrivals, one per source, are a tournament tree; the rare
+	// events (feedback, timers) a heap. Both draw their tie-breaking
+	// sequence numbers from seq.
+	arrivals arrivalTree
 	rare     eventHeap
 	seq      uint64
 	sources  []source // by value, for locality; never resized after NewPacket
@@ -58,7 +58,7 @@ func NewPacket(cfg Config) (*Packet, error) {
 		windowLen:  max(1, int((cfg.RateWindow+cfg.SampleInterval/2)/cfg.SampleInterval)),
 		fair:       fairness{threshold: cfg.FairnessThreshold},
 	}
-	s.arrivals.seq, s.rare.seq = &s.seq, &s.seq
+	s.arrivals, s.rare.seq = newArrivalTree(n, &s.seq), &s.seq
 	s.sample = Sample{Queues: make([]int, 1), Rates: make([]float64, n), CurrentRates: make([]float64, n)}
 	for i, sc := range cfg.Sources {
 		rp := cfg.Scheme.NewRP(algos.RPEnv{
@@ -73,7 +73,9 @@ func NewPacket(cfg Config) (*Packet, error) {
 			frameBits: float64(cfg.FrameBytes) * 8,
 			mark:      sc.Start,
 			arrivalAt: algos.Never, timerAt: algos.Never,
-			history: make([]int64, s.windowLen),
+			history:  make([]int64, s.windowLen),
+			fairFrom: sc.Start + sc.ForwardDelay + cfg.RateWindow,
+			fairTo:   satAdd(sc.Stop, sc.ForwardDelay),
 		})
 	}
 	for i := range s.sources {
@@ -111,11 +113,12 @@ func (s *Packet) Advance(until algos.Time) {
 	}
 	end := min(until, s.cfg.Duration)
 	for {
-		h := s.nextHeap()
-		next := algos.Never
-		if h != nil {
-			next = h.items[0].at
+		ev := s.arrivals.top()
+		fromRare := s.rare.len() > 0 && s.rare.peek().before(&ev)
+		if fromRare {
+			ev = *s.rare.peek()
 		}
+		next := ev.at
 		for s.nextSample <= end && s.nextSample <= next {
 			s.takeSample(s.nextSample)
 			s.nextSample += s.cfg.SampleInterval
@@ -123,14 +126,14 @@ func (s *Packet) Advance(until algos.Time) {
 		if next > end {
 			break
 		}
-		ev := h.take()
+		if fromRare {
+			ev = s.rare.take()
+		}
 		s.now = ev.at
 		src := &s.sources[ev.src]
 		switch ev.kind {
 		case evArrival:
-			if ev.gen == src.gen {
-				s.arrival(src)
-			}
+			s.arrival(src)
 		case evFeedback:
 			s.deliverFeedback(src)
 		case evTimer:
@@ -152,27 +155,10 @@ func (s *Packet) Advance(until algos.Time) {
 	}
 }
 
-// nextHeap returns the heap holding the earliest event, nil if both are empty.
-func (s *Packet) nextHeap() *eventHeap {
-	a, r := &s.arrivals, &s.rare
-	a.settle()
-	r.settle()
-	if len(r.items) == 0 {
-		if len(a.items) == 0 {
-			return nil
-		}
-		return a
-	}
-	if len(a.items) == 0 || r.items[0].before(&a.items[0]) {
-		return r
-	}
-	return a
-}
-
 // arrival delivers the next frame of src to the switch.
 func (s *Packet) arrival(src *source) {
 	s.catchUp(src, s.now)
-	src.arrivalAt = algos.Never
+	src.arrivalAt = -1 // consumed: syncArrival must set the next one
 	f := src.inflight.pop()
 	src.arrived += int64(f.bytes)
 	s.events += uint64(s.port.advance(s.now)) + 1
@@ -271,16 +257,11 @@ func (s *Packet) syncTimer(src *source) {
 	s.rare.push(event{at: max(t, s.now), src: int32(src.id), gen: src.tgen, kind: evTimer})
 }
 
-// syncArrival keeps src's single arrival event at its next arrival time.
+// syncArrival keeps src's leaf of the arrival tree at its next arrival.
 func (s *Packet) syncArrival(src *source) {
-	t := src.nextArrival()
-	if t == src.arrivalAt {
-		return
-	}
-	src.arrivalAt = t
-	src.gen++
-	if t != algos.Never {
-		s.arrivals.push(event{at: t, src: int32(src.id), gen: src.gen, kind: evArrival})
+	if t := src.nextArrival(); t != src.arrivalAt {
+		src.arrivalAt = t
+		s.arrivals.set(src.id, t)
 	}
 }
 
@@ -297,6 +278,7 @@ func (s *Packet) takeSample(t algos.Time) {
 	s.samples++
 	span := min(s.samples, s.windowLen)
 	perWindow := 8 * float64(algos.Second) / (float64(span) * float64(s.cfg.SampleInterval)) // bytes -> bits/s
+	lo, hi, active := 0.0, 0.0, 0
 	for i := range s.sources {
 		src := &s.sources[i]
 		// history[slot] holds arrived bytes as of windowLen samples ago.
@@ -304,28 +286,24 @@ func (s *Packet) takeSample(t algos.Time) {
 		if s.samples > s.windowLen {
 			old = src.history[slot]
 		}
-		s.sample.Rates[i] = float64(src.arrived-old) * perWindow
+		rate := float64(src.arrived-old) * perWindow
+		s.sample.Rates[i] = rate
 		src.history[slot] = src.arrived
 		s.sample.CurrentRates[i] = src.rate
+		// Fairness counts a source once its frames have arrived for a
+		// whole window, and until they stop arriving.
+		if t >= src.fairFrom && t < src.fairTo {
+			if active == 0 || rate < lo {
+				lo = rate
+			}
+			hi = max(hi, rate)
+			active++
+		}
 	}
-	s.fair.observe(t, s.activeRates(t))
+	s.fair.observe(t, active < 2 || (hi > 0 && lo/hi >= s.fair.threshold))
 	if s.cfg.OnSample != nil {
 		s.cfg.OnSample(&s.sample)
 	}
-}
-
-// activeRates lists the window rates of the sources that have been sending
-// for a whole rate window and have not stopped.
-func (s *Packet) activeRates(t algos.Time) []float64 {
-	rates := s.fair.scratch[:0]
-	for i := range s.sources {
-		// A source counts once its frames have arrived for a whole window.
-		if src := &s.sources[i]; t-src.fwd >= src.start+s.cfg.RateWindow && t-src.fwd < src.stop {
-			rates = append(rates, s.sample.Rates[i])
-		}
-	}
-	s.fair.scratch = rates
-	return rates
 }
 
 // Summary reports the metrics over [warmup, now]: the whole window once the
@@ -387,20 +365,10 @@ type fairness struct {
 	threshold float64
 	fairSince algos.Time // first sample of the current fair stretch
 	fair      bool
-	scratch   []float64
 }
 
-func (f *fairness) observe(t algos.Time, rates []float64) {
-	lo, hi := 0.0, 0.0
-	for i, r := range rates {
-		if i == 0 || r < lo {
-			lo = r
-		}
-		if r > hi {
-			hi = r
-		}
-	}
-	ok := len(rates) < 2 || (hi > 0 && lo/hi >= f.threshold)
+// observe records whether the rates at sample t are fair.
+func (f *fairness) observe(t algos.Time, ok bool) {
 	if ok && !f.fair {
 		f.fairSince = t
 	}
@@ -413,4 +381,12 @@ func (f *fairness) result() *float64 {
 	}
 	t := f.fairSince.Seconds()
 	return &t
+}
+
+// satAdd adds two times, saturating at Never.
+func satAdd(a, b algos.Time) algos.Time {
+	if a > algos.Never-b {
+		return algos.Never
+	}
+	return a + b
 }

@@ -33,7 +33,6 @@ type source struct {
 	rpCPID  int32      // rp.CPID() as last read
 
 	arrivalAt algos.Time // the live arrival event's time, Never if none
-	gen       uint32     // generation of the live arrival event
 	timerAt   algos.Time // the timer deadline scheduled in the heap
 	tgen      uint32     // generation of the live timer event
 
@@ -44,6 +43,10 @@ type source struct {
 	arrived   int64   // bytes that reached the bottleneck
 	feedbacks int64   // feedback frames received
 	history   []int64 // arrived at the last samples, a ring over the rate window
+
+	// The source counts for time to fairness in [fairFrom, fairTo): once
+	// its frames have arrived for a whole rate window, until they stop.
+	fairFrom, fairTo algos.Time
 }
 
 // clampRate keeps a scheme's rate within what the access link can carry.
