@@ -96,6 +96,7 @@ func (e *Experiment) Config(algorithm string) (model.Config, error) {
 		return model.Config{}, fmt.Errorf("params.%s: %w", algorithm, err)
 	}
 	return model.Config{
+		Model:             e.Model,
 		Scheme:            sc,
 		Params:            v,
 		Seed:              e.Seed,

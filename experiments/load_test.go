@@ -182,8 +182,8 @@ func TestErrorsNameFileLineAndKey(t *testing.T) {
 			[]string{"bad.toml:1"}},
 		{"frame size", "[network]\nframe_size = \"10B\"\n",
 			[]string{"bad.toml:2: network.frame_size: must be a whole number of bytes from 64B"}},
-		{"model", "model = \"fluid\"\n",
-			[]string{"bad.toml:1: model:", "not available"}},
+		{"model", "model = \"quantum\"\n",
+			[]string{"bad.toml:1: model:", `"quantum" is not available (available: ["packet" "fluid"])`}},
 		{"threshold", "[output]\nfairness_threshold = 1.5\n",
 			[]string{"bad.toml:2: output.fairness_threshold: must be in (0, 1]"}},
 	} {

@@ -143,7 +143,7 @@ func execute(ctx context.Context, run Run, i int, out *outputs, tr *tracker) (*R
 		}
 	}
 	start := time.Now()
-	sim, err := model.NewPacket(cfg)
+	sim, err := model.New(cfg)
 	if err != nil {
 		return nil, err
 	}

@@ -8,13 +8,11 @@ import (
 
 	"qcnlab/algos"
 	"qcnlab/experiments/units"
+	"qcnlab/model"
 )
 
-// Models and topologies the experiment file accepts.
-var (
-	Models     = []string{"packet"}
-	Topologies = []string{"dumbbell"}
-)
+// Topologies the experiment file accepts.
+var Topologies = []string{"dumbbell"}
 
 // Limits on frame sizes: Ethernet's minimum frame and a jumbo frame.
 const (
@@ -38,8 +36,8 @@ func (e *Experiment) Validate() error {
 	if w := e.WarmupTime(); w >= algos.Time(e.Duration) {
 		bad("warmup", "must be shorter than the duration (%s)", units.FormatDuration(algos.Time(e.Duration)))
 	}
-	if !slices.Contains(Models, e.Model) {
-		bad("model", "%q is not available (available: %q)", e.Model, Models)
+	if !slices.Contains(model.Models, e.Model) {
+		bad("model", "%q is not available (available: %q)", e.Model, model.Models)
 	}
 	if len(e.Algorithms) == 0 {
 		bad("algorithms", "name at least one algorithm (known: %q)", algos.Names())
@@ -49,6 +47,8 @@ func (e *Experiment) Validate() error {
 			bad("algorithms", "%v", err)
 		} else if slices.Index(e.Algorithms, name) != i {
 			bad("algorithms", "%q is listed twice", name)
+		} else if e.Model == "fluid" && !model.HasFluid(name) {
+			bad("algorithms", "%s has no fluid model; use model = \"packet\"", name)
 		}
 	}
 

@@ -1,0 +1,41 @@
+package model
+
+import (
+	"fmt"
+	"slices"
+
+	"qcnlab/algos"
+)
+
+// Sim is a simulation model: packet-level or fluid.
+type Sim interface {
+	// Advance runs the model up to time until, or to the end of the run.
+	Advance(until algos.Time)
+	Now() algos.Time
+	Done() bool
+	// Summary reports the metrics over [warmup, now].
+	Summary() Summary
+	// Events is the number of discrete events (packet model) or
+	// integration steps (fluid model) so far.
+	Events() uint64
+	// Frames is the number of frames that have left the bottleneck (for
+	// the fluid model, the bytes that left over the frame size).
+	Frames() uint64
+}
+
+// Models are the models New builds.
+var Models = []string{"packet", "fluid"}
+
+// New builds the model cfg.Model names ("packet" when empty).
+func New(cfg Config) (Sim, error) {
+	switch cfg.Model {
+	case "", "packet":
+		return NewPacket(cfg)
+	case "fluid":
+		return NewFluid(cfg)
+	}
+	return nil, fmt.Errorf("unknown model %q (known: %q)", cfg.Model, Models)
+}
+
+// HasFluid reports whether a scheme has a fluid model.
+func HasFluid(scheme string) bool { return slices.Contains(fluidSchemes, scheme) }
