@@ -22,6 +22,11 @@ type Config struct {
 	Buffer     int     // bottleneck buffer, bytes (drop-tail)
 	FrameBytes int     // data frame size
 
+	// Links are the congestible switch ports in a chain (a parking lot):
+	// link j's switch port feeds, after Delay, the switch of link j+1.
+	// Empty means the dumbbell: one link of Capacity and Buffer.
+	Links []LinkConfig
+
 	Sources []SourceConfig
 
 	SampleInterval    algos.Time // time series resolution
@@ -41,19 +46,63 @@ type SourceConfig struct {
 	BackwardDelay algos.Time // propagation delay of feedback back to the source
 	Start         algos.Time // when the source starts sending
 	Stop          algos.Time // when it stops; algos.Never for never
+	// Path lists the links the source's frames cross, consecutive in the
+	// chain; empty means the first link. ForwardDelay and BackwardDelay
+	// are to the first of them.
+	Path []int
+}
+
+// LinkConfig is one congestible switch port and the link it drives.
+type LinkConfig struct {
+	Capacity float64    // bits per second
+	Buffer   int        // bytes, drop-tail
+	Delay    algos.Time // propagation to the next switch in the chain
+}
+
+// links returns the chain of links, the dumbbell's single one if none are
+// given.
+func (c *Config) links() []LinkConfig {
+	if len(c.Links) > 0 {
+		return c.Links
+	}
+	return []LinkConfig{{Capacity: c.Capacity, Buffer: c.Buffer}}
+}
+
+// path returns a source's path, the first link if none is given.
+func (s *SourceConfig) path() []int {
+	if len(s.Path) > 0 {
+		return s.Path
+	}
+	return []int{0}
+}
+
+// hopDelay is the propagation from the first link of a path to its pos-th.
+func (c *Config) hopDelay(path []int, pos int) algos.Time {
+	var d algos.Time
+	links := c.links()
+	for _, j := range path[:pos] {
+		d += links[j].Delay
+	}
+	return d
 }
 
 // Network is what the schemes see of the scenario.
 func (c *Config) Network() algos.Network {
+	links := c.links()
 	n := algos.Network{
-		Capacity:   c.Capacity,
+		Capacity:   links[0].Capacity,
 		Sources:    len(c.Sources),
-		Buffer:     float64(c.Buffer),
+		Buffer:     float64(links[0].Buffer),
 		FrameBytes: float64(c.FrameBytes),
+	}
+	for _, l := range links[1:] { // the tightest link sets the defaults
+		n.Capacity, n.Buffer = min(n.Capacity, l.Capacity), min(n.Buffer, float64(l.Buffer))
 	}
 	for _, s := range c.Sources {
 		n.LineRate = max(n.LineRate, s.LineRate)
-		n.MaxLoopDelay = max(n.MaxLoopDelay, s.ForwardDelay+s.BackwardDelay)
+		// The loop to the farthest congestion point on the path.
+		p := s.path()
+		n.MaxLoopDelay = max(n.MaxLoopDelay, s.ForwardDelay+s.BackwardDelay+2*c.hopDelay(p, len(p)-1))
 	}
 	return n
 }
@@ -70,14 +119,14 @@ func (c *Config) validate() error {
 	if c.Warmup < 0 || c.Warmup >= c.Duration {
 		bad("warmup must be in [0, duration)")
 	}
-	if c.Capacity <= 0 {
-		bad("capacity must be positive")
-	}
 	if c.FrameBytes <= 0 {
 		bad("frame size must be positive")
 	}
-	if c.Buffer < c.FrameBytes {
-		bad("buffer must hold at least one frame")
+	links := c.links()
+	for j, l := range links {
+		if l.Capacity <= 0 || l.Buffer < c.FrameBytes || l.Delay < 0 {
+			bad("link %d: capacity must be positive, the buffer hold a frame, the delay not be negative", j)
+		}
 	}
 	if len(c.Sources) == 0 || len(c.Sources) > MaxSources {
 		bad("from 1 to %d sources", MaxSources)
@@ -88,6 +137,12 @@ func (c *Config) validate() error {
 		}
 		if s.ForwardDelay < 0 || s.BackwardDelay < 0 || s.Start < 0 || s.Stop <= s.Start {
 			bad("source %d: delays must not be negative, and it must stop after it starts", i)
+		}
+		for k, j := range s.path() {
+			if j < 0 || j >= len(links) || (k > 0 && j != s.path()[k-1]+1) {
+				bad("source %d: its path %v must be consecutive links of 0..%d", i, s.Path, len(links)-1)
+				break
+			}
 		}
 	}
 	if c.SampleInterval <= 0 || c.RateWindow < c.SampleInterval {

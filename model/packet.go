@@ -15,8 +15,9 @@ const (
 	streamRP = 2 << 32
 )
 
-// Packet is the packet-level simulation of a dumbbell: N sources, one
-// bottleneck port with its congestion point, one receiver.
+// Packet is the packet-level simulation: N sources, a chain of congestible
+// switch ports each with its congestion point (one for the dumbbell, several
+// for a parking lot), and receivers.
 type Packet struct {
 	cfg Config
 	now algos.Time
@@ -27,9 +28,11 @@ type Packet struct {
 	rare     eventHeap
 	seq      uint64
 	sources  []source // by value, for locality; never resized after NewPacket
-	port     *port
-	events   uint64      // discrete events handled: emissions, arrivals, departures, feedback, timers
-	frame    algos.Frame // scratch for the congestion point: no allocation per frame
+	ports    []*port
+	links    []ring[flight] // links[j]: frames leaving port j for port j+1
+	delays   []algos.Time   // delays[j]: propagation from port j to port j+1
+	events   uint64         // discrete events handled: emissions, arrivals, departures, feedback, timers
+	frame    algos.Frame    // scratch for the congestion point: no allocation per frame
 	fb       algos.Feedback
 	done     bool
 
@@ -47,32 +50,46 @@ func NewPacket(cfg Config) (*Packet, error) {
 	}
 	net := cfg.Network()
 	n := len(cfg.Sources)
-	cp := cfg.Scheme.NewCP(algos.CPEnv{
-		Network: net, CPID: 1, Capacity: cfg.Capacity, Buffer: float64(cfg.Buffer),
-		Rand: rand.New(rand.NewPCG(cfg.Seed, streamCP)),
-	}, cfg.Params)
 	s := &Packet{
 		cfg:        cfg,
-		port:       newPort("sw0", cfg.Capacity, cfg.Buffer, cp, n, cfg.Warmup, cfg.Duration),
 		nextSample: cfg.SampleInterval,
 		windowLen:  max(1, int((cfg.RateWindow+cfg.SampleInterval/2)/cfg.SampleInterval)),
 		fair:       fairness{threshold: cfg.FairnessThreshold},
 	}
-	s.arrivals, s.rare.seq = newArrivalTree(n, &s.seq), &s.seq
-	s.sample = Sample{Queues: make([]int, 1), Rates: make([]float64, n), CurrentRates: make([]float64, n)}
+	links := cfg.links()
+	for j, l := range links {
+		cp := cfg.Scheme.NewCP(algos.CPEnv{
+			Network: net, CPID: j + 1, Capacity: l.Capacity, Buffer: float64(l.Buffer),
+			Rand: rand.New(rand.NewPCG(cfg.Seed, streamCP+uint64(j))),
+		}, cfg.Params)
+		s.ports = append(s.ports, newPort(fmt.Sprintf("sw%d", j), l.Capacity, l.Buffer, cp, n, cfg.Warmup, cfg.Duration))
+	}
+	s.links = make([]ring[flight], len(links))
+	for _, l := range links {
+		s.delays = append(s.delays, l.Delay)
+	}
+	// The tree's leaves: one per source, then one per link between ports.
+	s.arrivals, s.rare.seq = newArrivalTree(n+len(links), &s.seq), &s.seq
+	s.sample = Sample{Queues: make([]int, len(links)), Rates: make([]float64, n), CurrentRates: make([]float64, n)}
 	for i, sc := range cfg.Sources {
 		rp := cfg.Scheme.NewRP(algos.RPEnv{
 			Network: net, LineRate: sc.LineRate, InitialRate: sc.InitialRate, Start: sc.Start,
 			Rand: rand.New(rand.NewPCG(cfg.Seed, streamRP+uint64(i))),
 		}, cfg.Params)
+		path := sc.path()
+		fbDelay := make([]algos.Time, len(path))
+		for pos := range path {
+			fbDelay[pos] = sc.BackwardDelay + cfg.hopDelay(path, pos)
+		}
 		s.sources = append(s.sources, source{
-			id: i, rp: rp, lineRate: sc.LineRate,
+			id: i, rp: rp, lineRate: sc.LineRate, path: path, fbDelay: fbDelay,
 			fwd: sc.ForwardDelay, bwd: sc.BackwardDelay,
 			serial: algos.TransmitTime(cfg.FrameBytes, sc.LineRate),
 			start:  sc.Start, stop: sc.Stop,
 			frameBits: float64(cfg.FrameBytes) * 8,
 			mark:      sc.Start,
 			arrivalAt: algos.Never, timerAt: algos.Never,
+			feedback: make([]ring[algos.Feedback], len(path)),
 			history:  make([]int64, s.windowLen),
 			fairFrom: sc.Start + sc.ForwardDelay + cfg.RateWindow,
 			fairTo:   satAdd(sc.Stop, sc.ForwardDelay),
@@ -100,8 +117,15 @@ func (s *Packet) Done() bool { return s.done }
 // Events is the number of discrete events handled so far.
 func (s *Packet) Events() uint64 { return s.events }
 
-// Frames is the number of frames that have left the bottleneck.
-func (s *Packet) Frames() uint64 { return s.port.frames }
+// Frames is the number of frames that have left the network: their path's
+// last bottleneck.
+func (s *Packet) Frames() uint64 {
+	var n uint64
+	for _, p := range s.ports {
+		n += p.exits
+	}
+	return n
+}
 
 // Run advances to the end of the run.
 func (s *Packet) Run() { s.Advance(s.cfg.Duration) }
@@ -130,12 +154,19 @@ func (s *Packet) Advance(until algos.Time) {
 			ev = s.rare.take()
 		}
 		s.now = ev.at
-		src := &s.sources[ev.src]
+		var src *source
+		if int(ev.src) < len(s.sources) {
+			src = &s.sources[ev.src]
+		}
 		switch ev.kind {
 		case evArrival:
+			if int(ev.src) >= len(s.sources) {
+				s.hop(int(ev.src) - len(s.sources))
+				continue
+			}
 			s.arrival(src)
 		case evFeedback:
-			s.deliverFeedback(src)
+			s.deliverFeedback(src, int(ev.gen))
 		case evTimer:
 			if ev.gen == src.tgen {
 				src.timerAt = algos.Never
@@ -146,7 +177,9 @@ func (s *Packet) Advance(until algos.Time) {
 		}
 	}
 	s.now = end
-	s.events += uint64(s.port.advance(end))
+	for _, p := range s.ports {
+		s.events += uint64(p.advance(end))
+	}
 	if end == s.cfg.Duration {
 		for i := range s.sources {
 			s.catchUp(&s.sources[i], end)
@@ -155,26 +188,64 @@ func (s *Packet) Advance(until algos.Time) {
 	}
 }
 
-// arrival delivers the next frame of src to the switch.
+// arrival delivers the next frame of src to the first port of its path.
 func (s *Packet) arrival(src *source) {
 	s.catchUp(src, s.now)
 	src.arrivalAt = -1 // consumed: syncArrival must set the next one
 	f := src.inflight.pop()
 	src.arrived += int64(f.bytes)
-	s.events += uint64(s.port.advance(s.now)) + 1
-	s.frame = algos.Frame{Source: src.id, Bytes: int(f.bytes), CPID: int(f.cpid), Sent: f.sent}
-	if s.port.arrive(s.now, &s.frame, &s.fb) {
-		src.feedback.push(s.fb)
-		s.rare.push(event{at: s.now + src.bwd, src: int32(src.id), kind: evFeedback})
-	}
+	s.enter(src, &f)
 	s.syncTimer(src)
 	s.syncArrival(src)
 }
 
-// deliverFeedback hands the oldest feedback frame in flight to src.
-func (s *Packet) deliverFeedback(src *source) {
+// hop delivers the next frame on the link out of port j to port j+1.
+func (s *Packet) hop(j int) {
+	f := s.links[j].pop()
+	s.syncLink(j)
+	s.enter(&s.sources[f.src], &f)
+}
+
+// enter hands frame f of src to the port at its path position: the port
+// queues or drops it, its congestion point may answer, and a frame with
+// more links to cross is sent on toward the next port.
+func (s *Packet) enter(src *source, f *flight) {
+	j := src.path[f.pos]
+	p := s.ports[j]
+	s.events += uint64(p.advance(s.now)) + 1
+	s.frame = algos.Frame{Source: src.id, Bytes: int(f.bytes), CPID: int(f.cpid), Sent: f.sent}
+	last := int(f.pos) == len(src.path)-1
+	done, send := p.arrive(s.now, &s.frame, last, &s.fb)
+	if send {
+		src.feedback[f.pos].push(s.fb)
+		// For feedback, gen names the port it comes from.
+		s.rare.push(event{at: s.now + src.fbDelay[f.pos], src: int32(src.id), gen: uint32(f.pos), kind: evFeedback})
+	}
+	if !last && done != algos.Never {
+		// The port's departures are in order, so the link's are.
+		next := *f
+		next.arrive, next.pos = done+s.delays[j], f.pos+1
+		s.links[j].push(next)
+		if s.links[j].len() == 1 {
+			s.syncLink(j)
+		}
+	}
+}
+
+// syncLink keeps the link's leaf of the arrival tree at its next arrival.
+func (s *Packet) syncLink(j int) {
+	at := algos.Never
+	if s.links[j].len() > 0 {
+		at = s.links[j].front().arrive
+	}
+	s.arrivals.set(len(s.sources)+j, at)
+}
+
+// deliverFeedback hands src the oldest feedback frame in flight from the
+// port at position pos of its path.
+func (s *Packet) deliverFeedback(src *source, pos int) {
 	s.catchUp(src, s.now)
-	fb := src.feedback.pop()
+	fb := src.feedback[pos].pop()
 	src.feedbacks++
 	s.events++
 	src.rp.Feedback(s.now, fb)
@@ -222,7 +293,7 @@ func (s *Packet) runLocal(src *source, t algos.Time) {
 func (s *Packet) emit(src *source) {
 	e := src.nextEmit
 	bytes := s.cfg.FrameBytes
-	src.inflight.push(flight{arrive: e + src.serial + src.fwd, sent: e, bytes: int32(bytes), cpid: src.rpCPID})
+	src.inflight.push(flight{arrive: e + src.serial + src.fwd, sent: e, bytes: int32(bytes), cpid: src.rpCPID, src: int32(src.id)})
 	src.emitted += int64(bytes)
 	s.events++
 	src.mark, src.credit = e, 0
@@ -271,9 +342,11 @@ func (s *Packet) syncArrival(src *source) {
 // they are exact without bringing the sources up to date. The rate limiter's
 // own rate is as of the source's last frame, at most one frame gap old.
 func (s *Packet) takeSample(t algos.Time) {
-	s.events += uint64(s.port.advance(t))
+	for j, p := range s.ports {
+		s.events += uint64(p.advance(t))
+		s.sample.Queues[j] = p.bytes
+	}
 	s.sample.Time = t
-	s.sample.Queues[0] = s.port.bytes
 	slot := s.samples % s.windowLen
 	s.samples++
 	span := min(s.samples, s.windowLen)
@@ -311,38 +384,42 @@ func (s *Packet) takeSample(t algos.Time) {
 func (s *Packet) Summary() Summary {
 	cfg := &s.cfg
 	span := (min(s.now, cfg.Duration) - cfg.Warmup).Seconds()
-	p := s.port
-	mean, std, lo, hi, empty := p.level.result(s.now)
-	b := BottleneckSummary{
-		Name: p.name, CapacityBps: p.capacity,
-		QueueMean: mean, QueueStd: std, QueueMin: lo, QueueMax: hi, EmptyFraction: empty,
-		QEq:   QueueTarget(cfg.Params),
-		Drops: p.drops, DroppedBytes: p.dropped, DropsTotal: p.dropsTotal, FeedbackFrames: p.feedbacks,
-	}
 	sum := Summary{
 		Algorithm:  cfg.Scheme.Name,
 		Model:      "packet",
 		Seed:       cfg.Seed,
 		SimSeconds: s.now.Seconds(),
 		Events:     s.events,
-		Frames:     p.frames,
+		Frames:     s.Frames(),
+	}
+	for _, p := range s.ports {
+		mean, std, lo, hi, empty := p.level.result(s.now)
+		b := BottleneckSummary{
+			Name: p.name, CapacityBps: p.capacity,
+			QueueMean: mean, QueueStd: std, QueueMin: lo, QueueMax: hi, EmptyFraction: empty,
+			QEq:   QueueTarget(cfg.Params),
+			Drops: p.drops, DroppedBytes: p.dropped, DropsTotal: p.dropsTotal, FeedbackFrames: p.feedbacks,
+		}
+		if span > 0 {
+			b.Utilization = float64(p.sentBytes) * 8 / (p.capacity * span)
+		}
+		sum.Bottlenecks = append(sum.Bottlenecks, b)
 	}
 	var throughputs []float64
 	for i := range s.sources {
 		src := &s.sources[i]
-		ss := SourceSummary{ID: i, FinalRateBps: src.rate, DeliveredBytes: p.delivered[i], FeedbackFrames: src.feedbacks}
+		ss := SourceSummary{ID: i, FinalRateBps: src.rate, FeedbackFrames: src.feedbacks}
+		for _, p := range s.ports {
+			ss.DeliveredBytes += p.delivered[i]
+		}
 		if span > 0 {
-			ss.ThroughputBps = float64(p.delivered[i]) * 8 / span
+			ss.ThroughputBps = float64(ss.DeliveredBytes) * 8 / span
 			if src.start < cfg.Duration && src.stop > cfg.Warmup {
 				throughputs = append(throughputs, ss.ThroughputBps)
 			}
 		}
 		sum.Sources = append(sum.Sources, ss)
 	}
-	if span > 0 {
-		b.Utilization = float64(p.sentBytes) * 8 / (p.capacity * span)
-	}
-	sum.Bottlenecks = []BottleneckSummary{b}
 	sum.JainFairness = jain(throughputs)
 	sum.TimeToFairness = s.fair.result()
 	return sum

@@ -7,6 +7,7 @@ type queued struct {
 	done  algos.Time
 	bytes int32
 	src   int32
+	last  bool // the frame leaves the network here (this is its path's last link)
 }
 
 // port is an output-queued switch port with a drop-tail buffer feeding one
@@ -29,8 +30,9 @@ type port struct {
 	warmup, end algos.Time
 	level       levelStats
 	sentBytes   int64   // bytes that finished in (warmup, end]
-	delivered   []int64 // per source, bytes that finished in (warmup, end]
+	delivered   []int64 // per source, bytes that left the network here in (warmup, end]
 	frames      uint64  // frames that left, whole run
+	exits       uint64  // frames that left the network here, whole run
 	drops       int64   // in the window
 	dropped     int64   // bytes, in the window
 	dropsTotal  int64
@@ -58,7 +60,12 @@ func (p *port) advance(t algos.Time) int {
 		p.level.set(f.done, float64(p.bytes))
 		if f.done > p.warmup && f.done <= p.end {
 			p.sentBytes += int64(f.bytes)
-			p.delivered[f.src] += int64(f.bytes)
+			if f.last {
+				p.delivered[f.src] += int64(f.bytes)
+			}
+		}
+		if f.last {
+			p.exits++
 		}
 		p.queue.pop()
 		n++
@@ -69,16 +76,18 @@ func (p *port) advance(t algos.Time) int {
 
 // arrive handles a frame arriving at time now, after advance(now): it is
 // dropped if the buffer cannot hold it, and the congestion point sees it
-// either way. It reports whether the CP filled fb for the frame's source.
-func (p *port) arrive(now algos.Time, f *algos.Frame, fb *algos.Feedback) bool {
-	accept := p.bytes+f.Bytes <= p.buffer
-	if accept {
+// either way. It returns when the frame will have left (Never if dropped),
+// and whether the CP filled fb for the frame's source. last says the frame
+// leaves the network after this link.
+func (p *port) arrive(now algos.Time, f *algos.Frame, last bool, fb *algos.Feedback) (algos.Time, bool) {
+	done := algos.Never
+	if p.bytes+f.Bytes <= p.buffer {
 		if f.Bytes != p.svcBytes {
 			p.svcBytes, p.svc = f.Bytes, algos.TransmitTime(f.Bytes, p.capacity)
 		}
-		done := max(now, p.tail) + p.svc
+		done = max(now, p.tail) + p.svc
 		p.tail = done
-		p.queue.push(queued{done: done, bytes: int32(f.Bytes), src: int32(f.Source)})
+		p.queue.push(queued{done: done, bytes: int32(f.Bytes), src: int32(f.Source), last: last})
 		p.bytes += f.Bytes
 		p.level.set(now, float64(p.bytes))
 	} else {
@@ -92,5 +101,5 @@ func (p *port) arrive(now algos.Time, f *algos.Frame, fb *algos.Feedback) bool {
 	if send {
 		p.feedbacks++
 	}
-	return send
+	return done, send
 }

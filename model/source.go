@@ -2,12 +2,15 @@ package model
 
 import "qcnlab/algos"
 
-// flight is a frame on a source's access link, on its way to the switch.
+// flight is a frame on a link, on its way to the next switch port: from a
+// source to its first, or from one switch to the next.
 type flight struct {
 	arrive algos.Time
 	sent   algos.Time
 	bytes  int32
 	cpid   int32
+	src    int32
+	pos    int32 // the index in its source's path of the port it is going to
 }
 
 // source is a greedy sender behind a rate limiter (the scheme's reaction
@@ -17,6 +20,8 @@ type flight struct {
 type source struct {
 	id          int
 	rp          algos.ReactionPoint
+	path        []int        // the links the frames cross
+	fbDelay     []algos.Time // feedback delay back from each port of the path
 	lineRate    float64
 	fwd, bwd    algos.Time
 	serial      algos.Time // a frame's time on the access link
@@ -37,7 +42,9 @@ type source struct {
 	tgen      uint32     // generation of the live timer event
 
 	inflight ring[flight]
-	feedback ring[algos.Feedback]
+	// feedback in flight from each port of the path: each comes back with
+	// its own constant delay, so each is a FIFO.
+	feedback []ring[algos.Feedback]
 
 	emitted   int64   // bytes released since the start
 	arrived   int64   // bytes that reached the bottleneck
