@@ -12,7 +12,7 @@ import "math/rand/v2"
 // Units: the seed gives Q_eq = 16 packets and the gains of the baseline BCN
 // implementation with Fb "in packets". The code keeps queues in bytes and
 // counts Fb in units of fb_unit bytes (default: one frame, so Fb is in
-// packets); the built-in experiment n-aimd-vs-ap records why packets and not
+// packets); the built-in experiment ap-n-aimd-2-sources records why packets and not
 // 64-byte pages or bytes.
 
 func init() {
@@ -46,7 +46,7 @@ func NAIMDParams() []Param {
 		{Key: "w", Kind: Number, Default: Fixed(2),
 			Doc: "w, weight of the queue change in Fb = -(Qoff + w*Qdelta) (eq. 1)"},
 		{Key: "fb_unit", Kind: Bytes, Min: 1,
-			Doc:     "queue bytes per unit of Fb: one frame, so Fb is in packets (seed 000; see the n-aimd-vs-ap experiment)",
+			Doc:     "queue bytes per unit of Fb: one frame, so Fb is in packets (seed 000; the built-in ap-n-aimd-2-sources records why)",
 			Default: func(n Network, _ Values) float64 { return framePackets(n) }},
 		{Key: "sample_probability", Kind: Number, Default: Fixed(0.01), Min: 1e-6, Max: 1,
 			Doc: "probability that the CP samples an arriving frame: 1%, so T = 100 packets"},
