@@ -127,6 +127,33 @@ func (cp *QCNCongestionPoint) Arrive(now Time, f *Frame, qlen int, fb *Feedback)
 	return true
 }
 
+// QCNVariant selects which of QCN's rate-increase mechanisms a reaction
+// point runs. Standard QCN (seed 001) is QCNStandard; the variants of seed 002
+// (QCN-TIMER, QCN-AIMD, QCN-T) switch parts of it off or change the increase
+// rule, and reuse every other line of the RP.
+type QCNVariant struct {
+	// ByteCounter runs the byte counter of lines 110-125. Without it
+	// si_count stays 0, and the first-cycle rule of lines 38-41 looks at
+	// the timer stage instead (see Feedback).
+	ByteCounter bool
+	// Timer runs the timer of lines 59 and 129-145.
+	Timer bool
+	// HalfAICycles makes the cycles after FAST_RECOVERY_TH half as long
+	// (lines 117-121 and 137-141).
+	HalfAICycles bool
+	// AIMD replaces fast recovery, active and hyper-active increase with
+	// CR += R_AI at the end of every cycle (seed 002 eq. 27, QCN-AIMD).
+	AIMD bool
+	// TimerHAI, for a timer-only RP (ByteCounter false), enters HAI when
+	// timer_scount > TimerHAI, with Ri = R_HAI*(timer_scount - TimerHAI)
+	// (seed 002 section VI, QCN-T). 0 keeps lines 67-79, under which a
+	// timer alone never reaches HAI (QCN-TIMER).
+	TimerHAI int
+}
+
+// QCNStandard is QCN as pseudo-code v2.2 specifies it.
+var QCNStandard = QCNVariant{ByteCounter: true, Timer: true, HalfAICycles: true}
+
 // QCNReactionPoint is the QCN RP (lines 1-145) for one rate limiter.
 type QCNReactionPoint struct {
 	c            float64 // line rate C
@@ -138,6 +165,7 @@ type QCNReactionPoint struct {
 	minRate      float64
 	minDecFactor float64
 	literal      bool
+	variant      QCNVariant
 
 	active      bool
 	crate       float64
@@ -154,6 +182,13 @@ type QCNReactionPoint struct {
 // source that starts below line rate starts with an active rate limiter at
 // that rate, its byte counter and timer in their first cycle.
 func NewQCNReactionPoint(env RPEnv, v Values) *QCNReactionPoint {
+	return NewQCNVariantReactionPoint(env, v, QCNStandard)
+}
+
+// NewQCNVariantReactionPoint builds an RP that runs the given variant of
+// QCN. Values a variant does not use (bc_limit without a byte counter,
+// r_hai and fast_recovery_th under AIMD) may be absent.
+func NewQCNVariantReactionPoint(env RPEnv, v Values, variant QCNVariant) *QCNReactionPoint {
 	rp := &QCNReactionPoint{
 		c:            env.LineRate,
 		gd:           v["gd"],
@@ -165,6 +200,7 @@ func NewQCNReactionPoint(env RPEnv, v Values) *QCNReactionPoint {
 		minRate:      v["min_rate"],
 		minDecFactor: v["min_dec_factor"],
 		literal:      v["literal_activation"] != 0,
+		variant:      variant,
 		crate:        env.LineRate,
 		trate:        env.LineRate,
 		txBcount:     v["bc_limit"],
@@ -174,7 +210,9 @@ func NewQCNReactionPoint(env RPEnv, v Values) *QCNReactionPoint {
 	if env.InitialRate > 0 && env.InitialRate < env.LineRate {
 		rp.active = true
 		rp.crate, rp.trate = env.InitialRate, env.InitialRate
-		rp.timer = env.Start + rp.timerPeriod
+		if variant.Timer {
+			rp.timer = env.Start + rp.timerPeriod
+		}
 	}
 	return rp
 }
@@ -210,8 +248,20 @@ func (rp *QCNReactionPoint) Feedback(now Time, fb Feedback) {
 	}
 	rp.cpid = fb.CPID
 	// Lines 38-41: in the first cycle of fast recovery a new feedback does
-	// not reset the target rate.
-	if rp.siCount != 0 {
+	// not reset the target rate. The pseudo-code tests the byte-counter
+	// stage; with no byte counter si_count never leaves 0 and TR would stay
+	// at C forever, so a timer-only RP (QCN-TIMER, QCN-T) tests the stage of
+	// the counter it has, timer_scount.
+	stage := rp.siCount
+	if !rp.variant.ByteCounter {
+		stage = rp.timerScount
+	}
+	switch {
+	case rp.variant.AIMD:
+		// Seed 002 eq. 28 counts increases from the last decrease: every
+		// feedback restarts the byte counter. There is no target rate.
+		rp.txBcount = rp.bcLimit
+	case stage != 0:
 		rp.trate = rp.crate
 		rp.txBcount = rp.bcLimit
 	}
@@ -224,7 +274,12 @@ func (rp *QCNReactionPoint) Feedback(now Time, fb Feedback) {
 	if rp.crate < rp.minRate {
 		rp.crate = rp.minRate
 	}
-	rp.timer = now + rp.timerPeriod // line 59
+	if rp.variant.AIMD {
+		rp.trate = rp.crate
+	}
+	if rp.variant.Timer {
+		rp.timer = now + rp.timerPeriod // line 59
+	}
 }
 
 // Transmit runs lines 97-127 as a frame leaves the rate limiter.
@@ -241,13 +296,16 @@ func (rp *QCNReactionPoint) Transmit(now Time, bytes int, backlogEmpty bool) boo
 		rp.cpid = 0
 		return true
 	}
+	if !rp.variant.ByteCounter {
+		return false
+	}
 	rp.txBcount -= float64(bytes) // line 110
 	if rp.txBcount >= 0 {
 		return false
 	}
 	rp.siCount++ // line 114
 	thresh := jitter(rp.rand) * rp.bcLimit
-	if rp.siCount >= rp.frTh { // lines 117-121: AI/HAI cycles are half as long
+	if rp.halfCycle(rp.siCount) { // lines 117-121: AI/HAI cycles are half as long
 		thresh /= 2
 	}
 	rp.txBcount = thresh
@@ -267,17 +325,39 @@ func (rp *QCNReactionPoint) Expire(now Time) {
 	rp.timerScount++
 	rp.selfIncrease()
 	period := jitter(rp.rand) * float64(rp.timerPeriod)
-	if rp.timerScount >= rp.frTh {
+	if rp.halfCycle(rp.timerScount) { // lines 137-141
 		period /= 2
 	}
-	rp.timer = now + Time(period)
+	rp.timer = now + max(Time(period), 1)
+}
+
+// halfCycle reports whether the next cycle of a counter at stage is half
+// length: past fast recovery, unless the variant keeps cycles whole.
+func (rp *QCNReactionPoint) halfCycle(stage int) bool {
+	return rp.variant.HalfAICycles && !rp.variant.AIMD && stage >= rp.frTh
 }
 
 // selfIncrease is lines 62-95.
 func (rp *QCNReactionPoint) selfIncrease() {
+	if rp.variant.AIMD {
+		// Seed 002 eq. 27: no fast recovery; CR += R_AI every cycle.
+		rp.crate = min(rp.crate+rp.rAI, rp.c)
+		rp.trate = rp.crate
+		return
+	}
 	toCount := min(rp.siCount, rp.timerScount)
 	var ri float64
-	if rp.siCount > rp.frTh || rp.timerScount > rp.frTh {
+	if !rp.variant.ByteCounter && rp.variant.TimerHAI > 0 {
+		// Seed 002 section VI (QCN-T): the timer alone drives the stages;
+		// FR for FAST_RECOVERY_TH cycles, HAI past TimerHAI cycles, with
+		// the i-th HAI step i*R_HAI (seed 002 eq. 5).
+		switch ts := rp.timerScount; {
+		case ts > rp.variant.TimerHAI:
+			ri = rp.rHAI * float64(ts-rp.variant.TimerHAI)
+		case ts > rp.frTh:
+			ri = rp.rAI
+		}
+	} else if rp.siCount > rp.frTh || rp.timerScount > rp.frTh {
 		if rp.siCount > rp.frTh && rp.timerScount > rp.frTh {
 			ri = rp.rHAI * float64(toCount-rp.frTh) // hyper-active increase
 		} else {

@@ -1,0 +1,153 @@
+package algos
+
+import "math/rand/v2"
+
+// N-AIMD, from Alizadeh et al. (seed 000) section III-B: network AIMD, "a
+// version of the BCN algorithm studied by the IEEE DCTG, with some minor
+// features disabled". The switch samples arriving frames with probability
+// 1% (T = 100 packets), computes Fb as in eq. (1) and sends it "whether F_b
+// is positive or negative"; the source applies eq. (14): additive increase on
+// Fb >= 0, multiplicative decrease on Fb < 0.
+//
+// Units: the seed gives Q_eq = 16 packets and the gains of the baseline BCN
+// implementation with Fb "in packets". The code keeps queues in bytes and
+// counts Fb in units of fb_unit bytes (default: one frame, so Fb is in
+// packets); the built-in experiment ap-n-aimd-2-sources records why packets and not
+// 64-byte pages or bytes.
+
+func init() {
+	Register(&Scheme{
+		Name:    "n-aimd",
+		Display: "N-AIMD",
+		Seed:    "000 section III-B, eq. 14",
+		Summary: "network AIMD: the switch feeds back signed Fb on 1% of frames; the source adds Gi*Ru*Fb or scales by 1 - Gd*|Fb|",
+		Params:  NAIMDParams(),
+		NewCP:   func(env CPEnv, v Values) CongestionPoint { return NewNAIMDCongestionPoint(env, v) },
+		NewRP:   func(env RPEnv, v Values) ReactionPoint { return NewNAIMDReactionPoint(env, v) },
+	})
+}
+
+// framePackets is a network's frame size, or 1500 B (the seeds' packet) when
+// it does not say.
+func framePackets(n Network) float64 {
+	if n.FrameBytes > 0 {
+		return n.FrameBytes
+	}
+	return 1500
+}
+
+// NAIMDParams are N-AIMD's parameters with the baseline BCN values of seed 000
+// section III-B.
+func NAIMDParams() []Param {
+	return []Param{
+		{Key: "q_eq", Kind: Bytes, Min: 1,
+			Doc:     "Q_eq, the queue the CP aims at: 16 packets of the frame size (seed 000 section III-B)",
+			Default: func(n Network, _ Values) float64 { return 16 * framePackets(n) }},
+		{Key: "w", Kind: Number, Default: Fixed(2),
+			Doc: "w, weight of the queue change in Fb = -(Qoff + w*Qdelta) (eq. 1)"},
+		{Key: "fb_unit", Kind: Bytes, Min: 1,
+			Doc:     "queue bytes per unit of Fb: one frame, so Fb is in packets (seed 000; the built-in ap-n-aimd-2-sources records why)",
+			Default: func(n Network, _ Values) float64 { return framePackets(n) }},
+		{Key: "sample_probability", Kind: Number, Default: Fixed(0.01), Min: 1e-6, Max: 1,
+			Doc: "probability that the CP samples an arriving frame: 1%, so T = 100 packets"},
+		{Key: "gi", Kind: Number, Default: Fixed(0.53333),
+			Doc: "Gi, increase gain: R += Gi*Ru*Fb for Fb >= 0 (eq. 14a)"},
+		{Key: "ru", Kind: Rate, Default: Fixed(1e6),
+			Doc: "Ru, rate unit of the increase: 1 Mbps (eq. 14a)"},
+		{Key: "gd", Kind: Number, Default: Fixed(0.0026667),
+			Doc: "Gd, decrease gain: R *= 1 - Gd*|Fb| for Fb < 0 (eq. 14b)"},
+		{Key: "min_rate", Kind: Rate, Default: Fixed(10e6), Min: 1,
+			Doc: "floor of the rate (seed 000 gives none: QCN's MIN_RATE, pseudo-code line 34)"},
+	}
+}
+
+// NAIMDCongestionPoint is the N-AIMD switch: Bernoulli sampling and eq. (1).
+type NAIMDCongestionPoint struct {
+	cpid    int
+	qEq     float64 // bytes
+	w       float64
+	unit    float64 // bytes per unit of Fb
+	p       float64
+	qlenOld float64 // queue at the last sample, bytes
+	rand    *rand.Rand
+}
+
+// NewNAIMDCongestionPoint builds a CP from resolved N-AIMD values.
+func NewNAIMDCongestionPoint(env CPEnv, v Values) *NAIMDCongestionPoint {
+	return &NAIMDCongestionPoint{cpid: env.CPID, qEq: v["q_eq"], w: v["w"], unit: v["fb_unit"],
+		p: v["sample_probability"], rand: env.Rand}
+}
+
+// Fb is eq. (1) in units of fb_unit: -(Qoff + w*Qdelta), Qoff = Q - Q_eq,
+// Qdelta = Q - Q_old, Q_old the queue at the last sample. No clamp and no
+// quantisation: seed 000 gives neither for N-AIMD.
+func (cp *NAIMDCongestionPoint) Fb(qlen float64) float64 {
+	return -((qlen - cp.qEq) + cp.w*(qlen-cp.qlenOld)) / cp.unit
+}
+
+// Arrive samples the frame with probability p and, if sampled, sends Fb to
+// its source whatever its sign, 0 included (section III-B: "whether F_b is
+// positive or negative, N-AIMD sends the F_b value"; eq. 14a covers Fb = 0,
+// and the AP source needs every sample as a feedback to keep its period T).
+// Fb carries Fb in fb_unit; Qoff (Q - Q_eq) and Qdelta are in bytes.
+func (cp *NAIMDCongestionPoint) Arrive(now Time, f *Frame, qlen int, fb *Feedback) bool {
+	if cp.rand.Float64() >= cp.p {
+		return false
+	}
+	q := float64(qlen)
+	*fb = Feedback{CPID: cp.cpid, Fb: cp.Fb(q), Qoff: q - cp.qEq, Qdelta: q - cp.qlenOld, Sent: f.Sent}
+	cp.qlenOld = q
+	return true
+}
+
+// NAIMDReactionPoint is the N-AIMD source: eq. (14) on every feedback, the
+// rate kept in [min_rate, line rate]. It has no timer and no byte counter.
+type NAIMDReactionPoint struct {
+	c       float64 // line rate
+	minRate float64
+	gi, ru  float64
+	gd      float64
+	rate    float64
+	cpid    int
+}
+
+// NewNAIMDReactionPoint builds an RP from resolved N-AIMD values. Sources
+// start at their initial rate (line rate unless told otherwise, seed 000
+// section II item 4).
+func NewNAIMDReactionPoint(env RPEnv, v Values) *NAIMDReactionPoint {
+	rp := &NAIMDReactionPoint{c: env.LineRate, minRate: v["min_rate"], gi: v["gi"], ru: v["ru"], gd: v["gd"], rate: env.LineRate}
+	if env.InitialRate > 0 && env.InitialRate < env.LineRate {
+		rp.rate = env.InitialRate
+	}
+	rp.rate = max(rp.rate, min(rp.minRate, rp.c))
+	return rp
+}
+
+func (rp *NAIMDReactionPoint) Rate() float64 { return rp.rate }
+func (rp *NAIMDReactionPoint) CPID() int     { return rp.cpid }
+func (rp *NAIMDReactionPoint) Timer() Time   { return Never }
+
+// Feedback applies eq. (14).
+func (rp *NAIMDReactionPoint) Feedback(now Time, fb Feedback) {
+	rp.cpid = fb.CPID
+	rp.rate = rp.Apply(rp.rate, fb.Fb)
+}
+
+// Apply returns rate after eq. (14) with feedback fb, clamped to
+// [min_rate, line rate]: R + Gi*Ru*Fb if Fb >= 0 (14a), R*(1 - Gd*|Fb|) if
+// Fb < 0 (14b). A decrease factor below 0 (|Fb| > 1/Gd) is taken as 0, so
+// the rate falls to min_rate.
+func (rp *NAIMDReactionPoint) Apply(rate, fb float64) float64 {
+	if fb >= 0 {
+		rate += rp.gi * rp.ru * fb
+	} else {
+		rate *= max(0, 1+rp.gd*fb)
+	}
+	return min(max(rate, rp.minRate), rp.c)
+}
+
+// Transmit does nothing: N-AIMD changes its rate only on feedback.
+func (rp *NAIMDReactionPoint) Transmit(now Time, bytes int, backlogEmpty bool) bool { return false }
+
+// Expire does nothing: N-AIMD has no timer.
+func (rp *NAIMDReactionPoint) Expire(now Time) {}

@@ -1,0 +1,160 @@
+package algos
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// resolve looks a scheme up and resolves its values for network n.
+func resolve(t *testing.T, name string, n Network, over Values) Values {
+	t.Helper()
+	s, err := Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := s.Resolve(n, over)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+var net1G2 = Network{Capacity: 1 * gbps, LineRate: 1 * gbps, Sources: 2, Buffer: 512e3, FrameBytes: 1500}
+
+func newQCNT(t *testing.T, over Values) *QCNReactionPoint {
+	t.Helper()
+	s, _ := Lookup("qcn-t")
+	rp := s.NewRP(RPEnv{Network: net1G2, LineRate: 1 * gbps, InitialRate: 1 * gbps,
+		Rand: rand.New(rand.NewPCG(5, 6))}, resolve(t, "qcn-t", net1G2, over))
+	return rp.(*QCNReactionPoint)
+}
+
+// TestQCNTDerivedDefaults checks seed 002 section VI: t is the time to send
+// 150 KB at capacity/sources, and HAI starts after (15 ms x 5)/t cycles.
+func TestQCNTDerivedDefaults(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		n       Network
+		period  float64
+		haiTh   float64
+		rAI     float64
+		comment string
+	}{
+		{"1G 2 sources", net1G2, 2.4e-3, 31, 0.5e6, "the seed's case: 150*8/500 = 2.4 ms, 75/2.4 = 31.25"},
+		{"1G 1 source", Network{Capacity: 1 * gbps, Sources: 1, Buffer: 512e3}, 1.2e-3, 62, 0.5e6, "75/1.2 = 62.5"},
+		{"10G 5 sources", Network{Capacity: 10 * gbps, Sources: 5, Buffer: 150e3}, 0.6e-3, 125, 5e6, "75/0.6 = 125"},
+		{"1G 10 sources", Network{Capacity: 1 * gbps, Sources: 10, Buffer: 512e3}, 12e-3, 6, 0.5e6, "75/12 = 6.25"},
+		{"1G 100 sources", Network{Capacity: 1 * gbps, Sources: 100, Buffer: 512e3}, 120e-3, 5, 0.5e6, "75/120 < 5: FR still lasts 5 cycles"},
+	} {
+		v := resolve(t, "qcn-t", c.n, nil)
+		if math.Abs(v["timer_period"]-c.period) > 1e-12 {
+			t.Errorf("%s: timer_period %g, want %g", c.name, v["timer_period"], c.period)
+		}
+		if v["hai_threshold"] != c.haiTh {
+			t.Errorf("%s: hai_threshold %g, want %g (%s)", c.name, v["hai_threshold"], c.haiTh, c.comment)
+		}
+		if math.Abs(v["r_ai"]-c.rAI) > 1e-6 || v["fast_recovery_th"] != 5 || v["half_ai_cycles"] != 1 {
+			t.Errorf("%s: r_ai %g fast_recovery_th %g half_ai_cycles %g", c.name, v["r_ai"], v["fast_recovery_th"], v["half_ai_cycles"])
+		}
+	}
+	// The threshold follows an overridden period: t = 15 ms gives standard QCN's 5.
+	if v := resolve(t, "qcn-t", net1G2, Values{"timer_period": 15e-3}); v["hai_threshold"] != 5 {
+		t.Errorf("hai_threshold with t = 15 ms: %g, want 5", v["hai_threshold"])
+	}
+	s, _ := Lookup("qcn-t")
+	if _, ok := s.Param("bc_limit"); ok {
+		t.Error("QCN-T has no byte counter, yet a bc_limit parameter")
+	}
+	if _, err := s.Resolve(net1G2, Values{"hai_threshold": 3}); err == nil {
+		t.Error("accepted an HAI threshold inside fast recovery")
+	}
+}
+
+func TestQCNTNoByteCounter(t *testing.T) {
+	rp := newQCNT(t, nil)
+	rp.Feedback(0, Feedback{CPID: 1, Fb: 16})
+	cr := rp.Rate()
+	for i := 0; i < 10000; i++ { // 15 MB: 100 byte-counter cycles of QCN
+		if rp.Transmit(0, 1500, false) {
+			t.Fatal("a transmitted frame changed the rate")
+		}
+	}
+	if si, ts := rp.Stages(); si != 0 || ts != 0 || rp.Rate() != cr {
+		t.Fatalf("stages %d/%d rate %g after sending, want 0/0 and %g", si, ts, rp.Rate(), cr)
+	}
+}
+
+// TestQCNTStagesOnTheTimer walks the timer through FR (5 cycles of t),
+// AI (cycles of t/2, TR += R_AI) and HAI past hai_threshold cycles
+// (TR += i*R_HAI), seed 002 eqs. 3-5 and section VI.
+func TestQCNTStagesOnTheTimer(t *testing.T) {
+	rp := newQCNT(t, nil)
+	const c = 1 * gbps
+	period := Seconds(2.4e-3)
+	rp.Feedback(Millisecond, Feedback{CPID: 1, Fb: 32}) // CR = C*(1 - 32/128), TR = C
+	if rp.Timer() != Millisecond+period {
+		t.Fatalf("first timer at %d, want now + t exactly (line 59)", rp.Timer())
+	}
+	cr, tr := rp.Rate(), rp.TargetRate()
+	prev := Millisecond
+	for i := 1; i <= 40; i++ {
+		next := rp.Timer()
+		gap := next - prev
+		lo, hi := Time(0.85*float64(period)), Time(1.15*float64(period))+1
+		switch {
+		case i == 1:
+			lo, hi = period, period
+		case i > 5: // armed after timer_scount reached FAST_RECOVERY_TH
+			lo, hi = lo/2, hi/2+1
+		}
+		if gap < lo || gap > hi {
+			t.Errorf("cycle %d lasted %d ps, want [%d, %d]", i, gap, lo, hi)
+		}
+		rp.Expire(next)
+		prev = next
+		switch {
+		case i <= 5: // FR: TR unchanged
+		case i <= 31: // AI
+			tr += 0.5e6
+		default: // HAI: the (i-31)-th
+			tr += 5e6 * float64(i-31)
+		}
+		cr = min((cr+tr)/2, c)
+		if math.Abs(rp.TargetRate()-tr) > 1e-3 || math.Abs(rp.Rate()-cr) > 1e-3 {
+			t.Fatalf("cycle %d: TR %g CR %g, want %g and %g", i, rp.TargetRate(), rp.Rate(), tr, cr)
+		}
+	}
+}
+
+func TestQCNTWholeCycles(t *testing.T) {
+	rp := newQCNT(t, Values{"half_ai_cycles": 0})
+	rp.Feedback(0, Feedback{Fb: 8})
+	period := float64(Seconds(2.4e-3))
+	for i := 1; i <= 20; i++ {
+		before := rp.Timer()
+		rp.Expire(before)
+		gap := float64(rp.Timer() - before)
+		if gap < 0.85*period-1 || gap > 1.15*period+1 {
+			t.Fatalf("cycle %d: next gap %g ps, want 0.85..1.15 t", i+1, gap)
+		}
+	}
+}
+
+// TestQCNTFirstCycleRule: with no byte counter the first-cycle rule of lines
+// 38-41 looks at the timer stage: a feedback before the first timer cycle
+// keeps TR, one after it sets TR = CR.
+func TestQCNTFirstCycleRule(t *testing.T) {
+	rp := newQCNT(t, nil)
+	rp.Feedback(0, Feedback{Fb: 32})
+	rp.Feedback(Microsecond, Feedback{Fb: 8})
+	if rp.TargetRate() != 1*gbps {
+		t.Fatalf("feedback in the first cycle moved TR to %g", rp.TargetRate())
+	}
+	rp.Expire(rp.Timer())
+	cr := rp.Rate()
+	rp.Feedback(rp.Timer()-1, Feedback{Fb: 8})
+	if rp.TargetRate() != cr {
+		t.Fatalf("feedback after a timer cycle: TR %g, want CR %g", rp.TargetRate(), cr)
+	}
+}
