@@ -31,6 +31,10 @@ func (e *Experiment) SourceConfigs() []model.SourceConfig {
 	if s.BackwardDelay != nil {
 		base.BackwardDelay = algos.Time(*s.BackwardDelay)
 	}
+	base.Path = s.Path
+	if base.Path == nil {
+		base.Path = e.defaultPath()
+	}
 	out := make([]model.SourceConfig, max(0, s.Count))
 	for i := range out {
 		out[i] = base
@@ -68,9 +72,25 @@ func (e *Experiment) SourceConfigs() []model.SourceConfig {
 			if o.Stop != nil {
 				c.Stop = algos.Time(*o.Stop)
 			}
+			if o.Path != nil {
+				c.Path = o.Path
+			}
 		}
 	}
 	return out
+}
+
+// LinkConfigs lists the congestible links: one for a dumbbell, a chain of
+// them for a parking lot.
+func (e *Experiment) LinkConfigs() []model.LinkConfig {
+	links := make([]model.LinkConfig, max(1, e.LinkCount()))
+	for j := range links {
+		links[j] = model.LinkConfig{Capacity: float64(e.Network.Capacity), Buffer: int(e.Network.Buffer)}
+		if j < len(links)-1 {
+			links[j].Delay = e.HopDelay()
+		}
+	}
+	return links
 }
 
 // SchemeNetwork is what the schemes derive their defaults from.
@@ -79,6 +99,7 @@ func (e *Experiment) SchemeNetwork() algos.Network {
 		Capacity:   float64(e.Network.Capacity),
 		Buffer:     int(e.Network.Buffer),
 		FrameBytes: int(e.Network.FrameSize),
+		Links:      e.LinkConfigs(),
 		Sources:    e.SourceConfigs(),
 	}
 	return c.Network()
@@ -105,6 +126,7 @@ func (e *Experiment) Config(algorithm string) (model.Config, error) {
 		Capacity:          float64(e.Network.Capacity),
 		Buffer:            int(e.Network.Buffer),
 		FrameBytes:        int(e.Network.FrameSize),
+		Links:             e.LinkConfigs(),
 		Sources:           e.SourceConfigs(),
 		SampleInterval:    algos.Time(e.Output.SampleInterval),
 		RateWindow:        algos.Time(e.Output.RateWindow),

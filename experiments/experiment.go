@@ -49,10 +49,14 @@ type Axis struct {
 // Network is the [network] table.
 type Network struct {
 	Topology  string         `toml:"topology"`
-	Capacity  units.Rate     `toml:"capacity"`
-	Buffer    units.Bytes    `toml:"buffer"`
+	Capacity  units.Rate     `toml:"capacity"` // of every congestible link
+	Buffer    units.Bytes    `toml:"buffer"`   // of every congestible link
 	FrameSize units.Bytes    `toml:"frame_size"`
 	RTT       units.Duration `toml:"rtt"`
+	// A parking lot chains Links congestible links; HopDelay is the
+	// propagation between consecutive switches (default: rtt / 2).
+	Links    *int            `toml:"links"`
+	HopDelay *units.Duration `toml:"hop_delay"`
 }
 
 // Sources is the [sources] table.
@@ -64,6 +68,7 @@ type Sources struct {
 	BackwardDelay *units.Duration `toml:"backward_delay"` // default: network.rtt / 2
 	Start         units.Duration  `toml:"start"`
 	Stop          units.Duration  `toml:"stop"`
+	Path          []int           `toml:"path"` // links crossed; default: all of them
 	Override      []Override      `toml:"override"`
 }
 
@@ -77,6 +82,7 @@ type Override struct {
 	BackwardDelay *units.Duration `toml:"backward_delay"`
 	Start         *units.Duration `toml:"start"`
 	Stop          *units.Duration `toml:"stop"`
+	Path          []int           `toml:"path"`
 }
 
 // Output is the [output] table.
@@ -118,6 +124,7 @@ func (e *Experiment) Clone() *Experiment {
 	c.Warmup = clonePtr(e.Warmup)
 	c.Algorithms = slices.Clone(e.Algorithms)
 	c.Sources = e.Sources.clone()
+	c.Network.Links, c.Network.HopDelay = clonePtr(e.Network.Links), clonePtr(e.Network.HopDelay)
 	c.Sweep = make([]Axis, len(e.Sweep))
 	for i, a := range e.Sweep {
 		c.Sweep[i] = Axis{Key: a.Key, Values: slices.Clone(a.Values)}
@@ -133,13 +140,14 @@ func (e *Experiment) Clone() *Experiment {
 func (s Sources) clone() Sources {
 	c := s
 	c.LineRate, c.InitialRate = clonePtr(s.LineRate), clonePtr(s.InitialRate)
+	c.Path = slices.Clone(s.Path)
 	c.ForwardDelay, c.BackwardDelay = clonePtr(s.ForwardDelay), clonePtr(s.BackwardDelay)
 	c.Override = make([]Override, len(s.Override))
 	for i, o := range s.Override {
 		c.Override[i] = Override{IDs: slices.Clone(o.IDs),
 			LineRate: clonePtr(o.LineRate), InitialRate: clonePtr(o.InitialRate), RTT: clonePtr(o.RTT),
 			ForwardDelay: clonePtr(o.ForwardDelay), BackwardDelay: clonePtr(o.BackwardDelay),
-			Start: clonePtr(o.Start), Stop: clonePtr(o.Stop)}
+			Start: clonePtr(o.Start), Stop: clonePtr(o.Stop), Path: slices.Clone(o.Path)}
 	}
 	if s.Override == nil {
 		c.Override = nil
@@ -171,6 +179,11 @@ func (e *Experiment) WarmupTime() algos.Time {
 func (e *Experiment) Resolved() *Experiment {
 	r := e.Clone()
 	r.Warmup = ptr(units.Duration(e.WarmupTime()))
+	r.Network.Links = ptr(e.LinkCount())
+	r.Network.HopDelay = ptr(units.Duration(e.HopDelay()))
+	if r.Sources.Path == nil {
+		r.Sources.Path = e.defaultPath()
+	}
 	s := &r.Sources
 	if s.LineRate == nil {
 		s.LineRate = ptr(units.Rate(e.Network.Capacity))
@@ -201,4 +214,32 @@ func (e *Experiment) ParamValues(name string) (algos.Values, error) {
 		return nil, err
 	}
 	return sc.Resolve(e.SchemeNetwork(), e.Params[name])
+}
+
+// LinkCount is the number of congestible links: 1 for a dumbbell.
+func (e *Experiment) LinkCount() int {
+	if e.Network.Links != nil {
+		return *e.Network.Links
+	}
+	if e.Network.Topology == "parking_lot" {
+		return 2
+	}
+	return 1
+}
+
+// HopDelay is the propagation between consecutive switches of a parking lot.
+func (e *Experiment) HopDelay() algos.Time {
+	if e.Network.HopDelay != nil {
+		return algos.Time(*e.Network.HopDelay)
+	}
+	return algos.Time(e.Network.RTT) / 2
+}
+
+// defaultPath is every link, in order: the long flows of a parking lot.
+func (e *Experiment) defaultPath() []int {
+	path := make([]int, e.LinkCount())
+	for i := range path {
+		path[i] = i
+	}
+	return path
 }

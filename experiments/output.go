@@ -26,6 +26,7 @@ type seriesWriter struct {
 	prefix  []byte // the run's identifying columns, with a trailing comma
 	buf     []byte
 	sources int
+	links   int
 	err     error
 }
 
@@ -42,7 +43,7 @@ func (o *outputs) series(i int, run Run) (*seriesWriter, error) {
 			}
 		}
 	}
-	return &seriesWriter{f: f, w: bufio.NewWriterSize(f, 1<<16), prefix: csvRow(cells, true), sources: o.sources}, nil
+	return &seriesWriter{f: f, w: bufio.NewWriterSize(f, 1<<16), prefix: csvRow(cells, true), sources: o.sources, links: o.links}, nil
 }
 
 // csvRow formats cells as one CSV line, or as a prefix ending in a comma.
@@ -61,9 +62,11 @@ func csvRow(cells []string, prefix bool) []byte {
 func (s *seriesWriter) write(x *model.Sample) {
 	buf := append(s.buf[:0], s.prefix...)
 	buf = strconv.AppendFloat(buf, x.Time.Seconds(), 'g', -1, 64)
-	for _, q := range x.Queues {
+	for j := 0; j < s.links; j++ {
 		buf = append(buf, ',')
-		buf = strconv.AppendInt(buf, int64(q), 10)
+		if j < len(x.Queues) {
+			buf = strconv.AppendInt(buf, int64(x.Queues[j]), 10)
+		}
 	}
 	for i := 0; i < s.sources; i++ {
 		buf = append(buf, ',')
@@ -108,7 +111,10 @@ func (o *outputs) finish(res *Result, summaries []*RunSummary) error {
 	}
 	defer os.Remove(tmp.Name()) // after the rename there is nothing to remove
 	header := append([]string{"algorithm"}, o.columns...)
-	header = append(header, "time_s", "queue_sw0_bytes")
+	header = append(header, "time_s")
+	for j := 0; j < o.links; j++ {
+		header = append(header, fmt.Sprintf("queue_sw%d_bytes", j))
+	}
 	for i := 0; i < o.sources; i++ {
 		header = append(header, fmt.Sprintf("rate_%d_bps", i))
 	}

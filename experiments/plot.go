@@ -35,8 +35,8 @@ type figure struct {
 	width    algos.Time // of a bin
 	target   float64    // the scheme's queue target, bytes
 	buffer   float64
-	qmin     []float64
-	qmax     []float64
+	qmin     [][]float64 // [link][bin]
+	qmax     [][]float64
 	rates    [][]float64 // [bin][source] sums
 	counts   []int
 	nsources int
@@ -49,25 +49,29 @@ func newFigure(title string, cfg *model.Config) *figure {
 		target:   model.QueueTarget(cfg.Params),
 		buffer:   float64(cfg.Buffer),
 		nsources: len(cfg.Sources),
-		qmin:     make([]float64, plotBins+1),
-		qmax:     make([]float64, plotBins+1),
-		rates:    make([][]float64, plotBins+1),
-		counts:   make([]int, plotBins+1),
+
+		rates:  make([][]float64, plotBins+1),
+		counts: make([]int, plotBins+1),
 	}
 	for i := range f.rates {
 		f.rates[i] = make([]float64, f.nsources)
+	}
+	for range max(1, len(cfg.Links)) {
+		f.qmin = append(f.qmin, make([]float64, plotBins+1))
+		f.qmax = append(f.qmax, make([]float64, plotBins+1))
 	}
 	return f
 }
 
 func (f *figure) add(x *model.Sample) {
 	b := min(int(x.Time/f.width), plotBins)
-	q := float64(x.Queues[0])
-	if f.counts[b] == 0 || q < f.qmin[b] {
-		f.qmin[b] = q
-	}
-	if f.counts[b] == 0 || q > f.qmax[b] {
-		f.qmax[b] = q
+	for j, q := range x.Queues {
+		if f.counts[b] == 0 || float64(q) < f.qmin[j][b] {
+			f.qmin[j][b] = float64(q)
+		}
+		if f.counts[b] == 0 || float64(q) > f.qmax[j][b] {
+			f.qmax[j][b] = float64(q)
+		}
 	}
 	for i, r := range x.Rates {
 		f.rates[b][i] += r
@@ -81,15 +85,23 @@ func (f *figure) render(format string) ([]byte, error) {
 	queue := plot.New()
 	queue.Title.Text = f.title
 	queue.Y.Label.Text = "queue (KB)"
-	var envelope plotter.XYs
-	for b, n := range f.counts {
-		if n == 0 {
-			continue
+	var queues []any
+	for j := range f.qmin {
+		var envelope plotter.XYs
+		for b, n := range f.counts {
+			if n == 0 {
+				continue
+			}
+			t := (algos.Time(b) * f.width).Seconds() * 1e3
+			envelope = append(envelope, plotter.XY{X: t, Y: f.qmin[j][b] / 1e3}, plotter.XY{X: t, Y: f.qmax[j][b] / 1e3})
 		}
-		t := (algos.Time(b) * f.width).Seconds() * 1e3
-		envelope = append(envelope, plotter.XY{X: t, Y: f.qmin[b] / 1e3}, plotter.XY{X: t, Y: f.qmax[b] / 1e3})
+		name := "queue"
+		if len(f.qmin) > 1 {
+			name = fmt.Sprintf("queue sw%d", j)
+		}
+		queues = append(queues, name, envelope)
 	}
-	if err := plotutil.AddLines(queue, "queue", envelope); err != nil {
+	if err := plotutil.AddLines(queue, queues...); err != nil {
 		return nil, err
 	}
 	end := f.width.Seconds() * 1e3 * plotBins

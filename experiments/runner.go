@@ -233,6 +233,7 @@ type outputs struct {
 	plot       string   // figure format, "" for none
 	columns    []string // sweep keys
 	sources    int      // the most sources of any run: the rate columns
+	links      int      // the most links of any run: the queue columns
 }
 
 func newOutputs(dir string, e *Experiment, runs []Run, plotFormat string) (*outputs, error) {
@@ -257,6 +258,7 @@ func newOutputs(dir string, e *Experiment, runs []Run, plotFormat string) (*outp
 	}
 	for _, r := range runs {
 		o.sources = max(o.sources, r.Exp.Sources.Count)
+		o.links = max(o.links, r.Exp.LinkCount())
 	}
 	return o, nil
 }

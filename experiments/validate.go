@@ -12,7 +12,7 @@ import (
 )
 
 // Topologies the experiment file accepts.
-var Topologies = []string{"dumbbell"}
+var Topologies = []string{"dumbbell", "parking_lot"}
 
 // Limits on frame sizes: Ethernet's minimum frame and a jumbo frame.
 const (
@@ -68,6 +68,18 @@ func (e *Experiment) Validate() error {
 	if algos.Time(n.RTT) == algos.Never {
 		bad("network.rtt", "must be finite")
 	}
+	links := e.LinkCount()
+	switch {
+	case n.Topology == "dumbbell" && links != 1:
+		bad("network.links", "a dumbbell has one congestible link; use topology = \"parking_lot\" for a chain")
+	case links < 1 || links > 64:
+		bad("network.links", "must be from 1 to 64")
+	case e.Model == "fluid" && links > 1:
+		bad("network.links", "the fluid model has one bottleneck; use model = \"packet\" for a parking lot")
+	}
+	if n.HopDelay != nil && algos.Time(*n.HopDelay) == algos.Never {
+		bad("network.hop_delay", "must be finite")
+	}
 
 	s := e.Sources
 	if s.Count < 1 {
@@ -87,8 +99,24 @@ func (e *Experiment) Validate() error {
 			bad(d.key, "must be finite")
 		}
 	}
+	checkPath := func(key string, path []int) {
+		if path == nil {
+			return
+		}
+		for k, j := range path {
+			if j < 0 || j >= links || (k > 0 && j != path[k-1]+1) {
+				bad(key, "%v is not a run of consecutive links from 0 to %d", path, links-1)
+				return
+			}
+		}
+		if len(path) == 0 {
+			bad(key, "a path crosses at least one link")
+		}
+	}
+	checkPath("sources.path", s.Path)
 	for i, o := range s.Override {
 		key := fmt.Sprintf("sources.override[%d]", i)
+		checkPath(key+".path", o.Path)
 		if len(o.IDs) == 0 {
 			bad(key+".ids", "name the sources this override applies to")
 		}

@@ -81,7 +81,9 @@ func (c *Config) hopDelay(path []int, pos int) algos.Time {
 	var d algos.Time
 	links := c.links()
 	for _, j := range path[:pos] {
-		d += links[j].Delay
+		if j >= 0 && j < len(links) { // validate reports the others
+			d += links[j].Delay
+		}
 	}
 	return d
 }
