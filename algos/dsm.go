@@ -66,9 +66,14 @@ func dsmNetPeriod(n Network, p float64) Time {
 	return DSMPeriod(n.FrameBytes, p, n.Capacity)
 }
 
+// dsmH is section V-A's Ha = Hb = Hc: "By default, we set ... Ha = Hb = Hc
+// = 20KHz", below eq. 31's 2/T = 25 kHz at T = 80 us.
+const dsmH = 20e3
+
 // DSMParams are the parameters of DSM. Section V-A sets Ha = (m^2+4m+2)a,
-// Hb = (2m+3)b and Hc = 2c to 20 kHz with T = 80 us, that is 0.8 of the
-// 2/T = 25 kHz bound of eq. 31; the defaults keep that ratio for any T.
+// Hb = (2m+3)b and Hc = 2c to 20 kHz; a, b and c follow m. Where T is longer
+// than 80 us (slower links, larger frames) 20 kHz would break eq. 31's
+// bound H < 2/T, and H keeps V-A's ratio to it instead, 0.8*2/T.
 func DSMParams() []Param {
 	return []Param{
 		{Key: "q0", Kind: Bytes, Min: 0,
@@ -82,13 +87,13 @@ func DSMParams() []Param {
 				return float64(DSMLoopPeriods(n.MaxLoopDelay, dsmNetPeriod(n, v["p"])))
 			}},
 		{Key: "h", Kind: Number, Min: 0,
-			Doc: "H = Ha = Hb = Hc in Hz (section V-A: 20 kHz = 0.8*2/T at T = 80 us; default 1.6/T)",
+			Doc: "H = Ha = Hb = Hc in Hz (20 kHz, section V-A; 0.8*2/T where eq. 31's bound 2/T is under 25 kHz, T > 80 us)",
 			Default: func(n Network, v Values) float64 {
 				t := dsmNetPeriod(n, v["p"]).Seconds()
 				if t <= 0 {
 					return 0
 				}
-				return 1.6 / t
+				return math.Min(dsmH, 0.8*2/t)
 			}},
 		{Key: "a", Kind: Number, Min: 0,
 			Doc: "a in Hz, Fb = -a*Qf^ in state A (default H/(m^2+4m+2), section V-A from eq. 31)",

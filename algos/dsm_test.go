@@ -95,7 +95,7 @@ func TestDSMDerivesFromTheNetwork(t *testing.T) {
 		{"10 Gbps, 320 us: exactly 4 T", 10 * gbps, 1000, 320 * Microsecond, 4, 20e3, 5},
 		{"10 Gbps, no delay: m >= 1", 10 * gbps, 1000, 0, 1, 20e3, 5},
 		{"10 Gbps, 1500 B frames: T = 120 us", 10 * gbps, 1500, 100 * Microsecond, 1, 20e3 / 1.5, 5},
-		{"100 Gbps, 160 us: T = 8 us", 100 * gbps, 1000, 160 * Microsecond, 20, 200e3, 21},
+		{"100 Gbps, 160 us: T = 8 us, H still 20 kHz", 100 * gbps, 1000, 160 * Microsecond, 20, 20e3, 21},
 		{"1 Gbps, 300 us: T = 800 us", 1 * gbps, 1000, 300 * Microsecond, 1, 2e3, 5},
 	} {
 		n := dsmNet
@@ -115,8 +115,12 @@ func TestDSMDerivesFromTheNetwork(t *testing.T) {
 	}
 	// m and H follow an overridden p; a, b, c follow an overridden m.
 	v := dsmValues(t, dsmNet, Values{"p": 0.02}) // T = 40 us
-	if v["m"] != 8 || !near(v["h"], 40e3) {
-		t.Errorf("p = 0.02: m %g h %g, want 8 and 40 kHz", v["m"], v["h"])
+	if v["m"] != 8 || !near(v["h"], 20e3) {
+		t.Errorf("p = 0.02: m %g h %g, want 8 and 20 kHz", v["m"], v["h"])
+	}
+	v = dsmValues(t, dsmNet, Values{"p": 0.005}) // T = 160 us: 2/T = 12.5 kHz
+	if v["m"] != 2 || !near(v["h"], 10e3) {
+		t.Errorf("p = 0.005: m %g h %g, want 2 and 10 kHz", v["m"], v["h"])
 	}
 	v = dsmValues(t, dsmNet, Values{"m": 2})
 	if !near(v["a"], 20e3/14) || !near(v["b"], 20e3/7) {
