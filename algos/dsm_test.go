@@ -240,55 +240,86 @@ func TestDSMRunningSums(t *testing.T) {
 	}
 }
 
-// TestDSMClosedLoopUnits closes the loop of the seed's own model (eq. 9:
-// an RP's rate change u(k) shows in the queue from period k+m+1) with the CP
-// and RP as built, the queue in bytes and the rate in bits per second. With
-// every unit right the detector of eq. 25 predicts the queue m periods ahead
-// exactly (Qf^(k) = Qf(k+m), section III-C) and the queue settles at q0 with
-// the input at C. A factor of 8 lost between bytes and bits (an RP adding
-// Fb in bytes/s to a rate in bits/s) breaks the prediction.
-func TestDSMClosedLoopUnits(t *testing.T) {
-	run := func(bitsPerByte float64, m int) (worst, q, rate float64) {
-		n := dsmNet
-		n.MaxLoopDelay = Time(m) * 80 * Microsecond
-		cp := newDSMCP(t, n, 1, nil)
-		if cp.m != m {
-			t.Fatalf("m = %d, want %d", cp.m, m)
-		}
-		// One RP stands for the aggregate, its line rate far above C and
-		// its floor at 1 bps so that only the model, not the clamps, is
-		// tested.
-		rp := NewDSMReactionPoint(RPEnv{Network: n, LineRate: 1000 * gbps, InitialRate: 10 * gbps},
-			dsmValues(t, n, Values{"min_rate": 1}))
-		const T, C, steps = 80e-6, 10 * gbps, 3000
-		qs := []float64{30e3}
-		var pending, qfHat []float64
-		for k := 0; k < steps; k++ {
-			q = qs[k]
-			fb := bitsPerByte * cp.Step(q)
-			qfHat = append(qfHat, cp.QfHat)
-			pending = append(pending, fb)
-			if k-m >= 0 { // u(k-m) takes effect for period k+1
-				rp.Feedback(0, Feedback{CPID: 1, Fb: pending[k-m]})
-			}
-			qs = append(qs, q+T*(rp.Rate()-C)/8)
-		}
-		// Samples 0..m-1 start from an unknown past; compare after them.
-		for k := m; k+m < steps; k++ {
-			worst = math.Max(worst, math.Abs(qfHat[k]-(qs[k+m]-64e3)))
-		}
-		return worst, qs[steps], rp.Rate()
+// dsmModelLoop closes the loop of the seed's own model (eq. 9: a rate
+// change u(k) shows in the queue from period k+d+1, d the loop delay in
+// periods) with the CP and RP as built, the queue in bytes and the rate in
+// bits per second, for 3000 periods from a queue of 30 KB and the input at
+// C. bitsPerByte is what the RP's input is multiplied by (8 is right). It
+// returns the largest miss of the prediction Qf^(k) = Qf(k+m) (section
+// III-C), the final queue and rate, and the largest |q - q0| over the last
+// 500 periods.
+func dsmModelLoop(t *testing.T, m, d int, bitsPerByte float64) (worst, q, rate, swing float64) {
+	t.Helper()
+	n := dsmNet
+	n.MaxLoopDelay = Time(m) * 80 * Microsecond
+	cp := newDSMCP(t, n, 1, nil)
+	if cp.m != m {
+		t.Fatalf("m = %d, want %d", cp.m, m)
 	}
+	// One RP stands for the aggregate, its line rate far above C and its
+	// floor at 1 bps so that only the model, not the clamps, is tested.
+	rp := NewDSMReactionPoint(RPEnv{Network: n, LineRate: 1000 * gbps, InitialRate: 10 * gbps},
+		dsmValues(t, n, Values{"min_rate": 1}))
+	const T, C, steps = 80e-6, 10 * gbps, 3000
+	qs := []float64{30e3}
+	var pending, qfHat []float64
+	for k := 0; k < steps; k++ {
+		q = qs[k]
+		pending = append(pending, bitsPerByte*cp.Step(q))
+		qfHat = append(qfHat, cp.QfHat)
+		if k-d >= 0 { // u(k-d) takes effect for period k+1
+			rp.Feedback(0, Feedback{CPID: 1, Fb: pending[k-d]})
+		}
+		qs = append(qs, q+T*(rp.Rate()-C)/8)
+		if k >= steps-500 {
+			swing = math.Max(swing, math.Abs(q-64e3))
+		}
+	}
+	// Samples 0..m-1 start from an unknown past; compare after them.
+	for k := m; k+m < steps; k++ {
+		worst = math.Max(worst, math.Abs(qfHat[k]-(qs[k+m]-64e3)))
+	}
+	return worst, qs[steps], rp.Rate(), swing
+}
+
+// TestDSMClosedLoopUnits runs the model loop with the delay the CP assumes.
+// With every unit right the detector of eq. 25 predicts the queue m periods
+// ahead exactly and the queue settles at q0 with the input at C. A factor
+// of 8 lost between bytes and bits (an RP adding Fb in bytes/s to a rate in
+// bits/s) breaks the prediction.
+func TestDSMClosedLoopUnits(t *testing.T) {
 	for _, m := range []int{1, 2, 4, 7} {
-		worst, q, rate := run(8, m)
+		worst, q, rate, _ := dsmModelLoop(t, m, m, 8)
 		if worst > 1e-3 {
 			t.Errorf("m %d: Qf^(k) misses Qf(k+m) by up to %g B", m, worst)
 		}
 		if math.Abs(q-64e3) > 1 || math.Abs(rate-10*gbps) > 1e3 {
 			t.Errorf("m %d: queue %g B, rate %g bps, want q0 = 64 KB and C", m, q, rate)
 		}
-		if worst, _, _ := run(1, m); worst < 100 {
+		if worst, _, _, _ := dsmModelLoop(t, m, m, 1); worst < 100 {
 			t.Errorf("m %d: with Fb taken as bits/s the prediction still holds (%g B off): the test cannot see the unit", m, worst)
+		}
+	}
+}
+
+// TestDSMNeedsTheExactLoopDelay records a finding about seed 004: in its own
+// model, with the section V-A gains (H = 20 kHz at T = 80 us), the loop
+// settles only when the real loop delay is m periods. One period more or
+// one period less and the queue oscillates without bound (it would hit the
+// buffer's limits in a real switch), although section IV-C says that an m
+// larger than the delay "can always keep stable". (Without the eq. 27 bound
+// on |Fb| the oscillation grows without limit; with it, it settles into a
+// cycle far wider than the buffer.) Lower gains widen the margin.
+func TestDSMNeedsTheExactLoopDelay(t *testing.T) {
+	for _, m := range []int{2, 4} {
+		for _, d := range []int{m - 1, m + 1} {
+			// A swing above q0 = 64 KB would run the 128 KB buffer empty.
+			if _, _, _, swing := dsmModelLoop(t, m, d, 8); swing < 64e3 {
+				t.Errorf("m %d, delay %d periods: queue within %g B of q0 at the end; the seed's gains were expected to oscillate", m, d, swing)
+			}
+		}
+		if _, _, _, swing := dsmModelLoop(t, m, m, 8); swing > 1 {
+			t.Errorf("m %d, delay m: swing %g B", m, swing)
 		}
 	}
 }
