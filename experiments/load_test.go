@@ -43,8 +43,8 @@ func TestEveryBuiltinLoadsAndRoundTrips(t *testing.T) {
 	}
 }
 
-// assertRoundTrip saves e, loads it back, and checks every algorithm gets
-// the same simulation configuration.
+// assertRoundTrip saves e, loads it back, and checks every run (each
+// algorithm at each sweep point) gets the same simulation configuration.
 func assertRoundTrip(t *testing.T, e *Experiment) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "saved.toml")
@@ -59,15 +59,20 @@ func assertRoundTrip(t *testing.T, e *Experiment) {
 	if back.Name != e.Name || back.Description != e.Description || !reflect.DeepEqual(back.Algorithms, e.Algorithms) {
 		t.Errorf("%s: header changed to %q %v", e.Name, back.Name, back.Algorithms)
 	}
-	for _, name := range e.Algorithms {
-		a, err1 := e.Config(name)
-		b, err2 := back.Config(name)
+	want, err1 := e.Runs()
+	got, err2 := back.Runs()
+	if err1 != nil || err2 != nil || len(want) != len(got) {
+		t.Fatalf("%s: %d runs before, %d after (%v, %v)", e.Name, len(want), len(got), err1, err2)
+	}
+	for i := range want {
+		a, err1 := want[i].Exp.Config(want[i].Algorithm)
+		b, err2 := got[i].Exp.Config(got[i].Algorithm)
 		if err1 != nil || err2 != nil {
-			t.Fatalf("%s/%s: %v %v", e.Name, name, err1, err2)
+			t.Fatalf("%s/%s: %v %v", e.Name, want[i].Label(), err1, err2)
 		}
 		a.Scheme, b.Scheme = nil, nil
 		if !reflect.DeepEqual(a, b) {
-			t.Errorf("%s/%s: saved and loaded configs differ:\n%+v\n%+v", e.Name, name, a, b)
+			t.Errorf("%s/%s: saved and loaded configs differ:\n%+v\n%+v", e.Name, want[i].Label(), a, b)
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -18,7 +19,7 @@ import (
 // parameter of every listed algorithm in [params.NAME] with its meaning as a
 // comment. Reading it back gives the same runs.
 func (e *Experiment) Encode(w io.Writer) error {
-	r := e.Resolved()
+	r := e.resolvedForSave()
 	var b bytes.Buffer
 	b.WriteString("# qcnlab experiment\n")
 	enc := toml.NewEncoder(&b)
@@ -58,6 +59,55 @@ func (e *Experiment) Encode(w io.Writer) error {
 	}
 	_, err := w.Write(b.Bytes())
 	return err
+}
+
+// resolvedForSave is Resolved, except for defaults that depend on something
+// the sweep varies (the delays on network.rtt, DSM's m on the delays, QCN-T's
+// timer on sources.count, ...): written once they would pin every point of
+// the sweep to the base point's value, so they stay for each point to derive.
+func (e *Experiment) resolvedForSave() *Experiment {
+	r := e.Resolved()
+	if len(e.Sweep) == 0 {
+		return r
+	}
+	runs, err := e.Runs()
+	if err != nil {
+		return r // an invalid sweep is saved as it stands
+	}
+	var last *Experiment
+	for _, run := range runs {
+		if run.Exp == last {
+			continue // the algorithms of one point share its experiment
+		}
+		last = run.Exp
+		p := run.Exp.Resolved()
+		keepIfSame(&r.Warmup, e.Warmup, p.Warmup)
+		keepIfSame(&r.Network.Links, e.Network.Links, p.Network.Links)
+		keepIfSame(&r.Network.HopDelay, e.Network.HopDelay, p.Network.HopDelay)
+		keepIfSame(&r.Sources.LineRate, e.Sources.LineRate, p.Sources.LineRate)
+		keepIfSame(&r.Sources.InitialRate, e.Sources.InitialRate, p.Sources.InitialRate)
+		keepIfSame(&r.Sources.ForwardDelay, e.Sources.ForwardDelay, p.Sources.ForwardDelay)
+		keepIfSame(&r.Sources.BackwardDelay, e.Sources.BackwardDelay, p.Sources.BackwardDelay)
+		if e.Sources.Path == nil && !slices.Equal(r.Sources.Path, p.Sources.Path) {
+			r.Sources.Path = nil
+		}
+		for name, v := range r.Params {
+			for key, x := range v {
+				if _, given := e.Params[name][key]; !given && p.Params[name] != nil && p.Params[name][key] != x {
+					delete(v, key)
+				}
+			}
+		}
+	}
+	return r
+}
+
+// keepIfSame leaves a resolved default in place only if it was given, or
+// if the sweep point derives the same value.
+func keepIfSame[T comparable](resolved **T, given, point *T) {
+	if given == nil && *resolved != nil && (point == nil || **resolved != *point) {
+		*resolved = nil
+	}
 }
 
 // paramTOML writes a parameter value as a TOML value of its kind.
