@@ -1,0 +1,145 @@
+package experiments
+
+import (
+	"math"
+	"testing"
+
+	"qcnlab/algos"
+	"qcnlab/model"
+)
+
+// checkedRP reports every rate a reaction point gives the simulator that is
+// not a number, negative or above its line rate, and every timer left in the
+// past. The model clamps what it reads, so the check has to sit here.
+type checkedRP struct {
+	algos.ReactionPoint
+	t        *testing.T
+	name     string
+	lineRate float64
+	now      algos.Time
+}
+
+func (c *checkedRP) Rate() float64 {
+	r := c.ReactionPoint.Rate()
+	if math.IsNaN(r) || r < 0 || r > c.lineRate {
+		c.t.Errorf("%s: reaction point rate %g at %d ps", c.name, r, c.now)
+	}
+	return r
+}
+
+func (c *checkedRP) Feedback(now algos.Time, fb algos.Feedback) {
+	c.now = now
+	if math.IsNaN(fb.Fb) {
+		c.t.Errorf("%s: feedback Fb NaN at %d ps", c.name, now)
+	}
+	c.ReactionPoint.Feedback(now, fb)
+	if tm := c.ReactionPoint.Timer(); tm < now {
+		c.t.Errorf("%s: timer armed in the past (%d < %d)", c.name, tm, now)
+	}
+}
+
+func (c *checkedRP) Transmit(now algos.Time, bytes int, backlogEmpty bool) bool {
+	c.now = now
+	return c.ReactionPoint.Transmit(now, bytes, backlogEmpty)
+}
+
+func (c *checkedRP) Expire(now algos.Time) {
+	c.now = now
+	c.ReactionPoint.Expire(now)
+}
+
+// TestEverySchemeEndToEnd runs every registered scheme on the same scenario,
+// a 10 Gbps dumbbell with 5 greedy sources starting at line rate and a
+// 100 us RTT, and checks that after the warm-up it keeps the link busy and
+// the queue bounded near its target, with every rate sane at every sample.
+//
+// The warm-up is a second because two of seed 002's variants recover slowly
+// from the start-up crash at 10 Gbps: QCN-AIMD's R_AI per 150 KB cycle grows
+// the rate with a time constant of about 0.24 s (measured: the link is full
+// after about 480 ms), and QCN-TIMER spends 50 ms in fast recovery and then
+// adds 5 Mbps per 5 ms (full after about 800 ms). Seed 002 analyses both
+// from the stable state, not from a start at line rate.
+func TestEverySchemeEndToEnd(t *testing.T) {
+	e, err := Parse("e2e", []byte(`
+name = "e2e"
+seed = 3
+duration = "1500ms"
+warmup = "1s"
+[network]
+capacity = "10Gbps"
+buffer = "150KB"
+frame_size = "1500B"
+rtt = "100us"
+[sources]
+count = 5
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(algos.Names()) < 8 {
+		t.Fatalf("only %v are registered", algos.Names())
+	}
+	for _, name := range algos.Names() {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			cfg, err := e.Config(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sc := *cfg.Scheme
+			inner := sc.NewRP
+			sc.NewRP = func(env algos.RPEnv, v algos.Values) algos.ReactionPoint {
+				return &checkedRP{ReactionPoint: inner(env, v), t: t, name: name, lineRate: env.LineRate}
+			}
+			cfg.Scheme = &sc
+			samples, maxQ := 0, 0
+			cfg.OnSample = func(s *model.Sample) {
+				samples++
+				if q := s.Queues[0]; q < 0 || q > cfg.Buffer {
+					t.Errorf("queue %d B at %d ps, outside [0, buffer]", q, s.Time)
+				} else if s.Time >= cfg.Warmup {
+					maxQ = max(maxQ, q)
+				}
+				for i := range s.Rates {
+					if r := s.Rates[i]; math.IsNaN(r) || math.IsInf(r, 0) || r < 0 {
+						t.Fatalf("source %d window rate %g at %d ps", i, r, s.Time)
+					}
+					if r := s.CurrentRates[i]; math.IsNaN(r) || r < 0 || r > cfg.Sources[i].LineRate {
+						t.Fatalf("source %d limiter rate %g at %d ps", i, r, s.Time)
+					}
+				}
+			}
+			sim, err := model.NewPacket(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sim.Run()
+			sum := sim.Summary()
+			b := sum.Bottlenecks[0]
+			t.Logf("utilization %.4f, queue mean %.0f std %.0f max %d B (target %.0f), empty %.4f, drops %d, feedback %d, Jain %.3f",
+				b.Utilization, b.QueueMean, b.QueueStd, maxQ, b.QEq, b.EmptyFraction, b.Drops, b.FeedbackFrames, sum.JainFairness)
+			if samples != int(cfg.Duration/cfg.SampleInterval) {
+				t.Errorf("%d samples, want %d", samples, cfg.Duration/cfg.SampleInterval)
+			}
+			if b.Utilization < 0.9 || b.Utilization > 1.0001 {
+				t.Errorf("utilization %.4f after warm-up, want above 0.9", b.Utilization)
+			}
+			// Bounded: no drop after the warm-up, room left in the buffer,
+			// and the queue held near the scheme's target.
+			if b.Drops != 0 || float64(maxQ) > 0.9*float64(cfg.Buffer) {
+				t.Errorf("after warm-up: %d drops, queue up to %d B of %d", b.Drops, maxQ, cfg.Buffer)
+			}
+			if b.QEq <= 0 || b.QueueMean < 0.1*b.QEq || b.QueueMean > 1.2*b.QEq {
+				t.Errorf("queue mean %.0f B, want near the target %.0f B", b.QueueMean, b.QEq)
+			}
+			if b.FeedbackFrames == 0 {
+				t.Error("no feedback: the loop was never exercised")
+			}
+			for _, s := range sum.Sources {
+				if s.FinalRateBps <= 0 || s.ThroughputBps <= 0 {
+					t.Errorf("source %d: final rate %g, throughput %g", s.ID, s.FinalRateBps, s.ThroughputBps)
+				}
+			}
+		})
+	}
+}
