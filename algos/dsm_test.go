@@ -11,27 +11,14 @@ import (
 var dsmNet = Network{Capacity: 10 * gbps, LineRate: 10 * gbps, Sources: 5, Buffer: 128e3, FrameBytes: 1000,
 	MaxLoopDelay: 300 * Microsecond}
 
-func dsmValues(t *testing.T, n Network, over Values) Values {
-	t.Helper()
-	s, err := Lookup("dsm")
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := s.Resolve(n, over)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return v
-}
-
 func newDSMCP(t *testing.T, n Network, cpid int, over Values) *DSMCongestionPoint {
 	t.Helper()
-	return NewDSMCongestionPoint(CPEnv{Network: n, CPID: cpid, Capacity: n.Capacity, Buffer: n.Buffer}, dsmValues(t, n, over))
+	return NewDSMCongestionPoint(CPEnv{Network: n, CPID: cpid, Capacity: n.Capacity, Buffer: n.Buffer}, resolve(t, "dsm", n, over))
 }
 
 func newDSMRP(t *testing.T, initial float64) *DSMReactionPoint {
 	t.Helper()
-	return NewDSMReactionPoint(RPEnv{Network: dsmNet, LineRate: 10 * gbps, InitialRate: initial}, dsmValues(t, dsmNet, nil))
+	return NewDSMReactionPoint(RPEnv{Network: dsmNet, LineRate: 10 * gbps, InitialRate: initial}, resolve(t, "dsm", dsmNet, nil))
 }
 
 // TestDSMSectionVADefaults checks the derivation against section V-A: with
@@ -40,7 +27,7 @@ func newDSMRP(t *testing.T, initial float64) *DSMReactionPoint {
 // just below the bounds a -> [2/((m^2+4m+2)T)]^-, b -> [2/((2m+3)T)]^-,
 // c -> [(1/2)(2/T)]^-; omega = 5 > m + p*max(Qv) - 1.
 func TestDSMSectionVADefaults(t *testing.T) {
-	v := dsmValues(t, dsmNet, nil)
+	v := resolve(t, "dsm", dsmNet, nil)
 	T := DSMPeriod(1000, 0.01, 10*gbps)
 	if T != 80*Microsecond {
 		t.Fatalf("T = %d ps, want 80 us", T)
@@ -100,7 +87,7 @@ func TestDSMDerivesFromTheNetwork(t *testing.T) {
 	} {
 		n := dsmNet
 		n.Capacity, n.LineRate, n.FrameBytes, n.MaxLoopDelay = c.capacity, c.capacity, c.frame, c.delay
-		v := dsmValues(t, n, nil)
+		v := resolve(t, "dsm", n, nil)
 		if v["m"] != c.wantM || !near(v["h"], c.wantH) || v["omega"] != c.wantOmega {
 			t.Errorf("%s: m %g h %g omega %g, want %g %g %g", c.name, v["m"], v["h"], v["omega"], c.wantM, c.wantH, c.wantOmega)
 		}
@@ -114,15 +101,15 @@ func TestDSMDerivesFromTheNetwork(t *testing.T) {
 		}
 	}
 	// m and H follow an overridden p; a, b, c follow an overridden m.
-	v := dsmValues(t, dsmNet, Values{"p": 0.02}) // T = 40 us
+	v := resolve(t, "dsm", dsmNet, Values{"p": 0.02}) // T = 40 us
 	if v["m"] != 8 || !near(v["h"], 20e3) {
 		t.Errorf("p = 0.02: m %g h %g, want 8 and 20 kHz", v["m"], v["h"])
 	}
-	v = dsmValues(t, dsmNet, Values{"p": 0.005}) // T = 160 us: 2/T = 12.5 kHz
+	v = resolve(t, "dsm", dsmNet, Values{"p": 0.005}) // T = 160 us: 2/T = 12.5 kHz
 	if v["m"] != 2 || !near(v["h"], 10e3) {
 		t.Errorf("p = 0.005: m %g h %g, want 2 and 10 kHz", v["m"], v["h"])
 	}
-	v = dsmValues(t, dsmNet, Values{"m": 2})
+	v = resolve(t, "dsm", dsmNet, Values{"m": 2})
 	if !near(v["a"], 20e3/14) || !near(v["b"], 20e3/7) {
 		t.Errorf("m = 2: a %g b %g", v["a"], v["b"])
 	}
@@ -259,7 +246,7 @@ func dsmModelLoop(t *testing.T, m, d int, bitsPerByte float64) (worst, q, rate, 
 	// One RP stands for the aggregate, its line rate far above C and its
 	// floor at 1 bps so that only the model, not the clamps, is tested.
 	rp := NewDSMReactionPoint(RPEnv{Network: n, LineRate: 1000 * gbps, InitialRate: 10 * gbps},
-		dsmValues(t, n, Values{"min_rate": 1}))
+		resolve(t, "dsm", n, Values{"min_rate": 1}))
 	const T, C, steps = 80e-6, 10 * gbps, 3000
 	qs := []float64{30e3}
 	var pending, qfHat []float64

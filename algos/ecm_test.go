@@ -9,19 +9,6 @@ import (
 // ECM tests walk the pseudo-code of seed 003 sections 3.2.1 (CP) and 3.3.3
 // (RP) branch by branch. Queue lengths in Qoff/Qdelta are 64-byte pages.
 
-func ecmValues(t *testing.T, n Network, over Values) Values {
-	t.Helper()
-	s, err := Lookup("ecm")
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := s.Resolve(n, over)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return v
-}
-
 // ecmNet is the default scenario: 10 Gbps, 1500-byte frames, 150 KB buffer.
 // Qeq = 16 frames = 24,000 B = 375 pages.
 var ecmNet = Network{Capacity: 10 * gbps, LineRate: 10 * gbps, Sources: 5, Buffer: 150e3, FrameBytes: 1500}
@@ -31,19 +18,19 @@ const ecmQeqPages = 375
 func newECMCP(t *testing.T, cpid int, over Values) *ECMCongestionPoint {
 	t.Helper()
 	return NewECMCongestionPoint(CPEnv{Network: ecmNet, CPID: cpid, Capacity: 10 * gbps, Buffer: 150e3,
-		Rand: rand.New(rand.NewPCG(5, uint64(cpid)))}, ecmValues(t, ecmNet, over))
+		Rand: rand.New(rand.NewPCG(5, uint64(cpid)))}, resolve(t, "ecm", ecmNet, over))
 }
 
 func newECMRP(t *testing.T, over Values) *ECMReactionPoint {
 	t.Helper()
 	return NewECMReactionPoint(RPEnv{Network: ecmNet, LineRate: 10 * gbps, InitialRate: 10 * gbps,
-		Rand: rand.New(rand.NewPCG(6, 7))}, ecmValues(t, ecmNet, over))
+		Rand: rand.New(rand.NewPCG(6, 7))}, resolve(t, "ecm", ecmNet, over))
 }
 
 func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(math.Abs(a), math.Abs(b)) }
 
 func TestECMDefaults(t *testing.T) {
-	v := ecmValues(t, ecmNet, nil)
+	v := resolve(t, "ecm", ecmNet, nil)
 	for _, c := range []struct {
 		key  string
 		want float64
@@ -61,7 +48,7 @@ func TestECMDefaults(t *testing.T) {
 	// Qeq follows the frame size (16 frames), Qmc follows Qeq, Rmin the line rate.
 	n := ecmNet
 	n.FrameBytes, n.LineRate = 1000, 100*gbps
-	v = ecmValues(t, n, nil)
+	v = resolve(t, "ecm", n, nil)
 	if v["q_eq"] != 16e3 || v["q_mc"] != 32e3 || v["sf"] != 100e3 || v["rmin"] != 1e9 {
 		t.Errorf("1 KB frames at 100 Gbps: q_eq %g q_mc %g sf %g rmin %g", v["q_eq"], v["q_mc"], v["sf"], v["rmin"])
 	}
@@ -292,7 +279,7 @@ func TestECMRPInitialState(t *testing.T) {
 		t.Errorf("positive feedback changed an inactive limiter: %v %g", rp.State(), rp.Rate())
 	}
 	// Below line rate, a source starts rate limited (as QCN's RP does).
-	v := ecmValues(t, ecmNet, nil)
+	v := resolve(t, "ecm", ecmNet, nil)
 	rp = NewECMReactionPoint(RPEnv{Network: ecmNet, LineRate: 10 * gbps, InitialRate: 2 * gbps, Start: 3 * Millisecond,
 		Rand: rand.New(rand.NewPCG(1, 1))}, v)
 	if rp.State() != ECMActive || rp.Rate() != 2*gbps || rp.Timer() != 4*Millisecond {

@@ -8,36 +8,23 @@ import (
 
 const gbps = 1e9
 
-func qcnValues(t *testing.T, n Network, over Values) Values {
-	t.Helper()
-	s, err := Lookup("qcn")
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := s.Resolve(n, over)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return v
-}
-
 var net10G = Network{Capacity: 10 * gbps, LineRate: 10 * gbps, Sources: 2, Buffer: 150e3, FrameBytes: 1500}
 
 func newCP(t *testing.T, over Values) *QCNCongestionPoint {
 	return NewQCNCongestionPoint(CPEnv{Network: net10G, CPID: 1, Capacity: 10 * gbps, Buffer: 150e3,
-		Rand: rand.New(rand.NewPCG(1, 2))}, qcnValues(t, net10G, over))
+		Rand: rand.New(rand.NewPCG(1, 2))}, resolve(t, "qcn", net10G, over))
 }
 
 func newRP(t *testing.T, over Values) *QCNReactionPoint {
 	return NewQCNReactionPoint(RPEnv{Network: net10G, LineRate: 10 * gbps, InitialRate: 10 * gbps,
-		Rand: rand.New(rand.NewPCG(3, 4))}, qcnValues(t, net10G, over))
+		Rand: rand.New(rand.NewPCG(3, 4))}, resolve(t, "qcn", net10G, over))
 }
 
 func TestQCNDefaultsScaleWithCapacity(t *testing.T) {
-	v10 := qcnValues(t, net10G, nil)
+	v10 := resolve(t, "qcn", net10G, nil)
 	one := net10G
 	one.Capacity = 1 * gbps
-	v1 := qcnValues(t, one, nil)
+	v1 := resolve(t, "qcn", one, nil)
 	for _, c := range []struct {
 		name      string
 		got, want float64
@@ -55,7 +42,7 @@ func TestQCNDefaultsScaleWithCapacity(t *testing.T) {
 		}
 	}
 	// R_HAI follows an overridden R_AI.
-	v := qcnValues(t, net10G, Values{"r_ai": 1e6})
+	v := resolve(t, "qcn", net10G, Values{"r_ai": 1e6})
 	if v["r_hai"] != 10e6 {
 		t.Errorf("r_hai with r_ai=1Mbps = %g, want 10e6", v["r_hai"])
 	}
@@ -404,7 +391,7 @@ func TestQCNRelease(t *testing.T) {
 }
 
 func TestQCNInitialRateBelowLineRate(t *testing.T) {
-	v := qcnValues(t, net10G, nil)
+	v := resolve(t, "qcn", net10G, nil)
 	rp := NewQCNReactionPoint(RPEnv{Network: net10G, LineRate: 10 * gbps, InitialRate: 1 * gbps,
 		Start: 7 * Millisecond, Rand: rand.New(rand.NewPCG(1, 1))}, v)
 	if !rp.Active() || rp.Rate() != 1*gbps || rp.TargetRate() != 1*gbps {

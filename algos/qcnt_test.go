@@ -7,19 +7,6 @@ import (
 )
 
 // resolve looks a scheme up and resolves its values for network n.
-func resolve(t *testing.T, name string, n Network, over Values) Values {
-	t.Helper()
-	s, err := Lookup(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := s.Resolve(n, over)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return v
-}
-
 var net1G2 = Network{Capacity: 1 * gbps, LineRate: 1 * gbps, Sources: 2, Buffer: 512e3, FrameBytes: 1500}
 
 func newQCNT(t *testing.T, over Values) *QCNReactionPoint {

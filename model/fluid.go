@@ -61,13 +61,8 @@ type Fluid struct {
 
 	nextSample algos.Time
 	sample     Sample
-	windowLen  int
-	samples    int
 	offered    []float64 // bytes offered by each source, whole run
-	history    [][]float64
-	fairFrom   []algos.Time
-	fairTo     []algos.Time
-	fair       fairness
+	rates      rateSampler
 }
 
 // NewFluid builds the fluid model of a scheme that has one.
@@ -88,9 +83,8 @@ func NewFluid(cfg Config) (*Fluid, error) {
 		level:      newLevelStats(cfg.Warmup, cfg.Duration),
 		delivered:  make([]float64, n),
 		nextSample: cfg.SampleInterval,
-		windowLen:  max(1, int((cfg.RateWindow+cfg.SampleInterval/2)/cfg.SampleInterval)),
 		offered:    make([]float64, n),
-		fair:       fairness{threshold: cfg.FairnessThreshold},
+		rates:      newRateSampler(&cfg),
 	}
 	// A step resolves the queue: at most 1/200 of the buffer at line rate,
 	// and at most 1 us, a tenth of any loop delay and a sample interval.
@@ -101,9 +95,6 @@ func NewFluid(cfg Config) (*Fluid, error) {
 			f.dt = min(f.dt, max(loop/10, algos.Nanosecond))
 		}
 		f.cr[i], f.tr[i] = s.InitialRate, s.InitialRate
-		f.history = append(f.history, make([]float64, f.windowLen))
-		f.fairFrom = append(f.fairFrom, s.Start+s.ForwardDelay+cfg.RateWindow)
-		f.fairTo = append(f.fairTo, satAdd(s.Stop, s.ForwardDelay))
 	}
 	f.dt = max(f.dt, algos.Picosecond)
 	for i, s := range cfg.Sources {
@@ -257,29 +248,8 @@ func (f *Fluid) step() {
 func (f *Fluid) takeSample(t algos.Time) {
 	f.sample.Time = t
 	f.sample.Queues[0] = int(f.q + 0.5)
-	slot := f.samples % f.windowLen
-	f.samples++
-	span := min(f.samples, f.windowLen)
-	perWindow := 8 * float64(algos.Second) / (float64(span) * float64(f.cfg.SampleInterval))
-	lo, hi, active := 0.0, 0.0, 0
-	for i := range f.cr {
-		old := 0.0
-		if f.samples > f.windowLen {
-			old = f.history[i][slot]
-		}
-		rate := (f.offered[i] - old) * perWindow
-		f.sample.Rates[i] = rate
-		f.history[i][slot] = f.offered[i]
-		f.sample.CurrentRates[i] = f.cr[i]
-		if t >= f.fairFrom[i] && t < f.fairTo[i] {
-			if active == 0 || rate < lo {
-				lo = rate
-			}
-			hi = max(hi, rate)
-			active++
-		}
-	}
-	f.fair.observe(t, active < 2 || (hi > 0 && lo/hi >= f.fair.threshold))
+	copy(f.sample.CurrentRates, f.cr)
+	f.rates.observe(t, f.offered, f.sample.Rates)
 	if f.cfg.OnSample != nil {
 		f.cfg.OnSample(&f.sample)
 	}
@@ -298,22 +268,14 @@ func (f *Fluid) Summary() Summary {
 	}
 	sum := Summary{Algorithm: cfg.Scheme.Name, Model: "fluid", Seed: cfg.Seed, SimSeconds: f.now.Seconds(),
 		Events: f.steps, Frames: f.Frames()}
-	var throughputs []float64
 	for i := range f.cr {
-		ss := SourceSummary{ID: i, FinalRateBps: f.cr[i], DeliveredBytes: int64(f.delivered[i])}
-		if span > 0 {
-			ss.ThroughputBps = f.delivered[i] * 8 / span
-			if s := cfg.Sources[i]; s.Start < cfg.Duration && s.Stop > cfg.Warmup {
-				throughputs = append(throughputs, ss.ThroughputBps)
-			}
-		}
-		sum.Sources = append(sum.Sources, ss)
+		sum.Sources = append(sum.Sources, SourceSummary{ID: i, FinalRateBps: f.cr[i], DeliveredBytes: int64(f.delivered[i])})
 	}
 	if span > 0 {
 		b.Utilization = f.sentBytes * 8 / (cfg.Capacity * span)
 	}
 	sum.Bottlenecks = []BottleneckSummary{b}
-	sum.JainFairness = jain(throughputs)
-	sum.TimeToFairness = f.fair.result()
+	cfg.throughputs(&sum, span)
+	sum.TimeToFairness = f.rates.fair.result()
 	return sum
 }

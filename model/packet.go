@@ -38,9 +38,8 @@ type Packet struct {
 
 	nextSample algos.Time
 	sample     Sample
-	windowLen  int // samples per rate window
-	samples    int // samples taken
-	fair       fairness
+	arrived    []float64 // per source, bytes that reached the bottleneck: the sampler's input
+	rates      rateSampler
 }
 
 // NewPacket builds a packet-level simulation at time zero.
@@ -53,8 +52,8 @@ func NewPacket(cfg Config) (*Packet, error) {
 	s := &Packet{
 		cfg:        cfg,
 		nextSample: cfg.SampleInterval,
-		windowLen:  max(1, int((cfg.RateWindow+cfg.SampleInterval/2)/cfg.SampleInterval)),
-		fair:       fairness{threshold: cfg.FairnessThreshold},
+		arrived:    make([]float64, n),
+		rates:      newRateSampler(&cfg),
 	}
 	links := cfg.links()
 	for j, l := range links {
@@ -90,9 +89,6 @@ func NewPacket(cfg Config) (*Packet, error) {
 			mark:      sc.Start,
 			arrivalAt: algos.Never, timerAt: algos.Never,
 			feedback: make([]ring[algos.Feedback], len(path)),
-			history:  make([]int64, s.windowLen),
-			fairFrom: sc.Start + sc.ForwardDelay + cfg.RateWindow,
-			fairTo:   satAdd(sc.Stop, sc.ForwardDelay),
 		})
 	}
 	for i := range s.sources {
@@ -347,33 +343,11 @@ func (s *Packet) takeSample(t algos.Time) {
 		s.sample.Queues[j] = p.bytes
 	}
 	s.sample.Time = t
-	slot := s.samples % s.windowLen
-	s.samples++
-	span := min(s.samples, s.windowLen)
-	perWindow := 8 * float64(algos.Second) / (float64(span) * float64(s.cfg.SampleInterval)) // bytes -> bits/s
-	lo, hi, active := 0.0, 0.0, 0
 	for i := range s.sources {
-		src := &s.sources[i]
-		// history[slot] holds arrived bytes as of windowLen samples ago.
-		old := int64(0)
-		if s.samples > s.windowLen {
-			old = src.history[slot]
-		}
-		rate := float64(src.arrived-old) * perWindow
-		s.sample.Rates[i] = rate
-		src.history[slot] = src.arrived
-		s.sample.CurrentRates[i] = src.rate
-		// Fairness counts a source once its frames have arrived for a
-		// whole window, and until they stop arriving.
-		if t >= src.fairFrom && t < src.fairTo {
-			if active == 0 || rate < lo {
-				lo = rate
-			}
-			hi = max(hi, rate)
-			active++
-		}
+		s.arrived[i] = float64(s.sources[i].arrived)
+		s.sample.CurrentRates[i] = s.sources[i].rate
 	}
-	s.fair.observe(t, active < 2 || (hi > 0 && lo/hi >= s.fair.threshold))
+	s.rates.observe(t, s.arrived, s.sample.Rates)
 	if s.cfg.OnSample != nil {
 		s.cfg.OnSample(&s.sample)
 	}
@@ -405,23 +379,16 @@ func (s *Packet) Summary() Summary {
 		}
 		sum.Bottlenecks = append(sum.Bottlenecks, b)
 	}
-	var throughputs []float64
 	for i := range s.sources {
 		src := &s.sources[i]
 		ss := SourceSummary{ID: i, FinalRateBps: src.rate, FeedbackFrames: src.feedbacks}
 		for _, p := range s.ports {
 			ss.DeliveredBytes += p.delivered[i]
 		}
-		if span > 0 {
-			ss.ThroughputBps = float64(ss.DeliveredBytes) * 8 / span
-			if src.start < cfg.Duration && src.stop > cfg.Warmup {
-				throughputs = append(throughputs, ss.ThroughputBps)
-			}
-		}
 		sum.Sources = append(sum.Sources, ss)
 	}
-	sum.JainFairness = jain(throughputs)
-	sum.TimeToFairness = s.fair.result()
+	cfg.throughputs(&sum, span)
+	sum.TimeToFairness = s.rates.fair.result()
 	return sum
 }
 
@@ -434,36 +401,4 @@ func QueueTarget(v algos.Values) float64 {
 		}
 	}
 	return 0
-}
-
-// fairness finds the time after which min/max of the window rates stays at or
-// above the threshold to the end.
-type fairness struct {
-	threshold float64
-	fairSince algos.Time // first sample of the current fair stretch
-	fair      bool
-}
-
-// observe records whether the rates at sample t are fair.
-func (f *fairness) observe(t algos.Time, ok bool) {
-	if ok && !f.fair {
-		f.fairSince = t
-	}
-	f.fair = ok
-}
-
-func (f *fairness) result() *float64 {
-	if !f.fair {
-		return nil
-	}
-	t := f.fairSince.Seconds()
-	return &t
-}
-
-// satAdd adds two times, saturating at Never.
-func satAdd(a, b algos.Time) algos.Time {
-	if a > algos.Never-b {
-		return algos.Never
-	}
-	return a + b
 }

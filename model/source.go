@@ -46,14 +46,9 @@ type source struct {
 	// its own constant delay, so each is a FIFO.
 	feedback []ring[algos.Feedback]
 
-	emitted   int64   // bytes released since the start
-	arrived   int64   // bytes that reached the bottleneck
-	feedbacks int64   // feedback frames received
-	history   []int64 // arrived at the last samples, a ring over the rate window
-
-	// The source counts for time to fairness in [fairFrom, fairTo): once
-	// its frames have arrived for a whole rate window, until they stop.
-	fairFrom, fairTo algos.Time
+	emitted   int64 // bytes released since the start
+	arrived   int64 // bytes that reached the first link of the path
+	feedbacks int64 // feedback frames received
 }
 
 // clampRate keeps a scheme's rate within what the access link can carry.

@@ -86,3 +86,91 @@ func jain(xs []float64) float64 {
 	}
 	return s * s / (float64(len(xs)) * s2)
 }
+
+// rateSampler turns each source's cumulative bytes into its rate averaged
+// over the rate window at every sample, and follows the time to fairness.
+// It keeps one window of history per source: memory does not grow.
+type rateSampler struct {
+	interval         algos.Time
+	windowLen        int // samples per window
+	samples          int
+	history          [][]float64 // [source][slot]: cumulative bytes windowLen samples ago
+	fairFrom, fairTo []algos.Time
+	fair             fairness
+}
+
+func newRateSampler(cfg *Config) rateSampler {
+	r := rateSampler{
+		interval:  cfg.SampleInterval,
+		windowLen: max(1, int((cfg.RateWindow+cfg.SampleInterval/2)/cfg.SampleInterval)),
+		fair:      fairness{threshold: cfg.FairnessThreshold},
+	}
+	for _, s := range cfg.Sources {
+		r.history = append(r.history, make([]float64, r.windowLen))
+		// A source counts toward fairness once its bytes have reached the
+		// bottleneck for a whole window, and until they stop arriving.
+		r.fairFrom = append(r.fairFrom, s.Start+s.ForwardDelay+cfg.RateWindow)
+		r.fairTo = append(r.fairTo, satAdd(s.Stop, s.ForwardDelay))
+	}
+	return r
+}
+
+// observe sets rates[i] to source i's rate over the window ending at t, in
+// bits per second, from cumulative[i], its bytes so far, and records
+// whether the rates are fair.
+func (r *rateSampler) observe(t algos.Time, cumulative, rates []float64) {
+	slot := r.samples % r.windowLen
+	r.samples++
+	span := min(r.samples, r.windowLen)
+	perWindow := 8 * float64(algos.Second) / (float64(span) * float64(r.interval)) // bytes -> bits/s
+	lo, hi, active := 0.0, 0.0, 0
+	for i, now := range cumulative {
+		old := 0.0
+		if r.samples > r.windowLen {
+			old = r.history[i][slot]
+		}
+		rate := (now - old) * perWindow
+		rates[i] = rate
+		r.history[i][slot] = now
+		if t >= r.fairFrom[i] && t < r.fairTo[i] {
+			if active == 0 || rate < lo {
+				lo = rate
+			}
+			hi = max(hi, rate)
+			active++
+		}
+	}
+	r.fair.observe(t, active < 2 || (hi > 0 && lo/hi >= r.fair.threshold))
+}
+
+// fairness finds the time after which min/max of the window rates stays at or
+// above the threshold to the end.
+type fairness struct {
+	threshold float64
+	fairSince algos.Time // first sample of the current fair stretch
+	fair      bool
+}
+
+// observe records whether the rates at sample t are fair.
+func (f *fairness) observe(t algos.Time, ok bool) {
+	if ok && !f.fair {
+		f.fairSince = t
+	}
+	f.fair = ok
+}
+
+func (f *fairness) result() *float64 {
+	if !f.fair {
+		return nil
+	}
+	t := f.fairSince.Seconds()
+	return &t
+}
+
+// satAdd adds two times, saturating at Never.
+func satAdd(a, b algos.Time) algos.Time {
+	if a > algos.Never-b {
+		return algos.Never
+	}
+	return a + b
+}

@@ -51,3 +51,22 @@ type Sample struct {
 	Rates        []float64 // each source's rate over the last rate window as it reaches the bottleneck, bits/s
 	CurrentRates []float64 // each source's rate-limiter rate as of its last frame, bits/s
 }
+
+// throughputs fills in each source's throughput over the window, span
+// seconds, from its delivered bytes, and Jain's index over the sources that
+// sent during the window.
+func (c *Config) throughputs(sum *Summary, span float64) {
+	if span <= 0 {
+		sum.JainFairness = 1
+		return
+	}
+	var xs []float64
+	for i := range sum.Sources {
+		s := &sum.Sources[i]
+		s.ThroughputBps = float64(s.DeliveredBytes) * 8 / span
+		if src := c.Sources[i]; src.Start < c.Duration && src.Stop > c.Warmup {
+			xs = append(xs, s.ThroughputBps)
+		}
+	}
+	sum.JainFairness = jain(xs)
+}
