@@ -57,10 +57,14 @@ func WriteAlgos(w io.Writer, e *Experiment, names ...string) error {
 	return tw.Flush()
 }
 
+// firstSentence ends at a full stop followed by a capital, so that "eqs. 9"
+// does not end it.
 func firstSentence(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
-	if i := strings.Index(s, ". "); i >= 0 {
-		return s[:i+1]
+	for i := 0; i+2 < len(s); i++ {
+		if s[i] == '.' && s[i+1] == ' ' && s[i+2] >= 'A' && s[i+2] <= 'Z' {
+			return s[:i+1]
+		}
 	}
 	return s
 }
