@@ -4,6 +4,7 @@ go 1.26.8
 
 require (
 	github.com/BurntSushi/toml v1.6.0
+	go.uber.org/goleak v1.3.0
 	golang.org/x/term v0.47.0
 )
 
