@@ -17,12 +17,13 @@ const publishEvery = time.Second / 30
 // snapshot is what the UI sees of a run: published by the simulation
 // goroutine, never changed afterwards.
 type snapshot struct {
-	now     algos.Time // simulated time reached
-	done    bool       // the run reached its duration (or failed)
-	err     error      // the simulation failed
-	events  uint64     // discrete events handled so far
-	queues  int        // bottlenecks: the first values of every point
-	points  []point    // downsampled history over [0, now]
+	now     algos.Time    // simulated time reached
+	done    bool          // the run reached its duration (or failed)
+	err     error         // the simulation failed
+	events  uint64        // discrete events handled so far
+	busy    time.Duration // wall time spent simulating
+	queues  int           // bottlenecks: the first values of every point
+	points  []point       // downsampled history over [0, now]
 	summary model.Summary
 }
 
@@ -44,6 +45,7 @@ type driver struct {
 	quit   chan struct{}
 	done   chan struct{}
 	once   sync.Once
+	busy   time.Duration // owned by the goroutine
 }
 
 // startDriver builds the simulation and starts its goroutine, idle at time
@@ -120,9 +122,11 @@ func (d *driver) loop() {
 		}
 		start := time.Now()
 		d.sim.Advance(min(target, d.sim.Now()+chunk))
+		took := time.Since(start)
+		d.busy += took
 		// Keep a chunk at a few milliseconds of wall time, whatever the
 		// number of sources, so a stop or a new target is seen at once.
-		switch took := time.Since(start); {
+		switch {
 		case took < 2*time.Millisecond && chunk < algos.Second:
 			chunk *= 2
 		case took > 8*time.Millisecond && chunk > algos.Microsecond:
@@ -145,6 +149,7 @@ func (d *driver) publish() {
 		now:     d.sim.Now(),
 		done:    d.sim.Done(),
 		events:  d.sim.Events(),
+		busy:    d.busy,
 		queues:  d.hist.queues,
 		points:  d.hist.snapshot(),
 		summary: d.sim.Summary(),
