@@ -29,6 +29,7 @@ const (
 	tickEvery    = time.Second / 30
 	maxTickGap   = time.Second / 4 // a stalled terminal does not make the run jump
 	measureEvery = time.Second / 2
+	statusFor    = 8 * time.Second
 
 	minWidth, minHeight = 60, 16
 	wideParams          = 110 // from this width the parameter pane sits beside the charts
@@ -86,6 +87,7 @@ type Model struct {
 
 	status    string
 	statusErr bool
+	statusAt  time.Time // when it was set: it fades after statusFor
 
 	charts chartsPane
 	cmp    comparePane
@@ -231,6 +233,9 @@ func (m *Model) onTick(at time.Time) {
 	dt := min(at.Sub(m.lastTick), maxTickGap)
 	m.lastTick = at
 	m.measure(at)
+	if m.status != "" && at.Sub(m.statusAt) > statusFor {
+		m.status = ""
+	}
 	if m.state() == stateRunning {
 		if m.speed == fastest {
 			m.target = m.scen.duration
@@ -356,7 +361,10 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 		m.restart()
 	case key.Matches(msg, k.Compare):
 		m.compare = !m.compare
-		m.restart()
+		if err := m.start(m.exp, m.bar, m.active); err != nil {
+			m.compare = !m.compare
+			m.setStatus(describe(err), true)
+		}
 	case key.Matches(msg, k.Params):
 		m.showPar = !m.showPar
 		m.focus = m.back()
@@ -365,7 +373,11 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 		return m.save.open("./" + m.exp.Name + ".toml")
 	case key.Matches(msg, k.Open):
 		m.focus = focusOpen
-		m.picker, cmd = newPicker(".", m.width, m.bodyHeight())
+		dir, err := os.Getwd()
+		if err != nil {
+			dir = "."
+		}
+		m.picker, cmd = newPicker(dir, m.width, m.bodyHeight())
 		return cmd
 	case key.Matches(msg, k.Help):
 		m.help.ShowAll = !m.help.ShowAll
@@ -445,10 +457,14 @@ func (m *Model) speedText() string {
 }
 
 func fmtSpeed(x float64) string {
-	if x >= 10 {
+	trim := func(s string) string { return strings.TrimSuffix(strings.TrimRight(s, "0"), ".") }
+	switch {
+	case x >= 10:
 		return fmt.Sprintf("%.0fx", x)
+	case x >= 1:
+		return trim(fmt.Sprintf("%.1f", x)) + "x"
 	}
-	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.4f", x), "0"), ".") + "x"
+	return trim(fmt.Sprintf("%.4f", x)) + "x"
 }
 
 // applyEdit sets a key on a clone of the experiment, validates it and
@@ -498,6 +514,12 @@ func (m *Model) saveTo(msg saveMsg) {
 // open loads an experiment file and runs it; a file that does not load
 // leaves its error in the picker and the current run going.
 func (m *Model) open(path string) {
+	// Name files under the working directory as the user would.
+	if wd, err := os.Getwd(); err == nil {
+		if rel, err := filepath.Rel(wd, path); err == nil && !strings.HasPrefix(rel, "..") {
+			path = rel
+		}
+	}
 	e, err := experiments.Load(path)
 	if err == nil {
 		err = m.start(e, algorithmBar(e), 0)
@@ -507,10 +529,12 @@ func (m *Model) open(path string) {
 		return
 	}
 	m.focus = m.back()
-	m.setStatus("opened "+filepath.Clean(path), false)
+	m.setStatus("opened "+path, false)
 }
 
-func (m *Model) setStatus(s string, isErr bool) { m.status, m.statusErr = s, isErr }
+func (m *Model) setStatus(s string, isErr bool) {
+	m.status, m.statusErr, m.statusAt = s, isErr, m.lastTick
+}
 
 // describe writes an experiment error for a place that already names the
 // file or the prompt: each problem as "key: message".

@@ -466,7 +466,14 @@ func TestOpenGoodFile(t *testing.T) {
 		t.Fatalf("not opened: %s", h.m.exp.Name)
 	}
 	if !strings.Contains(h.view(), "opened good.toml") {
-		t.Error("no confirmation")
+		t.Errorf("no confirmation:\n%s", h.view())
+	}
+	// The message fades.
+	for range 40 {
+		h.advance(tick250)
+	}
+	if h.m.status != "" || strings.Contains(h.view(), "opened good") {
+		t.Error("the status line kept its message")
 	}
 }
 

@@ -43,6 +43,8 @@ func paramRows(e *experiments.Experiment, algo string) []paramRow {
 		{"sources.count", strconv.Itoa(r.Sources.Count), "number of greedy sources"},
 		{"sources.line_rate", units.FormatRate(float64(*r.Sources.LineRate)), "access link rate of each source"},
 		{"sources.initial_rate", units.FormatRate(float64(*r.Sources.InitialRate)), "rate each source starts at"},
+		{"sources.forward_delay", dur(*r.Sources.ForwardDelay), "propagation delay to the bottleneck (default: rtt/2)"},
+		{"sources.backward_delay", dur(*r.Sources.BackwardDelay), "delay of feedback back to the source (default: rtt/2)"},
 		{"output.sample_interval", dur(r.Output.SampleInterval), "time series resolution"},
 		{"output.rate_window", dur(r.Output.RateWindow), "per-source rates are averaged over this window"},
 		{"output.fairness_threshold", strconv.FormatFloat(r.Output.FairnessThreshold, 'g', -1, 64),
