@@ -79,7 +79,7 @@ func (c *chartsPane) render() {
 		c.rendered = lipgloss.JoinVertical(lipgloss.Left,
 			fit(queueTitle(c.snap), w),
 			queuePlot(w, qh, c.scen, c.snap),
-			fit(rateTitle(c.scen, c.snap), w),
+			fit(rateTitle(c.scen, c.snap, w), w),
 			ratePlot(w, rh, c.scen, c.snap))
 	}
 }
@@ -115,24 +115,32 @@ func queuePlot(w, h int, scen scenario, s *snapshot) string {
 	return p.render()
 }
 
-// rateTitle names the rate chart and holds its legend.
-func rateTitle(scen scenario, s *snapshot) string {
+// rateTitle names the rate chart and holds its legend, in the longest form
+// that fits w.
+func rateTitle(scen scenario, s *snapshot, w int) string {
 	ids, agg := pickSources(s, scen.sources)
-	var b strings.Builder
-	b.WriteString(titleStyle.Render("rates"))
-	if agg {
-		b.WriteString(faintStyle.Render(fmt.Sprintf(" (%s windows, the %d most different of %d sources)",
-			units.FormatDuration(scen.window), len(ids), scen.sources)))
-	} else {
-		b.WriteString(faintStyle.Render(fmt.Sprintf(" (%s windows)", units.FormatDuration(scen.window))))
-	}
+	var legend strings.Builder
 	for i, id := range ids {
-		b.WriteString("  " + seriesStyle(i).Render(fmt.Sprintf("━ s%d", id)))
+		legend.WriteString("  " + seriesStyle(i).Render(fmt.Sprintf("━ s%d", id)))
 	}
 	if agg {
-		b.WriteString("  " + aggregateStyle.Render("━ mean"))
+		legend.WriteString("  " + aggregateStyle.Render("━ mean"))
 	}
-	return b.String()
+	window := units.FormatDuration(scen.window)
+	notes := []string{fmt.Sprintf(" (%s windows)", window), ""}
+	if agg {
+		notes = []string{
+			fmt.Sprintf(" (%s windows, the %d most different of %d sources)", window, len(ids), scen.sources),
+			fmt.Sprintf(" (%d of %d)", len(ids), scen.sources),
+		}
+	}
+	title := titleStyle.Render("rates")
+	for _, n := range notes {
+		if t := title + faintStyle.Render(n) + legend.String(); lipgloss.Width(t) <= w {
+			return t
+		}
+	}
+	return title + faintStyle.Render(notes[len(notes)-1]) + legend.String()
 }
 
 func ratePlot(w, h int, scen scenario, s *snapshot) string {

@@ -604,11 +604,11 @@ func (m *Model) bodyHeight() int {
 func (m *Model) paramsWidth() int { return min(max(m.width*2/5, 46), 64) }
 
 func (m *Model) layout() {
+	m.help.Width = m.width
 	w, h := m.width, m.bodyHeight()
 	if w < minWidth || m.height < minHeight {
 		return
 	}
-	m.help.Width = w
 	m.save.setWidth(w)
 	chartsW, chartsH := w, h
 	switch {
