@@ -52,7 +52,7 @@ func TestTickLabels(t *testing.T) {
 		want string
 	}{
 		{0.02, 64, "0s 5ms 10ms 15ms"},
-		{0.02, 66, "0s 5ms 10ms 15ms"}, // 5 ms falls between two columns
+		{0.02, 66, "0s 5ms 10ms 15ms"},       // 5 ms falls between two columns
 		{0.1, 113, "0s 20ms 40ms 60ms 80ms"}, // 10 ms would be under 12 columns apart
 		{0.1, 130, "0s 10ms 20ms 30ms 40ms 50ms 60ms 70ms 80ms 90ms"},
 		{1, 40, "0s 500ms"},

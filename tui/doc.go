@@ -4,16 +4,18 @@
 //
 // The pieces, one job each:
 //
-//   - run.go: a simulation in its own goroutine, advanced by simulated-time
-//     budgets and publishing snapshots (latest wins) that the UI reads on its tick;
+//   - driver.go: one simulation in its own goroutine, advanced towards a
+//     simulated-time target and publishing immutable snapshots (latest wins);
 //   - history.go: the bounded, downsampled time series a snapshot carries;
-//   - model.go: the root model: state, key routing, layout;
-//   - header.go, charts.go, compare.go, params.go, prompt.go, picker.go:
-//     the panes, each with setSize/update/view;
-//   - keys.go: every key binding, feeding the help line;
-//   - styles.go: every colour and style.
+//   - session.go: the runs on screen (one, or one per algorithm to compare);
+//   - model.go: the root model: its state, the tick that turns wall time into
+//     simulated time, and key routing; actions.go: what keys and panes' messages
+//     do; view.go: layout and view; run.go: the program;
+//   - header.go, charts.go, compare.go, params.go, prompt.go, picker.go: the
+//     panes; plot.go: a line chart over simulated time on top of ntcharts;
+//   - keys.go: every key binding, feeding the help line; styles.go: every style.
 //
 // Simulated time reaches the UI only through tickMsg, which carries the wall
-// clock time explicitly, so tests drive the model with fixed times and their
-// golden files never depend on the machine's speed.
+// clock time, so tests drive the model with explicit times and their golden
+// files never depend on the machine's speed.
 package tui
