@@ -5,8 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"go.uber.org/goleak"
-
 	"qcnlab/algos"
 	"qcnlab/experiments"
 	"qcnlab/model"
@@ -57,7 +55,7 @@ func waitFor(t testing.TB, d *driver, at algos.Time) *snapshot {
 }
 
 func TestDriverAdvancesToTargetAndStops(t *testing.T) {
-	defer goleak.VerifyNone(t)
+	defer verifyNoLeaks(t)
 	e := testExperiment(t)
 	d, err := startDriver("qcn", testConfig(t, e, "qcn"))
 	if err != nil {

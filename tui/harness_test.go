@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
+	"go.uber.org/goleak"
 
 	"qcnlab/experiments"
 )
@@ -125,3 +126,10 @@ func (h *harness) settle() {
 }
 
 func (h *harness) view() string { return h.m.View() }
+
+// verifyNoLeaks fails if goroutines other than the test's own are left. It
+// ignores teatest's interrupt watcher, which lives as long as the test binary.
+func verifyNoLeaks(t *testing.T) {
+	t.Helper()
+	goleak.VerifyNone(t, goleak.IgnoreTopFunction("github.com/charmbracelet/x/exp/teatest.NewTestModel.func2"))
+}

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"go.uber.org/goleak"
 
 	"qcnlab/algos"
 	"qcnlab/experiments"
@@ -518,7 +517,7 @@ func TestEverySizeFits(t *testing.T) {
 func TestQuit(t *testing.T) {
 	for _, k := range []string{"q", "ctrl+c"} {
 		t.Run(k, func(t *testing.T) {
-			defer goleak.VerifyNone(t)
+			defer verifyNoLeaks(t)
 			h := newHarness(t, testExperiment(t), 120, 40)
 			h.advance(tick250)
 			h.keys(k)
@@ -553,7 +552,7 @@ func TestHelpToggles(t *testing.T) {
 
 // Switching, restarting, comparing and quitting leave no goroutine behind.
 func TestNoGoroutineLeaks(t *testing.T) {
-	defer goleak.VerifyNone(t)
+	defer verifyNoLeaks(t)
 	h := newHarness(t, twoAlgos(t, "duration=1s", "warmup=0s"), 120, 40)
 	h.keys("0") // flat out, so the goroutines are busy when stopped
 	h.send(tickMsg(h.now))
