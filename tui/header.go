@@ -32,7 +32,11 @@ func (s runState) String() string {
 // first when the terminal is narrow.
 func headerView(w int, e *experiments.Experiment, now algos.Time, speed string, st runState) string {
 	dur := algos.Time(e.Duration)
-	right := fmt.Sprintf("t %s/%s  %s  ", fmtTime(now, dur), units.FormatDuration(dur), speed) +
+	// The time is padded to its widest, so the left part does not change
+	// form as the digits grow.
+	t := fmtTime(now, dur)
+	t = strings.Repeat(" ", max(0, len(fmtTime(dur, dur))-len(t))) + t
+	right := fmt.Sprintf("t %s/%s  %s  ", t, units.FormatDuration(dur), speed) +
 		stateStyles[st].Render(st.String())
 	n := e.Network
 	capacity, buffer, rtt := units.FormatRate(float64(n.Capacity)), units.FormatBytes(float64(n.Buffer)),
@@ -96,7 +100,11 @@ func statsLine(w int, s *snapshot, scen scenario, eps float64) string {
 		return fit(faintStyle.Render(fmt.Sprintf("statistics start after the warm-up (%s)  ",
 			units.FormatDuration(scen.warmup)))+rate, w)
 	}
-	return fit(summaryText(s.summary, true)+"  "+rate, w)
+	text := summaryText(s.summary, true)
+	if lipgloss.Width(text+"  "+rate) > w {
+		text = summaryText(s.summary, false)
+	}
+	return fit(text+"  "+rate, w)
 }
 
 // summaryText is the summary's headline numbers.

@@ -29,7 +29,7 @@ const (
 	statusFor    = 8 * time.Second
 
 	minWidth, minHeight = 60, 16
-	wideParams          = 110 // from this width the parameter pane sits beside the charts
+	wideParams          = 100 // from this width the parameter pane sits beside the charts
 )
 
 // The default algorithms of the bar, after the experiment's own, when they

@@ -19,7 +19,10 @@ func (m *Model) bottomHeight() int {
 }
 
 func (m *Model) helpView() string {
-	narrow := m.width < 106
+	// The short help in full if it fits, else its narrow form.
+	full := m.help
+	full.Width = 0 // unlimited, to measure
+	narrow := lipgloss.Width(full.ShortHelpView(mainHelp{k: &m.keys}.ShortHelp())) > m.width
 	var km help.KeyMap = mainHelp{&m.keys, narrow}
 	switch {
 	case m.focus == focusSave && m.save.confirm:
