@@ -36,8 +36,9 @@ func headerView(w int, e *experiments.Experiment, now algos.Time, speed string, 
 	// form as the digits grow.
 	t := fmtTime(now, dur)
 	t = strings.Repeat(" ", max(0, len(fmtTime(dur, dur))-len(t))) + t
+	// The state is padded to its widest ("finished") too.
 	right := fmt.Sprintf("t %s/%s  %s  ", t, units.FormatDuration(dur), speed) +
-		stateStyles[st].Render(st.String())
+		stateStyles[st].Render(fmt.Sprintf("%-8s", st))
 	n := e.Network
 	capacity, buffer, rtt := units.FormatRate(float64(n.Capacity)), units.FormatBytes(float64(n.Buffer)),
 		units.FormatDuration(algos.Time(n.RTT))
