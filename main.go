@@ -20,6 +20,7 @@ import (
 	"qcnlab/algos"
 	"qcnlab/experiments"
 	"qcnlab/experiments/units"
+	"qcnlab/tui"
 )
 
 // Exit codes.
@@ -32,7 +33,10 @@ const (
 const usage = `qcnlab: a workbench for 802.1Qau congestion control (QCN and its family).
 
 Usage:
-  qcnlab                      run the default experiment (` + experiments.DefaultName + `)
+  qcnlab                      open the workbench on the default experiment (` + experiments.DefaultName + `);
+                              without a terminal, run it and print its summary
+  qcnlab tui [FILE|NAME] [--set KEY=VALUE]...
+                              open the interactive workbench on an experiment
   qcnlab run FILE|NAME [--set KEY=VALUE]... [--out DIR [--plot png|svg]] [--json] [--workers N]
                               run an experiment file or a built-in experiment
   qcnlab list                 list the built-in experiments and the algorithms
@@ -50,12 +54,17 @@ func main() {
 
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
+		if isTerminal(os.Stdin) && isTerminal(stdout) {
+			return tuiCommand(nil, stdout, stderr)
+		}
 		return runCommand([]string{experiments.DefaultName}, stdout, stderr)
 	}
 	cmd, rest := args[0], args[1:]
 	switch cmd {
 	case "run":
 		return runCommand(rest, stdout, stderr)
+	case "tui":
+		return tuiCommand(rest, stdout, stderr)
 	case "list":
 		return listCommand(rest, stdout, stderr)
 	case "algos":
@@ -173,6 +182,48 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "qcnlab:", err)
 	}
 	return exitRun
+}
+
+func tuiCommand(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("tui", stderr)
+	var sets setFlags
+	fs.Var(&sets, "set", "override a key: --set network.rtt=300us (repeatable)")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return exitUsage
+	}
+	if len(pos) > 1 {
+		fmt.Fprintln(stderr, "qcnlab tui: name at most one experiment file or built-in experiment")
+		return exitUsage
+	}
+	name := experiments.DefaultName
+	if len(pos) == 1 {
+		name = pos[0]
+	}
+	e, err := experiments.Open(name)
+	if err == nil {
+		for _, s := range sets {
+			if err = e.Set(s); err != nil {
+				break
+			}
+		}
+	}
+	if err == nil {
+		err = e.Validate()
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return exitUsage
+	}
+	if !isTerminal(os.Stdin) || !isTerminal(stdout) {
+		fmt.Fprintln(stderr, "qcnlab tui: the workbench needs a terminal; qcnlab run "+name+" runs it in batch")
+		return exitUsage
+	}
+	if err := tui.Run(e); err != nil {
+		fmt.Fprintln(stderr, "qcnlab:", err)
+		return exitRun
+	}
+	return exitOK
 }
 
 func listCommand(args []string, stdout, stderr io.Writer) int {

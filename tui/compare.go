@@ -1,0 +1,114 @@
+package tui
+
+import (
+	"fmt"
+
+	"github.com/charmbracelet/lipgloss"
+)
+
+// comparePane shows every run of compare mode side by side: one small
+// queue chart and rate chart per algorithm, all on the same axes.
+type comparePane struct {
+	width, height int
+	scen          scenario
+	names         []string
+	snaps         []*snapshot
+	active        int
+	rendered      string
+}
+
+func (c *comparePane) setSize(w, h int) {
+	if w != c.width || h != c.height {
+		c.width, c.height = w, h
+		c.render()
+	}
+}
+
+func (c *comparePane) setData(scen scenario, names []string, snaps []*snapshot, active int) {
+	changed := scen != c.scen || active != c.active || len(snaps) != len(c.snaps)
+	for i := 0; !changed && i < len(snaps); i++ {
+		changed = snaps[i] != c.snaps[i] || names[i] != c.names[i]
+	}
+	if changed {
+		c.scen, c.names, c.snaps, c.active = scen, names, append(c.snaps[:0:0], snaps...), active
+		c.render()
+	}
+}
+
+func (c *comparePane) view() string { return c.rendered }
+
+// grid is the columns and rows for n charts.
+func grid(n int) (cols, rows int) {
+	switch {
+	case n <= 1:
+		cols = 1
+	case n <= 4:
+		cols = 2
+	default:
+		cols = 3
+	}
+	return cols, (n + cols - 1) / cols
+}
+
+func (c *comparePane) render() {
+	n := len(c.snaps)
+	if n == 0 || c.width <= 0 || c.height <= 0 {
+		c.rendered = blank(c.width, c.height)
+		return
+	}
+	cols, rows := grid(n)
+	var lines []string
+	for r := range rows {
+		h := c.height / rows
+		if r == rows-1 {
+			h = c.height - h*(rows-1)
+		}
+		var cells []string
+		for k := range cols {
+			w := (c.width - (cols - 1)) / cols
+			if k == cols-1 {
+				w = c.width - (w+1)*(cols-1)
+			}
+			if k > 0 {
+				cells = append(cells, blank(1, h))
+			}
+			i := r*cols + k
+			if i >= n {
+				cells = append(cells, blank(w, h))
+				continue
+			}
+			cells = append(cells, c.cell(i, w, h))
+		}
+		lines = append(lines, lipgloss.JoinHorizontal(lipgloss.Top, cells...))
+	}
+	c.rendered = lipgloss.JoinVertical(lipgloss.Left, lines...)
+}
+
+// cell is one algorithm's charts: a title with its summary, then the queue
+// over the rates (or the queue alone, or sparklines, as room allows).
+func (c *comparePane) cell(i, w, h int) string {
+	s := c.snaps[i]
+	name := fmt.Sprintf("%d %s", i+1, display(c.names[i]))
+	if i == c.active {
+		name = "[" + name + "]"
+	}
+	title := compareCellHead.Render(name)
+	switch {
+	case s.err != nil:
+		title += "  " + errorStyle.Render("failed")
+	case len(s.summary.Bottlenecks) > 0 && s.now > c.scen.warmup:
+		title += "  " + faintStyle.Render(summaryText(s.summary, false))
+	}
+	body := h - 1
+	var parts []string
+	switch {
+	case body >= 10:
+		qh := body / 2
+		parts = []string{queuePlot(w, qh, c.scen, s), ratePlot(w, body-qh, c.scen, s)}
+	case body >= 4:
+		parts = []string{queuePlot(w, body, c.scen, s)}
+	default:
+		parts = []string{fitLines(sparkLines(w, c.scen, s), w, body)}
+	}
+	return lipgloss.JoinVertical(lipgloss.Left, append([]string{fit(title, w)}, parts...)...)
+}

@@ -1,0 +1,21 @@
+// Package tui is qcnlab's interactive workbench: a bubbletea program that runs
+// the packet-level model in the background and shows its queue and rates as
+// they evolve, switches algorithms, edits parameters and saves experiments.
+//
+// The pieces, one job each:
+//
+//   - driver.go: one simulation in its own goroutine, advanced towards a
+//     simulated-time target and publishing immutable snapshots (latest wins);
+//   - history.go: the bounded, downsampled time series a snapshot carries;
+//   - session.go: the runs on screen (one, or one per algorithm to compare);
+//   - model.go: the root model: its state, the tick that turns wall time into
+//     simulated time, and key routing; actions.go: what keys and panes' messages
+//     do; view.go: layout and view; run.go: the program;
+//   - header.go, charts.go, compare.go, params.go, prompt.go, picker.go: the
+//     panes; plot.go: a line chart over simulated time on top of ntcharts;
+//   - keys.go: every key binding, feeding the help line; styles.go: every style.
+//
+// Simulated time reaches the UI only through tickMsg, which carries the wall
+// clock time, so tests drive the model with explicit times and their golden
+// files never depend on the machine's speed.
+package tui

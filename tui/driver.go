@@ -1,0 +1,158 @@
+package tui
+
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"qcnlab/algos"
+	"qcnlab/model"
+)
+
+// publishEvery is how often a running simulation publishes a snapshot while
+// it works towards its target: a few dozen times a second, as the UI ticks.
+const publishEvery = time.Second / 30
+
+// snapshot is what the UI sees of a run: published by the simulation
+// goroutine, never changed afterwards.
+type snapshot struct {
+	now     algos.Time    // simulated time reached
+	done    bool          // the run reached its duration (or failed)
+	err     error         // the simulation failed
+	events  uint64        // discrete events handled so far
+	busy    time.Duration // wall time spent simulating
+	queues  int           // bottlenecks: the first values of every point
+	points  []point       // downsampled history over [0, now]
+	summary model.Summary
+}
+
+// driver runs one simulation in its own goroutine. The UI moves its target
+// (a simulated time) forward; the goroutine advances the model to it in
+// short chunks, checking between chunks for a new target or a stop, and
+// publishes a snapshot when it reaches the target and every publishEvery on
+// the way. The UI never waits for the goroutine except in stop, which takes
+// at most one chunk (a few milliseconds).
+type driver struct {
+	algo string
+	cfg  model.Config
+	sim  *model.Packet
+	hist *history
+
+	target atomic.Int64 // simulated time to advance to
+	latest atomic.Pointer[snapshot]
+	wake   chan struct{} // capacity one: the target moved
+	quit   chan struct{}
+	done   chan struct{}
+	once   sync.Once
+	busy   time.Duration // owned by the goroutine
+}
+
+// startDriver builds the simulation and starts its goroutine, idle at time
+// zero until the first target.
+func startDriver(algo string, cfg model.Config) (*driver, error) {
+	d := &driver{
+		algo: algo,
+		cfg:  cfg,
+		hist: newHistory(1, len(cfg.Sources)),
+		wake: make(chan struct{}, 1),
+		quit: make(chan struct{}),
+		done: make(chan struct{}),
+	}
+	cfg.OnSample = d.hist.add
+	sim, err := model.NewPacket(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", algo, err)
+	}
+	d.sim = sim
+	d.publish()
+	go d.loop()
+	return d, nil
+}
+
+// setTarget asks the goroutine to advance to t (or to stop where it is if
+// it is already past t). It never blocks.
+func (d *driver) setTarget(t algos.Time) {
+	d.target.Store(int64(t))
+	select {
+	case d.wake <- struct{}{}:
+	default: // a wake-up is already pending
+	}
+}
+
+// snapshot returns the latest published snapshot.
+func (d *driver) snapshot() *snapshot { return d.latest.Load() }
+
+// stop ends the goroutine and waits for it. It is safe to call more than once.
+func (d *driver) stop() {
+	d.once.Do(func() { close(d.quit) })
+	<-d.done
+}
+
+func (d *driver) loop() {
+	defer close(d.done)
+	defer func() {
+		if p := recover(); p != nil {
+			// Keep the last good state on screen, marked failed.
+			failed := *d.snapshot()
+			failed.done, failed.err = true, fmt.Errorf("%s: simulation failed: %v", d.algo, p)
+			d.latest.Store(&failed)
+		}
+	}()
+	chunk := 10 * algos.Microsecond
+	published := time.Now()
+	for !d.sim.Done() {
+		target := algos.Time(d.target.Load())
+		if d.sim.Now() >= target {
+			if d.snapshot().now != d.sim.Now() {
+				d.publish()
+				published = time.Now()
+			}
+			select {
+			case <-d.quit:
+				return
+			case <-d.wake:
+			}
+			continue
+		}
+		select {
+		case <-d.quit:
+			return
+		default:
+		}
+		start := time.Now()
+		d.sim.Advance(min(target, d.sim.Now()+chunk))
+		took := time.Since(start)
+		d.busy += took
+		// Keep a chunk at a few milliseconds of wall time, whatever the
+		// number of sources, so a stop or a new target is seen at once.
+		switch {
+		case took < 2*time.Millisecond && chunk < algos.Second:
+			chunk *= 2
+		case took > 8*time.Millisecond && chunk > algos.Microsecond:
+			chunk /= 2
+		}
+		if d.sim.Now() >= target || time.Since(published) >= publishEvery {
+			d.publish()
+			published = time.Now()
+		}
+	}
+	if d.snapshot().now != d.sim.Now() || !d.snapshot().done {
+		d.publish()
+	}
+}
+
+// publish makes the simulation's present state the latest snapshot. Only
+// the goroutine calls it (and startDriver, before the goroutine starts).
+func (d *driver) publish() {
+	s := &snapshot{
+		now:     d.sim.Now(),
+		done:    d.sim.Done(),
+		events:  d.sim.Events(),
+		busy:    d.busy,
+		queues:  d.hist.queues,
+		points:  d.hist.snapshot(),
+		summary: d.sim.Summary(),
+	}
+	d.latest.Store(s)
+}

@@ -1,0 +1,136 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"qcnlab/algos"
+	"qcnlab/experiments"
+	"qcnlab/experiments/units"
+	"qcnlab/model"
+)
+
+// runState is what the header says the simulation is doing.
+type runState int
+
+const (
+	stateRunning runState = iota
+	statePaused
+	stateFinished
+	stateFailed
+)
+
+func (s runState) String() string {
+	return [...]string{"running", "paused", "finished", "failed"}[s]
+}
+
+// headerView is the top line: the experiment and its scenario on the left,
+// simulated time, speed and state on the right. The left part gives way
+// first when the terminal is narrow.
+func headerView(w int, e *experiments.Experiment, now algos.Time, speed string, st runState) string {
+	dur := algos.Time(e.Duration)
+	// The time is padded to its widest, so the left part does not change
+	// form as the digits grow.
+	t := fmtTime(now, dur)
+	t = strings.Repeat(" ", max(0, len(fmtTime(dur, dur))-len(t))) + t
+	// The state is padded to its widest ("finished") too.
+	right := fmt.Sprintf("t %s/%s  %s  ", t, units.FormatDuration(dur), speed) +
+		stateStyles[st].Render(fmt.Sprintf("%-8s", st))
+	n := e.Network
+	capacity, buffer, rtt := units.FormatRate(float64(n.Capacity)), units.FormatBytes(float64(n.Buffer)),
+		units.FormatDuration(algos.Time(n.RTT))
+	app, name := appNameStyle.Render("qcnlab")+"  ", titleStyle.Render(e.Name)
+	long := headerStyle.Render(fmt.Sprintf("  %s, %d sources → %s, buffer %s, rtt %s",
+		n.Topology, e.Sources.Count, capacity, buffer, rtt))
+	short := headerStyle.Render(fmt.Sprintf("  %s %d → %s, %s, %s", n.Topology, e.Sources.Count, capacity, buffer, rtt))
+	room := w - lipgloss.Width(right) - 2
+	if room < 8 {
+		return fit(right, w)
+	}
+	// The longest description that fits, then the short one cut.
+	left := name + short
+	for _, c := range []string{app + name + long, name + long, app + name + short} {
+		if lipgloss.Width(c) <= room {
+			left = c
+			break
+		}
+	}
+	return fit(left, room) + "  " + right
+}
+
+// barView is the algorithm bar: every algorithm with its number key, the
+// active one highlighted (and bracketed, so it shows without colour).
+func barView(w int, names []string, active int, compare bool) string {
+	var b strings.Builder
+	if compare {
+		b.WriteString(faintStyle.Render("compare "))
+	}
+	for i, name := range names {
+		label := fmt.Sprintf("%d %s", i+1, display(name))
+		if i == active {
+			b.WriteString(algoActiveStyle.Render("[" + label + "]"))
+		} else {
+			b.WriteString(algoStyle.Render(" " + label + " "))
+		}
+		b.WriteString(" ")
+	}
+	return fit(b.String(), w)
+}
+
+// display is an algorithm's name for screens.
+func display(name string) string {
+	if sc, err := algos.Lookup(name); err == nil {
+		return sc.Display
+	}
+	return name
+}
+
+// statsLine is the run's summary so far: its metrics cover [warmup, now].
+func statsLine(w int, s *snapshot, scen scenario, eps float64) string {
+	rate := ""
+	if eps > 0 {
+		rate = faintStyle.Render(fmt.Sprintf("%s events/s", fmtCount(eps)))
+	}
+	if s == nil || len(s.summary.Bottlenecks) == 0 {
+		return fit(rate, w)
+	}
+	if s.now <= scen.warmup {
+		return fit(faintStyle.Render(fmt.Sprintf("statistics start after the warm-up (%s)  ",
+			units.FormatDuration(scen.warmup)))+rate, w)
+	}
+	text := summaryText(s.summary, true)
+	if lipgloss.Width(text+"  "+rate) > w {
+		text = summaryText(s.summary, false)
+	}
+	return fit(text+"  "+rate, w)
+}
+
+// summaryText is the summary's headline numbers.
+func summaryText(sum model.Summary, long bool) string {
+	b := sum.Bottlenecks[0]
+	if !long {
+		return fmt.Sprintf("util %.1f%%  q %s±%s  drops %d  J %.3f",
+			100*b.Utilization, fmtBytes(b.QueueMean), fmtBytes(b.QueueStd), b.Drops, sum.JainFairness)
+	}
+	return fmt.Sprintf("utilization %.1f%%  drops %d  queue %s ± %s  Jain %.3f",
+		100*b.Utilization, b.Drops, fmtBytes(b.QueueMean), fmtBytes(b.QueueStd), sum.JainFairness)
+}
+
+// fmtCount writes a large count with a k, M or G suffix.
+func fmtCount(x float64) string {
+	switch {
+	case x >= 1e9:
+		return fmt.Sprintf("%.1fG", x/1e9)
+	case x >= 1e6:
+		return fmt.Sprintf("%.1fM", x/1e6)
+	case x >= 1e3:
+		return fmt.Sprintf("%.1fk", x/1e3)
+	}
+	return fmt.Sprintf("%.0f", x)
+}
+
+// truncate cuts a styled string to w cells, ending in an ellipsis.
+func truncate(s string, w int) string { return ansi.Truncate(s, w, "…") }

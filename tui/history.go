@@ -1,0 +1,86 @@
+package tui
+
+import (
+	"qcnlab/algos"
+	"qcnlab/model"
+)
+
+// maxPoints bounds a history: when it fills up, neighbouring points are
+// merged and each point covers twice as many samples. Charts show the whole
+// run, from time zero to the experiment's duration, and are at most a few
+// hundred braille dots wide, so this keeps every dot backed by data while
+// memory stays flat however long the run.
+const maxPoints = 640
+
+// point is the mean of the samples of one interval. Its values are never
+// changed once the point exists, so snapshots share them with the history.
+type point struct {
+	t algos.Time // time of the interval's last sample
+	v []float64  // queue of each bottleneck (bytes), then rate of each source (bits/s)
+}
+
+// history collects a run's samples into at most maxPoints points. It is
+// owned by the simulation goroutine (model.Config.OnSample feeds it).
+type history struct {
+	queues int // bottlenecks
+	stride int // samples per point
+	points []point
+
+	sum []float64 // the interval being filled
+	n   int       // samples in it
+}
+
+func newHistory(queues, sources int) *history {
+	return &history{
+		queues: queues,
+		stride: 1,
+		points: make([]point, 0, maxPoints),
+		sum:    make([]float64, queues+sources),
+	}
+}
+
+// add takes one sample. The sample is reused by the model: only its values
+// are kept.
+func (h *history) add(s *model.Sample) {
+	for i, q := range s.Queues {
+		h.sum[i] += float64(q)
+	}
+	for i, r := range s.Rates {
+		h.sum[h.queues+i] += r
+	}
+	h.n++
+	if h.n < h.stride {
+		return
+	}
+	v := make([]float64, len(h.sum))
+	for i, x := range h.sum {
+		v[i] = x / float64(h.n)
+		h.sum[i] = 0
+	}
+	h.n = 0
+	if len(h.points) == maxPoints {
+		h.compact()
+	}
+	h.points = append(h.points, point{t: s.Time, v: v})
+}
+
+// compact merges neighbouring points into a new slice, leaving the old
+// points (which snapshots may hold) untouched, and doubles the stride.
+func (h *history) compact() {
+	merged := make([]point, 0, maxPoints)
+	for i := 0; i+1 < len(h.points); i += 2 {
+		a, b := h.points[i], h.points[i+1]
+		v := make([]float64, len(a.v))
+		for j := range v {
+			v[j] = (a.v[j] + b.v[j]) / 2
+		}
+		merged = append(merged, point{t: b.t, v: v})
+	}
+	h.points = merged
+	h.stride *= 2
+}
+
+// snapshot returns the points so far; the caller may keep them.
+func (h *history) snapshot() []point {
+	return append([]point(nil), h.points...)
+}

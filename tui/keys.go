@@ -1,0 +1,134 @@
+package tui
+
+import (
+	"github.com/charmbracelet/bubbles/key"
+)
+
+// keyMap holds every key binding of the workbench. The help line and the
+// full help (?) are generated from it, so what is shown is what works.
+type keyMap struct {
+	NextAlgo, PrevAlgo, PickAlgo key.Binding
+	Pause                        key.Binding
+	Faster, Slower, Fastest      key.Binding
+	Restart                      key.Binding
+	Compare                      key.Binding
+	Params                       key.Binding
+	Save, Open                   key.Binding
+	Help                         key.Binding
+	Quit                         key.Binding
+
+	// In the parameter pane, prompts and the file picker.
+	Up, Down key.Binding
+	Edit     key.Binding
+	Apply    key.Binding
+	Cancel   key.Binding
+	Yes, No  key.Binding
+}
+
+func defaultKeys() keyMap {
+	return keyMap{
+		NextAlgo: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next algorithm")),
+		PrevAlgo: key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous algorithm")),
+		PickAlgo: key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8", "9"),
+			key.WithHelp("1-9", "pick algorithm")),
+		Pause:   key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "pause")),
+		Faster:  key.NewBinding(key.WithKeys("+", "="), key.WithHelp("+", "faster")),
+		Slower:  key.NewBinding(key.WithKeys("-", "_"), key.WithHelp("-", "slower")),
+		Fastest: key.NewBinding(key.WithKeys("0"), key.WithHelp("0", "max speed")),
+		Restart: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "restart")),
+		Compare: key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "compare")),
+		Params:  key.NewBinding(key.WithKeys("e", "p"), key.WithHelp("e/p", "params")),
+		Save:    key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "save")),
+		Open:    key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "open")),
+		Help:    key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		Quit:    key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+
+		Up:     key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
+		Down:   key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
+		Edit:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "edit")),
+		Apply:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "apply")),
+		Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
+		Yes:    key.NewBinding(key.WithKeys("y", "Y"), key.WithHelp("y", "overwrite")),
+		No:     key.NewBinding(key.WithKeys("n", "N", "esc"), key.WithHelp("n", "keep it")),
+	}
+}
+
+// help.KeyMap views of the bindings, one per context.
+
+// mainHelp is the help of the charts. The short form fits 80 columns when
+// narrow is set: what it leaves out is in the full help.
+type mainHelp struct {
+	k      *keyMap
+	narrow bool
+}
+
+// Help-only bindings that stand for several keys in the short help.
+var (
+	algoHelp  = key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "algo"))
+	speedHelp = key.NewBinding(key.WithKeys("+", "-"), key.WithHelp("+/-", "speed"))
+)
+
+func (h mainHelp) ShortHelp() []key.Binding {
+	k := h.k
+	if h.narrow {
+		return []key.Binding{algoHelp, k.Pause, speedHelp, k.Compare, k.Params, k.Help, k.Quit}
+	}
+	return []key.Binding{algoHelp, k.Pause, speedHelp, k.Restart, k.Compare, k.Params, k.Save, k.Open, k.Help, k.Quit}
+}
+
+func (h mainHelp) FullHelp() [][]key.Binding {
+	k := h.k
+	return [][]key.Binding{
+		{k.NextAlgo, k.PrevAlgo, k.PickAlgo, k.Compare},
+		{k.Pause, k.Faster, k.Slower, k.Fastest, k.Restart},
+		{k.Params, k.Save, k.Open, k.Help, k.Quit},
+	}
+}
+
+// paramsHelp is the help of the parameter pane.
+type paramsHelp struct {
+	k      *keyMap
+	narrow bool
+}
+
+var closeHelp = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close"))
+
+func (h paramsHelp) ShortHelp() []key.Binding {
+	k := h.k
+	if h.narrow {
+		return []key.Binding{k.Up, k.Down, k.Edit, closeHelp, k.Help, k.Quit}
+	}
+	return []key.Binding{k.Up, k.Down, k.Edit, closeHelp, algoHelp, k.Pause, k.Restart, k.Save, k.Help, k.Quit}
+}
+
+func (h paramsHelp) FullHelp() [][]key.Binding {
+	k := h.k
+	return append([][]key.Binding{{k.Up, k.Down, k.Edit, closeHelp}}, mainHelp{k: k}.FullHelp()...)
+}
+
+// inputHelp is the help of a text prompt (editing a value, a file name).
+type inputHelp struct{ k *keyMap }
+
+func (h inputHelp) ShortHelp() []key.Binding { return []key.Binding{h.k.Apply, h.k.Cancel} }
+func (h inputHelp) FullHelp() [][]key.Binding {
+	return [][]key.Binding{h.ShortHelp()}
+}
+
+// confirmHelp is the help of a yes/no question.
+type confirmHelp struct{ k *keyMap }
+
+func (h confirmHelp) ShortHelp() []key.Binding  { return []key.Binding{h.k.Yes, h.k.No} }
+func (h confirmHelp) FullHelp() [][]key.Binding { return [][]key.Binding{h.ShortHelp()} }
+
+// pickerHelp is the help of the file picker.
+type pickerHelp struct{ k *keyMap }
+
+func (h pickerHelp) ShortHelp() []key.Binding {
+	return []key.Binding{
+		key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "move")),
+		key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
+		key.NewBinding(key.WithKeys("left"), key.WithHelp("←/backspace", "up a directory")),
+		h.k.Cancel,
+	}
+}
+func (h pickerHelp) FullHelp() [][]key.Binding { return [][]key.Binding{h.ShortHelp()} }

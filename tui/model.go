@@ -1,0 +1,394 @@
+package tui
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"qcnlab/algos"
+	"qcnlab/experiments"
+)
+
+// Speeds in simulated seconds per wall second; fastest (one past the last)
+// runs as fast as the machine can.
+var speeds = [...]float64{1e-4, 2e-4, 5e-4, 1e-3, 2e-3, 5e-3, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10}
+
+const (
+	defaultSpeed = 6 // 0.01x: the default 100 ms experiment plays in 10 s
+	fastest      = len(speeds)
+
+	tickEvery    = time.Second / 30
+	maxTickGap   = time.Second / 4 // a stalled terminal does not make the run jump
+	measureEvery = time.Second / 2
+	statusFor    = 8 * time.Second
+
+	minWidth, minHeight = 60, 16
+	wideParams          = 100 // from this width the parameter pane sits beside the charts
+)
+
+// The default algorithms of the bar, after the experiment's own, when they
+// are registered.
+var defaultAlgorithms = []string{"qcn", "qcn-t", "ap-n-aimd", "dsm"}
+
+// focus is the root model's state: which part of the screen has the keys.
+type focus int
+
+const (
+	focusCharts focus = iota
+	focusParams       // the parameter pane (it may be editing a value)
+	focusSave         // the save prompt
+	focusOpen         // the file picker
+)
+
+// tickMsg is the UI's clock: it carries the wall time, so a test can drive
+// simulated time with explicit messages.
+type tickMsg time.Time
+
+func tick() tea.Cmd {
+	return tea.Tick(tickEvery, func(t time.Time) tea.Msg { return tickMsg(t) })
+}
+
+// Model is the workbench's root model.
+type Model struct {
+	keys          keyMap
+	help          help.Model
+	width, height int
+	autoTick      bool // schedule the next tick on each tick (off in tests)
+	quitting      bool
+
+	exp     *experiments.Experiment
+	scen    scenario
+	bar     []string // algorithms, 1-9
+	active  int
+	compare bool
+	paused  bool
+	speed   int // index into speeds, or fastest
+	focus   focus
+	showPar bool // the parameter pane is open
+
+	sess     *session
+	target   algos.Time // simulated time the runs are asked to reach
+	lastTick time.Time
+
+	// Measured over the last measureEvery of wall time.
+	measuredAt     time.Time
+	measuredEvents uint64
+	eps            float64 // events per wall second
+	pace           float64 // simulated seconds per wall second at full speed
+
+	status    string
+	statusErr bool
+	statusAt  time.Time // when it was set: it fades after statusFor
+
+	charts chartsPane
+	cmp    comparePane
+	params paramsPane
+	save   savePrompt
+	picker pickerPane
+}
+
+// New builds the workbench on an experiment, with its first algorithm
+// active and its simulation started (idle until the first tick).
+func New(e *experiments.Experiment) (Model, error) {
+	m := newModel()
+	m.autoTick = true
+	if err := m.start(e, algorithmBar(e), 0); err != nil {
+		return Model{}, err
+	}
+	if len(e.Sweep) > 0 {
+		m.setStatus("the workbench runs the experiment without its [sweep]; qcnlab run sweeps it", false)
+	}
+	return m, nil
+}
+
+func newModel() Model {
+	return Model{
+		keys:   defaultKeys(),
+		help:   help.New(),
+		speed:  defaultSpeed,
+		params: newParamsPane(),
+		save:   newSavePrompt(),
+	}
+}
+
+// Close stops the simulations. Run calls it; a test that builds a Model
+// must too.
+func (m Model) Close() {
+	if m.sess != nil {
+		m.sess.stop()
+	}
+}
+
+// algorithmBar lists the experiment's algorithms, then the defaults, leaving
+// out names that are not registered; at most nine, for the number keys.
+func algorithmBar(e *experiments.Experiment) []string {
+	var bar []string
+	for _, name := range slices.Concat(e.Algorithms, defaultAlgorithms) {
+		if _, err := algos.Lookup(name); err == nil && !slices.Contains(bar, name) && len(bar) < 9 {
+			bar = append(bar, name)
+		}
+	}
+	return bar
+}
+
+// start replaces the runs with new ones of e: the active algorithm, or every
+// algorithm of the bar in compare mode. If they cannot start, nothing changes.
+func (m *Model) start(e *experiments.Experiment, bar []string, active int) error {
+	if len(bar) == 0 {
+		return fmt.Errorf("%s: no registered algorithm to run (known: %s)", e.Name, strings.Join(algos.Names(), ", "))
+	}
+	names := []string{bar[active]}
+	if m.compare {
+		names = bar
+	}
+	sess, err := startSession(e, names)
+	if err != nil {
+		return err
+	}
+	if m.sess != nil {
+		m.sess.stop()
+	}
+	m.sess, m.exp, m.bar, m.active, m.scen = sess, e, bar, active, scenarioOf(e)
+	m.target, m.paused = 0, false
+	m.measuredAt, m.measuredEvents, m.eps, m.pace = m.lastTick, 0, 0, 0
+	m.params.load(e, bar[active])
+	m.refreshPanes()
+	return nil
+}
+
+// restart runs the same experiment again from time zero, same seed.
+func (m *Model) restart() {
+	if err := m.start(m.exp, m.bar, m.active); err != nil {
+		m.setStatus(describe(err), true)
+	}
+}
+
+func (m Model) Init() tea.Cmd {
+	cmds := []tea.Cmd{tea.SetWindowTitle("qcnlab " + m.exp.Name)}
+	if m.autoTick {
+		cmds = append(cmds, tick())
+	}
+	return tea.Batch(cmds...)
+}
+
+func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	cmd := m.update(msg)
+	m.layout()
+	return m, cmd
+}
+
+func (m *Model) update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		return nil
+	case tickMsg:
+		m.onTick(time.Time(msg))
+		if m.autoTick && !m.quitting {
+			return tick()
+		}
+		return nil
+	case tea.KeyMsg:
+		return m.onKey(msg)
+	case editMsg:
+		m.applyEdit(msg)
+		return nil
+	case saveMsg:
+		m.saveTo(msg)
+		return nil
+	case openMsg:
+		m.open(msg.path)
+		return nil
+	}
+	// Anything else belongs to the component that asked for it: the file
+	// picker reading a directory, a text input's cursor.
+	var cmd tea.Cmd
+	switch {
+	case m.focus == focusOpen:
+		m.picker, cmd = m.picker.update(msg)
+	case m.focus == focusSave:
+		m.save, cmd, _ = m.save.update(msg, &m.keys)
+	case m.focus == focusParams:
+		m.params, cmd = m.params.update(msg, &m.keys)
+	}
+	return cmd
+}
+
+// onTick picks up the runs' latest snapshots, measures, and moves the
+// simulated-time target by the wall time since the last tick times the speed.
+func (m *Model) onTick(at time.Time) {
+	m.sess.refresh()
+	if m.lastTick.IsZero() || at.Before(m.lastTick) {
+		m.lastTick, m.measuredAt = at, at
+	}
+	dt := min(at.Sub(m.lastTick), maxTickGap)
+	m.lastTick = at
+	m.measure(at)
+	if m.status != "" && at.Sub(m.statusAt) > statusFor {
+		m.status = ""
+	}
+	if m.state() == stateRunning {
+		if m.speed == fastest {
+			m.target = m.scen.duration
+		} else {
+			// Never more than one step ahead of the slowest run: a run that
+			// cannot keep up plays at its own pace, without a backlog.
+			step := algos.Seconds(speeds[m.speed] * dt.Seconds())
+			m.target = min(m.target+step, m.sess.reached()+step)
+		}
+		m.sess.setTarget(m.target)
+	}
+	m.refreshPanes()
+}
+
+// measure updates the events per second: over the last measureEvery of
+// wall time at a set speed; at full speed, over the runs' busy time.
+func (m *Model) measure(at time.Time) {
+	if m.speed == fastest {
+		var eps float64
+		var busy time.Duration
+		for _, s := range m.sess.snaps {
+			if s.busy > 0 {
+				eps += float64(s.events) / s.busy.Seconds()
+				busy = max(busy, s.busy)
+			}
+		}
+		if busy > 0 {
+			m.eps, m.pace = eps, m.sess.reached().Seconds()/busy.Seconds()
+		}
+		return
+	}
+	if dt := at.Sub(m.measuredAt); dt >= measureEvery && m.state() == stateRunning {
+		ev := m.sess.events()
+		m.eps = float64(ev-m.measuredEvents) / dt.Seconds()
+		m.measuredAt, m.measuredEvents = at, ev
+	}
+}
+
+// state is what the header shows.
+func (m *Model) state() runState {
+	switch {
+	case m.sess.err() != nil:
+		return stateFailed
+	case m.sess.done():
+		return stateFinished
+	case m.paused:
+		return statePaused
+	}
+	return stateRunning
+}
+
+// mainSnap is the snapshot of the active algorithm's run.
+func (m *Model) mainSnap() *snapshot {
+	i := 0
+	if m.compare {
+		i = m.active
+	}
+	if i < len(m.sess.snaps) {
+		return m.sess.snaps[i]
+	}
+	return nil
+}
+
+func (m *Model) refreshPanes() {
+	if m.sess == nil {
+		return
+	}
+	m.charts.setData(m.scen, m.mainSnap())
+	if m.compare {
+		m.cmp.setData(m.scen, m.sess.names, m.sess.snaps, m.active)
+	}
+}
+
+func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
+	k := &m.keys
+	if msg.String() == "ctrl+c" {
+		return m.quit()
+	}
+	// Prompts and the picker take every key.
+	var cmd tea.Cmd
+	switch {
+	case m.focus == focusSave:
+		var cancelled bool
+		m.save, cmd, cancelled = m.save.update(msg, k)
+		if cancelled {
+			m.focus = m.back()
+		}
+		return cmd
+	case m.focus == focusOpen:
+		if key.Matches(msg, k.Cancel) {
+			m.focus = m.back()
+			return nil
+		}
+		m.picker, cmd = m.picker.update(msg)
+		return cmd
+	case m.focus == focusParams && m.params.editing:
+		m.params, cmd = m.params.update(msg, k)
+		return cmd
+	case m.focus == focusParams && key.Matches(msg, k.Cancel):
+		m.showPar, m.focus = false, focusCharts
+		return nil
+	}
+	switch {
+	case key.Matches(msg, k.Quit):
+		return m.quit()
+	case key.Matches(msg, k.NextAlgo):
+		m.switchTo(m.active + 1)
+	case key.Matches(msg, k.PrevAlgo):
+		m.switchTo(m.active - 1)
+	case key.Matches(msg, k.PickAlgo):
+		if i := int(msg.String()[0] - '1'); i < len(m.bar) {
+			m.switchTo(i)
+		}
+	case key.Matches(msg, k.Pause):
+		m.togglePause()
+	case key.Matches(msg, k.Faster):
+		m.setSpeed(min(m.speed+1, fastest))
+	case key.Matches(msg, k.Slower):
+		m.setSpeed(max(m.speed-1, 0))
+	case key.Matches(msg, k.Fastest):
+		m.setSpeed(fastest)
+	case key.Matches(msg, k.Restart):
+		m.restart()
+	case key.Matches(msg, k.Compare):
+		m.compare = !m.compare
+		if err := m.start(m.exp, m.bar, m.active); err != nil {
+			m.compare = !m.compare
+			m.setStatus(describe(err), true)
+		}
+	case key.Matches(msg, k.Params):
+		m.showPar = !m.showPar
+		m.focus = m.back()
+	case key.Matches(msg, k.Save):
+		m.focus = focusSave
+		return m.save.open("./" + m.exp.Name + ".toml")
+	case key.Matches(msg, k.Open):
+		m.focus = focusOpen
+		dir, err := os.Getwd()
+		if err != nil {
+			dir = "."
+		}
+		m.picker, cmd = newPicker(dir, m.width, m.bodyHeight())
+		return cmd
+	case key.Matches(msg, k.Help):
+		m.help.ShowAll = !m.help.ShowAll
+	case m.focus == focusParams:
+		m.params, cmd = m.params.update(msg, k)
+		return cmd
+	}
+	return nil
+}
+
+// back is the focus to return to when a prompt or the picker closes.
+func (m *Model) back() focus {
+	if m.showPar {
+		return focusParams
+	}
+	return focusCharts
+}

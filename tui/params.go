@@ -1,0 +1,220 @@
+package tui
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/table"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"qcnlab/algos"
+	"qcnlab/experiments"
+	"qcnlab/experiments/units"
+)
+
+// paramRow is one editable key with its current value.
+type paramRow struct {
+	key   string // the dotted key Experiment.Set takes
+	value string // current value with its unit, as the experiment file writes it
+	doc   string
+}
+
+// editMsg asks the root model to set key to value: it applies it on a clone
+// of the experiment and restarts the run, or reports why not.
+type editMsg struct{ key, value string }
+
+// paramRows lists what the pane edits: the run and network keys, then every
+// parameter of the algorithm with its resolved value.
+func paramRows(e *experiments.Experiment, algo string) []paramRow {
+	r := e.Resolved()
+	dur := func(d units.Duration) string { return units.FormatDuration(algos.Time(d)) }
+	rows := []paramRow{
+		{"duration", dur(r.Duration), "simulated time of a run"},
+		{"warmup", dur(*r.Warmup), "statistics cover [warmup, duration]"},
+		{"seed", strconv.FormatUint(r.Seed, 10), "seed of every random stream; same seed, same run"},
+		{"network.capacity", units.FormatRate(float64(r.Network.Capacity)), "bottleneck link rate"},
+		{"network.buffer", units.FormatBytes(float64(r.Network.Buffer)), "bottleneck buffer (drop-tail)"},
+		{"network.frame_size", units.FormatBytes(float64(r.Network.FrameSize)), "data frame size"},
+		{"network.rtt", dur(r.Network.RTT), "round-trip propagation delay of every source"},
+		{"sources.count", strconv.Itoa(r.Sources.Count), "number of greedy sources"},
+		{"sources.line_rate", units.FormatRate(float64(*r.Sources.LineRate)), "access link rate of each source"},
+		{"sources.initial_rate", units.FormatRate(float64(*r.Sources.InitialRate)), "rate each source starts at"},
+		{"sources.forward_delay", dur(*r.Sources.ForwardDelay), "propagation delay to the bottleneck (default: rtt/2)"},
+		{"sources.backward_delay", dur(*r.Sources.BackwardDelay), "delay of feedback back to the source (default: rtt/2)"},
+		{"output.sample_interval", dur(r.Output.SampleInterval), "time series resolution"},
+		{"output.rate_window", dur(r.Output.RateWindow), "per-source rates are averaged over this window"},
+		{"output.fairness_threshold", strconv.FormatFloat(r.Output.FairnessThreshold, 'g', -1, 64),
+			"min/max rate counted as fair (time to fairness)"},
+	}
+	sc, err := algos.Lookup(algo)
+	if err != nil {
+		return rows
+	}
+	values, err := e.ParamValues(algo)
+	for _, p := range sc.Params {
+		v := "?"
+		if err == nil {
+			v = units.Format(p.Kind, values[p.Key])
+		} else if x, ok := e.Params[algo][p.Key]; ok {
+			v = units.Format(p.Kind, x)
+		}
+		rows = append(rows, paramRow{"params." + algo + "." + p.Key, v, fmt.Sprintf("%s (%s)", p.Doc, p.Kind)})
+	}
+	return rows
+}
+
+// paramsPane lists the keys in a table; enter edits the selected value in a
+// text input, and an error from applying it is shown under the input.
+type paramsPane struct {
+	width, height int
+	algo          string
+	rows          []paramRow
+	table         table.Model
+	input         textinput.Model
+	editing       bool
+	err           string
+}
+
+func newParamsPane() paramsPane {
+	km := table.DefaultKeyMap()
+	km.PageDown.SetKeys("pgdown", "f") // space pauses the run
+	t := table.New(table.WithKeyMap(km), table.WithFocused(true),
+		table.WithColumns([]table.Column{{Title: "key", Width: 28}, {Title: "value", Width: 12}}))
+	t.SetStyles(table.Styles{Header: tableHeadStyle.Padding(0, 1), Cell: tableCellStyle.Padding(0, 1), Selected: tableSelStyle})
+	in := textinput.New()
+	in.Cursor.SetMode(cursor.CursorStatic)
+	in.PromptStyle = promptStyle
+	return paramsPane{table: t, input: in}
+}
+
+// load shows the keys of e and algo, keeping the selected row.
+func (p *paramsPane) load(e *experiments.Experiment, algo string) {
+	p.algo = algo
+	p.rows = paramRows(e, algo)
+	p.syncRows()
+	p.layout()
+}
+
+// syncRows fills the table, marking the selected row so it shows without
+// colour too.
+func (p *paramsPane) syncRows() {
+	rows := make([]table.Row, len(p.rows))
+	for i, r := range p.rows {
+		marker := "  "
+		if i == p.table.Cursor() {
+			marker = "▸ "
+		}
+		rows[i] = table.Row{marker + shortKey(r.key, p.algo), r.value}
+	}
+	p.table.SetRows(rows)
+}
+
+// shortKey drops the params.<algo>. prefix the title already shows.
+func shortKey(k, algo string) string {
+	if prefix := "params." + algo + "."; len(k) > len(prefix) && k[:len(prefix)] == prefix {
+		return "· " + k[len(prefix):]
+	}
+	return k
+}
+
+func (p *paramsPane) setSize(w, h int) {
+	if w != p.width || h != p.height {
+		p.width, p.height = w, h
+		p.layout()
+	}
+}
+
+// Lines below the table: a rule, the selected key's meaning (two lines),
+// the edit line and the error (two lines).
+const paramsFooter = 6
+
+func (p *paramsPane) layout() {
+	valueW := 12
+	keyW := max(8, min(28, p.width-valueW-4))
+	p.table.SetColumns([]table.Column{{Title: "key", Width: keyW}, {Title: "value", Width: valueW}})
+	p.table.SetWidth(p.width)
+	p.table.SetHeight(max(2, p.height-1-paramsFooter))
+	p.input.Width = max(1, p.width-lipgloss.Width(p.input.Prompt)-1)
+}
+
+func (p paramsPane) selected() (paramRow, bool) {
+	i := p.table.Cursor()
+	if i < 0 || i >= len(p.rows) {
+		return paramRow{}, false
+	}
+	return p.rows[i], true
+}
+
+// startEdit opens the text input on the selected value.
+func (p *paramsPane) startEdit() tea.Cmd {
+	r, ok := p.selected()
+	if !ok {
+		return nil
+	}
+	p.editing, p.err = true, ""
+	p.input.Prompt = r.key + " = "
+	p.input.SetValue(r.value)
+	p.input.CursorEnd()
+	p.layout()
+	return p.input.Focus()
+}
+
+func (p *paramsPane) stopEdit() {
+	p.editing, p.err = false, ""
+	p.input.Blur()
+}
+
+// fail shows why an edit was not applied; the input stays open.
+func (p *paramsPane) fail(msg string) { p.err = msg }
+
+func (p paramsPane) update(msg tea.Msg, keys *keyMap) (paramsPane, tea.Cmd) {
+	km, isKey := msg.(tea.KeyMsg)
+	switch {
+	case p.editing && isKey && key.Matches(km, keys.Apply):
+		r, _ := p.selected()
+		edit := editMsg{key: r.key, value: p.input.Value()}
+		return p, func() tea.Msg { return edit }
+	case p.editing && isKey && key.Matches(km, keys.Cancel):
+		p.stopEdit()
+		return p, nil
+	case p.editing:
+		before := p.input.Value()
+		var cmd tea.Cmd
+		p.input, cmd = p.input.Update(msg)
+		if p.input.Value() != before {
+			p.err = ""
+		}
+		return p, cmd
+	case isKey && key.Matches(km, keys.Edit):
+		return p, p.startEdit()
+	}
+	var cmd tea.Cmd
+	before := p.table.Cursor()
+	p.table, cmd = p.table.Update(msg)
+	if p.table.Cursor() != before {
+		p.syncRows()
+	}
+	return p, cmd
+}
+
+func (p paramsPane) view() string {
+	w := p.width
+	title := titleStyle.Render("parameters") + faintStyle.Render(" of the run and of ") + titleStyle.Render(display(p.algo))
+	doc := ""
+	if r, ok := p.selected(); ok {
+		doc = r.doc
+	}
+	lines := []string{fit(title, w), p.table.View(), faintStyle.Render(fit(repeat("─", w), w))}
+	lines = append(lines, wrap(faintStyle, doc, w, 2)...)
+	if p.editing {
+		lines = append(lines, fit(p.input.View(), w))
+		lines = append(lines, wrap(errorStyle, p.err, w, 2)...)
+	} else {
+		lines = append(lines, fit(faintStyle.Render("enter edits the selected value"), w), "", "")
+	}
+	return fitLines(splitLines(lipgloss.JoinVertical(lipgloss.Left, lines...)), w, p.height)
+}

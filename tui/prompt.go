@@ -1,0 +1,85 @@
+package tui
+
+import (
+	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// saveMsg asks the root model to save the experiment to path; overwrite
+// says the user agreed to replace an existing file.
+type saveMsg struct {
+	path      string
+	overwrite bool
+}
+
+// savePrompt asks where to save, then, if the file exists, whether to
+// overwrite it.
+type savePrompt struct {
+	width   int
+	input   textinput.Model
+	confirm bool // asking "overwrite? (y/n)"
+	err     string
+}
+
+func newSavePrompt() savePrompt {
+	in := textinput.New()
+	in.Prompt = "save to: "
+	in.PromptStyle = promptStyle
+	in.Cursor.SetMode(cursor.CursorStatic)
+	return savePrompt{input: in}
+}
+
+// open starts the prompt with path filled in.
+func (p *savePrompt) open(path string) tea.Cmd {
+	p.confirm, p.err = false, ""
+	p.input.SetValue(path)
+	p.input.CursorEnd()
+	return p.input.Focus()
+}
+
+func (p *savePrompt) setWidth(w int) {
+	p.width = w
+	p.input.Width = max(1, w-len(p.input.Prompt)-1)
+}
+
+// ask switches to the overwrite question.
+func (p *savePrompt) ask() { p.confirm, p.err = true, "" }
+
+// fail shows why the file was not written; the prompt stays open.
+func (p *savePrompt) fail(msg string) { p.confirm, p.err = false, msg }
+
+// update handles a key; done says the prompt was cancelled.
+func (p savePrompt) update(msg tea.Msg, keys *keyMap) (_ savePrompt, cmd tea.Cmd, done bool) {
+	km, isKey := msg.(tea.KeyMsg)
+	path := p.input.Value()
+	switch {
+	case p.confirm && isKey && key.Matches(km, keys.Yes):
+		return p, func() tea.Msg { return saveMsg{path: path, overwrite: true} }, false
+	case p.confirm && isKey && key.Matches(km, keys.No):
+		p.confirm = false // back to the file name
+		return p, nil, false
+	case p.confirm:
+		return p, nil, false
+	case isKey && key.Matches(km, keys.Apply):
+		return p, func() tea.Msg { return saveMsg{path: path} }, false
+	case isKey && key.Matches(km, keys.Cancel):
+		p.input.Blur()
+		return p, nil, true
+	}
+	before := p.input.Value()
+	p.input, cmd = p.input.Update(msg)
+	if p.input.Value() != before {
+		p.err = ""
+	}
+	return p, cmd, false
+}
+
+// view is the prompt's two lines.
+func (p savePrompt) view() string {
+	if p.confirm {
+		return fit(promptStyle.Render(p.input.Value()+" exists: overwrite? (y/n)"), p.width) + "\n" + fit("", p.width)
+	}
+	return fit(p.input.View(), p.width) + "\n" + wrap(errorStyle, p.err, p.width, 1)[0]
+}

@@ -1,0 +1,127 @@
+package tui
+
+// The root model's layout and view.
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/lipgloss"
+)
+
+// bottomHeight is the status line, or the save prompt's two lines.
+func (m *Model) bottomHeight() int {
+	if m.focus == focusSave {
+		return 2
+	}
+	return 1
+}
+
+func (m *Model) helpView() string {
+	// The short help in full if it fits, else its narrow form.
+	full := m.help
+	full.Width = 0 // unlimited, to measure
+	narrow := lipgloss.Width(full.ShortHelpView(mainHelp{k: &m.keys}.ShortHelp())) > m.width
+	var km help.KeyMap = mainHelp{&m.keys, narrow}
+	switch {
+	case m.focus == focusSave && m.save.confirm:
+		km = confirmHelp{&m.keys}
+	case m.focus == focusSave || m.focus == focusParams && m.params.editing:
+		km = inputHelp{&m.keys}
+	case m.focus == focusOpen:
+		km = pickerHelp{&m.keys}
+	case m.focus == focusParams:
+		km = paramsHelp{&m.keys, narrow}
+	}
+	// help truncates with an ellipsis, but lets the last item run over
+	// when the ellipsis does not fit: cut every line to the width.
+	lines := splitLines(m.help.View(km))
+	for i, l := range lines {
+		lines[i] = fit(l, m.width)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// bodyHeight is what is left for the charts (or the pane or the picker).
+func (m *Model) bodyHeight() int {
+	return m.height - 3 - m.bottomHeight() - lipgloss.Height(m.helpView())
+}
+
+// paramsWidth is the parameter pane's width beside the charts.
+func (m *Model) paramsWidth() int { return min(max(m.width*2/5, 46), 64) }
+
+func (m *Model) layout() {
+	m.help.Width = m.width
+	w, h := m.width, m.bodyHeight()
+	if w < minWidth || m.height < minHeight {
+		return
+	}
+	m.save.setWidth(w)
+	chartsW, chartsH := w, h
+	switch {
+	case m.focus == focusOpen:
+		m.picker.setSize(w, h)
+	case m.showPar && w >= wideParams:
+		pw := m.paramsWidth()
+		m.params.setSize(pw-2, h) // the pane's left border and padding
+		chartsW = w - pw
+	case m.showPar:
+		chartsH = 2 // sparklines over the pane
+		m.params.setSize(w, h-chartsH)
+	}
+	m.charts.setSize(chartsW, chartsH)
+	m.cmp.setSize(chartsW, chartsH)
+}
+
+func (m Model) View() string {
+	if m.quitting || m.width <= 0 || m.height <= 0 {
+		return ""
+	}
+	if m.width < minWidth || m.height < minHeight {
+		msg := fmt.Sprintf("terminal too small (need %dx%d, have %dx%d)", minWidth, minHeight, m.width, m.height)
+		lines := splitLines(lipgloss.NewStyle().Width(m.width).Align(lipgloss.Center).Render(msg))
+		return lipgloss.Place(m.width, m.height, lipgloss.Center, lipgloss.Center,
+			strings.Join(lines[:min(len(lines), m.height)], "\n"))
+	}
+	w := m.width
+	snap := m.mainSnap()
+	rows := []string{
+		headerView(w, m.exp, m.sess.reached(), m.speedText(), m.state()),
+		barView(w, m.bar, m.active, m.compare),
+		m.bodyView(),
+		statsLine(w, snap, m.scen, m.eps),
+	}
+	if m.focus == focusSave {
+		rows = append(rows, m.save.view())
+	} else {
+		style := faintStyle
+		if m.statusErr {
+			style = errorStyle
+		} else if m.status != "" {
+			style = okStyle
+		}
+		if err := m.sess.err(); err != nil {
+			m.status, style = err.Error(), errorStyle
+		}
+		rows = append(rows, style.Render(fit(m.status, w)))
+	}
+	rows = append(rows, m.helpView())
+	return lipgloss.JoinVertical(lipgloss.Left, rows...)
+}
+
+func (m *Model) bodyView() string {
+	charts := m.charts.view()
+	if m.compare && !(m.showPar && m.width < wideParams) {
+		charts = m.cmp.view()
+	}
+	switch {
+	case m.focus == focusOpen:
+		return m.picker.view()
+	case m.showPar && m.width >= wideParams:
+		return lipgloss.JoinHorizontal(lipgloss.Top, charts, paneStyle.Render(m.params.view()))
+	case m.showPar:
+		return lipgloss.JoinVertical(lipgloss.Left, charts, m.params.view())
+	}
+	return charts
+}
