@@ -84,9 +84,16 @@ func (c *chartsPane) render() {
 	}
 }
 
-// queueTitle names the queue chart and its marks.
+// queueTitle names the queue chart and its marks; with several bottlenecks
+// (a parking lot) it is their legend too.
 func queueTitle(s *snapshot) string {
 	t := titleStyle.Render("queue") + faintStyle.Render(" (bytes at the bottleneck)")
+	if s.queues > 1 {
+		t = titleStyle.Render("queues") + faintStyle.Render(" (bytes at each bottleneck)")
+		for j := 0; j < s.queues; j++ {
+			t += "  " + seriesStyle(j).Render(fmt.Sprintf("━ sw%d", j))
+		}
+	}
 	if q := qEq(s); q > 0 {
 		t += "  " + targetStyle.Render("┈┈ q_eq "+units.FormatBytes(q))
 	}
@@ -102,12 +109,20 @@ func qEq(s *snapshot) float64 {
 }
 
 func queuePlot(w, h int, scen scenario, s *snapshot) string {
-	xs, ys := column(s, 0)
+	var queues []series
+	for j := 0; j < max(1, s.queues); j++ {
+		xs, ys := column(s, j)
+		style := queueStyle
+		if s.queues > 1 {
+			style = seriesStyle(j)
+		}
+		queues = append(queues, series{xs: xs, ys: ys, style: style})
+	}
 	p := plot{
 		w: w, h: h,
 		xMax: scen.duration.Seconds(), yMax: scen.buffer,
 		xLabel: axisTime, yLabel: axisBytes,
-		series: []series{{xs: xs, ys: ys, style: queueStyle}},
+		series: queues,
 	}
 	if q := qEq(s); q > 0 {
 		p.marks = []mark{{y: q, style: targetStyle}}

@@ -36,7 +36,7 @@ type snapshot struct {
 type driver struct {
 	algo string
 	cfg  model.Config
-	sim  *model.Packet
+	sim  model.Sim
 	hist *history
 
 	target atomic.Int64 // simulated time to advance to
@@ -54,13 +54,13 @@ func startDriver(algo string, cfg model.Config) (*driver, error) {
 	d := &driver{
 		algo: algo,
 		cfg:  cfg,
-		hist: newHistory(1, len(cfg.Sources)),
+		hist: newHistory(max(1, len(cfg.Links)), len(cfg.Sources)),
 		wake: make(chan struct{}, 1),
 		quit: make(chan struct{}),
 		done: make(chan struct{}),
 	}
 	cfg.OnSample = d.hist.add
-	sim, err := model.NewPacket(cfg)
+	sim, err := model.New(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", algo, err)
 	}

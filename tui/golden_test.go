@@ -68,13 +68,7 @@ func TestGoldenParamsError(t *testing.T) {
 		t.Run(fmt.Sprintf("%dx%d", size.w, size.h), func(t *testing.T) {
 			h := newHarness(t, testExperiment(t), size.w, size.h)
 			h.advance(tick250)
-			h.keys("e")
-			for range 6 { // to network.rtt
-				h.keys("down")
-			}
-			h.keys("enter")
-			h.typeText("300")
-			h.keys("enter")
+			editKey(h, "network.rtt", "300")
 			requireView(t, h, size.w, size.h)
 		})
 	}
