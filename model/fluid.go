@@ -29,11 +29,12 @@ var fluidSchemes = []string{"qcn"}
 // Fluid integrates the fluid model with a fixed step and a history of the
 // delayed quantities.
 type Fluid struct {
-	cfg   Config
-	now   algos.Time
-	dt    algos.Time
-	steps uint64
-	done  bool
+	cfg     Config
+	now     algos.Time // the integration's time, a whole number of steps
+	reached algos.Time // the time Advance was asked to reach: Now()
+	dt      algos.Time
+	steps   uint64
+	done    bool
 
 	// QCN parameters, rates in bits/s, sizes in bytes.
 	qEq, w, gd, bc, rAI, minRate float64
@@ -125,7 +126,9 @@ func qcnMarkBytes(level int) float64 {
 	return [8]float64{150e3, 75e3, 50e3, 37.5e3, 30e3, 25e3, 21.5e3, 18.5e3}[min(level, 63)/8]
 }
 
-func (f *Fluid) Now() algos.Time { return f.now }
+// Now is the time Advance last reached; the integration, in whole steps, is
+// less than one step (at most a microsecond) behind it.
+func (f *Fluid) Now() algos.Time { return max(f.now, f.reached) }
 func (f *Fluid) Done() bool      { return f.done }
 func (f *Fluid) Events() uint64  { return f.steps }
 func (f *Fluid) Frames() uint64  { return uint64(f.departed / f.frame) }
@@ -140,6 +143,7 @@ func (f *Fluid) Advance(until algos.Time) {
 			f.nextSample += f.cfg.SampleInterval
 		}
 	}
+	f.reached = max(f.reached, end)
 	if end == f.cfg.Duration {
 		f.level.advance(end)
 		f.done = true

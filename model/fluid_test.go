@@ -97,3 +97,26 @@ func TestFluidOnlyForSchemesThatHaveOne(t *testing.T) {
 		t.Error("unknown model accepted")
 	}
 }
+
+// Advance reaches the time it is asked for even when that is less than an
+// integration step ahead, so a caller stepping in small slices (the
+// workbench at a slow speed) never waits on it.
+func TestFluidAdvanceReachesSmallSteps(t *testing.T) {
+	cfg := fluidConfig(t, 2, 10e9)
+	sim, err := NewFluid(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sim.dt <= 10 {
+		t.Fatalf("step %d ps: too small for the test", sim.dt)
+	}
+	for until := algos.Time(7); until < 20*sim.dt; until += 7 {
+		sim.Advance(until)
+		if sim.Now() != until {
+			t.Fatalf("Advance(%d) reached %d", until, sim.Now())
+		}
+	}
+	if sim.Events() < 18 {
+		t.Errorf("%d steps taken for %d ps", sim.Events(), 20*sim.dt)
+	}
+}
