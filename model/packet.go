@@ -29,10 +29,10 @@ type Packet struct {
 	seq      uint64
 	sources  []source // by value, for locality; never resized after NewPacket
 	ports    []*port
-	links    []ring[flight] // links[j]: frames leaving port j for port j+1
-	delays   []algos.Time   // delays[j]: propagation from port j to port j+1
-	events   uint64         // discrete events handled: emissions, arrivals, departures, feedback, timers
-	frame    algos.Frame    // scratch for the congestion point: no allocation per frame
+	links    []ring[hop]  // links[j]: frames leaving port j for port j+1
+	delays   []algos.Time // delays[j]: propagation from port j to port j+1
+	events   uint64       // discrete events handled: emissions, arrivals, departures, feedback, timers
+	frame    algos.Frame  // scratch for the congestion point: no allocation per frame
 	fb       algos.Feedback
 	done     bool
 
@@ -63,7 +63,7 @@ func NewPacket(cfg Config) (*Packet, error) {
 		}, cfg.Params)
 		s.ports = append(s.ports, newPort(fmt.Sprintf("sw%d", j), l.Capacity, l.Buffer, cp, n, cfg.Warmup, cfg.Duration))
 	}
-	s.links = make([]ring[flight], len(links))
+	s.links = make([]ring[hop], len(links))
 	for _, l := range links {
 		s.delays = append(s.delays, l.Delay)
 	}
@@ -81,7 +81,7 @@ func NewPacket(cfg Config) (*Packet, error) {
 			fbDelay[pos] = sc.BackwardDelay + cfg.hopDelay(path, pos)
 		}
 		s.sources = append(s.sources, source{
-			id: i, rp: rp, lineRate: sc.LineRate, path: path, fbDelay: fbDelay,
+			id: i, rp: rp, lineRate: sc.LineRate, path: path, first: s.ports[path[0]], fbDelay: fbDelay,
 			fwd: sc.ForwardDelay, bwd: sc.BackwardDelay,
 			serial: algos.TransmitTime(cfg.FrameBytes, sc.LineRate),
 			start:  sc.Start, stop: sc.Stop,
@@ -190,37 +190,37 @@ func (s *Packet) arrival(src *source) {
 	src.arrivalAt = -1 // consumed: syncArrival must set the next one
 	f := src.inflight.pop()
 	src.arrived += int64(f.bytes)
-	s.enter(src, &f)
+	s.enter(src, src.first, &f, 0)
 	s.syncTimer(src)
 	s.syncArrival(src)
 }
 
 // hop delivers the next frame on the link out of port j to port j+1.
 func (s *Packet) hop(j int) {
-	f := s.links[j].pop()
+	h := s.links[j].pop()
 	s.syncLink(j)
-	s.enter(&s.sources[f.src], &f)
+	src := &s.sources[h.src]
+	s.enter(src, s.ports[src.path[h.pos]], &h.flight, h.pos)
 }
 
-// enter hands frame f of src to the port at its path position: the port
-// queues or drops it, its congestion point may answer, and a frame with
+// enter hands frame f of src to port p, at position pos of its path: the
+// port queues or drops it, its congestion point may answer, and a frame with
 // more links to cross is sent on toward the next port.
-func (s *Packet) enter(src *source, f *flight) {
-	j := src.path[f.pos]
-	p := s.ports[j]
+func (s *Packet) enter(src *source, p *port, f *flight, pos int32) {
 	s.events += uint64(p.advance(s.now)) + 1
 	s.frame = algos.Frame{Source: src.id, Bytes: int(f.bytes), CPID: int(f.cpid), Sent: f.sent}
-	last := int(f.pos) == len(src.path)-1
+	last := int(pos) == len(src.path)-1
 	done, send := p.arrive(s.now, &s.frame, last, &s.fb)
 	if send {
-		src.feedback[f.pos].push(s.fb)
+		src.feedback[pos].push(s.fb)
 		// For feedback, gen names the port it comes from.
-		s.rare.push(event{at: s.now + src.fbDelay[f.pos], src: int32(src.id), gen: uint32(f.pos), kind: evFeedback})
+		s.rare.push(event{at: s.now + src.fbDelay[pos], src: int32(src.id), gen: uint32(pos), kind: evFeedback})
 	}
 	if !last && done != algos.Never {
 		// The port's departures are in order, so the link's are.
-		next := *f
-		next.arrive, next.pos = done+s.delays[j], f.pos+1
+		j := src.path[pos]
+		next := hop{flight: *f, src: int32(src.id), pos: pos + 1}
+		next.arrive = done + s.delays[j]
 		s.links[j].push(next)
 		if s.links[j].len() == 1 {
 			s.syncLink(j)
@@ -289,7 +289,7 @@ func (s *Packet) runLocal(src *source, t algos.Time) {
 func (s *Packet) emit(src *source) {
 	e := src.nextEmit
 	bytes := s.cfg.FrameBytes
-	src.inflight.push(flight{arrive: e + src.serial + src.fwd, sent: e, bytes: int32(bytes), cpid: src.rpCPID, src: int32(src.id)})
+	src.inflight.push(flight{arrive: e + src.serial + src.fwd, sent: e, bytes: int32(bytes), cpid: src.rpCPID})
 	src.emitted += int64(bytes)
 	s.events++
 	src.mark, src.credit = e, 0

@@ -3,11 +3,12 @@ package model
 import "qcnlab/algos"
 
 // queued is a frame in the switch queue; done is when its last bit leaves.
+// src is the source of a frame that leaves the network here (its path's
+// last link), and ^src of one that goes on: 16 bytes, one per frame.
 type queued struct {
 	done  algos.Time
 	bytes int32
 	src   int32
-	last  bool // the frame leaves the network here (this is its path's last link)
 }
 
 // port is an output-queued switch port with a drop-tail buffer feeding one
@@ -60,11 +61,11 @@ func (p *port) advance(t algos.Time) int {
 		p.level.set(f.done, float64(p.bytes))
 		if f.done > p.warmup && f.done <= p.end {
 			p.sentBytes += int64(f.bytes)
-			if f.last {
+			if f.src >= 0 {
 				p.delivered[f.src] += int64(f.bytes)
 			}
 		}
-		if f.last {
+		if f.src >= 0 {
 			p.exits++
 		}
 		p.queue.pop()
@@ -87,7 +88,11 @@ func (p *port) arrive(now algos.Time, f *algos.Frame, last bool, fb *algos.Feedb
 		}
 		done = max(now, p.tail) + p.svc
 		p.tail = done
-		p.queue.push(queued{done: done, bytes: int32(f.Bytes), src: int32(f.Source), last: last})
+		src := int32(f.Source)
+		if !last {
+			src = ^src
+		}
+		p.queue.push(queued{done: done, bytes: int32(f.Bytes), src: src})
 		p.bytes += f.Bytes
 		p.level.set(now, float64(p.bytes))
 	} else {

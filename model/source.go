@@ -2,15 +2,20 @@ package model
 
 import "qcnlab/algos"
 
-// flight is a frame on a link, on its way to the next switch port: from a
-// source to its first, or from one switch to the next.
+// flight is a frame on a source's access link, on its way to the first
+// port of its path. It is kept small: one is pushed and popped per frame.
 type flight struct {
 	arrive algos.Time
 	sent   algos.Time
 	bytes  int32
 	cpid   int32
-	src    int32
-	pos    int32 // the index in its source's path of the port it is going to
+}
+
+// hop is a frame on a link between two switches of a parking lot.
+type hop struct {
+	flight
+	src int32
+	pos int32 // the index in its source's path of the port it is going to
 }
 
 // source is a greedy sender behind a rate limiter (the scheme's reaction
@@ -21,6 +26,7 @@ type source struct {
 	id          int
 	rp          algos.ReactionPoint
 	path        []int        // the links the frames cross
+	first       *port        // the port of path[0]
 	fbDelay     []algos.Time // feedback delay back from each port of the path
 	lineRate    float64
 	fwd, bwd    algos.Time

@@ -40,7 +40,14 @@ func (l *levelStats) advance(t algos.Time) {
 		if l.level == 0 {
 			l.empty += t - l.last
 		}
-		l.min, l.max = min(l.min, l.level), max(l.max, l.level)
+		// Plain comparisons: the built-in min and max also handle NaN,
+		// which costs on every departure.
+		if l.level < l.min {
+			l.min = l.level
+		}
+		if l.level > l.max {
+			l.max = l.level
+		}
 		l.last = t
 		return
 	}
@@ -94,7 +101,7 @@ type rateSampler struct {
 	interval         algos.Time
 	windowLen        int // samples per window
 	samples          int
-	history          [][]float64 // [source][slot]: cumulative bytes windowLen samples ago
+	history          []float64 // [slot*sources + source]: cumulative bytes windowLen samples ago
 	fairFrom, fairTo []algos.Time
 	fair             fairness
 }
@@ -105,8 +112,8 @@ func newRateSampler(cfg *Config) rateSampler {
 		windowLen: max(1, int((cfg.RateWindow+cfg.SampleInterval/2)/cfg.SampleInterval)),
 		fair:      fairness{threshold: cfg.FairnessThreshold},
 	}
+	r.history = make([]float64, r.windowLen*len(cfg.Sources))
 	for _, s := range cfg.Sources {
-		r.history = append(r.history, make([]float64, r.windowLen))
 		// A source counts toward fairness once its bytes have reached the
 		// bottleneck for a whole window, and until they stop arriving.
 		r.fairFrom = append(r.fairFrom, s.Start+s.ForwardDelay+cfg.RateWindow)
@@ -123,20 +130,24 @@ func (r *rateSampler) observe(t algos.Time, cumulative, rates []float64) {
 	r.samples++
 	span := min(r.samples, r.windowLen)
 	perWindow := 8 * float64(algos.Second) / (float64(span) * float64(r.interval)) // bytes -> bits/s
+	history := r.history[slot*len(cumulative) : (slot+1)*len(cumulative)]
+	full := r.samples > r.windowLen // history holds a whole window ago
 	lo, hi, active := 0.0, 0.0, 0
 	for i, now := range cumulative {
 		old := 0.0
-		if r.samples > r.windowLen {
-			old = r.history[i][slot]
+		if full {
+			old = history[i]
 		}
 		rate := (now - old) * perWindow
 		rates[i] = rate
-		r.history[i][slot] = now
+		history[i] = now
 		if t >= r.fairFrom[i] && t < r.fairTo[i] {
 			if active == 0 || rate < lo {
 				lo = rate
 			}
-			hi = max(hi, rate)
+			if rate > hi {
+				hi = rate
+			}
 			active++
 		}
 	}
