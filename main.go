@@ -125,17 +125,7 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "qcnlab run: name one experiment file or built-in experiment")
 		return exitUsage
 	}
-	e, err := experiments.Open(pos[0])
-	if err == nil {
-		for _, s := range sets {
-			if err = e.Set(s); err != nil {
-				break
-			}
-		}
-	}
-	if err == nil {
-		err = e.Validate()
-	}
+	e, err := experiments.OpenWith(pos[0], sets)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return exitUsage
@@ -200,17 +190,7 @@ func tuiCommand(args []string, stdout, stderr io.Writer) int {
 	if len(pos) == 1 {
 		name = pos[0]
 	}
-	e, err := experiments.Open(name)
-	if err == nil {
-		for _, s := range sets {
-			if err = e.Set(s); err != nil {
-				break
-			}
-		}
-	}
-	if err == nil {
-		err = e.Validate()
-	}
+	e, err := experiments.OpenWith(name, sets)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return exitUsage

@@ -50,3 +50,21 @@ func Open(arg string) (*Experiment, error) {
 	}
 	return Builtin(arg)
 }
+
+// OpenWith opens an experiment (a file or a built-in), applies the
+// command-line overrides in order, and validates the result.
+func OpenWith(arg string, sets []string) (*Experiment, error) {
+	e, err := Open(arg)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range sets {
+		if err := e.Set(s); err != nil {
+			return nil, err
+		}
+	}
+	if err := e.Validate(); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
