@@ -150,26 +150,16 @@ func (s *Packet) Advance(until algos.Time) {
 			ev = s.rare.take()
 		}
 		s.now = ev.at
-		var src *source
-		if int(ev.src) < len(s.sources) {
-			src = &s.sources[ev.src]
-		}
-		switch ev.kind {
-		case evArrival:
-			if int(ev.src) >= len(s.sources) {
-				s.hop(int(ev.src) - len(s.sources))
-				continue
-			}
-			s.arrival(src)
-		case evFeedback:
-			s.deliverFeedback(src, int(ev.gen))
-		case evTimer:
-			if ev.gen == src.tgen {
-				src.timerAt = algos.Never
-				s.runLocal(src, s.now)
-				s.syncTimer(src)
-				s.syncArrival(src)
-			}
+		n := int32(len(s.sources))
+		switch {
+		case ev.kind == evArrival && ev.src >= n: // leaves past the sources are links
+			s.hop(int(ev.src - n))
+		case ev.kind == evArrival:
+			s.arrival(&s.sources[ev.src])
+		case ev.kind == evFeedback:
+			s.deliverFeedback(&s.sources[ev.src], int(ev.gen))
+		case ev.gen == s.sources[ev.src].tgen: // a timer event still current
+			s.expire(&s.sources[ev.src])
 		}
 	}
 	s.now = end
@@ -182,6 +172,14 @@ func (s *Packet) Advance(until algos.Time) {
 		}
 		s.done = true
 	}
+}
+
+// expire runs src's reaction-point timer when its event comes.
+func (s *Packet) expire(src *source) {
+	src.timerAt = algos.Never
+	s.runLocal(src, s.now)
+	s.syncTimer(src)
+	s.syncArrival(src)
 }
 
 // arrival delivers the next frame of src to the first port of its path.
