@@ -74,6 +74,12 @@ func (s *seriesWriter) write(x *model.Sample) {
 			buf = strconv.AppendFloat(buf, x.Rates[i], 'g', -1, 64)
 		}
 	}
+	for j := 0; j < s.links; j++ {
+		buf = append(buf, ',')
+		if j < len(x.Capacity) {
+			buf = strconv.AppendFloat(buf, x.Capacity[j], 'g', -1, 64)
+		}
+	}
 	buf = append(buf, '\n')
 	if _, err := s.w.Write(buf); err != nil && s.err == nil {
 		s.err = err
@@ -117,6 +123,9 @@ func (o *outputs) finish(res *Result, summaries []*RunSummary) error {
 	}
 	for i := 0; i < o.sources; i++ {
 		header = append(header, fmt.Sprintf("rate_%d_bps", i))
+	}
+	for j := 0; j < o.links; j++ {
+		header = append(header, fmt.Sprintf("capacity_sw%d_bps", j))
 	}
 	if _, err := tmp.Write(csvRow(header, false)); err != nil {
 		tmp.Close()

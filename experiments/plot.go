@@ -38,6 +38,7 @@ type figure struct {
 	qmin     [][]float64 // [link][bin]
 	qmax     [][]float64
 	rates    [][]float64 // [bin][source] sums
+	capacity [][]float64 // [link][bin] sums of the capacity in force
 	counts   []int
 	nsources int
 }
@@ -59,6 +60,7 @@ func newFigure(title string, cfg *model.Config) *figure {
 	for range max(1, len(cfg.Links)) {
 		f.qmin = append(f.qmin, make([]float64, plotBins+1))
 		f.qmax = append(f.qmax, make([]float64, plotBins+1))
+		f.capacity = append(f.capacity, make([]float64, plotBins+1))
 	}
 	return f
 }
@@ -75,6 +77,11 @@ func (f *figure) add(x *model.Sample) {
 	}
 	for i, r := range x.Rates {
 		f.rates[b][i] += r
+	}
+	for j, c := range x.Capacity {
+		if j < len(f.capacity) {
+			f.capacity[j][b] += c
+		}
 	}
 	f.counts[b]++
 }
@@ -143,6 +150,20 @@ func (f *figure) render(format string) ([]byte, error) {
 	if err := plotutil.AddLines(rates, lines...); err != nil {
 		return nil, err
 	}
+	// The capacity in force, which [[network.changes]] may vary.
+	for j, c := range f.capacity {
+		line, err := plotter.NewLine(f.binLine(func(b int) float64 { return c[b] }))
+		if err != nil {
+			return nil, err
+		}
+		line.Color, line.Dashes = color.Gray{Y: 80}, []vg.Length{vg.Points(2), vg.Points(2)}
+		rates.Add(line)
+		name := "capacity"
+		if len(f.capacity) > 1 {
+			name = fmt.Sprintf("capacity sw%d", j)
+		}
+		rates.Legend.Add(name, line)
+	}
 	rates.Legend.Top = true
 	queue.X.Min, queue.X.Max, rates.X.Min, rates.X.Max = 0, end, 0, end
 
@@ -168,13 +189,18 @@ func (f *figure) render(format string) ([]byte, error) {
 
 // rateLine is one series of the rate panel, in Gbps per bin.
 func (f *figure) rateLine(pick func([]float64) float64) plotter.XYs {
+	return f.binLine(func(b int) float64 { return pick(f.rates[b]) })
+}
+
+// binLine is the mean per bin of a series summed per bin, in Gbps.
+func (f *figure) binLine(sum func(bin int) float64) plotter.XYs {
 	var xys plotter.XYs
 	for b, n := range f.counts {
 		if n == 0 {
 			continue
 		}
 		t := (algos.Time(b)*f.width + f.width/2).Seconds() * 1e3
-		xys = append(xys, plotter.XY{X: t, Y: pick(f.rates[b]) / float64(n) / 1e9})
+		xys = append(xys, plotter.XY{X: t, Y: sum(b) / float64(n) / 1e9})
 	}
 	return xys
 }

@@ -121,12 +121,15 @@ func TestOutputFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantHeader := "algorithm,network.rtt,seed,time_s,queue_sw0_bytes,rate_0_bps,rate_1_bps,rate_2_bps"
+	wantHeader := "algorithm,network.rtt,seed,time_s,queue_sw0_bytes,rate_0_bps,rate_1_bps,rate_2_bps,capacity_sw0_bps"
 	if got := strings.Join(rows[0], ","); got != wantHeader {
 		t.Errorf("header %q, want %q", got, wantHeader)
 	}
 	if len(rows) != 1+4*1000 {
 		t.Fatalf("%d rows, want 4 runs x 1000 samples", len(rows)-1)
+	}
+	if c := rows[1][len(rows[1])-1]; c != "1e+10" {
+		t.Errorf("capacity column %q, want the 10 Gbps in force", c)
 	}
 	if strings.Join(rows[1][:4], ",") != "qcn,100us,1,1e-05" || strings.Join(rows[4000][:4], ",") != "qcn,300us,2,0.01" {
 		t.Errorf("first row %v, last row %v", rows[1], rows[4000])

@@ -116,7 +116,8 @@ func NewFluid(cfg Config) (*Fluid, error) {
 			f.histCR[i][k], f.histTR[i][k] = f.cr[i], f.tr[i]
 		}
 	}
-	f.sample = Sample{Queues: make([]int, 1), Rates: make([]float64, n), CurrentRates: make([]float64, n)}
+	f.sample = Sample{Queues: make([]int, 1), Rates: make([]float64, n), CurrentRates: make([]float64, n),
+		Capacity: []float64{cfg.Capacity}}
 	return f, nil
 }
 

@@ -69,7 +69,8 @@ func NewPacket(cfg Config) (*Packet, error) {
 	}
 	// The tree's leaves: one per source, then one per link between ports.
 	s.arrivals, s.rare.seq = newArrivalTree(n+len(links), &s.seq), &s.seq
-	s.sample = Sample{Queues: make([]int, len(links)), Rates: make([]float64, n), CurrentRates: make([]float64, n)}
+	s.sample = Sample{Queues: make([]int, len(links)), Rates: make([]float64, n), CurrentRates: make([]float64, n),
+		Capacity: make([]float64, len(links))}
 	for i, sc := range cfg.Sources {
 		rp := cfg.Scheme.NewRP(algos.RPEnv{
 			Network: net, LineRate: sc.LineRate, InitialRate: sc.InitialRate, Start: sc.Start,
@@ -339,6 +340,7 @@ func (s *Packet) takeSample(t algos.Time) {
 	for j, p := range s.ports {
 		s.events += uint64(p.advance(t))
 		s.sample.Queues[j] = p.bytes
+		s.sample.Capacity[j] = p.capacity
 	}
 	s.sample.Time = t
 	for i := range s.sources {

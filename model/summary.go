@@ -50,6 +50,7 @@ type Sample struct {
 	Queues       []int     // bytes in each bottleneck queue
 	Rates        []float64 // each source's rate over the last rate window as it reaches the bottleneck, bits/s
 	CurrentRates []float64 // each source's rate-limiter rate as of its last frame, bits/s
+	Capacity     []float64 // each bottleneck's service rate in force, bits/s
 }
 
 // throughputs fills in each source's throughput over the window, span
