@@ -2,21 +2,30 @@ package experiments
 
 import (
 	"fmt"
+	"math/rand/v2"
 
 	"qcnlab/algos"
 	"qcnlab/model"
 )
 
 // SourceConfigs lists every source with the [sources] table's settings and
-// its overrides applied, in base units.
+// its overrides applied, in base units. A delay given as a distribution is
+// drawn for each source from its own stream of the experiment seed, in the
+// order the settings apply: the [sources] delays, then each override's.
 func (e *Experiment) SourceConfigs() []model.SourceConfig {
 	s := e.Sources
 	base := model.SourceConfig{
-		LineRate:      float64(e.Network.Capacity),
-		ForwardDelay:  algos.Time(e.Network.RTT) / 2,
-		BackwardDelay: algos.Time(e.Network.RTT) - algos.Time(e.Network.RTT)/2,
-		Start:         algos.Time(s.Start),
-		Stop:          algos.Time(s.Stop),
+		LineRate: float64(e.Network.Capacity),
+		Start:    algos.Time(s.Start),
+		Stop:     algos.Time(s.Stop),
+	}
+	half := FixedDelay(algos.Time(e.Network.RTT) / 2)
+	fwd, bwd := half, FixedDelay(algos.Time(e.Network.RTT)-algos.Time(e.Network.RTT)/2)
+	if s.ForwardDelay != nil {
+		fwd = *s.ForwardDelay
+	}
+	if s.BackwardDelay != nil {
+		bwd = *s.BackwardDelay
 	}
 	if s.LineRate != nil {
 		base.LineRate = float64(*s.LineRate)
@@ -25,26 +34,24 @@ func (e *Experiment) SourceConfigs() []model.SourceConfig {
 	if s.InitialRate != nil {
 		base.InitialRate = float64(*s.InitialRate)
 	}
-	if s.ForwardDelay != nil {
-		base.ForwardDelay = algos.Time(*s.ForwardDelay)
-	}
-	if s.BackwardDelay != nil {
-		base.BackwardDelay = algos.Time(*s.BackwardDelay)
-	}
 	base.Path = s.Path
 	if base.Path == nil {
 		base.Path = e.defaultPath()
 	}
 	out := make([]model.SourceConfig, max(0, s.Count))
+	draws := make([]*rand.Rand, len(out))
 	for i := range out {
 		out[i] = base
+		draws[i] = model.DelayRand(e.Seed, model.StreamSourceDelays+uint64(i))
+		out[i].ForwardDelay = fwd.Dist().Draw(draws[i])
+		out[i].BackwardDelay = bwd.Dist().Draw(draws[i])
 	}
 	for _, o := range s.Override {
 		for _, id := range o.IDs {
 			if id < 0 || id >= len(out) {
 				continue // reported by Validate
 			}
-			c := &out[id]
+			c, r := &out[id], draws[id]
 			lineChanged := o.LineRate != nil
 			if lineChanged {
 				// An overridden line rate carries the default initial rate with it.
@@ -57,14 +64,15 @@ func (e *Experiment) SourceConfigs() []model.SourceConfig {
 				c.InitialRate = float64(*o.InitialRate)
 			}
 			if o.RTT != nil {
-				c.ForwardDelay = algos.Time(*o.RTT) / 2
-				c.BackwardDelay = algos.Time(*o.RTT) - c.ForwardDelay
+				rtt := o.RTT.Dist().Draw(r)
+				c.ForwardDelay = rtt / 2
+				c.BackwardDelay = rtt - c.ForwardDelay
 			}
 			if o.ForwardDelay != nil {
-				c.ForwardDelay = algos.Time(*o.ForwardDelay)
+				c.ForwardDelay = o.ForwardDelay.Dist().Draw(r)
 			}
 			if o.BackwardDelay != nil {
-				c.BackwardDelay = algos.Time(*o.BackwardDelay)
+				c.BackwardDelay = o.BackwardDelay.Dist().Draw(r)
 			}
 			if o.Start != nil {
 				c.Start = algos.Time(*o.Start)
@@ -81,13 +89,15 @@ func (e *Experiment) SourceConfigs() []model.SourceConfig {
 }
 
 // LinkConfigs lists the congestible links: one for a dumbbell, a chain of
-// them for a parking lot.
+// them for a parking lot. A hop delay given as a distribution is drawn for
+// each link from its own stream of the experiment seed.
 func (e *Experiment) LinkConfigs() []model.LinkConfig {
 	links := make([]model.LinkConfig, max(1, e.LinkCount()))
+	hop := e.HopDelay().Dist()
 	for j := range links {
 		links[j] = model.LinkConfig{Capacity: float64(e.Network.Capacity), Buffer: int(e.Network.Buffer)}
 		if j < len(links)-1 {
-			links[j].Delay = e.HopDelay()
+			links[j].Delay = hop.Draw(model.DelayRand(e.Seed, model.StreamHopDelays+uint64(j)))
 		}
 	}
 	return links

@@ -55,21 +55,22 @@ type Network struct {
 	RTT       units.Duration `toml:"rtt"`
 	// A parking lot chains Links congestible links; HopDelay is the
 	// propagation between consecutive switches (default: rtt / 2).
-	Links    *int            `toml:"links"`
-	HopDelay *units.Duration `toml:"hop_delay"`
+	// A distribution is drawn once per link.
+	Links    *int   `toml:"links"`
+	HopDelay *Delay `toml:"hop_delay"`
 }
 
 // Sources is the [sources] table.
 type Sources struct {
-	Count         int             `toml:"count"`
-	LineRate      *units.Rate     `toml:"line_rate"`      // default: network.capacity
-	InitialRate   *units.Rate     `toml:"initial_rate"`   // default: the line rate (seed 000 section II)
-	ForwardDelay  *units.Duration `toml:"forward_delay"`  // default: network.rtt / 2
-	BackwardDelay *units.Duration `toml:"backward_delay"` // default: network.rtt / 2
-	Start         units.Duration  `toml:"start"`
-	Stop          units.Duration  `toml:"stop"`
-	Path          []int           `toml:"path"` // links crossed; default: all of them
-	Override      []Override      `toml:"override"`
+	Count         int            `toml:"count"`
+	LineRate      *units.Rate    `toml:"line_rate"`      // default: network.capacity
+	InitialRate   *units.Rate    `toml:"initial_rate"`   // default: the line rate (seed 000 section II)
+	ForwardDelay  *Delay         `toml:"forward_delay"`  // default: network.rtt / 2; a distribution is drawn per source
+	BackwardDelay *Delay         `toml:"backward_delay"` // default: network.rtt / 2
+	Start         units.Duration `toml:"start"`
+	Stop          units.Duration `toml:"stop"`
+	Path          []int          `toml:"path"` // links crossed; default: all of them
+	Override      []Override     `toml:"override"`
 }
 
 // Override is a [[sources.override]] entry: settings for some sources.
@@ -77,9 +78,9 @@ type Override struct {
 	IDs           []int           `toml:"ids"`
 	LineRate      *units.Rate     `toml:"line_rate"`
 	InitialRate   *units.Rate     `toml:"initial_rate"`
-	RTT           *units.Duration `toml:"rtt"` // sets both delays to half of it
-	ForwardDelay  *units.Duration `toml:"forward_delay"`
-	BackwardDelay *units.Duration `toml:"backward_delay"`
+	RTT           *Delay          `toml:"rtt"` // sets both delays to half of it (one draw per source)
+	ForwardDelay  *Delay          `toml:"forward_delay"`
+	BackwardDelay *Delay          `toml:"backward_delay"`
 	Start         *units.Duration `toml:"start"`
 	Stop          *units.Duration `toml:"stop"`
 	Path          []int           `toml:"path"`
@@ -180,7 +181,7 @@ func (e *Experiment) Resolved() *Experiment {
 	r := e.Clone()
 	r.Warmup = ptr(units.Duration(e.WarmupTime()))
 	r.Network.Links = ptr(e.LinkCount())
-	r.Network.HopDelay = ptr(units.Duration(e.HopDelay()))
+	r.Network.HopDelay = ptr(e.HopDelay())
 	if r.Sources.Path == nil {
 		r.Sources.Path = e.defaultPath()
 	}
@@ -191,12 +192,12 @@ func (e *Experiment) Resolved() *Experiment {
 	if s.InitialRate == nil {
 		s.InitialRate = ptr(*s.LineRate)
 	}
-	half := units.Duration(algos.Time(e.Network.RTT) / 2)
+	half := algos.Time(e.Network.RTT) / 2
 	if s.ForwardDelay == nil {
-		s.ForwardDelay = ptr(half)
+		s.ForwardDelay = ptr(FixedDelay(half))
 	}
 	if s.BackwardDelay == nil {
-		s.BackwardDelay = ptr(units.Duration(algos.Time(e.Network.RTT) - algos.Time(half)))
+		s.BackwardDelay = ptr(FixedDelay(algos.Time(e.Network.RTT) - half))
 	}
 	for _, name := range e.Algorithms {
 		if v, err := e.ParamValues(name); err == nil {
@@ -227,12 +228,13 @@ func (e *Experiment) LinkCount() int {
 	return 1
 }
 
-// HopDelay is the propagation between consecutive switches of a parking lot.
-func (e *Experiment) HopDelay() algos.Time {
+// HopDelay is the propagation between consecutive switches of a parking
+// lot, a distribution drawn per link.
+func (e *Experiment) HopDelay() Delay {
 	if e.Network.HopDelay != nil {
-		return algos.Time(*e.Network.HopDelay)
+		return *e.Network.HopDelay
 	}
-	return algos.Time(e.Network.RTT) / 2
+	return FixedDelay(algos.Time(e.Network.RTT) / 2)
 }
 
 // defaultPath is every link, in order: the long flows of a parking lot.

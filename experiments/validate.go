@@ -77,9 +77,6 @@ func (e *Experiment) Validate() error {
 	case e.Model == "fluid" && links > 1:
 		bad("network.links", "the fluid model has one bottleneck; use model = \"packet\" for a parking lot")
 	}
-	if n.HopDelay != nil && algos.Time(*n.HopDelay) == algos.Never {
-		bad("network.hop_delay", "must be finite")
-	}
 
 	s := e.Sources
 	if s.Count < 1 {
@@ -90,14 +87,6 @@ func (e *Experiment) Validate() error {
 	}
 	if s.InitialRate != nil && *s.InitialRate <= 0 {
 		bad("sources.initial_rate", "must be positive")
-	}
-	for _, d := range []struct {
-		key string
-		v   *units.Duration
-	}{{"sources.forward_delay", s.ForwardDelay}, {"sources.backward_delay", s.BackwardDelay}} {
-		if d.v != nil && algos.Time(*d.v) == algos.Never {
-			bad(d.key, "must be finite")
-		}
 	}
 	checkPath := func(key string, path []int) {
 		if path == nil {
