@@ -49,6 +49,8 @@ func (e *Experiment) Validate() error {
 			bad("algorithms", "%q is listed twice", name)
 		} else if e.Model == "fluid" && !model.HasFluid(name) {
 			bad("algorithms", "%s has no fluid model; use model = \"packet\"", name)
+		} else if e.Model == "convergence" && !model.HasConvergence(name) {
+			bad("model", "seed 002's convergence model covers %q, not %s; use model = \"packet\"", model.ConvergenceSchemes(), name)
 		}
 	}
 
@@ -76,6 +78,11 @@ func (e *Experiment) Validate() error {
 		bad("network.links", "must be from 1 to 64")
 	case e.Model == "fluid" && links > 1:
 		bad("network.links", "the fluid model has one bottleneck; use model = \"packet\" for a parking lot")
+	case e.Model == "convergence" && links > 1:
+		bad("model", "seed 002's convergence model has one bottleneck; use model = \"packet\" for a parking lot")
+	}
+	if e.Model == "convergence" && e.Sources.Count != 2 {
+		bad("model", "seed 002's convergence model is for 2 sources, not %d (sources.count)", e.Sources.Count)
 	}
 
 	s := e.Sources

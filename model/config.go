@@ -10,7 +10,7 @@ import (
 // Config is a fully resolved scenario in base units: bits per second,
 // bytes and picoseconds. The experiments package builds it from a file.
 type Config struct {
-	Model  string // "packet" (the default) or "fluid"
+	Model  string // "packet" (the default), "fluid" or "convergence"
 	Scheme *algos.Scheme
 	Params algos.Values // resolved: every parameter of Scheme present
 	Seed   uint64

@@ -7,7 +7,8 @@ import (
 	"qcnlab/algos"
 )
 
-// Sim is a simulation model: packet-level or fluid.
+// Sim is a simulation model: packet-level, fluid or seed 002's convergence
+// model.
 type Sim interface {
 	// Advance runs the model up to time until, or to the end of the run.
 	Advance(until algos.Time)
@@ -24,7 +25,7 @@ type Sim interface {
 }
 
 // Models are the models New builds.
-var Models = []string{"packet", "fluid"}
+var Models = []string{"packet", "fluid", "convergence"}
 
 // New builds the model cfg.Model names ("packet" when empty).
 func New(cfg Config) (Sim, error) {
@@ -33,6 +34,8 @@ func New(cfg Config) (Sim, error) {
 		return NewPacket(cfg)
 	case "fluid":
 		return NewFluid(cfg)
+	case "convergence":
+		return NewConvergence(cfg)
 	}
 	return nil, fmt.Errorf("unknown model %q (known: %q)", cfg.Model, Models)
 }

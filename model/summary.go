@@ -16,6 +16,8 @@ type Summary struct {
 	Sources        []SourceSummary     `json:"sources"`
 	JainFairness   float64             `json:"jain_fairness"`
 	TimeToFairness *float64            `json:"time_to_fairness_seconds"`
+	// Convergence is set by seed 002's convergence model only.
+	Convergence *ConvergenceStats `json:"convergence,omitempty"`
 }
 
 // BottleneckSummary describes one congested queue.

@@ -36,7 +36,7 @@ func paramRows(e *experiments.Experiment, algo string) []paramRow {
 		{"duration", dur(r.Duration), "simulated time of a run"},
 		{"warmup", dur(*r.Warmup), "statistics cover [warmup, duration]"},
 		{"seed", strconv.FormatUint(r.Seed, 10), "seed of every random stream; same seed, same run"},
-		{"model", r.Model, "packet (discrete events) or fluid (seed 000's equations, QCN only)"},
+		{"model", r.Model, "packet (discrete events), fluid (seed 000's equations, QCN only) or convergence (seed 002's model, 2 sources)"},
 		{"network.topology", r.Network.Topology, "dumbbell, or parking_lot: a chain of congestible links"},
 		{"network.capacity", units.FormatRate(float64(r.Network.Capacity)), "rate of each bottleneck link"},
 		{"network.buffer", units.FormatBytes(float64(r.Network.Buffer)), "buffer of each bottleneck (drop-tail)"},
