@@ -205,7 +205,8 @@ func NewConvergence(cfg Config) (*Convergence, error) {
 		c.rates = append(c.rates, c.clamp(s.InitialRate*cfg.Capacity/total, s))
 	}
 	c.next = slices.Clone(c.rates)
-	c.sample = Sample{Queues: make([]int, 1), Rates: make([]float64, 2), CurrentRates: make([]float64, 2)}
+	c.sample = Sample{Queues: make([]int, 1), Rates: make([]float64, 2), CurrentRates: make([]float64, 2),
+		Capacity: []float64{cfg.Capacity}}
 	c.solve()
 	return c, nil
 }
