@@ -19,6 +19,7 @@ import (
 
 	"qcnlab/algos"
 	"qcnlab/experiments"
+	"qcnlab/experiments/stability"
 	"qcnlab/experiments/units"
 	"qcnlab/tui"
 )
@@ -39,6 +40,9 @@ Usage:
                               open the interactive workbench on an experiment
   qcnlab run FILE|NAME [--set KEY=VALUE]... [--out DIR [--plot png|svg]] [--json] [--workers N]
                               run an experiment file or a built-in experiment
+  qcnlab stability FILE|NAME --vary KEY --range LO:HI [--seeds N] [--criteria LIST]
+                  [--grid N] [--resolution X] [--set KEY=VALUE]... [--json] [--workers N]
+                              find where along KEY each algorithm stops being stable
   qcnlab list                 list the built-in experiments and the algorithms
   qcnlab algos [NAME]... [--exp FILE|NAME]
                               list algorithm parameters: unit, default, meaning
@@ -65,6 +69,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runCommand(rest, stdout, stderr)
 	case "tui":
 		return tuiCommand(rest, stdout, stderr)
+	case "stability":
+		return stabilityCommand(rest, stdout, stderr)
 	case "list":
 		return listCommand(rest, stdout, stderr)
 	case "algos":
@@ -168,6 +174,86 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 	case res == nil: // the experiment could not be expanded into runs
 		fmt.Fprintln(stderr, err)
 		return exitUsage
+	default:
+		fmt.Fprintln(stderr, "qcnlab:", err)
+	}
+	return exitRun
+}
+
+func stabilityCommand(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("stability", stderr)
+	var sets setFlags
+	fs.Var(&sets, "set", "override a key: --set duration=200ms (repeatable)")
+	key := fs.String("vary", "", "the key to search along: network.rtt, network.capacity, network.buffer, sources.count, params.NAME.KEY")
+	span := fs.String("range", "", "LO:HI with units, walked from LO to HI: 60us:300us")
+	seeds := fs.Int("seeds", 0, "judge each point over this many seeds from the experiment's seed (default: the experiment's seed sweep, else its seed)")
+	criteria := fs.String("criteria", stability.DefaultCriteria, "comma-separated METRIC>X or METRIC<X; queue sizes take Xqeq or a size")
+	grid := fs.Int("grid", 9, "coarse grid points over the range, both ends included")
+	resolution := fs.String("resolution", "", "bracket width at which bisection stops, with the key's unit (default: range/64)")
+	asJSON := fs.Bool("json", false, "print the result as JSON")
+	workers := fs.Int("workers", 0, "runs at once (default: one per CPU)")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return exitUsage
+	}
+	if len(pos) != 1 || *key == "" || *span == "" {
+		fmt.Fprintln(stderr, "qcnlab stability: name one experiment, --vary KEY and --range LO:HI")
+		return exitUsage
+	}
+	e, err := experiments.OpenWith(pos[0], sets)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return exitUsage
+	}
+	opt := stability.Options{Key: *key, Range: *span, Grid: *grid, Workers: *workers}
+	if opt.Criteria, err = stability.ParseCriteria(*criteria); err != nil {
+		fmt.Fprintln(stderr, "qcnlab stability:", err)
+		return exitUsage
+	}
+	if *seeds < 0 || *grid < 2 {
+		fmt.Fprintln(stderr, "qcnlab stability: --seeds must be positive and --grid at least 2")
+		return exitUsage
+	}
+	for i := 0; i < *seeds; i++ {
+		opt.Seeds = append(opt.Seeds, e.Seed+uint64(i))
+	}
+	if *resolution != "" {
+		if opt.Resolution, err = stability.ParseValue(*key, *resolution); err != nil {
+			fmt.Fprintln(stderr, "qcnlab stability: --resolution:", err)
+			return exitUsage
+		}
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if isTerminal(stderr) {
+		opt.Progress = func(p stability.Progress) {
+			stage := "grid"
+			if p.Step > 0 {
+				stage = fmt.Sprintf("bisection %d", p.Step)
+			}
+			fmt.Fprintf(stderr, "\r%s: %s, %d/%d runs, %3.0f%%", e.Name, stage, p.Done, p.Total, 100*p.Fraction)
+		}
+	}
+	rep, err := stability.Search(ctx, e, opt)
+	if opt.Progress != nil {
+		fmt.Fprint(stderr, "\r\033[K")
+	}
+	if rep == nil {
+		fmt.Fprintln(stderr, err)
+		return exitUsage
+	}
+	write := stability.WriteText
+	if *asJSON {
+		write = stability.WriteJSON
+	}
+	if werr := write(stdout, rep); werr != nil && err == nil {
+		err = werr
+	}
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.Is(err, context.Canceled):
+		fmt.Fprintln(stderr, "qcnlab: interrupted; the table holds what was measured")
 	default:
 		fmt.Fprintln(stderr, "qcnlab:", err)
 	}

@@ -68,28 +68,7 @@ func Execute(ctx context.Context, e *Experiment, opt Options) (*Result, error) {
 		defer out.cleanup()
 	}
 
-	summaries := make([]*RunSummary, len(runs))
-	errs := make([]error, len(runs))
-	tracker := newTracker(len(runs), opt.Progress)
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range jobs {
-				summaries[i], errs[i] = execute(ctx, runs[i], i, out, tracker)
-			}
-		}()
-	}
-	for i := range runs {
-		if ctx.Err() != nil {
-			break
-		}
-		jobs <- i
-	}
-	close(jobs)
-	wg.Wait()
+	summaries, errs := pool(ctx, runs, workers, out, newTracker(len(runs), opt.Progress))
 
 	res := &Result{Experiment: e.Name, Complete: true}
 	var failures []error
@@ -115,6 +94,59 @@ func Execute(ctx context.Context, e *Experiment, opt Options) (*Result, error) {
 		return res, ctx.Err()
 	}
 	return res, nil
+}
+
+// ExecuteRuns runs the given runs, with opt's workers and progress but no
+// output files (opt.OutDir must be empty), and returns their summaries in run
+// order: nil for a run that did not finish. It is for callers that build
+// their runs themselves, such as a search that picks its next points from the
+// last ones. On cancellation it returns ctx's error.
+func ExecuteRuns(ctx context.Context, runs []Run, opt Options) ([]*RunSummary, error) {
+	if opt.OutDir != "" || opt.Plot != "" {
+		return nil, errors.New("ExecuteRuns writes no files")
+	}
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	summaries, errs := pool(ctx, runs, min(workers, max(1, len(runs))), nil, newTracker(len(runs), opt.Progress))
+	var failures []error
+	for i, err := range errs {
+		if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
+			failures = append(failures, fmt.Errorf("%s: %w", runs[i].Label(), err))
+		}
+	}
+	if len(failures) > 0 {
+		return summaries, errors.Join(failures...)
+	}
+	return summaries, ctx.Err()
+}
+
+// pool runs the runs on workers goroutines; a run's summary and error land
+// at its index, so the order does not depend on the workers.
+func pool(ctx context.Context, runs []Run, workers int, out *outputs, tracker *tracker) ([]*RunSummary, []error) {
+	summaries := make([]*RunSummary, len(runs))
+	errs := make([]error, len(runs))
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				summaries[i], errs[i] = execute(ctx, runs[i], i, out, tracker)
+			}
+		}()
+	}
+	for i := range runs {
+		if ctx.Err() != nil {
+			break
+		}
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	return summaries, errs
 }
 
 // execute runs one simulation in steps, so that it can be cancelled and its

@@ -1,0 +1,167 @@
+package stability
+
+import (
+	"fmt"
+	"maps"
+	"math"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"qcnlab/experiments/units"
+	"qcnlab/model"
+)
+
+// Criterion is one way of calling a run unstable: a summary metric compared
+// with a threshold, such as "std>0.2qeq" (queue standard deviation above 20%
+// of the scheme's queue target).
+type Criterion struct {
+	Name      string  // as written, normalised: "std>0.2qeq"
+	Metric    string  // a key of Metrics
+	Above     bool    // unstable when the metric is above the threshold, else below
+	Threshold float64 // in the metric's unit, or a fraction of q_eq when PerQEq
+	PerQEq    bool    // the metric is divided by the bottleneck's q_eq_bytes first
+}
+
+// Metric is a summary metric a criterion can test.
+type Metric struct {
+	Doc      string
+	Bytes    bool // a queue size: takes a "qeq" or byte-unit threshold
+	PerQueue bool // one value per bottleneck; the worst bottleneck decides
+	value    func(s *model.Summary, b *model.BottleneckSummary) float64
+}
+
+// Metrics are the summary metrics criteria can test, by their criterion names.
+var Metrics = map[string]Metric{
+	"std":   {"queue_std_bytes: time-weighted standard deviation of the queue", true, true, func(_ *model.Summary, b *model.BottleneckSummary) float64 { return b.QueueStd }},
+	"mean":  {"queue_mean_bytes", true, true, func(_ *model.Summary, b *model.BottleneckSummary) float64 { return b.QueueMean }},
+	"max":   {"queue_max_bytes", true, true, func(_ *model.Summary, b *model.BottleneckSummary) float64 { return b.QueueMax }},
+	"min":   {"queue_min_bytes", true, true, func(_ *model.Summary, b *model.BottleneckSummary) float64 { return b.QueueMin }},
+	"empty": {"empty_fraction: share of the time the queue is empty", false, true, func(_ *model.Summary, b *model.BottleneckSummary) float64 { return b.EmptyFraction }},
+	"util":  {"utilization of the bottleneck link", false, true, func(_ *model.Summary, b *model.BottleneckSummary) float64 { return b.Utilization }},
+	"drops": {"drops: frames dropped after warm-up", false, true, func(_ *model.Summary, b *model.BottleneckSummary) float64 { return float64(b.Drops) }},
+	"jain":  {"jain_fairness of the sources' throughputs", false, false, func(s *model.Summary, _ *model.BottleneckSummary) float64 { return s.JainFairness }},
+}
+
+// DefaultCriteria are the issue's three: queue std above 20% of the target,
+// queue empty more than 1% of the time, utilization below 0.95.
+const DefaultCriteria = "std>0.2qeq,empty>0.01,util<0.95"
+
+var criterionRE = regexp.MustCompile(`^([a-z]+)\s*([<>])\s*([0-9.eE+-]+)\s*([A-Za-z]*)$`)
+
+// ParseCriteria reads a comma-separated list of criteria, each
+// METRIC>THRESHOLD or METRIC<THRESHOLD; a queue-size metric's threshold is
+// either a multiple of the scheme's target ("0.2qeq") or a size ("4.5KB").
+func ParseCriteria(s string) ([]Criterion, error) {
+	var out []Criterion
+	seen := map[string]bool{}
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		c, err := parseCriterion(part)
+		if err != nil {
+			return nil, fmt.Errorf("--criteria: %q: %w", part, err)
+		}
+		if seen[c.Name] {
+			return nil, fmt.Errorf("--criteria: %q given twice", c.Name)
+		}
+		seen[c.Name] = true
+		out = append(out, c)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("--criteria: no criterion in %q (for example %q)", s, DefaultCriteria)
+	}
+	return out, nil
+}
+
+func parseCriterion(s string) (Criterion, error) {
+	m := criterionRE.FindStringSubmatch(s)
+	if m == nil {
+		return Criterion{}, fmt.Errorf("want METRIC>THRESHOLD or METRIC<THRESHOLD, for example %q", "std>0.2qeq")
+	}
+	metric, ok := Metrics[m[1]]
+	if !ok {
+		return Criterion{}, fmt.Errorf("unknown metric %q (metrics: %s)", m[1], metricNames())
+	}
+	c := Criterion{Metric: m[1], Above: m[2] == ">"}
+	num, suffix := m[3], m[4]
+	x, err := strconv.ParseFloat(num, 64)
+	if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+		return Criterion{}, fmt.Errorf("%q is not a number", num)
+	}
+	switch {
+	case suffix == "":
+		if metric.Bytes {
+			return Criterion{}, fmt.Errorf("a queue size needs a unit: a multiple of the target (%sqeq) or a size (%sKB)", num, num)
+		}
+		c.Threshold = x
+	case suffix == "qeq" && metric.Bytes:
+		c.Threshold, c.PerQEq = x, true
+	case metric.Bytes:
+		if c.Threshold, err = units.ParseBytes(num + suffix); err != nil {
+			return Criterion{}, err
+		}
+	default:
+		return Criterion{}, fmt.Errorf("%s is a plain number; %q takes no unit", m[1], suffix)
+	}
+	c.Name = c.String()
+	return c, nil
+}
+
+// String writes the criterion back in the syntax ParseCriteria reads.
+func (c Criterion) String() string {
+	op := "<"
+	if c.Above {
+		op = ">"
+	}
+	switch {
+	case c.PerQEq:
+		return c.Metric + op + strconv.FormatFloat(c.Threshold, 'g', -1, 64) + "qeq"
+	case Metrics[c.Metric].Bytes:
+		return c.Metric + op + units.FormatBytes(c.Threshold)
+	}
+	return c.Metric + op + strconv.FormatFloat(c.Threshold, 'g', -1, 64)
+}
+
+// Measure is the criterion's metric on one run: per bottleneck (divided by
+// its q_eq for a "qeq" threshold), the worst bottleneck's value (the largest
+// for ">", the smallest for "<").
+func (c Criterion) Measure(s *model.Summary) (float64, error) {
+	m := Metrics[c.Metric]
+	if !m.PerQueue {
+		return m.value(s, nil), nil
+	}
+	worst := math.NaN()
+	for i := range s.Bottlenecks {
+		b := &s.Bottlenecks[i]
+		v := m.value(s, b)
+		if c.PerQEq {
+			if b.QEq <= 0 {
+				return 0, fmt.Errorf("criterion %s: %s has no queue target", c.Name, s.Algorithm)
+			}
+			v /= b.QEq
+		}
+		if math.IsNaN(worst) || (c.Above && v > worst) || (!c.Above && v < worst) {
+			worst = v
+		}
+	}
+	if math.IsNaN(worst) {
+		return 0, fmt.Errorf("criterion %s: the run has no bottleneck", c.Name)
+	}
+	return worst, nil
+}
+
+// Unstable judges a metric value (a mean over seeds) against the threshold.
+func (c Criterion) Unstable(v float64) bool {
+	if c.Above {
+		return v > c.Threshold
+	}
+	return v < c.Threshold
+}
+
+func metricNames() string {
+	return strings.Join(slices.Sorted(maps.Keys(Metrics)), ", ")
+}

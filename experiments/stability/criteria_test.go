@@ -1,0 +1,72 @@
+package stability
+
+import (
+	"strings"
+	"testing"
+
+	"qcnlab/model"
+)
+
+func TestParseCriteria(t *testing.T) {
+	got, err := ParseCriteria(" std > 0.2qeq, empty>0.01,util<0.95 ,max>100KB,jain<0.9")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, c := range got {
+		names = append(names, c.Name)
+	}
+	if strings.Join(names, ",") != "std>0.2qeq,empty>0.01,util<0.95,max>100KB,jain<0.9" {
+		t.Errorf("names %q", names)
+	}
+	if c := got[3]; c.Threshold != 100e3 || c.PerQEq || !c.Above {
+		t.Errorf("max>100KB read as %+v", c)
+	}
+	for _, bad := range []string{"", "std>0.2", "std=0.2qeq", "wobble>1", "util<0.95qeq", "util<abc", "std>0.2qeq,std>0.2qeq", "empty>1KB"} {
+		if _, err := ParseCriteria(bad); err == nil || !strings.HasPrefix(err.Error(), "--criteria") {
+			t.Errorf("%q: error %v", bad, err)
+		}
+	}
+}
+
+// The worst bottleneck decides, in the criterion's direction, after the
+// division by its own target.
+func TestMeasureTakesTheWorstBottleneck(t *testing.T) {
+	s := &model.Summary{Algorithm: "qcn", JainFairness: 0.8, Bottlenecks: []model.BottleneckSummary{
+		{QueueStd: 3e3, QEq: 10e3, Utilization: 0.99},
+		{QueueStd: 4e3, QEq: 40e3, Utilization: 0.90},
+	}}
+	crit, _ := ParseCriteria("std>0.2qeq,util<0.95,jain<0.9,std>3.5KB")
+	want := []float64{0.3, 0.90, 0.8, 4e3}
+	for i, c := range crit {
+		v, err := c.Measure(s)
+		if err != nil || v != want[i] {
+			t.Errorf("%s: %g, %v; want %g", c.Name, v, err, want[i])
+		}
+	}
+	if !crit[0].Unstable(0.3) || crit[0].Unstable(0.2) || !crit[1].Unstable(0.9) || crit[1].Unstable(0.95) {
+		t.Error("thresholds are strict: above for >, below for <")
+	}
+	s.Bottlenecks[0].QEq = 0
+	if _, err := crit[0].Measure(s); err == nil || !strings.Contains(err.Error(), "no queue target") {
+		t.Errorf("no target: %v", err)
+	}
+}
+
+func TestKeyKinds(t *testing.T) {
+	for key, want := range map[string]string{
+		"network.rtt": "duration", "network.capacity": "rate", "network.buffer": "bytes", "sources.count": "count",
+		"network.links": "count", "sources.line_rate": "rate", "output.fairness_threshold": "number",
+		"params.dsm.q0": "bytes", "params.n-aimd.gi": "number", "duration": "duration",
+	} {
+		k, err := keyKind(key)
+		if err != nil || k.String() != want {
+			t.Errorf("%s: %v, %v; want %s", key, k, err, want)
+		}
+	}
+	for _, bad := range []string{"network.topology", "network.rtt.x", "network", "nope", "params.qcn", "params.qcn.nope", "params.nope.x", "seed", "algorithms"} {
+		if _, err := keyKind(bad); err == nil {
+			t.Errorf("%s: no error", bad)
+		}
+	}
+}

@@ -1,0 +1,167 @@
+package stability
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+)
+
+// request asks for the criteria's metrics of one algorithm at one value.
+type request struct {
+	alg int
+	x   float64
+}
+
+// judgeFunc measures a batch of requests: for each, one metric value per
+// criterion, in the criteria's order.
+type judgeFunc func(ctx context.Context, reqs []request) ([][]float64, error)
+
+// plan is the shape of a search: the range walked from lo to hi (hi may be
+// below lo: the search then walks downwards), the coarse grid's points and
+// the bracket width at which bisection stops.
+type plan struct {
+	lo, hi     float64
+	grid       int
+	resolution float64
+	snap       func(float64) float64
+	format     func(float64) string // a value for people, in notes
+}
+
+// searcher holds what has been measured: per algorithm, the metrics at each
+// value judged so far. The brackets are always derived from all of it, so a
+// point bisected for one criterion also narrows the others.
+type searcher struct {
+	algs     []string
+	criteria []Criterion
+	plan     plan
+	judge    judgeFunc
+	seen     []map[float64][]float64 // [alg][x] -> metrics
+}
+
+// along is x's position on the walk from lo to hi, for ordering points.
+func (s *searcher) along(x float64) float64 {
+	if s.plan.hi < s.plan.lo {
+		return -x
+	}
+	return x
+}
+
+// run measures the grid, then bisects every open bracket at once until each
+// is within the resolution or has no representable value inside.
+func (s *searcher) run(ctx context.Context, progress func(step int)) error {
+	p := s.plan
+	s.seen = make([]map[float64][]float64, len(s.algs))
+	for a := range s.seen {
+		s.seen[a] = map[float64][]float64{}
+	}
+	var grid []float64
+	n := max(2, p.grid)
+	for i := 0; i < n; i++ {
+		x := p.snap(p.lo + (p.hi-p.lo)*float64(i)/float64(n-1))
+		if i == n-1 {
+			x = p.hi
+		}
+		if len(grid) == 0 || x != grid[len(grid)-1] {
+			grid = append(grid, x)
+		}
+	}
+	var reqs []request
+	for a := range s.algs {
+		for _, x := range grid {
+			reqs = append(reqs, request{a, x})
+		}
+	}
+	for step := 0; len(reqs) > 0; step++ {
+		if progress != nil {
+			progress(step)
+		}
+		metrics, err := s.judge(ctx, reqs)
+		if err != nil {
+			return err
+		}
+		for i, r := range reqs {
+			s.seen[r.alg][r.x] = metrics[i]
+		}
+		reqs = s.next()
+	}
+	return nil
+}
+
+// next lists the midpoints of the brackets still wider than the
+// resolution, each (algorithm, value) once, in a fixed order.
+func (s *searcher) next() []request {
+	var reqs []request
+	for a := range s.algs {
+		want := map[float64]bool{}
+		for c := range s.criteria {
+			b := s.boundary(a, c)
+			if b.Boundary == nil || b.Bracket[0] == nil {
+				continue
+			}
+			lo, hi := *b.Bracket[0], *b.Bracket[1]
+			if math.Abs(hi-lo) <= s.plan.resolution {
+				continue
+			}
+			mid := s.plan.snap(lo + (hi-lo)/2)
+			if mid == lo || mid == hi {
+				continue
+			}
+			if _, done := s.seen[a][mid]; !done {
+				want[mid] = true
+			}
+		}
+		for _, x := range slices.Sorted(maps.Keys(want)) {
+			reqs = append(reqs, request{a, x})
+		}
+	}
+	return reqs
+}
+
+// boundary reads the criterion's verdicts at every value measured for the
+// algorithm, in walk order: the first unstable value is the boundary, the
+// value before it the stable end of the bracket.
+func (s *searcher) boundary(a, c int) Boundary {
+	crit := s.criteria[c]
+	xs := slices.Collect(maps.Keys(s.seen[a]))
+	slices.SortFunc(xs, func(x, y float64) int { return cmpFloat(s.along(x), s.along(y)) })
+	b := Boundary{Algorithm: s.algs[a], Criterion: crit.Name}
+	first := -1
+	for i, x := range xs {
+		v := s.seen[a][x][c]
+		bad := crit.Unstable(v)
+		b.Points = append(b.Points, Point{Value: x, Metric: v, Unstable: bad})
+		switch {
+		case bad && first < 0:
+			first = i
+		case !bad && first >= 0 && b.Note == "":
+			b.Note = fmt.Sprintf("not monotone: stable again at %s after unstable at %s", s.plan.format(x), s.plan.format(xs[first]))
+		}
+	}
+	if first < 0 {
+		return b
+	}
+	b.Boundary = ptr(xs[first])
+	b.Bracket[1] = ptr(xs[first])
+	if first > 0 {
+		b.Bracket[0] = ptr(xs[first-1])
+	} else if b.Note == "" {
+		b.Note = "unstable at the start of the range"
+	} else {
+		b.Note = "unstable at the start of the range; " + b.Note
+	}
+	return b
+}
+
+func ptr(x float64) *float64 { return &x }
+
+func cmpFloat(x, y float64) int {
+	switch {
+	case x < y:
+		return -1
+	case x > y:
+		return 1
+	}
+	return 0
+}

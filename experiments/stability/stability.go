@@ -1,0 +1,272 @@
+package stability
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"qcnlab/algos"
+	"qcnlab/experiments"
+)
+
+// Options shape a search.
+type Options struct {
+	Key   string // the dotted key to vary: network.rtt, sources.count, params.dsm.c, ...
+	Range string // "LO:HI" with units ("60us:300us"); the search walks from LO to HI, which may be the larger
+	// Seeds judged at each point; nil means the experiment's own: the
+	// values of its [sweep] seed axis, else its seed.
+	Seeds    []uint64
+	Criteria []Criterion // nil means DefaultCriteria
+	Grid     int         // coarse grid points, both ends included; 0 means 9
+	// Resolution is the bracket width at which bisection stops, in base
+	// units; 0 means a 64th of the range (the grid's step halved three
+	// times). A whole-number key stops at adjacent values.
+	Resolution float64
+	Workers    int // runs at once; 0 means one per CPU
+	Progress   func(Progress)
+}
+
+// Progress reports how far a search has come: the step (0 is the grid, then
+// one per round of bisection) and the runs of that step.
+type Progress struct {
+	Step     int
+	Done     int
+	Total    int
+	Fraction float64 // of the step's simulated time
+}
+
+// Report is what a search found.
+type Report struct {
+	Experiment string `json:"experiment"`
+	Key        string `json:"key"`
+	// Unit of the values: "s", "bytes", "bits/s", "count", or "" for a
+	// plain number.
+	Unit       string     `json:"unit"`
+	Range      [2]float64 `json:"range"`
+	Resolution float64    `json:"resolution"`
+	Seeds      []uint64   `json:"seeds"`
+	// Judged says how seeds combine: each criterion's metric is averaged
+	// over the seeds, and the mean is compared with the threshold.
+	Judged          string  `json:"judged"`
+	DurationSeconds float64 `json:"duration_seconds"` // simulated per run
+	WarmupSeconds   float64 `json:"warmup_seconds"`
+	Runs            int     `json:"runs"` // simulations the search ran
+	// IgnoredSweep lists the keys the experiment sweeps that the search
+	// held at the file's value instead.
+	IgnoredSweep []string   `json:"ignored_sweep,omitempty"`
+	Complete     bool       `json:"complete"`
+	Results      []Boundary `json:"results"`
+	axis         axis
+}
+
+// Boundary is where one algorithm stops being stable under one criterion.
+type Boundary struct {
+	Algorithm string `json:"algorithm"`
+	Criterion string `json:"criterion"`
+	// Boundary is the first value, walking from the range's start, judged
+	// unstable; nil if every value judged was stable.
+	Boundary *float64 `json:"boundary"`
+	// Bracket is the last stable value before the boundary, and the
+	// boundary: the loop turns unstable in between. The first is nil when
+	// the range's start is already unstable.
+	Bracket [2]*float64 `json:"bracket"`
+	Note    string      `json:"note,omitempty"` // a start already unstable, or a stable value past the boundary
+	Points  []Point     `json:"points"`         // every value judged, in walk order
+}
+
+// Point is one value judged: the criterion's metric (mean over seeds; for a
+// "qeq" threshold, a multiple of q_eq) and the verdict.
+type Point struct {
+	Value    float64 `json:"value"`
+	Metric   float64 `json:"metric"`
+	Unstable bool    `json:"unstable"`
+}
+
+// Find returns the result for one algorithm and criterion (by its name as
+// Criterion.String writes it), or nil.
+func (r *Report) Find(algorithm, criterion string) *Boundary {
+	for i := range r.Results {
+		if r.Results[i].Algorithm == algorithm && r.Results[i].Criterion == criterion {
+			return &r.Results[i]
+		}
+	}
+	return nil
+}
+
+// Search finds, for each algorithm of the experiment and each criterion,
+// where along opt.Key the loop stops being stable. Each value is applied
+// as --set would apply it, so the key's bounds and errors are the same. The
+// experiment's [sweep] is not run: its seed values become the seeds (unless
+// opt.Seeds is set), and other swept keys keep the file's own value (the
+// report lists them). Runs go in parallel over
+// opt.Workers; the result does not depend on their number. On cancellation
+// Search returns what it has measured, Complete false, and ctx's error.
+func Search(ctx context.Context, e *experiments.Experiment, opt Options) (*Report, error) {
+	kind, err := keyKind(opt.Key)
+	if err != nil {
+		return nil, err
+	}
+	ax := axis{key: opt.Key, kind: kind}
+	loText, hiText, ok := strings.Cut(opt.Range, ":")
+	if !ok {
+		return nil, fmt.Errorf("--range: %q is not LO:HI (for example %q)", opt.Range, "60us:300us")
+	}
+	lo, err := ax.parse(loText)
+	if err != nil {
+		return nil, err
+	}
+	hi, err := ax.parse(hiText)
+	if err != nil {
+		return nil, err
+	}
+	if lo == hi {
+		return nil, fmt.Errorf("--range: %s: the range %s is empty", opt.Key, opt.Range)
+	}
+	base := e.Clone()
+	seeds := opt.Seeds
+	var ignored []string
+	for _, a := range e.Sweep {
+		switch a.Key {
+		case opt.Key:
+		case "seed":
+			if seeds == nil {
+				for _, v := range a.Values {
+					s, err := strconv.ParseUint(v, 10, 64)
+					if err != nil {
+						return nil, fmt.Errorf("sweep.seed: %q is not a seed", v)
+					}
+					seeds = append(seeds, s)
+				}
+			}
+		default:
+			ignored = append(ignored, a.Key)
+		}
+	}
+	base.Sweep = nil
+	if seeds == nil {
+		seeds = []uint64{e.Seed}
+	}
+	criteria := opt.Criteria
+	if criteria == nil {
+		criteria, _ = ParseCriteria(DefaultCriteria)
+	}
+	res := opt.Resolution
+	if res <= 0 {
+		res = math.Abs(hi-lo) / 64
+	}
+	switch kind {
+	case algos.Count:
+		res = max(res, 1)
+	case algos.Duration:
+		res = max(ax.snap(res), 1e-12) // whole picoseconds
+	}
+	j := &judge{base: base, axis: ax, seeds: seeds, criteria: criteria, algs: e.Algorithms,
+		points: map[float64]*experiments.Experiment{}, opt: opt}
+	// Both ends must be values the experiment accepts.
+	for _, x := range []float64{lo, hi} {
+		if _, err := j.at(x); err != nil {
+			return nil, err
+		}
+	}
+	s := &searcher{algs: e.Algorithms, criteria: criteria, judge: j.measure,
+		plan: plan{lo: lo, hi: hi, grid: cmpOr(opt.Grid, 9), resolution: res, snap: ax.snap, format: ax.format}}
+	err = s.run(ctx, func(step int) { j.step = step })
+	rep := &Report{Experiment: e.Name, Key: opt.Key, Unit: ax.unit(), Range: [2]float64{lo, hi}, Resolution: res,
+		Seeds: seeds, Judged: "mean over seeds", DurationSeconds: algos.Time(base.Duration).Seconds(),
+		WarmupSeconds: base.WarmupTime().Seconds(), Runs: j.runs, IgnoredSweep: ignored, Complete: err == nil, axis: ax}
+	if s.seen != nil {
+		for a := range s.algs {
+			for c := range criteria {
+				rep.Results = append(rep.Results, s.boundary(a, c))
+			}
+		}
+	}
+	return rep, err
+}
+
+func cmpOr(x, def int) int {
+	if x > 0 {
+		return x
+	}
+	return def
+}
+
+// judge runs the simulations behind a batch of requests.
+type judge struct {
+	base     *experiments.Experiment
+	axis     axis
+	seeds    []uint64
+	criteria []Criterion
+	algs     []string
+	points   map[float64]*experiments.Experiment // the experiment at each value
+	opt      Options
+	step     int
+	runs     int
+}
+
+// at is the experiment with the key set to x, as --set sets it.
+func (j *judge) at(x float64) (*experiments.Experiment, error) {
+	if p, ok := j.points[x]; ok {
+		return p, nil
+	}
+	p := j.base.Clone()
+	text := j.axis.text(x)
+	if err := p.Set(j.axis.key + "=" + text); err != nil {
+		return nil, fmt.Errorf("--range: %s=%s: %w", j.axis.key, text, err)
+	}
+	if err := p.Validate(); err != nil {
+		return nil, fmt.Errorf("--range: %s=%s: %w", j.axis.key, text, err)
+	}
+	j.points[x] = p
+	return p, nil
+}
+
+func (j *judge) measure(ctx context.Context, reqs []request) ([][]float64, error) {
+	var runs []experiments.Run
+	for _, r := range reqs {
+		p, err := j.at(r.x)
+		if err != nil {
+			return nil, err
+		}
+		for _, seed := range j.seeds {
+			x := p.Clone()
+			x.Seed = seed
+			runs = append(runs, experiments.Run{Algorithm: j.algs[r.alg], Exp: x, Point: []experiments.Assignment{
+				{Key: j.axis.key, Value: j.axis.text(r.x)}, {Key: "seed", Value: strconv.FormatUint(seed, 10)}}})
+		}
+	}
+	opt := experiments.Options{Workers: j.opt.Workers}
+	if j.opt.Progress != nil {
+		step := j.step
+		opt.Progress = func(p experiments.Progress) {
+			j.opt.Progress(Progress{Step: step, Done: p.Done, Total: p.Total, Fraction: p.Fraction})
+		}
+	}
+	sums, err := experiments.ExecuteRuns(ctx, runs, opt)
+	if err != nil {
+		return nil, err
+	}
+	j.runs += len(runs)
+	out := make([][]float64, len(reqs))
+	var errs []error
+	for i := range reqs {
+		out[i] = make([]float64, len(j.criteria))
+		for c, crit := range j.criteria {
+			sum := 0.0
+			for k := range j.seeds {
+				v, err := crit.Measure(&sums[i*len(j.seeds)+k].Summary)
+				if err != nil {
+					errs = append(errs, err)
+				}
+				sum += v
+			}
+			out[i][c] = sum / float64(len(j.seeds))
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errs[0] // the same for every point: one is enough
+	}
+	return out, nil
+}

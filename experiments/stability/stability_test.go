@@ -1,0 +1,126 @@
+package stability
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"qcnlab/experiments"
+)
+
+// naimd is seed 000 figure 7's scenario, N-AIMD alone, on a short run.
+func naimd(t *testing.T, sets ...string) *experiments.Experiment {
+	t.Helper()
+	e, err := experiments.OpenWith("ap-n-aimd-2-sources", append([]string{
+		`algorithms=["n-aimd"]`, "duration=200ms", "warmup=20ms"}, sets...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// N-AIMD's queue std crosses 20% of Q_eq between 140 and 190 us of RTT
+// (seed 000: unstable from 140 us; the built-in measured 3.1 packets at
+// 140 us and 4.3 at 190 us over 500 ms). On this short run the search
+// must bracket a boundary there, within its resolution, and find the queue
+// never empty and the link always busy.
+func TestNAIMDQueueBoundaryAlongRTT(t *testing.T) {
+	e := naimd(t)
+	rep, err := Search(context.Background(), e, Options{Key: "network.rtt", Range: "60us:300us", Seeds: []uint64{1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Unit != "s" || rep.Range != [2]float64{60e-6, 300e-6} || rep.Resolution != 3.75e-6 || !rep.Complete || len(rep.Results) != 3 {
+		t.Fatalf("report header %+v", rep)
+	}
+	std := rep.Find("n-aimd", "std>0.2qeq")
+	if std == nil || std.Boundary == nil || std.Bracket[0] == nil {
+		t.Fatalf("std: %+v", std)
+	}
+	if b := *std.Boundary; b < 120e-6 || b > 200e-6 || b-*std.Bracket[0] > rep.Resolution+1e-12 {
+		t.Errorf("std boundary %g in [%g, %g]; want 120-200 us, bracket within %g", b, *std.Bracket[0], b, rep.Resolution)
+	}
+	if p := std.Points; p[0].Value != 60e-6 || p[0].Unstable || !p[len(p)-1].Unstable {
+		t.Errorf("std points %+v: want stable at 60 us, unstable at 300 us", p)
+	}
+	for _, c := range []string{"empty>0.01", "util<0.95"} {
+		if b := rep.Find("n-aimd", c); b == nil || b.Boundary != nil {
+			t.Errorf("%s: %+v, want stable over the range", c, b)
+		}
+	}
+}
+
+// The same search gives the same report with one worker or several.
+func TestSearchIsDeterministic(t *testing.T) {
+	var outs []string
+	for _, w := range []int{1, 3} {
+		rep, err := Search(context.Background(), naimd(t, "duration=60ms"), Options{Key: "network.rtt", Range: "100us:250us",
+			Seeds: []uint64{1, 2}, Grid: 4, Workers: w})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		WriteJSON(&b, rep)
+		outs = append(outs, b.String())
+	}
+	if outs[0] != outs[1] {
+		t.Errorf("reports differ with the number of workers:\n%s\n%s", outs[0], outs[1])
+	}
+}
+
+// Count keys and scheme parameters go through --set like any other key, so
+// their bounds are the same.
+func TestKeysAndErrors(t *testing.T) {
+	e := naimd(t, "duration=20ms", "warmup=5ms")
+	rep, err := Search(context.Background(), e, Options{Key: "sources.count", Range: "1:4", Grid: 2, Seeds: nil, Criteria: mustCriteria(t, "util<0.95")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Unit != "count" || rep.Resolution != 1 || rep.Runs != 2*4 { // the two ends, the file's 4 seeds each: stable, nothing to bisect
+		t.Errorf("count search: unit %q, resolution %g, %d runs", rep.Unit, rep.Resolution, rep.Runs)
+	}
+	if _, err := Search(context.Background(), e, Options{Key: "params.n-aimd.gi", Range: "0.1:2", Grid: 2}); err != nil {
+		t.Errorf("a scheme parameter: %v", err)
+	}
+	for _, c := range []struct{ key, span, want string }{
+		{"network.rtt", "60us", "not LO:HI"},
+		{"network.rtt", "60us:60us", "empty"},
+		{"network.rtt", "60:300us", "needs a unit"},
+		{"network.buffer", "0B:150KB", "network.buffer"},
+		{"params.n-aimd.sample_probability", "0.5:2", "params.n-aimd.sample_probability"},
+		{"network.topology", "1:2", "not a numeric key"},
+		{"sources.count", "1.5:4", "whole number"},
+	} {
+		_, err := Search(context.Background(), e, Options{Key: c.key, Range: c.span})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s %s: %v, want an error containing %q", c.key, c.span, err, c.want)
+		}
+	}
+	if len(rep.IgnoredSweep) != 1 || rep.IgnoredSweep[0] != "network.rtt" || rep.Seeds[0] != 1 || len(rep.Seeds) != 4 {
+		t.Errorf("the file's sweep: ignored %q, seeds %v (want network.rtt ignored, the file's 4 seeds)", rep.IgnoredSweep, rep.Seeds)
+	}
+}
+
+func TestCancelStopsTheSearch(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	e := naimd(t, "duration=100s") // minutes of work if not stopped
+	time.AfterFunc(100*time.Millisecond, cancel)
+	start := time.Now()
+	rep, err := Search(ctx, e, Options{Key: "network.rtt", Range: "60us:300us"})
+	if err != context.Canceled || rep == nil || rep.Complete {
+		t.Fatalf("err %v, report %+v", err, rep)
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("stopped after %v", d)
+	}
+}
+
+func mustCriteria(t *testing.T, s string) []Criterion {
+	c, err := ParseCriteria(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
