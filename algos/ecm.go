@@ -29,9 +29,17 @@ func init() {
 		Seed:    "003 sections 3.2-3.3; baseline gains from 000 section III-B",
 		Summary: "Ethernet Congestion Manager (BCN): signed Qoff/Qdelta feedback, AIMD rate limiters associated with one CP, ECM(0,0) timeouts",
 		Params:  ECMParams(),
-		Check:   ecmCheck,
-		NewCP:   func(env CPEnv, v Values) CongestionPoint { return NewECMCongestionPoint(env, v) },
-		NewRP:   func(env RPEnv, v Values) ReactionPoint { return NewECMReactionPoint(env, v) },
+		Readings: []string{
+			"Spurious-feedback filter (3.2.1 pseudo-code): a sample is dropped when Qoff = Qdelta = 0, or when Qoff < 0 and the frame has no CM-Tag or another CP's CPID. At Qoff = 0 exactly (the queue in Qeq's 64 B page) the message goes to any frame, as the pseudo-code's qoff < 0 says; the text of section 3.2 ('If Qoff is positive ... if this is not the case') would send it only to frames tagged with this CP.",
+			"Q bit (3.2.1 pseudo-code): set only when Qdelta was clipped, |Qdelta| > 2Qeq; a change of exactly +-2Qeq leaves it clear, though section 3.1 describes the bit as Qdelta 'equal to -2Qeq or 2Qeq'. ECM-Max carries no Q bit.",
+			"Q-bit step: by the sign of Fb (pseudo-code) unless qsat_by_qdelta is set (section 3.3.2's text); they differ only when w < 1/2, e.g. w = 1/4, Qoff = +Qeq, Qdelta = -2Qeq: Fb = -Qeq/2 cuts the rate by min(2*alpha, 1) under the pseudo-code, the text adds 2*beta*C.",
+			"Only a negative message (Fb < 0) or ECM(0,0) instantiates a rate limiter (3.3.3 pseudo-code); a positive message to a flow with no limiter is ignored, though section 3.3's text instantiates one at Ri on any message without a FlowID match. Positive feedback is honoured only from the associated CP, Fb = 0 changes nothing (it would reset Rmin and Tmax in the pseudo-code's else branch), and every message is ignored during a timeout (section 3.3.2).",
+			"Reclaim (section 3.3): a limiter goes back to INACTIVE when a frame leaves it with its queue empty at rate C. A greedy source always has a frame queued, so it is never reclaimed; only a source that stops (sources.stop) while its limiter is at line rate is.",
+			"Units: Qeq, Qoff and Qdelta, hence Fb, are in 64-byte pages (section 3.2), while N-AIMD (seed 000) counts Fb in packets with the same Gi and Gd: with 1500 B frames ECM's Fb is 1500/64 = 23.4 times larger for the same queue, and the alpha cap rather than Gd sets most decreases.",
+		},
+		Check: ecmCheck,
+		NewCP: func(env CPEnv, v Values) CongestionPoint { return NewECMCongestionPoint(env, v) },
+		NewRP: func(env RPEnv, v Values) ReactionPoint { return NewECMReactionPoint(env, v) },
 	})
 }
 
@@ -40,17 +48,17 @@ func ECMParams() []Param {
 	return []Param{
 		// Congestion point (section 3.2).
 		{Key: "q_eq", Kind: Bytes, Min: ecmPage,
-			Doc:     "Qeq, the equilibrium queue length (default 16 frames: BCN baseline, seed 000 section III-B)",
-			Default: func(n Network, _ Values) float64 { return 16 * n.FrameBytes }},
-		{Key: "q_mc", Kind: Bytes, Min: ecmPage,
-			Doc: "Qmc, mild congestion: above it ECM-Max and over-sampling (default 2*Qeq, where Qoff saturates: seed 003 gives no value)",
-			Default: func(_ Network, v Values) float64 {
-				return 2 * v["q_eq"]
-			}},
+			Doc:     "Qeq, the equilibrium queue length (default 16 frames, the BCN baseline of seed 000 section III-B, at most a third of the buffer in whole 64 B pages, so that 2*Qeq, where Qdelta saturates and sets the Q bit, stays below Qsc)",
+			Default: func(n Network, _ Values) float64 { return math.Min(16*n.FrameBytes, ecmPageFloor(n.Buffer/3)) }},
 		{Key: "q_sc", Kind: Bytes, Min: ecmPage,
-			Doc: "Qsc, severe congestion: above it ECM(0,0) (default 80% of the buffer, at least Qmc: seed 003 gives no value)",
-			Default: func(n Network, v Values) float64 {
-				return math.Max(v["q_mc"], math.Round(0.8*n.Buffer))
+			Doc: "Qsc, severe congestion: above it ECM(0,0) (seed 003 gives no value; default 80% of the buffer, at most a frame below the fullest queue the buffer holds, so ECM(0,0) can fire; must be below that queue)",
+			Default: func(n Network, _ Values) float64 {
+				return math.Min(math.Round(0.8*n.Buffer), ecmFullQueue(n)-n.FrameBytes)
+			}},
+		{Key: "q_mc", Kind: Bytes, Min: ecmPage,
+			Doc: "Qmc, mild congestion: above it ECM-Max and over-sampling (seed 003 gives no value; default 2*Qeq, where Qoff saturates, or half way from Qeq to Qsc if that is lower; must be between them)",
+			Default: func(_ Network, v Values) float64 {
+				return math.Min(2*v["q_eq"], math.Floor((v["q_eq"]+v["q_sc"])/2))
 			}},
 		{Key: "q_scale", Kind: Number, Default: Fixed(1), Min: 1e-9,
 			Doc: "Qscale, multiplies Qoff and Qdelta to normalise CPs with different Qeq (section 3.2; 1 when all share Qeq)"},
@@ -67,6 +75,8 @@ func ECMParams() []Param {
 		{Key: "qsat_enable", Kind: Switch, Default: Fixed(1), Max: 1,
 			Doc: "ECM_qsat_enable: set the Q bit when Qdelta saturates at +-2Qeq (3.2.1 pseudo-code, an 'experimental feature')"},
 		// Reaction point (sections 3.3.1-3.3.2).
+		{Key: "qsat_by_qdelta", Kind: Switch, Default: Fixed(0), Max: 1,
+			Doc: "the Q-bit step (+2*beta*C or *(1-min(2*alpha,1))) goes by the sign of Qdelta, as section 3.3.2's text says (true), or by the sign of Fb, as the 3.3.3 pseudo-code does (false, the default: the pseudo-code is the rule followed throughout; the two agree when w >= 1/2, as with the baseline w = 2)"},
 		{Key: "w", Kind: Number, Default: Fixed(2), Min: 0,
 			Doc: "w, weight of Qdelta in Fb = -(Qoff + w*Qdelta) (BCN baseline, seed 000 section III-B; range [1/8, 8] in section 3.3.1)"},
 		{Key: "gi", Kind: Number, Default: Fixed(0.53333), Min: 0,
@@ -90,19 +100,48 @@ func ECMParams() []Param {
 		{Key: "rmin", Kind: Rate, Min: 1,
 			Doc:     "Rmin, initial restart rate after ECM(0,0) (1/100 of line rate, section 3.3.2: 100 Mbps at 10 Gbps)",
 			Default: func(n Network, _ Values) float64 { return n.LineRate / 100 }},
+		{Key: "tmax_ceiling", Kind: Duration, Min: 1e-12,
+			Doc:     "the largest Tmax the back-off doubles to (default 1 s, the top of section 3.3.2's configuration range [1 us, 1 s], or Tmax if larger; the pseudo-code doubles without bound)",
+			Default: func(_ Network, v Values) float64 { return math.Max(1, v["tmax"]) }},
+		{Key: "rmin_floor", Kind: Rate, Min: 0,
+			Doc:     "the smallest Rmin the back-off halves to (default 1 Mbps, the bottom of section 3.3.2's configuration range [1 Mbps, 1 Gbps], or Rmin if smaller; 0: the pseudo-code's unbounded halving)",
+			Default: func(_ Network, v Values) float64 { return math.Min(1e6, v["rmin"]) }},
 		{Key: "w_rtt", Kind: Count, Default: Fixed(3), Min: 0, Max: 62,
 			Doc: "Wrtt, RTTavg's EWMA weight is 2^-Wrtt (section 3.3; seed gives no value, 1/8 as TCP's SRTT gain)"},
 	}
 }
 
-// ecmCheck requires the thresholds in the order section 3.2 uses them and a
-// sampling interval that cannot go negative.
-func ecmCheck(_ Network, v Values) error {
-	if !(v["q_eq"] < v["q_mc"] && v["q_mc"] <= v["q_sc"]) {
-		return fmt.Errorf("ecm: need q_eq < q_mc <= q_sc, have %g, %g, %g bytes", v["q_eq"], v["q_mc"], v["q_sc"])
-	}
-	if v["sr"] > v["sf"] {
-		return fmt.Errorf("ecm: sr (%g bytes) above sf (%g bytes) would make the sampling interval negative", v["sr"], v["sf"])
+// ecmPageFloor rounds a length in bytes down to whole 64-byte pages.
+func ecmPageFloor(bytes float64) float64 { return math.Floor(bytes/ecmPage) * ecmPage }
+
+// ecmFullQueue is the longest queue the drop-tail buffer holds: whole
+// frames, so a buffer of 40 KB holds 26 frames of 1500 B, 39 KB.
+func ecmFullQueue(n Network) float64 {
+	return math.Floor(n.Buffer/n.FrameBytes) * n.FrameBytes
+}
+
+// ecmCheck requires the thresholds in the order section 3.2 uses them with
+// Qsc below the fullest queue (or ECM(0,0) could never be sent), a sampling
+// interval that cannot go negative, and the back-off bounds around the
+// initial Tmax and Rmin.
+func ecmCheck(n Network, v Values) error {
+	full := ecmFullQueue(n)
+	switch {
+	case v["q_sc"] >= full:
+		return &ParamError{Key: "q_sc", Err: fmt.Errorf("Qsc = %g B is not below the fullest queue the %g B buffer holds (%g frames of %g B = %g B): ECM(0,0) could never be sent",
+			v["q_sc"], n.Buffer, full/n.FrameBytes, n.FrameBytes, full)}
+	case v["q_eq"] >= v["q_sc"]:
+		return &ParamError{Key: "q_eq", Err: fmt.Errorf("Qeq = %g B is not below Qsc = %g B", v["q_eq"], v["q_sc"])}
+	case v["q_mc"] <= v["q_eq"]:
+		return &ParamError{Key: "q_mc", Err: fmt.Errorf("Qmc = %g B is not above Qeq = %g B", v["q_mc"], v["q_eq"])}
+	case v["q_mc"] >= v["q_sc"]:
+		return &ParamError{Key: "q_mc", Err: fmt.Errorf("Qmc = %g B is not below Qsc = %g B: ECM-Max could never be sent", v["q_mc"], v["q_sc"])}
+	case v["sr"] > v["sf"]:
+		return &ParamError{Key: "sr", Err: fmt.Errorf("Sr = %g B above Sf = %g B would make the sampling interval negative", v["sr"], v["sf"])}
+	case v["tmax_ceiling"] < v["tmax"]:
+		return &ParamError{Key: "tmax_ceiling", Err: fmt.Errorf("%g s is below the initial Tmax = %g s", v["tmax_ceiling"], v["tmax"])}
+	case v["rmin_floor"] > v["rmin"]:
+		return &ParamError{Key: "rmin_floor", Err: fmt.Errorf("%g bps is above the initial Rmin = %g bps", v["rmin_floor"], v["rmin"])}
 	}
 	return nil
 }
@@ -244,6 +283,9 @@ type ECMReactionPoint struct {
 	td         Time
 	rminInit   float64
 	tmaxInit   Time
+	rminFloor  float64 // the back-off's bounds (section 3.3.2's ranges)
+	tmaxCeil   Time
+	qsatQdelta bool    // the Q-bit step goes by the sign of Qdelta (3.3.2 text)
 	rttWeight  float64 // 2^-Wrtt
 	start      Time
 	state      ECMState
@@ -274,6 +316,9 @@ func NewECMReactionPoint(env RPEnv, v Values) *ECMReactionPoint {
 		td:         Seconds(v["td"]),
 		rminInit:   v["rmin"],
 		tmaxInit:   Seconds(v["tmax"]),
+		rminFloor:  v["rmin_floor"],
+		tmaxCeil:   Seconds(v["tmax_ceiling"]),
+		qsatQdelta: v["qsat_by_qdelta"] != 0,
 		rttWeight:  math.Ldexp(1, -int(v["w_rtt"])),
 		start:      env.Start,
 		state:      ECMInactive,
@@ -352,8 +397,17 @@ func (rp *ECMReactionPoint) Feedback(now Time, fb Feedback) {
 		return
 	}
 	fbv := -(fb.Qoff + rp.w*fb.Qdelta)
+	negative, positive := fbv < 0, fbv > 0
+	if fb.QSat && rp.qsatQdelta {
+		// Section 3.3.2: "based on the sign of Qdelta". The message then
+		// counts as negative or positive by Qdelta for every rule below
+		// (instantiation, association, positive only from the associated
+		// CP). The pseudo-code keys the step on Fb's sign; with w >= 1/2
+		// the two agree, since |Qoff| <= Qeq <= w*|Qdelta| = w*2Qeq.
+		negative, positive = fb.Qdelta > 0, fb.Qdelta < 0
+	}
 	switch {
-	case fbv < 0:
+	case negative:
 		if rp.state == ECMInactive { // "if (state = INACTIVE)" is a comparison (SPEC)
 			rp.state = ECMActive
 			rp.rate = rp.ri
@@ -376,7 +430,7 @@ func (rp *ECMReactionPoint) Feedback(now Time, fb Feedback) {
 			rp.cpid = fb.CPID
 			rp.rttAvg = 0
 		}
-	case fbv > 0 && rp.cpid == fb.CPID && rp.state == ECMActive:
+	case positive && rp.cpid == fb.CPID && rp.state == ECMActive:
 		// The pseudo-code's branch also takes Fb == 0, which changes
 		// nothing but would reset Rmin and Tmax; the text (3.3.1, 3.3.2)
 		// speaks of Fb > 0, "positive feedback".
@@ -411,8 +465,10 @@ func (rp *ECMReactionPoint) Expire(now Time) {
 		rp.restartAt = Never
 		rp.state = ECMActive
 		rp.rate = rp.rmin
-		rp.rmin /= 2
-		rp.tmax *= 2
+		// Halving and doubling stop at the ends of section 3.3.2's
+		// configuration ranges; the pseudo-code has no bound.
+		rp.rmin = max(rp.rmin/2, rp.rminFloor)
+		rp.tmax = min(2*rp.tmax, rp.tmaxCeil)
 		rp.increaseAt = rp.nextTick(now)
 	}
 	if now >= rp.increaseAt { // self-increase

@@ -1,8 +1,10 @@
 package algos
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -40,6 +42,7 @@ func TestECMDefaults(t *testing.T) {
 		{"w", 2}, {"gi", 0.53333}, {"gd", 0.0026667}, {"ru", 1e6},
 		{"alpha", 0.1}, {"beta", 0.1}, {"ri_fraction", 0.5},
 		{"rd", 1e6}, {"td", 1e-3}, {"tmax", 10e-6}, {"rmin", 100e6}, {"w_rtt", 3},
+		{"qsat_by_qdelta", 0}, {"tmax_ceiling", 1}, {"rmin_floor", 1e6},
 	} {
 		if !near(v[c.key], c.want) {
 			t.Errorf("%s = %g, want %g", c.key, v[c.key], c.want)
@@ -56,14 +59,88 @@ func TestECMDefaults(t *testing.T) {
 
 func TestECMCheckRejectsBadValues(t *testing.T) {
 	s, _ := Lookup("ecm")
-	for _, over := range []Values{
-		{"q_mc": 20e3}, // below Qeq
-		{"q_sc": 40e3}, // below Qmc
-		{"sr": 200e3},  // above Sf: negative intervals
-		{"alpha": 1.5}, {"w_rtt": 2.5}, {"qsat_enable": 2}, {"s_scale": 0.5},
+	for _, c := range []struct {
+		over Values
+		key  string // the key the error blames
+	}{
+		{Values{"q_mc": 20e3}, "q_mc"},                 // below Qeq
+		{Values{"q_mc": 120e3}, "q_mc"},                // at Qsc: ECM-Max never
+		{Values{"q_sc": 40e3, "q_mc": 45e3}, "q_mc"},   // above Qsc
+		{Values{"q_sc": 150e3}, "q_sc"},                // the full 150 KB buffer: ECM(0,0) never
+		{Values{"q_eq": 130e3}, "q_eq"},                // above Qsc
+		{Values{"sr": 200e3}, "sr"},                    // above Sf: negative intervals
+		{Values{"tmax_ceiling": 5e-6}, "tmax_ceiling"}, // below the initial Tmax
+		{Values{"rmin_floor": 200e6}, "rmin_floor"},    // above the initial Rmin
+		{Values{"alpha": 1.5}, "alpha"}, {Values{"w_rtt": 2.5}, "w_rtt"},
+		{Values{"qsat_enable": 2}, "qsat_enable"}, {Values{"qsat_by_qdelta": 0.5}, "qsat_by_qdelta"},
+		{Values{"s_scale": 0.5}, "s_scale"},
 	} {
-		if _, err := s.Resolve(ecmNet, over); err == nil {
-			t.Errorf("Resolve(%v) accepted", over)
+		_, err := s.Resolve(ecmNet, c.over)
+		var pe *ParamError
+		if !errors.As(err, &pe) || pe.Key != c.key {
+			t.Errorf("Resolve(%v) = %v, want an error naming %s", c.over, err, c.key)
+		}
+	}
+	// Qmc's default follows a lower Qsc: half way from Qeq.
+	v := resolve(t, "ecm", ecmNet, Values{"q_sc": 40e3})
+	if v["q_mc"] != 32e3 {
+		t.Errorf("q_mc %g with q_sc = 40 KB, want 32 KB", v["q_mc"])
+	}
+}
+
+// TestECMDefaultsFitTheBuffer checks that the default thresholds leave room
+// below the buffer, Qeq < Qmc < Qsc < the fullest queue with 2*Qeq below it
+// too, for small buffers and odd frame sizes, and that a buffer too small
+// for any thresholds is an error naming the default that does not fit.
+func TestECMDefaultsFitTheBuffer(t *testing.T) {
+	for _, c := range []struct{ buffer, frame float64 }{
+		{20e3, 1500}, {40e3, 1500}, {48e3, 1500}, {60e3, 1500}, {150e3, 1500},
+		{4500, 1500}, {40e3, 9216}, {1024, 64}, {128e3, 1000},
+	} {
+		n := ecmNet
+		n.Buffer, n.FrameBytes = c.buffer, c.frame
+		s, _ := Lookup("ecm")
+		v, err := s.Resolve(n, nil)
+		if err != nil {
+			t.Errorf("%g B buffer, %g B frames: %v", c.buffer, c.frame, err)
+			continue
+		}
+		full := math.Floor(c.buffer/c.frame) * c.frame
+		if !(v["q_eq"] < v["q_mc"] && v["q_mc"] < v["q_sc"] && v["q_sc"] < full && 2*v["q_eq"] < full) {
+			t.Errorf("%g B buffer, %g B frames: q_eq %g q_mc %g q_sc %g, fullest queue %g",
+				c.buffer, c.frame, v["q_eq"], v["q_mc"], v["q_sc"], full)
+		}
+	}
+	n := ecmNet
+	n.Buffer = 1500 // one frame: no room for Qeq < Qmc < Qsc below it
+	var pe *ParamError
+	if _, err := (registry["ecm"]).Resolve(n, nil); !errors.As(err, &pe) || !strings.Contains(err.Error(), "default") {
+		t.Errorf("one-frame buffer: %v, want an error naming a default", err)
+	}
+}
+
+// TestECMSmallBufferMessagesFire drives the CP at the default thresholds of
+// 20, 40 and 48 KB buffers (the old defaults put Qmc and Qsc at or above
+// them): ECM(0,0) at the fullest queue, ECM-Max between Qmc and Qsc, and
+// the Q bit when the queue falls by more than 2*Qeq between two samples.
+func TestECMSmallBufferMessagesFire(t *testing.T) {
+	for _, buffer := range []float64{20e3, 40e3, 48e3} {
+		n := ecmNet
+		n.Buffer = buffer
+		v := resolve(t, "ecm", n, nil)
+		cp := NewECMCongestionPoint(CPEnv{Network: n, CPID: 1, Capacity: 10 * gbps, Buffer: buffer,
+			Rand: rand.New(rand.NewPCG(5, 1))}, v)
+		full := int(math.Floor(buffer/1500)) * 1500
+		if _, sent, fb := arriveUntilSample(cp, 1500, 1, full); !sent || fb.Qoff != 0 || fb.Qdelta != 0 {
+			t.Errorf("%g B: at the full queue %d B sent %v %+v, want ECM(0,0)", buffer, full, sent, fb)
+		}
+		mild := int(v["q_mc"]) + 1
+		if _, sent, fb := arriveUntilSample(cp, 1500, 1, mild); !sent || fb.Qoff != cp.qEq || fb.Qdelta != 2*cp.qEq {
+			t.Errorf("%g B: at %d B sent %v %+v, want ECM-Max", buffer, mild, sent, fb)
+		}
+		arriveUntilSample(cp, 1500, 1, full)
+		if _, sent, fb := arriveUntilSample(cp, 1500, 1, 1500); !sent || !fb.QSat || fb.Qdelta != -2*cp.qEq {
+			t.Errorf("%g B: full to empty sent %v %+v, want the Q bit with Qdelta = -2Qeq", buffer, sent, fb)
 		}
 	}
 }
@@ -475,6 +552,73 @@ func TestECMRPTimeoutAndBackOff(t *testing.T) {
 	rp.Feedback(0, Feedback{CPID: 2})
 	if rp.State() != ECMTimeout || rp.Rate() != 0 {
 		t.Errorf("ECM(0,0) to INACTIVE: %v rate %g", rp.State(), rp.Rate())
+	}
+}
+
+// TestECMRPBackOffBounds checks that repeated timeouts double Tmax up to 1 s
+// and halve Rmin down to 1 Mbps, the ends of section 3.3.2's configuration
+// ranges, and that without the bounds the pseudo-code's back-off goes on.
+func TestECMRPBackOffBounds(t *testing.T) {
+	restarts := func(rp *ECMReactionPoint, k int) {
+		for i := 0; i < k; i++ {
+			rp.Feedback(rp.Timer(), Feedback{CPID: 1}) // ECM(0,0)
+			rp.Expire(rp.Timer())
+		}
+	}
+	rp := newECMRP(t, nil)
+	restarts(rp, 6) // Rmin 100 Mbps / 2^6 = 1.5625 Mbps, Tmax 640 us
+	if rp.Rmin() != 100e6/64 || rp.Tmax() != 640*Microsecond {
+		t.Fatalf("after 6 restarts Rmin %g Tmax %d", rp.Rmin(), rp.Tmax())
+	}
+	restarts(rp, 1)
+	if rp.Rmin() != 1e6 {
+		t.Errorf("after 7 restarts Rmin %g, want the 1 Mbps floor", rp.Rmin())
+	}
+	restarts(rp, 10) // Tmax 10 us * 2^17 = 1.31 s
+	if rp.Tmax() != Second || rp.Rmin() != 1e6 {
+		t.Errorf("after 17 restarts Tmax %d Rmin %g, want 1 s and 1 Mbps", rp.Tmax(), rp.Rmin())
+	}
+	if rate := rp.Rate(); rate != 1e6 {
+		t.Errorf("restart rate %g, want the floor", rate)
+	}
+	rp = newECMRP(t, Values{"tmax_ceiling": 1e3, "rmin_floor": 0})
+	restarts(rp, 17)
+	if rp.Tmax() != 10*Microsecond<<17 || rp.Rmin() != 100e6/(1<<17) {
+		t.Errorf("unbounded: after 17 restarts Tmax %d Rmin %g", rp.Tmax(), rp.Rmin())
+	}
+}
+
+// TestECMRPQBitSign checks both readings of the Q-bit step: with w = 1/4,
+// Qoff = +Qeq and a saturated Qdelta = -2Qeq, Fb = -Qeq/2 < 0, so the
+// pseudo-code (3.3.3) cuts the rate by min(2*alpha, 1) while section
+// 3.3.2's text, keyed on Qdelta < 0, adds 2*beta*C. With w = 2 they agree.
+func TestECMRPQBitSign(t *testing.T) {
+	msg := Feedback{CPID: 1, Qoff: ecmQeqPages, Qdelta: -2 * ecmQeqPages, QSat: true}
+	for _, c := range []struct {
+		w, byQdelta, want float64
+	}{
+		{0.25, 0, 5e9 * 0.8}, // Fb < 0: R *= 1 - min(2*alpha, 1)
+		{0.25, 1, 7e9},       // Qdelta < 0: R += 2*beta*C
+		{2, 0, 7e9},          // Fb = 1125 pages > 0
+		{2, 1, 7e9},
+	} {
+		rp := newECMRP(t, Values{"w": c.w, "qsat_by_qdelta": c.byQdelta})
+		rp.Feedback(0, Feedback{CPID: 1, Qoff: 1}) // ACTIVE at C/2, associated with CP 1
+		rp.Feedback(Microsecond, msg)
+		if !near(rp.Rate(), c.want) {
+			t.Errorf("w %g qsat_by_qdelta %g: rate %g, want %g", c.w, c.byQdelta, rp.Rate(), c.want)
+		}
+	}
+	// Under the text's reading a Q-bit message with Qdelta > 0 is negative
+	// feedback whatever Fb says: it instantiates a limiter and moves the
+	// association; under the pseudo-code's, Fb > 0 leaves an idle flow alone.
+	up := Feedback{CPID: 2, Qoff: -ecmQeqPages, Qdelta: 2 * ecmQeqPages, QSat: true} // w = 1/4: Fb = +Qeq/2
+	for _, byQdelta := range []float64{0, 1} {
+		rp := newECMRP(t, Values{"w": 0.25, "qsat_by_qdelta": byQdelta})
+		rp.Feedback(0, up)
+		if got, want := rp.State(), map[float64]ECMState{0: ECMInactive, 1: ECMActive}[byQdelta]; got != want {
+			t.Errorf("qsat_by_qdelta %g: state %v, want %v", byQdelta, got, want)
+		}
 	}
 }
 

@@ -129,12 +129,25 @@ type Scheme struct {
 	Seed    string // source document and section
 	Summary string // what it is for, one line
 	Params  []Param
+	// Readings says, one line each, how the scheme reads its seed where
+	// the seed is ambiguous or silent (qcnlab algos NAME prints them).
+	Readings []string
 	// Check, if set, validates a complete set of values beyond each
-	// parameter's own range.
+	// parameter's own range; a *ParamError names the key to blame.
 	Check func(n Network, v Values) error
 	NewCP func(env CPEnv, v Values) CongestionPoint
 	NewRP func(env RPEnv, v Values) ReactionPoint
 }
+
+// ParamError is a bad value blamed on one parameter, by its own range or by
+// a scheme's Check.
+type ParamError struct {
+	Key string
+	Err error
+}
+
+func (e *ParamError) Error() string { return e.Key + ": " + e.Err.Error() }
+func (e *ParamError) Unwrap() error { return e.Err }
 
 // Fixed returns a default that ignores the network.
 func Fixed(x float64) func(Network, Values) float64 {
@@ -166,7 +179,10 @@ func (s *Scheme) Resolve(n Network, overrides Values) (Values, error) {
 			x = p.Default(n, v)
 		}
 		if err := p.Validate(x); err != nil {
-			return nil, fmt.Errorf("%s: %w", p.Key, err)
+			if !ok {
+				err = fmt.Errorf("the default for this network: %w", err)
+			}
+			return nil, &ParamError{Key: p.Key, Err: err}
 		}
 		v[p.Key] = x
 	}

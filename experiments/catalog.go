@@ -53,6 +53,12 @@ func WriteAlgos(w io.Writer, e *Experiment, names ...string) error {
 		for _, p := range sc.Params {
 			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", p.Key, p.Kind, units.Format(p.Kind, v[p.Key]), p.Doc)
 		}
+		if len(sc.Readings) > 0 {
+			fmt.Fprintf(tw, "  Readings of the seed:\n")
+			for _, r := range sc.Readings {
+				fmt.Fprintf(tw, "  * %s\n", r)
+			}
+		}
 	}
 	return tw.Flush()
 }

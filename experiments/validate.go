@@ -27,6 +27,21 @@ func (e *Experiment) Validate() error {
 	bad := func(key, format string, args ...any) {
 		errs = append(errs, &Error{Where: e.where(key), Key: key, Msg: fmt.Sprintf(format, args...)})
 	}
+	// badParams reports a failed Resolve under the key it blames.
+	// A default that does not fit is placed at the buffer, the setting
+	// most defaults derive from.
+	badParams := func(name string, err error) {
+		key, where := "params."+name, e.where("params."+name)
+		if pe := (*algos.ParamError)(nil); errors.As(err, &pe) {
+			key, err = key+"."+pe.Key, pe.Err
+			if _, set := e.Params[name][pe.Key]; set {
+				where = e.where(key)
+			} else {
+				where = e.where("network.buffer")
+			}
+		}
+		errs = append(errs, &Error{Where: where, Key: key, Msg: err.Error()})
+	}
 	if e.Name == "" {
 		bad("name", "must not be empty")
 	}
@@ -152,6 +167,17 @@ func (e *Experiment) Validate() error {
 	}
 
 	sound := len(errs) == 0 // the network is valid enough to derive defaults from
+	for _, name := range e.Algorithms {
+		// An algorithm without a [params] table still needs defaults that
+		// fit this network; one with a table is checked below.
+		if _, ok := e.Params[name]; !ok && sound {
+			if sc, err := algos.Lookup(name); err == nil {
+				if _, err := sc.Resolve(e.SchemeNetwork(), nil); err != nil {
+					badParams(name, err)
+				}
+			}
+		}
+	}
 	for _, name := range sortedKeys(e.Params) {
 		sc, err := algos.Lookup(name)
 		if err != nil {
@@ -172,7 +198,7 @@ func (e *Experiment) Validate() error {
 		}
 		if ok && sound {
 			if _, err := sc.Resolve(e.SchemeNetwork(), e.Params[name]); err != nil {
-				bad("params."+name, "%v", err)
+				badParams(name, err)
 			}
 		}
 	}
