@@ -203,6 +203,10 @@ func (s *Scheme) Keys() []string {
 	return keys
 }
 
+// MaxCount bounds every parameter of kind Count: a count may size a table
+// (DSM's m sizes its history), and a whole count must fit an int.
+const MaxCount = 1_000_000_000
+
 // Validate checks one value against the parameter's range and kind.
 func (p Param) Validate(x float64) error {
 	switch {
@@ -212,6 +216,8 @@ func (p Param) Validate(x float64) error {
 		return fmt.Errorf("%g is below the minimum %g", x, p.Min)
 	case p.Max != 0 && x > p.Max:
 		return fmt.Errorf("%g is above the maximum %g", x, p.Max)
+	case p.Kind == Count && x > MaxCount:
+		return fmt.Errorf("%g is above %g, the most a count parameter may be", x, float64(MaxCount))
 	case p.Kind == Count && x != float64(int64(x)):
 		return fmt.Errorf("%g is not a whole number", x)
 	case p.Kind == Switch && x != 0 && x != 1:

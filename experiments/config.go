@@ -38,7 +38,8 @@ func (e *Experiment) SourceConfigs() []model.SourceConfig {
 	if base.Path == nil {
 		base.Path = e.defaultPath()
 	}
-	out := make([]model.SourceConfig, max(0, s.Count))
+	// An invalid count (Validate reports it) must not allocate.
+	out := make([]model.SourceConfig, min(max(0, s.Count), model.MaxSources))
 	draws := make([]*rand.Rand, len(out))
 	for i := range out {
 		out[i] = base

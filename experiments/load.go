@@ -3,6 +3,7 @@ package experiments
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -34,17 +35,44 @@ func (e *Error) Error() string {
 // still undecoded, because their types depend on each scheme's parameters.
 type document struct {
 	Experiment
+	// TOML integers are signed: read the seed as one, so that -1 is an
+	// error and not 2^64-1.
+	Seed   *int64                               `toml:"seed"`
 	Params map[string]map[string]toml.Primitive `toml:"params"`
 	Sweep  map[string]any                       `toml:"sweep"`
 }
 
 // Load reads and validates an experiment file.
 func Load(path string) (*Experiment, error) {
-	data, err := os.ReadFile(path)
+	data, err := ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
 	return Parse(path, data)
+}
+
+// ReadFile reads an experiment file of at most MaxFileBytes. It reads from
+// pipes and devices too (qcnlab run <(...)), never more than the limit, so
+// /dev/zero is refused and not read forever.
+func ReadFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if info, err := f.Stat(); err != nil {
+		return nil, err
+	} else if info.IsDir() {
+		return nil, &Error{Where: path, Msg: "is a directory, not an experiment file"}
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if len(data) > MaxFileBytes {
+		return nil, &Error{Where: path, Msg: fmt.Sprintf("is larger than %s, the most an experiment file may be", units.FormatBytes(MaxFileBytes))}
+	}
+	return data, nil
 }
 
 // Parse reads and validates an experiment from data; where names it in
@@ -56,6 +84,12 @@ func Parse(where string, data []byte) (*Experiment, error) {
 		base = name
 	}
 	e.Name = strings.TrimSuffix(base, ".toml")
+	if len(data) > MaxFileBytes {
+		return nil, &Error{Where: where, Msg: fmt.Sprintf("is larger than %s, the most an experiment file may be", units.FormatBytes(MaxFileBytes))}
+	}
+	if noKeys(string(data)) {
+		return nil, &Error{Where: where, Msg: "is empty: an experiment file sets at least one key (qcnlab show " + DefaultName + " prints an example)"}
+	}
 	if err := e.decode(where, string(data), false); err != nil {
 		return nil, err
 	}
@@ -63,6 +97,16 @@ func Parse(where string, data []byte) (*Experiment, error) {
 		return nil, err
 	}
 	return e, nil
+}
+
+// noKeys reports whether a text is blank or only comments.
+func noKeys(text string) bool {
+	for _, line := range strings.Split(text, "\n") {
+		if t := strings.TrimSpace(line); t != "" && t[0] != '#' {
+			return false
+		}
+	}
+	return true
 }
 
 // Set applies a command-line override such as "network.rtt=300us": a dotted
@@ -107,6 +151,30 @@ func (e *Experiment) decode(where, text string, snippet bool) error {
 		return where
 	}
 	var errs []error
+	// Tables that decode into maps: the toml package skips a value of
+	// another type silently.
+	for _, k := range md.Keys() {
+		key := k.String()
+		table := key == "params" || key == "sweep" || len(k) == 2 && k[0] == "params"
+		if typ := md.Type(k...); table && typ != "Hash" {
+			what := "a table"
+			switch {
+			case key == "params":
+				what = "a table of tables, one per algorithm: [params.qcn]"
+			case key == "sweep":
+				what = "a table of arrays: [sweep] with network.rtt = [\"100us\", \"300us\"]"
+			case k[0] == "params":
+				what = fmt.Sprintf("a table of %s's parameters: [params.%s]", k[1], bareKey(k[1]))
+			}
+			errs = append(errs, &Error{Where: loc(key, 0), Key: key, Msg: fmt.Sprintf("must be %s, not %s", what, tomlTypeName(typ))})
+		}
+	}
+	if doc.Seed != nil {
+		if *doc.Seed < 0 {
+			errs = append(errs, &Error{Where: loc("seed", 0), Key: "seed", Msg: fmt.Sprintf("must not be negative (got %d)", *doc.Seed)})
+		}
+		doc.Experiment.Seed = uint64(*doc.Seed)
+	}
 	for _, k := range md.Undecoded() {
 		if k[0] == "params" || k[0] == "sweep" {
 			continue // decoded below
@@ -142,10 +210,10 @@ func (e *Experiment) decode(where, text string, snippet bool) error {
 	sweep, sweepErrs := decodeSweep(md, doc.Sweep, loc)
 	errs = append(errs, sweepErrs...)
 	if len(errs) > 0 {
-		return errors.Join(errs...)
+		return joinErrors(errs)
 	}
 	if md.IsDefined("sweep") {
-		next.Sweep = sweep
+		next.Sweep = mergeAxes(next.Sweep, sweep, wholeSweep(md))
 	}
 	for key, ls := range lines {
 		next.origin[key] = loc(key, 0)
@@ -155,6 +223,51 @@ func (e *Experiment) decode(where, text string, snippet bool) error {
 	}
 	*e = next
 	return nil
+}
+
+// wholeSweep reports whether the text sets [sweep] as a whole (a file's
+// table, or --set sweep={...}) rather than some of its keys (--set
+// sweep.network.rtt=[...]).
+func wholeSweep(md toml.MetaData) bool {
+	for _, k := range md.Keys() {
+		if len(k) == 1 && k[0] == "sweep" {
+			return true
+		}
+	}
+	return false
+}
+
+// mergeAxes sets the given axes: all of them if whole, else each one in the
+// place of the axis of the same key, or after the others.
+func mergeAxes(old, set []Axis, whole bool) []Axis {
+	if whole {
+		return set
+	}
+	out := append([]Axis(nil), old...)
+	for _, a := range set {
+		i := slices.IndexFunc(out, func(b Axis) bool { return b.Key == a.Key })
+		if i < 0 {
+			out = append(out, a)
+		} else {
+			out[i] = a
+		}
+	}
+	return out
+}
+
+// tomlTypeName names a TOML type for people.
+func tomlTypeName(typ string) string {
+	switch typ {
+	case "Hash":
+		return "a table"
+	case "ArrayHash":
+		return "an array of tables"
+	case "Integer", "Float", "String", "Array":
+		return "a" + map[bool]string{true: "n", false: ""}[typ == "Integer" || typ == "Array"] + " " + strings.ToLower(typ)
+	case "Bool":
+		return "a boolean"
+	}
+	return "a " + strings.ToLower(typ)
 }
 
 // decodeSweep reads [sweep] in document order: each key, dotted or nested,

@@ -1,7 +1,6 @@
 package experiments
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 )
@@ -60,7 +59,7 @@ func (e *Experiment) Runs() ([]Run, error) {
 		}
 	}
 	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
+		return nil, joinErrors(errs)
 	}
 	return runs, nil
 }

@@ -103,6 +103,8 @@ func (e *Experiment) Validate() error {
 	s := e.Sources
 	if s.Count < 1 {
 		bad("sources.count", "must be at least 1")
+	} else if s.Count > sourcesLimit(links) {
+		bad("sources.count", "must be at most %d, the simulator's limit with %s", sourcesLimit(links), pluralize(links, "link"))
 	}
 	if s.LineRate != nil && *s.LineRate <= 0 {
 		bad("sources.line_rate", "must be positive")
@@ -202,12 +204,17 @@ func (e *Experiment) Validate() error {
 			}
 		}
 	}
-	if len(e.Sweep) > 0 && len(errs) == 0 {
-		if _, err := e.Runs(); err != nil {
+	if len(errs) == 0 {
+		e.costErrors(bad)
+	}
+	if len(e.Sweep) > 0 && e.sweepErrors(bad) && len(errs) == 0 {
+		if runs, err := e.Runs(); err != nil {
 			errs = append(errs, err)
+		} else {
+			batchErrors(runs, bad)
 		}
 	}
-	return errors.Join(errs...)
+	return joinErrors(errs)
 }
 
 // where says where a key was last set: its file and line if it came from a
@@ -256,6 +263,8 @@ func paramError(p algos.Param, v float64) error {
 		return fmt.Errorf("%s is below the minimum %s", units.Format(p.Kind, v), units.Format(p.Kind, p.Min))
 	case p.Max != 0 && v > p.Max:
 		return fmt.Errorf("%s is above the maximum %s", units.Format(p.Kind, v), units.Format(p.Kind, p.Max))
+	case p.Kind == algos.Count && v > algos.MaxCount:
+		return fmt.Errorf("%s is above %d, the most a count parameter may be", units.Format(p.Kind, v), algos.MaxCount)
 	}
 	return p.Validate(v)
 }

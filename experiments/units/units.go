@@ -8,6 +8,7 @@ package units
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"strconv"
 	"strings"
 
@@ -31,9 +32,33 @@ var (
 	timeFormat = []unit{{"s", 1e12}, {"ms", 1e9}, {"us", 1e6}, {"ns", 1e3}, {"ps", 1}}
 )
 
+// Bounds of what a real network has. Every key and parameter of a unit
+// type is held to them when it is read, so a new key gets them too.
+const (
+	MaxRate  = 1.6e12 // 1.6 Tbps: the fastest Ethernet (IEEE 802.3dj)
+	MinRate  = 1      // a rate that is not zero is at least 1 bps
+	MaxBytes = 1e12   // 1 TB: far beyond any switch buffer or frame
+)
+
 // parse reads "<number><unit>" with one of units; kind names the quantity
 // in errors and example shows a valid value.
 func parse(s string, units []unit, kind, example string) (float64, error) {
+	x, err := parseNumber(s, units, kind, example)
+	if err != nil {
+		return 0, err
+	}
+	switch {
+	case kind == "rate" && x > MaxRate:
+		return 0, fmt.Errorf("rate %q is above %s, the fastest Ethernet", strings.TrimSpace(s), FormatRate(MaxRate))
+	case kind == "rate" && x > 0 && x < MinRate:
+		return 0, fmt.Errorf("rate %q is below %s (write 0 for none)", strings.TrimSpace(s), FormatRate(MinRate))
+	case kind == "size" && x > MaxBytes:
+		return 0, fmt.Errorf("size %q is above %s", strings.TrimSpace(s), FormatBytes(MaxBytes))
+	}
+	return x, nil
+}
+
+func parseNumber(s string, units []unit, kind, example string) (float64, error) {
 	s = strings.TrimSpace(s)
 	for _, u := range units {
 		num, ok := strings.CutSuffix(s, u.suffix)
@@ -103,7 +128,38 @@ func ParseDuration(s string) (algos.Time, error) {
 	if ps >= float64(algos.Never) {
 		return 0, fmt.Errorf("duration %q is too long", s)
 	}
-	return algos.Time(math.Round(ps)), nil
+	t := algos.Time(math.Round(ps))
+	if !onGrid(s) {
+		// Simulated time is whole picoseconds: say so rather than
+		// run, and save, another value than the one written.
+		return 0, fmt.Errorf("duration %q is not a whole number of picoseconds, the grid of simulated time (nearest: %q)",
+			strings.TrimSpace(s), FormatDuration(t))
+	}
+	return t, nil
+}
+
+// onGrid reports whether a duration that parses is a whole number of
+// picoseconds, in exact decimal arithmetic.
+func onGrid(s string) bool {
+	s = strings.TrimSpace(s)
+	for _, u := range timeUnits {
+		num, ok := strings.CutSuffix(s, u.suffix)
+		if !ok {
+			continue
+		}
+		num = strings.TrimSpace(num)
+		if i := strings.IndexAny(num, "eE"); i >= 0 {
+			if e, err := strconv.Atoi(num[i+1:]); err != nil || e < -40 || e > 40 {
+				return false // far below a picosecond (above is refused before)
+			}
+		}
+		x, ok := new(big.Rat).SetString(num)
+		if !ok {
+			continue
+		}
+		return x.Mul(x, new(big.Rat).SetFloat64(u.factor)).IsInt()
+	}
+	return true
 }
 
 // FormatDuration writes a simulated duration with a unit; Never is "never".
@@ -145,6 +201,10 @@ func Format(kind algos.Kind, v float64) string {
 		return FormatDuration(algos.Seconds(v))
 	case algos.Switch:
 		return strconv.FormatBool(v != 0)
+	case algos.Count:
+		if v == math.Trunc(v) && math.Abs(v) < 1e18 {
+			return strconv.FormatInt(int64(v), 10) // a TOML integer, as the key is read
+		}
 	}
 	return strconv.FormatFloat(v, 'g', -1, 64)
 }

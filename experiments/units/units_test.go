@@ -2,6 +2,7 @@ package units
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"qcnlab/algos"
@@ -65,6 +66,35 @@ func TestParseErrors(t *testing.T) {
 	}
 }
 
+// Values beyond a real network, and durations off the picosecond grid, are
+// errors when read, whatever key they are for.
+func TestBounds(t *testing.T) {
+	for _, in := range []string{"10000Tbps", "1e30Gbps", "1.7Tbps", "0.5bps", "1e-300bps"} {
+		if v, err := ParseRate(in); err == nil {
+			t.Errorf("ParseRate(%q) = %g, accepted", in, v)
+		}
+	}
+	for _, in := range []string{"1.6Tbps", "1bps", "0bps"} {
+		if _, err := ParseRate(in); err != nil {
+			t.Errorf("ParseRate(%q): %v", in, err)
+		}
+	}
+	if _, err := ParseBytes("2000GB"); err == nil {
+		t.Error("2000GB accepted")
+	}
+	for _, in := range []string{"1.5ps", "0.1ps", "1e-13s", "1e-99999999s", "0.0000001ns"} {
+		_, err := ParseDuration(in)
+		if err == nil || !strings.Contains(err.Error(), "picoseconds") {
+			t.Errorf("ParseDuration(%q): %v, want an off-grid error", in, err)
+		}
+	}
+	for _, in := range []string{"0.1us", "1.5ns", "1e-12s", "33.333333us", "0.000001ms"} {
+		if _, err := ParseDuration(in); err != nil {
+			t.Errorf("ParseDuration(%q): %v", in, err)
+		}
+	}
+}
+
 func TestFormat(t *testing.T) {
 	for _, c := range []struct{ got, want string }{
 		{FormatBytes(1500), "1.5KB"},
@@ -91,7 +121,7 @@ func TestFormat(t *testing.T) {
 }
 
 func TestRoundTrip(t *testing.T) {
-	for _, v := range []float64{1, 1500, 33e3, 1.0 / 3, 5e6 * 7 / 11, 123456789.123, 1e15} {
+	for _, v := range []float64{1, 1500, 33e3, 1 + 1.0/3, 5e6 * 7 / 11, 123456789.123, 1e11} {
 		for _, kind := range []algos.Kind{algos.Bytes, algos.Rate, algos.Number} {
 			back, err := Parse(kind, Format(kind, v))
 			if err != nil || back != v {

@@ -1,0 +1,153 @@
+package experiments
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// Inputs that would exhaust the machine are errors at load time, naming
+// file, line and key, and refused before anything grows with them.
+func TestBoundsRefuseAtLoad(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{"[network]\ncapacity = \"10000Tbps\"", `exp.toml:2: network.capacity: rate "10000Tbps" is above 1.6Tbps`},
+		{"[network]\ncapacity = \"1e30Gbps\"", `exp.toml:2: network.capacity: rate "1e30Gbps" is above 1.6Tbps`},
+		{"[sources]\nline_rate = \"100000Tbps\"", `exp.toml:2: sources.line_rate: rate "100000Tbps" is above`},
+		{"[sources]\ninitial_rate = \"2Tbps\"", `exp.toml:2: sources.initial_rate: rate "2Tbps" is above`},
+		{"[[sources.override]]\nids = [0]\nline_rate = \"2Tbps\"", `exp.toml:3: sources.override.line_rate: rate "2Tbps" is above`},
+		{"[params.qcn]\nmin_rate = \"5Tbps\"", `exp.toml:2: params.qcn.min_rate: rate "5Tbps" is above`},
+		{"[network]\nbuffer = \"5000GB\"", `exp.toml:2: network.buffer: size "5000GB" is above`},
+		{"[sources]\ncount = 100000000", "exp.toml:2: sources.count: must be at most 65535"},
+		{"[sources]\ncount = 1000000000", "exp.toml:2: sources.count: must be at most 65535"},
+		{"[sources]\ncount = 9223372036854775807", "exp.toml:2: sources.count: must be at most 65535"},
+		{"[network]\nrtt = \"1000s\"", "exp.toml:2: network.rtt: a run would need ~160GB of memory (the most is 4GB)"},
+		{"duration = \"100000s\"\n[output]\nsample_interval = \"1s\"\nrate_window = \"1s\"", "exp.toml:1: duration: a run would need ~5e+11 events"},
+		{"[params.dsm]\nm = 2000000000", "exp.toml:2: params.dsm.m: 2000000000 is above 1000000000"},
+		{"duration = \"1.5ps\"", `exp.toml:1: duration: duration "1.5ps" is not a whole number of picoseconds`},
+		{"seed = -1", "exp.toml:1: seed: must not be negative"},
+	} {
+		_, err := Parse("exp.toml", []byte(c.text))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: got %v\nwant %q", c.text, err, c.want)
+		}
+	}
+}
+
+// A sweep's product is bounded before it is expanded: three axes of 1,000
+// values must not allocate a billion points.
+func TestHugeSweepRefusedBeforeExpansion(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("[sweep]\n")
+	for _, key := range []string{"seed", "sources.count", "network.frame_size"} {
+		fmt.Fprintf(&b, "%q = [", key)
+		for i := range 1000 {
+			if key == "network.frame_size" {
+				fmt.Fprintf(&b, "\"%dB\", ", 64+i)
+			} else {
+				fmt.Fprintf(&b, "%d, ", i+1)
+			}
+		}
+		b.WriteString("]\n")
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := Parse("exp.toml", []byte(b.String()))
+	runtime.ReadMemStats(&after)
+	if err == nil || !strings.Contains(err.Error(), "exp.toml:2: sweep.seed: the sweep makes 1000000000 runs") {
+		t.Fatalf("got %v", err)
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 50e6 {
+		t.Errorf("refusing the sweep allocated %d bytes", grew)
+	}
+}
+
+// Files: a size cap, devices read up to it, directories and empty files
+// named as such; a repeated mistake is listed once, and at most maxErrors
+// problems.
+func TestFileLimits(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	big := write("big.toml", "# "+strings.Repeat("x", MaxFileBytes)+"\n")
+	many := write("many.toml",
+		func() string {
+			var b strings.Builder
+			for i := range 5000 {
+				fmt.Fprintf(&b, "k%d = 1\n", i)
+			}
+			return b.String()
+		}())
+	for _, c := range []struct{ path, want string }{
+		{big, "is larger than 1MB"},
+		{"/dev/zero", "/dev/zero: is larger than 1MB"},
+		{"/dev/null", "/dev/null: is empty"},
+		{write("blank.toml", " \n\t\n"), "blank.toml: is empty"},
+		{write("comments.toml", "# nothing\n\n  # else\n"), "comments.toml: is empty"},
+		{dir, "is a directory"},
+		{many, "... and 4980 more"},
+	} {
+		_, err := Load(c.path)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want %q", c.path, err, c.want)
+		}
+		if err != nil && strings.Count(err.Error(), "\n") > maxErrors {
+			t.Errorf("%s: %d lines of errors", c.path, strings.Count(err.Error(), "\n")+1)
+		}
+	}
+}
+
+// Wrong-typed tables are errors, not silently ignored.
+func TestWrongTypedTables(t *testing.T) {
+	for _, c := range []struct{ set, want string }{
+		{"params.qcn=5", "--set: params.qcn: must be a table of qcn's parameters"},
+		{`params.qcn="x"`, "--set: params.qcn: must be a table of qcn's parameters: [params.qcn], not a string"},
+		{"params=5", "--set: params: must be a table of tables"},
+		{"sweep=5", "--set: sweep: must be a table of arrays"},
+		{"sweep.seed=5", "--set: sweep.seed: a sweep key takes a non-empty array"},
+		{"network=5", "--set: network:"},
+	} {
+		e := Default()
+		if err := e.Set(c.set); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("--set %s: got %v, want %q", c.set, err, c.want)
+		}
+	}
+	_, err := Parse("exp.toml", []byte("[params]\nqcn = 5\n"))
+	if err == nil || !strings.Contains(err.Error(), "exp.toml:2: params.qcn: must be a table") {
+		t.Errorf("[params] qcn = 5: got %v", err)
+	}
+}
+
+// --set sweep.KEY sets that axis alone; --set sweep={...} the whole table.
+func TestSetOneSweepAxis(t *testing.T) {
+	e, err := Builtin("ap-n-aimd-2-sources")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Set("sweep.seed=[1]"); err != nil {
+		t.Fatal(err)
+	}
+	if len(e.Sweep) != 2 || e.Sweep[0].Key != "network.rtt" || len(e.Sweep[0].Values) != 6 ||
+		e.Sweep[1].Key != "seed" || len(e.Sweep[1].Values) != 1 {
+		t.Errorf("after --set sweep.seed=[1]: %v", e.Sweep)
+	}
+	if err := e.Set(`sweep.sources.count=[2, 3]`); err != nil {
+		t.Fatal(err)
+	}
+	if len(e.Sweep) != 3 || e.Sweep[2].Key != "sources.count" {
+		t.Errorf("after --set sweep.sources.count=[2, 3]: %v", e.Sweep)
+	}
+	if err := e.Set(`sweep={"network.rtt"=["100us"]}`); err != nil {
+		t.Fatal(err)
+	}
+	if len(e.Sweep) != 1 || e.Sweep[0].Key != "network.rtt" {
+		t.Errorf("--set sweep={...} left %v", e.Sweep)
+	}
+}

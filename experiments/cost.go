@@ -1,0 +1,223 @@
+package experiments
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"qcnlab/algos"
+	"qcnlab/experiments/units"
+	"qcnlab/model"
+)
+
+// Limits on what qcnlab accepts, so that no input can exhaust the machine.
+// Each unit type has its own bounds (units.MaxRate, units.MaxBytes,
+// algos.MaxCount); these bound a file and what its runs would need, by the
+// estimate of Cost, before anything is allocated.
+const (
+	MaxFileBytes   = 1_000_000 // an experiment file: the built-ins are about 2 KB
+	MaxRuns        = 10_000    // runs of one batch: sweep points times algorithms
+	MaxRunMemory   = 4e9       // bytes, one run
+	MaxRunEvents   = 1e11      // one run: about an hour at 30 M events/s
+	MaxBatchEvents = 1e12      // every run of a batch
+	maxErrors      = 20        // problems listed before "and N more"
+)
+
+// Cost is the estimate of what one run of an experiment needs, and the key
+// that contributes the most to each part.
+type Cost struct {
+	Memory    float64 // bytes at the peak
+	MemoryKey string
+	Events    float64 // discrete events, samples counted as one per source
+	EventsKey string
+}
+
+// Sizes of the simulator's records, in bytes, rounded up: they set the
+// memory estimate. A ring of records doubles as it grows, hence the 2s below.
+const (
+	sourceBytes   = 6000 // a source, its reaction point, rings and samples (65,535 QCN sources: 426 MB at the peak)
+	queuedBytes   = 16   // a frame in a switch queue
+	flightBytes   = 24   // a frame or a feedback on its way
+	hopBytes      = 32   // a frame between two switches
+	floatBytes    = 8    // a history slot
+	offeredFactor = 2    // the schemes keep the offered load near capacity: count twice it
+)
+
+// Cost estimates the memory and events of one run of the experiment (its
+// most expensive algorithm), from its sources, links and parameters. It
+// reads only values Validate has checked to be in bounds, allocates nothing
+// that grows with them, and is the one place such estimates are made.
+func (e *Experiment) Cost() Cost {
+	n := e.Network
+	links := max(1, e.LinkCount())
+	count := float64(max(0, e.Sources.Count))
+	frameBits := 8 * max(float64(n.FrameSize), minFrame)
+	dur := algos.Time(e.Duration).Seconds()
+	sample := max(algos.Time(e.Output.SampleInterval).Seconds(), 1e-12)
+	window := math.Ceil(float64(e.Output.RateWindow) / float64(max(e.Output.SampleInterval, 1)))
+	lineRate := float64(n.Capacity)
+	if e.Sources.LineRate != nil {
+		lineRate = max(lineRate, float64(*e.Sources.LineRate))
+	}
+	for _, o := range e.Sources.Override {
+		if o.LineRate != nil {
+			lineRate = max(lineRate, float64(*o.LineRate))
+		}
+	}
+	loop := algos.Time(n.RTT).Seconds()
+	for _, d := range []*Delay{e.Sources.ForwardDelay, e.Sources.BackwardDelay} {
+		if d != nil {
+			loop = max(loop, 2*d.Dist().Max().Seconds())
+		}
+	}
+	for _, o := range e.Sources.Override {
+		for _, d := range []*Delay{o.RTT, o.ForwardDelay, o.BackwardDelay} {
+			if d != nil {
+				loop = max(loop, 2*d.Dist().Max().Seconds())
+			}
+		}
+	}
+	hop := e.HopDelay().Dist().Max().Seconds()
+
+	var c Cost
+	largest := -1.0
+	mem := func(key string, bytes float64) {
+		c.Memory += bytes
+		if bytes > largest {
+			c.MemoryKey, largest = key, bytes
+		}
+	}
+	mem("sources.count", count*(sourceBytes+8*float64(links)))
+	mem("output.rate_window", count*window*floatBytes)
+	// Frames and feedback in flight between each source and the switches.
+	mem("network.rtt", 2*count*flightBytes*lineRate*loop/frameBits)
+	mem("network.buffer", 2*float64(links)*queuedBytes*float64(n.Buffer)/max(float64(n.FrameSize), minFrame))
+	mem("network.hop_delay", 2*float64(links-1)*hopBytes*float64(n.Capacity)*hop/frameBits)
+	offered := min(count*lineRate, offeredFactor*float64(links)*float64(n.Capacity))
+	c.Events = offered * dur / frameBits * float64(1+2*links)
+	c.EventsKey = "duration"
+	samples := dur / sample
+	if ev := samples * (count + float64(links)); ev > c.Events {
+		c.EventsKey = "output.sample_interval"
+		c.Events += ev
+	} else {
+		c.Events += ev
+	}
+	if e.Model == "fluid" {
+		// One step of every source every dt, and a history of the loop.
+		dt := max(1e-12, min(1e-6, sample, float64(n.Buffer)*8/max(float64(n.Capacity), 1)/200, loop/10))
+		mem("network.rtt", (2*count+2)*floatBytes*(loop/dt+1))
+		c.Events = max(c.Events, dur/dt*(count+1))
+	}
+	// A count parameter may size a table at each congestion point (DSM's
+	// m sizes its history): count it as one.
+	for _, name := range e.Algorithms {
+		v, err := e.ParamValues(name)
+		if err != nil {
+			continue
+		}
+		sc, _ := algos.Lookup(name)
+		for _, p := range sc.Params {
+			if p.Kind == algos.Count {
+				mem("params."+name+"."+p.Key, 2*floatBytes*float64(links)*v[p.Key])
+			}
+		}
+	}
+	return c
+}
+
+// costErrors refuses an experiment whose runs would need more than the
+// limits, saying what they would need.
+func (e *Experiment) costErrors(bad func(key, format string, args ...any)) {
+	c := e.Cost()
+	if c.Memory > MaxRunMemory {
+		bad(c.MemoryKey, "a run would need ~%s of memory (the most is %s); make the network smaller",
+			units.FormatBytes(roundTo2(c.Memory)), units.FormatBytes(MaxRunMemory))
+	}
+	if c.Events > MaxRunEvents {
+		bad(c.EventsKey, "a run would need ~%.2g events, hours of computing (the most is %.0g); shorten the duration or lower the rates",
+			c.Events, float64(MaxRunEvents))
+	}
+}
+
+// roundTo2 keeps two significant digits, for estimates.
+func roundTo2(x float64) float64 {
+	if x <= 0 {
+		return x
+	}
+	p := math.Pow(10, math.Floor(math.Log10(x))-1)
+	return math.Round(x/p) * p
+}
+
+// sourcesLimit is the most sources a network of links may have: the
+// simulator gives every source and every link a slot of its event tree.
+func sourcesLimit(links int) int { return model.MaxSources - max(1, links) }
+
+// runCount is the number of runs of the batch, computed without expanding
+// the sweep: every combination of its values times the algorithms.
+func (e *Experiment) runCount() float64 {
+	n := float64(max(1, len(e.Algorithms)))
+	for _, a := range e.Sweep {
+		n *= float64(len(a.Values))
+	}
+	return n
+}
+
+// sweepErrors refuses a sweep with too many runs before it is expanded.
+func (e *Experiment) sweepErrors(bad func(key, format string, args ...any)) bool {
+	if n := e.runCount(); n > MaxRuns {
+		key := "sweep"
+		if len(e.Sweep) > 0 {
+			key = "sweep." + e.Sweep[0].Key
+		}
+		bad(key, "the sweep makes %.0f runs (every combination of its values, times %d algorithms); the most is %d",
+			n, max(1, len(e.Algorithms)), MaxRuns)
+		return false
+	}
+	return true
+}
+
+// pluralize is n and noun, with an s unless n is 1.
+func pluralize(n int, noun string) string {
+	if n == 1 {
+		return fmt.Sprintf("1 %s", noun)
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// joinErrors joins problems as errors.Join does, listing each message once
+// and at most maxErrors of them: a large file repeating one mistake must not
+// print it a million times.
+func joinErrors(errs []error) error {
+	var out []error
+	seen := map[string]bool{}
+	more := 0
+	for _, err := range errs {
+		if err == nil || seen[err.Error()] {
+			continue
+		}
+		seen[err.Error()] = true
+		if len(out) == maxErrors {
+			more++
+			continue
+		}
+		out = append(out, err)
+	}
+	if more > 0 {
+		out = append(out, fmt.Errorf("... and %d more", more))
+	}
+	return errors.Join(out...)
+}
+
+// batchErrors refuses a batch whose runs together would need more than
+// MaxBatchEvents.
+func batchErrors(runs []Run, bad func(key, format string, args ...any)) {
+	total := 0.0
+	for _, r := range runs {
+		total += r.Exp.Cost().Events
+	}
+	if total > MaxBatchEvents {
+		bad("sweep", "the %d runs would need ~%.2g events together, many hours of computing (the most is %.0g); sweep fewer values",
+			len(runs), total, float64(MaxBatchEvents))
+	}
+}
