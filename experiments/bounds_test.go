@@ -151,3 +151,25 @@ func TestSetOneSweepAxis(t *testing.T) {
 		t.Errorf("--set sweep={...} left %v", e.Sweep)
 	}
 }
+
+// A count parameter is saved as a TOML integer, so that it loads back
+// (DSM's m with a long loop delay was written as 8.333334e+06).
+func TestCountParamSavedAsInteger(t *testing.T) {
+	e := Default()
+	for _, s := range []string{"network.rtt=10s", `algorithms=["dsm"]`} {
+		if err := e.Set(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := e.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := e.Encode(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "\nm = 83334  #") {
+		t.Errorf("m not saved as an integer:\n%s", b.String())
+	}
+	assertRoundTrip(t, e)
+}
