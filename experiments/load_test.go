@@ -139,7 +139,7 @@ literal_activation = true
 	assertRoundTrip(t, e)
 }
 
-func mustParse(t *testing.T, text string) *Experiment {
+func mustParse(t testing.TB, text string) *Experiment {
 	t.Helper()
 	e, err := Parse("test.toml", []byte(text))
 	if err != nil {
