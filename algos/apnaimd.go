@@ -19,18 +19,29 @@ func init() {
 		Seed:    "000 section III-B",
 		Summary: "N-AIMD with the Averaging Principle: T/2 packets after each feedback the rate moves halfway back to where it was",
 		Params:  APNAIMDParams(),
+		Check:   naimdCheck,
 		NewCP:   func(env CPEnv, v Values) CongestionPoint { return NewNAIMDCongestionPoint(env, v) },
 		NewRP:   func(env RPEnv, v Values) ReactionPoint { return NewAPNAIMDReactionPoint(env, v) },
 	})
 }
 
+// The values of AP-N-AIMD's early_feedback parameter: what a feedback that
+// arrives before the averaging point does to the pending averaging.
+const (
+	EarlyFeedbackDrop  = 0 // the averaging is cancelled (section III-B's text)
+	EarlyFeedbackApply = 1 // the averaging is done first, then the feedback
+)
+
 // APNAIMDParams are N-AIMD's parameters and the averaging point.
 func APNAIMDParams() []Param {
-	return append(NAIMDParams(), Param{Key: "averaging_packets", Kind: Count, Min: 1,
-		Doc: "T/2, packets sent after a feedback when CR = (CR + TR)/2: half of T = 1/sample_probability (50)",
-		Default: func(_ Network, v Values) float64 {
-			return math.Max(1, math.Round(0.5/v["sample_probability"]))
-		}})
+	return append(NAIMDParams(),
+		Param{Key: "averaging_packets", Kind: Count, Min: 1,
+			Doc: "T/2, packets sent after a feedback when CR = (CR + TR)/2: half of T = 1/sample_probability (50)",
+			Default: func(_ Network, v Values) float64 {
+				return math.Max(1, math.Round(0.5/v["sample_probability"]))
+			}},
+		Param{Key: "early_feedback", Kind: Choice, Choices: []string{"drop", "apply"}, Default: Fixed(EarlyFeedbackDrop),
+			Doc: "a feedback before T/2 packets: drop cancels the pending averaging (section III-B's text); apply averages first, then applies it"})
 }
 
 // APNAIMDReactionPoint is the AP-N-AIMD source.
@@ -40,12 +51,14 @@ type APNAIMDReactionPoint struct {
 	trate   float64 // TR: CR just before the last feedback
 	count   int     // packets sent since the last feedback
 	pending bool    // averaging not yet applied since the last feedback
+	apply   bool    // early_feedback = "apply"
 }
 
 // NewAPNAIMDReactionPoint builds an RP from resolved AP-N-AIMD values.
 // Before the first feedback there is nothing to average.
 func NewAPNAIMDReactionPoint(env RPEnv, v Values) *APNAIMDReactionPoint {
-	rp := &APNAIMDReactionPoint{NAIMDReactionPoint: *NewNAIMDReactionPoint(env, v), half: int(v["averaging_packets"])}
+	rp := &APNAIMDReactionPoint{NAIMDReactionPoint: *NewNAIMDReactionPoint(env, v), half: int(v["averaging_packets"]),
+		apply: v["early_feedback"] == EarlyFeedbackApply}
 	rp.trate = rp.rate
 	return rp
 }
@@ -53,9 +66,14 @@ func NewAPNAIMDReactionPoint(env RPEnv, v Values) *APNAIMDReactionPoint {
 // TargetRate is TR, the rate just before the last feedback.
 func (rp *APNAIMDReactionPoint) TargetRate() float64 { return rp.trate }
 
-// Feedback sets TR = CR, applies eq. (14) and resets the packet counter;
-// an averaging still pending from the previous feedback is dropped.
+// Feedback sets TR = CR, applies eq. (14) and resets the packet counter.
+// An averaging still pending from the previous feedback is dropped ("the
+// counter is reset and no averaging takes place"), or with early_feedback =
+// "apply" done first, so that every feedback is averaged once.
 func (rp *APNAIMDReactionPoint) Feedback(now Time, fb Feedback) {
+	if rp.pending && rp.apply {
+		rp.rate = (rp.rate + rp.trate) / 2
+	}
 	rp.trate = rp.rate
 	rp.NAIMDReactionPoint.Feedback(now, fb)
 	rp.count = 0

@@ -130,3 +130,37 @@ func TestTheorem1(t *testing.T) {
 		t.Fatalf("rates hardly moved (%g): the test did not exercise the update", ap.Rate())
 	}
 }
+
+// TestAPNAIMDEarlyFeedbackApply: with early_feedback = "apply" a feedback
+// before T/2 packets first does the pending averaging, so TR is the
+// averaged rate; with "drop" (the default) TR is the unaveraged one.
+func TestAPNAIMDEarlyFeedbackApply(t *testing.T) {
+	for _, c := range []struct {
+		mode float64
+		name string
+	}{{EarlyFeedbackDrop, "drop"}, {EarlyFeedbackApply, "apply"}} {
+		rp := newAPRP(t, 5*gbps, Values{"early_feedback": c.mode})
+		rp.Feedback(0, Feedback{Fb: 100}) // TR = 5G, CR = 5G + 53.333 Mbps
+		ra := rp.Rate()
+		send(rp, 30)
+		rp.Feedback(0, Feedback{Fb: 10}) // early
+		want := ra                       // drop: no averaging took place
+		if c.mode == EarlyFeedbackApply {
+			want = (ra + 5*gbps) / 2
+		}
+		if math.Abs(rp.TargetRate()-want) > 1e-3 {
+			t.Errorf("%s: TR %g after an early feedback, want %g", c.name, rp.TargetRate(), want)
+		}
+		if r := want + 0.53333*1e6*10; math.Abs(rp.Rate()-r) > 1e-3 {
+			t.Errorf("%s: CR %g, want TR + Gi*Ru*Fb = %g", c.name, rp.Rate(), r)
+		}
+		// A feedback after the averaging point finds nothing pending:
+		// both readings agree there.
+		send(rp, 50)
+		r := rp.Rate()
+		rp.Feedback(0, Feedback{Fb: 1})
+		if rp.TargetRate() != r {
+			t.Errorf("%s: TR %g after a late feedback, want %g", c.name, rp.TargetRate(), r)
+		}
+	}
+}

@@ -1,6 +1,10 @@
 package algos
 
-import "math/rand/v2"
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+)
 
 // N-AIMD, from Alizadeh et al. (seed 000) section III-B: network AIMD, "a
 // version of the BCN algorithm studied by the IEEE DCTG, with some minor
@@ -22,6 +26,7 @@ func init() {
 		Seed:    "000 section III-B, eq. 14",
 		Summary: "network AIMD: the switch feeds back signed Fb on 1% of frames; the source adds Gi*Ru*Fb or scales by 1 - Gd*|Fb|",
 		Params:  NAIMDParams(),
+		Check:   naimdCheck,
 		NewCP:   func(env CPEnv, v Values) CongestionPoint { return NewNAIMDCongestionPoint(env, v) },
 		NewRP:   func(env RPEnv, v Values) ReactionPoint { return NewNAIMDReactionPoint(env, v) },
 	})
@@ -50,6 +55,10 @@ func NAIMDParams() []Param {
 			Default: func(n Network, _ Values) float64 { return framePackets(n) }},
 		{Key: "sample_probability", Kind: Number, Default: Fixed(0.01), Min: 1e-6, Max: 1,
 			Doc: "probability that the CP samples an arriving frame: 1%, so T = 100 packets"},
+		{Key: "sampling", Kind: Choice, Choices: []string{"random", "regular"}, Default: Fixed(SampleRandom),
+			Doc: "random: each frame sampled with probability p, as section III-B says; regular: exactly every T = 1/p frames (Remark 1's best case for AP)"},
+		{Key: "sample_jitter", Kind: Number, Default: Fixed(0), Max: 1,
+			Doc: "regular sampling only: each interval is T*(1 + j*U(-1,1)) frames, rounded; 0 keeps it exactly T"},
 		{Key: "gi", Kind: Number, Default: Fixed(0.53333),
 			Doc: "Gi, increase gain: R += Gi*Ru*Fb for Fb >= 0 (eq. 14a)"},
 		{Key: "ru", Kind: Rate, Default: Fixed(1e6),
@@ -61,7 +70,21 @@ func NAIMDParams() []Param {
 	}
 }
 
-// NAIMDCongestionPoint is the N-AIMD switch: Bernoulli sampling and eq. (1).
+// The values of the sampling parameter of N-AIMD and AP-N-AIMD.
+const (
+	SampleRandom  = 0 // Bernoulli sampling with probability p (seed 000 section III-B)
+	SampleRegular = 1 // one sample every T = 1/p frames
+)
+
+// naimdCheck rejects a jitter that would have no effect.
+func naimdCheck(_ Network, v Values) error {
+	if v["sample_jitter"] != 0 && v["sampling"] != SampleRegular {
+		return fmt.Errorf("sample_jitter %g needs sampling = \"regular\"", v["sample_jitter"])
+	}
+	return nil
+}
+
+// NAIMDCongestionPoint is the N-AIMD switch: sampling and eq. (1).
 type NAIMDCongestionPoint struct {
 	cpid    int
 	qEq     float64 // bytes
@@ -70,12 +93,45 @@ type NAIMDCongestionPoint struct {
 	p       float64
 	qlenOld float64 // queue at the last sample, bytes
 	rand    *rand.Rand
+
+	regular   bool
+	period    float64 // T = 1/p frames
+	jitter    float64 // regular sampling: relative half-width of the interval
+	countdown int     // regular sampling: frames until the next sample
 }
 
 // NewNAIMDCongestionPoint builds a CP from resolved N-AIMD values.
 func NewNAIMDCongestionPoint(env CPEnv, v Values) *NAIMDCongestionPoint {
-	return &NAIMDCongestionPoint{cpid: env.CPID, qEq: v["q_eq"], w: v["w"], unit: v["fb_unit"],
-		p: v["sample_probability"], rand: env.Rand}
+	cp := &NAIMDCongestionPoint{cpid: env.CPID, qEq: v["q_eq"], w: v["w"], unit: v["fb_unit"],
+		p: v["sample_probability"], rand: env.Rand,
+		regular: v["sampling"] == SampleRegular, period: 1 / v["sample_probability"], jitter: v["sample_jitter"]}
+	if cp.regular {
+		cp.countdown = cp.interval()
+	}
+	return cp
+}
+
+// interval draws the frames until the next regular sample: T, or
+// T*(1 + j*U(-1,1)) with a jitter j, at least one frame.
+func (cp *NAIMDCongestionPoint) interval() int {
+	t := cp.period
+	if cp.jitter > 0 {
+		t *= 1 + cp.jitter*(2*cp.rand.Float64()-1)
+	}
+	return max(1, int(math.Round(t)))
+}
+
+// sample decides whether the arriving frame is sampled.
+func (cp *NAIMDCongestionPoint) sample() bool {
+	if !cp.regular {
+		return cp.rand.Float64() < cp.p
+	}
+	cp.countdown--
+	if cp.countdown > 0 {
+		return false
+	}
+	cp.countdown = cp.interval()
+	return true
 }
 
 // Fb is eq. (1) in units of fb_unit: -(Qoff + w*Qdelta), Qoff = Q - Q_eq,
@@ -85,13 +141,13 @@ func (cp *NAIMDCongestionPoint) Fb(qlen float64) float64 {
 	return -((qlen - cp.qEq) + cp.w*(qlen-cp.qlenOld)) / cp.unit
 }
 
-// Arrive samples the frame with probability p and, if sampled, sends Fb to
+// Arrive samples the frame (with probability p, or every T frames) and, if sampled, sends Fb to
 // its source whatever its sign, 0 included (section III-B: "whether F_b is
 // positive or negative, N-AIMD sends the F_b value"; eq. 14a covers Fb = 0,
 // and the AP source needs every sample as a feedback to keep its period T).
 // Fb carries Fb in fb_unit; Qoff (Q - Q_eq) and Qdelta are in bytes.
 func (cp *NAIMDCongestionPoint) Arrive(now Time, f *Frame, qlen int, fb *Feedback) bool {
-	if cp.rand.Float64() >= cp.p {
+	if !cp.sample() {
 		return false
 	}
 	q := float64(qlen)

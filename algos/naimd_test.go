@@ -3,6 +3,7 @@ package algos
 import (
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -157,5 +158,79 @@ func TestNAIMDInitialRate(t *testing.T) {
 		resolve(t, "n-aimd", net10G2, nil))
 	if rp.Rate() != 2*gbps {
 		t.Fatalf("starts at %g, want the initial rate", rp.Rate())
+	}
+}
+
+// TestNAIMDRegularSampling: sampling = "regular" samples exactly every
+// T = 1/p frames; with a jitter j each interval lies in T*(1 ± j) and their
+// mean stays T.
+func TestNAIMDRegularSampling(t *testing.T) {
+	sampled := func(cp *NAIMDCongestionPoint, frames int) []int {
+		var at []int
+		var fb Feedback
+		for i := 1; i <= frames; i++ {
+			if cp.Arrive(0, &Frame{Source: i % 2, Bytes: 1500}, 24000, &fb) {
+				at = append(at, i)
+			}
+		}
+		return at
+	}
+	at := sampled(newNAIMDCP(t, 1, Values{"sampling": SampleRegular}), 1000)
+	if len(at) != 10 {
+		t.Fatalf("%d samples in 1000 frames, want 10: %v", len(at), at)
+	}
+	for k, i := range at {
+		if i != 100*(k+1) {
+			t.Fatalf("samples at frames %v, want every 100th", at)
+		}
+	}
+	// Every 100th frame of two alternating sources is always source 1's:
+	// regular sampling without jitter can starve a source of feedback.
+	at = sampled(newNAIMDCP(t, 1, Values{"sampling": SampleRegular, "sample_jitter": 0.3}), 100000)
+	lo, hi := 1<<30, 0
+	for k := 1; k < len(at); k++ {
+		d := at[k] - at[k-1]
+		lo, hi = min(lo, d), max(hi, d)
+	}
+	if lo < 70 || hi > 130 || lo == hi {
+		t.Errorf("jittered intervals in [%d, %d], want spread within [70, 130]", lo, hi)
+	}
+	if n := len(at); n < 980 || n > 1020 {
+		t.Errorf("%d samples in 100000 frames with jitter, want about 1000", n)
+	}
+	// Random sampling is not periodic.
+	at = sampled(newNAIMDCP(t, 1, nil), 100000)
+	lo, hi = 1<<30, 0
+	for k := 1; k < len(at); k++ {
+		d := at[k] - at[k-1]
+		lo, hi = min(lo, d), max(hi, d)
+	}
+	if hi-lo < 300 {
+		t.Errorf("random sampling intervals in [%d, %d]: too regular for Bernoulli(0.01)", lo, hi)
+	}
+}
+
+// TestNAIMDSamplingValues: the defaults are the paper's text, and a jitter
+// without regular sampling is an error naming the key.
+func TestNAIMDSamplingValues(t *testing.T) {
+	for _, name := range []string{"n-aimd", "ap-n-aimd"} {
+		v := resolve(t, name, net10G2, nil)
+		if v["sampling"] != SampleRandom || v["sample_jitter"] != 0 {
+			t.Errorf("%s: sampling %g jitter %g, want random and 0", name, v["sampling"], v["sample_jitter"])
+		}
+		s, _ := Lookup(name)
+		if _, err := s.Resolve(net10G2, Values{"sample_jitter": 0.1}); err == nil || !strings.Contains(err.Error(), "sample_jitter") {
+			t.Errorf("%s: jitter with random sampling: err %v, want one naming sample_jitter", name, err)
+		}
+		if _, err := s.Resolve(net10G2, Values{"sampling": 2}); err == nil || !strings.Contains(err.Error(), "sampling") {
+			t.Errorf("%s: sampling = 2: err %v, want one naming sampling", name, err)
+		}
+		p, _ := s.Param("sampling")
+		if x, err := p.ChoiceValue("regular"); err != nil || x != SampleRegular {
+			t.Errorf("%s: \"regular\" reads as %g, %v", name, x, err)
+		}
+		if _, err := p.ChoiceValue("periodic"); err == nil || !strings.Contains(err.Error(), `"random", "regular"`) {
+			t.Errorf("%s: \"periodic\": err %v, want one listing the choices", name, err)
+		}
 	}
 }

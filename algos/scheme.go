@@ -93,7 +93,8 @@ type RPEnv struct {
 type Kind int
 
 // Parameter kinds. Values are held in base units: bytes, bits per second,
-// seconds, plain numbers, whole counts, and 0/1 for switches.
+// seconds, plain numbers, whole counts, 0/1 for switches, and for a choice
+// the index of the chosen word in Param.Choices.
 const (
 	Bytes Kind = iota
 	Rate
@@ -101,10 +102,11 @@ const (
 	Number
 	Count
 	Switch
+	Choice
 )
 
 func (k Kind) String() string {
-	return [...]string{"bytes", "rate", "duration", "number", "count", "switch"}[k]
+	return [...]string{"bytes", "rate", "duration", "number", "count", "switch", "choice"}[k]
 }
 
 // Values maps parameter keys to values in base units.
@@ -120,6 +122,41 @@ type Param struct {
 	Default func(n Network, v Values) float64
 	Min     float64 // smallest allowed value (inclusive)
 	Max     float64 // largest allowed value (inclusive); 0 means no limit
+	// Choices are the words a Choice parameter takes, written as strings in
+	// experiment files; its value is the index of the chosen one.
+	Choices []string
+}
+
+// Unit names what a parameter's values are: its kind, or a choice's words.
+func (p Param) Unit() string {
+	if p.Kind == Choice {
+		return strings.Join(p.Choices, "|")
+	}
+	return p.Kind.String()
+}
+
+// ChoiceValue is the value of the word name of a Choice parameter.
+func (p Param) ChoiceValue(name string) (float64, error) {
+	if i := slices.Index(p.Choices, name); i >= 0 {
+		return float64(i), nil
+	}
+	return 0, fmt.Errorf("%q is not one of %s", name, p.choiceList())
+}
+
+// ChoiceName is the word of a Choice parameter's value x.
+func (p Param) ChoiceName(x float64) string {
+	if i := int(x); x == float64(i) && i >= 0 && i < len(p.Choices) {
+		return p.Choices[i]
+	}
+	return fmt.Sprint(x)
+}
+
+func (p Param) choiceList() string {
+	q := make([]string, len(p.Choices))
+	for i, c := range p.Choices {
+		q[i] = fmt.Sprintf("%q", c)
+	}
+	return strings.Join(q, ", ")
 }
 
 // Scheme is a registered congestion control scheme.
@@ -222,6 +259,8 @@ func (p Param) Validate(x float64) error {
 		return fmt.Errorf("%g is not a whole number", x)
 	case p.Kind == Switch && x != 0 && x != 1:
 		return fmt.Errorf("a switch is true or false")
+	case p.Kind == Choice && (x != float64(int(x)) || int(x) >= len(p.Choices)):
+		return fmt.Errorf("%g is not one of %s", x, p.choiceList())
 	}
 	return nil
 }

@@ -51,7 +51,7 @@ func WriteAlgos(w io.Writer, e *Experiment, names ...string) error {
 		fmt.Fprintf(tw, "\n%s (%s), seed %s: %s\n", name, sc.Display, sc.Seed, sc.Summary)
 		fmt.Fprintf(tw, "  [params.%s]\tunit\tdefault\tmeaning\n", name)
 		for _, p := range sc.Params {
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", p.Key, p.Kind, units.Format(p.Kind, v[p.Key]), p.Doc)
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", p.Key, p.Unit(), units.FormatParam(p, v[p.Key]), p.Doc)
 		}
 		if len(sc.Readings) > 0 {
 			fmt.Fprintf(tw, "  Readings of the seed:\n")

@@ -196,7 +196,12 @@ func (e *Experiment) decode(where, text string, snippet bool) error {
 					Msg: fmt.Sprintf("%s has no parameter %q (it has %s)", name, key, strings.Join(sc.Keys(), ", "))})
 				continue
 			}
-			v, err := decodeParam(md, doc.Params[name][key], p.Kind)
+			v, err := decodeParam(md, doc.Params[name][key], p)
+			var choiceErr *choiceError
+			if errors.As(err, &choiceErr) {
+				errs = append(errs, &Error{Where: loc(full, 0), Key: full, Msg: choiceErr.Error()})
+				continue
+			}
 			if err != nil {
 				errs = append(errs, tomlError(where, snippet, err))
 				continue
@@ -333,9 +338,22 @@ func tomlError(where string, snippet bool, err error) error {
 	return &Error{Where: at, Key: m[2], Msg: strings.TrimPrefix(msg, m[0])}
 }
 
-// decodeParam reads one [params.NAME] value of the given kind into base units.
-func decodeParam(md toml.MetaData, prim toml.Primitive, kind algos.Kind) (float64, error) {
-	switch kind {
+// choiceError is a word that is not one of a choice parameter's.
+type choiceError struct{ error }
+
+// decodeParam reads one [params.NAME] value of p's kind into base units.
+func decodeParam(md toml.MetaData, prim toml.Primitive, p algos.Param) (float64, error) {
+	switch p.Kind {
+	case algos.Choice:
+		var word string
+		if err := md.PrimitiveDecode(prim, &word); err != nil {
+			return 0, err
+		}
+		x, err := p.ChoiceValue(word)
+		if err != nil {
+			return 0, &choiceError{err}
+		}
+		return x, nil
 	case algos.Bytes:
 		var b units.Bytes
 		err := md.PrimitiveDecode(prim, &b)

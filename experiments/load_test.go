@@ -310,3 +310,60 @@ func TestSaveReplacesWholeFileOrNothing(t *testing.T) {
 		t.Errorf("temporary files left behind: %v", entries)
 	}
 }
+
+// TestChoiceParams: a choice parameter is a word in the file, from a
+// --set and in a sweep; a wrong word is an error naming file, line and key;
+// saving writes the word and loading it back gives the same runs.
+func TestChoiceParams(t *testing.T) {
+	e := mustParse(t, `
+algorithms = ["n-aimd", "ap-n-aimd"]
+duration = "10ms"
+[params.ap-n-aimd]
+sampling = "regular"
+sample_jitter = 0.2
+early_feedback = "apply"
+[sweep]
+"params.n-aimd.sampling" = ["random", "regular"]
+`)
+	runs, err := e.Runs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []float64
+	for _, r := range runs {
+		if r.Algorithm == "n-aimd" {
+			cfg, err := r.Exp.Config("n-aimd")
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, cfg.Params["sampling"])
+		}
+	}
+	if !reflect.DeepEqual(got, []float64{algos.SampleRandom, algos.SampleRegular}) {
+		t.Errorf("n-aimd sampling over the sweep %v, want random then regular", got)
+	}
+	cfg, _ := e.Config("ap-n-aimd")
+	if cfg.Params["sampling"] != algos.SampleRegular || cfg.Params["early_feedback"] != algos.EarlyFeedbackApply || cfg.Params["sample_jitter"] != 0.2 {
+		t.Errorf("ap-n-aimd params %v", cfg.Params)
+	}
+	var b bytes.Buffer
+	if err := e.Encode(&b); err != nil || !strings.Contains(b.String(), `early_feedback = "apply"`) {
+		t.Errorf("saved file lacks the word (%v):\n%s", err, b.String())
+	}
+	assertRoundTrip(t, e)
+	if err := e.Set("params.n-aimd.sampling=regular"); err != nil {
+		t.Errorf("--set a bare word: %v", err)
+	}
+	for _, c := range []struct{ text, want string }{
+		{"[params.ap-n-aimd]\n\nearly_feedback = \"later\"\n", `bad.toml:3: params.ap-n-aimd.early_feedback: "later" is not one of "drop", "apply"`},
+		{"[params.n-aimd]\nsampling = 1\n", "bad.toml:2"},
+		{"[params.n-aimd]\nsample_jitter = 0.1\n", `sample_jitter 0.1 needs sampling = "regular"`},
+	} {
+		if _, err := Parse("bad.toml", []byte(c.text)); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: error %v, want %q", c.text, err, c.want)
+		}
+	}
+	if err := e.Set("params.n-aimd.sampling=sometimes"); err == nil || !strings.Contains(err.Error(), "--set: params.n-aimd.sampling") {
+		t.Errorf("--set a wrong word: %v", err)
+	}
+}

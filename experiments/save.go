@@ -54,7 +54,7 @@ func (e *Experiment) Encode(w io.Writer) error {
 			if !ok {
 				continue
 			}
-			fmt.Fprintf(&b, "%s = %s  # %s\n", p.Key, paramTOML(p.Kind, x), p.Doc)
+			fmt.Fprintf(&b, "%s = %s  # %s\n", p.Key, paramTOML(p, x), p.Doc)
 		}
 	}
 	_, err := w.Write(b.Bytes())
@@ -111,8 +111,11 @@ func keepIfSame[T comparable](resolved **T, given, point *T) {
 }
 
 // paramTOML writes a parameter value as a TOML value of its kind.
-func paramTOML(kind algos.Kind, x float64) string {
+func paramTOML(p algos.Param, x float64) string {
+	kind := p.Kind
 	switch kind {
+	case algos.Choice:
+		return quote(p.ChoiceName(x))
 	case algos.Bytes, algos.Rate, algos.Duration:
 		return quote(units.Format(kind, x))
 	case algos.Number:

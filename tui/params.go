@@ -62,11 +62,11 @@ func paramRows(e *experiments.Experiment, algo string) []paramRow {
 	for _, p := range sc.Params {
 		v := "?"
 		if err == nil {
-			v = units.Format(p.Kind, values[p.Key])
+			v = units.FormatParam(p, values[p.Key])
 		} else if x, ok := e.Params[algo][p.Key]; ok {
-			v = units.Format(p.Kind, x)
+			v = units.FormatParam(p, x)
 		}
-		rows = append(rows, paramRow{"params." + algo + "." + p.Key, v, fmt.Sprintf("%s (%s)", p.Doc, p.Kind)})
+		rows = append(rows, paramRow{"params." + algo + "." + p.Key, v, fmt.Sprintf("%s (%s)", p.Doc, p.Unit())})
 	}
 	return rows
 }

@@ -209,6 +209,23 @@ func Format(kind algos.Kind, v float64) string {
 	return strconv.FormatFloat(v, 'g', -1, 64)
 }
 
+// FormatParam writes a parameter's value in its text form: a choice's word,
+// or the value of its kind.
+func FormatParam(p algos.Param, v float64) string {
+	if p.Kind == algos.Choice {
+		return p.ChoiceName(v)
+	}
+	return Format(p.Kind, v)
+}
+
+// ParseParam reads a parameter's value from its text form.
+func ParseParam(p algos.Param, s string) (float64, error) {
+	if p.Kind == algos.Choice {
+		return p.ChoiceValue(strings.TrimSpace(s))
+	}
+	return Parse(p.Kind, s)
+}
+
 // Bytes, Rate and Duration are experiment-file fields that read and write
 // themselves as strings with units.
 type (
