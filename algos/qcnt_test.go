@@ -18,31 +18,39 @@ func newQCNT(t *testing.T, over Values) *QCNReactionPoint {
 }
 
 // TestQCNTDerivedDefaults checks seed 002 section VI: t is the time to send
-// 150 KB at capacity/sources, and HAI starts after (15 ms x 5)/t cycles.
+// 150 KB at half the link (or at the fair share, timer_basis = fair_share),
+// and HAI starts after 75 ms of timer cycles: (15 ms x 5)/t cycles, the ones
+// after FR counted at t/2 when they are half as long.
 func TestQCNTDerivedDefaults(t *testing.T) {
+	fair := Values{"timer_basis": TimerBasisFairShare}
 	for _, c := range []struct {
 		name    string
 		n       Network
+		over    Values
 		period  float64
 		haiTh   float64
 		rAI     float64
 		comment string
 	}{
-		{"1G 2 sources", net1G2, 2.4e-3, 31, 0.5e6, "the seed's case: 150*8/500 = 2.4 ms, 75/2.4 = 31.25"},
-		{"1G 1 source", Network{Capacity: 1 * gbps, Sources: 1, Buffer: 512e3}, 1.2e-3, 62, 0.5e6, "75/1.2 = 62.5"},
-		{"10G 5 sources", Network{Capacity: 10 * gbps, Sources: 5, Buffer: 150e3}, 0.6e-3, 125, 5e6, "75/0.6 = 125"},
-		{"1G 10 sources", Network{Capacity: 1 * gbps, Sources: 10, Buffer: 512e3}, 12e-3, 6, 0.5e6, "75/12 = 6.25"},
-		{"1G 100 sources", Network{Capacity: 1 * gbps, Sources: 100, Buffer: 512e3}, 120e-3, 5, 0.5e6, "75/120 < 5: FR still lasts 5 cycles"},
+		{"1G 2 sources", net1G2, nil, 2.4e-3, 57, 0.5e6, "the seed's case: 150*8/500 = 2.4 ms; 5 x 2.4 + 52 x 1.2 = 74.4 ms"},
+		{"1G 10 sources", Network{Capacity: 1 * gbps, Sources: 10, Buffer: 512e3}, nil, 2.4e-3, 57, 0.5e6, "t fixed per link speed"},
+		{"10G 5 sources", Network{Capacity: 10 * gbps, Sources: 5, Buffer: 150e3}, nil, 0.24e-3, 620, 5e6, "5 x 0.24 + 615 x 0.12 = 75 ms"},
+		{"1G 2 sources whole cycles", net1G2, Values{"half_ai_cycles": 0}, 2.4e-3, 31, 0.5e6, "75/2.4 = 31.25"},
+		{"1G 2 sources cycles onset", net1G2, Values{"hai_onset": HAIOnsetCycles}, 2.4e-3, 31, 0.5e6, "the formula as it reads"},
+		{"1G 1 source fair share", Network{Capacity: 1 * gbps, Sources: 1, Buffer: 512e3}, fair, 1.2e-3, 120, 0.5e6, "5 x 1.2 + 115 x 0.6 = 75 ms"},
+		{"10G 5 sources fair share", Network{Capacity: 10 * gbps, Sources: 5, Buffer: 150e3}, fair, 0.6e-3, 245, 5e6, "5 x 0.6 + 240 x 0.3 = 75 ms"},
+		{"1G 10 sources fair share", Network{Capacity: 1 * gbps, Sources: 10, Buffer: 512e3}, fair, 12e-3, 7, 0.5e6, "5 x 12 + 2 x 6 = 72 ms"},
+		{"1G 100 sources fair share", Network{Capacity: 1 * gbps, Sources: 100, Buffer: 512e3}, fair, 120e-3, 5, 0.5e6, "75/120 < 5: FR still lasts 5 cycles"},
 	} {
-		v := resolve(t, "qcn-t", c.n, nil)
+		v := resolve(t, "qcn-t", c.n, c.over)
 		if math.Abs(v["timer_period"]-c.period) > 1e-12 {
 			t.Errorf("%s: timer_period %g, want %g", c.name, v["timer_period"], c.period)
 		}
 		if v["hai_threshold"] != c.haiTh {
 			t.Errorf("%s: hai_threshold %g, want %g (%s)", c.name, v["hai_threshold"], c.haiTh, c.comment)
 		}
-		if math.Abs(v["r_ai"]-c.rAI) > 1e-6 || v["fast_recovery_th"] != 5 || v["half_ai_cycles"] != 1 {
-			t.Errorf("%s: r_ai %g fast_recovery_th %g half_ai_cycles %g", c.name, v["r_ai"], v["fast_recovery_th"], v["half_ai_cycles"])
+		if math.Abs(v["r_ai"]-c.rAI) > 1e-6 || v["fast_recovery_th"] != 5 {
+			t.Errorf("%s: r_ai %g fast_recovery_th %g", c.name, v["r_ai"], v["fast_recovery_th"])
 		}
 	}
 	// The threshold follows an overridden period: t = 15 ms gives standard QCN's 5.
@@ -55,6 +63,39 @@ func TestQCNTDerivedDefaults(t *testing.T) {
 	}
 	if _, err := s.Resolve(net1G2, Values{"hai_threshold": 3}); err == nil {
 		t.Error("accepted an HAI threshold inside fast recovery")
+	}
+}
+
+// TestQCNTHAIStartsAt75ms averages over the timer's jitter: the time from a feedback to the last cycle before HAI is 75 ms of
+// timer cycles (less than one cycle short) with the default onset, whether
+// or not AI cycles are halved, and 43 ms with hai_onset = cycles.
+func TestQCNTHAIStartsAt75ms(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		over   Values
+		lo, hi float64 // seconds
+	}{
+		{"halved, time onset", nil, 0.0732, 0.075},
+		{"whole cycles", Values{"half_ai_cycles": 0}, 0.0726, 0.075},
+		{"halved, cycles onset", Values{"hai_onset": HAIOnsetCycles}, 0.042, 0.044},
+	} {
+		var sum float64
+		const runs = 200
+		for r := 0; r < runs; r++ {
+			rp := newQCNT(t, c.over)
+			rp.rand = rand.New(rand.NewPCG(uint64(r), 9))
+			rp.Feedback(0, Feedback{CPID: 1, Fb: 8})
+			th := int(resolve(t, "qcn-t", net1G2, c.over)["hai_threshold"])
+			var at Time // when timer_scount reaches the threshold
+			for _, ts := rp.Stages(); ts < th; _, ts = rp.Stages() {
+				at = rp.Timer()
+				rp.Expire(at)
+			}
+			sum += at.Seconds()
+		}
+		if mean := sum / runs; mean < c.lo || mean > c.hi {
+			t.Errorf("%s: HAI threshold reached after %.2f ms of cycles, want %.1f-%.1f ms", c.name, mean*1e3, c.lo*1e3, c.hi*1e3)
+		}
 	}
 }
 
@@ -85,7 +126,7 @@ func TestQCNTStagesOnTheTimer(t *testing.T) {
 	}
 	cr, tr := rp.Rate(), rp.TargetRate()
 	prev := Millisecond
-	for i := 1; i <= 40; i++ {
+	for i := 1; i <= 65; i++ {
 		next := rp.Timer()
 		gap := next - prev
 		lo, hi := Time(0.85*float64(period)), Time(1.15*float64(period))+1
@@ -102,10 +143,10 @@ func TestQCNTStagesOnTheTimer(t *testing.T) {
 		prev = next
 		switch {
 		case i <= 5: // FR: TR unchanged
-		case i <= 31: // AI
+		case i <= 57: // AI
 			tr += 0.5e6
-		default: // HAI: the (i-31)-th
-			tr += 5e6 * float64(i-31)
+		default: // HAI: the (i-57)-th
+			tr += 5e6 * float64(i-57)
 		}
 		cr = min((cr+tr)/2, c)
 		if math.Abs(rp.TargetRate()-tr) > 1e-3 || math.Abs(rp.Rate()-cr) > 1e-3 {
