@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -154,6 +155,11 @@ func (m *Model) open(path string) {
 
 func (m *Model) setStatus(s string, isErr bool) {
 	m.status, m.statusErr, m.statusAt = s, isErr, m.lastTick
+	m.statusSeq++
+	if m.autoTick {
+		// The clock may be stopped (idle): lastTick can be long past.
+		m.statusAt = time.Now()
+	}
 }
 
 // describe writes an experiment error for a place that already names the

@@ -60,6 +60,7 @@ type Model struct {
 	help          help.Model
 	width, height int
 	autoTick      bool // schedule the next tick on each tick (off in tests)
+	ticking       bool // a tick is scheduled: the clock runs only while something moves
 	quitting      bool
 
 	exp     *experiments.Experiment
@@ -85,6 +86,8 @@ type Model struct {
 	status    string
 	statusErr bool
 	statusAt  time.Time // when it was set: it fades after statusFor
+	statusSeq int       // counts messages, so a fade timer clears only its own
+	fadeSeq   int       // the message a fade timer is scheduled for
 
 	charts chartsPane
 	cmp    comparePane
@@ -97,7 +100,7 @@ type Model struct {
 // active and its simulation started (idle until the first tick).
 func New(e *experiments.Experiment) (Model, error) {
 	m := newModel()
-	m.autoTick = true
+	m.autoTick, m.ticking = true, true // Init schedules the first tick
 	if err := m.start(e, algorithmBar(e), 0); err != nil {
 		return Model{}, err
 	}
@@ -177,10 +180,84 @@ func (m Model) Init() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
+// fadeMsg clears the status line's message number seq, if it still shows.
+type fadeMsg int
+
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	cmd := m.update(msg)
+	var cmd tea.Cmd
+	if keys := splitBurst(msg); keys != nil {
+		cmds := make([]tea.Cmd, 0, len(keys))
+		for _, k := range keys {
+			cmds = append(cmds, m.update(k))
+		}
+		cmd = tea.Batch(cmds...)
+	} else {
+		cmd = m.update(msg)
+	}
 	m.layout()
-	return m, cmd
+	return m, tea.Batch(cmd, m.clock())
+}
+
+// splitBurst returns the keys of a burst one by one, nil if msg is not one.
+// bubbletea delivers printable keys read together (typed fast, auto-repeat,
+// a slow link, tmux send-keys) as one KeyMsg with several runes, which
+// matches no binding: "+++" must be three steps of speed. A bracketed paste
+// stays whole.
+func splitBurst(msg tea.Msg) []tea.KeyMsg {
+	k, ok := msg.(tea.KeyMsg)
+	if !ok || k.Type != tea.KeyRunes || len(k.Runes) < 2 || k.Paste {
+		return nil
+	}
+	keys := make([]tea.KeyMsg, len(k.Runes))
+	for i, r := range k.Runes {
+		keys[i] = tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: k.Alt}
+		if r == ' ' {
+			keys[i].Type = tea.KeySpace // as bubbletea sends a space alone
+		}
+	}
+	return keys
+}
+
+// clock schedules what the model waits for: the next tick while a run
+// moves (an idle workbench does not wake up), and the fading of a new
+// status message.
+func (m *Model) clock() tea.Cmd {
+	if !m.autoTick || m.quitting {
+		return nil
+	}
+	var cmds []tea.Cmd
+	if !m.ticking && !m.idle() {
+		m.ticking = true
+		// The tick after a pause counts from now, not from the last one.
+		m.lastTick = time.Now()
+		m.measuredAt, m.measuredEvents = m.lastTick, m.sess.events()
+		cmds = append(cmds, tick())
+	}
+	if m.status != "" && m.fadeSeq != m.statusSeq {
+		m.fadeSeq = m.statusSeq
+		seq := m.statusSeq
+		cmds = append(cmds, tea.Tick(statusFor, func(time.Time) tea.Msg { return fadeMsg(seq) }))
+	}
+	return tea.Batch(cmds...)
+}
+
+// idle reports whether nothing on screen can change without a key: the runs
+// are paused, finished or failed, and every run has published where it
+// stopped and the model has picked it up.
+func (m *Model) idle() bool {
+	if m.sess == nil {
+		return true
+	}
+	if m.state() == stateRunning {
+		return false
+	}
+	for i, d := range m.sess.drivers {
+		s := m.sess.snaps[i]
+		if d.snapshot() != s || !s.done && s.now < m.target {
+			return false
+		}
+	}
+	return true
 }
 
 func (m *Model) update(msg tea.Msg) tea.Cmd {
@@ -190,8 +267,14 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return nil
 	case tickMsg:
 		m.onTick(time.Time(msg))
-		if m.autoTick && !m.quitting {
+		if m.autoTick && !m.quitting && !m.idle() {
 			return tick()
+		}
+		m.ticking = false
+		return nil
+	case fadeMsg:
+		if int(msg) == m.statusSeq {
+			m.status = ""
 		}
 		return nil
 	case tea.KeyMsg:

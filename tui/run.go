@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"time"
+
 	tea "github.com/charmbracelet/bubbletea"
 
 	"qcnlab/experiments"
@@ -13,7 +15,9 @@ func Run(e *experiments.Experiment) error {
 	if err != nil {
 		return err
 	}
-	final, err := tea.NewProgram(m, tea.WithAltScreen()).Run()
+	// Frames no faster than the UI's clock: more would show nothing new,
+	// and the renderer wakes up at this rate even when the workbench is idle.
+	final, err := tea.NewProgram(m, tea.WithAltScreen(), tea.WithFPS(int(time.Second/tickEvery))).Run()
 	if f, ok := final.(Model); ok {
 		f.Close()
 	}

@@ -1,0 +1,85 @@
+package tui
+
+import (
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// step delivers one message to a live-clocked model without running the
+// command it returns (a real tick would sleep), and returns the command.
+func step(h *harness, msg tea.Msg) tea.Cmd {
+	next, cmd := h.m.Update(msg)
+	h.m = next.(Model)
+	return cmd
+}
+
+// An idle workbench (paused, finished) stops its clock; a key that sets a
+// run going starts it again.
+func TestIdleStopsTicking(t *testing.T) {
+	h := newHarness(t, testExperiment(t), 120, 40)
+	h.advance(tick250)
+	h.m.autoTick, h.m.ticking = true, true // as New and Init leave it
+
+	if cmd := step(h, tickMsg(h.now)); cmd == nil || !h.m.ticking {
+		t.Fatal("a running workbench stopped ticking")
+	}
+	step(h, keyMsg("space"))
+	for _, d := range h.m.sess.drivers {
+		waitFor(t, d, h.m.target)
+	}
+	if cmd := step(h, tickMsg(h.now)); cmd != nil || h.m.ticking {
+		t.Fatal("a paused workbench ticks on")
+	}
+	// Keys that change nothing that moves leave the clock stopped.
+	for _, k := range []string{"?", "?", "e", "down", "esc"} {
+		if cmd := step(h, keyMsg(k)); cmd != nil || h.m.ticking {
+			t.Errorf("%q started the clock of a paused run", k)
+		}
+	}
+	// Resuming starts it.
+	if cmd := step(h, keyMsg("space")); cmd == nil || !h.m.ticking {
+		t.Fatal("resuming did not start the clock")
+	}
+	// Run to the end: once the last snapshot is on screen, the clock stops.
+	step(h, keyMsg("0"))
+	stopped := false
+	for range 200 {
+		for _, d := range h.m.sess.drivers {
+			waitFor(t, d, h.m.target)
+		}
+		h.now = h.now.Add(tickEvery)
+		if step(h, tickMsg(h.now)) == nil {
+			stopped = true
+			break
+		}
+	}
+	if !stopped || h.m.state() != stateFinished || h.m.ticking {
+		t.Fatalf("finished run: clock stopped %v, state %v", stopped, h.m.state())
+	}
+	// r restarts the run, and the clock.
+	if cmd := step(h, keyMsg("r")); cmd == nil || !h.m.ticking {
+		t.Error("restart did not start the clock")
+	}
+}
+
+// A status message fades by its own timer, so it fades while idle too; a
+// timer set for an older message leaves a newer one.
+func TestStatusFadesWithoutTicks(t *testing.T) {
+	h := newHarness(t, testExperiment(t), 120, 40)
+	h.m.autoTick, h.m.ticking = true, true
+	h.m.setStatus("first", false)
+	first := h.m.statusSeq
+	if cmd := h.m.clock(); cmd == nil {
+		t.Fatal("no fade timer for a new message")
+	}
+	h.m.setStatus("second", false)
+	step(h, fadeMsg(first))
+	if h.m.status != "second" {
+		t.Errorf("an old timer cleared the new message: %q", h.m.status)
+	}
+	step(h, fadeMsg(h.m.statusSeq))
+	if h.m.status != "" {
+		t.Errorf("the message did not fade: %q", h.m.status)
+	}
+}
