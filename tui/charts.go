@@ -19,12 +19,13 @@ const maxLines = 8
 
 // scenario is what the charts need of the experiment: the axes.
 type scenario struct {
-	duration algos.Time
-	warmup   algos.Time
-	buffer   float64 // bytes: the queue chart's ceiling
-	maxRate  float64 // bits/s: the rate chart's ceiling
-	sources  int
-	window   algos.Time // the rates' averaging window
+	duration  algos.Time
+	warmup    algos.Time
+	buffer    float64 // bytes: the queue chart's ceiling
+	capacity  float64 // bits/s of each bottleneck
+	fairShare float64 // bits/s: capacity over sources on a dumbbell, else 0
+	sources   int
+	window    algos.Time // the rates' averaging window
 }
 
 func scenarioOf(e *experiments.Experiment) scenario {
@@ -32,11 +33,12 @@ func scenarioOf(e *experiments.Experiment) scenario {
 		duration: algos.Time(e.Duration),
 		warmup:   e.WarmupTime(),
 		buffer:   float64(e.Network.Buffer),
+		capacity: float64(e.Network.Capacity),
+		sources:  e.Sources.Count,
 		window:   algos.Time(e.Output.RateWindow),
 	}
-	for _, s := range e.SourceConfigs() {
-		sc.maxRate = max(sc.maxRate, s.LineRate)
-		sc.sources++
+	if e.Network.Topology == "dumbbell" && sc.sources > 0 {
+		sc.fairShare = sc.capacity / float64(sc.sources)
 	}
 	return sc
 }
@@ -76,11 +78,27 @@ func (c *chartsPane) render() {
 	default:
 		qh := max(4, (h-2)/2)
 		rh := h - 2 - qh
+		lines := rateSeries(c.scen, c.snap)
+		yMax := rateCeil(c.scen, lines)
+		qp, rp := queuePlot(w, qh, c.scen, c.snap), ratePlot(w, rh, c.scen, lines, yMax)
+		alignMargins(&qp, &rp)
 		c.rendered = lipgloss.JoinVertical(lipgloss.Left,
 			fit(queueTitle(c.snap), w),
-			queuePlot(w, qh, c.scen, c.snap),
-			fit(rateTitle(c.scen, c.snap, w), w),
-			ratePlot(w, rh, c.scen, c.snap))
+			qp.render(),
+			fit(rateTitle(c.scen, c.snap, w, yMax), w),
+			rp.render())
+	}
+}
+
+// alignMargins gives stacked plots the same left margin, so their time
+// axes line up.
+func alignMargins(ps ...*plot) {
+	m := 0
+	for _, p := range ps {
+		m = max(m, p.labelWidth())
+	}
+	for _, p := range ps {
+		p.margin = m
 	}
 }
 
@@ -91,7 +109,7 @@ func queueTitle(s *snapshot) string {
 	if s.queues > 1 {
 		t = titleStyle.Render("queues") + faintStyle.Render(" (bytes at each bottleneck)")
 		for j := 0; j < s.queues; j++ {
-			t += "  " + seriesStyle(j).Render(fmt.Sprintf("━ sw%d", j))
+			t += "  " + seriesStyle(j).Render(fmt.Sprintf("%c━ sw%d", glyphOf(j), j))
 		}
 	}
 	if q := qEq(s); q > 0 {
@@ -108,15 +126,15 @@ func qEq(s *snapshot) float64 {
 	return s.summary.Bottlenecks[0].QEq
 }
 
-func queuePlot(w, h int, scen scenario, s *snapshot) string {
+func queuePlot(w, h int, scen scenario, s *snapshot) plot {
 	var queues []series
 	for j := 0; j < max(1, s.queues); j++ {
 		xs, ys := column(s, j)
-		style := queueStyle
+		sr := series{xs: xs, ys: ys, style: queueStyle}
 		if s.queues > 1 {
-			style = seriesStyle(j)
+			sr.style, sr.glyph = seriesStyle(j), glyphOf(j)
 		}
-		queues = append(queues, series{xs: xs, ys: ys, style: style})
+		queues = append(queues, sr)
 	}
 	p := plot{
 		w: w, h: h,
@@ -125,55 +143,118 @@ func queuePlot(w, h int, scen scenario, s *snapshot) string {
 		series: queues,
 	}
 	if q := qEq(s); q > 0 {
-		p.marks = []mark{{y: q, style: targetStyle}}
+		p.marks = []mark{{y: q, style: targetStyle, glyph: '┈'}}
 	}
-	return p.render()
+	return p
 }
 
-// rateTitle names the rate chart and holds its legend, in the longest form
-// that fits w.
-func rateTitle(scen scenario, s *snapshot, w int) string {
+// rateTitle names the rate chart and holds its legend and the marks drawn
+// under yMax, in the longest form that fits w.
+func rateTitle(scen scenario, s *snapshot, w int, yMax float64) string {
 	ids, agg := pickSources(s, scen.sources)
-	var legend strings.Builder
+	// The legend, then a narrower one.
+	var legends [2]strings.Builder
 	for i, id := range ids {
-		legend.WriteString("  " + seriesStyle(i).Render(fmt.Sprintf("━ s%d", id)))
+		legends[0].WriteString("  " + seriesStyle(i).Render(fmt.Sprintf("%c━ s%d", glyphOf(i), id)))
+		legends[1].WriteString(" " + seriesStyle(i).Render(fmt.Sprintf("%cs%d", glyphOf(i), id)))
 	}
 	if agg {
-		legend.WriteString("  " + aggregateStyle.Render("━ mean"))
+		legends[0].WriteString("  " + aggregateStyle.Render(fmt.Sprintf("%c━ mean", meanGlyph)))
+		legends[1].WriteString(" " + aggregateStyle.Render(fmt.Sprintf("%cmean", meanGlyph)))
+	}
+	var marks []string
+	for _, mk := range rateMarks(scen, yMax) {
+		marks = append(marks, mk.name)
 	}
 	window := units.FormatDuration(scen.window)
-	notes := []string{fmt.Sprintf(" (%s windows)", window), ""}
-	if agg {
-		notes = []string{
-			fmt.Sprintf(" (%s windows, the %d most different of %d sources)", window, len(ids), scen.sources),
-			fmt.Sprintf(" (%d of %d)", len(ids), scen.sources),
+	var notes []string
+	for _, mk := range [][]string{marks, nil} {
+		tail := ""
+		if len(mk) > 0 {
+			tail = ", " + strings.Join(mk, ", ")
+		}
+		if agg {
+			notes = append(notes,
+				fmt.Sprintf(" (%s windows, the %d most different of %d sources%s)", window, len(ids), scen.sources, tail),
+				fmt.Sprintf(" (%d of %d%s)", len(ids), scen.sources, tail))
+		} else {
+			notes = append(notes, fmt.Sprintf(" (%s windows%s)", window, tail))
 		}
 	}
 	title := titleStyle.Render("rates")
-	for _, n := range notes {
-		if t := title + faintStyle.Render(n) + legend.String(); lipgloss.Width(t) <= w {
-			return t
+	for _, legend := range legends {
+		for _, n := range notes {
+			if t := title + faintStyle.Render(n) + legend.String(); lipgloss.Width(t) <= w {
+				return t
+			}
 		}
 	}
-	return title + faintStyle.Render(notes[len(notes)-1]) + legend.String()
+	return title + legends[1].String()
 }
 
-func ratePlot(w, h int, scen scenario, s *snapshot) string {
-	ids, agg := pickSources(s, scen.sources)
-	p := plot{
-		w: w, h: h,
-		xMax: scen.duration.Seconds(), yMax: scen.maxRate,
-		xLabel: axisTime, yLabel: axisRate,
+// namedMark is a reference line of the rate chart with its legend.
+type namedMark struct {
+	mark
+	name string
+}
+
+// rateMarks are the rate chart's reference lines that fall within yMax:
+// the fair share on a dumbbell, and the bottleneck capacity.
+func rateMarks(scen scenario, yMax float64) []namedMark {
+	var out []namedMark
+	if f := scen.fairShare; f > 0 && f <= yMax {
+		out = append(out, namedMark{mark{y: f, style: targetStyle, glyph: '┈'}, "┈┈ fair share " + units.FormatRate(f)})
 	}
+	if c := scen.capacity; c > 0 && c <= yMax && c != scen.fairShare {
+		out = append(out, namedMark{mark{y: c, style: faintStyle, glyph: '╌'}, "╌╌ capacity " + units.FormatRate(c)})
+	}
+	return out
+}
+
+// rateSeries are the lines of the rate chart: the sources pickSources
+// chooses, and their mean when it leaves some out.
+func rateSeries(scen scenario, s *snapshot) []series {
+	ids, agg := pickSources(s, scen.sources)
+	var out []series
 	for i, id := range ids {
 		xs, ys := column(s, s.queues+id)
-		p.series = append(p.series, series{xs: xs, ys: ys, style: seriesStyle(i)})
+		out = append(out, series{xs: xs, ys: ys, style: seriesStyle(i), glyph: glyphOf(i)})
 	}
 	if agg {
 		xs, ys := meanRates(s)
-		p.series = append(p.series, series{xs: xs, ys: ys, style: aggregateStyle})
+		out = append(out, series{xs: xs, ys: ys, style: aggregateStyle, glyph: meanGlyph})
 	}
-	return p.render()
+	return out
+}
+
+// rateCeil is the rate axis' top: the highest rate of the lines drawn (and
+// the fair share), rounded up to a round value, so the data fill the chart.
+func rateCeil(scen scenario, lines ...[]series) float64 {
+	top := scen.fairShare
+	for _, ss := range lines {
+		for _, sr := range ss {
+			for _, y := range sr.ys {
+				top = max(top, y)
+			}
+		}
+	}
+	if !(top > 0) {
+		return max(scen.capacity, 1)
+	}
+	return niceCeil(top * 1.05)
+}
+
+func ratePlot(w, h int, scen scenario, lines []series, yMax float64) plot {
+	p := plot{
+		w: w, h: h,
+		xMax: scen.duration.Seconds(), yMax: yMax,
+		xLabel: axisTime, yLabel: axisRate,
+		series: lines,
+	}
+	for _, mk := range rateMarks(scen, yMax) {
+		p.marks = append(p.marks, mk.mark)
+	}
+	return p
 }
 
 // sparkLines is the compact form of the charts: one sparkline for the
@@ -191,7 +272,7 @@ func sparkLines(w int, scen scenario, s *snapshot) []string {
 	ql, rl := label("queue", qv), label("rate", rv)
 	return []string{
 		titleStyle.Render(ql) + spark(w-lipgloss.Width(ql), q, scen.buffer, queueStyle),
-		titleStyle.Render(rl) + spark(w-lipgloss.Width(rl), r, scen.maxRate, aggregateStyle),
+		titleStyle.Render(rl) + spark(w-lipgloss.Width(rl), r, rateCeil(scen, []series{{ys: r}}), aggregateStyle),
 	}
 }
 
@@ -265,7 +346,7 @@ func pickSources(s *snapshot, n int) (ids []int, agg bool) {
 // Axis labels: exact values with units, as the experiment files write them.
 func axisTime(sec float64) string { return units.FormatDuration(algos.Seconds(sec)) }
 func axisBytes(b float64) string  { return units.FormatBytes(math.Round(b)) }
-func axisRate(r float64) string   { return strings.TrimSuffix(units.FormatRate(math.Round(r)), "bps") }
+func axisRate(r float64) string   { return units.FormatRate(math.Round(r)) }
 
 // Readouts: rounded to a few digits.
 func fmtBytes(b float64) string {
@@ -288,13 +369,13 @@ func fmtRate(r float64) string {
 	return fmt.Sprintf("%.0fKbps", r/1e3)
 }
 
-// fmtTime writes a simulated time with a precision that suits the run's
-// duration.
+// fmtTime writes a simulated time in the unit of the run's duration, to
+// a millisecond's thousandth or so.
 func fmtTime(t, duration algos.Time) string {
 	switch {
-	case duration >= 10*algos.Second:
-		return fmt.Sprintf("%.2fs", t.Seconds())
-	case duration >= 10*algos.Millisecond:
+	case duration >= algos.Second:
+		return fmt.Sprintf("%.3fs", t.Seconds())
+	case duration >= algos.Millisecond:
 		return fmt.Sprintf("%.2fms", t.Seconds()*1e3)
 	}
 	return fmt.Sprintf("%.1fus", t.Seconds()*1e6)

@@ -40,8 +40,19 @@ func TestManySourcesLegend(t *testing.T) {
 	h.advance(tick250)
 	v := h.view()
 	checkSize(t, v, 80, 24)
-	if !strings.Contains(v, "rates (8 of 20)") || !strings.Contains(v, "━ mean") || strings.Count(v, "━ s") != 8 {
+	var legend string
+	for _, l := range strings.Split(v, "\n") {
+		if strings.HasPrefix(l, "rates") {
+			legend = l
+		}
+	}
+	if !strings.Contains(legend, "rates (8 of 20") || !strings.Contains(legend, "mean") {
 		t.Errorf("legend:\n%s", v)
+	}
+	for _, g := range glyphs {
+		if !strings.Contains(legend, string(g)+"s") && !strings.Contains(legend, string(g)+"━ s") {
+			t.Errorf("legend has no source marked %c: %q", g, legend)
+		}
 	}
 }
 
@@ -86,7 +97,7 @@ func TestFormats(t *testing.T) {
 		{fmtSpeed(0.01), "0.01x"}, {fmtSpeed(0.0001), "0.0001x"}, {fmtSpeed(1), "1x"},
 		{fmtSpeed(7.4119), "7.4x"}, {fmtSpeed(15.2), "15x"},
 		{fmtTime(12500*algos.Microsecond, 20*algos.Millisecond), "12.50ms"},
-		{fmtTime(1500*algos.Millisecond, 20*algos.Second), "1.50s"},
+		{fmtTime(1500*algos.Millisecond, 20*algos.Second), "1.500s"}, {fmtTime(5*algos.Second, 5*algos.Second), "5.000s"},
 		{fmtTime(5*algos.Microsecond, 500*algos.Microsecond), "5.0us"},
 		{fmtBytes(33e3), "33.0KB"}, {fmtRate(2.43e9), "2.43Gbps"}, {fmtCount(25.1e3), "25.1k"},
 	} {

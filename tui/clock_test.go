@@ -6,9 +6,9 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 )
 
-// step delivers one message to a live-clocked model without running the
+// deliver delivers one message to a live-clocked model without running the
 // command it returns (a real tick would sleep), and returns the command.
-func step(h *harness, msg tea.Msg) tea.Cmd {
+func deliver(h *harness, msg tea.Msg) tea.Cmd {
 	next, cmd := h.m.Update(msg)
 	h.m = next.(Model)
 	return cmd
@@ -21,35 +21,35 @@ func TestIdleStopsTicking(t *testing.T) {
 	h.advance(tick250)
 	h.m.autoTick, h.m.ticking = true, true // as New and Init leave it
 
-	if cmd := step(h, tickMsg(h.now)); cmd == nil || !h.m.ticking {
+	if cmd := deliver(h, tickMsg(h.now)); cmd == nil || !h.m.ticking {
 		t.Fatal("a running workbench stopped ticking")
 	}
-	step(h, keyMsg("space"))
+	deliver(h, keyMsg("space"))
 	for _, d := range h.m.sess.drivers {
 		waitFor(t, d, h.m.target)
 	}
-	if cmd := step(h, tickMsg(h.now)); cmd != nil || h.m.ticking {
+	if cmd := deliver(h, tickMsg(h.now)); cmd != nil || h.m.ticking {
 		t.Fatal("a paused workbench ticks on")
 	}
 	// Keys that change nothing that moves leave the clock stopped.
 	for _, k := range []string{"?", "?", "e", "down", "esc"} {
-		if cmd := step(h, keyMsg(k)); cmd != nil || h.m.ticking {
+		if cmd := deliver(h, keyMsg(k)); cmd != nil || h.m.ticking {
 			t.Errorf("%q started the clock of a paused run", k)
 		}
 	}
 	// Resuming starts it.
-	if cmd := step(h, keyMsg("space")); cmd == nil || !h.m.ticking {
+	if cmd := deliver(h, keyMsg("space")); cmd == nil || !h.m.ticking {
 		t.Fatal("resuming did not start the clock")
 	}
 	// Run to the end: once the last snapshot is on screen, the clock stops.
-	step(h, keyMsg("0"))
+	deliver(h, keyMsg("0"))
 	stopped := false
 	for range 200 {
 		for _, d := range h.m.sess.drivers {
 			waitFor(t, d, h.m.target)
 		}
 		h.now = h.now.Add(tickEvery)
-		if step(h, tickMsg(h.now)) == nil {
+		if deliver(h, tickMsg(h.now)) == nil {
 			stopped = true
 			break
 		}
@@ -58,7 +58,7 @@ func TestIdleStopsTicking(t *testing.T) {
 		t.Fatalf("finished run: clock stopped %v, state %v", stopped, h.m.state())
 	}
 	// r restarts the run, and the clock.
-	if cmd := step(h, keyMsg("r")); cmd == nil || !h.m.ticking {
+	if cmd := deliver(h, keyMsg("r")); cmd == nil || !h.m.ticking {
 		t.Error("restart did not start the clock")
 	}
 }
@@ -74,11 +74,11 @@ func TestStatusFadesWithoutTicks(t *testing.T) {
 		t.Fatal("no fade timer for a new message")
 	}
 	h.m.setStatus("second", false)
-	step(h, fadeMsg(first))
+	deliver(h, fadeMsg(first))
 	if h.m.status != "second" {
 		t.Errorf("an old timer cleared the new message: %q", h.m.status)
 	}
-	step(h, fadeMsg(h.m.statusSeq))
+	deliver(h, fadeMsg(h.m.statusSeq))
 	if h.m.status != "" {
 		t.Errorf("the message did not fade: %q", h.m.status)
 	}

@@ -14,6 +14,9 @@ type comparePane struct {
 	names         []string
 	snaps         []*snapshot
 	active        int
+	link          int        // the bottleneck the summaries describe
+	lines         [][]series // each run's rate lines
+	rateMax       float64    // the rate axis' top, the same for every run
 	rendered      string
 }
 
@@ -24,13 +27,18 @@ func (c *comparePane) setSize(w, h int) {
 	}
 }
 
-func (c *comparePane) setData(scen scenario, names []string, snaps []*snapshot, active int) {
-	changed := scen != c.scen || active != c.active || len(snaps) != len(c.snaps)
+func (c *comparePane) setData(scen scenario, names []string, snaps []*snapshot, active, link int) {
+	changed := scen != c.scen || active != c.active || link != c.link || len(snaps) != len(c.snaps)
 	for i := 0; !changed && i < len(snaps); i++ {
 		changed = snaps[i] != c.snaps[i] || names[i] != c.names[i]
 	}
 	if changed {
-		c.scen, c.names, c.snaps, c.active = scen, names, append(c.snaps[:0:0], snaps...), active
+		c.scen, c.names, c.snaps, c.active, c.link = scen, names, append(c.snaps[:0:0], snaps...), active, link
+		c.lines = make([][]series, len(snaps))
+		for i, s := range snaps {
+			c.lines[i] = rateSeries(scen, s)
+		}
+		c.rateMax = rateCeil(scen, c.lines...)
 		c.render()
 	}
 }
@@ -97,16 +105,19 @@ func (c *comparePane) cell(i, w, h int) string {
 	case s.err != nil:
 		title += "  " + errorStyle.Render("failed")
 	case len(s.summary.Bottlenecks) > 0 && s.now > c.scen.warmup:
-		title += "  " + faintStyle.Render(summaryText(s.summary, false))
+		title += "  " + faintStyle.Render(summaryText(s.summary, false, c.link))
 	}
 	body := h - 1
 	var parts []string
 	switch {
 	case body >= 10:
 		qh := body / 2
-		parts = []string{queuePlot(w, qh, c.scen, s), ratePlot(w, body-qh, c.scen, s)}
+		// Every cell on the same axes: the rate axis fits all the runs.
+		qp, rp := queuePlot(w, qh, c.scen, s), ratePlot(w, body-qh, c.scen, c.lines[i], c.rateMax)
+		alignMargins(&qp, &rp)
+		parts = []string{qp.render(), rp.render()}
 	case body >= 4:
-		parts = []string{queuePlot(w, body, c.scen, s)}
+		parts = []string{queuePlot(w, body, c.scen, s).render()}
 	default:
 		parts = []string{fitLines(sparkLines(w, c.scen, s), w, body)}
 	}

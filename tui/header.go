@@ -36,9 +36,11 @@ func headerView(w int, e *experiments.Experiment, now algos.Time, speed string, 
 	// form as the digits grow.
 	t := fmtTime(now, dur)
 	t = strings.Repeat(" ", max(0, len(fmtTime(dur, dur))-len(t))) + t
-	// The state is padded to its widest ("finished") too.
-	right := fmt.Sprintf("t %s/%s  %s  ", t, units.FormatDuration(dur), speed) +
-		stateStyles[st].Render(fmt.Sprintf("%-8s", st))
+	// The state and the speed are padded to their widest too, so nothing
+	// on the right moves when they change.
+	right := fmt.Sprintf("t %s/%s  ", t, units.FormatDuration(dur)) +
+		stateStyles[st].Render(fmt.Sprintf("%-8s", st)) + "  " + speed +
+		strings.Repeat(" ", max(0, speedWidth-lipgloss.Width(speed)))
 	n := e.Network
 	capacity, buffer, rtt := units.FormatRate(float64(n.Capacity)), units.FormatBytes(float64(n.Buffer)),
 		units.FormatDuration(algos.Time(n.RTT))
@@ -60,6 +62,9 @@ func headerView(w int, e *experiments.Experiment, now algos.Time, speed string, 
 	}
 	return fit(left, room) + "  " + right
 }
+
+// speedWidth is the widest speed label: "max ≈0.0001x".
+const speedWidth = 12
 
 // barView is the algorithm bar: every algorithm with its number key, the
 // active one highlighted (and bracketed, so it shows without colour).
@@ -88,8 +93,9 @@ func display(name string) string {
 	return name
 }
 
-// statsLine is the run's summary so far: its metrics cover [warmup, now].
-func statsLine(w int, s *snapshot, scen scenario, eps float64) string {
+// statsLine is the run's summary so far: its metrics cover [warmup, now]
+// and, with several bottlenecks, the link-th one, which it names.
+func statsLine(w int, s *snapshot, scen scenario, eps float64, link int) string {
 	rate := ""
 	if eps > 0 {
 		rate = faintStyle.Render(fmt.Sprintf("%s events/s", fmtCount(eps)))
@@ -101,22 +107,30 @@ func statsLine(w int, s *snapshot, scen scenario, eps float64) string {
 		return fit(faintStyle.Render(fmt.Sprintf("statistics start after the warm-up (%s)  ",
 			units.FormatDuration(scen.warmup)))+rate, w)
 	}
-	text := summaryText(s.summary, true)
+	text := summaryText(s.summary, true, link)
 	if lipgloss.Width(text+"  "+rate) > w {
-		text = summaryText(s.summary, false)
+		text = summaryText(s.summary, false, link)
 	}
 	return fit(text+"  "+rate, w)
 }
 
-// summaryText is the summary's headline numbers.
-func summaryText(sum model.Summary, long bool) string {
-	b := sum.Bottlenecks[0]
-	if !long {
-		return fmt.Sprintf("util %.1f%%  q %s±%s  drops %d  J %.3f",
-			100*b.Utilization, fmtBytes(b.QueueMean), fmtBytes(b.QueueStd), b.Drops, sum.JainFairness)
+// summaryText is the summary's headline numbers: those of the link-th
+// bottleneck, named when there are several, and the fairness of all sources.
+func summaryText(sum model.Summary, long bool, link int) string {
+	b := sum.Bottlenecks[min(max(link, 0), len(sum.Bottlenecks)-1)]
+	name := ""
+	if len(sum.Bottlenecks) > 1 {
+		name = b.Name + ": "
 	}
-	return fmt.Sprintf("utilization %.1f%%  drops %d  queue %s ± %s  Jain %.3f",
-		100*b.Utilization, b.Drops, fmtBytes(b.QueueMean), fmtBytes(b.QueueStd), sum.JainFairness)
+	if !long {
+		return fmt.Sprintf("%sutil %.1f%%  q %s±%s  drops %d  J %.3f",
+			name, 100*b.Utilization, fmtBytes(b.QueueMean), fmtBytes(b.QueueStd), b.Drops, sum.JainFairness)
+	}
+	if name != "" {
+		name = fmt.Sprintf("link %s (l: next): ", b.Name)
+	}
+	return fmt.Sprintf("%sutilization %.1f%%  drops %d  queue %s ± %s  Jain %.3f",
+		name, 100*b.Utilization, b.Drops, fmtBytes(b.QueueMean), fmtBytes(b.QueueStd), sum.JainFairness)
 }
 
 // fmtCount writes a large count with a k, M or G suffix.

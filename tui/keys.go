@@ -13,6 +13,7 @@ type keyMap struct {
 	Restart                      key.Binding
 	Compare                      key.Binding
 	Params                       key.Binding
+	Link                         key.Binding
 	Save, Open                   key.Binding
 	Help                         key.Binding
 	Quit                         key.Binding
@@ -38,6 +39,7 @@ func defaultKeys() keyMap {
 		Restart: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "restart")),
 		Compare: key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "compare")),
 		Params:  key.NewBinding(key.WithKeys("e", "p"), key.WithHelp("e/p", "params")),
+		Link:    key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "next link (stats)")),
 		Save:    key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "save")),
 		Open:    key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "open")),
 		Help:    key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
@@ -81,7 +83,7 @@ func (h mainHelp) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.NextAlgo, k.PrevAlgo, k.PickAlgo, k.Compare},
 		{k.Pause, k.Faster, k.Slower, k.Fastest, k.Restart},
-		{k.Params, k.Save, k.Open, k.Help, k.Quit},
+		{k.Link, k.Params, k.Save, k.Open, k.Help, k.Quit},
 	}
 }
 

@@ -72,6 +72,7 @@ type Model struct {
 	speed   int // index into speeds, or fastest
 	focus   focus
 	showPar bool // the parameter pane is open
+	link    int  // the bottleneck the stats line describes (a parking lot has several)
 
 	sess     *session
 	target   algos.Time // simulated time the runs are asked to reach
@@ -158,6 +159,9 @@ func (m *Model) start(e *experiments.Experiment, bar []string, active int) error
 		m.sess.stop()
 	}
 	m.sess, m.exp, m.bar, m.active, m.scen = sess, e, bar, active, scenarioOf(e)
+	if m.link >= m.links() {
+		m.link = 0
+	}
 	m.target, m.paused = 0, false
 	m.measuredAt, m.measuredEvents, m.eps, m.pace = m.lastTick, 0, 0, 0
 	m.params.load(e, bar[active])
@@ -367,6 +371,14 @@ func (m *Model) state() runState {
 	return stateRunning
 }
 
+// links is the number of bottlenecks of the runs.
+func (m *Model) links() int {
+	if s := m.mainSnap(); s != nil {
+		return len(s.summary.Bottlenecks)
+	}
+	return 1
+}
+
 // mainSnap is the snapshot of the active algorithm's run.
 func (m *Model) mainSnap() *snapshot {
 	i := 0
@@ -385,7 +397,7 @@ func (m *Model) refreshPanes() {
 	}
 	m.charts.setData(m.scen, m.mainSnap())
 	if m.compare {
-		m.cmp.setData(m.scen, m.sess.names, m.sess.snaps, m.active)
+		m.cmp.setData(m.scen, m.sess.names, m.sess.snaps, m.active, m.link)
 	}
 }
 
@@ -459,6 +471,9 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 		}
 		m.picker, cmd = newPicker(dir, m.width, m.bodyHeight())
 		return cmd
+	case key.Matches(msg, k.Link):
+		m.link = (m.link + 1) % max(1, m.links())
+		m.refreshPanes()
 	case key.Matches(msg, k.Help):
 		m.help.ShowAll = !m.help.ShowAll
 	case m.focus == focusParams:

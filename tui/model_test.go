@@ -38,7 +38,7 @@ func TestStartsOnFirstAlgorithmAtDefaultSpeed(t *testing.T) {
 	if got := h.m.sess.reached(); got != 5*ms { // 2 x 250 ms at 0.01x
 		t.Errorf("reached %v after 0.5 s at 0.01x, want 5ms", got)
 	}
-	if v := h.view(); !strings.Contains(v, "t  5.00ms/20ms  0.01x  running") || !strings.Contains(v, "[1 QCN]") {
+	if v := h.view(); !strings.Contains(v, "t  5.00ms/20ms  running   0.01x") || !strings.Contains(v, "[1 QCN]") {
 		t.Errorf("header or bar missing:\n%s", v)
 	}
 }

@@ -1,11 +1,13 @@
 package tui
 
 import (
+	"fmt"
 	"math"
 	"strings"
 
 	"github.com/NimbleMarkets/ntcharts/canvas"
 	"github.com/NimbleMarkets/ntcharts/canvas/graph"
+	"github.com/NimbleMarkets/ntcharts/canvas/runes"
 	"github.com/NimbleMarkets/ntcharts/linechart"
 	"github.com/NimbleMarkets/ntcharts/sparkline"
 	"github.com/charmbracelet/lipgloss"
@@ -21,18 +23,62 @@ type plot struct {
 	yMax   float64
 	xLabel func(float64) string
 	yLabel func(float64) string
+	margin int // y labels are padded to this width, so stacked plots line up
 	marks  []mark
 	series []series
 }
 
+// mark is a horizontal reference line (a queue target, a capacity). With
+// steps it steps over time: y until the first step's time, and so on.
 type mark struct {
 	y     float64
+	steps []step
 	style lipgloss.Style
+	glyph rune // the rule's character, so marks differ without colour
 }
 
+// step is a change of a mark's level at time t (seconds).
+type step struct{ t, y float64 }
+
+// series is one line; its glyph marks it every few columns and at its end,
+// so lines that differ by colour on screen differ in a plain-text capture.
 type series struct {
 	xs, ys []float64
 	style  lipgloss.Style
+	glyph  rune
+}
+
+// glyphs mark the plotted sources (and bottlenecks), in order; the mean of
+// all sources has its own.
+var (
+	glyphs    = []rune("●▲■◆○△□◇")
+	meanGlyph = '×'
+)
+
+func glyphOf(i int) rune { return glyphs[i%len(glyphs)] }
+
+// glyphSpacing is the least distance in columns between two marks of one
+// series (more with many series); the series' marks are staggered so they
+// do not fall on each other.
+const glyphSpacing = 16
+
+// labelWidth is the width of the widest y label the plot draws, computed as
+// linechart lays out its axis.
+func (p plot) labelWidth() int {
+	yMax := p.yMax
+	if !(yMax > 0) {
+		yMax = 1
+	}
+	gh := p.h - 2
+	if gh < 1 {
+		return 0
+	}
+	f := tickLabels(yMax, 3, p.yLabel, true)
+	n := 0
+	for i := 0; i <= gh; i++ {
+		n = max(n, len(f(i, yMax/float64(gh)*float64(i))))
+	}
+	return n
 }
 
 // render draws the plot; it returns exactly h lines of w cells.
@@ -47,25 +93,32 @@ func (p plot) render() string {
 	if !(yMax > 0) {
 		yMax = 1
 	}
+	yFormat := tickLabels(yMax, 3, p.yLabel, true)
 	lc := linechart.New(p.w, p.h, 0, xMax, 0, yMax,
 		linechart.WithXYSteps(1, 1),
 		linechart.WithStyles(axisStyle, labelStyle, lipgloss.NewStyle()),
 		linechart.WithXLabelFormatter(tickLabels(xMax, 12, p.xLabel, false)),
-		linechart.WithYLabelFormatter(tickLabels(yMax, 3, p.yLabel, true)))
+		linechart.WithYLabelFormatter(func(i int, v float64) string {
+			return fmt.Sprintf("%*s", p.margin, yFormat(i, v))
+		}))
 	lc.DrawXYAxisAndLabel()
 	gw, gh := lc.GraphWidth(), lc.GraphHeight()
 	if gw < 2 || gh < 1 {
 		return lc.View()
 	}
 	left := lc.Origin().X + 1
+	p.labelEnd(&lc.Canvas, left, lc.Origin().Y+1, gw, xMax)
+	// The row (of cells) whose braille dots hold y.
+	row := func(y float64) int { return int(math.Round((1-y/yMax)*float64(gh*4-1))) / 4 }
+	// The column of time x.
+	col := func(x float64) int { return min(gw-1, int(x/xMax*float64(gw))) }
 	for _, mk := range p.marks {
-		if mk.y <= 0 || mk.y > yMax {
-			continue
-		}
-		// The row whose braille dots hold y, drawn as a dotted rule.
-		row := int(math.Round((1 - mk.y/yMax) * float64(gh*4-1)))
 		for x := 0; x < gw; x++ {
-			lc.Canvas.SetCell(canvas.Point{X: left + x, Y: row / 4}, canvas.NewCellWithStyle('┈', mk.style))
+			y := mk.at(xMax * (float64(x) + 0.5) / float64(gw))
+			if y <= 0 || y > yMax {
+				continue
+			}
+			lc.Canvas.SetCell(canvas.Point{X: left + x, Y: row(y)}, canvas.NewCellWithStyle(mk.glyph, mk.style))
 		}
 	}
 	for _, s := range p.series {
@@ -84,7 +137,66 @@ func (p plot) render() string {
 		}
 		graph.DrawBraillePatterns(&lc.Canvas, canvas.Point{X: left, Y: 0}, grid.BraillePatterns(), s.style)
 	}
+	// Glyphs last, so no line covers them: every few columns,
+	// staggered by series, and at each line's end.
+	for k, s := range p.series {
+		if s.glyph == 0 || len(s.xs) == 0 {
+			continue
+		}
+		spacing := max(glyphSpacing, 3*len(p.series))
+		offset := spacing/4 + k*spacing/len(p.series)
+		last := col(s.xs[len(s.xs)-1])
+		at := func(i int) {
+			y := min(max(s.ys[i], 0), yMax)
+			lc.Canvas.SetCell(canvas.Point{X: left + col(s.xs[i]), Y: row(y)}, canvas.NewCellWithStyle(s.glyph, s.style))
+		}
+		next := offset
+		for i, x := range s.xs {
+			if c := col(x); c >= next && c < last-spacing/2 {
+				at(i)
+				next = c - c%spacing + spacing + offset
+			}
+		}
+		at(len(s.xs) - 1)
+	}
 	return lc.View()
+}
+
+// at is the mark's level at time x.
+func (mk mark) at(x float64) float64 {
+	y := mk.y
+	for _, s := range mk.steps {
+		if s.t > x {
+			break
+		}
+		y = s.y
+	}
+	return y
+}
+
+// labelEnd writes the x axis' end value at the right end of the label row,
+// clearing a tick label it would touch.
+func (p plot) labelEnd(c *canvas.Model, left, y, gw int, xMax float64) {
+	s := p.xLabel(xMax)
+	from := left + gw - len(s)
+	if from <= left+1 {
+		return
+	}
+	// Clear the label that reaches into [from-1, end): walk back to its start.
+	x := from - 1
+	for x >= left && c.Cell(canvas.Point{X: x, Y: y}).Rune != runes.Null && c.Cell(canvas.Point{X: x, Y: y}).Rune != ' ' {
+		x--
+	}
+	if x < from-1 {
+		for i := x + 1; i < from; i++ {
+			c.SetCell(canvas.Point{X: i, Y: y}, canvas.NewCell(runes.Null))
+		}
+	}
+	// And a label under the end value itself.
+	for i := from; i < left+gw; i++ {
+		c.SetCell(canvas.Point{X: i, Y: y}, canvas.NewCell(runes.Null))
+	}
+	c.SetStringWithStyle(canvas.Point{X: from, Y: y}, s, labelStyle)
 }
 
 // tickLabels returns a label formatter for linechart that names only round
@@ -126,6 +238,21 @@ func niceStep(x float64) float64 {
 	}
 	p := math.Pow(10, math.Floor(math.Log10(x)))
 	for _, m := range []float64{1, 2, 5, 10} {
+		if m*p >= x*(1-1e-9) {
+			return m * p
+		}
+	}
+	return 10 * p
+}
+
+// niceCeil is the smallest of 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 times a
+// power of ten that is at least x: an axis top that is easy to read.
+func niceCeil(x float64) float64 {
+	if !(x > 0) {
+		return 1
+	}
+	p := math.Pow(10, math.Floor(math.Log10(x)))
+	for _, m := range []float64{1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10} {
 		if m*p >= x*(1-1e-9) {
 			return m * p
 		}

@@ -90,7 +90,7 @@ func (m Model) View() string {
 		headerView(w, m.exp, m.sess.reached(), m.speedText(), m.state()),
 		barView(w, m.bar, m.active, m.compare),
 		m.bodyView(),
-		statsLine(w, snap, m.scen, m.eps),
+		statsLine(w, snap, m.scen, m.eps, m.link),
 	}
 	if m.focus == focusSave {
 		rows = append(rows, m.save.view())

@@ -1,0 +1,159 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"qcnlab/algos"
+)
+
+// chartLines splits the main view into the queue chart's and the rate
+// chart's lines, by their titles.
+func chartLines(t *testing.T, v string) (queue, rate []string) {
+	t.Helper()
+	lines := strings.Split(v, "\n")
+	qi, ri := -1, -1
+	for i, l := range lines {
+		switch {
+		case strings.HasPrefix(l, "queue"):
+			qi = i
+		case strings.HasPrefix(l, "rates"):
+			ri = i
+		}
+	}
+	if qi < 0 || ri < qi {
+		t.Fatalf("no charts:\n%s", v)
+	}
+	end := ri + 1
+	for end < len(lines) && !strings.HasPrefix(lines[end], "utilization") && !strings.HasPrefix(lines[end], "link") {
+		end++
+	}
+	return lines[qi+1 : ri], lines[ri+1 : end]
+}
+
+// The rate axis fits the data: 20 sources near their 500 Mbps fair share
+// fill the chart instead of its bottom row, the fair share is marked, the
+// units are written out, and each source has a glyph of its own that a
+// plain-text capture shows.
+func TestRateAxisFitsTheData(t *testing.T) {
+	h := newHarness(t, testExperiment(t, "sources.count=20", "sources.initial_rate=0.5Gbps"), 120, 40)
+	for range 4 {
+		h.advance(tick250)
+	}
+	v := h.view()
+	_, rate := chartLines(t, v)
+	top := strings.TrimSpace(strings.SplitN(rate[0], "│", 2)[0])
+	if top == "10Gbps" || !strings.HasSuffix(top, "bps") {
+		t.Errorf("rate axis top %q: want the data's scale, in bps units", top)
+	}
+	if !strings.Contains(v, "fair share 500Mbps") || !strings.Contains(strings.Join(rate, "\n"), "┈") {
+		t.Errorf("fair share not marked:\n%s", v)
+	}
+	// Every glyph of the legend is drawn on the chart too.
+	body := strings.Join(rate, "\n")
+	for _, g := range append(glyphs, meanGlyph) {
+		if !strings.ContainsRune(v, g) {
+			t.Errorf("legend lacks %c", g)
+		}
+		if !strings.ContainsRune(body, g) {
+			t.Errorf("%c is not on the chart", g)
+		}
+	}
+	// The lines are spread over the chart's rows, not squashed in one.
+	rows := 0
+	for _, l := range rate[:len(rate)-2] {
+		if strings.ContainsAny(l, "⠁⠂⠄⡀⠈⠐⠠⢀⣀⠉⠤⠒●▲■◆○△□◇×") {
+			rows++
+		}
+	}
+	if rows < 3 {
+		t.Errorf("the rates fill %d rows:\n%s", rows, body)
+	}
+}
+
+// The queue and rate charts share their left margin, so their time axes
+// line up, and both label the end of the run.
+func TestChartsLineUp(t *testing.T) {
+	for _, size := range [][2]int{{120, 40}, {80, 24}} {
+		h := newHarness(t, testExperiment(t), size[0], size[1])
+		h.advance(tick250)
+		queue, rate := chartLines(t, h.view())
+		axis := func(lines []string) (col int, labels string) {
+			for i, l := range lines {
+				if j := strings.Index(l, "└"); j >= 0 {
+					return len([]rune(l[:j])), lines[i+1]
+				}
+			}
+			t.Fatal("no axis")
+			return 0, ""
+		}
+		qc, ql := axis(queue)
+		rc, rl := axis(rate)
+		if qc != rc {
+			t.Errorf("%v: queue axis at column %d, rate axis at %d", size, qc, rc)
+		}
+		for _, l := range []string{ql, rl} {
+			if !strings.HasSuffix(strings.TrimRight(l, " "), "20ms") || len([]rune(strings.TrimRight(l, " "))) != size[0] {
+				t.Errorf("%v: end time not labelled at the right end: %q", size, l)
+			}
+		}
+	}
+}
+
+// The header's time is in the unit of the duration, and its right part
+// does not move as the speed's label changes width.
+func TestHeaderStaysPut(t *testing.T) {
+	e := testExperiment(t, "duration=5s")
+	var at []int
+	for _, speed := range []string{"0.01x", "0.0001x", "10x", "max", "max ≈0.0123x"} {
+		hv := headerView(120, e, 5*algos.Second, speed, stateRunning)
+		if !strings.Contains(hv, "t 5.000s/5s  running") {
+			t.Errorf("header %q", hv)
+		}
+		at = append(at, strings.Index(hv, "t 5.000s"))
+	}
+	for _, i := range at {
+		if i != at[0] {
+			t.Errorf("the time moved with the speed's label: columns %v", at)
+		}
+	}
+}
+
+// On a parking lot the stats line names the link it describes; l moves to
+// the next one.
+func TestStatsLineNamesTheLink(t *testing.T) {
+	h := newHarness(t, testExperiment(t, "network.topology=parking_lot"), 120, 40)
+	for range 3 {
+		h.advance(tick250)
+	}
+	if v := h.view(); !strings.Contains(v, "link sw0 (l: next): utilization") {
+		t.Fatalf("stats line does not name the link:\n%s", v)
+	}
+	h.keys("l")
+	if v := h.view(); !strings.Contains(v, "link sw1 (l: next): utilization") {
+		t.Errorf("l did not move to sw1:\n%s", v)
+	}
+	h.keys("l")
+	if h.m.link != 0 {
+		t.Errorf("l wraps to link %d, want 0", h.m.link)
+	}
+	// Compare mode's summaries name the link too.
+	h.keys("l", "c")
+	h.send(tea.WindowSizeMsg{Width: 120, Height: 40})
+	for range 3 {
+		h.advance(tick250)
+	}
+	if v := h.view(); !strings.Contains(v, "sw1: util") {
+		t.Errorf("compare cells do not name the link:\n%s", v)
+	}
+	// A dumbbell's stats line has one link and does not name it.
+	d := newHarness(t, testExperiment(t), 120, 40)
+	for range 3 {
+		d.advance(tick250)
+	}
+	if v := d.view(); strings.Contains(v, "link sw0") || !strings.Contains(v, "utilization") {
+		t.Errorf("dumbbell stats line:\n%s", v)
+	}
+}
