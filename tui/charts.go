@@ -79,8 +79,8 @@ func (c *chartsPane) render() {
 		qh := max(4, (h-2)/2)
 		rh := h - 2 - qh
 		lines := rateSeries(c.scen, c.snap)
-		yMax := rateCeil(c.scen, lines)
-		qp, rp := queuePlot(w, qh, c.scen, c.snap), ratePlot(w, rh, c.scen, lines, yMax)
+		yMax := rateCeil(c.scen, []*snapshot{c.snap}, lines)
+		qp, rp := queuePlot(w, qh, c.scen, c.snap), ratePlot(w, rh, c.scen, c.snap, lines, yMax)
 		alignMargins(&qp, &rp)
 		c.rendered = lipgloss.JoinVertical(lipgloss.Left,
 			fit(queueTitle(c.snap), w),
@@ -163,7 +163,7 @@ func rateTitle(scen scenario, s *snapshot, w int, yMax float64) string {
 		legends[1].WriteString(" " + aggregateStyle.Render(fmt.Sprintf("%cmean", meanGlyph)))
 	}
 	var marks []string
-	for _, mk := range rateMarks(scen, yMax) {
+	for _, mk := range rateMarks(scen, s, yMax) {
 		marks = append(marks, mk.name)
 	}
 	window := units.FormatDuration(scen.window)
@@ -198,17 +198,58 @@ type namedMark struct {
 	name string
 }
 
-// rateMarks are the rate chart's reference lines that fall within yMax:
-// the fair share on a dumbbell, and the bottleneck capacity.
-func rateMarks(scen scenario, yMax float64) []namedMark {
+// rateMarks are the rate chart's reference lines: the fair share on a
+// dumbbell, and the bottleneck's capacity. Both step where the capacity in
+// force changes (the first bottleneck's, as the run's samples give it); a
+// line is drawn where it falls within yMax, and named if it does anywhere.
+func rateMarks(scen scenario, s *snapshot, yMax float64) []namedMark {
+	capacity := capacitySteps(scen, s)
 	var out []namedMark
-	if f := scen.fairShare; f > 0 && f <= yMax {
-		out = append(out, namedMark{mark{y: f, style: targetStyle, glyph: '┈'}, "┈┈ fair share " + units.FormatRate(f)})
+	add := func(glyph rune, style lipgloss.Style, name string, scale float64) {
+		mk := mark{y: capacity.y * scale, style: style, glyph: glyph}
+		lo, hi, now := mk.y, mk.y, mk.y
+		for _, st := range capacity.steps {
+			mk.steps = append(mk.steps, step{t: st.t, y: st.y * scale})
+			lo, hi, now = min(lo, st.y*scale), max(hi, st.y*scale), st.y*scale
+		}
+		if !(lo > 0) || lo > yMax {
+			return
+		}
+		if hi != lo {
+			name += ", now"
+		}
+		out = append(out, namedMark{mk, fmt.Sprintf("%c%c %s %s", glyph, glyph, name, units.FormatRate(now))})
 	}
-	if c := scen.capacity; c > 0 && c <= yMax && c != scen.fairShare {
-		out = append(out, namedMark{mark{y: c, style: faintStyle, glyph: '╌'}, "╌╌ capacity " + units.FormatRate(c)})
+	if scen.fairShare > 0 {
+		add('┈', targetStyle, "fair share", 1/float64(scen.sources))
+	}
+	if scen.fairShare == 0 || scen.sources > 1 {
+		add('╌', faintStyle, "capacity", 1)
 	}
 	return out
+}
+
+// capacitySteps is the capacity of the first bottleneck over the run: its
+// level at the start, and a step wherever the snapshot's points show a
+// change. Without capacities in the points, the experiment's.
+func capacitySteps(scen scenario, s *snapshot) mark {
+	mk := mark{y: scen.capacity}
+	if s == nil {
+		return mk
+	}
+	var last []float64
+	for i, p := range s.points {
+		if len(p.capacity) == 0 || slices.Equal(p.capacity, last) {
+			continue
+		}
+		if last == nil && i == 0 {
+			mk.y = p.capacity[0]
+		} else if last == nil || p.capacity[0] != last[0] {
+			mk.steps = append(mk.steps, step{t: p.t.Seconds(), y: p.capacity[0]})
+		}
+		last = p.capacity
+	}
+	return mk
 }
 
 // rateSeries are the lines of the rate chart: the sources pickSources
@@ -229,8 +270,17 @@ func rateSeries(scen scenario, s *snapshot) []series {
 
 // rateCeil is the rate axis' top: the highest rate of the lines drawn (and
 // the fair share), rounded up to a round value, so the data fill the chart.
-func rateCeil(scen scenario, lines ...[]series) float64 {
+// A capacity that changes during the run is kept in view, so its steps show.
+func rateCeil(scen scenario, snaps []*snapshot, lines ...[]series) float64 {
 	top := scen.fairShare
+	for _, s := range snaps {
+		if c := capacitySteps(scen, s); len(c.steps) > 0 {
+			top = max(top, c.y)
+			for _, st := range c.steps {
+				top = max(top, st.y)
+			}
+		}
+	}
 	for _, ss := range lines {
 		for _, sr := range ss {
 			for _, y := range sr.ys {
@@ -244,14 +294,14 @@ func rateCeil(scen scenario, lines ...[]series) float64 {
 	return niceCeil(top * 1.05)
 }
 
-func ratePlot(w, h int, scen scenario, lines []series, yMax float64) plot {
+func ratePlot(w, h int, scen scenario, s *snapshot, lines []series, yMax float64) plot {
 	p := plot{
 		w: w, h: h,
 		xMax: scen.duration.Seconds(), yMax: yMax,
 		xLabel: axisTime, yLabel: axisRate,
 		series: lines,
 	}
-	for _, mk := range rateMarks(scen, yMax) {
+	for _, mk := range rateMarks(scen, s, yMax) {
 		p.marks = append(p.marks, mk.mark)
 	}
 	return p
@@ -272,7 +322,7 @@ func sparkLines(w int, scen scenario, s *snapshot) []string {
 	ql, rl := label("queue", qv), label("rate", rv)
 	return []string{
 		titleStyle.Render(ql) + spark(w-lipgloss.Width(ql), q, scen.buffer, queueStyle),
-		titleStyle.Render(rl) + spark(w-lipgloss.Width(rl), r, rateCeil(scen, []series{{ys: r}}), aggregateStyle),
+		titleStyle.Render(rl) + spark(w-lipgloss.Width(rl), r, rateCeil(scen, []*snapshot{s}, []series{{ys: r}}), aggregateStyle),
 	}
 }
 

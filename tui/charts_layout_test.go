@@ -157,3 +157,45 @@ func TestStatsLineNamesTheLink(t *testing.T) {
 		t.Errorf("dumbbell stats line:\n%s", v)
 	}
 }
+
+// A capacity that changes during the run (model.Sample.Capacity) is drawn
+// as a line that steps, kept in view, and named with its present value;
+// the fair share steps with it.
+func TestCapacityStepsOnTheRateChart(t *testing.T) {
+	scen := scenario{duration: algos.Second, capacity: 10e9, fairShare: 5e9, sources: 2, window: algos.Millisecond}
+	s := &snapshot{queues: 1}
+	full, half := []float64{10e9}, []float64{5e9}
+	for k := 1; k <= 100; k++ {
+		c := full
+		if k > 50 {
+			c = half
+		}
+		s.points = append(s.points, point{t: algos.Time(k) * 10 * algos.Millisecond, v: []float64{0, 1e9, 1.5e9}, capacity: c})
+	}
+	lines := rateSeries(scen, s)
+	yMax := rateCeil(scen, []*snapshot{s}, lines)
+	if yMax < 10e9 {
+		t.Errorf("axis top %g hides the capacity before its step", yMax)
+	}
+	out := ratePlot(60, 14, scen, s, lines, yMax).render()
+	rows := map[string]int{} // the row of the capacity rule in each half
+	for i, l := range strings.Split(out, "\n") {
+		r := []rune(l)
+		if strings.ContainsRune(string(r[:len(r)/2]), '╌') {
+			rows["first"] = i
+		}
+		if strings.ContainsRune(string(r[len(r)/2:]), '╌') {
+			rows["second"] = i
+		}
+	}
+	if rows["first"] >= rows["second"] || rows["second"] == 0 {
+		t.Errorf("the capacity does not step down (rows %v):\n%s", rows, out)
+	}
+	var names []string
+	for _, mk := range rateMarks(scen, s, yMax) {
+		names = append(names, mk.name)
+	}
+	if got := strings.Join(names, "; "); got != "┈┈ fair share, now 2.5Gbps; ╌╌ capacity, now 5Gbps" {
+		t.Errorf("marks named %q", got)
+	}
+}

@@ -38,7 +38,7 @@ func (c *comparePane) setData(scen scenario, names []string, snaps []*snapshot, 
 		for i, s := range snaps {
 			c.lines[i] = rateSeries(scen, s)
 		}
-		c.rateMax = rateCeil(scen, c.lines...)
+		c.rateMax = rateCeil(scen, c.snaps, c.lines...)
 		c.render()
 	}
 }
@@ -113,7 +113,7 @@ func (c *comparePane) cell(i, w, h int) string {
 	case body >= 10:
 		qh := body / 2
 		// Every cell on the same axes: the rate axis fits all the runs.
-		qp, rp := queuePlot(w, qh, c.scen, s), ratePlot(w, body-qh, c.scen, c.lines[i], c.rateMax)
+		qp, rp := queuePlot(w, qh, c.scen, s), ratePlot(w, body-qh, c.scen, s, c.lines[i], c.rateMax)
 		alignMargins(&qp, &rp)
 		parts = []string{qp.render(), rp.render()}
 	case body >= 4:

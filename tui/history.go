@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"slices"
+
 	"qcnlab/algos"
 	"qcnlab/model"
 )
@@ -17,6 +19,9 @@ const maxPoints = 640
 type point struct {
 	t algos.Time // time of the interval's last sample
 	v []float64  // queue of each bottleneck (bytes), then rate of each source (bits/s)
+	// capacity of each bottleneck (bits/s) in force at t; shared between
+	// points while it does not change, nil if the model gives none.
+	capacity []float64
 }
 
 // history collects a run's samples into at most maxPoints points. It is
@@ -28,6 +33,7 @@ type history struct {
 
 	sum []float64 // the interval being filled
 	n   int       // samples in it
+	cap []float64 // the latest capacities, shared by the points they hold for
 }
 
 func newHistory(queues, sources int) *history {
@@ -58,10 +64,13 @@ func (h *history) add(s *model.Sample) {
 		h.sum[i] = 0
 	}
 	h.n = 0
+	if !slices.Equal(h.cap, s.Capacity) {
+		h.cap = slices.Clone(s.Capacity)
+	}
 	if len(h.points) == maxPoints {
 		h.compact()
 	}
-	h.points = append(h.points, point{t: s.Time, v: v})
+	h.points = append(h.points, point{t: s.Time, v: v, capacity: h.cap})
 }
 
 // compact merges neighbouring points into a new slice, leaving the old
@@ -74,7 +83,7 @@ func (h *history) compact() {
 		for j := range v {
 			v[j] = (a.v[j] + b.v[j]) / 2
 		}
-		merged = append(merged, point{t: b.t, v: v})
+		merged = append(merged, point{t: b.t, v: v, capacity: b.capacity})
 	}
 	h.points = merged
 	h.stride *= 2
