@@ -72,6 +72,15 @@ type ecmProbe []*probedRP
 // runProbed runs ECM on the experiment with a probe on every rate limiter.
 func runProbed(t testing.TB, e *Experiment) (model.Summary, ecmProbe) {
 	t.Helper()
+	sim, probe, end := newProbed(t, e)
+	sim.Advance(end)
+	return sim.Summary(), *probe
+}
+
+// newProbed builds the ECM simulation of the experiment with a probe on
+// every rate limiter; the probe fills in as the model builds them.
+func newProbed(t testing.TB, e *Experiment) (model.Sim, *ecmProbe, algos.Time) {
+	t.Helper()
 	cfg, err := e.Config("ecm")
 	if err != nil {
 		t.Fatal(err)
@@ -89,8 +98,7 @@ func runProbed(t testing.TB, e *Experiment) (model.Summary, ecmProbe) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sim.Advance(cfg.Duration)
-	return sim.Summary(), probe
+	return sim, &probe, cfg.Duration
 }
 
 func (pr ecmProbe) sum(f func(*probedRP) int) int {
@@ -214,5 +222,38 @@ count = 100
 				b.ReportMetric(float64(q.Drops), "drops")
 			}
 		})
+	}
+}
+
+// BenchmarkECMParkingLotSwitches measures how often the long flows of
+// ecm-parking-lot (sources 0 and 1), congested at both links, move their
+// association from one CP to the other (section 3.3: "the filter will
+// settle its association with the prevailing one"): the fewest and most
+// switches per second in any half second of the run, seeds 1-3, and the
+// switches of the one-link flows (none possible).
+func BenchmarkECMParkingLotSwitches(b *testing.B) {
+	e, err := Builtin("ecm-parking-lot")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for range b.N {
+		fewest, most, short := math.Inf(1), 0.0, 0
+		for seed := uint64(1); seed <= 3; seed++ {
+			e.Seed = seed
+			sim, probe, end := newProbed(b, e)
+			const step = 500 * algos.Millisecond
+			last := make([]int, 2)
+			for t := step; t <= end; t += step {
+				sim.Advance(t)
+				for i, p := range (*probe)[:2] {
+					rate := float64(p.switches-last[i]) / step.Seconds()
+					fewest, most, last[i] = min(fewest, rate), max(most, rate), p.switches
+				}
+			}
+			short += (*probe)[2].switches + (*probe)[3].switches
+		}
+		b.ReportMetric(fewest, "long_fewest_switches/s")
+		b.ReportMetric(most, "long_most_switches/s")
+		b.ReportMetric(float64(short), "short_switches")
 	}
 }
