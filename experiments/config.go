@@ -127,7 +127,12 @@ func (e *Experiment) Config(algorithm string) (model.Config, error) {
 	if err != nil {
 		return model.Config{}, fmt.Errorf("params.%s: %w", algorithm, err)
 	}
+	traffic, err := e.trafficConfig()
+	if err != nil {
+		return model.Config{}, err
+	}
 	return model.Config{
+		Traffic:           traffic,
 		Model:             e.Model,
 		Scheme:            sc,
 		Params:            v,

@@ -25,6 +25,7 @@ type Experiment struct {
 	Algorithms  []string        `toml:"algorithms"`
 	Network     Network         `toml:"network"`
 	Sources     Sources         `toml:"sources"`
+	Traffic     Traffic         `toml:"traffic"`
 	Output      Output          `toml:"output"`
 
 	// Params are the per-algorithm overrides of [params.NAME], in base
@@ -109,6 +110,7 @@ func Default() *Experiment {
 			RTT:       units.Duration(100 * algos.Microsecond),
 		},
 		Sources: Sources{Count: 4, Stop: units.Duration(algos.Never)},
+		Traffic: defaultTraffic(),
 		Output: Output{
 			SampleInterval:    units.Duration(10 * algos.Microsecond),
 			RateWindow:        units.Duration(algos.Millisecond),

@@ -441,6 +441,7 @@ var knownKeys = []string{
 	"sources.override.rtt", "sources.override.forward_delay", "sources.override.backward_delay",
 	"sources.override.start", "sources.override.stop",
 	"output.sample_interval", "output.rate_window", "output.fairness_threshold",
+	"traffic.long_flows", "traffic.short_flow_rate", "traffic.short_flow_sizes",
 }
 
 // suggest names the known key closest to an unknown one, if any is close.

@@ -197,6 +197,11 @@ func WriteText(w io.Writer, res *Result) error {
 			ttf = fmt.Sprintf("%.2f ms", *r.TimeToFairness*1e3)
 		}
 		fmt.Fprintf(tw, "  time to fairness\t%s\n", ttf)
+		if f := r.Flows; f != nil {
+			fmt.Fprintf(tw, "  short flows\t%d started, %d completed, %d lost, mean size %s\n", f.Started, f.Completed, f.Lost, kb(f.SizeMean))
+			fmt.Fprintf(tw, "  FCT\tmean %.3g ms, p50 %.3g ms, p99 %.3g ms; slowdown mean %.3g, p99 %.3g\n",
+				1e3*f.FCTMean, 1e3*f.FCTP50, 1e3*f.FCTP99, f.SlowdownMean, f.SlowdownP99)
+		}
 	}
 	if !res.Complete {
 		fmt.Fprintln(tw, "\n(incomplete: the batch was stopped)")

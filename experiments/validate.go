@@ -155,6 +155,8 @@ func (e *Experiment) Validate() error {
 		}
 	}
 
+	e.validateTraffic(bad)
+
 	o := e.Output
 	if o.SampleInterval <= 0 || algos.Time(o.SampleInterval) == algos.Never {
 		bad("output.sample_interval", "must be a positive, finite duration")

@@ -29,6 +29,10 @@ type Config struct {
 
 	Sources []SourceConfig
 
+	// Traffic, if set, gives the sources several greedy flows and short
+	// flows (traffic.go); nil is one greedy flow per source.
+	Traffic *Traffic
+
 	SampleInterval    algos.Time // time series resolution
 	RateWindow        algos.Time // per-source rates are averaged over this window
 	FairnessThreshold float64    // min rate / max rate counted as fair
@@ -146,6 +150,9 @@ func (c *Config) validate() error {
 				break
 			}
 		}
+	}
+	if t := c.Traffic; t != nil && (t.LongFlows < 0 || !(t.ShortRate >= 0) || (t.ShortRate > 0 && t.ShortSizes == nil)) {
+		bad("traffic: long flows and the short-flow rate must not be negative, and short flows need sizes")
 	}
 	if c.SampleInterval <= 0 || c.RateWindow < c.SampleInterval {
 		bad("sample interval must be positive and the rate window at least one sample interval")

@@ -9,6 +9,7 @@ const (
 	evArrival  eventKind = iota // the next frame of a source reaches the switch
 	evFeedback                  // a feedback frame reaches a source
 	evTimer                     // a source's reaction-point timer may expire
+	evFlow                      // a short flow arrives (traffic.go)
 )
 
 // event is a value in the event heap. Events at the same time run in the

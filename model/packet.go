@@ -40,6 +40,8 @@ type Packet struct {
 	sample     Sample
 	arrived    []float64 // per source, bytes that reached the bottleneck: the sampler's input
 	rates      rateSampler
+
+	short *shortFlows // nil unless Config.Traffic is set
 }
 
 // NewPacket builds a packet-level simulation at time zero.
@@ -84,13 +86,17 @@ func NewPacket(cfg Config) (*Packet, error) {
 		s.sources = append(s.sources, source{
 			id: i, rp: rp, lineRate: sc.LineRate, path: path, first: s.ports[path[0]], fbDelay: fbDelay,
 			fwd: sc.ForwardDelay, bwd: sc.BackwardDelay,
-			serial: algos.TransmitTime(cfg.FrameBytes, sc.LineRate),
-			start:  sc.Start, stop: sc.Stop,
+			serial:     algos.TransmitTime(cfg.FrameBytes, sc.LineRate),
+			nextSerial: algos.TransmitTime(cfg.FrameBytes, sc.LineRate),
+			start:      sc.Start, stop: sc.Stop,
 			frameBits: float64(cfg.FrameBytes) * 8,
 			mark:      sc.Start,
 			arrivalAt: algos.Never, timerAt: algos.Never,
 			feedback: make([]ring[algos.Feedback], len(path)),
 		})
+	}
+	if cfg.Traffic != nil {
+		s.startTraffic()
 	}
 	for i := range s.sources {
 		src := &s.sources[i]
@@ -159,6 +165,8 @@ func (s *Packet) Advance(until algos.Time) {
 			s.arrival(&s.sources[ev.src])
 		case ev.kind == evFeedback:
 			s.deliverFeedback(&s.sources[ev.src], int(ev.gen))
+		case ev.kind == evFlow:
+			s.flowArrival()
 		case ev.gen == s.sources[ev.src].tgen: // a timer event still current
 			s.expire(&s.sources[ev.src])
 		}
@@ -208,8 +216,14 @@ func (s *Packet) hop(j int) {
 func (s *Packet) enter(src *source, p *port, f *flight, pos int32) {
 	s.events += uint64(p.advance(s.now)) + 1
 	s.frame = algos.Frame{Source: src.id, Bytes: int(f.bytes), CPID: int(f.cpid), Sent: f.sent}
+	if f.cpid < 0 { // a short flow's last frame (traffic.go)
+		s.frame.CPID = int(f.cpid &^ flowEnd)
+	}
 	last := int(pos) == len(src.path)-1
 	done, send := p.arrive(s.now, &s.frame, last, &s.fb)
+	if f.cpid < 0 {
+		s.flowFrameEntered(src, p, f, last, done)
+	}
 	if send {
 		src.feedback[pos].push(s.fb)
 		// For feedback, gen names the port it comes from.
@@ -286,6 +300,10 @@ func (s *Packet) runLocal(src *source, t algos.Time) {
 
 // emit releases the next frame of src from its rate limiter.
 func (s *Packet) emit(src *source) {
+	if src.fl != nil {
+		s.emitFlow(src)
+		return
+	}
 	e := src.nextEmit
 	bytes := s.cfg.FrameBytes
 	src.inflight.push(flight{arrive: e + src.serial + src.fwd, sent: e, bytes: int32(bytes), cpid: src.rpCPID})
@@ -388,6 +406,9 @@ func (s *Packet) Summary() Summary {
 		sum.Sources = append(sum.Sources, ss)
 	}
 	cfg.throughputs(&sum, span)
+	if s.short != nil {
+		sum.Flows = s.short.stats.summary()
+	}
 	sum.TimeToFairness = s.rates.fair.result()
 	return sum
 }

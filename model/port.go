@@ -7,7 +7,8 @@ import "qcnlab/algos"
 // last link), and ^src of one that goes on: 16 bytes, one per frame.
 type queued struct {
 	done  algos.Time
-	bytes int32
+	bytes uint16
+	end   bool // the last frame of a short flow, leaving the network here
 	src   int32
 }
 
@@ -38,6 +39,8 @@ type port struct {
 	dropped     int64   // bytes, in the window
 	dropsTotal  int64
 	feedbacks   int64
+
+	onEnd func(src int32, at algos.Time) // a short flow's last frame left the network at
 }
 
 func newPort(name string, capacity float64, buffer int, cp algos.CongestionPoint, sources int, warmup, end algos.Time) *port {
@@ -67,6 +70,9 @@ func (p *port) advance(t algos.Time) int {
 		}
 		if f.src >= 0 {
 			p.exits++
+			if f.end {
+				p.onEnd(f.src, f.done)
+			}
 		}
 		p.queue.pop()
 		n++
@@ -92,7 +98,7 @@ func (p *port) arrive(now algos.Time, f *algos.Frame, last bool, fb *algos.Feedb
 		if !last {
 			src = ^src
 		}
-		p.queue.push(queued{done: done, bytes: int32(f.Bytes), src: src})
+		p.queue.push(queued{done: done, bytes: uint16(f.Bytes), src: src})
 		p.bytes += f.Bytes
 		p.level.set(now, float64(p.bytes))
 	} else {

@@ -38,3 +38,14 @@ func (r *ring[T]) grow() {
 	}
 	r.buf, r.head = buf, 0
 }
+
+// at returns a pointer to the k-th oldest element.
+func (r *ring[T]) at(k int) *T { return &r.buf[(r.head+k)&(len(r.buf)-1)] }
+
+// removeAt removes the k-th oldest element, keeping the others' order.
+func (r *ring[T]) removeAt(k int) {
+	for ; k > 0; k-- {
+		*r.at(k) = *r.at(k - 1)
+	}
+	r.pop()
+}

@@ -8,7 +8,7 @@ type flight struct {
 	arrive algos.Time
 	sent   algos.Time
 	bytes  int32
-	cpid   int32
+	cpid   int32 // with flowEnd set on a short flow's last frame (traffic.go)
 }
 
 // hop is a frame on a link between two switches of a parking lot.
@@ -31,8 +31,11 @@ type source struct {
 	lineRate    float64
 	fwd, bwd    algos.Time
 	serial      algos.Time // a frame's time on the access link
+	nextSerial  algos.Time // the next frame's: serial but for a short flow's last frame
 	start, stop algos.Time
 	frameBits   float64
+	fl          *sourceFlows // its flows, if Config.Traffic is set
+	hold        uint8        // holdIdle, ...: the limiter sends nothing while set
 
 	rate     float64    // the rate the limiter runs at
 	interval algos.Time // a whole frame's time at rate: the gap between frames
@@ -56,6 +59,11 @@ type source struct {
 	arrived   int64 // bytes that reached the first link of the path
 	feedbacks int64 // feedback frames received
 }
+
+// Reasons a source's rate limiter holds its frames.
+const (
+	holdIdle uint8 = 1 << iota // no flow has data to send
+)
 
 // clampRate keeps a scheme's rate within what the access link can carry.
 func (s *source) clampRate(r float64) float64 {
@@ -81,7 +89,7 @@ func (s *source) setRate(t algos.Time, r float64) {
 
 // schedule computes nextEmit from the credit and the rate.
 func (s *source) schedule() {
-	if s.rate <= 0 {
+	if s.rate <= 0 || s.hold != 0 {
 		s.nextEmit = algos.Never
 		return
 	}
@@ -109,5 +117,5 @@ func (s *source) nextArrival() algos.Time {
 	if s.nextEmit == algos.Never {
 		return algos.Never
 	}
-	return s.nextEmit + s.serial + s.fwd
+	return s.nextEmit + s.nextSerial + s.fwd
 }

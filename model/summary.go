@@ -18,6 +18,7 @@ type Summary struct {
 	TimeToFairness *float64            `json:"time_to_fairness_seconds"`
 	// Convergence is set by seed 002's convergence model only.
 	Convergence *ConvergenceStats `json:"convergence,omitempty"`
+	Flows       *FlowSummary      `json:"flows,omitempty"` // short flows, if any (traffic.go)
 }
 
 // BottleneckSummary describes one congested queue.

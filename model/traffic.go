@@ -1,0 +1,445 @@
+package model
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"qcnlab/algos"
+)
+
+// Traffic is what the sources send beyond the model's classic single greedy
+// flow: several greedy (long) flows per source, and short flows arriving as
+// one Poisson process over the whole network, each given to a source chosen
+// uniformly at random (seed 004 section V-C, "Mixed Flows").
+//
+// A source keeps one rate limiter, one reaction point, whatever its flows:
+// IEEE 802.1Qau's reaction point sits on the source's (priority's) egress,
+// and the CM-Tag carries no flow. Behind it the source serves its flows
+// round robin, a frame each: every greedy flow, then every short flow that
+// was waiting when the round began. A short flow therefore gets 1/(long +
+// short) of its source's rate, as it would behind a shared pacer, and does
+// not wait for the greedy flows, which never end.
+//
+// There is no transport: a frame lost to a full buffer is not sent again.
+// A short flow completes when its last frame leaves the network (the model
+// counts delivery at the last link's departure); a flow whose last frame is
+// lost never completes and is counted as lost.
+type Traffic struct {
+	LongFlows  int        // greedy flows per source; 0: sources send only short flows
+	ShortRate  float64    // short flows per second, whole network
+	ShortSizes *FlowSizes // size distribution of short flows
+}
+
+// streamTraffic is the short-flow generator's random stream.
+const streamTraffic = 3 << 32
+
+// sourceFlows is a source's flows when Config.Traffic is set.
+type sourceFlows struct {
+	long                int         // greedy flows
+	short               ring[int32] // short flows with bytes left to send, round-robin order
+	longLeft, shortLeft int         // what is left of the current round
+	ends                ring[flowEnded]
+	table               *flowTable
+	frameBytes          int
+}
+
+// nextSerial is the access-link time of the frame nextFrame will pick, so
+// that the source's next arrival is known before the frame is released.
+// Flows that arrive meanwhile join the end of the round and do not change it.
+func (fl *sourceFlows) nextSerial(src *source) algos.Time {
+	if fl.longLeft > 0 || (fl.shortLeft == 0 && fl.long > 0) || fl.short.len() == 0 {
+		return src.serial
+	}
+	if left := fl.table.flows[*fl.short.front()].left; left < int64(fl.frameBytes) {
+		return algos.TransmitTime(int(left), src.lineRate)
+	}
+	return src.serial
+}
+
+// flowEnd, set in a frame's cpid, marks a short flow's last frame.
+const flowEnd = -1 << 31
+
+// emitFlow is emit for a source with flows: the frame comes from the flow
+// whose turn it is.
+func (s *Packet) emitFlow(src *source) {
+	e := src.nextEmit
+	bytes, end := s.nextFrame(src)
+	cpid := src.rpCPID
+	if end >= 0 {
+		src.fl.ends.push(flowEnded{sent: e, flow: end})
+		cpid |= flowEnd
+	}
+	src.inflight.push(flight{arrive: e + src.nextSerial + src.fwd, sent: e, bytes: int32(bytes), cpid: cpid})
+	src.emitted += int64(bytes)
+	s.events++
+	// The gap after a frame is its own bits at the rate: a short flow's
+	// last, shorter frame is followed by a shorter gap.
+	src.mark, src.credit = e, src.frameBits-float64(bytes)*8
+	if !src.fl.hasData() {
+		src.hold |= holdIdle
+	}
+	src.nextSerial = src.fl.nextSerial(src)
+	src.schedule()
+	if src.rp.Transmit(e, bytes, src.nextEmit == algos.Never) {
+		s.readRP(src, e)
+	}
+}
+
+// flowFrameEntered follows a short flow's last frame f of src into port p:
+// dropped, the flow is lost; accepted at its last port, the port reports
+// when it leaves the network.
+func (s *Packet) flowFrameEntered(src *source, p *port, f *flight, last bool, done algos.Time) {
+	switch {
+	case done == algos.Never:
+		s.flowLost(src, f.sent)
+	case last:
+		p.queue.at(p.queue.len() - 1).end = true
+	}
+}
+
+// flowEnded is the last frame of a short flow, in the network. A source's
+// frames leave the network in the order they were sent, so the oldest end
+// is the next one to arrive.
+type flowEnded struct {
+	sent algos.Time
+	flow int32
+}
+
+// flow is a short flow alive: arrived and not yet complete.
+type flow struct {
+	start    algos.Time
+	size     int64
+	left     int64 // bytes not yet released by the rate limiter
+	ideal    float64
+	inWindow bool // arrived in [warmup, duration]: counted in the summary
+}
+
+// flowTable holds the flows alive; freed slots are reused, so its size is
+// the most flows ever alive at once, not the flows ever started.
+type flowTable struct {
+	flows []flow
+	free  []int32
+}
+
+func (t *flowTable) add(f flow) int32 {
+	if n := len(t.free); n > 0 {
+		id := t.free[n-1]
+		t.free = t.free[:n-1]
+		t.flows[id] = f
+		return id
+	}
+	t.flows = append(t.flows, f)
+	return int32(len(t.flows) - 1)
+}
+
+func (t *flowTable) remove(id int32) { t.free = append(t.free, id) }
+
+// alive is the number of flows alive.
+func (t *flowTable) alive() int { return len(t.flows) - len(t.free) }
+
+// shortFlows generates and tracks the short flows.
+type shortFlows struct {
+	traffic *Traffic
+	rng     *rand.Rand
+	next    algos.Time // the next arrival
+	table   flowTable
+	stats   flowStats
+}
+
+// nextFrame picks the flow whose frame the source releases next, round
+// robin, and returns the frame's size and, for a short flow's last frame,
+// the flow (else -1).
+func (s *Packet) nextFrame(src *source) (int, int32) {
+	fl := src.fl
+	if fl.longLeft == 0 && fl.shortLeft == 0 {
+		fl.longLeft, fl.shortLeft = fl.long, fl.short.len()
+	}
+	if fl.longLeft > 0 {
+		fl.longLeft--
+		return s.cfg.FrameBytes, -1
+	}
+	fl.shortLeft--
+	id := fl.short.pop()
+	f := &s.short.table.flows[id]
+	b := min(int64(s.cfg.FrameBytes), f.left)
+	f.left -= b
+	if f.left > 0 {
+		fl.short.push(id)
+		return int(b), -1
+	}
+	return int(b), id
+}
+
+// hasData reports whether the source has a frame to send.
+func (fl *sourceFlows) hasData() bool { return fl.long > 0 || fl.short.len() > 0 }
+
+// flowArrival starts the short flow due now and schedules the next one.
+func (s *Packet) flowArrival() {
+	sf := s.short
+	s.events++
+	size := sf.traffic.ShortSizes.Sample(sf.rng)
+	src := &s.sources[sf.rng.IntN(len(s.sources))]
+	f := flow{start: s.now, size: size, left: size, ideal: s.idealFCT(src, size),
+		inWindow: s.now >= s.cfg.Warmup}
+	if f.inWindow {
+		sf.stats.start(size)
+	}
+	src.fl.short.push(sf.table.add(f))
+	if src.hold&holdIdle != 0 {
+		s.catchUp(src, s.now)
+		src.hold &^= holdIdle
+		src.nextSerial = src.fl.nextSerial(src)
+		src.setRate(max(s.now, src.mark), src.rate) // credit earned while idle, up to a frame
+		s.syncArrival(src)
+	}
+	sf.next = s.now + algos.Time(sf.rng.ExpFloat64()/sf.traffic.ShortRate*float64(algos.Second)+0.5)
+	if sf.next < s.cfg.Duration {
+		s.rare.push(event{at: sf.next, kind: evFlow})
+	}
+}
+
+// idealFCT is the time a flow of size bytes takes alone, in seconds: its
+// frames leave the source back to back at line rate and cross the path's
+// switches store-and-forward, each at its link's rate, with the propagation
+// between. Identical frames through a tandem of deterministic stages leave
+// stage k at sum_{j<=k}(s_j + d_j) + (i-1) max_{j<=k} s_j; the shorter last
+// frame then follows its predecessor through each stage.
+func (s *Packet) idealFCT(src *source, size int64) float64 {
+	frame := int64(s.cfg.FrameBytes)
+	full, last := size/frame, size%frame
+	if last == 0 {
+		full, last = full-1, frame
+	}
+	links := s.cfg.links()
+	rates := []float64{src.lineRate}
+	delays := []float64{0, src.fwd.Seconds()}
+	for k, j := range src.path {
+		rates = append(rates, links[j].Capacity)
+		if k < len(src.path)-1 {
+			delays = append(delays, links[j].Delay.Seconds())
+		}
+	}
+	var sum, slowest, done float64
+	for k, r := range rates {
+		sFull, sLast := float64(frame)*8/r, float64(last)*8/r
+		sum += sFull + delays[k]
+		slowest = max(slowest, sFull)
+		done += delays[k]
+		if full > 0 {
+			done = max(done, sum+float64(full-1)*slowest)
+		}
+		done += sLast
+	}
+	return done
+}
+
+// flowEnded records that the last frame of a short flow of source i left
+// the network at t.
+func (s *Packet) flowEnded(i int32, t algos.Time) {
+	e := s.sources[i].fl.ends.pop()
+	f := &s.short.table.flows[e.flow]
+	if f.inWindow && t <= s.cfg.Duration {
+		fct := (t - f.start).Seconds()
+		s.short.stats.complete(f.size, fct, fct/f.ideal)
+	}
+	s.short.table.remove(e.flow)
+}
+
+// flowLost records that the last frame of a short flow of src, sent at
+// sent, was dropped.
+func (s *Packet) flowLost(src *source, sent algos.Time) {
+	ends := &src.fl.ends
+	for k := 0; k < ends.len(); k++ {
+		e := ends.at(k)
+		if e.sent != sent {
+			continue
+		}
+		if f := &s.short.table.flows[e.flow]; f.inWindow {
+			s.short.stats.lost++
+		}
+		s.short.table.remove(e.flow)
+		ends.removeAt(k)
+		return
+	}
+}
+
+// Size buckets of the summary's by_size, after the small/large split of
+// the data-center transport literature (pFabric, HPCC): up to 100 KB, to
+// 1 MB, to 10 MB, above.
+var flowBuckets = []float64{100e3, 1e6, 10e6, math.Inf(1)}
+
+// flowStats are the short flows' statistics, in memory independent of the
+// number of flows: sums, and log-binned histograms for the quantiles.
+type flowStats struct {
+	all     flowBucket
+	buckets []flowBucket
+	lost    int64
+}
+
+type flowBucket struct {
+	started, completed    int64
+	sizeSum               float64
+	fctSum, slowSum       float64
+	fctHist, slowdownHist logHist
+}
+
+func newFlowStats() flowStats {
+	st := flowStats{all: newFlowBucket(), buckets: make([]flowBucket, len(flowBuckets))}
+	for i := range st.buckets {
+		st.buckets[i] = newFlowBucket()
+	}
+	return st
+}
+
+func newFlowBucket() flowBucket {
+	// FCTs from 1 ns to 10^4 s, slowdowns from 1 to 10^7.
+	return flowBucket{fctHist: newLogHist(1e-9, 1e4), slowdownHist: newLogHist(1, 1e7)}
+}
+
+func bucketOf(size int64) int {
+	for i, hi := range flowBuckets {
+		if float64(size) <= hi {
+			return i
+		}
+	}
+	return len(flowBuckets) - 1
+}
+
+func (st *flowStats) start(size int64) {
+	for _, b := range []*flowBucket{&st.all, &st.buckets[bucketOf(size)]} {
+		b.started++
+		b.sizeSum += float64(size)
+	}
+}
+
+func (st *flowStats) complete(size int64, fct, slowdown float64) {
+	for _, b := range []*flowBucket{&st.all, &st.buckets[bucketOf(size)]} {
+		b.completed++
+		b.fctSum += fct
+		b.slowSum += slowdown
+		b.fctHist.add(fct)
+		b.slowdownHist.add(slowdown)
+	}
+}
+
+// logHistRatio is the ratio between consecutive bins' edges: a quantile is
+// reported as its bin's geometric middle, within 0.5% of the exact value.
+const logHistRatio = 1.01
+
+// logHist counts values in bins whose edges grow geometrically from lo;
+// values outside [lo, hi) fall in the first or last bin.
+type logHist struct {
+	lo     float64
+	counts []uint32
+	n      int64
+}
+
+func newLogHist(lo, hi float64) logHist {
+	return logHist{lo: lo, counts: make([]uint32, int(math.Ceil(math.Log(hi/lo)/math.Log(logHistRatio)))+1)}
+}
+
+func (h *logHist) add(x float64) {
+	i := 0
+	if x > h.lo {
+		i = min(len(h.counts)-1, int(math.Log(x/h.lo)/math.Log(logHistRatio)))
+	}
+	h.counts[i]++
+	h.n++
+}
+
+// quantile returns the q-quantile (0 < q <= 1): the middle of the bin that
+// holds the ceil(q n)-th smallest value; 0 if empty.
+func (h *logHist) quantile(q float64) float64 {
+	if h.n == 0 {
+		return 0
+	}
+	rank := int64(math.Ceil(q * float64(h.n)))
+	var seen int64
+	for i, c := range h.counts {
+		seen += int64(c)
+		if seen >= max(rank, 1) {
+			return h.lo * math.Pow(logHistRatio, float64(i)+0.5)
+		}
+	}
+	return 0
+}
+
+// FlowSummary describes the short flows that arrived in the window
+// [warmup, duration]; FCTs and slowdowns are over those that completed by
+// the end. Quantiles are within 0.5% (log-binned histograms).
+type FlowSummary struct {
+	Started      int64            `json:"started"`
+	Completed    int64            `json:"completed"`
+	Lost         int64            `json:"lost"`
+	SizeMean     float64          `json:"size_mean_bytes"`
+	FCTMean      float64          `json:"fct_mean_seconds"`
+	FCTP50       float64          `json:"fct_p50_seconds"`
+	FCTP99       float64          `json:"fct_p99_seconds"`
+	SlowdownMean float64          `json:"slowdown_mean"`
+	SlowdownP99  float64          `json:"slowdown_p99"`
+	BySize       []FlowSizeBucket `json:"by_size"`
+}
+
+// FlowSizeBucket is FlowSummary's numbers for flows of a size range
+// (min_bytes, max_bytes]; max_bytes 0 means unbounded.
+type FlowSizeBucket struct {
+	MinBytes     float64 `json:"min_bytes"`
+	MaxBytes     float64 `json:"max_bytes"`
+	Started      int64   `json:"started"`
+	Completed    int64   `json:"completed"`
+	FCTMean      float64 `json:"fct_mean_seconds"`
+	FCTP50       float64 `json:"fct_p50_seconds"`
+	FCTP99       float64 `json:"fct_p99_seconds"`
+	SlowdownMean float64 `json:"slowdown_mean"`
+	SlowdownP99  float64 `json:"slowdown_p99"`
+}
+
+func (st *flowStats) summary() *FlowSummary {
+	a := &st.all
+	fs := &FlowSummary{Started: a.started, Completed: a.completed, Lost: st.lost}
+	if a.started > 0 {
+		fs.SizeMean = a.sizeSum / float64(a.started)
+	}
+	if a.completed > 0 {
+		fs.FCTMean, fs.SlowdownMean = a.fctSum/float64(a.completed), a.slowSum/float64(a.completed)
+		fs.FCTP50, fs.FCTP99, fs.SlowdownP99 = a.fctHist.quantile(0.5), a.fctHist.quantile(0.99), a.slowdownHist.quantile(0.99)
+	}
+	lo := 0.0
+	for i, b := range st.buckets {
+		hi := flowBuckets[i]
+		out := FlowSizeBucket{MinBytes: lo, Started: b.started, Completed: b.completed}
+		if !math.IsInf(hi, 1) {
+			out.MaxBytes = hi
+		}
+		if b.completed > 0 {
+			out.FCTMean, out.SlowdownMean = b.fctSum/float64(b.completed), b.slowSum/float64(b.completed)
+			out.FCTP50, out.FCTP99, out.SlowdownP99 = b.fctHist.quantile(0.5), b.fctHist.quantile(0.99), b.slowdownHist.quantile(0.99)
+		}
+		fs.BySize = append(fs.BySize, out)
+		lo = hi
+	}
+	return fs
+}
+
+// startTraffic sets up the sources' flows and the first short flow.
+func (s *Packet) startTraffic() {
+	tr := s.cfg.Traffic
+	s.short = &shortFlows{traffic: tr, stats: newFlowStats(),
+		rng: rand.New(rand.NewPCG(s.cfg.Seed, streamTraffic))}
+	for i := range s.sources {
+		src := &s.sources[i]
+		src.fl = &sourceFlows{long: tr.LongFlows, table: &s.short.table, frameBytes: s.cfg.FrameBytes}
+		if tr.LongFlows == 0 {
+			src.hold |= holdIdle
+		}
+	}
+	for _, p := range s.ports {
+		p.onEnd = s.flowEnded
+	}
+	if tr.ShortRate > 0 && tr.ShortSizes != nil {
+		s.short.next = algos.Time(s.short.rng.ExpFloat64()/tr.ShortRate*float64(algos.Second) + 0.5)
+		if s.short.next < s.cfg.Duration {
+			s.rare.push(event{at: s.short.next, kind: evFlow})
+		}
+	}
+}
