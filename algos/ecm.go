@@ -138,6 +138,8 @@ func ecmCheck(n Network, v Values) error {
 		return &ParamError{Key: "q_mc", Err: fmt.Errorf("Qmc = %g B is not below Qsc = %g B: ECM-Max could never be sent", v["q_mc"], v["q_sc"])}
 	case v["sr"] > v["sf"]:
 		return &ParamError{Key: "sr", Err: fmt.Errorf("Sr = %g B above Sf = %g B would make the sampling interval negative", v["sr"], v["sf"])}
+	case v["rmin"] > n.LineRate:
+		return &ParamError{Key: "rmin", Err: fmt.Errorf("Rmin = %g bps is above the line rate %g bps", v["rmin"], n.LineRate)}
 	case v["tmax_ceiling"] < v["tmax"]:
 		return &ParamError{Key: "tmax_ceiling", Err: fmt.Errorf("%g s is below the initial Tmax = %g s", v["tmax_ceiling"], v["tmax"])}
 	case v["rmin_floor"] > v["rmin"]:

@@ -71,6 +71,7 @@ func TestECMCheckRejectsBadValues(t *testing.T) {
 		{Values{"sr": 200e3}, "sr"},                    // above Sf: negative intervals
 		{Values{"tmax_ceiling": 5e-6}, "tmax_ceiling"}, // below the initial Tmax
 		{Values{"rmin_floor": 200e6}, "rmin_floor"},    // above the initial Rmin
+		{Values{"rmin": 20e9}, "rmin"},                 // above the line rate
 		{Values{"alpha": 1.5}, "alpha"}, {Values{"w_rtt": 2.5}, "w_rtt"},
 		{Values{"qsat_enable": 2}, "qsat_enable"}, {Values{"qsat_by_qdelta": 0.5}, "qsat_by_qdelta"},
 		{Values{"s_scale": 0.5}, "s_scale"},
