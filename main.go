@@ -19,6 +19,7 @@ import (
 
 	"qcnlab/algos"
 	"qcnlab/experiments"
+	"qcnlab/experiments/reproduce"
 	"qcnlab/experiments/stability"
 	"qcnlab/experiments/units"
 	"qcnlab/tui"
@@ -48,6 +49,8 @@ Usage:
                               list algorithm parameters: unit, default, meaning
   qcnlab show NAME            print a built-in experiment's TOML
   qcnlab bench [--duration D] measure simulation speed and memory
+  qcnlab reproduce [ID...] [--quick] --out DIR [--workers N] [--list]
+                              rerun the seeds' figures and judge each claim: DIR/report.md, report.json
 
 Exit status: 0 success, 1 a run failed or was interrupted, 2 bad usage or experiment.
 `
@@ -79,6 +82,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return showCommand(rest, stdout, stderr)
 	case "bench":
 		return benchCommand(rest, stdout, stderr)
+	case "reproduce":
+		return reproduce.Command(rest, stdout, stderr, isTerminal(stderr))
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitOK

@@ -1,0 +1,221 @@
+package reproduce
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"qcnlab/experiments"
+)
+
+// Seed 000: Alizadeh et al., "Data Center Transport Mechanisms" (Allerton
+// 2008).
+func claims000() []Claim {
+	return []Claim{
+		{
+			ID: "000-fig5", Seed: "000", Figure: "figure 5",
+			Text:       `"Fig. 5 compares the QCN fluid model with ns-2 simulations for the same scenarios. As can be seen, there is a very good match between the model and simulations." (section II-B)`,
+			Experiment: "qcn-fluid-vs-packet",
+			Quick:      Quick{Duration: "120ms", Warmup: "60ms"},
+			Plot:       &SweepPlot{Key: "network.rtt", Metric: queueStd, YLabel: "queue std (KB)", Scale: 1e-3},
+			Rule:       fluidMatchesPacket,
+		},
+		{
+			ID: "000-fig7", Seed: "000", Figure: "figure 7",
+			Text:       `2 sources at 10 Gbps: "when the RTT is increased to 140 µs, N-AIMD is no longer stable, while AP-N-AIMD remains quite stable ... It isn't until an RTT of 240 µs that the AP-N-AIMD also loses its stability" (section III-B)`,
+			Experiment: "ap-n-aimd-2-sources",
+			Edit:       rttGrid(60, 300, 20),
+			Quick:      Quick{Seeds: 2, Duration: "300ms"},
+			Plot:       &SweepPlot{Key: "network.rtt", Metric: queueStd, YLabel: "queue std (KB)", Scale: 1e-3},
+			Rule: boundaries("network.rtt", 1500, []boundaryClaim{
+				{"n-aimd", "", "140us", "N-AIMD unstable at 140 µs"},
+				{"ap-n-aimd", "140us", "240us", "AP-N-AIMD stable at 140 µs, unstable at 240 µs"},
+			}),
+		},
+		{
+			ID: "000-fig7-underflow", Seed: "000", Figure: "figure 7",
+			Text:       `2 sources, RTT 240 µs: "N-AIMD is unstable, with underflowing queues leading to substantial link under-utilization" (section III-B)`,
+			Experiment: "ap-n-aimd-2-sources",
+			Edit:       rttGrid(60, 300, 20),
+			Quick:      Quick{Seeds: 2, Duration: "300ms"},
+			Plot:       &SweepPlot{Key: "network.rtt", Metric: utilization, YLabel: "utilization"},
+			Rule:       underflowAt("n-aimd", "network.rtt=240us"),
+		},
+		{
+			ID: "000-fig8", Seed: "000", Figure: "figure 8",
+			Text:       `20 sources: "N-AIMD becomes unstable at an RTT of 190 µs. But AP-N-AIMD becomes unstable only when the RTT is increased beyond 230 µs" (section III-B)`,
+			Experiment: "ap-n-aimd-20-sources",
+			Edit:       rttList("100us", "130us", "160us", "190us", "230us", "260us", "300us", "400us", "500us", "600us"),
+			Quick:      Quick{Seeds: 2, Duration: "300ms"},
+			Plot:       &SweepPlot{Key: "network.rtt", Metric: queueStd, YLabel: "queue std (KB)", Scale: 1e-3},
+			Rule: boundaries("network.rtt", 1500, []boundaryClaim{
+				{"n-aimd", "", "190us", "N-AIMD unstable at 190 µs"},
+				{"ap-n-aimd", "230us", "", "AP-N-AIMD stable up to 230 µs"},
+			}),
+		},
+	}
+}
+
+// rttGrid replaces the RTT axis of the sweep by lo, lo+step, ..., hi
+// microseconds: a grid fine enough to place a boundary.
+func rttGrid(lo, hi, step int) func(*experiments.Experiment) {
+	var vs []string
+	for us := lo; us <= hi; us += step {
+		vs = append(vs, fmt.Sprintf("%dus", us))
+	}
+	return rttList(vs...)
+}
+
+func rttList(vs ...string) func(*experiments.Experiment) {
+	return func(e *experiments.Experiment) { setAxis(e, "network.rtt", vs) }
+}
+
+// setAxis sets the values of a sweep axis, adding it first if missing.
+func setAxis(e *experiments.Experiment, key string, vs []string) {
+	var quoted []string
+	for _, v := range vs {
+		if numericLiteral(v) {
+			quoted = append(quoted, v)
+		} else {
+			quoted = append(quoted, `"`+v+`"`)
+		}
+	}
+	for i, a := range e.Sweep {
+		if a.Key == key {
+			e.Sweep[i].Values = quoted
+			return
+		}
+	}
+	e.Sweep = append([]experiments.Axis{{Key: key, Values: quoted}}, e.Sweep...)
+}
+
+func numericLiteral(v string) bool {
+	var x float64
+	_, err := fmt.Sscan(v, &x)
+	return err == nil && !strings.ContainsAny(v, "abcdfghijklmnopqrstuvwxyzABCDFGHIJKLMNOPQRSTUVWXYZ")
+}
+
+// boundaryClaim says where the paper puts an algorithm's stability
+// boundary: stable at stableAt (if given), unstable at unstableAt (if
+// given) and every larger value tried.
+type boundaryClaim struct {
+	alg, stableAt, unstableAt, text string
+}
+
+// boundaries judges boundary claims under every stability criterion: under
+// each, the statements that hold out of all of them.
+func boundaries(key string, frame float64, claims []boundaryClaim) Rule {
+	return func(rs Runs) Outcome {
+		var o Outcome
+		o.Criterion = "under each criterion, an algorithm is unstable at a point if most seeds are, and its boundary is the first point from which it stays unstable; the paper's statements hold if the boundary is above each RTT it calls stable and at or below each it calls unstable"
+		for _, c := range stabilityCriteria(frame) {
+			held, of := 0, 0
+			var measured []string
+			for _, bc := range claims {
+				first, _ := c.boundary(rs, bc.alg, key)
+				b := math.Inf(1)
+				if first != "" {
+					b = numeric(first)
+				}
+				if bc.stableAt != "" {
+					of++
+					if b > numeric(bc.stableAt) {
+						held++
+					}
+				}
+				if bc.unstableAt != "" {
+					of++
+					if b <= numeric(bc.unstableAt) {
+						held++
+					}
+				}
+				measured = append(measured, boundaryText(c, rs, bc.alg, key))
+			}
+			o.Criteria = append(o.Criteria, CriterionResult{Name: c.name, Verdict: grade(held, of),
+				Measured: fmt.Sprintf("%s; %d of %d statements hold", strings.Join(measured, "; "), held, of)})
+		}
+		o.Verdict = combine(o.Criteria)
+		var parts []string
+		for _, c := range o.Criteria {
+			parts = append(parts, c.Name+": "+c.Verdict)
+		}
+		o.Measured = strings.Join(parts, "; ")
+		return o
+	}
+}
+
+// underflowAt checks that alg, at one point, empties its queue more than
+// 1% of the time and keeps the link below 95% busy.
+func underflowAt(alg, point string) Rule {
+	return func(rs Runs) Outcome {
+		at := rs.Of(alg, point)
+		u, e := at.Mean(utilization), at.Mean(emptyFrac)
+		held := 0
+		if e > 0.01 {
+			held++
+		}
+		if u < 0.95 {
+			held++
+		}
+		return Outcome{Verdict: grade(held, 2),
+			Measured:  fmt.Sprintf("%s at %s: utilization %.4f, queue empty %.2f%% of the time (mean of %d seeds)", alg, point, u, 100*e, len(at)),
+			Criterion: "queue empty more than 1% of the time (underflow) and utilization below 0.95 (substantial under-utilization); partly if one holds"}
+	}
+}
+
+// fluidMatchesPacket compares the fluid model with the packet model at
+// every RTT: the queue's mean, whether it is stable, and the utilization.
+func fluidMatchesPacket(rs Runs) Outcome {
+	type test struct {
+		name string
+		ok   func(p, f Runs) (bool, string)
+	}
+	qEq := rs[0].Bottlenecks[0].QEq
+	tests := []test{
+		{"queue mean within 20% of Q_EQ of each other", func(p, f Runs) (bool, string) {
+			a, b := p.Mean(queueMean), f.Mean(queueMean)
+			return math.Abs(a-b) <= 0.2*qEq, fmt.Sprintf("%.1f/%.1f KB", a/1e3, b/1e3)
+		}},
+		{"same stability (queue std > 20% of Q_EQ)", func(p, f Runs) (bool, string) {
+			a, b := p.Mean(queueStd), f.Mean(queueStd)
+			return (a > 0.2*qEq) == (b > 0.2*qEq), fmt.Sprintf("std %.1f/%.1f KB", a/1e3, b/1e3)
+		}},
+		{"utilization within 0.01", func(p, f Runs) (bool, string) {
+			a, b := p.Mean(utilization), f.Mean(utilization)
+			return math.Abs(a-b) <= 0.01, fmt.Sprintf("%.3f/%.3f", a, b)
+		}},
+	}
+	var o Outcome
+	o.Criterion = "at every RTT, packet against fluid: agrees if the criterion holds at all RTTs, partly at half or more, differs below"
+	for _, t := range tests {
+		held, rtts := 0, rs.Values("network.rtt")
+		var ms []string
+		for _, rtt := range rtts {
+			ok, m := t.ok(rs.Of("qcn", "network.rtt="+rtt, "model=packet"), rs.Of("qcn", "network.rtt="+rtt, "model=fluid"))
+			if ok {
+				held++
+			}
+			ms = append(ms, rtt+" "+m)
+		}
+		v := Differs
+		switch {
+		case held == len(rtts):
+			v = Agrees
+		case 2*held >= len(rtts):
+			v = Partly
+		}
+		o.Criteria = append(o.Criteria, CriterionResult{Name: t.name, Verdict: v,
+			Measured: "packet/fluid: " + strings.Join(ms, ", ")})
+	}
+	o.Verdict = combine(o.Criteria)
+	o.Measured = summarizeCriteria(o.Criteria)
+	return o
+}
+
+func summarizeCriteria(cs []CriterionResult) string {
+	var parts []string
+	for _, c := range cs {
+		parts = append(parts, c.Name+": "+c.Verdict)
+	}
+	return strings.Join(parts, "; ")
+}

@@ -1,0 +1,129 @@
+package reproduce
+
+import (
+	"fmt"
+	"strings"
+
+	"qcnlab/model"
+)
+
+// Seed 004: Cheng et al., "Congestion Control in Converged Ethernet with
+// Heterogeneous and Time-Varying Delays" (DSM).
+func claims004() []Claim {
+	return []Claim{
+		{
+			ID: "004-fig5a", Seed: "004", Figure: "figure 5(a)",
+			Text:       `10 Gbps, 5 sources from line rate: at 100 µs "all the schemes are able to keep the queue stable around ... 64KB"; at 300 µs "DSM still keeps the queue stable"; at 500 µs "DSM works well. On the other hand, QCN begins to underflows" (section V-B)`,
+			Experiment: "dsm-qcn-delay-10g",
+			Quick:      Quick{Duration: "500ms", Warmup: "200ms"},
+			Plot:       &SweepPlot{Key: "network.rtt", Metric: queueStd, YLabel: "queue std (KB)", Scale: 1e-3},
+			Rule: statesAt("network.rtt", 1000, []stateClaim{
+				{"dsm", "100us", true}, {"dsm", "300us", true}, {"dsm", "500us", true},
+				{"qcn", "100us", true}, {"qcn", "500us", false},
+			}),
+		},
+		{
+			ID: "004-fig5b", Seed: "004", Figure: "figure 5(b)",
+			Text:       `100 Gbps: "DSM works well when the delay is as large as 160µs, while the largest tolerable delay for QCN ... [is] only tens of microseconds" (section V-B)`,
+			Experiment: "dsm-qcn-delay-100g",
+			Quick:      Quick{Duration: "100ms", Warmup: "50ms"},
+			Plot:       &SweepPlot{Key: "network.rtt", Metric: queueStd, YLabel: "queue std (KB)", Scale: 1e-3},
+			Rule: statesAt("network.rtt", 1000, []stateClaim{
+				{"dsm", "20us", true}, {"dsm", "40us", true}, {"dsm", "80us", true}, {"dsm", "160us", true},
+				{"qcn", "20us", true}, {"qcn", "80us", false}, {"qcn", "160us", false},
+			}),
+		},
+		{
+			ID: "004-fig9", Seed: "004", Figure: "figure 9",
+			Text:       `Parking lot, long-lived flows: "although all the schemes are responsive to the arrival and degrade of flows, DSM achieves more stable queues than QCN and SMCC, regardless of bottleneck shifting" (section V-C)`,
+			Experiment: "dsm-qcn-parking-lot",
+			Quick:      Quick{Duration: "3s", Warmup: "500ms"},
+			Series:     true,
+			Rule:       steadierQueues("dsm", "qcn", 2),
+		},
+	}
+}
+
+// stateClaim says the paper finds alg stable (or not) at one point.
+type stateClaim struct {
+	alg, at string
+	stable  bool
+}
+
+// statesAt judges the paper's stable/unstable statements under every
+// stability criterion.
+func statesAt(key string, frame float64, claims []stateClaim) Rule {
+	return func(rs Runs) Outcome {
+		var o Outcome
+		o.Criterion = "under each criterion, an algorithm is unstable at a point if most seeds are; the paper's statements hold where the run is stable where the paper says so and unstable where it says not"
+		for _, c := range stabilityCriteria(frame) {
+			held := 0
+			var wrong []string
+			for _, sc := range claims {
+				at := rs.Of(sc.alg, key+"="+sc.at)
+				if len(at) > 0 && c.unstableAt(at) != sc.stable {
+					held++
+				} else {
+					state := "unstable"
+					if !c.unstableAt(at) {
+						state = "stable"
+					}
+					wrong = append(wrong, fmt.Sprintf("%s %s at %s", sc.alg, state, sc.at))
+				}
+			}
+			m := fmt.Sprintf("%d of %d statements hold", held, len(claims))
+			if len(wrong) > 0 {
+				m += "; not: " + strings.Join(wrong, ", ")
+			}
+			o.Criteria = append(o.Criteria, CriterionResult{Name: c.name, Verdict: grade(held, len(claims)), Measured: m})
+		}
+		o.Verdict = combine(o.Criteria)
+		o.Measured = summarizeCriteria(o.Criteria)
+		o.Notes = pointTable(rs, key)
+		return o
+	}
+}
+
+// pointTable lists queue mean and std, empty time and utilization of every
+// algorithm at every point, the numbers behind the verdicts.
+func pointTable(rs Runs, key string) string {
+	var rows []string
+	for _, alg := range rs.Algorithms() {
+		for _, v := range rs.Values(key) {
+			at := rs.Of(alg, key+"="+v)
+			rows = append(rows, fmt.Sprintf("%s at %s: queue %.1f ± %.1f KB, empty %.1f%%, utilization %.3f",
+				alg, v, at.Mean(queueMean)/1e3, at.Mean(queueStd)/1e3, 100*at.Mean(emptyFrac), at.Mean(utilization)))
+		}
+	}
+	return strings.Join(rows, "; ")
+}
+
+// steadierQueues: a's queue std is below b's at each of n links; and a
+// keeps each link's queue from emptying more than b does.
+func steadierQueues(a, b string, links int) Rule {
+	return func(rs Runs) Outcome {
+		var o Outcome
+		o.Criterion = fmt.Sprintf("over the measurement window, on each link: %s's queue std below %s's; and %s's queue empty no more of the time than %s's", a, b, a, b)
+		for _, c := range []struct {
+			name string
+			f    func(model.BottleneckSummary) float64
+			unit string
+			k    float64
+		}{{"queue std", func(x model.BottleneckSummary) float64 { return x.QueueStd }, "KB", 1e-3},
+			{"time empty", func(x model.BottleneckSummary) float64 { return x.EmptyFraction }, "%", 100}} {
+			held := 0
+			var ms []string
+			for j := 0; j < links; j++ {
+				xa, xb := rs.Of(a).Mean(link(j, c.f)), rs.Of(b).Mean(link(j, c.f))
+				if xa < xb || (xa == 0 && xb == 0) {
+					held++
+				}
+				ms = append(ms, fmt.Sprintf("link %d: %s %.1f%s, %s %.1f%s", j+1, a, c.k*xa, c.unit, b, c.k*xb, c.unit))
+			}
+			o.Criteria = append(o.Criteria, CriterionResult{Name: c.name, Verdict: grade(held, links), Measured: strings.Join(ms, "; ")})
+		}
+		o.Verdict = combine(o.Criteria)
+		o.Measured = summarizeCriteria(o.Criteria)
+		return o
+	}
+}

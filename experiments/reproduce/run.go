@@ -1,0 +1,380 @@
+package reproduce
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"qcnlab/algos"
+	"qcnlab/experiments"
+	"qcnlab/experiments/units"
+)
+
+// Claims returns every claim the seeds support, by ID.
+func Claims() []Claim {
+	var cs []Claim
+	for _, f := range []func() []Claim{claims000, claims002, claims004} {
+		cs = append(cs, f()...)
+	}
+	cs = slices.DeleteFunc(cs, func(c Claim) bool { return !hasBuiltin(c.Experiment) })
+	sort.SliceStable(cs, func(i, j int) bool { return natural(cs[i].ID) < natural(cs[j].ID) })
+	return cs
+}
+
+// natural pads the numbers in an ID so that fig3 sorts before fig10.
+func natural(id string) string {
+	var b strings.Builder
+	digits := ""
+	flush := func() {
+		if digits != "" {
+			b.WriteString(strings.Repeat("0", max(0, 6-len(digits))) + digits)
+			digits = ""
+		}
+	}
+	for _, r := range id {
+		if r >= '0' && r <= '9' {
+			digits += string(r)
+			continue
+		}
+		flush()
+		b.WriteRune(r)
+	}
+	flush()
+	return b.String()
+}
+
+// hasBuiltin reports whether a built-in experiment exists: a claim whose
+// experiment is not (yet) in the library is left out, not judged.
+func hasBuiltin(name string) bool { return slices.Contains(experiments.BuiltinNames(), name) }
+
+// Select returns the claims with the given IDs (all if none), or an error
+// naming the unknown ones.
+func Select(ids []string) ([]Claim, error) {
+	all := Claims()
+	if len(ids) == 0 {
+		return all, nil
+	}
+	var out []Claim
+	var unknown []string
+	for _, id := range ids {
+		i := slices.IndexFunc(all, func(c Claim) bool { return c.ID == id })
+		if i < 0 {
+			unknown = append(unknown, id)
+			continue
+		}
+		if !slices.ContainsFunc(out, func(c Claim) bool { return c.ID == id }) {
+			out = append(out, all[i])
+		}
+	}
+	if len(unknown) > 0 {
+		var known []string
+		for _, c := range all {
+			known = append(known, c.ID)
+		}
+		return nil, fmt.Errorf("unknown claim %s (known: %s)", strings.Join(unknown, ", "), strings.Join(known, ", "))
+	}
+	return out, nil
+}
+
+// Options control a reproduction.
+type Options struct {
+	Quick    bool
+	OutDir   string
+	Workers  int // simulations at once; 0 means one per CPU
+	Progress func(Progress)
+	// Scale, if positive, multiplies every duration and warm-up (after
+	// --quick): for tests that need a tiny real run.
+	Scale float64
+}
+
+// Progress reports how far a reproduction has come.
+type Progress struct {
+	Done, Total int     // finished experiments, all of them
+	Fraction    float64 // of the estimated work
+	Elapsed     time.Duration
+	ETA         time.Duration // 0 until it can be estimated
+}
+
+// task is one experiment to execute; claims and corrections that need the
+// same experiment share it.
+type task struct {
+	exp      *experiments.Experiment
+	key      string // the encoded experiment
+	settings []string
+	series   bool
+	dir      string // for Series: its own output directory
+	cost     float64
+	res      *experiments.Result
+	err      error
+	wall     time.Duration
+}
+
+// job is one judgement: a claim, or a correction of it, and its task.
+type job struct {
+	claim      Claim
+	correction *Correction
+	task       *task
+}
+
+// Run executes the claims' experiments and judges them. The report holds
+// every claim whose runs finished; if ctx is cancelled, the others are
+// listed as interrupted and Run returns the report with ctx's error.
+func Run(ctx context.Context, claims []Claim, opt Options) (*Report, error) {
+	start := time.Now()
+	var tasks []*task
+	var jobs []job
+	byKey := map[string]*task{}
+	for _, c := range claims {
+		variants := []*Correction{nil}
+		for i := range c.Corrections {
+			variants = append(variants, &c.Corrections[i])
+		}
+		for _, corr := range variants {
+			t, err := plan(c, corr, opt)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", c.ID, err)
+			}
+			if old, ok := byKey[t.key]; ok {
+				old.series = old.series || t.series
+				t = old
+			} else {
+				byKey[t.key] = t
+				tasks = append(tasks, t)
+			}
+			jobs = append(jobs, job{claim: c, correction: corr, task: t})
+		}
+	}
+	for i, t := range tasks {
+		if t.series {
+			t.dir = filepath.Join("runs", fmt.Sprintf("%02d-%s", i+1, t.exp.Name))
+		}
+	}
+	if opt.OutDir != "" {
+		if err := os.MkdirAll(filepath.Join(opt.OutDir, "plots"), 0o755); err != nil {
+			return nil, err
+		}
+	}
+	execute(ctx, tasks, opt, start)
+
+	rep := &Report{Quick: opt.Quick, Started: start.UTC(), Workers: workers(opt)}
+	for _, j := range jobs {
+		if j.task.err != nil && !errors.Is(j.task.err, context.Canceled) {
+			return nil, fmt.Errorf("%s: %w", j.claim.ID, j.task.err)
+		}
+		complete := j.task.res != nil && j.task.res.Complete
+		if !complete {
+			if j.correction == nil {
+				rep.Interrupted = append(rep.Interrupted, j.claim.ID)
+			}
+			continue
+		}
+		rep.add(j, opt)
+	}
+	rep.WallSeconds = time.Since(start).Seconds()
+	if opt.OutDir != "" {
+		if err := rep.write(opt.OutDir); err != nil {
+			return rep, err
+		}
+	}
+	return rep, ctx.Err()
+}
+
+func workers(opt Options) int {
+	if opt.Workers > 0 {
+		return opt.Workers
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// plan builds the experiment of a claim (or of one of its corrections).
+func plan(c Claim, corr *Correction, opt Options) (*task, error) {
+	e, err := experiments.Builtin(c.Experiment)
+	if err != nil {
+		return nil, err
+	}
+	settings := []string{"built-in " + c.Experiment}
+	sets := slices.Clone(c.Sets)
+	if corr != nil {
+		sets = append(sets, corr.Sets...)
+	}
+	for _, s := range sets {
+		if err := e.Set(s); err != nil {
+			return nil, err
+		}
+		settings = append(settings, "--set "+s)
+	}
+	if c.Edit != nil {
+		c.Edit(e)
+	}
+	if opt.Quick {
+		q := c.Quick
+		for _, s := range []struct{ key, v string }{{"duration", q.Duration}, {"warmup", q.Warmup}} {
+			if s.v != "" {
+				if err := e.Set(s.key + "=" + s.v); err != nil {
+					return nil, err
+				}
+			}
+		}
+		if q.Seeds > 0 {
+			for i, a := range e.Sweep {
+				if a.Key == "seed" && len(a.Values) > q.Seeds {
+					e.Sweep[i].Values = a.Values[:q.Seeds]
+				}
+			}
+		}
+	}
+	if opt.Scale > 0 {
+		w := e.WarmupTime()
+		e.Duration = units.Duration(float64(e.Duration) * opt.Scale)
+		e.Warmup = ptr(units.Duration(float64(w) * opt.Scale))
+	}
+	settings = append(settings, "duration "+units.FormatDuration(algos.Time(e.Duration))+", warm-up "+units.FormatDuration(e.WarmupTime()))
+	for _, a := range e.Sweep {
+		settings = append(settings, fmt.Sprintf("sweep %s = [%s]", a.Key, strings.Join(a.Values, ", ")))
+	}
+	if err := e.Validate(); err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	if err := e.Encode(&b); err != nil {
+		return nil, err
+	}
+	t := &task{exp: e, key: b.String(), settings: settings, series: c.Series}
+	runs, err := e.Runs()
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range runs {
+		t.cost += cost(r)
+	}
+	return t, nil
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// cost estimates a run's work in frames simulated (a fluid or convergence
+// run counts its steps as a tenth and a hundredth of a frame).
+func cost(r experiments.Run) float64 {
+	e := r.Exp
+	d := algos.Time(e.Duration).Seconds()
+	switch e.Model {
+	case "fluid":
+		return d * 1e5
+	case "convergence":
+		return d * 1e3
+	}
+	return float64(e.LinkCount()) * float64(e.Network.Capacity) * d / (8 * float64(e.Network.FrameSize))
+}
+
+// execute runs the tasks on one pool of workers: the costliest first, each
+// with as many workers as it has runs, up to the pool's size, so that the
+// pool stays busy and a long experiment does not start last.
+func execute(ctx context.Context, tasks []*task, opt Options, start time.Time) {
+	order := slices.Clone(tasks)
+	sort.SliceStable(order, func(i, j int) bool { return order[i].cost > order[j].cost })
+	total := 0.0
+	for _, t := range tasks {
+		total += t.cost
+	}
+	pool := newTokens(workers(opt))
+	var mu sync.Mutex
+	fraction := make(map[*task]float64)
+	done := 0
+	report := func() {
+		if opt.Progress == nil {
+			return
+		}
+		f := 0.0
+		for t, x := range fraction {
+			f += x * t.cost
+		}
+		f /= max(total, 1)
+		p := Progress{Done: done, Total: len(tasks), Fraction: f, Elapsed: time.Since(start)}
+		if f > 0.01 {
+			p.ETA = time.Duration(float64(p.Elapsed) * (1 - f) / f)
+		}
+		opt.Progress(p)
+	}
+	var wg sync.WaitGroup
+	for _, t := range order {
+		runs, _ := t.exp.Runs()
+		n := min(len(runs), pool.size)
+		if !pool.acquire(ctx, n) {
+			break
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer pool.release(n)
+			o := experiments.Options{Workers: n, Progress: func(p experiments.Progress) {
+				mu.Lock()
+				defer mu.Unlock()
+				fraction[t] = p.Fraction
+				report()
+			}}
+			if t.series && opt.OutDir != "" {
+				o.OutDir, o.Plot = filepath.Join(opt.OutDir, t.dir), "png"
+			}
+			began := time.Now()
+			t.res, t.err = experiments.Execute(ctx, t.exp, o)
+			t.wall = time.Since(began)
+			mu.Lock()
+			fraction[t] = 1
+			done++
+			report()
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+}
+
+// tokens is a counting semaphore handed out in order: a task waiting for
+// many tokens is not overtaken by later, smaller ones.
+type tokens struct {
+	mu   sync.Mutex
+	cond *sync.Cond
+	free int
+	size int
+}
+
+func newTokens(n int) *tokens {
+	t := &tokens{free: n, size: n}
+	t.cond = sync.NewCond(&t.mu)
+	return t
+}
+
+// acquire takes n tokens, waiting for them; false if ctx ends first.
+func (t *tokens) acquire(ctx context.Context, n int) bool {
+	stop := context.AfterFunc(ctx, func() {
+		t.mu.Lock()
+		t.cond.Broadcast()
+		t.mu.Unlock()
+	})
+	defer stop()
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for t.free < n && ctx.Err() == nil {
+		t.cond.Wait()
+	}
+	if ctx.Err() != nil {
+		return false
+	}
+	t.free -= n
+	return true
+}
+
+func (t *tokens) release(n int) {
+	t.mu.Lock()
+	t.free += n
+	t.cond.Broadcast()
+	t.mu.Unlock()
+}
