@@ -41,6 +41,10 @@ type Claim struct {
 	Plot *SweepPlot
 
 	Rule Rule
+	// Search, if set, runs a stability search over the experiment instead
+	// of its sweep, and Judge judges the claim from it.
+	Search *Search
+	Judge  Judge
 
 	// Corrections are documented settings under which the claim is judged
 	// again, beside the paper's parameters.
@@ -221,7 +225,7 @@ func link(j int, f func(model.BottleneckSummary) float64) Metric {
 }
 
 // stability is a criterion that tells an unstable run from a stable one.
-type stability struct {
+type stabilityCriterion struct {
 	name     string
 	unstable func(s model.Summary) bool
 }
@@ -230,8 +234,8 @@ type stability struct {
 // the queue's standard deviation above 20% of the scheme's target, above
 // three frames (the threshold the built-ins of seed 000 were first judged
 // by), the queue empty more than 1% of the time, utilization below 0.95.
-func stabilityCriteria(frame float64) []stability {
-	return []stability{
+func stabilityCriteria(frame float64) []stabilityCriterion {
+	return []stabilityCriterion{
 		{"queue std > 20% of target", func(s model.Summary) bool {
 			b := s.Bottlenecks[0]
 			return b.QueueStd > 0.2*b.QEq
@@ -245,7 +249,7 @@ func stabilityCriteria(frame float64) []stability {
 }
 
 // unstableAt says whether most of the seeds at a point are unstable.
-func (c stability) unstableAt(rs Runs) bool {
+func (c stabilityCriterion) unstableAt(rs Runs) bool {
 	n := 0
 	for _, r := range rs {
 		if c.unstable(r.Summary) {
@@ -253,53 +257,4 @@ func (c stability) unstableAt(rs Runs) bool {
 		}
 	}
 	return 2*n > len(rs)
-}
-
-// boundary is the first value of key (in order) from which alg is unstable
-// at every larger value too, "" if it is stable at the largest. The second
-// result is the last stable value below it, "" if none.
-func (c stability) boundary(rs Runs, alg, key string) (first, lastStable string) {
-	vs := rs.Values(key)
-	first = ""
-	for i := len(vs) - 1; i >= 0; i-- {
-		if !c.unstableAt(rs.Of(alg, key+"="+vs[i])) {
-			break
-		}
-		first = vs[i]
-	}
-	for _, v := range vs {
-		if v == first {
-			break
-		}
-		lastStable = v
-	}
-	return first, lastStable
-}
-
-// boundaryText says where alg becomes unstable along key.
-func boundaryText(c stability, rs Runs, alg, key string) string {
-	first, last := c.boundary(rs, alg, key)
-	switch {
-	case first == "":
-		return alg + " stable up to " + lastOf(rs.Values(key))
-	case last == "":
-		return alg + " unstable from " + first + " (the smallest tried)"
-	}
-	return alg + " unstable from " + first + " (stable at " + last + ")"
-}
-
-func lastOf(vs []string) string {
-	if len(vs) == 0 {
-		return "?"
-	}
-	return vs[len(vs)-1]
-}
-
-// secondsOf is the time a duration string stands for (a sweep value).
-func secondsOf(v string) float64 {
-	d, err := units.ParseDuration(v)
-	if err != nil {
-		return math.NaN()
-	}
-	return d.Seconds()
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"qcnlab/experiments"
+	"qcnlab/experiments/stability"
 	"qcnlab/model"
 )
 
@@ -38,79 +39,37 @@ func TestCombineAndGrade(t *testing.T) {
 	}
 }
 
-// The boundary rule on synthetic runs: N-AIMD's queue std jumps at 140 us,
-// AP-N-AIMD's at 240 us; the empty-queue and utilization criteria see
-// neither. The paper's statements all hold under the std criteria; under
-// the others only "AP-N-AIMD stable at 140 us" does.
-func TestBoundariesOnSyntheticRuns(t *testing.T) {
-	var rs Runs
-	for _, rtt := range []string{"100us", "140us", "190us", "240us", "300us"} {
-		us := numeric(rtt) * 1e6
-		for seed := 1; seed <= 3; seed++ {
-			n, ap := 2e3, 2e3
-			if us >= 140 {
-				n = 8e3
-			}
-			if us >= 240 {
-				ap = 8e3
-			}
-			if seed == 3 && rtt == "190us" {
-				ap = 9e3 // one seed of three: not most of them
-			}
-			rs = append(rs, run("n-aimd", rtt, seed, n, 0, 1), run("ap-n-aimd", rtt, seed, ap, 0, 1))
-		}
+// The boundary judge on a synthetic stability report: N-AIMD turns unstable
+// at 140 us and AP-N-AIMD at 240 us under the std criterion; under the
+// utilization criterion both stay stable, so only "AP-N-AIMD stable at
+// 140 us" holds there.
+func TestBoundaryJudgeOnASyntheticSearch(t *testing.T) {
+	f := func(x float64) *float64 { return &x }
+	rep := &stability.Report{Key: "network.rtt", Unit: "s", Range: [2]float64{60e-6, 400e-6}, Runs: 10, Complete: true,
+		Results: []stability.Boundary{
+			{Algorithm: "n-aimd", Criterion: "std>0.2qeq", Boundary: f(140e-6), Bracket: [2]*float64{f(120e-6), f(140e-6)}},
+			{Algorithm: "ap-n-aimd", Criterion: "std>0.2qeq", Boundary: f(240e-6), Bracket: [2]*float64{f(235e-6), f(240e-6)}},
+			{Algorithm: "n-aimd", Criterion: "util<0.95"},
+			{Algorithm: "ap-n-aimd", Criterion: "util<0.95", Note: "stable again at 300us"},
+		}}
+	judge := boundaryJudge(placed{"n-aimd", "", "140us"}, placed{"ap-n-aimd", "140us", "240us"})
+	o := judge(rep)
+	if len(o.Criteria) != 2 || o.Criteria[0].Verdict != Agrees || o.Criteria[1].Verdict != Partly || o.Verdict != Partly {
+		t.Fatalf("%+v", o)
 	}
-	rule := boundaries("network.rtt", 1500, []boundaryClaim{
-		{"n-aimd", "", "140us", ""}, {"ap-n-aimd", "140us", "240us", ""}})
-	o := rule(rs)
-	got := map[string]string{}
-	for _, c := range o.Criteria {
-		got[c.Name] = c.Verdict
+	if m := o.Criteria[0].Measured; !strings.Contains(m, "n-aimd unstable from 140us (stable at 120us)") || !strings.Contains(m, "3 of 3") {
+		t.Errorf("measured %q", m)
 	}
-	want := map[string]string{"queue std > 20% of target": Agrees, "queue std > 3 frames (4.5KB)": Agrees,
-		"queue empty > 1% of the time": Partly, "utilization < 0.95": Partly}
-	for k, v := range want {
-		if got[k] != v {
-			t.Errorf("%s: %s, want %s (%+v)", k, got[k], v, o.Criteria)
-		}
+	if m := o.Criteria[1].Measured; !strings.Contains(m, "stable over the whole range (to 400us)") || !strings.Contains(m, "1 of 3") {
+		t.Errorf("measured %q", m)
 	}
-	if o.Verdict != Partly {
-		t.Errorf("verdict %s, want partly", o.Verdict)
+	if !strings.Contains(o.Notes, "stable again at 300us") {
+		t.Errorf("notes %q", o.Notes)
 	}
-	if !strings.Contains(o.Criteria[0].Measured, "n-aimd unstable from 140us (stable at 100us)") ||
-		!strings.Contains(o.Criteria[0].Measured, "ap-n-aimd unstable from 240us (stable at 190us)") {
-		t.Errorf("measured %q", o.Criteria[0].Measured)
-	}
-	// Moving AP's jump to 190 us breaks one of its statements.
-	for i := range rs {
-		if rs[i].Algorithm == "ap-n-aimd" && rs[i].Point["network.rtt"] == `"190us"` {
-			rs[i].Bottlenecks[0].QueueStd = 8e3
-		}
-	}
-	if c := rule(rs).Criteria[0]; c.Verdict != Agrees {
-		t.Errorf("AP unstable from 190 us: %s (%s)", c.Verdict, c.Measured)
-	}
-	for i := range rs {
-		if rs[i].Algorithm == "ap-n-aimd" && rs[i].Point["network.rtt"] == `"140us"` {
-			rs[i].Bottlenecks[0].QueueStd = 8e3
-		}
-	}
-	if c := rule(rs).Criteria[0]; c.Verdict != Partly {
+	// AP unstable already at 140 us breaks its "stable at 140 us".
+	rep.Results[1].Boundary = f(140e-6)
+	if c := judge(rep).Criteria[0]; c.Verdict != Partly {
 		t.Errorf("AP unstable from 140 us: %s (%s)", c.Verdict, c.Measured)
-	}
-}
-
-// A point counts as unstable only when most seeds are, and a boundary only
-// when every larger point is unstable too.
-func TestBoundaryNeedsEveryLargerPoint(t *testing.T) {
-	rs := Runs{run("x", "100us", 1, 9e3, 0, 1), run("x", "200us", 1, 1e3, 0, 1), run("x", "300us", 1, 9e3, 0, 1)}
-	c := stabilityCriteria(1500)[0]
-	if first, last := c.boundary(rs, "x", "network.rtt"); first != "300us" || last != "200us" {
-		t.Errorf("boundary %q after %q", first, last)
-	}
-	rs = Runs{run("x", "100us", 1, 1e3, 0, 1), run("x", "200us", 1, 1e3, 0, 1)}
-	if first, _ := c.boundary(rs, "x", "network.rtt"); first != "" {
-		t.Errorf("stable throughout, boundary %q", first)
 	}
 }
 

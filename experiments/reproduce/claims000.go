@@ -24,19 +24,16 @@ func claims000() []Claim {
 			ID: "000-fig7", Seed: "000", Figure: "figure 7",
 			Text:       `2 sources at 10 Gbps: "when the RTT is increased to 140 µs, N-AIMD is no longer stable, while AP-N-AIMD remains quite stable ... It isn't until an RTT of 240 µs that the AP-N-AIMD also loses its stability" (section III-B)`,
 			Experiment: "ap-n-aimd-2-sources",
-			Edit:       rttGrid(60, 300, 20),
 			Quick:      Quick{Seeds: 2, Duration: "300ms"},
-			Plot:       &SweepPlot{Key: "network.rtt", Metric: queueStd, YLabel: "queue std (KB)", Scale: 1e-3},
-			Rule: boundaries("network.rtt", 1500, []boundaryClaim{
-				{"n-aimd", "", "140us", "N-AIMD unstable at 140 µs"},
-				{"ap-n-aimd", "140us", "240us", "AP-N-AIMD stable at 140 µs, unstable at 240 µs"},
-			}),
+			Search:     &Search{Key: "network.rtt", Range: "60us:400us"},
+			Judge: boundaryJudge(placed{"n-aimd", "", "140us"},
+				placed{"ap-n-aimd", "140us", "240us"}),
 		},
 		{
 			ID: "000-fig7-underflow", Seed: "000", Figure: "figure 7",
 			Text:       `2 sources, RTT 240 µs: "N-AIMD is unstable, with underflowing queues leading to substantial link under-utilization" (section III-B)`,
 			Experiment: "ap-n-aimd-2-sources",
-			Edit:       rttGrid(60, 300, 20),
+			Edit:       rttList("140us", "240us"),
 			Quick:      Quick{Seeds: 2, Duration: "300ms"},
 			Plot:       &SweepPlot{Key: "network.rtt", Metric: utilization, YLabel: "utilization"},
 			Rule:       underflowAt("n-aimd", "network.rtt=240us"),
@@ -45,25 +42,11 @@ func claims000() []Claim {
 			ID: "000-fig8", Seed: "000", Figure: "figure 8",
 			Text:       `20 sources: "N-AIMD becomes unstable at an RTT of 190 µs. But AP-N-AIMD becomes unstable only when the RTT is increased beyond 230 µs" (section III-B)`,
 			Experiment: "ap-n-aimd-20-sources",
-			Edit:       rttList("100us", "130us", "160us", "190us", "230us", "260us", "300us", "400us", "500us", "600us"),
 			Quick:      Quick{Seeds: 2, Duration: "300ms"},
-			Plot:       &SweepPlot{Key: "network.rtt", Metric: queueStd, YLabel: "queue std (KB)", Scale: 1e-3},
-			Rule: boundaries("network.rtt", 1500, []boundaryClaim{
-				{"n-aimd", "", "190us", "N-AIMD unstable at 190 µs"},
-				{"ap-n-aimd", "230us", "", "AP-N-AIMD stable up to 230 µs"},
-			}),
+			Search:     &Search{Key: "network.rtt", Range: "100us:800us"},
+			Judge:      boundaryJudge(placed{"n-aimd", "", "190us"}, placed{"ap-n-aimd", "230us", ""}),
 		},
 	}
-}
-
-// rttGrid replaces the RTT axis of the sweep by lo, lo+step, ..., hi
-// microseconds: a grid fine enough to place a boundary.
-func rttGrid(lo, hi, step int) func(*experiments.Experiment) {
-	var vs []string
-	for us := lo; us <= hi; us += step {
-		vs = append(vs, fmt.Sprintf("%dus", us))
-	}
-	return rttList(vs...)
 }
 
 func rttList(vs ...string) func(*experiments.Experiment) {
@@ -93,55 +76,6 @@ func numericLiteral(v string) bool {
 	var x float64
 	_, err := fmt.Sscan(v, &x)
 	return err == nil && !strings.ContainsAny(v, "abcdfghijklmnopqrstuvwxyzABCDFGHIJKLMNOPQRSTUVWXYZ")
-}
-
-// boundaryClaim says where the paper puts an algorithm's stability
-// boundary: stable at stableAt (if given), unstable at unstableAt (if
-// given) and every larger value tried.
-type boundaryClaim struct {
-	alg, stableAt, unstableAt, text string
-}
-
-// boundaries judges boundary claims under every stability criterion: under
-// each, the statements that hold out of all of them.
-func boundaries(key string, frame float64, claims []boundaryClaim) Rule {
-	return func(rs Runs) Outcome {
-		var o Outcome
-		o.Criterion = "under each criterion, an algorithm is unstable at a point if most seeds are, and its boundary is the first point from which it stays unstable; the paper's statements hold if the boundary is above each RTT it calls stable and at or below each it calls unstable"
-		for _, c := range stabilityCriteria(frame) {
-			held, of := 0, 0
-			var measured []string
-			for _, bc := range claims {
-				first, _ := c.boundary(rs, bc.alg, key)
-				b := math.Inf(1)
-				if first != "" {
-					b = numeric(first)
-				}
-				if bc.stableAt != "" {
-					of++
-					if b > numeric(bc.stableAt) {
-						held++
-					}
-				}
-				if bc.unstableAt != "" {
-					of++
-					if b <= numeric(bc.unstableAt) {
-						held++
-					}
-				}
-				measured = append(measured, boundaryText(c, rs, bc.alg, key))
-			}
-			o.Criteria = append(o.Criteria, CriterionResult{Name: c.name, Verdict: grade(held, of),
-				Measured: fmt.Sprintf("%s; %d of %d statements hold", strings.Join(measured, "; "), held, of)})
-		}
-		o.Verdict = combine(o.Criteria)
-		var parts []string
-		for _, c := range o.Criteria {
-			parts = append(parts, c.Name+": "+c.Verdict)
-		}
-		o.Measured = strings.Join(parts, "; ")
-		return o
-	}
 }
 
 // underflowAt checks that alg, at one point, empties its queue more than

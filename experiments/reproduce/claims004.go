@@ -34,6 +34,22 @@ func claims004() []Claim {
 			}),
 		},
 		{
+			ID: "004-fig5a-boundary", Seed: "004", Figure: "figure 5(a)",
+			Text:       `10 Gbps: DSM "works well" up to 500 µs; QCN "oscillate[s]" at 300 µs but not "to underflows", and "begins to underflow" at 500 µs (section V-B)`,
+			Experiment: "dsm-qcn-delay-10g",
+			Quick:      Quick{Duration: "500ms", Warmup: "200ms"},
+			Search:     &Search{Key: "network.rtt", Range: "50us:800us"},
+			Judge:      boundaryJudge(placed{"dsm", "500us", ""}, placed{"qcn", "100us", "500us"}),
+		},
+		{
+			ID: "004-fig5b-boundary", Seed: "004", Figure: "figure 5(b)",
+			Text:       `100 Gbps: "DSM works well when the delay is as large as 160µs, while the largest tolerable delay for QCN ... [is] only tens of microseconds" (section V-B)`,
+			Experiment: "dsm-qcn-delay-100g",
+			Quick:      Quick{Duration: "100ms", Warmup: "50ms"},
+			Search:     &Search{Key: "network.rtt", Range: "10us:300us"},
+			Judge:      boundaryJudge(placed{"dsm", "160us", ""}, placed{"qcn", "", "100us"}),
+		},
+		{
 			ID: "004-fig9", Seed: "004", Figure: "figure 9",
 			Text:       `Parking lot, long-lived flows: "although all the schemes are responsive to the arrival and degrade of flows, DSM achieves more stable queues than QCN and SMCC, regardless of bottleneck shifting" (section V-C)`,
 			Experiment: "dsm-qcn-parking-lot",

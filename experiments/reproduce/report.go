@@ -57,8 +57,17 @@ type CorrectionResult struct {
 
 // add judges one job and files it under its claim.
 func (r *Report) add(j job, opt Options) {
-	rs := Runs(j.task.res.Runs)
-	out := j.claim.Rule(rs)
+	var rs Runs
+	var out Outcome
+	runs := 0
+	if j.task.stab != nil {
+		out = j.claim.Judge(j.task.stab)
+		runs = j.task.stab.Runs
+	} else {
+		rs = Runs(j.task.res.Runs)
+		out = j.claim.Rule(rs)
+		runs = len(rs)
+	}
 	if out.Verdict == "" {
 		out.Verdict = combine(out.Criteria)
 	}
@@ -67,7 +76,17 @@ func (r *Report) add(j job, opt Options) {
 		name += "-" + slug(j.correction.Name)
 	}
 	var plots []string
-	if sp := j.claim.Plot; sp != nil {
+	if j.task.stab != nil {
+		if data, err := renderSearch(name, j.task.stab); err == nil {
+			if r.plots == nil {
+				r.plots = map[string][]byte{}
+			}
+			p := filepath.ToSlash(filepath.Join("plots", name+".png"))
+			r.plots[p] = data
+			plots = append(plots, p)
+		}
+	}
+	if sp := j.claim.Plot; sp != nil && rs != nil {
 		if data, err := sp.render(name, rs); err == nil {
 			if r.plots == nil {
 				r.plots = map[string][]byte{}
@@ -92,7 +111,7 @@ func (r *Report) add(j job, opt Options) {
 	c := j.claim
 	r.Entries = append(r.Entries, Entry{ID: c.ID, Seed: c.Seed, Figure: c.Figure, Claim: c.Text,
 		Verdict: out.Verdict, Measured: out.Measured, Criterion: out.Criterion, Notes: out.Notes,
-		Experiment: c.Experiment, Settings: j.task.settings, Runs: len(rs), WallSeconds: j.task.wall.Seconds(),
+		Experiment: c.Experiment, Settings: j.task.settings, Runs: runs, WallSeconds: j.task.wall.Seconds(),
 		Criteria: out.Criteria, Plots: plots})
 }
 

@@ -16,6 +16,7 @@ import (
 
 	"qcnlab/algos"
 	"qcnlab/experiments"
+	"qcnlab/experiments/stability"
 	"qcnlab/experiments/units"
 )
 
@@ -113,7 +114,9 @@ type task struct {
 	series   bool
 	dir      string // for Series: its own output directory
 	cost     float64
+	search   *Search
 	res      *experiments.Result
+	stab     *stability.Report
 	err      error
 	wall     time.Duration
 }
@@ -170,7 +173,7 @@ func Run(ctx context.Context, claims []Claim, opt Options) (*Report, error) {
 		if j.task.err != nil && !errors.Is(j.task.err, context.Canceled) {
 			return nil, fmt.Errorf("%s: %w", j.claim.ID, j.task.err)
 		}
-		complete := j.task.res != nil && j.task.res.Complete
+		complete := (j.task.res != nil && j.task.res.Complete) || (j.task.stab != nil && j.task.stab.Complete)
 		if !complete {
 			if j.correction == nil {
 				rep.Interrupted = append(rep.Interrupted, j.claim.ID)
@@ -239,7 +242,9 @@ func plan(c Claim, corr *Correction, opt Options) (*task, error) {
 	}
 	settings = append(settings, "duration "+units.FormatDuration(algos.Time(e.Duration))+", warm-up "+units.FormatDuration(e.WarmupTime()))
 	for _, a := range e.Sweep {
-		settings = append(settings, fmt.Sprintf("sweep %s = [%s]", a.Key, strings.Join(a.Values, ", ")))
+		if c.Search == nil || a.Key == "seed" { // a search holds the other swept keys at the file's value
+			settings = append(settings, fmt.Sprintf("sweep %s = [%s]", a.Key, strings.Join(a.Values, ", ")))
+		}
 	}
 	if err := e.Validate(); err != nil {
 		return nil, err
@@ -248,7 +253,7 @@ func plan(c Claim, corr *Correction, opt Options) (*task, error) {
 	if err := e.Encode(&b); err != nil {
 		return nil, err
 	}
-	t := &task{exp: e, key: b.String(), settings: settings, series: c.Series}
+	t := &task{exp: e, key: b.String(), settings: settings, series: c.Series, search: c.Search}
 	runs, err := e.Runs()
 	if err != nil {
 		return nil, err
@@ -256,10 +261,34 @@ func plan(c Claim, corr *Correction, opt Options) (*task, error) {
 	for _, r := range runs {
 		t.cost += cost(r)
 	}
+	if s := c.Search; s != nil {
+		t.key += fmt.Sprintf("\n# search %+v", *s)
+		t.settings = append(t.settings, fmt.Sprintf("stability search along %s over %s (grid %d, then bisection)", s.Key, s.Range, cmpOr(s.Grid, 9)))
+		// The grid and about four rounds of bisection, per algorithm and
+		// seed, at the experiment's own cost per run.
+		t.cost *= float64(cmpOr(s.Grid, 9)+4) / float64(max(1, len(runs)/len(e.Algorithms)/seedCount(e)))
+	}
 	return t, nil
 }
 
 func ptr[T any](v T) *T { return &v }
+
+func cmpOr(x, def int) int {
+	if x > 0 {
+		return x
+	}
+	return def
+}
+
+// seedCount is the number of seeds the experiment sweeps (1 if none).
+func seedCount(e *experiments.Experiment) int {
+	for _, a := range e.Sweep {
+		if a.Key == "seed" {
+			return len(a.Values)
+		}
+	}
+	return 1
+}
 
 // cost estimates a run's work in frames simulated (a fluid or convergence
 // run counts its steps as a tenth and a hundredth of a frame).
@@ -308,6 +337,9 @@ func execute(ctx context.Context, tasks []*task, opt Options, start time.Time) {
 	for _, t := range order {
 		runs, _ := t.exp.Runs()
 		n := min(len(runs), pool.size)
+		if t.search != nil {
+			n = pool.size
+		}
 		if !pool.acquire(ctx, n) {
 			break
 		}
@@ -325,7 +357,16 @@ func execute(ctx context.Context, tasks []*task, opt Options, start time.Time) {
 				o.OutDir, o.Plot = filepath.Join(opt.OutDir, t.dir), "png"
 			}
 			began := time.Now()
-			t.res, t.err = experiments.Execute(ctx, t.exp, o)
+			if t.search != nil {
+				t.stab, t.err = runSearch(ctx, t, n, func(f float64) {
+					mu.Lock()
+					defer mu.Unlock()
+					fraction[t] = f
+					report()
+				})
+			} else {
+				t.res, t.err = experiments.Execute(ctx, t.exp, o)
+			}
 			t.wall = time.Since(began)
 			mu.Lock()
 			fraction[t] = 1
@@ -335,6 +376,19 @@ func execute(ctx context.Context, tasks []*task, opt Options, start time.Time) {
 		}()
 	}
 	wg.Wait()
+}
+
+// runSearch runs a task's stability search on n workers.
+func runSearch(ctx context.Context, t *task, n int, progress func(float64)) (*stability.Report, error) {
+	criteria, err := t.search.criteria(float64(t.exp.Network.FrameSize))
+	if err != nil {
+		return nil, err
+	}
+	return stability.Search(ctx, t.exp, stability.Options{Key: t.search.Key, Range: t.search.Range, Grid: t.search.Grid,
+		Criteria: criteria, Workers: n, Progress: func(p stability.Progress) {
+			// The grid is most of the work; each round of bisection less.
+			progress(min(0.95, (float64(p.Step)+p.Fraction)/5))
+		}})
 }
 
 // tokens is a counting semaphore handed out in order: a task waiting for

@@ -1,0 +1,130 @@
+package reproduce
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// A tiny real reproduction: two claims, one on the convergence model and
+// one comparing the fluid and packet models, at a twentieth of their
+// durations. The report names both, with computed verdicts, and every plot
+// it links exists under the output directory.
+func TestTinyReproduction(t *testing.T) {
+	claims, err := Select([]string{"000-fig5", "002-fig7"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	var progress []Progress
+	rep, err := Run(context.Background(), claims, Options{OutDir: dir, Scale: 0.05, Workers: 2,
+		Progress: func(p Progress) { progress = append(progress, p) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Entries) != 2 || len(rep.Interrupted) != 0 {
+		t.Fatalf("%d entries, interrupted %v", len(rep.Entries), rep.Interrupted)
+	}
+	if len(progress) == 0 || progress[len(progress)-1].Done != 2 {
+		t.Errorf("progress %+v", progress)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "report.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var entries []map[string]any
+	if err := json.Unmarshal(data, &entries); err != nil {
+		t.Fatal(err)
+	}
+	for i, e := range entries {
+		for _, k := range []string{"id", "seed", "figure", "claim", "verdict", "measured", "criterion", "notes"} {
+			if _, ok := e[k]; !ok {
+				t.Errorf("entry %d has no %q", i, k)
+			}
+		}
+		if v := e["verdict"]; !slices.Contains([]string{Agrees, Partly, Differs}, v.(string)) {
+			t.Errorf("verdict %v", v)
+		}
+	}
+	if entries[0]["id"] != "000-fig5" || entries[1]["id"] != "002-fig7" {
+		t.Errorf("ids %v, %v", entries[0]["id"], entries[1]["id"])
+	}
+	// 002-fig7 at 1.5 s never reaches fairness: each time is the run's
+	// length, so the time does not fall with G_d and the claim differs.
+	if entries[1]["verdict"] != Differs || !strings.Contains(entries[1]["measured"].(string), "1.50, 1.50") {
+		t.Errorf("002-fig7 at 1.5 s: %v, %v", entries[1]["verdict"], entries[1]["measured"])
+	}
+	md, err := os.ReadFile(filepath.Join(dir, "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	links := regexp.MustCompile(`!\[[^]]*\]\(([^)]+)\)`).FindAllSubmatch(md, -1)
+	if len(links) < 2 {
+		t.Fatalf("%d plots linked:\n%s", len(links), md)
+	}
+	for _, l := range links {
+		p := strings.ReplaceAll(string(l[1]), "%20", " ")
+		if filepath.IsAbs(p) {
+			t.Errorf("absolute link %s", p)
+		}
+		if b, err := os.ReadFile(filepath.Join(dir, p)); err != nil || !bytes.HasPrefix(b, []byte("\x89PNG")) {
+			t.Errorf("plot %s: %v", p, err)
+		}
+	}
+	if !bytes.Contains(md, []byte("| 000-fig5 |")) || !bytes.Contains(md, []byte("**Rule.**")) {
+		t.Errorf("report.md:\n%s", md)
+	}
+}
+
+// Interrupted before anything finished, the report still gets written and
+// lists the claims it could not judge.
+func TestInterruptedReproduction(t *testing.T) {
+	claims, _ := Select([]string{"002-fig3"})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	dir := t.TempDir()
+	rep, err := Run(ctx, claims, Options{OutDir: dir})
+	if !errors.Is(err, context.Canceled) || rep == nil || len(rep.Entries) != 0 || len(rep.Interrupted) != 1 {
+		t.Fatalf("err %v, report %+v", err, rep)
+	}
+	md, _ := os.ReadFile(filepath.Join(dir, "report.md"))
+	js, _ := os.ReadFile(filepath.Join(dir, "report.json"))
+	if !bytes.Contains(md, []byte("**Interrupted**")) || !bytes.Contains(md, []byte("002-fig3")) || strings.TrimSpace(string(js)) != "[]" {
+		t.Errorf("report.md:\n%s\nreport.json: %s", md, js)
+	}
+}
+
+// The report writer: a correction is shown under its claim, criteria as a
+// table, and the verdict table has one line per claim.
+func TestReportWriter(t *testing.T) {
+	rep := &Report{Workers: 2, Entries: []Entry{{ID: "004-fig5a", Seed: "004", Figure: "figure 5(a)", Claim: "DSM is stable",
+		Verdict: Differs, Measured: "m", Criterion: "rule text",
+		Criteria: []CriterionResult{{Name: "std>0.2qeq", Verdict: Differs, Measured: "a | b"}},
+		Corrections: []CorrectionResult{{Name: "lower c", Doc: "why", Verdict: Agrees, Measured: "m2",
+			Plots: []string{"plots/x y.png"}}}}}}
+	var b bytes.Buffer
+	rep.Markdown(&b)
+	md := b.String()
+	for _, want := range []string{"| 004-fig5a | 004 figure 5(a) | differs | lower c: agrees |", "## 004-fig5a: seed 004, figure 5(a) — differs",
+		"### With the correction lower c — agrees", "| std>0.2qeq | differs | a / b |", "![x y.png](plots/x%20y.png)"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report.md lacks %q:\n%s", want, md)
+		}
+	}
+	dir := t.TempDir()
+	if err := rep.write(dir); err != nil {
+		t.Fatal(err)
+	}
+	var back []Entry
+	data, _ := os.ReadFile(filepath.Join(dir, "report.json"))
+	if err := json.Unmarshal(data, &back); err != nil || len(back) != 1 || back[0].Corrections[0].Verdict != Agrees {
+		t.Errorf("report.json: %v %s", err, data)
+	}
+}
