@@ -113,7 +113,8 @@ func (pr ecmProbe) sum(f func(*probedRP) int) int {
 // behind its rate limiter, so reclaim (section 3.3) never fires; a source
 // that stops while its limiter runs at line rate gives it back. Source 1
 // stops at 10 ms while rate limited, source 0 then climbs back to C on the
-// positive feedback of the emptied queue and stops at 25 ms.
+// positive feedback of the emptied queue and stops at 25 ms. Sources of
+// short flows alone give their limiters back between flows.
 func TestECMReclaimWhenSourcesStop(t *testing.T) {
 	const text = `name = "ecm-reclaim"
 duration = "30ms"
@@ -151,6 +152,17 @@ stop = "10ms"`))
 		if p.State() != algos.ECMActive {
 			t.Errorf("greedy source %d: %v at the end", i, p.State())
 		}
+	}
+	// Short flows only: a source whose flows are all sent has nothing
+	// queued, and its limiter goes once it is back at line rate.
+	e = mustParse(t, fmt.Sprintf(text, `[traffic]
+long_flows = 0
+short_flow_rate = 2000
+short_flow_sizes = "1MB"`))
+	sum, probe := runProbed(t, e)
+	if n := probe.sum(func(p *probedRP) int { return p.reclaims }); n == 0 {
+		t.Errorf("short flows: no reclaim (%d restarts, %d decreases, flows %+v)", probe.sum(func(p *probedRP) int { return p.restarts }),
+			probe.sum(func(p *probedRP) int { return p.decreases }), sum.Flows)
 	}
 }
 
