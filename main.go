@@ -20,6 +20,7 @@ import (
 	"qcnlab/algos"
 	"qcnlab/experiments"
 	"qcnlab/experiments/reproduce"
+	"qcnlab/experiments/shard"
 	"qcnlab/experiments/stability"
 	"qcnlab/experiments/units"
 	"qcnlab/tui"
@@ -40,7 +41,10 @@ Usage:
   qcnlab tui [FILE|NAME] [--set KEY=VALUE]...
                               open the interactive workbench on an experiment
   qcnlab run FILE|NAME [--set KEY=VALUE]... [--out DIR [--plot png|svg]] [--json] [--workers N]
-                              run an experiment file or a built-in experiment
+             [--shard I/N]    run an experiment file or a built-in experiment (with --shard,
+                              the I-th of N slices of its runs, 0 <= I < N)
+  qcnlab merge DIR... --out DIR
+                              join the --shard outputs of one experiment into one
   qcnlab stability FILE|NAME --vary KEY --range LO:HI [--seeds N] [--criteria LIST]
                   [--grid N] [--resolution X] [--set KEY=VALUE]... [--json] [--workers N]
                               find where along KEY each algorithm stops being stable
@@ -72,6 +76,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runCommand(rest, stdout, stderr)
 	case "tui":
 		return tuiCommand(rest, stdout, stderr)
+	case "merge":
+		return mergeCommand(rest, stdout, stderr)
 	case "stability":
 		return stabilityCommand(rest, stdout, stderr)
 	case "list":
@@ -128,6 +134,7 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 	plotFormat := fs.String("plot", "", "with --out, also draw each run's queue and rates in plots/ (png or svg)")
 	asJSON := fs.Bool("json", false, "print the summary as JSON")
 	workers := fs.Int("workers", 0, "runs at once (default: one per CPU)")
+	shardFlag := fs.String("shard", "", "with --out, run only the I-th of N disjoint slices of the runs (I from 0)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return exitUsage
@@ -135,6 +142,17 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 	if len(pos) != 1 {
 		fmt.Fprintln(stderr, "qcnlab run: name one experiment file or built-in experiment")
 		return exitUsage
+	}
+	var slice experiments.Shard
+	if *shardFlag != "" {
+		if slice, err = shard.Parse(*shardFlag); err != nil {
+			fmt.Fprintln(stderr, "qcnlab run:", err)
+			return exitUsage
+		}
+		if *out == "" {
+			fmt.Fprintln(stderr, "qcnlab run: --shard needs --out DIR (qcnlab merge joins the directories)")
+			return exitUsage
+		}
 	}
 	e, err := experiments.OpenWith(pos[0], sets)
 	if err != nil {
@@ -148,7 +166,7 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "qcnlab run: --plot needs --out DIR")
 		return exitUsage
 	}
-	opt := experiments.Options{Workers: *workers, OutDir: *out, Plot: *plotFormat}
+	opt := experiments.Options{Workers: *workers, OutDir: *out, Plot: *plotFormat, Shard: slice}
 	if isTerminal(stderr) {
 		opt.Progress = func(p experiments.Progress) {
 			fmt.Fprintf(stderr, "\r%s: %d/%d runs, %3.0f%%", e.Name, p.Done, p.Total, 100*p.Fraction)
@@ -183,6 +201,26 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "qcnlab:", err)
 	}
 	return exitRun
+}
+
+func mergeCommand(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("merge", stderr)
+	out := fs.String("out", "", "the directory to write the joined outputs to")
+	dirs, err := parse(fs, args)
+	if err != nil {
+		return exitUsage
+	}
+	if len(dirs) == 0 || *out == "" {
+		fmt.Fprintln(stderr, "qcnlab merge: name the shard directories and --out DIR")
+		return exitUsage
+	}
+	res, err := shard.Merge(dirs, *out)
+	if err != nil {
+		fmt.Fprintln(stderr, "qcnlab merge:", err)
+		return exitUsage
+	}
+	fmt.Fprintf(stdout, "%s: %d runs from %d shards written to %s\n", res.Experiment, len(res.Runs), len(dirs), *out)
+	return exitOK
 }
 
 func stabilityCommand(args []string, stdout, stderr io.Writer) int {

@@ -25,6 +25,7 @@ type seriesWriter struct {
 	w       *bufio.Writer
 	prefix  []byte // the run's identifying columns, with a trailing comma
 	buf     []byte
+	rows    int
 	sources int
 	links   int
 	err     error
@@ -81,6 +82,7 @@ func (s *seriesWriter) write(x *model.Sample) {
 		}
 	}
 	buf = append(buf, '\n')
+	s.rows++
 	if _, err := s.w.Write(buf); err != nil && s.err == nil {
 		s.err = err
 	}
@@ -154,11 +156,25 @@ func (o *outputs) finish(res *Result, summaries []*RunSummary) error {
 	if err := os.Rename(tmp.Name(), filepath.Join(o.dir, "timeseries.csv")); err != nil {
 		return err
 	}
+	if err := WriteSummaryFile(o.dir, res); err != nil {
+		return err
+	}
+	if err := WriteResultsFile(o.dir, o.exp, res); err != nil {
+		return err
+	}
+	if o.shard.sharded() {
+		return o.writeManifest(summaries)
+	}
+	return nil
+}
+
+// WriteSummaryFile writes a batch's summary.json into dir.
+func WriteSummaryFile(dir string, res *Result) error {
 	data, err := json.MarshalIndent(res, "", "  ")
 	if err != nil {
 		return err
 	}
-	return WriteFileAtomic(filepath.Join(o.dir, "summary.json"), append(data, '\n'))
+	return WriteFileAtomic(filepath.Join(dir, "summary.json"), append(data, '\n'))
 }
 
 // WriteJSON writes the result as JSON.

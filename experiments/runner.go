@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -19,8 +20,30 @@ type Options struct {
 	Workers  int    // runs at once; 0 means one per CPU
 	OutDir   string // if set, write summary.json, timeseries.csv and experiment.toml here
 	Plot     string // with OutDir: also a figure per run in plots/, "png" or "svg"
+	Shard    Shard  // run one slice of the batch; the zero value runs it all
 	Progress func(Progress)
 }
+
+// Shard is the Index-th (from 0) of Count disjoint slices of a batch: run k
+// of the batch, in run order, belongs to slice k mod Count. Every slice of a
+// sweep gets a share of each algorithm and point, and the slices together
+// are the batch.
+type Shard struct{ Index, Count int }
+
+func (s Shard) sharded() bool { return s.Count > 0 }
+
+// Runs lists the indices, in run order, of the slice's runs among n.
+func (s Shard) Runs(n int) []int {
+	var ids []int
+	for k := 0; k < n; k++ {
+		if !s.sharded() || k%s.Count == s.Index {
+			ids = append(ids, k)
+		}
+	}
+	return ids
+}
+
+func (s Shard) String() string { return fmt.Sprintf("%d/%d", s.Index, s.Count) }
 
 // Progress reports how far a batch has come.
 type Progress struct {
@@ -55,25 +78,29 @@ func Execute(ctx context.Context, e *Experiment, opt Options) (*Result, error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	workers = min(workers, len(runs))
+	if opt.Shard.sharded() && (opt.Shard.Index < 0 || opt.Shard.Index >= opt.Shard.Count) {
+		return nil, fmt.Errorf("shard %s: the index must be in [0, %d)", opt.Shard, opt.Shard.Count)
+	}
+	todo := opt.Shard.Runs(len(runs))
+	workers = min(workers, max(1, len(todo)))
 
 	var out *outputs
 	if opt.Plot != "" && (opt.OutDir == "" || !contains(PlotFormats, opt.Plot)) {
 		return nil, fmt.Errorf("plots need an output directory and a format in %q", PlotFormats)
 	}
 	if opt.OutDir != "" {
-		if out, err = newOutputs(opt.OutDir, e, runs, opt.Plot); err != nil {
+		if out, err = newOutputs(opt.OutDir, e, runs, opt.Plot, opt.Shard); err != nil {
 			return nil, err
 		}
 		defer out.cleanup()
 	}
 
-	summaries, errs := pool(ctx, runs, workers, out, newTracker(len(runs), opt.Progress))
+	summaries, errs := pool(ctx, runs, todo, workers, out, newTracker(len(todo), opt.Progress))
 
 	res := &Result{Experiment: e.Name, Complete: true}
 	var failures []error
-	for i, s := range summaries {
-		if s != nil {
+	for _, i := range todo {
+		if s := summaries[i]; s != nil {
 			res.Runs = append(res.Runs, *s)
 			continue
 		}
@@ -109,7 +136,7 @@ func ExecuteRuns(ctx context.Context, runs []Run, opt Options) ([]*RunSummary, e
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	summaries, errs := pool(ctx, runs, min(workers, max(1, len(runs))), nil, newTracker(len(runs), opt.Progress))
+	summaries, errs := pool(ctx, runs, Shard{}.Runs(len(runs)), min(workers, max(1, len(runs))), nil, newTracker(len(runs), opt.Progress))
 	var failures []error
 	for i, err := range errs {
 		if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
@@ -122,9 +149,9 @@ func ExecuteRuns(ctx context.Context, runs []Run, opt Options) ([]*RunSummary, e
 	return summaries, ctx.Err()
 }
 
-// pool runs the runs on workers goroutines; a run's summary and error land
-// at its index, so the order does not depend on the workers.
-func pool(ctx context.Context, runs []Run, workers int, out *outputs, tracker *tracker) ([]*RunSummary, []error) {
+// pool runs the runs listed in todo on workers goroutines; a run's summary
+// and error land at its index, so the order does not depend on the workers.
+func pool(ctx context.Context, runs []Run, todo []int, workers int, out *outputs, tracker *tracker) ([]*RunSummary, []error) {
 	summaries := make([]*RunSummary, len(runs))
 	errs := make([]error, len(runs))
 	jobs := make(chan int)
@@ -133,16 +160,17 @@ func pool(ctx context.Context, runs []Run, workers int, out *outputs, tracker *t
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := range jobs {
-				summaries[i], errs[i] = execute(ctx, runs[i], i, out, tracker)
+			for k := range jobs {
+				i := todo[k]
+				summaries[i], errs[i] = execute(ctx, runs[i], i, out, tracker.slot(k))
 			}
 		}()
 	}
-	for i := range runs {
+	for k := range todo {
 		if ctx.Err() != nil {
 			break
 		}
-		jobs <- i
+		jobs <- k
 	}
 	close(jobs)
 	wg.Wait()
@@ -151,7 +179,7 @@ func pool(ctx context.Context, runs []Run, workers int, out *outputs, tracker *t
 
 // execute runs one simulation in steps, so that it can be cancelled and its
 // progress reported.
-func execute(ctx context.Context, run Run, i int, out *outputs, tr *tracker) (*RunSummary, error) {
+func execute(ctx context.Context, run Run, i int, out *outputs, tr trackerSlot) (*RunSummary, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -186,7 +214,7 @@ func execute(ctx context.Context, run Run, i int, out *outputs, tr *tracker) (*R
 			return nil, err
 		}
 		sim.Advance(sim.Now() + step)
-		tr.update(i, float64(sim.Now())/float64(cfg.Duration))
+		tr.update(float64(sim.Now()) / float64(cfg.Duration))
 	}
 	sum := &RunSummary{Summary: sim.Summary(), label: run.Label()}
 	sum.WallSeconds = time.Since(start).Seconds()
@@ -199,6 +227,9 @@ func execute(ctx context.Context, run Run, i int, out *outputs, tr *tracker) (*R
 	if err := series.close(); err != nil {
 		return nil, err
 	}
+	if out != nil {
+		out.rows[i] = series.rows
+	}
 	if fig != nil {
 		data, err := fig.render(out.plot)
 		if err == nil {
@@ -208,7 +239,7 @@ func execute(ctx context.Context, run Run, i int, out *outputs, tr *tracker) (*R
 			return nil, fmt.Errorf("plot: %w", err)
 		}
 	}
-	tr.finish(i)
+	tr.finish()
 	return sum, nil
 }
 
@@ -224,6 +255,17 @@ type tracker struct {
 func newTracker(n int, report func(Progress)) *tracker {
 	return &tracker{fraction: make([]float64, n), report: report}
 }
+
+// trackerSlot is one run's place in a tracker.
+type trackerSlot struct {
+	t *tracker
+	k int
+}
+
+func (t *tracker) slot(k int) trackerSlot { return trackerSlot{t, k} }
+
+func (s trackerSlot) update(f float64) { s.t.update(s.k, f) }
+func (s trackerSlot) finish()          { s.t.finish(s.k) }
 
 func (t *tracker) update(i int, f float64) {
 	if t.report == nil {
@@ -262,13 +304,18 @@ func (t *tracker) send() {
 // timeseries.csv (the finished parts, in run order) and summary.json.
 type outputs struct {
 	dir, parts string
+	exp        *Experiment
+	hash       string // of experiment.toml
+	shard      Shard
+	labels     []string // of every run of the batch
+	rows       []int    // time series rows written per run
 	plot       string   // figure format, "" for none
 	columns    []string // sweep keys
 	sources    int      // the most sources of any run: the rate columns
 	links      int      // the most links of any run: the queue columns
 }
 
-func newOutputs(dir string, e *Experiment, runs []Run, plotFormat string) (*outputs, error) {
+func newOutputs(dir string, e *Experiment, runs []Run, plotFormat string, shard Shard) (*outputs, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -277,18 +324,24 @@ func newOutputs(dir string, e *Experiment, runs []Run, plotFormat string) (*outp
 			return nil, err
 		}
 	}
-	if err := e.Save(filepath.Join(dir, "experiment.toml")); err != nil {
+	var saved bytes.Buffer
+	if err := e.Encode(&saved); err != nil {
+		return nil, err
+	}
+	if err := WriteFileAtomic(filepath.Join(dir, "experiment.toml"), saved.Bytes()); err != nil {
 		return nil, err
 	}
 	parts, err := os.MkdirTemp(dir, ".parts-")
 	if err != nil {
 		return nil, err
 	}
-	o := &outputs{dir: dir, parts: parts, plot: plotFormat}
+	o := &outputs{dir: dir, parts: parts, plot: plotFormat, exp: e, hash: ExperimentHash(saved.Bytes()),
+		shard: shard, rows: make([]int, len(runs))}
 	for _, a := range e.Sweep {
 		o.columns = append(o.columns, a.Key)
 	}
 	for _, r := range runs {
+		o.labels = append(o.labels, r.Label())
 		o.sources = max(o.sources, r.Exp.Sources.Count)
 		o.links = max(o.links, r.Exp.LinkCount())
 	}

@@ -145,7 +145,7 @@ func TestOutputFiles(t *testing.T) {
 	}
 	// No temporary files or parts are left.
 	entries, _ := os.ReadDir(dir)
-	if len(entries) != 3 {
+	if len(entries) != 4 {
 		t.Errorf("output dir holds %v", entries)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"qcnlab/experiments"
 	"qcnlab/model"
 )
 
@@ -59,13 +60,13 @@ func TestKeyKinds(t *testing.T) {
 		"network.links": "count", "sources.line_rate": "rate", "output.fairness_threshold": "number",
 		"params.dsm.q0": "bytes", "params.n-aimd.gi": "number", "duration": "duration",
 	} {
-		k, err := keyKind(key)
+		k, err := experiments.KeyKind(key)
 		if err != nil || k.String() != want {
 			t.Errorf("%s: %v, %v; want %s", key, k, err, want)
 		}
 	}
-	for _, bad := range []string{"network.topology", "network.rtt.x", "network", "nope", "params.qcn", "params.qcn.nope", "params.nope.x", "seed", "algorithms"} {
-		if _, err := keyKind(bad); err == nil {
+	for _, bad := range []string{"network.topology", "network.rtt.x", "network", "nope", "params.qcn", "params.qcn.nope", "params.nope.x", "algorithms"} {
+		if _, err := experiments.KeyKind(bad); err == nil {
 			t.Errorf("%s: no error", bad)
 		}
 	}

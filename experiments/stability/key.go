@@ -3,86 +3,12 @@ package stability
 import (
 	"fmt"
 	"math"
-	"reflect"
 	"strings"
 
 	"qcnlab/algos"
 	"qcnlab/experiments"
 	"qcnlab/experiments/units"
 )
-
-// keyKind finds the unit family of a numeric experiment key: a field of the
-// file's schema, found through its TOML names, or a scheme parameter
-// (params.NAME.KEY).
-func keyKind(key string) (algos.Kind, error) {
-	parts := strings.Split(key, ".")
-	if parts[0] == "params" {
-		if len(parts) != 3 {
-			return 0, fmt.Errorf("%s: a scheme parameter is params.NAME.KEY", key)
-		}
-		sc, err := algos.Lookup(parts[1])
-		if err != nil {
-			return 0, fmt.Errorf("%s: %w", key, err)
-		}
-		p, ok := sc.Param(parts[2])
-		if !ok {
-			return 0, fmt.Errorf("%s: %s has no parameter %q (it has %s)", key, parts[1], parts[2], strings.Join(sc.Keys(), ", "))
-		}
-		if p.Kind == algos.Switch {
-			return 0, fmt.Errorf("%s: an on/off switch has no range to search", key)
-		}
-		return p.Kind, nil
-	}
-	if key == "seed" {
-		return 0, fmt.Errorf("seed: the seeds are chosen with --seeds, not searched")
-	}
-	t := reflect.TypeOf(experiments.Experiment{})
-	for i, part := range parts {
-		f, ok := fieldByTOML(t, part)
-		if !ok {
-			return 0, fmt.Errorf("%s: unknown key", key)
-		}
-		t = f.Type
-		if t.Kind() == reflect.Pointer {
-			t = t.Elem()
-		}
-		if t.Kind() == reflect.Struct && i < len(parts)-1 {
-			continue
-		}
-		if i < len(parts)-1 {
-			return 0, fmt.Errorf("%s: unknown key", key)
-		}
-	}
-	switch t {
-	case reflect.TypeOf(units.Duration(0)):
-		return algos.Duration, nil
-	case reflect.TypeOf(units.Bytes(0)):
-		return algos.Bytes, nil
-	case reflect.TypeOf(units.Rate(0)):
-		return algos.Rate, nil
-	}
-	switch t.Kind() {
-	case reflect.Int, reflect.Int64, reflect.Uint64:
-		return algos.Count, nil
-	case reflect.Float64:
-		return algos.Number, nil
-	}
-	return 0, fmt.Errorf("%s: not a numeric key", key)
-}
-
-func fieldByTOML(t reflect.Type, name string) (reflect.StructField, bool) {
-	if t.Kind() != reflect.Struct {
-		return reflect.StructField{}, false
-	}
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		tag, _, _ := strings.Cut(f.Tag.Get("toml"), ",")
-		if tag == name && tag != "-" {
-			return f, true
-		}
-	}
-	return reflect.StructField{}, false
-}
 
 // axis is the searched key: its kind and how its values are written.
 type axis struct {
@@ -149,7 +75,7 @@ func (a axis) format(x float64) string {
 // ParseValue reads a value of key (with its unit: "10us" for network.rtt)
 // in base units, for options such as a resolution.
 func ParseValue(key, s string) (float64, error) {
-	kind, err := keyKind(key)
+	kind, err := experiments.KeyKind(key)
 	if err != nil {
 		return 0, err
 	}

@@ -104,7 +104,10 @@ func (r *Report) Find(algorithm, criterion string) *Boundary {
 // opt.Workers; the result does not depend on their number. On cancellation
 // Search returns what it has measured, Complete false, and ctx's error.
 func Search(ctx context.Context, e *experiments.Experiment, opt Options) (*Report, error) {
-	kind, err := keyKind(opt.Key)
+	if opt.Key == "seed" {
+		return nil, fmt.Errorf("seed: the seeds are chosen with Seeds (--seeds), not searched")
+	}
+	kind, err := experiments.KeyKind(opt.Key)
 	if err != nil {
 		return nil, err
 	}
