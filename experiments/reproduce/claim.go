@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"qcnlab/algos"
 	"qcnlab/experiments"
 	"qcnlab/experiments/units"
 	"qcnlab/model"
@@ -57,6 +58,24 @@ type Correction struct {
 	Name string   // what it is, in a few words
 	Sets []string // --set overrides on top of the claim's
 	Doc  string   // why, with the seed's reference
+	// Requires names the scheme parameters ("dsm.reaching_gain") the
+	// correction sets: it is left out while a scheme lacks one.
+	Requires []string
+}
+
+// available reports whether every parameter a correction sets exists.
+func (c Correction) available() bool {
+	for _, r := range c.Requires {
+		scheme, key, _ := strings.Cut(r, ".")
+		sc, err := algos.Lookup(scheme)
+		if err != nil {
+			return false
+		}
+		if _, ok := sc.Param(key); !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // Quick says how --quick shortens a claim's runs: a shorter duration and

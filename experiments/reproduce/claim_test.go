@@ -136,3 +136,15 @@ func TestSelect(t *testing.T) {
 		}
 	}
 }
+
+// A correction that sets a parameter no scheme has yet is left out.
+func TestCorrectionAvailable(t *testing.T) {
+	if !(Correction{Requires: []string{"dsm.c", "ap-n-aimd.averaging_packets"}}).available() {
+		t.Error("existing parameters")
+	}
+	for _, r := range []string{"dsm.no_such_gain", "no-such-scheme.c"} {
+		if (Correction{Requires: []string{r}}).available() {
+			t.Errorf("%s counted as available", r)
+		}
+	}
+}

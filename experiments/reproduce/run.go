@@ -27,6 +27,9 @@ func Claims() []Claim {
 		cs = append(cs, f()...)
 	}
 	cs = slices.DeleteFunc(cs, func(c Claim) bool { return !hasBuiltin(c.Experiment) })
+	for i := range cs {
+		cs[i].Corrections = slices.DeleteFunc(slices.Clone(cs[i].Corrections), func(c Correction) bool { return !c.available() })
+	}
 	sort.SliceStable(cs, func(i, j int) bool { return natural(cs[i].ID) < natural(cs[j].ID) })
 	return cs
 }
