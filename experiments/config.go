@@ -1,8 +1,10 @@
 package experiments
 
 import (
+	"cmp"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 
 	"qcnlab/algos"
 	"qcnlab/model"
@@ -112,6 +114,8 @@ func (e *Experiment) SchemeNetwork() algos.Network {
 		FrameBytes: int(e.Network.FrameSize),
 		Links:      e.LinkConfigs(),
 		Sources:    e.SourceConfigs(),
+
+		FeedbackLatency: e.Network.FeedbackLatency.Dist(),
 	}
 	return c.Network()
 }
@@ -147,5 +151,32 @@ func (e *Experiment) Config(algorithm string) (model.Config, error) {
 		SampleInterval:    algos.Time(e.Output.SampleInterval),
 		RateWindow:        algos.Time(e.Output.RateWindow),
 		FairnessThreshold: e.Output.FairnessThreshold,
+		FeedbackLatency:   e.Network.FeedbackLatency.Dist(),
+		Changes:           e.CapacityChanges(),
+		Phases:            e.PhaseBoundaries(),
 	}, nil
+}
+
+// CapacityChanges lists [[network.changes]] in time order; of two at the
+// same time, the later in the file wins.
+func (e *Experiment) CapacityChanges() []model.CapacityChange {
+	var out []model.CapacityChange
+	for _, c := range e.Network.Changes {
+		link := -1
+		if c.Link != nil {
+			link = *c.Link
+		}
+		out = append(out, model.CapacityChange{At: algos.Time(c.At), Link: link, Capacity: float64(c.Capacity)})
+	}
+	slices.SortStableFunc(out, func(a, b model.CapacityChange) int { return cmp.Compare(a.At, b.At) })
+	return out
+}
+
+// PhaseBoundaries lists output.phases in base units.
+func (e *Experiment) PhaseBoundaries() []algos.Time {
+	var out []algos.Time
+	for _, t := range e.Output.Phases {
+		out = append(out, algos.Time(t))
+	}
+	return out
 }

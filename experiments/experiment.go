@@ -59,6 +59,19 @@ type Network struct {
 	// A distribution is drawn once per link.
 	Links    *int   `toml:"links"`
 	HopDelay *Delay `toml:"hop_delay"`
+	// FeedbackLatency is the switch's time to generate a feedback frame,
+	// drawn per frame.
+	FeedbackLatency Delay `toml:"feedback_latency"`
+	// Changes set the capacity of links during the run.
+	Changes []Change `toml:"changes,omitempty"`
+}
+
+// Change is a [[network.changes]] entry: from At on, Link (every link if
+// absent) serves at Capacity.
+type Change struct {
+	At       units.Duration `toml:"at"`
+	Capacity units.Rate     `toml:"capacity"`
+	Link     *int           `toml:"link,omitempty"`
 }
 
 // Sources is the [sources] table.
@@ -92,6 +105,9 @@ type Output struct {
 	SampleInterval    units.Duration `toml:"sample_interval"`
 	RateWindow        units.Duration `toml:"rate_window"`
 	FairnessThreshold float64        `toml:"fairness_threshold"`
+	// Phases are the boundaries that split [0, duration] into phases, each
+	// with its own summary.
+	Phases []units.Duration `toml:"phases,omitempty"`
 }
 
 // Default is the experiment every key of a file falls back to.
@@ -128,6 +144,11 @@ func (e *Experiment) Clone() *Experiment {
 	c.Algorithms = slices.Clone(e.Algorithms)
 	c.Sources = e.Sources.clone()
 	c.Network.Links, c.Network.HopDelay = clonePtr(e.Network.Links), clonePtr(e.Network.HopDelay)
+	c.Network.Changes = nil
+	for _, ch := range e.Network.Changes {
+		c.Network.Changes = append(c.Network.Changes, Change{At: ch.At, Capacity: ch.Capacity, Link: clonePtr(ch.Link)})
+	}
+	c.Output.Phases = slices.Clone(e.Output.Phases)
 	c.Sweep = make([]Axis, len(e.Sweep))
 	for i, a := range e.Sweep {
 		c.Sweep[i] = Axis{Key: a.Key, Values: slices.Clone(a.Values)}

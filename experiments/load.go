@@ -442,6 +442,8 @@ var knownKeys = []string{
 	"sources.override.start", "sources.override.stop",
 	"output.sample_interval", "output.rate_window", "output.fairness_threshold",
 	"traffic.long_flows", "traffic.short_flow_rate", "traffic.short_flow_sizes",
+	"network.links", "network.hop_delay", "network.feedback_latency", "network.changes",
+	"network.changes.at", "network.changes.capacity", "network.changes.link", "output.phases",
 }
 
 // suggest names the known key closest to an unknown one, if any is close.

@@ -100,6 +100,27 @@ func (e *Experiment) Validate() error {
 		bad("model", "seed 002's convergence model is for 2 sources, not %d (sources.count)", e.Sources.Count)
 	}
 
+	if e.Model == "fluid" && (len(n.Changes) > 0 || n.FeedbackLatency != FixedDelay(0)) {
+		key := "network.changes"
+		if len(n.Changes) == 0 {
+			key = "network.feedback_latency"
+		}
+		bad(key, "the fluid model has a fixed capacity and no feedback latency; use model = \"packet\"")
+	}
+	for i, c := range n.Changes {
+		key := fmt.Sprintf("network.changes[%d]", i)
+		if algos.Time(c.At) >= algos.Time(e.Duration) {
+			bad(key+".at", "%s is not before the end of the run (%s)", units.FormatDuration(algos.Time(c.At)),
+				units.FormatDuration(algos.Time(e.Duration)))
+		}
+		if !(c.Capacity > 0) {
+			bad(key+".capacity", "must be positive")
+		}
+		if c.Link != nil && (*c.Link < 0 || *c.Link >= links) {
+			bad(key+".link", "link %d does not exist (links are 0 to %d)", *c.Link, links-1)
+		}
+	}
+
 	s := e.Sources
 	if s.Count < 1 {
 		bad("sources.count", "must be at least 1")
@@ -165,6 +186,19 @@ func (e *Experiment) Validate() error {
 	}
 	if o.RateWindow < o.SampleInterval || algos.Time(o.RateWindow) == algos.Never {
 		bad("output.rate_window", "must be at least the sample interval (%s)", units.FormatDuration(algos.Time(o.SampleInterval)))
+	}
+	for i, t := range o.Phases {
+		switch {
+		case t <= 0 || algos.Time(t) >= algos.Time(e.Duration):
+			bad("output.phases", "boundary %s is not inside the run (0, %s)", units.FormatDuration(algos.Time(t)),
+				units.FormatDuration(algos.Time(e.Duration)))
+		case i > 0 && t <= o.Phases[i-1]:
+			bad("output.phases", "boundaries must increase: %s after %s", units.FormatDuration(algos.Time(t)),
+				units.FormatDuration(algos.Time(o.Phases[i-1])))
+		}
+	}
+	if e.Model == "fluid" && len(o.Phases) > 0 {
+		bad("output.phases", "phases are measured by the packet model; use model = \"packet\"")
 	}
 	if !(o.FairnessThreshold > 0 && o.FairnessThreshold <= 1) {
 		bad("output.fairness_threshold", "must be in (0, 1]")

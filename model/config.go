@@ -33,6 +33,16 @@ type Config struct {
 	// flows (traffic.go); nil is one greedy flow per source.
 	Traffic *Traffic
 
+	// FeedbackLatency is the switch's time to generate each feedback
+	// frame, drawn per frame (packet model).
+	FeedbackLatency Dist
+	// Changes set link capacities during the run, in time order (packet
+	// model).
+	Changes []CapacityChange
+	// Phases are times in (0, Duration), increasing, that split the run
+	// into phases with a summary each (packet model).
+	Phases []algos.Time
+
 	SampleInterval    algos.Time // time series resolution
 	RateWindow        algos.Time // per-source rates are averaged over this window
 	FairnessThreshold float64    // min rate / max rate counted as fair
@@ -110,6 +120,7 @@ func (c *Config) Network() algos.Network {
 		p := s.path()
 		n.MaxLoopDelay = max(n.MaxLoopDelay, s.ForwardDelay+s.BackwardDelay+2*c.hopDelay(p, len(p)-1))
 	}
+	n.MaxLoopDelay += c.FeedbackLatency.Max()
 	return n
 }
 
@@ -153,6 +164,20 @@ func (c *Config) validate() error {
 	}
 	if t := c.Traffic; t != nil && (t.LongFlows < 0 || !(t.ShortRate >= 0) || (t.ShortRate > 0 && t.ShortSizes == nil)) {
 		bad("traffic: long flows and the short-flow rate must not be negative, and short flows need sizes")
+	}
+	if d := c.FeedbackLatency; d.Lo < 0 || d.Max() < d.Lo || d.Max() >= algos.Never {
+		bad("feedback latency must be finite, not negative, its least value at most its most")
+	}
+	for k, ch := range c.Changes {
+		if ch.At < 0 || ch.At >= c.Duration || (k > 0 && ch.At < c.Changes[k-1].At) ||
+			ch.Link < -1 || ch.Link >= len(links) || !(ch.Capacity > 0) {
+			bad("capacity change %d: at a time in [0, duration), in order, on a link that exists, to a positive capacity", k)
+		}
+	}
+	for k, t := range c.Phases {
+		if t <= 0 || t >= c.Duration || (k > 0 && t <= c.Phases[k-1]) {
+			bad("phase boundaries must increase within (0, duration)")
+		}
 	}
 	if c.SampleInterval <= 0 || c.RateWindow < c.SampleInterval {
 		bad("sample interval must be positive and the rate window at least one sample interval")

@@ -311,7 +311,7 @@ func (c *Convergence) Summary() Summary {
 		b.Utilization = sent * 8 / (cfg.Capacity * span)
 	}
 	sum.Bottlenecks = []BottleneckSummary{b}
-	cfg.throughputs(&sum, span)
+	sum.JainFairness = cfg.throughputs(sum.Sources, span, cfg.Warmup, cfg.Duration)
 	sum.TimeToFairness = c.sampler.fair.result()
 	st := c.stats
 	sum.Convergence = &st

@@ -109,12 +109,13 @@ func TestRingWrapsAndGrows(t *testing.T) {
 }
 
 func TestLevelStats(t *testing.T) {
-	// Level 10 on [0,5), 0 on [5,8), 4 on [8,20); window [2, 12].
-	l := newLevelStats(2, 12)
+	// Level 10 on [0,5), 0 on [5,8), 4 on [8,20); measured over [2, 12].
+	l := newLevelStats(1, 10)
 	l.set(0, 10)
+	l.restart(2)
 	l.set(5, 0)
 	l.set(8, 4)
-	mean, std, lo, hi, empty := l.result(20)
+	mean, std, lo, hi, empty := l.snapshot(12).result()
 	// In the window: 10 for 3, 0 for 3, 4 for 4.
 	wantMean := (10*3 + 0*3 + 4*4) / 10.0
 	wantVar := (100*3+16*4)/10.0 - wantMean*wantMean
@@ -125,10 +126,11 @@ func TestLevelStats(t *testing.T) {
 		t.Errorf("min %g max %g empty %g", lo, hi, empty)
 	}
 	// Partial window: only up to 6.
-	l2 := newLevelStats(2, 12)
+	l2 := newLevelStats(1, 10)
 	l2.set(0, 10)
+	l2.restart(2)
 	l2.set(5, 0)
-	mean, _, _, _, empty = l2.result(6)
+	mean, _, _, _, empty = l2.snapshot(6).result()
 	if math.Abs(mean-30.0/4) > 1e-12 || math.Abs(empty-0.25) > 1e-12 {
 		t.Errorf("partial: mean %g empty %g", mean, empty)
 	}

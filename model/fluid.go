@@ -81,7 +81,7 @@ func NewFluid(cfg Config) (*Fluid, error) {
 		qEq: v["q_eq"], w: v["w"], gd: v["gd"], bc: v["bc_limit"], rAI: v["r_ai"], minRate: v["min_rate"],
 		frame: float64(cfg.FrameBytes), capacity: cfg.Capacity / 8, buffer: float64(cfg.Buffer),
 		cr: make([]float64, n), tr: make([]float64, n), delay: make([]int, n),
-		level:      newLevelStats(cfg.Warmup, cfg.Duration),
+		level:      newLevelStats(float64(cfg.FrameBytes), float64(cfg.Buffer)),
 		delivered:  make([]float64, n),
 		nextSample: cfg.SampleInterval,
 		offered:    make([]float64, n),
@@ -228,6 +228,9 @@ func (f *Fluid) step() {
 	out := (f.q + arrival*dt - over - q) / dt // what left, at most the capacity
 	f.p += 500 * (phi - f.p) * dt             // eq. 13
 	next := f.now + f.dt
+	if f.now >= f.cfg.Warmup && f.level.from < f.cfg.Warmup {
+		f.level.restart(f.cfg.Warmup) // the window begins
+	}
 	f.level.set(f.now, f.q)
 	f.q = q
 	f.departed += out * dt
@@ -264,12 +267,17 @@ func (f *Fluid) takeSample(t algos.Time) {
 func (f *Fluid) Summary() Summary {
 	cfg := &f.cfg
 	span := (min(f.now, cfg.Duration) - cfg.Warmup).Seconds()
-	mean, std, lo, hi, empty := f.level.result(f.now)
+	var lv levelSummary // zero until the window begins
+	if f.level.from >= cfg.Warmup {
+		lv = f.level.snapshot(f.now)
+	}
+	mean, std, lo, hi, empty := lv.result()
 	b := BottleneckSummary{
 		Name: "sw0", CapacityBps: cfg.Capacity,
 		QueueMean: mean, QueueStd: std, QueueMin: lo, QueueMax: hi, EmptyFraction: empty,
-		QEq:          QueueTarget(cfg.Params),
-		DroppedBytes: int64(f.dropped), DropsTotal: int64(f.droppedAll / f.frame), Drops: int64(f.dropped / f.frame),
+		QEq:            QueueTarget(cfg.Params),
+		QueueQuantiles: lv.quantiles(),
+		DroppedBytes:   int64(f.dropped), DropsTotal: int64(f.droppedAll / f.frame), Drops: int64(f.dropped / f.frame),
 	}
 	sum := Summary{Algorithm: cfg.Scheme.Name, Model: "fluid", Seed: cfg.Seed, SimSeconds: f.now.Seconds(),
 		Events: f.steps, Frames: f.Frames()}
@@ -280,7 +288,7 @@ func (f *Fluid) Summary() Summary {
 		b.Utilization = f.sentBytes * 8 / (cfg.Capacity * span)
 	}
 	sum.Bottlenecks = []BottleneckSummary{b}
-	cfg.throughputs(&sum, span)
+	sum.JainFairness = cfg.throughputs(sum.Sources, span, cfg.Warmup, cfg.Duration)
 	sum.TimeToFairness = f.rates.fair.result()
 	return sum
 }

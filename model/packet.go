@@ -37,6 +37,7 @@ type Packet struct {
 	done     bool
 
 	nextSample algos.Time
+	timeline   // capacity changes, the window's and phases' boundaries
 	sample     Sample
 	arrived    []float64 // per source, bytes that reached the bottleneck: the sampler's input
 	rates      rateSampler
@@ -63,7 +64,7 @@ func NewPacket(cfg Config) (*Packet, error) {
 			Network: net, CPID: j + 1, Capacity: l.Capacity, Buffer: float64(l.Buffer),
 			Rand: rand.New(rand.NewPCG(cfg.Seed, streamCP+uint64(j))),
 		}, cfg.Params)
-		s.ports = append(s.ports, newPort(fmt.Sprintf("sw%d", j), l.Capacity, l.Buffer, cp, n, cfg.Warmup, cfg.Duration))
+		s.ports = append(s.ports, newPort(fmt.Sprintf("sw%d", j), l.Capacity, l.Buffer, cfg.FrameBytes, cp, n))
 	}
 	s.links = make([]ring[hop], len(links))
 	for _, l := range links {
@@ -108,6 +109,7 @@ func NewPacket(cfg Config) (*Packet, error) {
 		s.syncTimer(src)
 		s.syncArrival(src)
 	}
+	s.initTimeline()
 	return s, nil
 }
 
@@ -146,9 +148,8 @@ func (s *Packet) Advance(until algos.Time) {
 			ev = *s.rare.peek()
 		}
 		next := ev.at
-		for s.nextSample <= end && s.nextSample <= next {
-			s.takeSample(s.nextSample)
-			s.nextSample += s.cfg.SampleInterval
+		for s.nextTick <= end && s.nextTick <= next {
+			s.tick()
 		}
 		if next > end {
 			break
@@ -225,9 +226,7 @@ func (s *Packet) enter(src *source, p *port, f *flight, pos int32) {
 		s.flowFrameEntered(src, p, f, last, done)
 	}
 	if send {
-		src.feedback[pos].push(s.fb)
-		// For feedback, gen names the port it comes from.
-		s.rare.push(event{at: s.now + src.fbDelay[pos], src: int32(src.id), gen: uint32(pos), kind: evFeedback})
+		s.sendFeedback(src, pos)
 	}
 	if !last && done != algos.Never {
 		// The port's departures are in order, so the link's are.
@@ -372,10 +371,9 @@ func (s *Packet) takeSample(t algos.Time) {
 }
 
 // Summary reports the metrics over [warmup, now]: the whole window once the
-// run is done.
+// run is done, and over each phase begun.
 func (s *Packet) Summary() Summary {
 	cfg := &s.cfg
-	span := (min(s.now, cfg.Duration) - cfg.Warmup).Seconds()
 	sum := Summary{
 		Algorithm:  cfg.Scheme.Name,
 		Model:      "packet",
@@ -384,32 +382,12 @@ func (s *Packet) Summary() Summary {
 		Events:     s.events,
 		Frames:     s.Frames(),
 	}
-	for _, p := range s.ports {
-		mean, std, lo, hi, empty := p.level.result(s.now)
-		b := BottleneckSummary{
-			Name: p.name, CapacityBps: p.capacity,
-			QueueMean: mean, QueueStd: std, QueueMin: lo, QueueMax: hi, EmptyFraction: empty,
-			QEq:   QueueTarget(cfg.Params),
-			Drops: p.drops, DroppedBytes: p.dropped, DropsTotal: p.dropsTotal, FeedbackFrames: p.feedbacks,
-		}
-		if span > 0 {
-			b.Utilization = float64(p.sentBytes) * 8 / (p.capacity * span)
-		}
-		sum.Bottlenecks = append(sum.Bottlenecks, b)
-	}
-	for i := range s.sources {
-		src := &s.sources[i]
-		ss := SourceSummary{ID: i, FinalRateBps: src.rate, FeedbackFrames: src.feedbacks}
-		for _, p := range s.ports {
-			ss.DeliveredBytes += p.delivered[i]
-		}
-		sum.Sources = append(sum.Sources, ss)
-	}
-	cfg.throughputs(&sum, span)
+	sum.Bottlenecks, sum.Sources, sum.JainFairness = s.measure(s.segAt(cfg.Warmup), len(s.bounds), true)
 	if s.short != nil {
 		sum.Flows = s.short.stats.summary()
 	}
 	sum.TimeToFairness = s.rates.fair.result()
+	sum.Phases = s.phases()
 	return sum
 }
 

@@ -29,27 +29,53 @@ type port struct {
 	svcBytes int        // frame size whose service time is cached
 	svc      algos.Time // its time on the link
 
-	warmup, end algos.Time
-	level       levelStats
-	sentBytes   int64   // bytes that finished in (warmup, end]
-	delivered   []int64 // per source, bytes that left the network here in (warmup, end]
-	frames      uint64  // frames that left, whole run
-	exits       uint64  // frames that left the network here, whole run
-	drops       int64   // in the window
-	dropped     int64   // bytes, in the window
-	dropsTotal  int64
-	feedbacks   int64
+	// Counters over the whole run; the summary takes the differences
+	// between their marks at the window's and the phases' boundaries.
+	level     levelStats // since the last boundary
+	sentBytes int64      // bytes that finished
+	delivered []int64    // per source, bytes that left the network here
+	frames    uint64     // frames that left
+	exits     uint64     // frames that left the network here
+	drops     int64
+	dropped   int64 // bytes
+	feedbacks int64
+	capBits   float64    // capacity integrated up to capSince, bits
+	capSince  algos.Time // when the capacity last changed
+	marks     []portMark // the counters at each boundary passed
+	segments  []levelSummary
 
 	onEnd func(src int32, at algos.Time) // a short flow's last frame left the network at
 }
 
-func newPort(name string, capacity float64, buffer int, cp algos.CongestionPoint, sources int, warmup, end algos.Time) *port {
-	return &port{
+// portMark is a port's counters at a boundary.
+type portMark struct {
+	at                              algos.Time
+	sent, drops, dropped, feedbacks int64
+	delivered                       []int64
+	capBits                         float64
+}
+
+func newPort(name string, capacity float64, buffer, frame int, cp algos.CongestionPoint, sources int) *port {
+	p := &port{
 		name: name, capacity: capacity, buffer: buffer, cp: cp,
-		warmup: warmup, end: end,
-		level:     newLevelStats(warmup, end),
+		level:     newLevelStats(float64(frame), float64(buffer)),
 		delivered: make([]int64, sources),
 	}
+	p.marks = []portMark{p.mark(0)}
+	return p
+}
+
+// mark returns the counters at t, after advance(t).
+func (p *port) mark(t algos.Time) portMark {
+	return portMark{at: t, sent: p.sentBytes, drops: p.drops, dropped: p.dropped, feedbacks: p.feedbacks,
+		delivered: append([]int64(nil), p.delivered...),
+		capBits:   p.capBits + p.capacity*float64(t-p.capSince)/float64(algos.Second)}
+}
+
+// boundary closes the stretch of time that ends at t.
+func (p *port) boundary(t algos.Time) {
+	p.marks = append(p.marks, p.mark(t))
+	p.segments = append(p.segments, p.level.restart(t))
 }
 
 // advance applies every departure up to t and returns how many it applied.
@@ -62,13 +88,9 @@ func (p *port) advance(t algos.Time) int {
 		}
 		p.bytes -= int(f.bytes)
 		p.level.set(f.done, float64(p.bytes))
-		if f.done > p.warmup && f.done <= p.end {
-			p.sentBytes += int64(f.bytes)
-			if f.src >= 0 {
-				p.delivered[f.src] += int64(f.bytes)
-			}
-		}
+		p.sentBytes += int64(f.bytes)
 		if f.src >= 0 {
+			p.delivered[f.src] += int64(f.bytes)
 			p.exits++
 			if f.end {
 				p.onEnd(f.src, f.done)
@@ -102,11 +124,8 @@ func (p *port) arrive(now algos.Time, f *algos.Frame, last bool, fb *algos.Feedb
 		p.bytes += f.Bytes
 		p.level.set(now, float64(p.bytes))
 	} else {
-		p.dropsTotal++
-		if now >= p.warmup && now <= p.end {
-			p.drops++
-			p.dropped += int64(f.Bytes)
-		}
+		p.drops++
+		p.dropped += int64(f.Bytes)
 	}
 	send := p.cp.Arrive(now, f, p.bytes, fb)
 	if send {

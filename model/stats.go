@@ -6,20 +6,27 @@ import (
 	"qcnlab/algos"
 )
 
-// levelStats integrates a piecewise-constant level (a queue length) over the
-// window [from, to] exactly: mean, variance, extremes and time at zero, in
-// constant memory however long the run.
+// levelStats integrates a piecewise-constant level (a queue length) from a
+// time on, exactly: mean, variance, extremes, and the time spent at each
+// level in bins of one granule (a frame), in memory that does not grow with
+// the run: the histogram has one bin per granule up to the buffer. Bin 0
+// holds the level 0 alone, so it is also the time at zero. A window or a
+// phase starts a fresh measurement with restart.
 type levelStats struct {
-	from, to   algos.Time
+	from       algos.Time // start of the measurement
 	last       algos.Time // time of the last change
 	level      float64    // level since last
 	sum, sumSq float64    // integrals of level and level^2, in byte-picoseconds
-	empty      algos.Time // time spent at zero
 	min, max   float64
+	hist       []float64 // hist[k]: picoseconds at levels in ((k-1) granules, k granules]
+	inv        float64   // 1 / the granule, a hair less so that whole granules stay in their bin
+	granule    float64
 }
 
-func newLevelStats(from, to algos.Time) levelStats {
-	return levelStats{from: from, to: to, min: math.Inf(1), max: math.Inf(-1)}
+// newLevelStats follows a level from 0 to top in bins of granule.
+func newLevelStats(granule, top float64) levelStats {
+	return levelStats{min: math.Inf(1), max: math.Inf(-1),
+		hist: make([]float64, int(top/granule)+2), inv: (1 - 1e-9) / granule, granule: granule}
 }
 
 // set records that the level changes to level at time t.
@@ -30,55 +37,126 @@ func (l *levelStats) set(t algos.Time, level float64) {
 	l.level = level
 }
 
-// advance integrates the current level up to t.
+// advance integrates the current level up to t, at or after the last change.
 func (l *levelStats) advance(t algos.Time) {
-	if l.last >= l.from && t <= l.to { // inside the window: the usual case
-		dt := float64(t - l.last)
-		x := l.level * dt
-		l.sum += x
-		l.sumSq += l.level * x
-		if l.level == 0 {
-			l.empty += t - l.last
-		}
-		// Plain comparisons: the built-in min and max also handle NaN,
-		// which costs on every departure.
-		if l.level < l.min {
-			l.min = l.level
-		}
-		if l.level > l.max {
-			l.max = l.level
-		}
-		l.last = t
-		return
+	dt := float64(t - l.last)
+	x := l.level * dt
+	l.sum += x
+	l.sumSq += l.level * x
+	l.hist[int(l.level*l.inv+ceilBias)] += dt
+	// Plain comparisons: the built-in min and max also handle NaN, which
+	// costs on every departure.
+	if l.level < l.min {
+		l.min = l.level
 	}
-	a, b := max(l.last, l.from), min(t, l.to)
-	if b > a {
-		dt := float64(b - a)
-		x := l.level * dt
-		l.sum += x
-		l.sumSq += l.level * x
-		if l.level == 0 {
-			l.empty += b - a
-		}
-		l.min, l.max = min(l.min, l.level), max(l.max, l.level)
+	if l.level > l.max {
+		l.max = l.level
 	}
-	l.last = max(l.last, t)
+	l.last = t
+}
+
+// ceilBias rounds a level in granules up to a whole bin: with inv a hair
+// under 1/granule, k granules land in bin k, and anything above zero (by
+// more than a millionth of a granule) in bin 1 or above.
+const ceilBias = 1 - 1e-6
+
+// levelSummary is what levelStats measured over some time: a window, or a
+// phase made of several.
+type levelSummary struct {
+	span       algos.Time
+	sum, sumSq float64
+	min, max   float64
+	hist       []float64
+	granule    float64
+}
+
+// snapshot is what l measured up to until, leaving l as it is.
+func (l *levelStats) snapshot(until algos.Time) levelSummary {
+	c := *l
+	c.hist = append([]float64(nil), l.hist...)
+	if until > c.last {
+		c.advance(until)
+	}
+	return levelSummary{span: max(0, until-c.from), sum: c.sum, sumSq: c.sumSq,
+		min: c.min, max: c.max, hist: c.hist, granule: c.granule}
+}
+
+// restart ends the measurement at t (a phase boundary) and starts a fresh
+// one from t at the same level; it returns what was measured.
+func (l *levelStats) restart(t algos.Time) levelSummary {
+	s := l.snapshot(t)
+	*l = levelStats{from: t, last: t, level: l.level, min: math.Inf(1), max: math.Inf(-1),
+		hist: make([]float64, len(l.hist)), inv: l.inv, granule: l.granule}
+	return s
+}
+
+// add merges the measurement of a following stretch of time.
+func (s *levelSummary) add(o levelSummary) {
+	if s.hist == nil {
+		s.hist, s.granule = make([]float64, len(o.hist)), o.granule
+		s.min, s.max = math.Inf(1), math.Inf(-1)
+	}
+	s.span += o.span
+	s.sum += o.sum
+	s.sumSq += o.sumSq
+	s.min, s.max = min(s.min, o.min), max(s.max, o.max)
+	for k, x := range o.hist {
+		s.hist[k] += x
+	}
 }
 
 // result returns mean, standard deviation, min, max and the fraction of time
-// at zero over the part of the window up to `until`.
-func (l levelStats) result(until algos.Time) (mean, std, lo, hi, empty float64) {
-	l.advance(until)
-	span := float64(min(until, l.to) - l.from)
-	if span <= 0 {
+// at zero.
+func (s levelSummary) result() (mean, std, lo, hi, empty float64) {
+	span := float64(s.span)
+	if span <= 0 || math.IsInf(s.min, 1) { // no time measured yet
 		return 0, 0, 0, 0, 0
 	}
-	if math.IsInf(l.min, 1) { // no time in the window yet
-		return 0, 0, 0, 0, 0
+	mean = s.sum / span
+	std = math.Sqrt(max(0, s.sumSq/span-mean*mean))
+	return mean, std, s.min, s.max, s.hist[0] / span
+}
+
+// quantiles returns the time-weighted quantiles of the level. A level is
+// binned up to a whole granule (a frame), so they are exact when the level
+// moves in whole frames, as it does with one frame size, and at most one
+// granule above otherwise.
+func (s levelSummary) quantiles() Quantiles {
+	var total float64
+	for _, x := range s.hist {
+		total += x
 	}
-	mean = l.sum / span
-	std = math.Sqrt(max(0, l.sumSq/span-mean*mean))
-	return mean, std, l.min, l.max, float64(l.empty) / span
+	var q Quantiles
+	if total <= 0 {
+		return q
+	}
+	fields := []*float64{&q.P1, &q.P5, &q.P10, &q.P25, &q.P50, &q.P75, &q.P90, &q.P95, &q.P99}
+	k, acc := 0, s.hist[0]
+	for i, p := range QuantileLevels {
+		// The smallest level at or below which the level spends p of the time.
+		for acc < p*total && k < len(s.hist)-1 {
+			k++
+			acc += s.hist[k]
+		}
+		*fields[i] = float64(k) * s.granule
+	}
+	return q
+}
+
+// QuantileLevels are the probabilities of Quantiles' fields, in order.
+var QuantileLevels = []float64{0.01, 0.05, 0.10, 0.25, 0.50, 0.75, 0.90, 0.95, 0.99}
+
+// Quantiles are time-weighted quantiles of a queue, in bytes.
+type Quantiles struct {
+	P1  float64 `json:"p1"`
+	P5  float64 `json:"p5"`
+	P10 float64 `json:"p10"`
+	P25 float64 `json:"p25"`
+	P50 float64 `json:"p50"`
+	P75 float64 `json:"p75"`
+	P90 float64 `json:"p90"`
+	P95 float64 `json:"p95"`
+	P99 float64 `json:"p99"`
 }
 
 // jain is Jain's fairness index of xs: (sum x)^2 / (n sum x^2).

@@ -19,23 +19,37 @@ type Summary struct {
 	// Convergence is set by seed 002's convergence model only.
 	Convergence *ConvergenceStats `json:"convergence,omitempty"`
 	Flows       *FlowSummary      `json:"flows,omitempty"` // short flows, if any (traffic.go)
+	// Phases are the same metrics over each phase of output.phases.
+	Phases []PhaseSummary `json:"phases,omitempty"`
+}
+
+// PhaseSummary is what a run measured over one phase, [start, end]: the
+// phases split the whole run, warm-up included.
+type PhaseSummary struct {
+	Start        float64             `json:"start_seconds"`
+	End          float64             `json:"end_seconds"`
+	Bottlenecks  []BottleneckSummary `json:"bottlenecks"`
+	Sources      []SourceSummary     `json:"sources"`
+	JainFairness float64             `json:"jain_fairness"`
 }
 
 // BottleneckSummary describes one congested queue.
 type BottleneckSummary struct {
-	Name           string  `json:"name"`
-	CapacityBps    float64 `json:"capacity_bps"`
-	Utilization    float64 `json:"utilization"`
-	QueueMean      float64 `json:"queue_mean_bytes"`
-	QueueStd       float64 `json:"queue_std_bytes"`
-	QueueMin       float64 `json:"queue_min_bytes"`
-	QueueMax       float64 `json:"queue_max_bytes"`
-	QEq            float64 `json:"q_eq_bytes"`
-	EmptyFraction  float64 `json:"empty_fraction"`
-	Drops          int64   `json:"drops"`
-	DroppedBytes   int64   `json:"dropped_bytes"`
-	DropsTotal     int64   `json:"drops_total"`
-	FeedbackFrames int64   `json:"feedback_frames"`
+	Name        string  `json:"name"`
+	CapacityBps float64 `json:"capacity_bps"`
+	Utilization float64 `json:"utilization"`
+	QueueMean   float64 `json:"queue_mean_bytes"`
+	QueueStd    float64 `json:"queue_std_bytes"`
+	QueueMin    float64 `json:"queue_min_bytes"`
+	QueueMax    float64 `json:"queue_max_bytes"`
+	// Time-weighted quantiles, zero before any time has passed.
+	QueueQuantiles Quantiles `json:"queue_quantiles_bytes"`
+	QEq            float64   `json:"q_eq_bytes"`
+	EmptyFraction  float64   `json:"empty_fraction"`
+	Drops          int64     `json:"drops"`
+	DroppedBytes   int64     `json:"dropped_bytes"`
+	DropsTotal     int64     `json:"drops_total"`
+	FeedbackFrames int64     `json:"feedback_frames"`
 }
 
 // SourceSummary describes one source.
@@ -45,6 +59,12 @@ type SourceSummary struct {
 	FinalRateBps   float64 `json:"final_rate_bps"`
 	DeliveredBytes int64   `json:"delivered_bytes"`
 	FeedbackFrames int64   `json:"feedback_frames"`
+	// The loop delays the source's feedback actually took, over the whole
+	// run: forward propagation to the congestion point, the switch's
+	// feedback latency, and backward propagation.
+	// Both are 0 for a source that was sent no feedback.
+	LoopDelayMin float64 `json:"loop_delay_min_seconds"`
+	LoopDelayMax float64 `json:"loop_delay_max_seconds"`
 }
 
 // Sample is one point of the time series.
@@ -56,21 +76,20 @@ type Sample struct {
 	Capacity     []float64 // each bottleneck's service rate in force, bits/s
 }
 
-// throughputs fills in each source's throughput over the window, span
-// seconds, from its delivered bytes, and Jain's index over the sources that
-// sent during the window.
-func (c *Config) throughputs(sum *Summary, span float64) {
+// throughputs fills in each source's throughput over span seconds from its
+// delivered bytes, and returns Jain's index over the sources that sent
+// during [from, to].
+func (c *Config) throughputs(srcs []SourceSummary, span float64, from, to algos.Time) float64 {
 	if span <= 0 {
-		sum.JainFairness = 1
-		return
+		return 1
 	}
 	var xs []float64
-	for i := range sum.Sources {
-		s := &sum.Sources[i]
+	for i := range srcs {
+		s := &srcs[i]
 		s.ThroughputBps = float64(s.DeliveredBytes) * 8 / span
-		if src := c.Sources[i]; src.Start < c.Duration && src.Stop > c.Warmup {
+		if src := c.Sources[i]; src.Start < to && src.Stop > from {
 			xs = append(xs, s.ThroughputBps)
 		}
 	}
-	sum.JainFairness = jain(xs)
+	return jain(xs)
 }

@@ -1,0 +1,244 @@
+package model
+
+import (
+	"slices"
+
+	"qcnlab/algos"
+)
+
+// timeline is what the packet model does at given times, apart from its
+// events: the capacity changes, and the boundaries (the end of the warm-up,
+// the phases' limits) where it marks its counters so that the summary can
+// report on the window and on each phase. Between boundaries the ports
+// count whole-run totals only, so phases cost nothing per frame.
+type timeline struct {
+	nextTick      algos.Time // the next sample or milestone
+	nextMilestone algos.Time
+	changes       []CapacityChange // still to come
+	bounds        []algos.Time     // the boundaries, increasing, in (0, duration)
+	passed        int              // boundaries passed
+	srcMarks      [][]sourceMark   // [boundary][source], the first at time 0
+	fbPaths       []feedbackPath   // nil unless the feedback latency varies
+	loops         []loopStats      // per source
+}
+
+// sourceMark is a source's counters at a boundary.
+type sourceMark struct {
+	feedbacks int64
+	rate      float64
+}
+
+func (s *Packet) initTimeline() {
+	cfg := &s.cfg
+	s.changes = cfg.Changes
+	if cfg.Warmup > 0 {
+		s.bounds = append(s.bounds, cfg.Warmup)
+	}
+	for _, t := range cfg.Phases {
+		if !slices.Contains(s.bounds, t) {
+			s.bounds = append(s.bounds, t)
+		}
+	}
+	slices.Sort(s.bounds)
+	if !cfg.FeedbackLatency.IsFixed() {
+		s.fbPaths = make([]feedbackPath, len(s.sources))
+		for i := range s.fbPaths {
+			s.fbPaths[i] = feedbackPath{rand: DelayRand(cfg.Seed, streamFeedbackLatency+uint64(i)),
+				last: make([]algos.Time, len(s.sources[i].path))}
+		}
+	}
+	s.loops = make([]loopStats, len(s.sources))
+	for i := range s.loops {
+		s.loops[i] = newLoopStats()
+	}
+	s.srcMarks = [][]sourceMark{s.markSources()}
+	s.scheduleMilestone()
+}
+
+func (s *Packet) markSources() []sourceMark {
+	m := make([]sourceMark, len(s.sources))
+	for i := range s.sources {
+		m[i] = sourceMark{feedbacks: s.sources[i].feedbacks, rate: s.sources[i].rate}
+	}
+	return m
+}
+
+func (s *Packet) scheduleMilestone() {
+	s.nextMilestone = algos.Never
+	if len(s.changes) > 0 {
+		s.nextMilestone = s.changes[0].At
+	}
+	if s.passed < len(s.bounds) {
+		s.nextMilestone = min(s.nextMilestone, s.bounds[s.passed])
+	}
+	s.nextTick = min(s.nextSample, s.nextMilestone)
+}
+
+// tick runs what is due at s.nextTick: milestones first, so that a sample
+// at the same time sees a new capacity, then the sample.
+func (s *Packet) tick() {
+	t := s.nextTick
+	if t == s.nextMilestone {
+		s.now = t
+		for len(s.changes) > 0 && s.changes[0].At <= t {
+			s.changeCapacity(s.changes[0])
+			s.changes = s.changes[1:]
+		}
+		if s.passed < len(s.bounds) && s.bounds[s.passed] <= t {
+			s.boundary(t)
+		}
+	}
+	if t == s.nextSample {
+		s.takeSample(t)
+		s.nextSample += s.cfg.SampleInterval
+	}
+	s.scheduleMilestone()
+}
+
+// boundary marks every counter at t.
+func (s *Packet) boundary(t algos.Time) {
+	for _, p := range s.ports {
+		s.events += uint64(p.advance(t))
+		p.boundary(t)
+	}
+	for i := range s.loops {
+		s.loops[i].boundary()
+	}
+	s.srcMarks = append(s.srcMarks, s.markSources())
+	s.passed++
+}
+
+// segment k runs from boundary k-1 (time 0 for the first) to boundary k,
+// or to now for the one in progress.
+func (s *Packet) segStart(k int) algos.Time {
+	if k == 0 {
+		return 0
+	}
+	return s.bounds[k-1]
+}
+
+// segAt is the segment that starts at t, a boundary or 0.
+func (s *Packet) segAt(t algos.Time) int {
+	if t == 0 {
+		return 0
+	}
+	return slices.Index(s.bounds, t) + 1
+}
+
+// measure reports the metrics over segments from to to (inclusive), the
+// last of which may be the one in progress; whole says whether they make
+// the run's window, whose feedback counts and loop delays are whole-run.
+func (s *Packet) measure(from, to int, whole bool) ([]BottleneckSummary, []SourceSummary, float64) {
+	cfg := &s.cfg
+	to = min(to, s.passed)
+	t0, t1 := s.segStart(from), s.now
+	if to < s.passed {
+		t1 = s.bounds[to]
+	}
+	span := (t1 - t0).Seconds()
+	var bs []BottleneckSummary
+	srcs := make([]SourceSummary, len(s.sources))
+	for j, p := range s.ports {
+		var lv levelSummary
+		a, b := p.marks[min(from, len(p.marks)-1)], p.mark(s.now)
+		if to < s.passed {
+			b = p.marks[to+1]
+		}
+		for k := from; k <= to; k++ {
+			if k < len(p.segments) {
+				lv.add(p.segments[k])
+			} else {
+				lv.add(p.level.snapshot(s.now))
+			}
+		}
+		sum := BottleneckSummary{Name: p.name, CapacityBps: p.capacityAt(t1, j, cfg), QEq: QueueTarget(cfg.Params),
+			Drops: b.drops - a.drops, DroppedBytes: b.dropped - a.dropped, DropsTotal: b.drops - a.drops,
+			FeedbackFrames: b.feedbacks - a.feedbacks}
+		if from <= to {
+			sum.QueueMean, sum.QueueStd, sum.QueueMin, sum.QueueMax, sum.EmptyFraction = lv.result()
+			sum.QueueQuantiles = lv.quantiles()
+			if c := b.capBits - a.capBits; c > 0 {
+				sum.Utilization = float64(b.sent-a.sent) * 8 / c
+			}
+		} else { // the window has not begun
+			sum.Drops, sum.DroppedBytes, sum.DropsTotal = 0, 0, 0
+		}
+		if whole {
+			sum.DropsTotal, sum.FeedbackFrames = p.drops, p.feedbacks
+		}
+		bs = append(bs, sum)
+		for i := range srcs {
+			if from <= to {
+				srcs[i].DeliveredBytes += b.delivered[i] - a.delivered[i]
+			}
+		}
+	}
+	for i := range srcs {
+		src := &s.sources[i]
+		ss := &srcs[i]
+		ss.ID = i
+		l := &s.loops[i]
+		lo, hi := l.min, l.max
+		ss.FinalRateBps, ss.FeedbackFrames = src.rate, src.feedbacks
+		if !whole {
+			lo, hi = algos.Never, -1
+			for k := from; k <= to; k++ {
+				seg := [2]algos.Time{l.segMin, l.segMax}
+				if k < len(l.segments) {
+					seg = l.segments[k]
+				}
+				lo, hi = min(lo, seg[0]), max(hi, seg[1])
+			}
+			a := s.srcMarks[min(from, len(s.srcMarks)-1)][i]
+			b := sourceMark{feedbacks: src.feedbacks, rate: src.rate}
+			if to < s.passed {
+				b = s.srcMarks[to+1][i]
+			}
+			ss.FinalRateBps, ss.FeedbackFrames = b.rate, b.feedbacks-a.feedbacks
+		}
+		if hi >= 0 {
+			ss.LoopDelayMin, ss.LoopDelayMax = lo.Seconds(), hi.Seconds()
+		}
+	}
+	end := t1
+	if whole {
+		end = cfg.Duration
+	}
+	return bs, srcs, cfg.throughputs(srcs, span, t0, end)
+}
+
+// capacityAt is the capacity of port j in force at t: the last change to
+// it at or before t.
+func (p *port) capacityAt(t algos.Time, j int, cfg *Config) float64 {
+	c := cfg.links()[j].Capacity
+	for _, ch := range cfg.Changes {
+		if ch.At <= t && (ch.Link < 0 || ch.Link == j) {
+			c = ch.Capacity
+		}
+	}
+	return c
+}
+
+// phases reports each phase of output.phases that has begun.
+func (s *Packet) phases() []PhaseSummary {
+	cfg := &s.cfg
+	if len(cfg.Phases) == 0 {
+		return nil
+	}
+	limits := append(append([]algos.Time{0}, cfg.Phases...), cfg.Duration)
+	var out []PhaseSummary
+	for k := 0; k+1 < len(limits); k++ {
+		a, b := limits[k], limits[k+1]
+		if a > s.now || (a == s.now && a > 0) {
+			break
+		}
+		to := len(s.bounds)
+		if b < cfg.Duration {
+			to = s.segAt(b) - 1
+		}
+		bs, srcs, jain := s.measure(s.segAt(a), to, false)
+		out = append(out, PhaseSummary{Start: a.Seconds(), End: min(b, s.now).Seconds(),
+			Bottlenecks: bs, Sources: srcs, JainFairness: jain})
+	}
+	return out
+}
