@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -122,4 +123,94 @@ func TestDrawnDelaysStayInRangeAndDiffer(t *testing.T) {
 		}
 	}
 	assertRoundTrip(t, e)
+}
+
+func TestScenarioKeyErrors(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{"duration = \"10ms\"\n[network]\n[[network.changes]]\nat = \"10ms\"\ncapacity = \"1Gbps\"\n",
+			"bad.toml:3: network.changes[0].at: 10ms is not before the end of the run (10ms)"},
+		{"[[network.changes]]\nat = \"-1ms\"\ncapacity = \"1Gbps\"\n", "bad.toml:2: network.changes.at"},
+		{"[[network.changes]]\nat = \"1ms\"\ncapacity = \"1Gbps\"\n[[network.changes]]\nat = \"2ms\"\ncapacity = \"0Gbps\"\n",
+			"bad.toml:4: network.changes[1].capacity: must be positive"},
+		{"[[network.changes]]\nat = \"1ms\"\ncapacity = \"1Gbps\"\nlink = 1\n", "bad.toml:1: network.changes[0].link: link 1 does not exist"},
+		{"[network]\nfeedback_latency = \"uniform(3us, 1us)\"\n", "bad.toml:2: network.feedback_latency:"},
+		{"model = \"fluid\"\n[network]\nfeedback_latency = \"1us\"\n", "bad.toml:3: network.feedback_latency: the fluid model"},
+		{"duration = \"10ms\"\n[output]\nphases = [\"5ms\", \"10ms\"]\n", "bad.toml:3: output.phases: boundary 10ms is not inside the run"},
+		{"[output]\nphases = [\"5ms\", \"2ms\"]\n", "bad.toml:2: output.phases: boundaries must increase: 2ms after 5ms"},
+		{"[output]\nphases = [\"soon\"]\n", "bad.toml:2"},
+	} {
+		_, err := Parse("bad.toml", []byte(c.text))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: error %v, want %q", c.text, err, c.want)
+		}
+	}
+}
+
+const scenario = `
+seed = 3
+duration = "6ms"
+warmup = "1ms"
+algorithms = ["qcn", "dsm"]
+[network]
+feedback_latency = "uniform(10us, 30us)"
+[[network.changes]]
+at = "2ms"
+capacity = "2Gbps"
+[[network.changes]]
+at = "4ms"
+capacity = "10Gbps"
+link = 0
+[sources]
+count = 3
+forward_delay = "uniform(20us, 80us)"
+[output]
+phases = ["2ms", "4ms"]
+[sweep]
+seed = [3, 4]
+`
+
+func TestScenarioRoundTripAndDeterminism(t *testing.T) {
+	e, err := Parse("scenario.toml", []byte(scenario))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := e.Encode(&b); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`feedback_latency = "uniform(10us, 30us)"`, "[[network.changes]]", `at = "4ms"`,
+		"link = 0", `phases = ["2ms", "4ms"]`} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("saved file lacks %s:\n%s", want, b.String())
+		}
+	}
+	assertRoundTrip(t, e)
+	one, err := Execute(t.Context(), e, Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	four, err := Execute(t.Context(), e, Options{Workers: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range one.Runs {
+		a, b := one.Runs[i], four.Runs[i]
+		a.WallSeconds, b.WallSeconds = 0, 0
+		ja, _ := json.Marshal(a)
+		jb, _ := json.Marshal(b)
+		if !bytes.Equal(ja, jb) {
+			t.Errorf("run %d differs with 4 workers:\n%s\n%s", i, ja, jb)
+		}
+		if len(a.Phases) != 3 || a.Phases[1].Bottlenecks[0].CapacityBps != 2e9 {
+			t.Errorf("run %d: phases %+v", i, a.Phases)
+		}
+		for _, s := range a.Sources {
+			if s.LoopDelayMin < 50e-6+10e-6 || s.LoopDelayMax > 80e-6+50e-6+30e-6+1e-12 {
+				t.Errorf("run %d source %d: loop delays [%g, %g] outside what the delays allow", i, s.ID, s.LoopDelayMin, s.LoopDelayMax)
+			}
+		}
+	}
+	if one.Runs[0].Sources[0].LoopDelayMin == one.Runs[2].Sources[0].LoopDelayMin {
+		t.Errorf("seeds 3 and 4 drew the same loop delay")
+	}
 }

@@ -207,12 +207,12 @@ func (s *Packet) measure(from, to int, whole bool) ([]BottleneckSummary, []Sourc
 	return bs, srcs, cfg.throughputs(srcs, span, t0, end)
 }
 
-// capacityAt is the capacity of port j in force at t: the last change to
-// it at or before t.
+// capacityAt is the capacity of port j in force just before t: the last
+// change to it before t.
 func (p *port) capacityAt(t algos.Time, j int, cfg *Config) float64 {
 	c := cfg.links()[j].Capacity
 	for _, ch := range cfg.Changes {
-		if ch.At <= t && (ch.Link < 0 || ch.Link == j) {
+		if ch.At < t && (ch.Link < 0 || ch.Link == j) {
 			c = ch.Capacity
 		}
 	}
