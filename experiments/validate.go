@@ -100,12 +100,12 @@ func (e *Experiment) Validate() error {
 		bad("model", "seed 002's convergence model is for 2 sources, not %d (sources.count)", e.Sources.Count)
 	}
 
-	if e.Model == "fluid" && (len(n.Changes) > 0 || n.FeedbackLatency != FixedDelay(0)) {
+	if e.Model != "packet" && (len(n.Changes) > 0 || n.FeedbackLatency != FixedDelay(0)) {
 		key := "network.changes"
 		if len(n.Changes) == 0 {
 			key = "network.feedback_latency"
 		}
-		bad(key, "the fluid model has a fixed capacity and no feedback latency; use model = \"packet\"")
+		bad(key, "the %s model has a fixed capacity and no feedback latency; use model = \"packet\"", e.Model)
 	}
 	for i, c := range n.Changes {
 		key := fmt.Sprintf("network.changes[%d]", i)
@@ -197,7 +197,7 @@ func (e *Experiment) Validate() error {
 				units.FormatDuration(algos.Time(o.Phases[i-1])))
 		}
 	}
-	if e.Model == "fluid" && len(o.Phases) > 0 {
+	if e.Model != "packet" && len(o.Phases) > 0 {
 		bad("output.phases", "phases are measured by the packet model; use model = \"packet\"")
 	}
 	if !(o.FairnessThreshold > 0 && o.FairnessThreshold <= 1) {
