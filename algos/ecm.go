@@ -104,7 +104,7 @@ func ECMParams() []Param {
 			Doc:     "the largest Tmax the back-off doubles to (default 1 s, the top of section 3.3.2's configuration range [1 us, 1 s], or Tmax if larger; the pseudo-code doubles without bound)",
 			Default: func(_ Network, v Values) float64 { return math.Max(1, v["tmax"]) }},
 		{Key: "rmin_floor", Kind: Rate, Min: 0,
-			Doc:     "the smallest Rmin the back-off halves to (default 1 Mbps, the bottom of section 3.3.2's configuration range [1 Mbps, 1 Gbps], or Rmin if smaller; 0: the pseudo-code's unbounded halving)",
+			Doc:     "the smallest Rmin the back-off halves to (default 1 Mbps, the bottom of section 3.3.2's configuration range [1 Mbps, 1 Gbps], or Rmin if smaller; 0: the pseudo-code's unbounded halving). 100 line-rate sources, 10 Gbps, 60 KB, 2 s: restarts reach the 1 Mbps floor and Tmax 164 ms; unbounded, restarts fell to 48.8 kbps",
 			Default: func(_ Network, v Values) float64 { return math.Min(1e6, v["rmin"]) }},
 		{Key: "w_rtt", Kind: Count, Default: Fixed(3), Min: 0, Max: 62,
 			Doc: "Wrtt, RTTavg's EWMA weight is 2^-Wrtt (section 3.3; seed gives no value, 1/8 as TCP's SRTT gain)"},
