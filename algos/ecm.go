@@ -51,7 +51,7 @@ func ECMParams() []Param {
 			Doc:     "Qeq, the equilibrium queue length (default 16 frames, the BCN baseline of seed 000 section III-B, at most a third of the buffer in whole 64 B pages, so that 2*Qeq, where Qdelta saturates and sets the Q bit, stays below Qsc)",
 			Default: func(n Network, _ Values) float64 { return math.Min(16*n.FrameBytes, ecmPageFloor(n.Buffer/3)) }},
 		{Key: "q_sc", Kind: Bytes, Min: ecmPage,
-			Doc: "Qsc, severe congestion: above it ECM(0,0) (seed 003 gives no value; default 80% of the buffer, at most a frame below the fullest queue the buffer holds, so ECM(0,0) can fire; must be below that queue)",
+			Doc: "Qsc, severe congestion: above it ECM(0,0) (seed 003 gives no value; default 80% of the buffer, a fifth left to absorb the frames in flight when ECM(0,0) goes out, and at most a frame below the fullest queue the buffer holds, so ECM(0,0) can fire at all; must be below that queue)",
 			Default: func(n Network, _ Values) float64 {
 				return math.Min(math.Round(0.8*n.Buffer), ecmFullQueue(n)-n.FrameBytes)
 			}},
