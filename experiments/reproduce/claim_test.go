@@ -148,3 +148,21 @@ func TestCorrectionAvailable(t *testing.T) {
 		}
 	}
 }
+
+// Figure 10's rule on synthetic runs: both schemes oscillate more with
+// heavier short flows; DSM is steadier than QCN on link 1 only.
+func TestMixedFlowsRule(t *testing.T) {
+	mk := func(alg, load string, std1, std2 float64) experiments.RunSummary {
+		return experiments.RunSummary{Summary: model.Summary{Algorithm: alg, Bottlenecks: []model.BottleneckSummary{
+			{QueueStd: std1, Utilization: 1}, {QueueStd: std2, Utilization: 1}}},
+			Point: map[string]string{"traffic.short_flow_rate": load}}
+	}
+	rs := Runs{mk("dsm", "0.0", 1e3, 1e3), mk("dsm", "200.0", 2e3, 9e3), mk("qcn", "0.0", 2e3, 2e3), mk("qcn", "200.0", 3e3, 4e3)}
+	o := mixedFlows("traffic.short_flow_rate", 2)(rs)
+	if o.Criteria[0].Verdict != Agrees || o.Criteria[1].Verdict != Partly || o.Verdict != Partly {
+		t.Errorf("%+v", o)
+	}
+	if !strings.Contains(o.Criteria[1].Measured, "200.0: std 9.0/4.0 KB") {
+		t.Errorf("measured %q", o.Criteria[1].Measured)
+	}
+}
