@@ -132,25 +132,25 @@ func (m *Model) saveTo(msg saveMsg) {
 	m.setStatus("saved "+path, false)
 }
 
-// open loads an experiment file and runs it; a file that does not load
-// leaves its error in the picker and the current run going.
+// open loads an experiment (a file, or a built-in by name) and runs it; one
+// that does not load leaves its error in the prompt and the current run going.
 func (m *Model) open(path string) {
 	// Name files under the working directory as the user would.
-	if wd, err := os.Getwd(); err == nil {
+	if wd, err := os.Getwd(); err == nil && filepath.IsAbs(path) {
 		if rel, err := filepath.Rel(wd, path); err == nil && !strings.HasPrefix(rel, "..") {
 			path = rel
 		}
 	}
-	e, err := experiments.Load(path)
+	e, err := experiments.OpenWith(path, nil)
 	if err == nil {
 		err = m.start(e, algorithmBar(e), 0)
 	}
 	if err != nil {
-		m.picker.fail(err.Error())
+		m.openP.fail(err.Error())
 		return
 	}
 	m.focus = m.back()
-	m.setStatus("opened "+path, false)
+	m.setStatus("opened "+strings.TrimPrefix(path, "./"), false)
 }
 
 func (m *Model) setStatus(s string, isErr bool) {

@@ -11,7 +11,7 @@
 //   - model.go: the root model: its state, the tick that turns wall time into
 //     simulated time, and key routing; actions.go: what keys and panes' messages
 //     do; view.go: layout and view; run.go: the program;
-//   - header.go, charts.go, compare.go, params.go, prompt.go, picker.go: the
+//   - header.go, charts.go, compare.go, params.go, prompt.go, open.go: the
 //     panes; plot.go: a line chart over simulated time on top of ntcharts;
 //   - keys.go: every key binding, feeding the help line; styles.go: every style.
 //

@@ -18,11 +18,12 @@ type keyMap struct {
 	Help                         key.Binding
 	Quit                         key.Binding
 
-	// In the parameter pane, prompts and the file picker.
+	// In the parameter pane and the prompts.
 	Up, Down key.Binding
 	Edit     key.Binding
 	Apply    key.Binding
 	Cancel   key.Binding
+	Complete key.Binding
 	Yes, No  key.Binding
 }
 
@@ -45,13 +46,14 @@ func defaultKeys() keyMap {
 		Help:    key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:    key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 
-		Up:     key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
-		Down:   key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
-		Edit:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "edit")),
-		Apply:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "apply")),
-		Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
-		Yes:    key.NewBinding(key.WithKeys("y", "Y"), key.WithHelp("y", "overwrite")),
-		No:     key.NewBinding(key.WithKeys("n", "N", "esc"), key.WithHelp("n", "keep it")),
+		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
+		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
+		Edit:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "edit")),
+		Apply:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "apply")),
+		Cancel:   key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
+		Complete: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "complete")),
+		Yes:      key.NewBinding(key.WithKeys("y", "Y"), key.WithHelp("y", "overwrite")),
+		No:       key.NewBinding(key.WithKeys("n", "N", "esc"), key.WithHelp("n", "keep it")),
 	}
 }
 
@@ -122,15 +124,15 @@ type confirmHelp struct{ k *keyMap }
 func (h confirmHelp) ShortHelp() []key.Binding  { return []key.Binding{h.k.Yes, h.k.No} }
 func (h confirmHelp) FullHelp() [][]key.Binding { return [][]key.Binding{h.ShortHelp()} }
 
-// pickerHelp is the help of the file picker.
-type pickerHelp struct{ k *keyMap }
+// openHelp is the help of the open prompt.
+type openHelp struct{ k *keyMap }
 
-func (h pickerHelp) ShortHelp() []key.Binding {
+func (h openHelp) ShortHelp() []key.Binding {
 	return []key.Binding{
-		key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "move")),
+		h.k.Complete,
+		key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "choose")),
 		key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
-		key.NewBinding(key.WithKeys("left"), key.WithHelp("←/backspace", "up a directory")),
 		h.k.Cancel,
 	}
 }
-func (h pickerHelp) FullHelp() [][]key.Binding { return [][]key.Binding{h.ShortHelp()} }
+func (h openHelp) FullHelp() [][]key.Binding { return [][]key.Binding{h.ShortHelp()} }

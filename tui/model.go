@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -43,7 +42,7 @@ const (
 	focusCharts focus = iota
 	focusParams       // the parameter pane (it may be editing a value)
 	focusSave         // the save prompt
-	focusOpen         // the file picker
+	focusOpen         // the open prompt
 )
 
 // tickMsg is the UI's clock: it carries the wall time, so a test can drive
@@ -94,7 +93,7 @@ type Model struct {
 	cmp    comparePane
 	params paramsPane
 	save   savePrompt
-	picker pickerPane
+	openP  openPrompt
 }
 
 // New builds the workbench on an experiment, with its first algorithm
@@ -118,6 +117,7 @@ func newModel() Model {
 		speed:  defaultSpeed,
 		params: newParamsPane(),
 		save:   newSavePrompt(),
+		openP:  newOpenPrompt(),
 	}
 }
 
@@ -293,12 +293,12 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.open(msg.path)
 		return nil
 	}
-	// Anything else belongs to the component that asked for it: the file
-	// picker reading a directory, a text input's cursor.
+	// Anything else belongs to the component that asked for it: a text
+	// input's cursor.
 	var cmd tea.Cmd
 	switch {
 	case m.focus == focusOpen:
-		m.picker, cmd = m.picker.update(msg)
+		m.openP, cmd, _ = m.openP.update(msg, &m.keys)
 	case m.focus == focusSave:
 		m.save, cmd, _ = m.save.update(msg, &m.keys)
 	case m.focus == focusParams:
@@ -406,7 +406,7 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 	if msg.String() == "ctrl+c" {
 		return m.quit()
 	}
-	// Prompts and the picker take every key.
+	// Prompts take every key.
 	var cmd tea.Cmd
 	switch {
 	case m.focus == focusSave:
@@ -417,11 +417,11 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 		}
 		return cmd
 	case m.focus == focusOpen:
-		if key.Matches(msg, k.Cancel) {
+		var cancelled bool
+		m.openP, cmd, cancelled = m.openP.update(msg, k)
+		if cancelled {
 			m.focus = m.back()
-			return nil
 		}
-		m.picker, cmd = m.picker.update(msg)
 		return cmd
 	case m.focus == focusParams && m.params.editing:
 		m.params, cmd = m.params.update(msg, k)
@@ -465,12 +465,7 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 		return m.save.open("./" + m.exp.Name + ".toml")
 	case key.Matches(msg, k.Open):
 		m.focus = focusOpen
-		dir, err := os.Getwd()
-		if err != nil {
-			dir = "."
-		}
-		m.picker, cmd = newPicker(dir, m.width, m.bodyHeight())
-		return cmd
+		return m.openP.open()
 	case key.Matches(msg, k.Link):
 		m.link = (m.link + 1) % max(1, m.links())
 		m.refreshPanes()
@@ -483,7 +478,7 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 	return nil
 }
 
-// back is the focus to return to when a prompt or the picker closes.
+// back is the focus to return to when a prompt closes.
 func (m *Model) back() focus {
 	if m.showPar {
 		return focusParams

@@ -436,9 +436,9 @@ func TestOpenBrokenFileKeepsTheRun(t *testing.T) {
 	old, exp := h.m.sess, h.m.exp
 	h.keys("o")
 	if h.m.focus != focusOpen || !strings.Contains(h.view(), "broken.toml") {
-		t.Fatalf("picker does not list the file:\n%s", h.view())
+		t.Fatalf("the open prompt does not list the file:\n%s", h.view())
 	}
-	h.keys("enter")
+	h.keys("down", "enter")
 	v := h.view()
 	if !strings.Contains(v, `broken.toml:3: network.capacty: unknown key (did you mean "network.capacity"?)`) {
 		t.Errorf("error not shown:\n%s", v)
@@ -452,7 +452,7 @@ func TestOpenBrokenFileKeepsTheRun(t *testing.T) {
 	}
 	h.keys("esc")
 	if h.m.focus != focusCharts {
-		t.Error("esc did not close the picker")
+		t.Error("esc did not close the open prompt")
 	}
 }
 
@@ -464,7 +464,11 @@ func TestOpenGoodFile(t *testing.T) {
 	}
 	h := newHarness(t, testExperiment(t), 120, 40)
 	h.advance(tick250)
-	h.keys("o", "enter")
+	h.keys("o", "g", "tab")
+	if got := h.m.openP.input.Value(); got != "./good.toml" {
+		t.Errorf("tab completed to %q", got)
+	}
+	h.keys("enter")
 	if h.m.exp.Name != "opened" || h.m.sess.reached() != 0 || h.m.focus != focusCharts {
 		t.Fatalf("not opened: %s", h.m.exp.Name)
 	}

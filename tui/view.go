@@ -10,10 +10,14 @@ import (
 	"github.com/charmbracelet/lipgloss"
 )
 
-// bottomHeight is the status line, or the save prompt's two lines.
+// bottomHeight is the status line, or the save prompt's two lines, or the
+// open prompt's.
 func (m *Model) bottomHeight() int {
-	if m.focus == focusSave {
+	switch m.focus {
+	case focusSave:
 		return 2
+	case focusOpen:
+		return m.openP.height()
 	}
 	return 1
 }
@@ -30,7 +34,7 @@ func (m *Model) helpView() string {
 	case m.focus == focusSave || m.focus == focusParams && m.params.editing:
 		km = inputHelp{&m.keys}
 	case m.focus == focusOpen:
-		km = pickerHelp{&m.keys}
+		km = openHelp{&m.keys}
 	case m.focus == focusParams:
 		km = paramsHelp{&m.keys, narrow}
 	}
@@ -43,7 +47,7 @@ func (m *Model) helpView() string {
 	return strings.Join(lines, "\n")
 }
 
-// bodyHeight is what is left for the charts (or the pane or the picker).
+// bodyHeight is what is left for the charts (or the pane).
 func (m *Model) bodyHeight() int {
 	return m.height - 3 - m.bottomHeight() - lipgloss.Height(m.helpView())
 }
@@ -58,10 +62,9 @@ func (m *Model) layout() {
 		return
 	}
 	m.save.setWidth(w)
+	m.openP.setWidth(w)
 	chartsW, chartsH := w, h
 	switch {
-	case m.focus == focusOpen:
-		m.picker.setSize(w, h)
 	case m.showPar && w >= wideParams:
 		pw := m.paramsWidth()
 		m.params.setSize(pw-2, h) // the pane's left border and padding
@@ -92,9 +95,12 @@ func (m Model) View() string {
 		m.bodyView(),
 		statsLine(w, snap, m.scen, m.eps, m.link),
 	}
-	if m.focus == focusSave {
+	switch m.focus {
+	case focusSave:
 		rows = append(rows, m.save.view())
-	} else {
+	case focusOpen:
+		rows = append(rows, m.openP.view())
+	default:
 		style := faintStyle
 		if m.statusErr {
 			style = errorStyle
@@ -116,8 +122,6 @@ func (m *Model) bodyView() string {
 		charts = m.cmp.view()
 	}
 	switch {
-	case m.focus == focusOpen:
-		return m.picker.view()
 	case m.showPar && m.width >= wideParams:
 		return lipgloss.JoinHorizontal(lipgloss.Top, charts, paneStyle.Render(m.params.view()))
 	case m.showPar:

@@ -1,0 +1,290 @@
+package tui
+
+import (
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"qcnlab/experiments"
+)
+
+// openMsg asks the root model to load an experiment: a file or a built-in
+// name.
+type openMsg struct{ path string }
+
+// openPrompt asks which experiment to open, like the save prompt: a path
+// prefilled with the current folder, tab completion, and under it a short
+// list of what matches: .toml files, folders and built-in names. It reads
+// the folder anew whenever its folder changes and on every tab, never
+// trusts a listing to still be true (a file may vanish before it is
+// opened), and shows why a folder cannot be listed instead of failing.
+type openPrompt struct {
+	width   int
+	input   textinput.Model
+	matches []match // completions of the input, in the order listed
+	sel     int     // the highlighted match, -1 for none
+	dir     string  // the folder listed in entries
+	entries []entry
+	note    string // why the folder could not be listed (in full)
+	err     string // why the chosen experiment did not open
+}
+
+// match is a completion: a path, or a built-in experiment's name.
+type match struct {
+	text    string
+	builtin bool
+}
+
+// entry is a listed name and whether it is a folder.
+type entry struct {
+	name string
+	dir  bool
+}
+
+const (
+	openListLines = 6     // matches shown at once
+	maxListed     = 10000 // entries read from one folder: /proc or a huge folder stays quick
+)
+
+func newOpenPrompt() openPrompt {
+	in := textinput.New()
+	in.Prompt = "open: "
+	in.PromptStyle = promptStyle
+	in.Cursor.SetMode(cursor.CursorStatic)
+	return openPrompt{input: in, sel: -1}
+}
+
+// open starts the prompt on the current folder.
+func (p *openPrompt) open() tea.Cmd {
+	p.err, p.dir = "", ""
+	p.setValue("./")
+	return p.input.Focus()
+}
+
+func (p *openPrompt) setWidth(w int) {
+	p.width = w
+	p.input.Width = max(1, w-len(p.input.Prompt)-1)
+}
+
+// height is the prompt's lines: the input, a line for errors, the matches.
+func (p *openPrompt) height() int { return 2 + openListLines }
+
+func (p *openPrompt) setValue(v string) {
+	p.input.SetValue(v)
+	p.input.CursorEnd()
+	p.refresh(false)
+}
+
+// fail shows why the chosen experiment did not open; the prompt stays.
+func (p *openPrompt) fail(msg string) { p.err = msg }
+
+// split cuts the input into the folder to list and the start of the name.
+func split(v string) (dir, prefix, base string) {
+	i := strings.LastIndex(v, "/")
+	if i < 0 {
+		return ".", "", v
+	}
+	dir = v[:i+1]
+	return dir, dir, v[i+1:]
+}
+
+// refresh lists the input's folder if it changed (or always, if reread),
+// and recomputes the matches.
+func (p *openPrompt) refresh(reread bool) {
+	v := p.input.Value()
+	dir, prefix, base := split(v)
+	if reread || dir != p.dir {
+		p.dir = dir
+		p.entries, p.note = listDir(dir)
+	}
+	var files, dirs []match
+	for _, e := range p.entries {
+		if !strings.HasPrefix(e.name, base) || strings.HasPrefix(e.name, ".") && !strings.HasPrefix(base, ".") {
+			continue
+		}
+		switch {
+		case e.dir:
+			dirs = append(dirs, match{text: prefix + e.name + "/"})
+		case strings.HasSuffix(e.name, ".toml"):
+			files = append(files, match{text: prefix + e.name})
+		}
+	}
+	// Built-in names, where a bare name would open them.
+	var builtins []match
+	if prefix == "" || prefix == "./" {
+		for _, name := range experiments.BuiltinNames() {
+			if strings.HasPrefix(name, base) {
+				builtins = append(builtins, match{text: name, builtin: true})
+			}
+		}
+	}
+	p.matches = slices.Concat(files, builtins, dirs)
+	p.sel = -1
+}
+
+// listDir reads up to maxListed entries of dir; on error it says why.
+func listDir(dir string) ([]entry, string) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, "cannot list " + dir + ": " + errText(err)
+	}
+	defer f.Close()
+	des, err := f.ReadDir(maxListed)
+	note := ""
+	if err != nil && err != io.EOF {
+		note = "cannot list " + dir + ": " + errText(err)
+	} else if len(des) == maxListed {
+		note = "listing the first " + strconv.Itoa(maxListed) + " entries only"
+	}
+	out := make([]entry, 0, len(des))
+	for _, d := range des {
+		e := entry{name: d.Name(), dir: d.IsDir()}
+		if d.Type()&os.ModeSymlink != 0 {
+			// A link to a folder is a folder; a broken one, a file.
+			if info, err := os.Stat(filepath.Join(dir, d.Name())); err == nil {
+				e.dir = info.IsDir()
+			}
+		}
+		out = append(out, e)
+	}
+	slices.SortFunc(out, func(a, b entry) int { return strings.Compare(a.name, b.name) })
+	return out, note
+}
+
+// errText is an OS error without the path the message already gives.
+func errText(err error) string {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// update handles a message; done says the prompt was cancelled.
+func (p openPrompt) update(msg tea.Msg, keys *keyMap) (_ openPrompt, cmd tea.Cmd, done bool) {
+	km, isKey := msg.(tea.KeyMsg)
+	if !isKey {
+		p.input, cmd = p.input.Update(msg)
+		return p, cmd, false
+	}
+	switch {
+	case key.Matches(km, keys.Cancel):
+		p.input.Blur()
+		return p, nil, true
+	case km.Type == tea.KeyUp: // not k: letters are text here
+		if len(p.matches) > 0 {
+			p.sel = (max(p.sel, 0) - 1 + len(p.matches)) % len(p.matches)
+		}
+		return p, nil, false
+	case km.Type == tea.KeyDown:
+		if len(p.matches) > 0 {
+			p.sel = (p.sel + 1) % len(p.matches)
+		}
+		return p, nil, false
+	case key.Matches(km, keys.Complete):
+		p.complete()
+		return p, nil, false
+	case key.Matches(km, keys.Apply):
+		return p.choose()
+	}
+	before := p.input.Value()
+	p.input, cmd = p.input.Update(msg)
+	if p.input.Value() != before {
+		p.err = ""
+		p.refresh(false)
+	}
+	return p, cmd, false
+}
+
+// complete is tab: the highlighted match, else the longest common start of
+// the matches; a folder is then listed.
+func (p *openPrompt) complete() {
+	p.err = ""
+	if p.sel >= 0 && p.sel < len(p.matches) {
+		p.setValue(p.matches[p.sel].text)
+		return
+	}
+	p.refresh(true) // the folder may have changed since it was listed
+	if len(p.matches) == 0 {
+		return
+	}
+	common := p.matches[0].text
+	for _, m := range p.matches[1:] {
+		for !strings.HasPrefix(m.text, common) {
+			common = common[:len(common)-1]
+		}
+	}
+	if len(common) > len(p.input.Value()) {
+		p.setValue(common)
+	}
+}
+
+// choose is enter: a highlighted folder or a typed folder is listed; a
+// file or a built-in name is opened.
+func (p openPrompt) choose() (openPrompt, tea.Cmd, bool) {
+	v := p.input.Value()
+	if p.sel >= 0 && p.sel < len(p.matches) {
+		v = p.matches[p.sel].text
+	}
+	v = strings.TrimSpace(v)
+	if v == "" {
+		p.err = "name a file or a built-in experiment"
+		return p, nil, false
+	}
+	if info, err := os.Stat(v); err == nil && info.IsDir() {
+		if !strings.HasSuffix(v, "/") {
+			v += "/"
+		}
+		p.err = ""
+		p.setValue(v)
+		return p, nil, false
+	}
+	p.input.SetValue(v)
+	p.input.CursorEnd()
+	return p, func() tea.Msg { return openMsg{path: v} }, false
+}
+
+// view is the prompt's lines: the input, a note or an error, the matches
+// around the highlighted one.
+func (p openPrompt) view() string {
+	w := p.width
+	lines := []string{fit(p.input.View(), w)}
+	switch {
+	case p.err != "":
+		lines = append(lines, wrap(errorStyle, p.err, w, 1)...)
+	case p.note != "":
+		lines = append(lines, fit(faintStyle.Render(p.note), w))
+	case len(p.matches) == 0:
+		lines = append(lines, fit(faintStyle.Render("no .toml file, folder or built-in experiment matches"), w))
+	default:
+		lines = append(lines, fit(faintStyle.Render("a .toml file, a folder (enter lists it) or a built-in experiment"), w))
+	}
+	first := 0
+	if p.sel >= openListLines {
+		first = p.sel - openListLines + 1
+	}
+	for i := first; i < len(p.matches) && i < first+openListLines; i++ {
+		m := p.matches[i].text
+		if p.matches[i].builtin {
+			m += faintStyle.Render("  (built-in)")
+		}
+		if i == p.sel {
+			lines = append(lines, fit(tableSelStyle.Render("▸ "+m), w))
+		} else {
+			lines = append(lines, fit("  "+m, w))
+		}
+	}
+	if n := len(p.matches) - first - openListLines; n > 0 {
+		lines[len(lines)-1] = fit(faintStyle.Render("  … and "+strconv.Itoa(n+1)+" more: type to narrow"), w)
+	}
+	return fitLines(lines, w, p.height())
+}

@@ -1,0 +1,122 @@
+package tui
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// openLines is the open prompt's list of matches as shown.
+func openMatches(h *harness) []string {
+	var out []string
+	for _, m := range h.m.openP.matches {
+		out = append(out, m.text)
+	}
+	return out
+}
+
+// The open prompt starts on the current folder and lists its .toml files,
+// folders and the built-in names; letters are text (q does not quit), and
+// tab completes a built-in name, which enter opens.
+func TestOpenPromptCompletes(t *testing.T) {
+	t.Chdir(t.TempDir())
+	os.WriteFile("mine.toml", []byte("name = \"mine\"\n"), 0o644)
+	os.WriteFile("notes.txt", []byte("not an experiment"), 0o644)
+	os.Mkdir("sub", 0o755)
+	os.WriteFile("sub/deep.toml", []byte("name = \"deep\"\n"), 0o644)
+	h := newHarness(t, testExperiment(t), 120, 40)
+	h.keys("o")
+	if got := h.m.openP.input.Value(); got != "./" {
+		t.Errorf("prefilled with %q, want ./", got)
+	}
+	m := strings.Join(openMatches(h), " ")
+	if !strings.HasPrefix(m, "./mine.toml qcn-dumbbell") && !strings.Contains(m, "./mine.toml") || !strings.Contains(m, "./sub/") ||
+		!strings.Contains(m, "qcn-t-fairness") || strings.Contains(m, "notes.txt") {
+		t.Errorf("matches %q", m)
+	}
+	if v := h.view(); !strings.Contains(v, "open: ./") || !strings.Contains(v, "./mine.toml") || !strings.Contains(v, "(built-in)") {
+		t.Errorf("prompt:\n%s", v)
+	}
+	// Into the folder: tab completes s to ./sub/ and lists it.
+	h.keys("s", "tab")
+	if got := h.m.openP.input.Value(); got != "./sub/" || strings.Join(openMatches(h), " ") != "./sub/deep.toml" {
+		t.Errorf("after s, tab: %q lists %q", got, openMatches(h))
+	}
+	// A built-in by name; q is text.
+	h.keys("ctrl+u")
+	h.typeText("qcn-t-f")
+	h.keys("tab")
+	if got := h.m.openP.input.Value(); got != "qcn-t-fairness" || h.quit {
+		t.Fatalf("completed to %q (quit %v)", got, h.quit)
+	}
+	h.keys("enter")
+	if h.m.focus != focusCharts || h.m.exp.Name != "qcn-t-fairness" {
+		t.Errorf("built-in not opened: focus %v, %s (%s)", h.m.focus, h.m.exp.Name, h.m.openP.err)
+	}
+}
+
+// A file that vanishes between the listing and its use gives an error in
+// place, not a crash; the next tab lists the folder as it is now.
+func TestOpenFileVanishes(t *testing.T) {
+	t.Chdir(t.TempDir())
+	os.WriteFile("a.toml", []byte("name = \"a\"\n"), 0o644)
+	os.WriteFile("b.toml", []byte("name = \"b\"\n"), 0o644)
+	h := newHarness(t, testExperiment(t), 120, 40)
+	exp := h.m.exp
+	h.keys("o")
+	os.Remove("b.toml")
+	h.keys("down", "down") // ./b.toml, as listed
+	h.view()
+	h.keys("enter")
+	if h.m.exp != exp || h.m.focus != focusOpen || !strings.Contains(h.view(), "no such file") {
+		t.Errorf("vanished file: focus %v, err %q", h.m.focus, h.m.openP.err)
+	}
+	h.keys("ctrl+u")
+	h.typeText("./")
+	h.keys("tab")
+	if got := strings.Join(openMatches(h), " "); strings.Contains(got, "b.toml") || !strings.Contains(got, "./a.toml") {
+		t.Errorf("relisted %q", got)
+	}
+	// The folder itself vanishes.
+	dir := t.TempDir()
+	os.WriteFile(dir+"/c.toml", nil, 0o644)
+	h.typeText(dir + "/")
+	os.RemoveAll(dir)
+	h.keys("tab", "down", "enter")
+	if h.m.focus != focusOpen || h.m.openP.note == "" && h.m.openP.err == "" {
+		t.Errorf("vanished folder: note %q err %q", h.m.openP.note, h.m.openP.err)
+	}
+}
+
+// Folders that cannot be listed (a file, a missing folder) say why; /proc,
+// whose entries come and go, lists without trouble.
+func TestOpenUnlistable(t *testing.T) {
+	t.Chdir(t.TempDir())
+	os.WriteFile("a.toml", []byte("name = \"a\"\n"), 0o644)
+	h := newHarness(t, testExperiment(t), 120, 40)
+	h.keys("o")
+	for _, c := range []struct{ typed, want string }{
+		{"./a.toml/", "cannot list ./a.toml/: not a directory"},
+		{"./nowhere/x", "cannot list ./nowhere/: no such file or directory"},
+	} {
+		h.typeText(c.typed)
+		if v := h.view(); !strings.Contains(v, c.want) {
+			t.Errorf("%s: want %q in\n%s", c.typed, c.want, v)
+		}
+		h.keys("enter")
+		if h.m.focus != focusOpen || h.m.openP.err == "" {
+			t.Errorf("%s: enter gave no error", c.typed)
+		}
+	}
+	if _, err := os.Stat("/proc/self"); err == nil {
+		h.typeText("/proc/")
+		h.keys("tab", "down", "tab", "tab", "enter")
+		h.typeText("/proc/self/")
+		h.keys("tab", "down", "down", "enter")
+		checkSize(t, h.view(), 120, 40)
+	}
+	h.keys("esc")
+	if h.m.focus != focusCharts {
+		t.Error("esc did not close the prompt")
+	}
+}
