@@ -31,27 +31,10 @@ func (r Run) Label() string {
 func (e *Experiment) Runs() ([]Run, error) {
 	var runs []Run
 	var errs []error
-	points := [][]Assignment{nil}
-	for _, axis := range e.Sweep {
-		var next [][]Assignment
-		for _, p := range points {
-			for _, v := range axis.Values {
-				next = append(next, append(append([]Assignment(nil), p...), Assignment{axis.Key, v}))
-			}
-		}
-		points = next
-	}
-	for _, p := range points {
-		x := e.Clone()
-		x.Sweep = nil
-		for _, a := range p {
-			where := e.where("sweep."+a.Key) + " (sweep)"
-			if err := x.assign(where, a.Key, a.Value); err != nil {
-				errs = append(errs, err)
-			}
-		}
-		if err := x.Validate(); err != nil {
-			errs = append(errs, fmt.Errorf("at sweep point %s: %w", pointString(p), err))
+	for _, p := range e.Points() {
+		x, err := e.At(p)
+		if err != nil {
+			errs = append(errs, err)
 			continue
 		}
 		for _, name := range x.Algorithms {
@@ -62,6 +45,43 @@ func (e *Experiment) Runs() ([]Run, error) {
 		return nil, joinErrors(errs)
 	}
 	return runs, nil
+}
+
+// Points lists the sweep's points: every combination of its values, the
+// first axis varying slowest. Without a sweep there is one empty point.
+func (e *Experiment) Points() [][]Assignment {
+	points := [][]Assignment{nil}
+	for _, axis := range e.Sweep {
+		var next [][]Assignment
+		for _, p := range points {
+			for _, v := range axis.Values {
+				next = append(next, append(append([]Assignment(nil), p...), Assignment{axis.Key, v}))
+			}
+		}
+		points = next
+	}
+	return points
+}
+
+// At is the experiment at one point of its sweep: a clone without the
+// sweep, the point's values set, validated.
+func (e *Experiment) At(p []Assignment) (*Experiment, error) {
+	x := e.Clone()
+	x.Sweep = nil
+	var errs []error
+	for _, a := range p {
+		where := e.where("sweep."+a.Key) + " (sweep)"
+		if err := x.assign(where, a.Key, a.Value); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if len(errs) > 0 {
+		return nil, joinErrors(errs)
+	}
+	if err := x.Validate(); err != nil {
+		return nil, fmt.Errorf("at sweep point %s: %w", pointString(p), err)
+	}
+	return x, nil
 }
 
 func pointString(p []Assignment) string {

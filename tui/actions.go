@@ -30,7 +30,7 @@ func (m *Model) switchTo(i int) {
 	i = ((i % n) + n) % n
 	if m.compare {
 		m.active = i
-		m.params.load(m.exp, m.bar[i])
+		m.params.load(m.run, m.bar[i])
 		m.refreshPanes()
 		return
 	}
@@ -91,13 +91,22 @@ func fmtSpeed(x float64) string {
 // applyEdit sets a key on a clone of the experiment, validates it and
 // restarts on it; an error leaves everything as it was and shows in place.
 func (m *Model) applyEdit(msg editMsg) {
+	for _, a := range m.exp.Sweep {
+		if a.Key == msg.key {
+			m.params.fail(fmt.Sprintf("%s is swept: [sweep] sets it at each point (] and [ pick the point)", msg.key))
+			return
+		}
+	}
 	next := m.exp.Clone()
 	err := next.Set(msg.key + "=" + msg.value)
 	if err == nil {
 		err = next.Validate()
 	}
 	if err == nil {
-		_, err = next.Config(m.bar[m.active]) // the active algorithm may not be in the file's list
+		var at *experiments.Experiment
+		if at, err = next.At(m.points[m.point]); err == nil {
+			_, err = at.Config(m.bar[m.active]) // the active algorithm may not be in the file's list
+		}
 	}
 	if err == nil {
 		err = m.start(next, m.bar, m.active)
@@ -143,7 +152,11 @@ func (m *Model) open(path string) {
 	}
 	e, err := experiments.OpenWith(path, nil)
 	if err == nil {
-		err = m.start(e, algorithmBar(e), 0)
+		point := m.point
+		m.point = 0
+		if err = m.start(e, algorithmBar(e), 0); err != nil {
+			m.point = point
+		}
 	}
 	if err != nil {
 		m.openP.fail(err.Error())

@@ -67,8 +67,9 @@ func headerView(w int, e *experiments.Experiment, now algos.Time, speed string, 
 const speedWidth = 12
 
 // barView is the algorithm bar: every algorithm with its number key, the
-// active one highlighted (and bracketed, so it shows without colour).
-func barView(w int, names []string, active int, compare bool) string {
+// active one highlighted (and bracketed, so it shows without colour); on its
+// right, which sweep point runs, if the experiment has a sweep.
+func barView(w int, names []string, active int, compare bool, point string) string {
 	var b strings.Builder
 	if compare {
 		b.WriteString(faintStyle.Render("compare "))
@@ -82,7 +83,15 @@ func barView(w int, names []string, active int, compare bool) string {
 		}
 		b.WriteString(" ")
 	}
-	return fit(b.String(), w)
+	if point == "" {
+		return fit(b.String(), w)
+	}
+	room := w - lipgloss.Width(b.String())
+	if room < 12 {
+		return fit(b.String(), w)
+	}
+	point = truncate(point, room)
+	return fit(b.String(), w-lipgloss.Width(point)) + sweepStyle.Render(point)
 }
 
 // display is an algorithm's name for screens.

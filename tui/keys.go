@@ -14,6 +14,7 @@ type keyMap struct {
 	Compare                      key.Binding
 	Params                       key.Binding
 	Link                         key.Binding
+	NextPoint, PrevPoint         key.Binding
 	Save, Open                   key.Binding
 	Help                         key.Binding
 	Quit                         key.Binding
@@ -33,18 +34,20 @@ func defaultKeys() keyMap {
 		PrevAlgo: key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous algorithm")),
 		PickAlgo: key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8", "9"),
 			key.WithHelp("1-9", "pick algorithm")),
-		Pause:   key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "pause")),
-		Faster:  key.NewBinding(key.WithKeys("+", "="), key.WithHelp("+", "faster")),
-		Slower:  key.NewBinding(key.WithKeys("-", "_"), key.WithHelp("-", "slower")),
-		Fastest: key.NewBinding(key.WithKeys("0"), key.WithHelp("0", "max speed")),
-		Restart: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "restart")),
-		Compare: key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "compare")),
-		Params:  key.NewBinding(key.WithKeys("e", "p"), key.WithHelp("e/p", "params")),
-		Link:    key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "next link (stats)")),
-		Save:    key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "save")),
-		Open:    key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "open")),
-		Help:    key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
-		Quit:    key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		Pause:     key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "pause")),
+		Faster:    key.NewBinding(key.WithKeys("+", "="), key.WithHelp("+", "faster")),
+		Slower:    key.NewBinding(key.WithKeys("-", "_"), key.WithHelp("-", "slower")),
+		Fastest:   key.NewBinding(key.WithKeys("0"), key.WithHelp("0", "max speed")),
+		Restart:   key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "restart")),
+		Compare:   key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "compare")),
+		Params:    key.NewBinding(key.WithKeys("e", "p"), key.WithHelp("e/p", "params")),
+		NextPoint: key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "next sweep point")),
+		PrevPoint: key.NewBinding(key.WithKeys("["), key.WithHelp("[", "previous sweep point")),
+		Link:      key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "next link (stats)")),
+		Save:      key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "save")),
+		Open:      key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "open")),
+		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		Quit:      key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 
 		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
 		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
@@ -83,7 +86,7 @@ func (h mainHelp) ShortHelp() []key.Binding {
 func (h mainHelp) FullHelp() [][]key.Binding {
 	k := h.k
 	return [][]key.Binding{
-		{k.NextAlgo, k.PrevAlgo, k.PickAlgo, k.Compare},
+		{k.NextAlgo, k.PrevAlgo, k.PickAlgo, k.Compare, k.NextPoint, k.PrevPoint},
 		{k.Pause, k.Faster, k.Slower, k.Fastest, k.Restart},
 		{k.Link, k.Params, k.Save, k.Open, k.Help, k.Quit},
 	}

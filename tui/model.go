@@ -62,7 +62,10 @@ type Model struct {
 	ticking       bool // a tick is scheduled: the clock runs only while something moves
 	quitting      bool
 
-	exp     *experiments.Experiment
+	exp     *experiments.Experiment // as loaded and edited, with its [sweep]: what s saves
+	run     *experiments.Experiment // exp at the sweep point shown: what runs
+	points  [][]experiments.Assignment
+	point   int // the sweep point shown, an index into points
 	scen    scenario
 	bar     []string // algorithms, 1-9
 	active  int
@@ -104,8 +107,8 @@ func New(e *experiments.Experiment) (Model, error) {
 	if err := m.start(e, algorithmBar(e), 0); err != nil {
 		return Model{}, err
 	}
-	if len(e.Sweep) > 0 {
-		m.setStatus("the workbench runs the experiment without its [sweep]; qcnlab run sweeps it", false)
+	if len(m.points) > 1 {
+		m.setStatus(fmt.Sprintf("a sweep of %d points: the workbench runs one at a time; ] and [ pick it", len(m.points)), false)
 	}
 	return m, nil
 }
@@ -141,8 +144,9 @@ func algorithmBar(e *experiments.Experiment) []string {
 	return bar
 }
 
-// start replaces the runs with new ones of e: the active algorithm, or every
-// algorithm of the bar in compare mode. If they cannot start, nothing changes.
+// start replaces the runs with new ones of e at sweep point m.point (the
+// first if e has fewer): the active algorithm, or every algorithm of the bar
+// in compare mode. If they cannot start, nothing changes.
 func (m *Model) start(e *experiments.Experiment, bar []string, active int) error {
 	if len(bar) == 0 {
 		return fmt.Errorf("%s: no registered algorithm to run (known: %s)", e.Name, strings.Join(algos.Names(), ", "))
@@ -151,22 +155,62 @@ func (m *Model) start(e *experiments.Experiment, bar []string, active int) error
 	if m.compare {
 		names = bar
 	}
-	sess, err := startSession(e, names)
+	points, point, run := e.Points(), m.point, e
+	if point >= len(points) {
+		point = 0
+	}
+	if len(e.Sweep) > 0 {
+		var err error
+		if run, err = e.At(points[point]); err != nil {
+			return err
+		}
+	}
+	sess, err := startSession(run, names)
 	if err != nil {
 		return err
 	}
 	if m.sess != nil {
 		m.sess.stop()
 	}
-	m.sess, m.exp, m.bar, m.active, m.scen = sess, e, bar, active, scenarioOf(e)
+	m.sess, m.exp, m.run, m.bar, m.active, m.scen = sess, e, run, bar, active, scenarioOf(run)
+	m.points, m.point = points, point
 	if m.link >= m.links() {
 		m.link = 0
 	}
 	m.target, m.paused = 0, false
 	m.measuredAt, m.measuredEvents, m.eps, m.pace = m.lastTick, 0, 0, 0
-	m.params.load(e, bar[active])
+	m.params.load(run, bar[active])
 	m.refreshPanes()
 	return nil
+}
+
+// pickPoint runs sweep point i (wrapping around); if it cannot start, the
+// run on screen goes on.
+func (m *Model) pickPoint(i int) {
+	n := len(m.points)
+	if n < 2 {
+		m.setStatus("this experiment has no [sweep]: one point", false)
+		return
+	}
+	old := m.point
+	m.point = ((i % n) + n) % n
+	if err := m.start(m.exp, m.bar, m.active); err != nil {
+		m.point = old
+		m.setStatus(describe(err), true)
+	}
+}
+
+// pointLabel says which sweep point runs: "sweep 2/12: network.rtt=300us
+// seed=2", empty without a sweep.
+func (m *Model) pointLabel() string {
+	if len(m.points) < 2 {
+		return ""
+	}
+	parts := []string{fmt.Sprintf("sweep %d/%d:", m.point+1, len(m.points))}
+	for _, a := range m.points[m.point] {
+		parts = append(parts, a.Key+"="+strings.Trim(a.Value, `"`))
+	}
+	return strings.Join(parts, " ")
 }
 
 // restart runs the same experiment again from time zero, same seed.
@@ -466,6 +510,10 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Open):
 		m.focus = focusOpen
 		return m.openP.open()
+	case key.Matches(msg, k.NextPoint):
+		m.pickPoint(m.point + 1)
+	case key.Matches(msg, k.PrevPoint):
+		m.pickPoint(m.point - 1)
 	case key.Matches(msg, k.Link):
 		m.link = (m.link + 1) % max(1, m.links())
 		m.refreshPanes()

@@ -46,6 +46,7 @@ var (
 	// The algorithm bar: the active algorithm in brackets and reverse video.
 	algoStyle       = lipgloss.NewStyle().Foreground(colorText)
 	algoActiveStyle = lipgloss.NewStyle().Bold(true).Foreground(colorAccent)
+	sweepStyle      = lipgloss.NewStyle().Foreground(colorWarn)
 
 	axisStyle   = lipgloss.NewStyle().Foreground(colorFaint)
 	labelStyle  = lipgloss.NewStyle().Foreground(colorFaint)

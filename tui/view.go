@@ -90,8 +90,8 @@ func (m Model) View() string {
 	w := m.width
 	snap := m.mainSnap()
 	rows := []string{
-		headerView(w, m.exp, m.sess.reached(), m.speedText(), m.state()),
-		barView(w, m.bar, m.active, m.compare),
+		headerView(w, m.run, m.sess.reached(), m.speedText(), m.state()),
+		barView(w, m.bar, m.active, m.compare, m.pointLabel()),
 		m.bodyView(),
 		statsLine(w, snap, m.scen, m.eps, m.link),
 	}

@@ -1,0 +1,75 @@
+package tui
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"qcnlab/algos"
+)
+
+// A [sweep] experiment says on screen how many points it has and which one
+// runs; ] and [ pick the point; edits keep it; a swept key is not edited
+// from under the sweep; s saves the sweep.
+func TestSweepPoints(t *testing.T) {
+	t.Chdir(t.TempDir())
+	e := testExperiment(t, `sweep.network.rtt=["100us", "300us"]`, "sweep.seed=[1, 2]")
+	m, err := New(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.autoTick = false
+	h := &harness{t: t, m: m, now: epoch}
+	t.Cleanup(func() { h.m.Close() })
+	h.send(tea.WindowSizeMsg{Width: 120, Height: 40}, tickMsg(h.now))
+	v := h.view()
+	if !strings.Contains(v, "sweep 1/4: network.rtt=100us seed=1") || !strings.Contains(v, "a sweep of 4 points") {
+		t.Fatalf("the sweep is not on screen:\n%s", v)
+	}
+	h.keys("]")
+	if h.m.run.Seed != 2 || algos.Time(h.m.run.Network.RTT) != 100*algos.Microsecond || !strings.Contains(h.view(), "sweep 2/4: network.rtt=100us seed=2") {
+		t.Errorf("]: point %d, seed %d, rtt %v", h.m.point, h.m.run.Seed, h.m.run.Network.RTT)
+	}
+	h.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("]]")})
+	if h.m.point != 3 || !strings.Contains(h.view(), "rtt 300us") {
+		t.Errorf(`"]]": point %d:\n%s`, h.m.point, h.view())
+	}
+	h.keys("]")
+	if h.m.point != 0 {
+		t.Errorf("] past the last point: %d, want 0", h.m.point)
+	}
+	h.keys("[")
+	if h.m.point != 3 {
+		t.Errorf("[ before the first point: %d, want 3", h.m.point)
+	}
+	// The parameter pane shows the values in force at the point.
+	h.keys("e")
+	for _, r := range h.m.params.rows {
+		if r.key == "network.rtt" && r.value != "300us" {
+			t.Errorf("pane shows rtt %s at a 300us point", r.value)
+		}
+	}
+	h.keys("esc")
+	editKey(h, "network.rtt", "200us")
+	if !strings.Contains(h.m.params.err, "network.rtt is swept") {
+		t.Errorf("editing a swept key: %q", h.m.params.err)
+	}
+	h.keys("esc")
+	editKey(h, "network.buffer", "100KB")
+	if h.m.params.err != "" || h.m.point != 3 || h.m.run.Network.Buffer != 100e3 {
+		t.Errorf("edit: err %q, point %d, buffer %v", h.m.params.err, h.m.point, h.m.run.Network.Buffer)
+	}
+	h.keys("esc", "esc", "s", "enter")
+	data, err := os.ReadFile(e.Name + ".toml")
+	if err != nil || !strings.Contains(string(data), "[sweep]") || !strings.Contains(string(data), "300us") {
+		t.Errorf("saved without its sweep (%v):\n%s", err, data)
+	}
+	// Without a sweep: no label, and ] says why it does nothing.
+	p := newHarness(t, testExperiment(t), 120, 40)
+	p.keys("]")
+	if strings.Contains(p.view(), "sweep 1/") || !strings.Contains(p.view(), "no [sweep]") {
+		t.Errorf("no sweep:\n%s", p.view())
+	}
+}
