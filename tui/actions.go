@@ -85,7 +85,10 @@ func fmtSpeed(x float64) string {
 	case x >= 1:
 		return trim(fmt.Sprintf("%.1f", x)) + "x"
 	}
-	return trim(fmt.Sprintf("%.4f", x)) + "x"
+	if x >= 0.0001 {
+		return trim(fmt.Sprintf("%.4f", x)) + "x"
+	}
+	return fmt.Sprintf("%.0ex", x) // many sources: far slower than real time
 }
 
 // applyEdit sets a key on a clone of the experiment, validates it and

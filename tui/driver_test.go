@@ -168,3 +168,21 @@ func TestHistoryStaysBounded(t *testing.T) {
 		t.Error("compaction changed a point a snapshot holds")
 	}
 }
+
+// With many sources a history keeps fewer points, so its memory stays
+// bounded (maxValues values) whatever the count the experiment allows.
+func TestHistoryMemoryBoundedWithManySources(t *testing.T) {
+	const sources = 65535
+	h := newHistory(1, sources)
+	s := &model.Sample{Queues: []int{0}, Rates: make([]float64, sources)}
+	for i := 1; i <= 200; i++ {
+		s.Time = algos.Time(i)
+		h.add(s)
+	}
+	if n := len(h.points); n > h.limit || n*(1+sources) > maxValues || n < minPoints/2 {
+		t.Errorf("%d points of %d values (limit %d)", n, 1+sources, h.limit)
+	}
+	if h := newHistory(1, 4); h.limit != maxPoints {
+		t.Errorf("4 sources: limit %d, want %d", h.limit, maxPoints)
+	}
+}
