@@ -43,7 +43,7 @@ Usage:
   qcnlab run FILE|NAME [--set KEY=VALUE]... [--out DIR [--plot png|svg]] [--json] [--workers N]
              [--shard I/N]    run an experiment file or a built-in experiment (with --shard,
                               the I-th of N slices of its runs, 0 <= I < N)
-  qcnlab merge DIR... --out DIR
+  qcnlab merge DIR... --out DIR [--plot png|svg]
                               join the --shard outputs of one experiment into one
   qcnlab stability FILE|NAME --vary KEY --range LO:HI [--seeds N] [--criteria LIST]
                   [--grid N] [--resolution X] [--set KEY=VALUE]... [--json] [--workers N]
@@ -206,6 +206,7 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 func mergeCommand(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("merge", stderr)
 	out := fs.String("out", "", "the directory to write the joined outputs to")
+	plotFormat := fs.String("plot", "", "also draw the sweep's figure in plots/ (png or svg)")
 	dirs, err := parse(fs, args)
 	if err != nil {
 		return exitUsage
@@ -214,7 +215,7 @@ func mergeCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "qcnlab merge: name the shard directories and --out DIR")
 		return exitUsage
 	}
-	res, err := shard.Merge(dirs, *out)
+	res, err := shard.Merge(dirs, *out, *plotFormat)
 	if err != nil {
 		fmt.Fprintln(stderr, "qcnlab merge:", err)
 		return exitUsage

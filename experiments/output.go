@@ -162,6 +162,14 @@ func (o *outputs) finish(res *Result, summaries []*RunSummary) error {
 	if err := WriteResultsFile(o.dir, o.exp, res); err != nil {
 		return err
 	}
+	if o.plot != "" {
+		if err := WriteSweepPlot(o.dir, o.exp, res, o.plot); err != nil {
+			return fmt.Errorf("plot: %w", err)
+		}
+		if err := o.writeQueueCDFs(res, summaries); err != nil {
+			return fmt.Errorf("plot: %w", err)
+		}
+	}
 	if o.shard.sharded() {
 		return o.writeManifest(summaries)
 	}

@@ -207,12 +207,16 @@ func (f *figure) binLine(sum func(bin int) float64) plotter.XYs {
 
 // plotName is a run's figure file: its index and label, safe as a file name.
 func plotName(dir string, i int, label, format string) string {
-	safe := strings.Map(func(r rune) rune {
+	return filepath.Join(dir, "plots", fmt.Sprintf("%03d-%s.%s", i+1, safeName(label), format))
+}
+
+// safeName keeps letters, digits, '-', '.' and '=' and turns the rest into '_'.
+func safeName(s string) string {
+	return strings.Map(func(r rune) rune {
 		switch {
 		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '.', r == '=':
 			return r
 		}
 		return '_'
-	}, label)
-	return filepath.Join(dir, "plots", fmt.Sprintf("%03d-%s.%s", i+1, safe, format))
+	}, s)
 }

@@ -199,17 +199,22 @@ func TestPlots(t *testing.T) {
 		if _, err := Execute(context.Background(), e, Options{OutDir: dir, Plot: format}); err != nil {
 			t.Fatal(err)
 		}
-		files, _ := filepath.Glob(filepath.Join(dir, "plots", "*."+format))
+		files, _ := filepath.Glob(filepath.Join(dir, "plots", "0*."+format))
 		if len(files) != 4 {
 			t.Fatalf("%s: %d figures, want one per run: %v", format, len(files), files)
 		}
 		if filepath.Base(files[3]) != "004-qcn_network.rtt=300us_seed=2."+format {
 			t.Errorf("figure name %s", filepath.Base(files[3]))
 		}
-		data, _ := os.ReadFile(files[0])
-		magic := map[string]string{"png": "\x89PNG", "svg": "<?xml"}[format]
-		if !strings.HasPrefix(string(data), magic) || len(data) < 1000 {
-			t.Errorf("%s: not a %s figure (%d bytes)", files[0], format, len(data))
+		// The sweep's figure and a queue CDF per point, the seeds pooled.
+		files = append(files, filepath.Join(dir, "plots", "sweep."+format),
+			filepath.Join(dir, "plots", "queue-cdf_network.rtt=100us."+format), filepath.Join(dir, "plots", "queue-cdf_network.rtt=300us."+format))
+		for _, f := range files {
+			data, _ := os.ReadFile(f)
+			magic := map[string]string{"png": "\x89PNG", "svg": "<?xml"}[format]
+			if !strings.HasPrefix(string(data), magic) || len(data) < 1000 {
+				t.Errorf("%s: not a %s figure (%d bytes)", f, format, len(data))
+			}
 		}
 	}
 	if _, err := Execute(context.Background(), sweepExperiment(t), Options{Plot: "png"}); err == nil {

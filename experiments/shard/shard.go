@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -75,10 +76,16 @@ func (s *slice) name() string {
 // experiment.toml, summary.json, results.csv and timeseries.csv as the
 // batch run whole (the runs' wall times aside). It checks that the shards
 // come from the same experiment, that each of the N shards is there once,
-// and that every run of the batch finished in one of them.
-func Merge(dirs []string, out string) (*experiments.Result, error) {
+// and that every run of the batch finished in one of them. With a plot
+// format ("png" or "svg") it also draws the sweep's figure into out/plots;
+// the per-run figures and queue CDFs, drawn from the time series as the runs
+// go, stay in the shards' directories.
+func Merge(dirs []string, out, plot string) (*experiments.Result, error) {
 	if len(dirs) == 0 {
 		return nil, errors.New("name the shard directories")
+	}
+	if plot != "" && !slices.Contains(experiments.PlotFormats, plot) {
+		return nil, fmt.Errorf("--plot: %q is not one of %q", plot, experiments.PlotFormats)
 	}
 	var all []*slice
 	for _, d := range dirs {
@@ -172,6 +179,14 @@ func Merge(dirs []string, out string) (*experiments.Result, error) {
 	}
 	if err := experiments.WriteResultsFile(out, e, res); err != nil {
 		return nil, err
+	}
+	if plot != "" {
+		if err := os.MkdirAll(filepath.Join(out, "plots"), 0o755); err != nil {
+			return nil, err
+		}
+		if err := experiments.WriteSweepPlot(out, e, res, plot); err != nil {
+			return nil, fmt.Errorf("plot: %w", err)
+		}
 	}
 	return res, nil
 }
