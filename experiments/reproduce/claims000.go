@@ -58,6 +58,8 @@ var apCorrections = []Correction{
 		Doc: "a feedback that arrives before T/2 packets first completes the pending averaging, then applies; the text (and the default, drop) cancels the averaging"},
 	{Name: "sampling = regular", Sets: []string{"params.n-aimd.sampling=regular", "params.ap-n-aimd.sampling=regular"},
 		Doc: "the congestion point samples exactly every T = 1/p frames instead of each frame with probability p: Remark 1's best case for the AP (the switch samples alike for both schemes)"},
+	{Name: "sampling = regular, AP only", Sets: []string{"params.ap-n-aimd.sampling=regular"},
+		Doc: "as above, but N-AIMD keeps random sampling: the Averaging Principle's best case against the paper's baseline"},
 }
 
 func rttList(vs ...string) func(*experiments.Experiment) {

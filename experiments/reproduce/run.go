@@ -307,12 +307,13 @@ func cost(r experiments.Run) float64 {
 	return float64(e.LinkCount()) * float64(e.Network.Capacity) * d / (8 * float64(e.Network.FrameSize))
 }
 
-// execute runs the tasks on one pool of workers: the costliest first, each
-// with as many workers as it has runs, up to the pool's size, so that the
-// pool stays busy and a long experiment does not start last.
+// execute runs the tasks on one pool of workers, the cheapest first (so
+// that Ctrl-C keeps as many judged claims as possible), each with as many
+// workers as it has runs, up to the pool's size: the long experiments,
+// which have many runs, keep every worker busy by themselves.
 func execute(ctx context.Context, tasks []*task, opt Options, start time.Time) {
 	order := slices.Clone(tasks)
-	sort.SliceStable(order, func(i, j int) bool { return order[i].cost > order[j].cost })
+	sort.SliceStable(order, func(i, j int) bool { return order[i].cost < order[j].cost })
 	total := 0.0
 	for _, t := range tasks {
 		total += t.cost
