@@ -106,9 +106,16 @@ func DSMParams() []Param {
 			Default: func(_ Network, v Values) float64 {
 				return v["h"] / (2*v["m"] + 3)
 			}},
+		{Key: "reaching_gain", Kind: Choice, Choices: []string{"paper", "damped"}, Default: Fixed(DSMReachingPaper),
+			Doc: "the default of c: paper = H/2 (section V-A, Hc = 2c: 10 kHz, cT = 0.8 at 10 Gbps); damped = 1.6/((m^2+4m+2)T), a's V-A rule for c (eq. 30 with its m term kept) with H at 0.8 of 2/T: c = a at 10 Gbps, about 400 Hz at 100 Gbps and 160 us"},
 		{Key: "c", Kind: Number, Min: 0,
-			Doc:     "c in Hz, Fb = -c*Qf^ in state C (default H/2, section V-A from eq. 31)",
-			Default: func(_ Network, v Values) float64 { return v["h"] / 2 }},
+			Doc: "c in Hz, Fb = -c*Qf^ in state C (default from reaching_gain: H/2, section V-A from eq. 31, or 1.6/((m^2+4m+2)T)); set it directly to try other gains",
+			Default: func(n Network, v Values) float64 {
+				if v["reaching_gain"] == DSMReachingDamped {
+					return dsmDampedC(n, v)
+				}
+				return v["h"] / 2
+			}},
 		{Key: "omega", Kind: Number, Min: 1e-9,
 			Doc: "omega, slope of the boundary delta = Qf^ + omega*Qv^ (5, section V-A; raised to the next whole number above m + p*max(Qv) - 1 when eq. 31 needs it)",
 			Default: func(n Network, v Values) float64 {
@@ -121,6 +128,27 @@ func DSMParams() []Param {
 		{Key: "min_rate", Kind: Rate, Default: Fixed(10e6), Min: 1,
 			Doc: "the floor of the RP's rate (seed 004 gives none; 10 Mbps as QCN's MIN_RATE, seed 001)"},
 	}
+}
+
+// The values of DSM's reaching_gain parameter, the default of c.
+const (
+	DSMReachingPaper  = 0 // c = H/2, section V-A
+	DSMReachingDamped = 1 // c = a: eq. 30's bound on c, the m term kept
+)
+
+// dsmDampedC is c under reaching_gain = damped: eq. 30 bounds c as it bounds
+// a, and section V-A turns that bound into Ha = (m^2+4m+2)a; keeping the m
+// term for c, with H at V-A's 0.8 of eq. 31's 2/T, gives
+// c = 1.6/((m^2+4m+2)T): a itself at 10 Gbps (T = 80 us, H = 20 kHz), and
+// at 100 Gbps a gain that scales with the link where V-A's fixed 20 kHz
+// does not.
+func dsmDampedC(n Network, v Values) float64 {
+	t := dsmNetPeriod(n, v["p"]).Seconds()
+	if t <= 0 {
+		return v["a"]
+	}
+	m := v["m"]
+	return 0.8 * 2 / t / (m*m + 4*m + 2)
 }
 
 // dsmCheck enforces eq. 31's condition on omega, with max(Qv) the buffer.

@@ -235,11 +235,15 @@ func TestDSMRunningSums(t *testing.T) {
 // returns the largest miss of the prediction Qf^(k) = Qf(k+m) (section
 // III-C), the final queue and rate, and the largest |q - q0| over the last
 // 500 periods.
-func dsmModelLoop(t *testing.T, m, d int, bitsPerByte float64) (worst, q, rate, swing float64) {
+func dsmModelLoop(t *testing.T, m, d int, bitsPerByte float64, over ...Values) (worst, q, rate, swing float64) {
 	t.Helper()
 	n := dsmNet
 	n.MaxLoopDelay = Time(m) * 80 * Microsecond
-	cp := newDSMCP(t, n, 1, nil)
+	var ov Values
+	if len(over) > 0 {
+		ov = over[0]
+	}
+	cp := newDSMCP(t, n, 1, ov)
 	if cp.m != m {
 		t.Fatalf("m = %d, want %d", cp.m, m)
 	}
@@ -307,6 +311,31 @@ func TestDSMNeedsTheExactLoopDelay(t *testing.T) {
 		}
 		if _, _, _, swing := dsmModelLoop(t, m, m, 8); swing > 1 {
 			t.Errorf("m %d, delay m: swing %g B", m, swing)
+		}
+	}
+}
+
+// TestDSMDampedReachingGain: with c = a (reaching_gain = damped, eq. 30's
+// bound with its m term kept) the seed's own model settles at q0 when the
+// loop delay is a whole period short of m, where V-A's c = H/2 oscillates
+// (TestDSMNeedsTheExactLoopDelay), and still when it is exactly m.
+func TestDSMDampedReachingGain(t *testing.T) {
+	damped := Values{"reaching_gain": DSMReachingDamped}
+	if v := resolve(t, "dsm", dsmNet, damped); v["c"] != v["a"] {
+		t.Errorf("damped c %g at 10 Gbps, want a = %g", v["c"], v["a"])
+	}
+	// At 100 Gbps (T = 8 us) and 160 us (m = 20): 1.6/(482 T) = 415 Hz,
+	// where a, from V-A's fixed 20 kHz, is 41.5 Hz.
+	n100 := dsmNet
+	n100.Capacity, n100.MaxLoopDelay = 100*gbps, 160*Microsecond
+	if v := resolve(t, "dsm", n100, damped); math.Abs(v["c"]-1.6/(482*8e-6)) > 1e-6 || v["m"] != 20 {
+		t.Errorf("damped c %g (m %g) at 100 Gbps 160 us, want 415 Hz", v["c"], v["m"])
+	}
+	for _, m := range []int{2, 4} {
+		for _, d := range []int{m - 1, m} {
+			if _, _, _, swing := dsmModelLoop(t, m, d, 8, damped); swing > 1e3 {
+				t.Errorf("m %d, delay %d periods, damped c: queue within %g B of q0 at the end, want under 1 KB", m, d, swing)
+			}
 		}
 	}
 }
