@@ -37,6 +37,10 @@ type Claim struct {
 
 	// Series keeps the time series and draws each run (rate curves, queue).
 	Series bool
+	// Overlay, with Series, draws the rate curves of every value of this
+	// swept key in one figure (the packet model against the convergence
+	// model).
+	Overlay string
 	// Plot draws the summaries, e.g. a metric against the swept key; nil
 	// for none.
 	Plot *SweepPlot

@@ -65,9 +65,10 @@ func claims002() []Claim {
 			Edit: thresholds(func(x *experiments.Experiment) {
 				setAxis(x, "model", []string{"packet", "convergence"})
 			}),
-			Quick:  Quick{Seeds: 2},
-			Series: true,
-			Rule:   modelAndPacket(6, 18),
+			Quick:   Quick{Seeds: 2},
+			Series:  true,
+			Overlay: "model",
+			Rule:    modelAndPacket(6, 18),
 		},
 		{
 			ID: "002-fig6", Seed: "002", Figure: "figure 6",

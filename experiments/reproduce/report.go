@@ -97,6 +97,16 @@ func (r *Report) add(j job, opt Options) {
 		}
 	}
 	if j.task.series && opt.OutDir != "" {
+		if key := j.claim.Overlay; key != "" {
+			if data, err := renderOverlay(name+": rates", overlayPath(opt.OutDir, j.task.dir), key); err == nil {
+				if r.plots == nil {
+					r.plots = map[string][]byte{}
+				}
+				p := filepath.ToSlash(filepath.Join("plots", name+"-rates.png"))
+				r.plots[p] = data
+				plots = append(plots, p)
+			}
+		}
 		plots = append(plots, runPlots(opt.OutDir, j.task.dir)...)
 	}
 	if j.correction != nil {

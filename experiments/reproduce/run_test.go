@@ -128,3 +128,27 @@ func TestReportWriter(t *testing.T) {
 		t.Errorf("report.json: %v %s", err, data)
 	}
 }
+
+// The overlay reads a time series and draws one line per source and per
+// value of the key, for the first value of the other swept columns.
+func TestOverlay(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "timeseries.csv")
+	csv := "algorithm,seed,model,time_s,queue_sw0_bytes,rate_0_bps,rate_1_bps,capacity_sw0_bps\n"
+	for _, seed := range []string{"1", "2"} {
+		for _, m := range []string{"packet", "convergence"} {
+			for i := 1; i <= 5; i++ {
+				csv += "qcn," + seed + "," + m + "," + strings.Repeat("0", 1) + "." + string(rune('0'+i)) + ",1000,9e8,1e8,1e9\n"
+			}
+		}
+	}
+	if err := os.WriteFile(path, []byte(csv), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	data, err := renderOverlay("x", path, "model")
+	if err != nil || !bytes.HasPrefix(data, []byte("\x89PNG")) {
+		t.Fatalf("%v", err)
+	}
+	if _, err := renderOverlay("x", path, "network.rtt"); err == nil {
+		t.Error("a key the series lacks is an error")
+	}
+}

@@ -1,0 +1,127 @@
+package reproduce
+
+import (
+	"bytes"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+)
+
+// overlayPoints caps the points drawn per line.
+const overlayPoints = 2000
+
+// renderOverlay draws, from a series task's timeseries.csv, every source's
+// rate for each value of key (the model: packet against convergence), for
+// the first seed and the first value of every other swept key: the paper's
+// "experimental rate variations and the model results" in one figure.
+func renderOverlay(title, path, key string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r := csv.NewReader(f)
+	header, err := r.Read()
+	if err != nil {
+		return nil, err
+	}
+	col := func(name string) int { return slices.Index(header, name) }
+	kc, tc := col(key), col("time_s")
+	if kc < 0 || tc < 0 {
+		return nil, fmt.Errorf("%s: no %s or time_s column", path, key)
+	}
+	var rates []int
+	for i, h := range header {
+		if strings.HasPrefix(h, "rate_") {
+			rates = append(rates, i)
+		}
+	}
+	// The first value of every column before time_s but key and the
+	// algorithm picks the rows: one run per value of key.
+	first := map[int]string{}
+	lines := map[string][]plotter.XYs{}
+	var order []string
+	for {
+		rec, err := r.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		skip := false
+		for c := 1; c < tc; c++ {
+			if c == kc {
+				continue
+			}
+			if v, ok := first[c]; !ok {
+				first[c] = rec[c]
+			} else if v != rec[c] {
+				skip = true
+			}
+		}
+		if skip {
+			continue
+		}
+		name := rec[0] + " " + key + "=" + rec[kc]
+		if _, ok := lines[name]; !ok {
+			order = append(order, name)
+			lines[name] = make([]plotter.XYs, len(rates))
+		}
+		t, _ := strconv.ParseFloat(rec[tc], 64)
+		for i, c := range rates {
+			if y, err := strconv.ParseFloat(rec[c], 64); err == nil {
+				lines[name][i] = append(lines[name][i], plotter.XY{X: t, Y: y / 1e6})
+			}
+		}
+	}
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text = "time (s)"
+	p.Y.Label.Text = "rate (Mbps)"
+	var args []any
+	for _, name := range order {
+		for i, pts := range lines[name] {
+			args = append(args, fmt.Sprintf("%s, source %d", name, i), thin(pts))
+		}
+	}
+	if err := plotutil.AddLines(p, args...); err != nil {
+		return nil, err
+	}
+	p.Legend.Top = true
+	canvas := vgimg.PngCanvas{Canvas: vgimg.New(8*vg.Inch, 5*vg.Inch)}
+	p.Draw(draw.New(canvas))
+	var b bytes.Buffer
+	if _, err := canvas.WriteTo(&b); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// thin keeps at most overlayPoints evenly spaced points.
+func thin(pts plotter.XYs) plotter.XYs {
+	if len(pts) <= overlayPoints {
+		return pts
+	}
+	step := (len(pts) + overlayPoints - 1) / overlayPoints
+	var out plotter.XYs
+	for i := 0; i < len(pts); i += step {
+		out = append(out, pts[i])
+	}
+	return out
+}
+
+// overlayPath is a series task's time series.
+func overlayPath(outDir, dir string) string { return filepath.Join(outDir, dir, "timeseries.csv") }
