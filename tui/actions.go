@@ -129,7 +129,10 @@ func (m *Model) saveTo(msg saveMsg) {
 		m.save.fail("name a file")
 		return
 	}
-	if _, err := os.Stat(path); err == nil && !msg.overwrite {
+	if info, err := os.Stat(path); err == nil && info.IsDir() {
+		m.save.fail(path + " is a folder: name a file in it")
+		return
+	} else if err == nil && !msg.overwrite {
 		m.save.ask()
 		return
 	}

@@ -47,4 +47,11 @@ func TestKeyBurstsActKeyByKey(t *testing.T) {
 	if got := h.m.save.input.Value(); got != "a+bc d" {
 		t.Errorf("save prompt holds %q, want %q", got, "a+bc d")
 	}
+	// Keys after a quit in the same burst do nothing.
+	q := newHarness(t, testExperiment(t), 120, 40)
+	sess := q.m.sess
+	q.send(burst("qr"))
+	if !q.quit || q.m.sess != sess {
+		t.Error(`"qr" started a run after quitting`)
+	}
 }

@@ -236,6 +236,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if keys := splitBurst(msg); keys != nil {
 		cmds := make([]tea.Cmd, 0, len(keys))
 		for _, k := range keys {
+			if m.quitting {
+				break // "qr" must not start a run after quitting
+			}
 			cmds = append(cmds, m.update(k))
 		}
 		cmd = tea.Batch(cmds...)

@@ -420,6 +420,15 @@ func TestSaveAsksBeforeOverwriting(t *testing.T) {
 	if h.m.focus != focusCharts {
 		t.Error("esc did not close the prompt")
 	}
+	// A folder is not overwritten: the prompt says so at once.
+	os.Mkdir("d.toml", 0o755)
+	h.keys("s")
+	h.typeText("d.toml")
+	h.keys("enter")
+	if h.m.save.confirm || !strings.Contains(h.view(), "d.toml is a folder") {
+		t.Errorf("saving onto a folder: confirm %v, err %q", h.m.save.confirm, h.m.save.err)
+	}
+	h.keys("esc")
 	h.keys("s")
 	h.typeText("no/such/dir/x.toml")
 	h.keys("enter")
