@@ -1,7 +1,6 @@
 package reproduce
 
 import (
-	"bytes"
 	"fmt"
 	"math"
 	"strings"
@@ -10,8 +9,6 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
 
 	"qcnlab/experiments/stability"
 	"qcnlab/experiments/units"
@@ -182,13 +179,7 @@ func renderSearch(title string, r *stability.Report) ([]byte, error) {
 		}
 	}
 	p.Legend.Top = true
-	canvas := vgimg.PngCanvas{Canvas: vgimg.New(8*vg.Inch, 5*vg.Inch)}
-	p.Draw(draw.New(canvas))
-	var buf bytes.Buffer
-	if _, err := canvas.WriteTo(&buf); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return png(p)
 }
 
 func sortXY(pts plotter.XYs) {

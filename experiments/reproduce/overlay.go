@@ -1,7 +1,6 @@
 package reproduce
 
 import (
-	"bytes"
 	"encoding/csv"
 	"fmt"
 	"io"
@@ -14,9 +13,6 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
 )
 
 // overlayPoints caps the points drawn per line.
@@ -101,13 +97,7 @@ func renderOverlay(title, path, key string) ([]byte, error) {
 		return nil, err
 	}
 	p.Legend.Top = true
-	canvas := vgimg.PngCanvas{Canvas: vgimg.New(8*vg.Inch, 5*vg.Inch)}
-	p.Draw(draw.New(canvas))
-	var b bytes.Buffer
-	if _, err := canvas.WriteTo(&b); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
+	return png(p)
 }
 
 // thin keeps at most overlayPoints evenly spaced points.

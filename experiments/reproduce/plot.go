@@ -91,13 +91,7 @@ func (sp *SweepPlot) render(title string, rs Runs) ([]byte, error) {
 	p.X.Tick.Marker = plot.ConstantTicks(ticks)
 	p.X.Min, p.X.Max = -0.3, float64(len(xs))-0.7
 	p.Legend.Top = true
-	canvas := vgimg.PngCanvas{Canvas: vgimg.New(8*vg.Inch, 5*vg.Inch)}
-	p.Draw(draw.New(canvas))
-	var b bytes.Buffer
-	if _, err := canvas.WriteTo(&b); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
+	return png(p)
 }
 
 func shorten(v string) string {
@@ -106,4 +100,15 @@ func shorten(v string) string {
 		return v[:37] + "..."
 	}
 	return v
+}
+
+// png draws a plot as an 8 by 5 inch PNG.
+func png(p *plot.Plot) ([]byte, error) {
+	canvas := vgimg.PngCanvas{Canvas: vgimg.New(8*vg.Inch, 5*vg.Inch)}
+	p.Draw(draw.New(canvas))
+	var b bytes.Buffer
+	if _, err := canvas.WriteTo(&b); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
 }

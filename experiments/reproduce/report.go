@@ -76,36 +76,30 @@ func (r *Report) add(j job, opt Options) {
 		name += "-" + slug(j.correction.Name)
 	}
 	var plots []string
-	if j.task.stab != nil {
-		if data, err := renderSearch(name, j.task.stab); err == nil {
-			if r.plots == nil {
-				r.plots = map[string][]byte{}
-			}
-			p := filepath.ToSlash(filepath.Join("plots", name+".png"))
-			r.plots[p] = data
-			plots = append(plots, p)
+	// A plot that cannot be drawn is left out; the verdict stands.
+	keep := func(file string, data []byte, err error) {
+		if err != nil {
+			return
 		}
+		if r.plots == nil {
+			r.plots = map[string][]byte{}
+		}
+		p := filepath.ToSlash(filepath.Join("plots", file))
+		r.plots[p] = data
+		plots = append(plots, p)
+	}
+	if j.task.stab != nil {
+		data, err := renderSearch(name, j.task.stab)
+		keep(name+".png", data, err)
 	}
 	if sp := j.claim.Plot; sp != nil && rs != nil {
-		if data, err := sp.render(name, rs); err == nil {
-			if r.plots == nil {
-				r.plots = map[string][]byte{}
-			}
-			p := filepath.ToSlash(filepath.Join("plots", name+".png"))
-			r.plots[p] = data
-			plots = append(plots, p)
-		}
+		data, err := sp.render(name, rs)
+		keep(name+".png", data, err)
 	}
 	if j.task.series && opt.OutDir != "" {
 		if key := j.claim.Overlay; key != "" {
-			if data, err := renderOverlay(name+": rates", overlayPath(opt.OutDir, j.task.dir), key); err == nil {
-				if r.plots == nil {
-					r.plots = map[string][]byte{}
-				}
-				p := filepath.ToSlash(filepath.Join("plots", name+"-rates.png"))
-				r.plots[p] = data
-				plots = append(plots, p)
-			}
+			data, err := renderOverlay(name+": rates", overlayPath(opt.OutDir, j.task.dir), key)
+			keep(name+"-rates.png", data, err)
 		}
 		plots = append(plots, runPlots(opt.OutDir, j.task.dir)...)
 	}
