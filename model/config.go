@@ -42,6 +42,8 @@ type Config struct {
 	// Phases are times in (0, Duration), increasing, that split the run
 	// into phases with a summary each (packet model).
 	Phases []algos.Time
+	// PFC, if set, turns on IEEE 802.1Qbb on every switch port (pfc.go).
+	PFC *PFC
 
 	SampleInterval    algos.Time // time series resolution
 	RateWindow        algos.Time // per-source rates are averaged over this window

@@ -10,6 +10,8 @@ const (
 	evFeedback                  // a feedback frame reaches a source
 	evTimer                     // a source's reaction-point timer may expire
 	evFlow                      // a short flow arrives (traffic.go)
+	evPause                     // a PFC XOFF (gen 1) or XON reaches a feeder (pfc.go)
+	evXon                       // a pausing port may have drained to XON (pfc.go)
 )
 
 // event is a value in the event heap. Events at the same time run in the

@@ -43,6 +43,8 @@ type Packet struct {
 	rates      rateSampler
 
 	short *shortFlows // nil unless Config.Traffic is set
+
+	pausedMarks [][]algos.Time // PFC: [boundary][source] time paused (pfc.go)
 }
 
 // NewPacket builds a packet-level simulation at time zero.
@@ -98,6 +100,11 @@ func NewPacket(cfg Config) (*Packet, error) {
 	}
 	if cfg.Traffic != nil {
 		s.startTraffic()
+	}
+	if cfg.PFC != nil {
+		if err := s.startPFC(); err != nil {
+			return nil, err
+		}
 	}
 	for i := range s.sources {
 		src := &s.sources[i]
@@ -168,6 +175,10 @@ func (s *Packet) Advance(until algos.Time) {
 			s.deliverFeedback(&s.sources[ev.src], int(ev.gen))
 		case ev.kind == evFlow:
 			s.flowArrival()
+		case ev.kind == evPause:
+			s.pauseArrives(ev.src, ev.gen == 1)
+		case ev.kind == evXon:
+			s.xonCheck(int(ev.src), ev.gen)
 		case ev.gen == s.sources[ev.src].tgen: // a timer event still current
 			s.expire(&s.sources[ev.src])
 		}
@@ -225,6 +236,9 @@ func (s *Packet) enter(src *source, p *port, f *flight, pos int32) {
 	if f.cpid < 0 {
 		s.flowFrameEntered(src, p, f, last, done)
 	}
+	if p.bytes > p.xoff && !p.pfc.pausing {
+		s.startPausing(src.path[pos])
+	}
 	if send {
 		s.sendFeedback(src, pos)
 	}
@@ -232,6 +246,10 @@ func (s *Packet) enter(src *source, p *port, f *flight, pos int32) {
 		// The port's departures are in order, so the link's are.
 		j := src.path[pos]
 		next := hop{flight: *f, src: int32(src.id), pos: pos + 1}
+		if done == pendingDone { // the port is paused (pfc.go)
+			p.pfc.held.push(next)
+			return
+		}
 		next.arrive = done + s.delays[j]
 		s.links[j].push(next)
 		if s.links[j].len() == 1 {

@@ -105,6 +105,7 @@ func (s *Packet) boundary(t algos.Time) {
 		s.loops[i].boundary()
 	}
 	s.srcMarks = append(s.srcMarks, s.markSources())
+	s.pfcBoundary(t)
 	s.passed++
 }
 
@@ -200,6 +201,7 @@ func (s *Packet) measure(from, to int, whole bool) ([]BottleneckSummary, []Sourc
 			ss.LoopDelayMin, ss.LoopDelayMax = lo.Seconds(), hi.Seconds()
 		}
 	}
+	s.pfcMeasure(from, to, t1, span, bs, srcs)
 	end := t1
 	if whole {
 		end = cfg.Duration

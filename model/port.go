@@ -1,6 +1,10 @@
 package model
 
-import "qcnlab/algos"
+import (
+	"math"
+
+	"qcnlab/algos"
+)
 
 // queued is a frame in the switch queue; done is when its last bit leaves.
 // src is the source of a frame that leaves the network here (its path's
@@ -45,6 +49,12 @@ type port struct {
 	segments  []levelSummary
 
 	onEnd func(src int32, at algos.Time) // a short flow's last frame left the network at
+
+	// PFC (pfc.go): xoff is MaxInt without it, so one comparison per frame
+	// is all it costs.
+	xoff int
+	held bool // paused by the next switch: frames queue with pendingDone
+	pfc  *portPFC
 }
 
 // portMark is a port's counters at a boundary.
@@ -58,6 +68,7 @@ type portMark struct {
 func newPort(name string, capacity float64, buffer, frame int, cp algos.CongestionPoint, sources int) *port {
 	p := &port{
 		name: name, capacity: capacity, buffer: buffer, cp: cp,
+		xoff:      math.MaxInt,
 		level:     newLevelStats(float64(frame), float64(buffer)),
 		delivered: make([]int64, sources),
 	}
@@ -116,6 +127,9 @@ func (p *port) arrive(now algos.Time, f *algos.Frame, last bool, fb *algos.Feedb
 		}
 		done = max(now, p.tail) + p.svc
 		p.tail = done
+		if p.held {
+			done = pendingDone
+		}
 		src := int32(f.Source)
 		if !last {
 			src = ^src

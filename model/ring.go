@@ -39,6 +39,9 @@ func (r *ring[T]) grow() {
 	r.buf, r.head = buf, 0
 }
 
+// popBack removes the newest element.
+func (r *ring[T]) popBack() { r.n-- }
+
 // at returns a pointer to the k-th oldest element.
 func (r *ring[T]) at(k int) *T { return &r.buf[(r.head+k)&(len(r.buf)-1)] }
 

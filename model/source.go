@@ -55,6 +55,9 @@ type source struct {
 	// its own constant delay, so each is a FIFO.
 	feedback []ring[algos.Feedback]
 
+	pausedSince algos.Time // PFC: when its access link was last paused
+	pausedTime  algos.Time // PFC: time paused, in the window
+
 	emitted   int64 // bytes released since the start
 	arrived   int64 // bytes that reached the first link of the path
 	feedbacks int64 // feedback frames received

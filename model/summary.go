@@ -50,6 +50,12 @@ type BottleneckSummary struct {
 	DroppedBytes   int64     `json:"dropped_bytes"`
 	DropsTotal     int64     `json:"drops_total"`
 	FeedbackFrames int64     `json:"feedback_frames"`
+	// PFC (pfc.go): XOFF frames sent to the port's feeders, the share of
+	// the time it held them paused, and the share it was itself paused by
+	// the next switch.
+	PauseFrames    int64   `json:"pause_frames"`
+	PausedFraction float64 `json:"paused_fraction"`
+	HeldFraction   float64 `json:"held_fraction"`
 }
 
 // SourceSummary describes one source.
@@ -63,8 +69,9 @@ type SourceSummary struct {
 	// run: forward propagation to the congestion point, the switch's
 	// feedback latency, and backward propagation.
 	// Both are 0 for a source that was sent no feedback.
-	LoopDelayMin float64 `json:"loop_delay_min_seconds"`
-	LoopDelayMax float64 `json:"loop_delay_max_seconds"`
+	LoopDelayMin   float64 `json:"loop_delay_min_seconds"`
+	LoopDelayMax   float64 `json:"loop_delay_max_seconds"`
+	PausedFraction float64 `json:"paused_fraction"` // PFC: share of the time its access link was paused
 }
 
 // Sample is one point of the time series.
