@@ -137,6 +137,7 @@ func (e *Experiment) Config(algorithm string) (model.Config, error) {
 	}
 	return model.Config{
 		Traffic:           traffic,
+		PFC:               e.pfcConfig(),
 		Model:             e.Model,
 		Scheme:            sc,
 		Params:            v,

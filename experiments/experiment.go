@@ -62,6 +62,11 @@ type Network struct {
 	// FeedbackLatency is the switch's time to generate a feedback frame,
 	// drawn per frame.
 	FeedbackLatency Delay `toml:"feedback_latency"`
+	// PFC turns on IEEE 802.1Qbb on every switch port; the thresholds
+	// default to values derived per port (model/pfc.go).
+	PFC     bool         `toml:"pfc"`
+	PFCXoff *units.Bytes `toml:"pfc_xoff"`
+	PFCXon  *units.Bytes `toml:"pfc_xon"`
 	// Changes set the capacity of links during the run.
 	Changes []Change `toml:"changes,omitempty"`
 }
@@ -149,6 +154,7 @@ func (e *Experiment) Clone() *Experiment {
 		c.Network.Changes = append(c.Network.Changes, Change{At: ch.At, Capacity: ch.Capacity, Link: clonePtr(ch.Link)})
 	}
 	c.Output.Phases = slices.Clone(e.Output.Phases)
+	c.Network.PFCXoff, c.Network.PFCXon = clonePtr(e.Network.PFCXoff), clonePtr(e.Network.PFCXon)
 	c.Sweep = make([]Axis, len(e.Sweep))
 	for i, a := range e.Sweep {
 		c.Sweep[i] = Axis{Key: a.Key, Values: slices.Clone(a.Values)}

@@ -210,12 +210,25 @@ func WriteText(w io.Writer, res *Result) error {
 				100*b.Utilization, b.Drops, 100*b.EmptyFraction)
 			fmt.Fprintf(tw, "  queue\tmean %s, std %s, min %s, max %s (target %s)\n", kb(b.QueueMean), kb(b.QueueStd),
 				kb(b.QueueMin), kb(b.QueueMax), kb(b.QEq))
+			if b.PauseFrames > 0 || b.HeldFraction > 0 {
+				fmt.Fprintf(tw, "  PFC\t%d pause frames, pausing its feeders %.1f%% of the time, paused %.1f%%\n",
+					b.PauseFrames, 100*b.PausedFraction, 100*b.HeldFraction)
+			}
 		}
 		var rates []string
 		for _, s := range r.Sources {
 			rates = append(rates, fmt.Sprintf("%.3g", s.ThroughputBps/1e9))
 		}
 		fmt.Fprintf(tw, "  throughput\t%s Gbps; Jain fairness %.3f\n", strings.Join(rates, " "), r.JainFairness)
+		var paused []string
+		for _, s := range r.Sources {
+			if s.PausedFraction > 0 {
+				paused = append(paused, fmt.Sprintf("%d: %.1f%%", s.ID, 100*s.PausedFraction))
+			}
+		}
+		if len(paused) > 0 {
+			fmt.Fprintf(tw, "  sources paused\t%s of the time\n", strings.Join(paused, ", "))
+		}
 		ttf := "not reached"
 		if r.TimeToFairness != nil {
 			ttf = fmt.Sprintf("%.2f ms", *r.TimeToFairness*1e3)

@@ -204,6 +204,11 @@ func (e *Experiment) Validate() error {
 		bad("output.fairness_threshold", "must be in (0, 1]")
 	}
 
+	if len(errs) == 0 { // the thresholds need a sound network
+		e.validatePFC(bad, model.Config{FrameBytes: int(e.Network.FrameSize), Links: e.LinkConfigs(), Sources: e.SourceConfigs()})
+	} else if e.Network.PFC && e.Model == "fluid" {
+		bad("network.pfc", "the fluid model has no PFC; use model = \"packet\"")
+	}
 	sound := len(errs) == 0 // the network is valid enough to derive defaults from
 	for _, name := range e.Algorithms {
 		// An algorithm without a [params] table still needs defaults that

@@ -39,3 +39,26 @@ func BenchmarkDumbbellQCN(b *testing.B) {
 	}
 	b.ReportMetric(float64(frames)/b.Elapsed().Seconds(), "frames/s")
 }
+
+// BenchmarkDumbbellQCNShortFlows is the speed scenario with seed 004's mixed
+// flows: 5 greedy flows per source and 200 web-search short flows a second
+// (about a quarter of the link), all behind the sources' rate limiters.
+func BenchmarkDumbbellQCNShortFlows(b *testing.B) {
+	sizes, err := Workload("websearch")
+	if err != nil {
+		b.Fatal(err)
+	}
+	var frames uint64
+	for b.Loop() {
+		cfg := benchConfig(b, algos.Second)
+		cfg.Traffic = &Traffic{LongFlows: 5, ShortRate: 200, ShortSizes: sizes}
+		sim, err := NewPacket(cfg)
+		if err != nil {
+			b.Fatal(err)
+		}
+		sim.Run()
+		frames += sim.Frames()
+	}
+	b.ReportMetric(float64(frames)/b.Elapsed().Seconds(), "frames/s")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(frames), "ns/frame")
+}
