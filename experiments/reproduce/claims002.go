@@ -153,6 +153,26 @@ func claims002() []Claim {
 					Criterion: "QCN-AIMD faster than QCN at each R_AI, and its gain smaller than that of raising R_AI tenfold"}
 			}),
 		{
+			ID: "002-bandwidth", Seed: "002", Figure: "section V-B3",
+			Text:       `"Given a determined byte threshold, the convergence time will reduce to be 1/m when the link bandwidth is amplified to be m times of the original value." (section V-B3)`,
+			Experiment: "qcn-convergence-model",
+			Sets:       []string{`algorithms=["qcn"]`, "output.sample_interval=1ms", "output.rate_window=1ms"},
+			Edit: func(x *experiments.Experiment) {
+				setAxis(x, "network.capacity", []string{"1Gbps", "10Gbps"})
+			},
+			Rule: func(rs Runs) Outcome {
+				slow := rs.Of("qcn", "network.capacity=1Gbps").Mean(timeToFair)
+				fast := rs.Of("qcn", "network.capacity=10Gbps").Mean(timeToFair)
+				v := Differs
+				if r := fast / (slow / 10); r >= 0.9 && r <= 1.1 {
+					v = Agrees
+				}
+				return Outcome{Verdict: v,
+					Measured:  fmt.Sprintf("time to fairness %.3f s at 1 Gbps, %.3f s at 10 Gbps (%.3f of the 1 Gbps time)", slow, fast, fast/slow),
+					Criterion: "the convergence model at 10 Gbps (R_AI 5 Mbps, the standard's value there, scaled with the capacity; rates from (9, 1) Gbps) takes 0.09 to 0.11 of its time at 1 Gbps"}
+			},
+		},
+		{
 			ID: "002-fig12", Seed: "002", Figure: "figure 12",
 			Text:       `"QCN-T significantly decreases the convergence time of QCN. Besides, the queue length is still stable in QCN-T." (section VI)`,
 			Experiment: "qcn-t-fairness",
