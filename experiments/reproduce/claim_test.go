@@ -2,6 +2,7 @@ package reproduce
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -164,5 +165,29 @@ func TestMixedFlowsRule(t *testing.T) {
 	}
 	if !strings.Contains(o.Criteria[1].Measured, "200.0: std 9.0/4.0 KB") {
 		t.Errorf("measured %q", o.Criteria[1].Measured)
+	}
+}
+
+// The per-phase rules read the phase that starts where the built-in puts
+// it, and a JSON field by its path.
+func TestPhasesAndFields(t *testing.T) {
+	s := model.Summary{Sources: []model.SourceSummary{{ID: 0}, {ID: 1, ThroughputBps: 4e9}},
+		Phases: []model.PhaseSummary{{Start: 0, End: 0.1, Bottlenecks: []model.BottleneckSummary{{Utilization: 0.5}}},
+			{Start: 0.1, End: 0.2, Bottlenecks: []model.BottleneckSummary{{Utilization: 0.9}}}}}
+	if u := phaseMetric(0.1, util)(s); u != 0.9 {
+		t.Errorf("phase at 0.1 s: %g", u)
+	}
+	if u := phaseMetric(0.3, util)(s); !math.IsNaN(u) {
+		t.Errorf("no phase at 0.3 s: %g", u)
+	}
+	if x := summaryField(s, "sources", 1, "throughput_bps"); x != 4e9 {
+		t.Errorf("field %g", x)
+	}
+	if x := summaryField(s, "sources", 1, "no_such_field"); !math.IsNaN(x) {
+		t.Errorf("missing field %g", x)
+	}
+	o := judgeStatements("c", []statement{{"a", true, "1"}, {"b", false, "2"}})
+	if o.Verdict != Partly || !strings.HasPrefix(o.Measured, "1 of 2 hold: a: yes (1); b: no (2)") {
+		t.Errorf("%+v", o)
 	}
 }
