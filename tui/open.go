@@ -84,8 +84,12 @@ func (p *openPrompt) setValue(v string) {
 	p.refresh(false)
 }
 
-// fail shows why the chosen experiment did not open; the prompt stays.
-func (p *openPrompt) fail(msg string) { p.err = msg }
+// fail shows why the chosen experiment did not open; the prompt stays,
+// its list read anew (the file may have vanished).
+func (p *openPrompt) fail(msg string) {
+	p.refresh(true)
+	p.err = msg
+}
 
 // split cuts the input into the folder to list and the start of the name.
 func split(v string) (dir, prefix, base string) {
@@ -210,8 +214,8 @@ func (p openPrompt) update(msg tea.Msg, keys *keyMap) (_ openPrompt, cmd tea.Cmd
 func (p *openPrompt) complete() {
 	p.err = ""
 	if p.sel >= 0 && p.sel < len(p.matches) {
-		p.setValue(p.matches[p.sel].text)
-		return
+		p.input.SetValue(p.matches[p.sel].text)
+		p.input.CursorEnd()
 	}
 	p.refresh(true) // the folder may have changed since it was listed
 	if len(p.matches) == 0 {

@@ -71,10 +71,18 @@ func TestOpenFileVanishes(t *testing.T) {
 	if h.m.exp != exp || h.m.focus != focusOpen || !strings.Contains(h.view(), "no such file") {
 		t.Errorf("vanished file: focus %v, err %q", h.m.focus, h.m.openP.err)
 	}
+	if got := strings.Join(openMatches(h), " "); strings.Contains(got, "b.toml") {
+		t.Errorf("the failed open did not relist: %q", got)
+	}
+	// tab on a stale highlighted match lists the folder as it is now.
+	os.WriteFile("c.toml", []byte("name = \"c\"\n"), 0o644)
+	h.typeText("./")
+	h.keys("down", "down", "tab") // ./c.toml, as listed
+	os.Remove("c.toml")
 	h.keys("ctrl+u")
 	h.typeText("./")
 	h.keys("tab")
-	if got := strings.Join(openMatches(h), " "); strings.Contains(got, "b.toml") || !strings.Contains(got, "./a.toml") {
+	if got := strings.Join(openMatches(h), " "); strings.Contains(got, "b.toml") || strings.Contains(got, "c.toml") || !strings.Contains(got, "./a.toml") {
 		t.Errorf("relisted %q", got)
 	}
 	// The folder itself vanishes.
