@@ -221,22 +221,32 @@ func plan(c Claim, corr *Correction, opt Options) (*task, error) {
 	if c.Edit != nil {
 		c.Edit(e)
 	}
+	var quick []string // what --quick changed, for the report
 	if opt.Quick {
 		q := c.Quick
 		for _, s := range []struct{ key, v string }{{"duration", q.Duration}, {"warmup", q.Warmup}} {
 			if s.v != "" {
+				before := e.WarmupTime()
+				if s.key == "duration" {
+					before = algos.Time(e.Duration)
+				}
 				if err := e.Set(s.key + "=" + s.v); err != nil {
 					return nil, err
 				}
+				quick = append(quick, fmt.Sprintf("%s %s instead of %s", s.key, s.v, units.FormatDuration(before)))
 			}
 		}
 		if q.Seeds > 0 {
 			for i, a := range e.Sweep {
 				if a.Key == "seed" && len(a.Values) > q.Seeds {
+					quick = append(quick, fmt.Sprintf("%d seeds instead of %d", q.Seeds, len(a.Values)))
 					e.Sweep[i].Values = a.Values[:q.Seeds]
 				}
 			}
 		}
+	}
+	if len(quick) > 0 {
+		settings = append(settings, "--quick: "+strings.Join(quick, ", "))
 	}
 	if opt.Scale > 0 {
 		w := e.WarmupTime()
