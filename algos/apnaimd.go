@@ -19,7 +19,6 @@ func init() {
 		Seed:    "000 section III-B",
 		Summary: "N-AIMD with the Averaging Principle: T/2 packets after each feedback the rate moves halfway back to where it was",
 		Params:  APNAIMDParams(),
-		Check:   naimdCheck,
 		NewCP:   func(env CPEnv, v Values) CongestionPoint { return NewNAIMDCongestionPoint(env, v) },
 		NewRP:   func(env RPEnv, v Values) ReactionPoint { return NewAPNAIMDReactionPoint(env, v) },
 	})

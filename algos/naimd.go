@@ -1,7 +1,6 @@
 package algos
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 )
@@ -26,7 +25,6 @@ func init() {
 		Seed:    "000 section III-B, eq. 14",
 		Summary: "network AIMD: the switch feeds back signed Fb on 1% of frames; the source adds Gi*Ru*Fb or scales by 1 - Gd*|Fb|",
 		Params:  NAIMDParams(),
-		Check:   naimdCheck,
 		NewCP:   func(env CPEnv, v Values) CongestionPoint { return NewNAIMDCongestionPoint(env, v) },
 		NewRP:   func(env RPEnv, v Values) ReactionPoint { return NewNAIMDReactionPoint(env, v) },
 	})
@@ -58,7 +56,7 @@ func NAIMDParams() []Param {
 		{Key: "sampling", Kind: Choice, Choices: []string{"random", "regular"}, Default: Fixed(SampleRandom),
 			Doc: "random: each frame sampled with probability p, as section III-B says; regular: exactly every T = 1/p frames (Remark 1's best case for AP)"},
 		{Key: "sample_jitter", Kind: Number, Default: Fixed(0), Max: 1,
-			Doc: "regular sampling only: each interval is T*(1 + j*U(-1,1)) frames, rounded; 0 keeps it exactly T"},
+			Doc: "regular sampling only (random ignores it, so that a sweep can switch sampling): each interval is T*(1 + j*U(-1,1)) frames, rounded; 0 keeps it exactly T, which can lock onto a few of many sources"},
 		{Key: "gi", Kind: Number, Default: Fixed(0.53333),
 			Doc: "Gi, increase gain: R += Gi*Ru*Fb for Fb >= 0 (eq. 14a)"},
 		{Key: "ru", Kind: Rate, Default: Fixed(1e6),
@@ -75,14 +73,6 @@ const (
 	SampleRandom  = 0 // Bernoulli sampling with probability p (seed 000 section III-B)
 	SampleRegular = 1 // one sample every T = 1/p frames
 )
-
-// naimdCheck rejects a jitter that would have no effect.
-func naimdCheck(_ Network, v Values) error {
-	if v["sample_jitter"] != 0 && v["sampling"] != SampleRegular {
-		return fmt.Errorf("sample_jitter %g needs sampling = \"regular\"", v["sample_jitter"])
-	}
-	return nil
-}
 
 // NAIMDCongestionPoint is the N-AIMD switch: sampling and eq. (1).
 type NAIMDCongestionPoint struct {

@@ -210,8 +210,8 @@ func TestNAIMDRegularSampling(t *testing.T) {
 	}
 }
 
-// TestNAIMDSamplingValues: the defaults are the paper's text, and a jitter
-// without regular sampling is an error naming the key.
+// TestNAIMDSamplingValues: the defaults are the paper's text, and a bad
+// value is an error naming the key.
 func TestNAIMDSamplingValues(t *testing.T) {
 	for _, name := range []string{"n-aimd", "ap-n-aimd"} {
 		v := resolve(t, name, net10G2, nil)
@@ -219,8 +219,8 @@ func TestNAIMDSamplingValues(t *testing.T) {
 			t.Errorf("%s: sampling %g jitter %g, want random and 0", name, v["sampling"], v["sample_jitter"])
 		}
 		s, _ := Lookup(name)
-		if _, err := s.Resolve(net10G2, Values{"sample_jitter": 0.1}); err == nil || !strings.Contains(err.Error(), "sample_jitter") {
-			t.Errorf("%s: jitter with random sampling: err %v, want one naming sample_jitter", name, err)
+		if _, err := s.Resolve(net10G2, Values{"sample_jitter": 1.5}); err == nil || !strings.Contains(err.Error(), "sample_jitter") {
+			t.Errorf("%s: jitter 1.5: err %v, want one naming sample_jitter", name, err)
 		}
 		if _, err := s.Resolve(net10G2, Values{"sampling": 2}); err == nil || !strings.Contains(err.Error(), "sampling") {
 			t.Errorf("%s: sampling = 2: err %v, want one naming sampling", name, err)

@@ -285,11 +285,17 @@ func decodeSweep(md toml.MetaData, table map[string]any, loc func(string, int) s
 			continue
 		}
 		var v any = table
+		inValue := false
 		for _, part := range k[1:] {
-			v = v.(map[string]any)[part]
+			t, ok := v.(map[string]any)
+			if !ok { // a key of an inline table inside an axis's array
+				inValue = true
+				break
+			}
+			v = t[part]
 		}
-		if _, isTable := v.(map[string]any); isTable {
-			continue // a table on the way to a key
+		if _, isTable := v.(map[string]any); isTable || inValue {
+			continue // a table on the way to a key, or part of a value
 		}
 		key := strings.Join(k[1:], ".")
 		values, ok := v.([]any)

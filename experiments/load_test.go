@@ -357,7 +357,9 @@ early_feedback = "apply"
 	for _, c := range []struct{ text, want string }{
 		{"[params.ap-n-aimd]\n\nearly_feedback = \"later\"\n", `bad.toml:3: params.ap-n-aimd.early_feedback: "later" is not one of "drop", "apply"`},
 		{"[params.n-aimd]\nsampling = 1\n", "bad.toml:2"},
-		{"[params.n-aimd]\nsample_jitter = 0.1\n", `sample_jitter 0.1 needs sampling = "regular"`},
+		{"[params.n-aimd]\nsample_jitter = 2.0\n", "bad.toml:2: params.n-aimd.sample_jitter: 2 is above the maximum 1"},
+		// An array of inline tables is not a sweep axis of its own keys.
+		{"[sweep]\nparams = [{n-aimd = {sampling = \"regular\"}}]\n", "bad.toml:2"},
 	} {
 		if _, err := Parse("bad.toml", []byte(c.text)); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: error %v, want %q", c.text, err, c.want)
