@@ -134,14 +134,15 @@ func TestSetOneSweepAxis(t *testing.T) {
 	if err := e.Set("sweep.seed=[1]"); err != nil {
 		t.Fatal(err)
 	}
-	if len(e.Sweep) != 2 || e.Sweep[0].Key != "network.rtt" || len(e.Sweep[0].Values) != 6 ||
-		e.Sweep[1].Key != "seed" || len(e.Sweep[1].Values) != 1 {
+	// The file sweeps AP's two readings, the RTT and the seed.
+	if len(e.Sweep) != 4 || e.Sweep[2].Key != "network.rtt" || len(e.Sweep[2].Values) != 5 ||
+		e.Sweep[3].Key != "seed" || len(e.Sweep[3].Values) != 1 {
 		t.Errorf("after --set sweep.seed=[1]: %v", e.Sweep)
 	}
 	if err := e.Set(`sweep.sources.count=[2, 3]`); err != nil {
 		t.Fatal(err)
 	}
-	if len(e.Sweep) != 3 || e.Sweep[2].Key != "sources.count" {
+	if len(e.Sweep) != 5 || e.Sweep[4].Key != "sources.count" {
 		t.Errorf("after --set sweep.sources.count=[2, 3]: %v", e.Sweep)
 	}
 	if err := e.Set(`sweep={"network.rtt"=["100us"]}`); err != nil {

@@ -3,6 +3,7 @@ package stability
 import (
 	"bytes"
 	"context"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -98,8 +99,9 @@ func TestKeysAndErrors(t *testing.T) {
 			t.Errorf("%s %s: %v, want an error containing %q", c.key, c.span, err, c.want)
 		}
 	}
-	if len(rep.IgnoredSweep) != 1 || rep.IgnoredSweep[0] != "network.rtt" || rep.Seeds[0] != 1 || len(rep.Seeds) != 4 {
-		t.Errorf("the file's sweep: ignored %q, seeds %v (want network.rtt ignored, the file's 4 seeds)", rep.IgnoredSweep, rep.Seeds)
+	if !reflect.DeepEqual(rep.IgnoredSweep, []string{"params.ap-n-aimd.sampling", "params.ap-n-aimd.early_feedback", "network.rtt"}) ||
+		rep.Seeds[0] != 1 || len(rep.Seeds) != 4 {
+		t.Errorf("the file's sweep: ignored %q, seeds %v (want AP's readings and network.rtt ignored, the file's 4 seeds)", rep.IgnoredSweep, rep.Seeds)
 	}
 }
 
