@@ -297,7 +297,7 @@ func stabilityCommand(args []string, stdout, stderr io.Writer) int {
 	case err == nil:
 		return exitOK
 	case errors.Is(err, context.Canceled):
-		fmt.Fprintln(stderr, "qcnlab: interrupted; the table holds what was measured")
+		fmt.Fprintln(stderr, "qcnlab: interrupted")
 	default:
 		fmt.Fprintln(stderr, "qcnlab:", err)
 	}

@@ -37,8 +37,11 @@ func WriteText(w io.Writer, r *Report) error {
 	fmt.Fprintln(tw, "algorithm\tcriterion\tunstable from\tstable up to\tnote")
 	for _, b := range r.Results {
 		boundary, stable := "stable over the range", "-"
-		if b.Boundary != nil {
+		switch {
+		case b.Boundary != nil:
 			boundary = r.axis.format(*b.Boundary)
+		case len(b.Points) == 0:
+			boundary = "not measured"
 		}
 		if b.Bracket[0] != nil {
 			stable = r.axis.format(*b.Bracket[0])
@@ -46,7 +49,7 @@ func WriteText(w io.Writer, r *Report) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", b.Algorithm, b.Criterion, boundary, stable, b.Note)
 	}
 	if !r.Complete {
-		fmt.Fprintln(tw, "\n(incomplete: the search was stopped)")
+		fmt.Fprintln(tw, "\n(incomplete: the search was stopped; the table holds what the points measured before say)")
 	}
 	return tw.Flush()
 }

@@ -117,6 +117,11 @@ func TestCancelStopsTheSearch(t *testing.T) {
 	if d := time.Since(start); d > time.Second {
 		t.Errorf("stopped after %v", d)
 	}
+	var text strings.Builder
+	WriteText(&text, rep)
+	if !strings.Contains(text.String(), "not measured") || !strings.Contains(text.String(), "incomplete") {
+		t.Errorf("a search stopped before its first points:\n%s", text.String())
+	}
 }
 
 func mustCriteria(t *testing.T, s string) []Criterion {
