@@ -167,7 +167,13 @@ func (f *figure) render(format string) ([]byte, error) {
 	rates.Legend.Top = true
 	queue.X.Min, queue.X.Max, rates.X.Min, rates.X.Max = 0, end, 0, end
 
-	const w, h = 8 * vg.Inch, 6 * vg.Inch
+	tiles := draw.Tiles{Rows: 2, Cols: 1, PadTop: vg.Points(4), PadBottom: vg.Points(4), PadLeft: vg.Points(4), PadRight: vg.Points(8), PadY: vg.Points(8)}
+	return renderGrid([][]*plot.Plot{{queue}, {rates}}, 8*vg.Inch, 6*vg.Inch, tiles, format)
+}
+
+// renderGrid draws plots laid out as tiles, aligned, on a w x h figure
+// encoded in format ("png" or "svg"); a nil plot leaves its tile empty.
+func renderGrid(grid [][]*plot.Plot, w, h vg.Length, tiles draw.Tiles, format string) ([]byte, error) {
 	var canvas vg.CanvasWriterTo
 	switch format {
 	case "svg":
@@ -175,11 +181,14 @@ func (f *figure) render(format string) ([]byte, error) {
 	default:
 		canvas = vgimg.PngCanvas{Canvas: vgimg.New(w, h)}
 	}
-	dc := draw.New(canvas)
-	tiles := draw.Tiles{Rows: 2, Cols: 1, PadTop: vg.Points(4), PadBottom: vg.Points(4), PadLeft: vg.Points(4), PadRight: vg.Points(8), PadY: vg.Points(8)}
-	cells := plot.Align([][]*plot.Plot{{queue}, {rates}}, tiles, dc)
-	queue.Draw(cells[0][0])
-	rates.Draw(cells[1][0])
+	cells := plot.Align(grid, tiles, draw.New(canvas))
+	for i := range grid {
+		for j, p := range grid[i] {
+			if p != nil {
+				p.Draw(cells[i][j])
+			}
+		}
+	}
 	var b bytes.Buffer
 	if _, err := canvas.WriteTo(&b); err != nil {
 		return nil, err

@@ -1,7 +1,6 @@
 package experiments
 
 import (
-	"bytes"
 	"fmt"
 	"maps"
 	"math"
@@ -14,8 +13,6 @@ import (
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
-	"gonum.org/v1/plot/vg/vgsvg"
 
 	"qcnlab/algos"
 	"qcnlab/experiments/units"
@@ -205,14 +202,6 @@ func meanStd(xs []float64) (mean, std float64) {
 // renderTiles lays plots out in a grid of cols columns and encodes it.
 func renderTiles(panels []*plot.Plot, cols int, format string) ([]byte, error) {
 	rows := (len(panels) + cols - 1) / cols
-	w, h := vg.Length(cols)*5*vg.Inch, vg.Length(rows)*3*vg.Inch
-	var canvas vg.CanvasWriterTo
-	switch format {
-	case "svg":
-		canvas = vgsvg.New(w, h)
-	default:
-		canvas = vgimg.PngCanvas{Canvas: vgimg.New(w, h)}
-	}
 	grid := make([][]*plot.Plot, rows)
 	for i := range grid {
 		grid[i] = make([]*plot.Plot, cols)
@@ -222,22 +211,9 @@ func renderTiles(panels []*plot.Plot, cols int, format string) ([]byte, error) {
 			}
 		}
 	}
-	dc := draw.New(canvas)
 	tiles := draw.Tiles{Rows: rows, Cols: cols, PadTop: vg.Points(6), PadBottom: vg.Points(6), PadLeft: vg.Points(6),
 		PadRight: vg.Points(10), PadX: vg.Points(16), PadY: vg.Points(12)}
-	cells := plot.Align(grid, tiles, dc)
-	for i := range grid {
-		for j, p := range grid[i] {
-			if p != nil {
-				p.Draw(cells[i][j])
-			}
-		}
-	}
-	var b bytes.Buffer
-	if _, err := canvas.WriteTo(&b); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
+	return renderGrid(grid, vg.Length(cols)*5*vg.Inch, vg.Length(rows)*3*vg.Inch, tiles, format)
 }
 
 // queueHist is the distribution of each bottleneck's queue over a run's
