@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"qcnlab/algos"
+	"qcnlab/experiments"
 )
 
 // chartLines splits the main view into the queue chart's and the rate
@@ -198,4 +199,39 @@ func TestCapacityStepsOnTheRateChart(t *testing.T) {
 	if got := strings.Join(names, "; "); got != "┈┈ fair share, now 2.5Gbps; ╌╌ capacity, now 5Gbps" {
 		t.Errorf("marks named %q", got)
 	}
+}
+
+// End to end: a built-in whose capacity drops and rises again
+// ([[network.changes]] at 100 and 200 ms) shows the step on the rate chart:
+// the capacity's rule is at 10 Gbps before and after, not between.
+func TestCapacityDropOnScreen(t *testing.T) {
+	e, err := experiments.OpenWith("qcn-capacity-drop", []string{"duration=240ms", "warmup=10ms", "output.phases=[]"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, e, 120, 40)
+	h.keys("0")
+	h.advance(tick250)
+	if h.m.state() != stateFinished {
+		t.Fatalf("state %v", h.m.state())
+	}
+	v := h.view()
+	if !strings.Contains(v, "capacity, now 10Gbps") {
+		t.Errorf("the changing capacity is not named:\n%s", v)
+	}
+	_, rate := chartLines(t, v)
+	for _, l := range rate {
+		r := []rune(l)
+		if !strings.ContainsRune(l, '╌') {
+			continue
+		}
+		// The 10 Gbps row: the plot spans columns 7..120; 100-200 ms is
+		// from about 47% to 83% of it.
+		first, mid, last := string(r[10:50]), string(r[66:90]), string(r[105:])
+		if !strings.ContainsRune(first, '╌') || strings.ContainsRune(mid, '╌') || !strings.ContainsRune(last, '╌') {
+			t.Errorf("the capacity does not step: %q", l)
+		}
+		return
+	}
+	t.Errorf("no capacity rule:\n%s", strings.Join(rate, "\n"))
 }
