@@ -138,8 +138,16 @@ func summaryText(sum model.Summary, long bool, link int) string {
 	if name != "" {
 		name = fmt.Sprintf("link %s (l: next): ", b.Name)
 	}
-	return fmt.Sprintf("%sutilization %.1f%%  drops %d  queue %s ± %s  Jain %.3f",
+	text := fmt.Sprintf("%sutilization %.1f%%  drops %d  queue %s ± %s  Jain %.3f",
 		name, 100*b.Utilization, b.Drops, fmtBytes(b.QueueMean), fmtBytes(b.QueueStd), sum.JainFairness)
+	if b.PauseFrames > 0 || b.HeldFraction > 0 {
+		text += fmt.Sprintf("  pausing %.0f%% paused %.0f%%", 100*b.PausedFraction, 100*b.HeldFraction)
+	}
+	if f := sum.Flows; f != nil && f.Completed > 0 {
+		text += fmt.Sprintf("  FCT %s p99 %s (%d/%d flows)", units.FormatDuration(algos.Seconds(f.FCTMean)),
+			units.FormatDuration(algos.Seconds(f.FCTP99)), f.Completed, f.Started)
+	}
+	return text
 }
 
 // fmtCount writes a large count with a k, M or G suffix.
