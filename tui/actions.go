@@ -124,7 +124,7 @@ func (m *Model) applyEdit(msg editMsg) {
 
 // saveTo writes the experiment as it is now, the active algorithm first.
 func (m *Model) saveTo(msg saveMsg) {
-	path := strings.TrimSpace(msg.path)
+	path := expandHome(strings.TrimSpace(msg.path))
 	if path == "" {
 		m.save.fail("name a file")
 		return

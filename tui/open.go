@@ -108,7 +108,7 @@ func (p *openPrompt) refresh(reread bool) {
 	dir, prefix, base := split(v)
 	if reread || dir != p.dir {
 		p.dir = dir
-		p.entries, p.note = listDir(dir)
+		p.entries, p.note = listDir(expandHome(dir))
 	}
 	var files, dirs []match
 	for _, e := range p.entries {
@@ -244,7 +244,7 @@ func (p openPrompt) choose() (openPrompt, tea.Cmd, bool) {
 		p.err = "name a file or a built-in experiment"
 		return p, nil, false
 	}
-	if info, err := os.Stat(v); err == nil && info.IsDir() {
+	if info, err := os.Stat(expandHome(v)); err == nil && info.IsDir() {
 		if !strings.HasSuffix(v, "/") {
 			v += "/"
 		}
@@ -254,7 +254,8 @@ func (p openPrompt) choose() (openPrompt, tea.Cmd, bool) {
 	}
 	p.input.SetValue(v)
 	p.input.CursorEnd()
-	return p, func() tea.Msg { return openMsg{path: v} }, false
+	path := expandHome(v)
+	return p, func() tea.Msg { return openMsg{path: path} }, false
 }
 
 // view is the prompt's lines: the input, a note or an error, the matches

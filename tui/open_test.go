@@ -128,3 +128,27 @@ func TestOpenUnlistable(t *testing.T) {
 		t.Error("esc did not close the prompt")
 	}
 }
+
+// ~/ is the home folder in the open and save prompts, as in a shell.
+func TestPromptsExpandHome(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Chdir(t.TempDir())
+	h := newHarness(t, testExperiment(t), 120, 40)
+	h.keys("s")
+	h.typeText("~/saved.toml")
+	h.keys("enter")
+	if _, err := os.Stat(home + "/saved.toml"); err != nil || h.m.focus != focusCharts {
+		t.Fatalf("save to ~/: %v (%s)", err, h.m.save.err)
+	}
+	h.keys("o")
+	h.typeText("~/sa")
+	h.keys("tab")
+	if got := h.m.openP.input.Value(); got != "~/saved.toml" {
+		t.Errorf("tab completed ~/sa to %q", got)
+	}
+	h.keys("enter")
+	if h.m.focus != focusCharts || h.m.openP.err != "" {
+		t.Errorf("open ~/saved.toml: %q", h.m.openP.err)
+	}
+}

@@ -1,6 +1,10 @@
 package tui
 
 import (
+	"os"
+	"path/filepath"
+	"strings"
+
 	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
@@ -82,4 +86,15 @@ func (p savePrompt) view() string {
 		return fit(promptStyle.Render(p.input.Value()+" exists: overwrite? (y/n)"), p.width) + "\n" + fit("", p.width)
 	}
 	return fit(p.input.View(), p.width) + "\n" + wrap(errorStyle, p.err, p.width, 1)[0]
+}
+
+// expandHome reads a leading ~/ as the home folder, as a shell would: the
+// prompts take paths as a user types them.
+func expandHome(path string) string {
+	if rest, ok := strings.CutPrefix(path, "~/"); ok || path == "~" {
+		if home, err := os.UserHomeDir(); err == nil {
+			return filepath.Join(home, rest)
+		}
+	}
+	return path
 }
