@@ -218,7 +218,10 @@ func (e *Experiment) Resolved() *Experiment {
 	if s.LineRate == nil {
 		s.LineRate = ptr(units.Rate(e.Network.Capacity))
 	}
-	if s.InitialRate == nil {
+	if s.InitialRate == nil && !slices.ContainsFunc(s.Override, func(o Override) bool { return o.LineRate != nil }) {
+		// Left out while an override sets a line rate: the default
+		// initial rate follows each source's own line rate, which an
+		// explicit sources.initial_rate would pin.
 		s.InitialRate = ptr(*s.LineRate)
 	}
 	half := algos.Time(e.Network.RTT) / 2
