@@ -7,7 +7,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -15,6 +14,7 @@ import (
 	"strings"
 	"syscall"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"golang.org/x/term"
 
 	"qcnlab/algos"
@@ -56,7 +56,11 @@ Usage:
   qcnlab reproduce [ID...] [--quick] --out DIR [--workers N] [--list]
                               rerun the seeds' figures and judge each claim: DIR/report.md, report.json
 
-Exit status: 0 success, 1 a run failed or was interrupted, 2 bad usage or experiment.
+  qcnlab help [COMMAND]       this help, or a command's usage, arguments and flags (also --help)
+  qcnlab --version            the version and the revision it was built from
+
+Exit status: 0 success, 1 a run failed or was interrupted, 2 bad usage or experiment,
+3 an internal error (a bug in qcnlab, reported with its stack).
 `
 
 func main() {
@@ -64,6 +68,11 @@ func main() {
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
+	helpOut = stdout
+	return guard(stderr, func() int { return dispatch(args, stdout, stderr) })
+}
+
+func dispatch(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		if isTerminal(os.Stdin) && isTerminal(stdout) {
 			return tuiCommand(nil, stdout, stderr)
@@ -91,33 +100,17 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "reproduce":
 		return reproduce.Command(rest, stdout, stderr, isTerminal(stderr))
 	case "help", "-h", "-help", "--help":
+		if len(rest) > 0 && cmd == "help" && rest[0] != "help" {
+			return dispatch([]string{rest[0], "--help"}, stdout, stderr)
+		}
 		fmt.Fprint(stdout, usage)
+		return exitOK
+	case "version", "-version", "--version":
+		fmt.Fprintln(stdout, version())
 		return exitOK
 	}
 	fmt.Fprintf(stderr, "qcnlab: unknown command %q\n\n%s", cmd, usage)
 	return exitUsage
-}
-
-// parse parses flags that may come before, between or after the positional
-// arguments, and returns the positional ones.
-func parse(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		if fs.NArg() == 0 {
-			return pos, nil
-		}
-		pos = append(pos, fs.Arg(0))
-		args = fs.Args()[1:]
-	}
-}
-
-func newFlags(name string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet("qcnlab "+name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	return fs
 }
 
 // setFlags collects repeated --set flags.
@@ -129,15 +122,15 @@ func (s *setFlags) Set(v string) error { *s = append(*s, v); return nil }
 func runCommand(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("run", stderr)
 	var sets setFlags
-	fs.Var(&sets, "set", "override a key: --set network.rtt=300us (repeatable)")
-	out := fs.String("out", "", "write summary.json, timeseries.csv and experiment.toml to this directory")
-	plotFormat := fs.String("plot", "", "with --out, also draw each run's queue and rates in plots/ (png or svg)")
+	fs.Var(&sets, "set", "override a key with a TOML value, `KEY=VALUE`: --set network.rtt=300us (repeatable)")
+	out := fs.String("out", "", "write summary.json, timeseries.csv and experiment.toml to the directory `DIR`")
+	plotFormat := fs.String("plot", "", "with --out, also draw each run's queue and rates in plots/, as `png|svg`")
 	asJSON := fs.Bool("json", false, "print the summary as JSON")
-	workers := fs.Int("workers", 0, "runs at once (default: one per CPU)")
-	shardFlag := fs.String("shard", "", "with --out, run only the I-th of N disjoint slices of the runs (I from 0)")
+	workers := fs.Int("workers", 0, "`N` runs at once (default: one per CPU)")
+	shardFlag := fs.String("shard", "", "with --out, run only the I-th of N disjoint slices of the runs, `I/N` (I from 0)")
 	pos, err := parse(fs, args)
 	if err != nil {
-		return exitUsage
+		return usageExit(err)
 	}
 	if len(pos) != 1 {
 		fmt.Fprintln(stderr, "qcnlab run: name one experiment file or built-in experiment")
@@ -154,16 +147,19 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 	}
-	e, err := experiments.OpenWith(pos[0], sets)
+	e, err := openExperiment(pos[0], sets)
 	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return exitUsage
+		return openFailed(stderr, err)
 	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if *plotFormat != "" && *out == "" {
 		fmt.Fprintln(stderr, "qcnlab run: --plot needs --out DIR")
+		return exitUsage
+	}
+	if *workers < 0 {
+		fmt.Fprintln(stderr, "qcnlab run: --workers must not be negative (0 means one per CPU)")
 		return exitUsage
 	}
 	opt := experiments.Options{Workers: *workers, OutDir: *out, Plot: *plotFormat, Shard: slice}
@@ -177,6 +173,9 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, "\r\033[K")
 	}
 	if res != nil {
+		for _, w := range experiments.Warnings(res) {
+			fmt.Fprintln(stderr, "qcnlab: warning:", w)
+		}
 		write := experiments.WriteText
 		if *asJSON {
 			write = experiments.WriteJSON
@@ -189,11 +188,10 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 	case err == nil:
 		return exitOK
 	case errors.Is(err, context.Canceled):
-		kept := "nothing was written"
-		if *out != "" {
-			kept = fmt.Sprintf("the %d finished runs are in %s", len(res.Runs), *out)
-		}
-		fmt.Fprintf(stderr, "qcnlab: interrupted; %s\n", kept)
+		fmt.Fprintln(stderr, "qcnlab: "+interrupted(len(res.Runs), *out))
+	case errors.As(err, new(*experiments.InternalError)):
+		fmt.Fprintln(stderr, "qcnlab:", err)
+		return exitInternal
 	case res == nil: // the experiment could not be expanded into runs
 		fmt.Fprintln(stderr, err)
 		return exitUsage
@@ -235,19 +233,18 @@ func stabilityCommand(args []string, stdout, stderr io.Writer) int {
 	grid := fs.Int("grid", 9, "coarse grid points over the range, both ends included")
 	resolution := fs.String("resolution", "", "bracket width at which bisection stops, with the key's unit (default: range/64)")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
-	workers := fs.Int("workers", 0, "runs at once (default: one per CPU)")
+	workers := fs.Int("workers", 0, "`N` runs at once (default: one per CPU)")
 	pos, err := parse(fs, args)
 	if err != nil {
-		return exitUsage
+		return usageExit(err)
 	}
 	if len(pos) != 1 || *key == "" || *span == "" {
 		fmt.Fprintln(stderr, "qcnlab stability: name one experiment, --vary KEY and --range LO:HI")
 		return exitUsage
 	}
-	e, err := experiments.OpenWith(pos[0], sets)
+	e, err := openExperiment(pos[0], sets)
 	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return exitUsage
+		return openFailed(stderr, err)
 	}
 	opt := stability.Options{Key: *key, Range: *span, Grid: *grid, Workers: *workers}
 	if opt.Criteria, err = stability.ParseCriteria(*criteria); err != nil {
@@ -307,10 +304,10 @@ func stabilityCommand(args []string, stdout, stderr io.Writer) int {
 func tuiCommand(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("tui", stderr)
 	var sets setFlags
-	fs.Var(&sets, "set", "override a key: --set network.rtt=300us (repeatable)")
+	fs.Var(&sets, "set", "override a key with a TOML value, `KEY=VALUE`: --set network.rtt=300us (repeatable)")
 	pos, err := parse(fs, args)
 	if err != nil {
-		return exitUsage
+		return usageExit(err)
 	}
 	if len(pos) > 1 {
 		fmt.Fprintln(stderr, "qcnlab tui: name at most one experiment file or built-in experiment")
@@ -320,10 +317,9 @@ func tuiCommand(args []string, stdout, stderr io.Writer) int {
 	if len(pos) == 1 {
 		name = pos[0]
 	}
-	e, err := experiments.OpenWith(name, sets)
+	e, err := openExperiment(name, sets)
 	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return exitUsage
+		return openFailed(stderr, err)
 	}
 	if !isTerminal(os.Stdin) || !isTerminal(stdout) {
 		fmt.Fprintln(stderr, "qcnlab tui: the workbench needs a terminal; qcnlab run "+name+" runs it in batch")
@@ -331,6 +327,9 @@ func tuiCommand(args []string, stdout, stderr io.Writer) int {
 	}
 	if err := tui.Run(e); err != nil {
 		fmt.Fprintln(stderr, "qcnlab:", err)
+		if errors.Is(err, tea.ErrProgramPanic) { // the stack is on the terminal
+			return exitInternal
+		}
 		return exitRun
 	}
 	return exitOK
@@ -338,7 +337,9 @@ func tuiCommand(args []string, stdout, stderr io.Writer) int {
 
 func listCommand(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("list", stderr)
-	if pos, err := parse(fs, args); err != nil || len(pos) > 0 {
+	if pos, err := parse(fs, args); err != nil {
+		return usageExit(err)
+	} else if len(pos) > 0 {
 		fmt.Fprintln(stderr, "qcnlab list takes no arguments")
 		return exitUsage
 	}
@@ -351,10 +352,12 @@ func listCommand(args []string, stdout, stderr io.Writer) int {
 
 func algosCommand(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("algos", stderr)
-	exp := fs.String("exp", experiments.DefaultName, "show defaults for this experiment's network")
+	exp := fs.String("exp", experiments.DefaultName, "show the values for the experiment `FILE|NAME`: its network's defaults, and what it sets")
+	var sets setFlags
+	fs.Var(&sets, "set", "override a key of the experiment, `KEY=VALUE`: --set params.qcn.q_eq=40KB (repeatable)")
 	names, err := parse(fs, args)
 	if err != nil {
-		return exitUsage
+		return usageExit(err)
 	}
 	for _, n := range names {
 		if _, err := algos.Lookup(n); err != nil {
@@ -362,10 +365,9 @@ func algosCommand(args []string, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 	}
-	e, err := experiments.Open(*exp)
+	e, err := openExperiment(*exp, sets)
 	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return exitUsage
+		return openFailed(stderr, err)
 	}
 	if err := experiments.WriteAlgos(stdout, e, names...); err != nil {
 		fmt.Fprintln(stderr, err)
@@ -377,7 +379,10 @@ func algosCommand(args []string, stdout, stderr io.Writer) int {
 func showCommand(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("show", stderr)
 	pos, err := parse(fs, args)
-	if err != nil || len(pos) != 1 {
+	if err != nil {
+		return usageExit(err)
+	}
+	if len(pos) != 1 {
 		fmt.Fprintln(stderr, "qcnlab show: name one built-in experiment (qcnlab list shows them)")
 		return exitUsage
 	}
@@ -392,12 +397,22 @@ func showCommand(args []string, stdout, stderr io.Writer) int {
 
 func benchCommand(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("bench", stderr)
-	duration := fs.String("duration", "1s", "simulated time of the main measurement")
-	if pos, err := parse(fs, args); err != nil || len(pos) > 0 {
+	duration := fs.String("duration", "1s", "simulated time `D` of the main measurement, at least 1ms")
+	if pos, err := parse(fs, args); err != nil {
+		return usageExit(err)
+	} else if len(pos) > 0 {
+		fmt.Fprintln(stderr, "qcnlab bench takes no arguments")
 		return exitUsage
 	}
 	d, err := units.ParseDuration(*duration)
-	if err != nil || d <= 0 || d == algos.Never {
+	if err == nil && d < experiments.MinBenchDuration {
+		err = fmt.Errorf("%s is too short to measure; the least is %s", units.FormatDuration(d), units.FormatDuration(experiments.MinBenchDuration))
+	} else if err == nil {
+		if verr := experiments.BenchExperiment(d).Validate(); verr != nil {
+			err = fmt.Errorf("%s is too long to simulate: %w", units.FormatDuration(d), verr)
+		}
+	}
+	if err != nil {
 		fmt.Fprintln(stderr, "qcnlab bench: --duration:", err)
 		return exitUsage
 	}
@@ -415,6 +430,26 @@ func benchCommand(args []string, stdout, stderr io.Writer) int {
 			r.FramesPerSecond(), r.EventsPerSecond(), float64(r.PeakHeap)/1e6)
 	}
 	return exitOK
+}
+
+// interrupted says what a stopped batch kept.
+func interrupted(finished int, out string) string {
+	switch {
+	case finished == 0 && out != "":
+		return "interrupted before any run finished; " + out + " holds the experiment and an empty summary"
+	case finished == 0:
+		return "interrupted before any run finished"
+	case out != "":
+		return fmt.Sprintf("interrupted; %s finished, in %s", runs(finished), out)
+	}
+	return fmt.Sprintf("interrupted; the summary above covers the %s that finished", runs(finished))
+}
+
+func runs(n int) string {
+	if n == 1 {
+		return "1 run"
+	}
+	return fmt.Sprintf("%d runs", n)
 }
 
 func isTerminal(w io.Writer) bool {

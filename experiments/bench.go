@@ -9,6 +9,10 @@ import (
 	"qcnlab/model"
 )
 
+// MinBenchDuration is the shortest benchmark: its first tenth must hold
+// samples to measure.
+const MinBenchDuration = algos.Millisecond
+
 // BenchExperiment is the speed benchmark: 10 greedy QCN sources on a 10 Gbps
 // dumbbell, 1500 B frames, 100 us RTT, sampled every 10 us, for duration.
 func BenchExperiment(duration algos.Time) *Experiment {

@@ -30,28 +30,34 @@ func WriteList(w io.Writer) error {
 }
 
 // WriteAlgos writes the parameters of the named algorithms (all if none):
-// key, unit, default for e's network, and meaning.
+// key, unit, value in e (what it sets, else the default for its network),
+// and meaning.
 func WriteAlgos(w io.Writer, e *Experiment, names ...string) error {
 	if len(names) == 0 {
 		names = algos.Names()
 	}
 	n := e.SchemeNetwork()
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintf(tw, "Defaults for %s: %s bottleneck, %d sources, %s buffer, %s frames.\n",
+	fmt.Fprintf(tw, "Values for %s: %s bottleneck, %d sources, %s buffer, %s frames.\n",
 		e.Name, units.FormatRate(n.Capacity), n.Sources, units.FormatBytes(n.Buffer), units.FormatBytes(n.FrameBytes))
+	fmt.Fprintln(tw, "\"set\" marks a value the experiment sets; the others are the defaults for its network.")
 	for _, name := range names {
 		sc, err := algos.Lookup(name)
 		if err != nil {
 			return err
 		}
-		v, err := sc.Resolve(n, nil)
+		v, err := sc.Resolve(n, e.Params[name])
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
 		fmt.Fprintf(tw, "\n%s (%s), seed %s: %s\n", name, sc.Display, sc.Seed, sc.Summary)
-		fmt.Fprintf(tw, "  [params.%s]\tunit\tdefault\tmeaning\n", name)
+		fmt.Fprintf(tw, "  [params.%s]\tunit\tvalue\t\tmeaning\n", name)
 		for _, p := range sc.Params {
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", p.Key, p.Unit(), units.FormatParam(p, v[p.Key]), p.Doc)
+			set := ""
+			if _, ok := e.Params[name][p.Key]; ok {
+				set = "set"
+			}
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", p.Key, p.Unit(), units.FormatParam(p, v[p.Key]), set, p.Doc)
 		}
 		if len(sc.Readings) > 0 {
 			fmt.Fprintf(tw, "  Readings of the seed:\n")

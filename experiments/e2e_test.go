@@ -120,7 +120,7 @@ count = 5
 			sum := sim.Summary()
 			b := sum.Bottlenecks[0]
 			t.Logf("utilization %.4f, queue mean %.0f std %.0f max %d B (target %.0f), empty %.4f, drops %d, feedback %d, Jain %.3f",
-				b.Utilization, b.QueueMean, b.QueueStd, maxQ, b.QEq, b.EmptyFraction, b.Drops, b.FeedbackFrames, sum.JainFairness)
+				b.Utilization, b.QueueMean, b.QueueStd, maxQ, b.QEq, b.EmptyFraction, b.Drops, b.FeedbackFrames, sum.Jain())
 			if samples != int(cfg.Duration/cfg.SampleInterval) {
 				t.Errorf("%d samples, want %d", samples, cfg.Duration/cfg.SampleInterval)
 			}

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -215,22 +216,27 @@ func WriteText(w io.Writer, res *Result) error {
 					b.PauseFrames, 100*b.PausedFraction, 100*b.HeldFraction)
 			}
 		}
-		var rates []string
-		for _, s := range r.Sources {
-			rates = append(rates, fmt.Sprintf("%.3g", s.ThroughputBps/1e9))
+		jain := "none (nothing delivered)"
+		if r.JainFairness != nil {
+			jain = fmt.Sprintf("%.3f", *r.JainFairness)
 		}
-		fmt.Fprintf(tw, "  throughput\t%s Gbps; Jain fairness %.3f\n", strings.Join(rates, " "), r.JainFairness)
+		fmt.Fprintf(tw, "  throughput\t%s Gbps; Jain fairness %s\n", throughputs(r.Sources), jain)
 		var paused []string
 		for _, s := range r.Sources {
 			if s.PausedFraction > 0 {
 				paused = append(paused, fmt.Sprintf("%d: %.1f%%", s.ID, 100*s.PausedFraction))
 			}
 		}
+		if len(paused) > maxListed {
+			paused = append(paused[:maxListed], fmt.Sprintf("and %d more", len(paused)-maxListed))
+		}
 		if len(paused) > 0 {
 			fmt.Fprintf(tw, "  sources paused\t%s of the time\n", strings.Join(paused, ", "))
 		}
 		ttf := "not reached"
-		if r.TimeToFairness != nil {
+		if r.JainFairness == nil {
+			ttf = "none (nothing delivered)"
+		} else if r.TimeToFairness != nil {
 			ttf = fmt.Sprintf("%.2f ms", *r.TimeToFairness*1e3)
 		}
 		fmt.Fprintf(tw, "  time to fairness\t%s\n", ttf)
@@ -240,10 +246,56 @@ func WriteText(w io.Writer, res *Result) error {
 				1e3*f.FCTMean, 1e3*f.FCTP50, 1e3*f.FCTP99, f.SlowdownMean, f.SlowdownP99)
 		}
 	}
-	if !res.Complete {
+	switch {
+	case res.Complete:
+	case res.stopped:
 		fmt.Fprintln(tw, "\n(incomplete: the batch was stopped)")
+	default:
+		fmt.Fprintln(tw, "\n(incomplete: some runs failed, as reported on stderr)")
 	}
 	return tw.Flush()
+}
+
+// maxListed is the most sources whose throughputs the text summary lists
+// one by one; beyond it, the first and last few and the spread.
+const maxListed = 32
+
+// throughputs lists the sources' throughputs in Gbps.
+func throughputs(sources []model.SourceSummary) string {
+	gbps := func(ss []model.SourceSummary) string {
+		var parts []string
+		for _, s := range ss {
+			parts = append(parts, fmt.Sprintf("%.3g", s.ThroughputBps/1e9))
+		}
+		return strings.Join(parts, " ")
+	}
+	if len(sources) <= maxListed {
+		return gbps(sources)
+	}
+	xs := make([]float64, len(sources))
+	for i, s := range sources {
+		xs[i] = s.ThroughputBps / 1e9
+	}
+	slices.Sort(xs)
+	return fmt.Sprintf("%s ... (%d more) ... %s; of the %d sources: min %.3g, median %.3g, max %.3g",
+		gbps(sources[:8]), len(sources)-16, gbps(sources[len(sources)-8:]), len(sources), xs[0], xs[len(xs)/2], xs[len(xs)-1])
+}
+
+// Warnings are what a reader of the result should know about the numbers:
+// a run with nothing delivered has no fairness to measure.
+func Warnings(res *Result) []string {
+	var out []string
+	for _, r := range res.Runs {
+		if r.JainFairness == nil {
+			label := r.label
+			if label == "" {
+				label = r.Algorithm
+			}
+			out = append(out, fmt.Sprintf("%s: nothing was delivered in [warmup, duration]: jain_fairness and time_to_fairness_seconds are null "+
+				"(a loop delay or start time beyond the run?)", label))
+		}
+	}
+	return out
 }
 
 func kb(bytes float64) string { return fmt.Sprintf("%.1fKB", bytes/1e3) }

@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -57,6 +59,18 @@ type Result struct {
 	Experiment string       `json:"experiment"`
 	Complete   bool         `json:"complete"`
 	Runs       []RunSummary `json:"runs"`
+	stopped    bool         // cancelled, rather than incomplete for failed runs
+}
+
+// InternalError is a panic in a run: a bug in qcnlab, reported with the
+// stack where it happened.
+type InternalError struct {
+	Value any
+	Stack []byte
+}
+
+func (e *InternalError) Error() string {
+	return fmt.Sprintf("internal error (a bug in qcnlab; please report it with this message): %v\n\n%s", e.Value, e.Stack)
 }
 
 // RunSummary is a run's summary and, in a sweep, the point it ran at.
@@ -97,7 +111,7 @@ func Execute(ctx context.Context, e *Experiment, opt Options) (*Result, error) {
 
 	summaries, errs := pool(ctx, runs, todo, workers, out, newTracker(len(todo), opt.Progress))
 
-	res := &Result{Experiment: e.Name, Complete: true}
+	res := &Result{Experiment: e.Name, Complete: true, stopped: ctx.Err() != nil}
 	var failures []error
 	for _, i := range todo {
 		if s := summaries[i]; s != nil {
@@ -162,7 +176,7 @@ func pool(ctx context.Context, runs []Run, todo []int, workers int, out *outputs
 			defer wg.Done()
 			for k := range jobs {
 				i := todo[k]
-				summaries[i], errs[i] = execute(ctx, runs[i], i, out, tracker.slot(k))
+				summaries[i], errs[i] = safeExecute(ctx, runs[i], i, out, tracker.slot(k))
 			}
 		}()
 	}
@@ -175,6 +189,17 @@ func pool(ctx context.Context, runs []Run, todo []int, workers int, out *outputs
 	close(jobs)
 	wg.Wait()
 	return summaries, errs
+}
+
+// safeExecute is execute with a panic turned into an InternalError for
+// that run: the other runs go on, and the batch reports the bug.
+func safeExecute(ctx context.Context, run Run, i int, out *outputs, tr trackerSlot) (s *RunSummary, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			s, err = nil, &InternalError{Value: r, Stack: debug.Stack()}
+		}
+	}()
+	return execute(ctx, run, i, out, tr)
 }
 
 // execute runs one simulation in steps, so that it can be cancelled and its
@@ -210,7 +235,7 @@ func execute(ctx context.Context, run Run, i int, out *outputs, tr trackerSlot) 
 	if err != nil {
 		return nil, err
 	}
-	step := max(10*algos.Microsecond, min(algos.Millisecond, cfg.Duration/200))
+	step := stepFor(run.Exp, cfg.Duration)
 	for !sim.Done() {
 		if err := ctx.Err(); err != nil {
 			series.discard()
@@ -244,6 +269,17 @@ func execute(ctx context.Context, run Run, i int, out *outputs, tr trackerSlot) 
 	}
 	tr.finish()
 	return sum, nil
+}
+
+// stepFor is how far a run advances between checks for cancellation: at
+// most a millisecond, a 200th of the run, and about a million events by
+// Cost's estimate, so that Ctrl-C stops any run within a fraction of a second.
+func stepFor(e *Experiment, d algos.Time) algos.Time {
+	step := max(10*algos.Microsecond, min(algos.Millisecond, d/200))
+	if ev := e.Cost().Events; ev > 0 {
+		step = min(step, algos.Time(float64(d)*1e6/ev))
+	}
+	return max(step, algos.Picosecond)
 }
 
 // tracker adds up the progress of concurrent runs.
@@ -323,6 +359,9 @@ func newOutputs(dir string, e *Experiment, runs []Run, plotFormat string, shard 
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
+	if err := removeStale(dir); err != nil {
+		return nil, err
+	}
 	if plotFormat != "" {
 		if err := os.MkdirAll(filepath.Join(dir, "plots"), 0o755); err != nil {
 			return nil, err
@@ -350,6 +389,32 @@ func newOutputs(dir string, e *Experiment, runs []Run, plotFormat string, shard 
 		o.links = max(o.links, r.Exp.LinkCount())
 	}
 	return o, nil
+}
+
+// ownedFiles match what a batch writes into its directory, besides the
+// files it replaces whole: figures, and the temporary files and part
+// folders of a batch that was killed.
+var ownedFiles = regexp.MustCompile(`^(plots/\d{3}-.*\.(png|svg)|\.parts-.*|\.timeseries-.*\.csv|\.(experiment\.toml|summary\.json)\..*\.tmp)$`)
+
+// removeStale removes what an earlier batch wrote into dir and this one
+// may not replace (a figure of a run it does not have), and nothing else.
+func removeStale(dir string) error {
+	var stale []string
+	for _, pattern := range []string{"plots/*", ".*"} {
+		names, _ := filepath.Glob(filepath.Join(dir, pattern))
+		for _, name := range names {
+			if rel, err := filepath.Rel(dir, name); err == nil && ownedFiles.MatchString(filepath.ToSlash(rel)) {
+				stale = append(stale, name)
+			}
+		}
+	}
+	for _, name := range stale {
+		if err := os.RemoveAll(name); err != nil {
+			return err
+		}
+	}
+	os.Remove(filepath.Join(dir, "plots")) // only if empty
+	return nil
 }
 
 func (o *outputs) partPath(i int) string { return filepath.Join(o.parts, fmt.Sprintf("%06d.csv", i)) }

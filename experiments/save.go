@@ -2,8 +2,10 @@ package experiments
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -157,12 +159,45 @@ func (e *Experiment) Save(path string) error {
 	return WriteFileAtomic(path, b.Bytes())
 }
 
+// CheckSaveTarget reports whether path can be saved to, before anything is
+// written or asked: a directory, or a folder that does not exist, cannot.
+func CheckSaveTarget(path string) error {
+	if info, err := os.Stat(path); err == nil && info.IsDir() {
+		return &fs.PathError{Op: "save", Path: path, Err: errors.New("is a directory")}
+	}
+	dir := filepath.Dir(path)
+	if info, err := os.Stat(dir); err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return &fs.PathError{Op: "save", Path: path, Err: fmt.Errorf("folder %s: %w", dir, err)}
+	} else if !info.IsDir() {
+		return &fs.PathError{Op: "save", Path: path, Err: fmt.Errorf("%s is not a folder", dir)}
+	}
+	return nil
+}
+
 // WriteFileAtomic writes data to path through a temporary file and a rename.
+// Its errors name path, not the temporary file.
 func WriteFileAtomic(path string, data []byte) (err error) {
+	if err := CheckSaveTarget(path); err != nil {
+		return err
+	}
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
 	}
+	defer func() {
+		var pe *fs.PathError
+		var le *os.LinkError
+		switch {
+		case errors.As(err, &pe):
+			err = &fs.PathError{Op: "save", Path: path, Err: pe.Err}
+		case errors.As(err, &le):
+			err = &fs.PathError{Op: "save", Path: path, Err: le.Err}
+		}
+	}()
 	tmp, err := os.CreateTemp(dir, "."+base+".*.tmp")
 	if err != nil {
 		return err

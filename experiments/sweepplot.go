@@ -31,7 +31,12 @@ var sweepMetrics = []struct {
 	{"queue std (KB)", func(r *RunSummary, j int) (float64, bool) { return r.Bottlenecks[j].QueueStd / 1e3, true }, true},
 	{"time queue empty (fraction)", func(r *RunSummary, j int) (float64, bool) { return r.Bottlenecks[j].EmptyFraction, true }, true},
 	{"drops after warm-up", func(r *RunSummary, j int) (float64, bool) { return float64(r.Bottlenecks[j].Drops), true }, true},
-	{"Jain fairness", func(r *RunSummary, _ int) (float64, bool) { return r.JainFairness, true }, false},
+	{"Jain fairness", func(r *RunSummary, _ int) (float64, bool) {
+		if r.JainFairness == nil {
+			return 0, false // nothing delivered
+		}
+		return *r.JainFairness, true
+	}, false},
 	{"time to fairness (s)", func(r *RunSummary, _ int) (float64, bool) {
 		if r.TimeToFairness == nil {
 			return 0, false

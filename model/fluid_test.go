@@ -45,8 +45,8 @@ func TestFluidSettlesAtQEq(t *testing.T) {
 	if b.Utilization < 0.999 || b.Utilization > 1.0001 {
 		t.Errorf("utilization %g", b.Utilization)
 	}
-	if sum.JainFairness < 0.9999 || sum.TimeToFairness == nil || sum.Model != "fluid" {
-		t.Errorf("fairness %g, time to fairness %v, model %q", sum.JainFairness, sum.TimeToFairness, sum.Model)
+	if sum.Jain() < 0.9999 || sum.TimeToFairness == nil || sum.Model != "fluid" {
+		t.Errorf("fairness %g, time to fairness %v, model %q", sum.Jain(), sum.TimeToFairness, sum.Model)
 	}
 	for _, s := range sum.Sources {
 		if math.Abs(s.FinalRateBps-2.5e9) > 0.01*2.5e9 {

@@ -129,7 +129,7 @@ func (s *Packet) segAt(t algos.Time) int {
 // measure reports the metrics over segments from to to (inclusive), the
 // last of which may be the one in progress; whole says whether they make
 // the run's window, whose feedback counts and loop delays are whole-run.
-func (s *Packet) measure(from, to int, whole bool) ([]BottleneckSummary, []SourceSummary, float64) {
+func (s *Packet) measure(from, to int, whole bool) ([]BottleneckSummary, []SourceSummary, *float64) {
 	cfg := &s.cfg
 	to = min(to, s.passed)
 	t0, t1 := s.segStart(from), s.now

@@ -160,16 +160,17 @@ type Quantiles struct {
 }
 
 // jain is Jain's fairness index of xs: (sum x)^2 / (n sum x^2).
-func jain(xs []float64) float64 {
+func jain(xs []float64) *float64 {
 	var s, s2 float64
 	for _, x := range xs {
 		s += x
 		s2 += x * x
 	}
 	if s2 == 0 {
-		return 1
+		return nil // no traffic: there is no fairness to measure
 	}
-	return s * s / (float64(len(xs)) * s2)
+	j := s * s / (float64(len(xs)) * s2)
+	return &j
 }
 
 // rateSampler turns each source's cumulative bytes into its rate averaged
@@ -229,7 +230,9 @@ func (r *rateSampler) observe(t algos.Time, cumulative, rates []float64) {
 			active++
 		}
 	}
-	r.fair.observe(t, active < 2 || (hi > 0 && lo/hi >= r.fair.threshold))
+	// No source counting, or none sending, is not fair: there is no
+	// traffic to share.
+	r.fair.observe(t, hi > 0 && (active < 2 || lo/hi >= r.fair.threshold))
 }
 
 // fairness finds the time after which min/max of the window rates stays at or

@@ -1,6 +1,10 @@
 package model
 
-import "qcnlab/algos"
+import (
+	"math"
+
+	"qcnlab/algos"
+)
 
 // Summary is what a run measured over [warmup, duration]; its JSON names are
 // part of qcnlab's command-line interface.
@@ -14,7 +18,7 @@ type Summary struct {
 	Frames         uint64              `json:"frames"`
 	Bottlenecks    []BottleneckSummary `json:"bottlenecks"`
 	Sources        []SourceSummary     `json:"sources"`
-	JainFairness   float64             `json:"jain_fairness"`
+	JainFairness   *float64            `json:"jain_fairness"` // nil: nothing delivered, no fairness to measure
 	TimeToFairness *float64            `json:"time_to_fairness_seconds"`
 	// Convergence is set by seed 002's convergence model only.
 	Convergence *ConvergenceStats `json:"convergence,omitempty"`
@@ -30,7 +34,7 @@ type PhaseSummary struct {
 	End          float64             `json:"end_seconds"`
 	Bottlenecks  []BottleneckSummary `json:"bottlenecks"`
 	Sources      []SourceSummary     `json:"sources"`
-	JainFairness float64             `json:"jain_fairness"`
+	JainFairness *float64            `json:"jain_fairness"` // nil: nothing delivered in the phase
 }
 
 // BottleneckSummary describes one congested queue.
@@ -86,9 +90,9 @@ type Sample struct {
 // throughputs fills in each source's throughput over span seconds from its
 // delivered bytes, and returns Jain's index over the sources that sent
 // during [from, to].
-func (c *Config) throughputs(srcs []SourceSummary, span float64, from, to algos.Time) float64 {
+func (c *Config) throughputs(srcs []SourceSummary, span float64, from, to algos.Time) *float64 {
 	if span <= 0 {
-		return 1
+		return nil
 	}
 	var xs []float64
 	for i := range srcs {
@@ -99,4 +103,12 @@ func (c *Config) throughputs(srcs []SourceSummary, span float64, from, to algos.
 		}
 	}
 	return jain(xs)
+}
+
+// Jain is the Jain fairness index, NaN when nothing was delivered.
+func (s *Summary) Jain() float64 {
+	if s.JainFairness == nil {
+		return math.NaN()
+	}
+	return *s.JainFairness
 }

@@ -133,13 +133,13 @@ func summaryText(sum model.Summary, long bool, link int) string {
 	}
 	if !long {
 		return fmt.Sprintf("%sutil %.1f%%  q %s±%s  drops %d  J %.3f",
-			name, 100*b.Utilization, fmtBytes(b.QueueMean), fmtBytes(b.QueueStd), b.Drops, sum.JainFairness)
+			name, 100*b.Utilization, fmtBytes(b.QueueMean), fmtBytes(b.QueueStd), b.Drops, sum.Jain())
 	}
 	if name != "" {
 		name = fmt.Sprintf("link %s (l: next): ", b.Name)
 	}
 	text := fmt.Sprintf("%sutilization %.1f%%  drops %d  queue %s ± %s  Jain %.3f",
-		name, 100*b.Utilization, b.Drops, fmtBytes(b.QueueMean), fmtBytes(b.QueueStd), sum.JainFairness)
+		name, 100*b.Utilization, b.Drops, fmtBytes(b.QueueMean), fmtBytes(b.QueueStd), sum.Jain())
 	if b.PauseFrames > 0 || b.HeldFraction > 0 {
 		text += fmt.Sprintf("  pausing %.0f%% paused %.0f%%", 100*b.PausedFraction, 100*b.HeldFraction)
 	}

@@ -41,7 +41,7 @@ var Metrics = map[string]Metric{
 	"empty": {"empty_fraction: share of the time the queue is empty", false, true, func(_ *model.Summary, b *model.BottleneckSummary) float64 { return b.EmptyFraction }},
 	"util":  {"utilization of the bottleneck link", false, true, func(_ *model.Summary, b *model.BottleneckSummary) float64 { return b.Utilization }},
 	"drops": {"drops: frames dropped after warm-up", false, true, func(_ *model.Summary, b *model.BottleneckSummary) float64 { return float64(b.Drops) }},
-	"jain":  {"jain_fairness of the sources' throughputs", false, false, func(s *model.Summary, _ *model.BottleneckSummary) float64 { return s.JainFairness }},
+	"jain":  {"jain_fairness of the sources' throughputs", false, false, func(s *model.Summary, _ *model.BottleneckSummary) float64 { return s.Jain() }},
 }
 
 // DefaultCriteria are the three: queue std above 20% of the target,

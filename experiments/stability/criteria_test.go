@@ -33,7 +33,7 @@ func TestParseCriteria(t *testing.T) {
 // The worst bottleneck decides, in the criterion's direction, after the
 // division by its own target.
 func TestMeasureTakesTheWorstBottleneck(t *testing.T) {
-	s := &model.Summary{Algorithm: "qcn", JainFairness: 0.8, Bottlenecks: []model.BottleneckSummary{
+	s := &model.Summary{Algorithm: "qcn", JainFairness: ptr(0.8), Bottlenecks: []model.BottleneckSummary{
 		{QueueStd: 3e3, QEq: 10e3, Utilization: 0.99},
 		{QueueStd: 4e3, QEq: 40e3, Utilization: 0.90},
 	}}
