@@ -118,6 +118,8 @@ var helps = map[string]commandHelp{
 	"stability": {"qcnlab stability FILE|NAME --vary KEY --range LO:HI [flags]",
 		"Find where along KEY each algorithm stops being stable.",
 		[][2]string{{"FILE|NAME", "an experiment file, or a built-in experiment (qcnlab list)"}}},
+	"merge": {"qcnlab merge DIR... --out DIR", "Join the output directories of the shards of one batch.",
+		[][2]string{{"DIR...", "the --out directories of qcnlab run --shard I/N"}}},
 	"list": {"qcnlab list", "List the built-in experiments and the algorithms.", nil},
 	"algos": {"qcnlab algos [NAME]... [--exp FILE|NAME]", "List each algorithm's parameters: unit, value and meaning.",
 		[][2]string{{"NAME", "an algorithm (default: all of them)"}}},

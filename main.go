@@ -203,11 +203,11 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 
 func mergeCommand(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("merge", stderr)
-	out := fs.String("out", "", "the directory to write the joined outputs to")
-	plotFormat := fs.String("plot", "", "also draw the sweep's figure in plots/ (png or svg)")
+	out := fs.String("out", "", "the directory `DIR` to write the joined outputs to")
+	plotFormat := fs.String("plot", "", "also draw the sweep's figure in plots/, as `png|svg`")
 	dirs, err := parse(fs, args)
 	if err != nil {
-		return exitUsage
+		return usageExit(err)
 	}
 	if len(dirs) == 0 || *out == "" {
 		fmt.Fprintln(stderr, "qcnlab merge: name the shard directories and --out DIR")

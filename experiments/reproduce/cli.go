@@ -30,8 +30,18 @@ func Command(args []string, stdout, stderr io.Writer, terminal bool) int {
 	workers := fs.Int("workers", 0, "simulations at once (default: one per CPU)")
 	list := fs.Bool("list", false, "list the claims and exit")
 	var ids []string
+	fs.Usage = func() {} // --help is answered below, bad flags with a pointer to it
 	for rest := args; ; {
-		if err := fs.Parse(rest); err != nil {
+		if err := fs.Parse(rest); errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(stdout, "Usage: qcnlab reproduce [ID...] [--quick] --out DIR [--workers N] [--list]")
+			fmt.Fprintln(stdout, "\nRun the claims of the seed papers (all, or those named by ID) and write a report.\n\nFlags:")
+			fs.VisitAll(func(f *flag.Flag) {
+				arg, usage := flag.UnquoteUsage(f)
+				fmt.Fprintf(stdout, "  --%s %s\n      %s\n", f.Name, arg, usage)
+			})
+			return 0
+		} else if err != nil {
+			fmt.Fprintln(stderr, "(qcnlab reproduce --help shows its usage)")
 			return exitUsage
 		}
 		if fs.NArg() == 0 {
