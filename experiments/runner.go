@@ -394,7 +394,7 @@ func newOutputs(dir string, e *Experiment, runs []Run, plotFormat string, shard 
 // ownedFiles match what a batch writes into its directory, besides the
 // files it replaces whole: figures, and the temporary files and part
 // folders of a batch that was killed.
-var ownedFiles = regexp.MustCompile(`^(plots/\d{3}-.*\.(png|svg)|\.parts-.*|\.timeseries-.*\.csv|\.(experiment\.toml|summary\.json)\..*\.tmp)$`)
+var ownedFiles = regexp.MustCompile(`^(plots/(\d{3}-.*|sweep|queue-cdf.*)\.(png|svg)|\.parts-.*|\.timeseries-.*\.csv|\.(experiment\.toml|summary\.json)\..*\.tmp)$`)
 
 // removeStale removes what an earlier batch wrote into dir and this one
 // may not replace (a figure of a run it does not have), and nothing else.
