@@ -28,6 +28,11 @@ func TestBoundsRefuseAtLoad(t *testing.T) {
 		{"[params.dsm]\nm = 2000000000", "exp.toml:2: params.dsm.m: 2000000000 is above 1000000000"},
 		{"duration = \"1.5ps\"", `exp.toml:1: duration: duration "1.5ps" is not a whole number of picoseconds`},
 		{"seed = -1", "exp.toml:1: seed: must not be negative"},
+		// Every phase boundary copies each link's queue histogram, a slot
+		// per frame of buffer: 200 of 1 GB of 64 B frames is 50 GB.
+		{"duration = \"10ms\"\n[network]\nbuffer = \"1GB\"\nframe_size = \"64B\"\n[output]\nphases = [" + phaseList(200, 10) + "]",
+			"exp.toml:6: output.phases: a run would need ~51GB of memory"},
+		{"duration = \"1s\"\n[output]\nphases = [" + phaseList(MaxPhases+1, 10) + "]", "exp.toml:3: output.phases: 1001 boundaries; the most is 1000"},
 	} {
 		_, err := Parse("exp.toml", []byte(c.text))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -173,4 +178,13 @@ func TestCountParamSavedAsInteger(t *testing.T) {
 		t.Errorf("m not saved as an integer:\n%s", b.String())
 	}
 	assertRoundTrip(t, e)
+}
+
+// phaseList is n phase boundaries, every step microseconds.
+func phaseList(n, step int) string {
+	var b []string
+	for i := 1; i <= n; i++ {
+		b = append(b, fmt.Sprintf("%q", fmt.Sprintf("%dus", i*step)))
+	}
+	return strings.Join(b, ", ")
 }

@@ -41,7 +41,13 @@ const (
 	hopBytes      = 32   // a frame between two switches
 	floatBytes    = 8    // a history slot
 	offeredFactor = 2    // the schemes keep the offered load near capacity: count twice it
+	phaseSrcBytes = 2000 // a source's record in one phase: its marks, its summary and its JSON (measured: 1.6 KB)
+	markBytes     = 64   // a link's counters at a phase boundary, apart from its per-source counts
 )
+
+// MaxPhases bounds output.phases: each boundary copies every link's queue
+// histogram and every source's counters, and the summary reports each phase.
+const MaxPhases = 1000
 
 // Cost estimates the memory and events of one run of the experiment (its
 // most expensive algorithm), from its sources, links and parameters. It
@@ -93,6 +99,14 @@ func (e *Experiment) Cost() Cost {
 	mem("network.rtt", 2*count*flightBytes*lineRate*loop/frameBits)
 	mem("network.buffer", 2*float64(links)*queuedBytes*float64(n.Buffer)/max(float64(n.FrameSize), minFrame))
 	mem("network.hop_delay", 2*float64(links-1)*hopBytes*float64(n.Capacity)*hop/frameBits)
+	// Each phase boundary (and the warm-up's) keeps a copy of every link's
+	// queue histogram (one slot per frame of buffer, copied again when
+	// measured) and of every source's counters; the summary reports every
+	// source and link in every phase.
+	segs := float64(len(e.Output.Phases) + 2)
+	hist := floatBytes * (float64(n.Buffer)/max(float64(n.FrameSize), minFrame) + 2)
+	mem("output.phases", segs*float64(links)*(2*hist+floatBytes*count+markBytes)+
+		float64(len(e.Output.Phases))*(count+float64(links))*phaseSrcBytes)
 	offered := min(count*lineRate, offeredFactor*float64(links)*float64(n.Capacity))
 	c.Events = offered * dur / frameBits * float64(1+2*links)
 	c.EventsKey = "duration"

@@ -303,6 +303,11 @@ func decodeSweep(md toml.MetaData, table map[string]any, loc func(string, int) s
 			errs = append(errs, &Error{Where: loc(k.String(), 0), Key: k.String(), Msg: "a sweep key takes a non-empty array of values"})
 			continue
 		}
+		if slices.ContainsFunc(values, holdsTable) {
+			errs = append(errs, &Error{Where: loc(k.String(), 0), Key: k.String(),
+				Msg: "a sweep takes values, not tables ([[network.changes]] and [[sources.override]] cannot be swept)"})
+			continue
+		}
 		a := Axis{Key: key}
 		for _, x := range values {
 			a.Values = append(a.Values, tomlValue(x))
@@ -310,6 +315,19 @@ func decodeSweep(md toml.MetaData, table map[string]any, loc func(string, int) s
 		axes = append(axes, a)
 	}
 	return axes, errs
+}
+
+// holdsTable reports whether a decoded TOML value is or holds a table.
+func holdsTable(v any) bool {
+	switch x := v.(type) {
+	case map[string]any:
+		return true
+	case []any:
+		return slices.ContainsFunc(x, holdsTable)
+	case []map[string]any:
+		return true
+	}
+	return false
 }
 
 // tomlValue writes a decoded TOML value back as TOML text.
@@ -416,6 +434,9 @@ func definesKey(line, name string) bool {
 		return false
 	}
 	parts := func(s string) bool {
+		if strings.Trim(strings.TrimSpace(s), `"'`) == name { // a quoted key with dots
+			return true
+		}
 		for _, p := range strings.Split(s, ".") {
 			if strings.Trim(strings.TrimSpace(p), `"'`) == name {
 				return true

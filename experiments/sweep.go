@@ -3,6 +3,8 @@ package experiments
 import (
 	"fmt"
 	"strings"
+
+	"github.com/BurntSushi/toml"
 )
 
 // Run is one simulation of a batch: one algorithm at one point of the sweep.
@@ -70,7 +72,11 @@ func (e *Experiment) At(p []Assignment) (*Experiment, error) {
 	x.Sweep = nil
 	var errs []error
 	for _, a := range p {
-		where := e.where("sweep."+a.Key) + " (sweep)"
+		key := toml.Key{"sweep", a.Key}.String() // sweep."network.rtt", as most files write it
+		if _, ok := e.origin[key]; !ok {
+			key = "sweep." + a.Key
+		}
+		where := e.where(key) + " (sweep)"
 		if err := x.assign(where, a.Key, a.Value); err != nil {
 			errs = append(errs, err)
 		}

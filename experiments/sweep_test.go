@@ -55,6 +55,15 @@ func TestSweepErrors(t *testing.T) {
 		{"[sweep]\nnetwork.rttt = [\"100us\"]\n", "network.rttt: unknown key"},
 		{"duration = \"10ms\"\n[sweep]\nwarmup = [\"1ms\", \"20ms\"]\n", "at sweep point warmup=\"20ms\""},
 		{"[sweep]\n\nnetwork.capacity = [\"fast\"]\n", "bad.toml:3 (sweep): network.capacity"},
+		// A quoted key with dots is found on its own line.
+		{"[sweep]\n\n\"network.capacity\" = [\"fast\"]\n", "bad.toml:3 (sweep): network.capacity"},
+		{"[sweep]\n\n\"network.rtt\" = []\n", "bad.toml:3: sweep.\"network.rtt\": a sweep key takes a non-empty array"},
+		// Tables cannot be swept; a table inside a value is not a key of its own.
+		{"[sweep]\n\"network.changes\" = [[{at = \"1ms\", capacity = \"1Gbps\"}]]\n",
+			"bad.toml:2: sweep.\"network.changes\": a sweep takes values, not tables"},
+		{"[sweep]\n\"sources.override\" = [[{ids = [0], rtt = \"1ms\"}], [{ids = [1], rtt = \"1ms\"}]]\n",
+			"bad.toml:2: sweep.\"sources.override\": a sweep takes values, not tables"},
+		{"[sweep]\nx = [{y = 1}]\n", "bad.toml:2: sweep.x: a sweep takes values, not tables"},
 	} {
 		_, err := Parse("bad.toml", []byte(c.text))
 		if err == nil || !strings.Contains(err.Error(), c.want) {

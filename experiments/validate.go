@@ -187,6 +187,9 @@ func (e *Experiment) Validate() error {
 	if o.RateWindow < o.SampleInterval || algos.Time(o.RateWindow) == algos.Never {
 		bad("output.rate_window", "must be at least the sample interval (%s)", units.FormatDuration(algos.Time(o.SampleInterval)))
 	}
+	if len(o.Phases) > MaxPhases {
+		bad("output.phases", "%d boundaries; the most is %d", len(o.Phases), MaxPhases)
+	}
 	for i, t := range o.Phases {
 		switch {
 		case t <= 0 || algos.Time(t) >= algos.Time(e.Duration):
