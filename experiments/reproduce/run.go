@@ -219,7 +219,13 @@ func plan(c Claim, corr *Correction, opt Options) (*task, error) {
 		settings = append(settings, "--set "+s)
 	}
 	if c.Edit != nil {
+		before := e.Sweep
 		c.Edit(e)
+		for _, a := range before {
+			if !slices.ContainsFunc(e.Sweep, func(b experiments.Axis) bool { return b.Key == a.Key }) {
+				settings = append(settings, "not swept: "+a.Key)
+			}
+		}
 	}
 	var quick []string // what --quick changed, for the report
 	if opt.Quick {
