@@ -99,6 +99,9 @@ func (e *Experiment) Validate() error {
 	if e.Model == "convergence" && e.Sources.Count != 2 {
 		bad("model", "seed 002's convergence model is for 2 sources, not %d (sources.count)", e.Sources.Count)
 	}
+	if e.Model == "convergence" {
+		e.validateConvergence(bad)
+	}
 
 	if e.Model != "packet" && (len(n.Changes) > 0 || n.FeedbackLatency != FixedDelay(0)) {
 		key := "network.changes"
@@ -311,4 +314,24 @@ func paramError(p algos.Param, v float64) error {
 		return fmt.Errorf("%s is above %d, the most a count parameter may be", units.Format(p.Kind, v), algos.MaxCount)
 	}
 	return p.Validate(v)
+}
+
+// validateConvergence rejects what seed 002's convergence model cannot
+// honour: its two sources send greedily from start to end (the third stage
+// of section III) through a queue that never fills (assumption 4).
+func (e *Experiment) validateConvergence(bad func(key, format string, args ...any)) {
+	during := func(t units.Duration) bool { return t > 0 && algos.Time(t) < algos.Time(e.Duration) }
+	moves := e.Sources.Start != 0 || during(e.Sources.Stop)
+	for _, o := range e.Sources.Override {
+		moves = moves || (o.Start != nil && *o.Start != 0) || (o.Stop != nil && during(*o.Stop))
+	}
+	if moves {
+		bad("model", "seed 002's convergence model has both sources sending throughout (sources.start, sources.stop); use model = \"packet\"")
+	}
+	if !e.Traffic.classic() {
+		bad("model", "seed 002's convergence model has one greedy flow per source (traffic); use model = \"packet\"")
+	}
+	if e.Network.PFC {
+		bad("model", "seed 002's convergence model has no PFC, its queue never fills (network.pfc); use model = \"packet\"")
+	}
 }

@@ -193,6 +193,9 @@ func NewConvergence(cfg Config) (*Convergence, error) {
 	if len(cfg.Sources) != 2 || len(cfg.Links) > 1 {
 		return nil, fmt.Errorf("the convergence model is for 2 sources on one link (seed 002 section IV-B)")
 	}
+	if err := cfg.convergenceUnsupported(); err != "" {
+		return nil, fmt.Errorf("the convergence model has %s (seed 002 section IV-B)", err)
+	}
 	c := &Convergence{cfg: cfg, law: newExpectedChange(&cfg), stats: ConvergenceStats{PFbMin: math.Inf(1)},
 		feedback: make([]float64, 2), offered: make([]float64, 2), delivered: make([]float64, 2),
 		nextSample: cfg.SampleInterval, sampler: newRateSampler(&cfg)}
@@ -209,6 +212,32 @@ func NewConvergence(cfg Config) (*Convergence, error) {
 		Capacity: []float64{cfg.Capacity}}
 	c.solve()
 	return c, nil
+}
+
+// convergenceUnsupported names what in cfg the convergence model cannot
+// honour, "" if nothing: seed 002's two sources send from the start to the
+// end with one greedy flow each (the third stage), the capacity is fixed and
+// feedback is immediate (assumption 2), the queue never fills (assumption
+// 4), so no PAUSE.
+func (cfg *Config) convergenceUnsupported() string {
+	for _, s := range cfg.Sources {
+		if s.Start != 0 || s.Stop < cfg.Duration {
+			return "no sources starting or stopping during the run"
+		}
+	}
+	switch {
+	case cfg.Traffic != nil:
+		return "one greedy flow per source, no traffic"
+	case len(cfg.Changes) > 0:
+		return "a fixed capacity"
+	case cfg.FeedbackLatency.Max() != 0:
+		return "no feedback latency"
+	case cfg.PFC != nil:
+		return "no PFC"
+	case len(cfg.Phases) > 0:
+		return "no phases"
+	}
+	return ""
 }
 
 func (c *Convergence) clamp(r float64, s SourceConfig) float64 {
@@ -295,8 +324,11 @@ func (c *Convergence) Summary() Summary {
 	cfg := &c.cfg
 	span := (min(c.now, cfg.Duration) - cfg.Warmup).Seconds()
 	qEq := QueueTarget(cfg.Params)
+	// Every quantile is Q_EQ too, so queue CDFs and quantile columns put
+	// the model's assumed queue where the packet model puts its measured one.
 	b := BottleneckSummary{Name: "sw0", CapacityBps: cfg.Capacity,
-		QueueMean: qEq, QueueMin: qEq, QueueMax: qEq, QEq: qEq}
+		QueueMean: qEq, QueueMin: qEq, QueueMax: qEq, QEq: qEq,
+		QueueQuantiles: Quantiles{qEq, qEq, qEq, qEq, qEq, qEq, qEq, qEq, qEq}}
 	sum := Summary{Algorithm: cfg.Scheme.Name, Model: "convergence", Seed: cfg.Seed, SimSeconds: c.now.Seconds(),
 		Events: c.periods, Frames: c.Frames()}
 	sent := 0.0

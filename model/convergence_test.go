@@ -2,6 +2,7 @@ package model
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -161,6 +162,65 @@ func TestConvergenceFigure11AIMD(t *testing.T) {
 	}
 }
 
+// Figure 9: T_AI, "the sample interval during the AI phase" (37.5, 75 and
+// 150 KB; 75 KB, half of BC_LIMIT, is QCN's): "The impact of T_AI is
+// opposite to that of R_AI", a longer AI cycle converges more slowly. No
+// key sets T_AI apart from BC_LIMIT, so the law is stepped with its AI
+// cycle set. Measured 8.3, 13.5, 22.9 s.
+func TestConvergenceFigure9TAI(t *testing.T) {
+	cfg := convergenceConfig(t, "qcn", 900e6, nil)
+	var times []float64
+	for _, tAI := range []float64{37.5e3, 75e3, 150e3} {
+		law := newExpectedChange(&cfg)
+		law.aiCycle = tAI
+		times = append(times, lawTimeToFairness(t, law, 900e6, 0.9))
+	}
+	if !(times[0] < times[1] && times[1] < times[2]) || times[2] < 1.5*times[1] {
+		t.Errorf("times %.2f s for T_AI 37.5, 75, 150 KB", times)
+	}
+	if math.Abs(times[1]-13.46) > 0.05 {
+		t.Errorf("T_AI = 75 KB: %.2f s, not QCN's 13.46 s", times[1])
+	}
+}
+
+// lawTimeToFairness steps law from (r1, C - r1) one sampling period at a time
+// and returns when min/max first reaches eps.
+func lawTimeToFairness(t *testing.T, law expectedChange, r1, eps float64) float64 {
+	t.Helper()
+	rates, pfb := []float64{r1, law.capacity - r1}, 0.0
+	for n := 0; n < 100000; n++ {
+		if min(rates[0], rates[1])/max(rates[0], rates[1]) >= eps {
+			return float64(n) * law.sampleTime
+		}
+		pfb, _ = law.solve(rates, pfb)
+		rates[0], rates[1] = rates[0]+law.at(rates[0], pfb), rates[1]+law.at(rates[1], pfb)
+	}
+	t.Fatalf("never fair from %g", r1)
+	return 0
+}
+
+// Figure 3: "the sending rate poses little impact on p[Fb>0]" (section
+// IV-B: "p[Fb>0] ~ 0.2 according to computation"); figure 4: convergence
+// time against the initial rates, longer the further apart they start.
+// Measured: p[Fb>0] 0.208 at R_1 = 550 Mbps down to 0.166 at 950 Mbps;
+// 2.5, 5.2, 8.2, 10.6, 13.5, 15.8 s from R_1 = 550, 600, 700, 800, 900, 950.
+func TestConvergenceFigures3And4(t *testing.T) {
+	cfg := convergenceConfig(t, "qcn", 900e6, nil)
+	law := newExpectedChange(&cfg)
+	prev := 0.0
+	for _, r1 := range []float64{550e6, 600e6, 700e6, 800e6, 900e6, 950e6} {
+		pfb, ok := law.solve([]float64{r1, 1e9 - r1}, 0)
+		if !ok || pfb < 0.15 || pfb > 0.22 {
+			t.Errorf("R_1 = %g: p[Fb>0] = %.3f", r1, pfb)
+		}
+		ttf := lawTimeToFairness(t, law, r1, 0.9)
+		if ttf <= prev {
+			t.Errorf("R_1 = %g: %.2f s, not longer than %.2f s", r1, ttf, prev)
+		}
+		prev = ttf
+	}
+}
+
 func mbps(r float64) string {
 	if r == 0.5e6 {
 		return "0.5"
@@ -262,12 +322,39 @@ func TestConvergenceRejects(t *testing.T) {
 	three.Sources = append(append([]SourceConfig{}, cfg.Sources...), cfg.Sources[0])
 	dsm := cfg
 	dsm.Scheme, _ = algos.Lookup("dsm")
+	stops := cfg
+	stops.Sources = slices.Clone(cfg.Sources)
+	stops.Sources[1].Stop = algos.Second
+	flows := cfg
+	flows.Traffic = &Traffic{LongFlows: 2}
+	pfc := cfg
+	pfc.PFC = &PFC{}
 	for _, c := range []struct {
 		cfg  Config
 		want string
-	}{{three, "2 sources"}, {dsm, "not dsm"}} {
+	}{{three, "2 sources"}, {dsm, "not dsm"}, {stops, "starting or stopping"}, {flows, "no traffic"}, {pfc, "no PFC"}} {
 		if _, err := New(c.cfg); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("error %v, want %q", err, c.want)
+		}
+	}
+}
+
+// The summary's queue is the model's assumption, Q_EQ, in every field the
+// packet model fills (mean, bounds and quantiles), so queue CDFs and
+// results.csv put the two models side by side.
+func TestConvergenceQueueIsQEq(t *testing.T) {
+	cfg := convergenceConfig(t, "qcn", 900e6, nil)
+	cfg.Duration = 100 * algos.Millisecond
+	sim, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sim.Advance(cfg.Duration)
+	b := sim.Summary().Bottlenecks[0]
+	q := b.QueueQuantiles
+	for i, x := range []float64{b.QueueMean, b.QueueMin, b.QueueMax, q.P1, q.P5, q.P10, q.P25, q.P50, q.P75, q.P90, q.P95, q.P99} {
+		if x != 64e3 {
+			t.Errorf("queue field %d: %g B, Q_EQ is 64000 B", i, x)
 		}
 	}
 }
