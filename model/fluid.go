@@ -24,6 +24,10 @@ import (
 //   - Phi (fig. 2) is the mark table as a probability: frame size over the
 //     bytes between samples for the quantised Fb.
 //   - The queue stays in [0, buffer]; what overflows is dropped.
+//
+// Like eqs. 9-10 it resets TR to CR at every feedback: it has no
+// first-cycle rule (pseudo-code lines 38-41), which is why it oscillates at
+// shorter delays than the packet model (built-in qcn-fluid-vs-packet).
 var fluidSchemes = []string{"qcn"}
 
 // Fluid integrates the fluid model with a fixed step and a history of the
