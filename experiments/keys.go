@@ -26,8 +26,8 @@ func KeyKind(key string) (algos.Kind, error) {
 		if !ok {
 			return 0, fmt.Errorf("%s: %s has no parameter %q (it has %s)", key, parts[1], parts[2], strings.Join(sc.Keys(), ", "))
 		}
-		if p.Kind == algos.Switch {
-			return 0, fmt.Errorf("%s: an on/off switch has no range to search", key)
+		if p.Kind == algos.Switch || p.Kind == algos.Choice {
+			return 0, fmt.Errorf("%s: not a numeric key (a %s)", key, p.Kind)
 		}
 		return p.Kind, nil
 	}

@@ -167,7 +167,7 @@ func (o *outputs) finish(res *Result, summaries []*RunSummary) error {
 		if err := WriteSweepPlot(o.dir, o.exp, res, o.plot); err != nil {
 			return fmt.Errorf("plot: %w", err)
 		}
-		if err := o.writeQueueCDFs(res, summaries); err != nil {
+		if err := WriteQueueCDFs(o.dir, o.exp, res, o.plot); err != nil {
 			return fmt.Errorf("plot: %w", err)
 		}
 	}

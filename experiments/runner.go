@@ -221,12 +221,9 @@ func execute(ctx context.Context, run Run, i int, out *outputs, tr trackerSlot) 
 		cfg.OnSample = series.write
 		if out.plot != "" {
 			fig = newFigure(run.Exp.Name+": "+run.Label(), &cfg)
-			hist := newQueueHist(&cfg)
-			out.hists[i] = hist
 			cfg.OnSample = func(x *model.Sample) {
 				series.write(x)
 				fig.add(x)
-				hist.add(x)
 			}
 		}
 	}
@@ -346,13 +343,12 @@ type outputs struct {
 	exp        *Experiment
 	hash       string // of experiment.toml
 	shard      Shard
-	labels     []string     // of every run of the batch
-	rows       []int        // time series rows written per run
-	hists      []*queueHist // with plots: each run's queue distribution
-	plot       string       // figure format, "" for none
-	columns    []string     // sweep keys
-	sources    int          // the most sources of any run: the rate columns
-	links      int          // the most links of any run: the queue columns
+	labels     []string // of every run of the batch
+	rows       []int    // time series rows written per run
+	plot       string   // figure format, "" for none
+	columns    []string // sweep keys
+	sources    int      // the most sources of any run: the rate columns
+	links      int      // the most links of any run: the queue columns
 }
 
 func newOutputs(dir string, e *Experiment, runs []Run, plotFormat string, shard Shard) (*outputs, error) {
@@ -379,7 +375,7 @@ func newOutputs(dir string, e *Experiment, runs []Run, plotFormat string, shard 
 		return nil, err
 	}
 	o := &outputs{dir: dir, parts: parts, plot: plotFormat, exp: e, hash: ExperimentHash(saved.Bytes()),
-		shard: shard, rows: make([]int, len(runs)), hists: make([]*queueHist, len(runs))}
+		shard: shard, rows: make([]int, len(runs))}
 	for _, a := range e.Sweep {
 		o.columns = append(o.columns, a.Key)
 	}

@@ -102,11 +102,15 @@ func seriesKey(e *Experiment, x string, r *RunSummary) string {
 	parts := []string{r.Algorithm}
 	for _, a := range e.Sweep {
 		if a.Key != x && a.Key != "seed" {
-			parts = append(parts, a.Key+"="+strings.Trim(r.Point[a.Key], `"`))
+			parts = append(parts, shortKey(a.Key)+"="+strings.Trim(r.Point[a.Key], `"`))
 		}
 	}
 	return strings.Join(parts, " ")
 }
+
+// shortKey is a key's last part, for legends and titles: "rtt" for
+// network.rtt, "sampling" for params.n-aimd.sampling.
+func shortKey(key string) string { return key[strings.LastIndexByte(key, '.')+1:] }
 
 // errorPoints are means with symmetric error bars.
 type errorPoints struct {
@@ -221,132 +225,104 @@ func renderTiles(panels []*plot.Plot, cols int, format string) ([]byte, error) {
 	return renderGrid(grid, vg.Length(cols)*5*vg.Inch, vg.Length(rows)*3*vg.Inch, tiles, format)
 }
 
-// queueHist is the distribution of each bottleneck's queue over a run's
-// samples after warm-up, in bins of a fixed width: memory does not grow
-// with the run.
-type queueHist struct {
-	width  float64
-	counts [][]float64 // [link][bin]
-	warmup algos.Time
+// quantileValues lists a queue's quantiles in the order of
+// model.QuantileLevels.
+func quantileValues(q model.Quantiles) []float64 {
+	return []float64{q.P1, q.P5, q.P10, q.P25, q.P50, q.P75, q.P90, q.P95, q.P99}
 }
 
-const queueHistBins = 512
-
-func newQueueHist(cfg *model.Config) *queueHist {
-	h := &queueHist{width: max(1, float64(cfg.Buffer)/queueHistBins), warmup: cfg.Warmup}
-	for range max(1, len(cfg.Links)) {
-		h.counts = append(h.counts, make([]float64, queueHistBins+1))
-	}
-	return h
+// errorXs are points with symmetric horizontal error bars.
+type errorXs struct {
+	plotter.XYs
+	err []float64
 }
 
-func (h *queueHist) add(x *model.Sample) {
-	if x.Time < h.warmup {
-		return
-	}
-	for j, q := range x.Queues {
-		if j < len(h.counts) {
-			h.counts[j][min(queueHistBins, int(float64(q)/h.width))]++
-		}
-	}
-}
+func (p errorXs) XError(i int) (float64, float64) { return p.err[i], p.err[i] }
 
-// cdf is P(queue <= x) at each bin's upper edge, x in KB.
-func (h *queueHist) cdf(counts []float64) plotter.XYs {
-	total := 0.0
-	for _, c := range counts {
-		total += c
+// WriteQueueCDFs draws the distribution of the queue after warm-up, as seed
+// 004's figure 8(a) does, from each run's time-weighted quantiles
+// (queue_quantiles_bytes): a figure per point of the sweep (the seeds
+// apart), one line per algorithm and bottleneck through P(queue <= x) at
+// the quantiles' levels. Over several seeds each quantile is the mean of
+// the seeds' (the curves are averaged along x), with a bar of one standard
+// deviation.
+func WriteQueueCDFs(dir string, e *Experiment, res *Result, format string) error {
+	type line struct {
+		name string
+		qs   [][]float64 // [seed run][level]
 	}
-	if total == 0 {
-		return nil
-	}
-	xys := plotter.XYs{{X: 0, Y: counts[0] / total}}
-	acc := counts[0]
-	for b := 1; b < len(counts); b++ {
-		if counts[b] == 0 {
-			continue
-		}
-		xys = append(xys, plotter.XY{X: float64(b) * h.width / 1e3, Y: acc / total})
-		acc += counts[b]
-		xys = append(xys, plotter.XY{X: float64(b) * h.width / 1e3, Y: acc / total})
-	}
-	return xys
-}
-
-// writeQueueCDFs draws, for each point of the sweep (the seeds pooled),
-// the distribution of the queue as seed 004's figure 8(a) does: one line
-// per algorithm and bottleneck, from the runs' samples after warm-up.
-func (o *outputs) writeQueueCDFs(res *Result, summaries []*RunSummary) error {
 	type group struct {
-		point string
-		algs  []string
-		hists map[string][][]float64 // algorithm -> [link][bin], summed over seeds
+		point, title string
+		lines        []*line
 	}
 	var groups []*group
 	byPoint := map[string]*group{}
-	width := 0.0
-	for i, s := range summaries {
-		h := o.hists[i]
-		if s == nil || h == nil {
-			continue
-		}
-		width = h.width
-		var parts []string
-		for _, a := range o.exp.Sweep {
+	for i := range res.Runs {
+		r := &res.Runs[i]
+		var parts, short []string
+		for _, a := range e.Sweep {
 			if a.Key != "seed" {
-				parts = append(parts, a.Key+"="+strings.Trim(s.Point[a.Key], `"`))
+				v := strings.Trim(r.Point[a.Key], `"`)
+				parts = append(parts, a.Key+"="+v)
+				short = append(short, shortKey(a.Key)+"="+v)
 			}
 		}
 		point := strings.Join(parts, " ")
 		g := byPoint[point]
 		if g == nil {
-			g = &group{point: point, hists: map[string][][]float64{}}
+			g = &group{point: point, title: strings.Join(short, " ")}
 			byPoint[point] = g
 			groups = append(groups, g)
 		}
-		sum := g.hists[s.Algorithm]
-		if sum == nil {
-			g.algs = append(g.algs, s.Algorithm)
-			for _, c := range h.counts {
-				sum = append(sum, make([]float64, len(c)))
+		for j, b := range r.Bottlenecks {
+			name := r.Algorithm
+			if len(r.Bottlenecks) > 1 {
+				name += fmt.Sprintf(" sw%d", j)
 			}
-			g.hists[s.Algorithm] = sum
-		}
-		for j, c := range h.counts {
-			for b, n := range c {
-				sum[j][b] += n
+			k := slices.IndexFunc(g.lines, func(l *line) bool { return l.name == name })
+			if k < 0 {
+				g.lines = append(g.lines, &line{name: name})
+				k = len(g.lines) - 1
 			}
+			g.lines[k].qs = append(g.lines[k].qs, quantileValues(b.QueueQuantiles))
 		}
 	}
 	for _, g := range groups {
 		p := plot.New()
-		p.Title.Text = strings.TrimSpace(o.exp.Name + ": queue CDF after warm-up " + g.point)
+		p.Title.Text = strings.TrimSpace(e.Name + ": queue CDF after warm-up " + g.title)
 		p.X.Label.Text = "queue (KB)"
 		p.Y.Label.Text = "P(queue <= x)"
 		p.Y.Min, p.Y.Max = 0, 1
-		k := 0
-		for _, alg := range g.algs {
-			for j, counts := range g.hists[alg] {
-				xys := (&queueHist{width: width}).cdf(counts)
-				if xys == nil {
-					continue
+		for k, l := range g.lines {
+			var pts errorXs
+			for i, level := range model.QuantileLevels {
+				var xs []float64
+				for _, q := range l.qs {
+					xs = append(xs, q[i]/1e3)
 				}
-				name := alg
-				if len(g.hists[alg]) > 1 {
-					name += fmt.Sprintf(" sw%d", j)
-				}
-				line, err := plotter.NewLine(xys)
+				mean, std := meanStd(xs)
+				pts.XYs = append(pts.XYs, plotter.XY{X: mean, Y: level})
+				pts.err = append(pts.err, std)
+			}
+			ln, points, err := plotter.NewLinePoints(pts.XYs)
+			if err != nil {
+				return err
+			}
+			ln.Color, ln.Dashes = plotutil.Color(k), plotutil.Dashes(k)
+			points.Color, points.Shape = plotutil.Color(k), plotutil.Shape(k)
+			p.Add(ln, points)
+			if len(l.qs) > 1 {
+				bars, err := plotter.NewXErrorBars(pts)
 				if err != nil {
 					return err
 				}
-				line.Color, line.Dashes = plotutil.Color(k), plotutil.Dashes(k)
-				p.Add(line)
-				p.Legend.Add(name, line)
-				k++
+				bars.Color = plotutil.Color(k)
+				p.Add(bars)
 			}
+			p.Legend.Add(fmt.Sprintf("%s (%d seeds)", l.name, len(l.qs)), ln, points)
 		}
 		p.Legend.Top, p.Legend.Left = false, false
-		data, err := renderTiles([]*plot.Plot{p}, 1, o.plot)
+		data, err := renderTiles([]*plot.Plot{p}, 1, format)
 		if err != nil {
 			return err
 		}
@@ -354,7 +330,7 @@ func (o *outputs) writeQueueCDFs(res *Result, summaries []*RunSummary) error {
 		if g.point != "" {
 			name += "_" + safeName(g.point)
 		}
-		if err := WriteFileAtomic(filepath.Join(o.dir, "plots", name+"."+o.plot), data); err != nil {
+		if err := WriteFileAtomic(filepath.Join(dir, "plots", name+"."+format), data); err != nil {
 			return err
 		}
 	}

@@ -77,9 +77,9 @@ func (s *slice) name() string {
 // batch run whole (the runs' wall times aside). It checks that the shards
 // come from the same experiment, that each of the N shards is there once,
 // and that every run of the batch finished in one of them. With a plot
-// format ("png" or "svg") it also draws the sweep's figure into out/plots;
-// the per-run figures and queue CDFs, drawn from the time series as the runs
-// go, stay in the shards' directories.
+// format ("png" or "svg") it also draws the sweep's figure and the queue
+// CDFs into out/plots; the per-run figures, drawn from the time series as
+// the runs go, stay in the shards' directories.
 func Merge(dirs []string, out, plot string) (*experiments.Result, error) {
 	if len(dirs) == 0 {
 		return nil, errors.New("name the shard directories")
@@ -185,6 +185,9 @@ func Merge(dirs []string, out, plot string) (*experiments.Result, error) {
 			return nil, err
 		}
 		if err := experiments.WriteSweepPlot(out, e, res, plot); err != nil {
+			return nil, fmt.Errorf("plot: %w", err)
+		}
+		if err := experiments.WriteQueueCDFs(out, e, res, plot); err != nil {
 			return nil, fmt.Errorf("plot: %w", err)
 		}
 	}

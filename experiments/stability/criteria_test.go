@@ -65,7 +65,7 @@ func TestKeyKinds(t *testing.T) {
 			t.Errorf("%s: %v, %v; want %s", key, k, err, want)
 		}
 	}
-	for _, bad := range []string{"network.topology", "network.rtt.x", "network", "nope", "params.qcn", "params.qcn.nope", "params.nope.x", "algorithms"} {
+	for _, bad := range []string{"network.topology", "network.rtt.x", "network", "nope", "params.qcn", "params.qcn.nope", "params.nope.x", "algorithms", "params.n-aimd.sampling"} {
 		if _, err := experiments.KeyKind(bad); err == nil {
 			t.Errorf("%s: no error", bad)
 		}
