@@ -28,6 +28,8 @@ func TestBoundsRefuseAtLoad(t *testing.T) {
 		{"[params.dsm]\nm = 2000000000", "exp.toml:2: params.dsm.m: 2000000000 is above 1000000000"},
 		{"duration = \"1.5ps\"", `exp.toml:1: duration: duration "1.5ps" is not a whole number of picoseconds`},
 		{"seed = -1", "exp.toml:1: seed: must not be negative"},
+		// Short flows that a network cannot drain all stay alive.
+		{"duration = \"1s\"\n[traffic]\nshort_flow_rate = 1e9", "exp.toml:3: traffic.short_flow_rate: a run would need ~200GB of memory"},
 		// Every phase boundary copies each link's queue histogram, a slot
 		// per frame of buffer: 200 of 1 GB of 64 B frames is 50 GB.
 		{"duration = \"10ms\"\n[network]\nbuffer = \"1GB\"\nframe_size = \"64B\"\n[output]\nphases = [" + phaseList(200, 10) + "]",

@@ -43,6 +43,7 @@ const (
 	offeredFactor = 2    // the schemes keep the offered load near capacity: count twice it
 	phaseSrcBytes = 2000 // a source's record in one phase: its marks, its summary and its JSON (measured: 1.6 KB)
 	markBytes     = 64   // a link's counters at a phase boundary, apart from its per-source counts
+	flowBytes     = 200  // a short flow alive: its record and its slot in its source's round (measured: 160-190 B)
 )
 
 // MaxPhases bounds output.phases: each boundary copies every link's queue
@@ -107,6 +108,8 @@ func (e *Experiment) Cost() Cost {
 	hist := floatBytes * (float64(n.Buffer)/max(float64(n.FrameSize), minFrame) + 2)
 	mem("output.phases", segs*float64(links)*(2*hist+floatBytes*count+markBytes)+
 		float64(len(e.Output.Phases))*(count+float64(links))*phaseSrcBytes)
+	// Short flows: on an overloaded network every flow started stays alive.
+	mem("traffic.short_flow_rate", e.Traffic.ShortFlowRate*dur*flowBytes)
 	offered := min(count*lineRate, offeredFactor*float64(links)*float64(n.Capacity))
 	c.Events = offered * dur / frameBits * float64(1+2*links)
 	c.EventsKey = "duration"

@@ -236,6 +236,7 @@ func (e *Experiment) Resolved() *Experiment {
 			r.Params[name] = v
 		}
 	}
+	e.resolveFlowSizes(r)
 	return r
 }
 

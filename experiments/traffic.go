@@ -2,10 +2,13 @@ package experiments
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/BurntSushi/toml"
 
 	"qcnlab/experiments/units"
 	"qcnlab/model"
@@ -35,22 +38,90 @@ func (e *Experiment) FlowSizes() (*model.FlowSizes, error) {
 	if slices.Contains(model.Workloads, spec) {
 		return model.Workload(spec)
 	}
-	if b, err := units.ParseBytes(spec); err == nil {
+	b, sizeErr := units.ParseBytes(spec)
+	if sizeErr == nil {
 		if b < 1 || b != float64(int64(b)) {
 			return nil, fmt.Errorf("a fixed flow size must be a whole number of bytes, at least 1")
 		}
 		return model.FixedSize(spec, int64(b)), nil
 	}
-	path := spec
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(e.dir("traffic.short_flow_sizes"), path)
-	}
-	data, err := os.ReadFile(path)
+	path := e.flowSizesFile(spec, e.dir("traffic.short_flow_sizes"))
+	data, err := readCDF(path)
 	if err != nil {
+		if _, statErr := os.Stat(path); os.IsNotExist(statErr) && strings.ContainsAny(spec[:min(1, len(spec))], "+-.0123456789") {
+			return nil, sizeErr // "1e30B", "-1B": a size out of bounds, not a file
+		}
 		return nil, fmt.Errorf("%q is not a workload (%s), a size such as \"1.25MB\", or a readable CDF file: %v",
 			spec, strings.Join(model.Workloads, ", "), err)
 	}
 	return model.ParseCDF(path, data)
+}
+
+// flowSizesFile is the CDF file a short_flow_sizes spec names, relative to
+// dir unless absolute.
+func (e *Experiment) flowSizesFile(spec, dir string) string {
+	if filepath.IsAbs(spec) {
+		return spec
+	}
+	return filepath.Join(dir, spec)
+}
+
+// readCDF reads a CDF file of at most MaxFileBytes: a device, a pipe or a
+// huge file must not be read forever.
+func readCDF(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil {
+		return nil, err
+	} else if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file", path)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxFileBytes {
+		return nil, fmt.Errorf("%s: is larger than %s, the most a CDF file may be", path, units.FormatBytes(MaxFileBytes))
+	}
+	return data, nil
+}
+
+// absFlowSizes writes a short_flow_sizes spec that names a CDF file by its
+// absolute path, so that an experiment saved elsewhere (--out DIR) still
+// finds it; workloads and sizes stay as they are.
+func (e *Experiment) absFlowSizes(spec, dir string) string {
+	t := strings.TrimSpace(spec)
+	if slices.Contains(model.Workloads, t) || filepath.IsAbs(t) {
+		return spec
+	}
+	if _, err := units.ParseBytes(t); err == nil {
+		return spec
+	}
+	abs, err := filepath.Abs(e.flowSizesFile(t, dir))
+	if err != nil {
+		return spec
+	}
+	return abs
+}
+
+// resolveFlowSizes makes r's CDF paths absolute, in [traffic] and in a
+// sweep over traffic.short_flow_sizes.
+func (e *Experiment) resolveFlowSizes(r *Experiment) {
+	r.Traffic.ShortFlowSizes = e.absFlowSizes(e.Traffic.ShortFlowSizes, e.dir("traffic.short_flow_sizes"))
+	for i, a := range r.Sweep {
+		if a.Key != "traffic.short_flow_sizes" {
+			continue
+		}
+		for j, v := range a.Values {
+			var doc struct{ V string }
+			if _, err := toml.Decode("v = "+v, &doc); err == nil {
+				r.Sweep[i].Values[j] = quote(e.absFlowSizes(doc.V, e.dir("sweep")))
+			}
+		}
+	}
 }
 
 // dir is the directory of the file that set key, for relative paths; the

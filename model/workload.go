@@ -18,6 +18,9 @@ var workloadFS embed.FS
 // Workloads are the named short-flow size distributions.
 var Workloads = []string{"websearch", "hadoop"}
 
+// MaxFlowBytes is the largest short flow: sizes are drawn as int64 bytes.
+const MaxFlowBytes = 1e12
+
 // FlowSizes is a distribution of short-flow sizes: an empirical CDF,
 // interpolated linearly between its points, or a fixed size.
 type FlowSizes struct {
@@ -65,6 +68,8 @@ func ParseCDF(name string, data []byte) (*FlowSizes, error) {
 		switch {
 		case err1 != nil || math.IsNaN(b) || math.IsInf(b, 0) || b < 0:
 			return nil, bad("size %q is not a number of bytes", fields[0])
+		case b > MaxFlowBytes:
+			return nil, bad("size %q is above %g bytes (1 TB), the largest flow", fields[0], MaxFlowBytes)
 		case err2 != nil || !(p >= 0 && p <= 100):
 			return nil, bad("percentage %q is not in [0, 100]", fields[1])
 		case len(d.bytes) > 0 && b < d.bytes[len(d.bytes)-1]:
