@@ -87,8 +87,7 @@ func boundaryJudge(claims ...placed) Judge {
 			o.Criteria = append(o.Criteria, CriterionResult{Name: c, Verdict: grade(held, of),
 				Measured: fmt.Sprintf("%s; %d of %d statements hold", strings.Join(ms, "; "), held, of)})
 		}
-		o.Verdict = combine(o.Criteria)
-		o.Measured = summarizeCriteria(o.Criteria)
+		o = o.combined()
 		var notes []string
 		for _, b := range r.Results {
 			if b.Note != "" {

@@ -129,6 +129,13 @@ func combine(cs []CriterionResult) string {
 	return Partly
 }
 
+// combined sets the verdict and the measured summary from the criteria.
+func (o Outcome) combined() Outcome {
+	o.Verdict = combine(o.Criteria)
+	o.Measured = summarizeCriteria(o.Criteria)
+	return o
+}
+
 // grade turns a count of the claim's statements that hold into a verdict:
 // all of them, some, none.
 func grade(held, of int) string {

@@ -173,9 +173,7 @@ func fluidMatchesPacket(rs Runs) Outcome {
 		o.Criteria = append(o.Criteria, CriterionResult{Name: t.name, Verdict: v,
 			Measured: "packet/fluid: " + strings.Join(ms, ", ")})
 	}
-	o.Verdict = combine(o.Criteria)
-	o.Measured = summarizeCriteria(o.Criteria)
-	return o
+	return o.combined()
 }
 
 func summarizeCriteria(cs []CriterionResult) string {

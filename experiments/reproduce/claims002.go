@@ -249,9 +249,7 @@ func timeToFairnessIn(alg string, lo, hi float64, why string) Rule {
 			o.Criteria = append(o.Criteria, CriterionResult{Name: "threshold " + th, Verdict: grade(held, len(at)),
 				Measured: fmt.Sprintf("seeds: %s s (mean %.1f s)", perSeed(at, timeToFair), at.Mean(timeToFair))})
 		}
-		o.Verdict = combine(o.Criteria)
-		o.Measured = summarizeCriteria(o.Criteria)
-		return o
+		return o.combined()
 	}
 }
 
@@ -285,9 +283,7 @@ func modelAndPacket(lo, hi float64) Rule {
 			o.Criteria = append(o.Criteria, CriterionResult{Name: "threshold " + th, Verdict: grade(held, 3),
 				Measured: fmt.Sprintf("packet %.1f s (seeds: %s), model %.1f s", tp, perSeed(p, timeToFair), tm)})
 		}
-		o.Verdict = combine(o.Criteria)
-		o.Measured = summarizeCriteria(o.Criteria)
-		return o
+		return o.combined()
 	}
 }
 
@@ -312,9 +308,7 @@ func smallerFrom700(rs Runs) Outcome {
 		o.Criteria = append(o.Criteria, CriterionResult{Name: m + " model", Verdict: v,
 			Measured: fmt.Sprintf("(700, 300): %.1f s, (900, 100): %.1f s", t7, t9)})
 	}
-	o.Verdict = combine(o.Criteria)
-	o.Measured = summarizeCriteria(o.Criteria)
-	return o
+	return o.combined()
 }
 
 func qcnTFaster(rs Runs) Outcome {
@@ -336,7 +330,5 @@ func qcnTFaster(rs Runs) Outcome {
 			Measured: fmt.Sprintf("QCN %.1f s (seeds %s), QCN-T %.1f s (seeds %s); queue std %.1f / %.1f KB",
 				tq, perSeed(q, timeToFair), tt, perSeed(t, timeToFair), sq/1e3, st/1e3)})
 	}
-	o.Verdict = combine(o.Criteria)
-	o.Measured = summarizeCriteria(o.Criteria)
-	return o
+	return o.combined()
 }

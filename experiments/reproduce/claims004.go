@@ -113,8 +113,7 @@ func statesAt(key string, frame float64, claims []stateClaim) Rule {
 			}
 			o.Criteria = append(o.Criteria, CriterionResult{Name: c.name, Verdict: grade(held, len(claims)), Measured: m})
 		}
-		o.Verdict = combine(o.Criteria)
-		o.Measured = summarizeCriteria(o.Criteria)
+		o = o.combined()
 		o.Notes = pointTable(rs, key)
 		return o
 	}
@@ -158,9 +157,7 @@ func steadierQueues(a, b string, links int) Rule {
 			}
 			o.Criteria = append(o.Criteria, CriterionResult{Name: c.name, Verdict: grade(held, links), Measured: strings.Join(ms, "; ")})
 		}
-		o.Verdict = combine(o.Criteria)
-		o.Measured = summarizeCriteria(o.Criteria)
-		return o
+		return o.combined()
 	}
 }
 
@@ -222,8 +219,6 @@ func mixedFlows(key string, links int) Rule {
 			}
 			o.Criteria = append(o.Criteria, CriterionResult{Name: c.name, Verdict: grade(held, links), Measured: strings.Join(ms, "; ")})
 		}
-		o.Verdict = combine(o.Criteria)
-		o.Measured = summarizeCriteria(o.Criteria)
-		return o
+		return o.combined()
 	}
 }
