@@ -82,6 +82,42 @@ func claims002() []Claim {
 			Quick: Quick{Seeds: 2},
 			Rule:  smallerFrom700,
 		},
+		{
+			ID: "002-fig4", Seed: "002", Figure: "figure 4",
+			Text:       `"Observing Figure 4, we found that R_1 converges fast from 600 Mbps to 900 Mbps" (section V-A), read as: the time to fairness grows with R_1, the higher rate at the start of the third stage, and steeply from 600 to 900 Mbps`,
+			Experiment: "qcn-convergence-model",
+			Sets:       []string{`algorithms=["qcn"]`},
+			Edit: func(x *experiments.Experiment) {
+				var vs []string
+				for _, r1 := range []int{550, 600, 700, 800, 900, 950} {
+					vs = append(vs, start(fmt.Sprintf("%dMbps", r1), fmt.Sprintf("%dMbps", 1000-r1)))
+				}
+				x.Sweep = append(x.Sweep, experiments.Axis{Key: "sources.override", Values: vs})
+			},
+			Rule: func(rs Runs) Outcome {
+				// The override values are not numbers: order them by R_1.
+				byR1 := map[float64]float64{}
+				for _, v := range rs.Values("sources.override") {
+					var r1 float64
+					fmt.Sscanf(v[strings.Index(v, `initial_rate="`)+len(`initial_rate="`):], "%fMbps", &r1)
+					byR1[r1] = rs.Of("qcn", "sources.override="+v).Mean(timeToFair)
+				}
+				var ts []float64
+				for _, r1 := range []float64{550, 600, 700, 800, 900, 950} {
+					ts = append(ts, byR1[r1])
+				}
+				held := 0
+				if increasing(ts) {
+					held++
+				}
+				if ts[4] >= 2*ts[1] {
+					held++
+				}
+				return Outcome{Verdict: grade(held, 2),
+					Measured:  fmt.Sprintf("time to fairness %s s from R_1 = 550, 600, 700, 800, 900, 950 Mbps", floats(ts)),
+					Criterion: "the time grows with R_1, and from 900 Mbps it is at least twice that from 600 Mbps (steeply)"}
+			},
+		},
 		modelClaim("002-fig7", "figure 7", `"As G_d increases, the convergence time decreases. But the impact of G_d is slight. Even when G_d = 1/16, the convergence time only decreases by half." (section V-B1)`,
 			[]string{`algorithms=["qcn"]`}, "params.qcn.gd", []string{"0.00390625", "0.0078125", "0.015625", "0.0625"},
 			func(rs Runs) Outcome {
@@ -111,6 +147,18 @@ func claims002() []Claim {
 				return Outcome{Verdict: grade(held, 2),
 					Measured:  fmt.Sprintf("time to fairness %s s at R_AI 0.5, 1, 5 Mbps", floats(ts)),
 					Criterion: "the time falls as R_AI grows, and 5 Mbps takes at most a third of 0.5 Mbps's (dramatically)"}
+			}),
+		modelClaim("002-fig9", "figure 9", `"Let T_AI denote the sample interval during the AI phase. We choose several typical values, T_AI = 37.5 KB, T_AI = 75 KB and T_AI = 150 KB ... The impact of T_AI is opposite to that of R_AI." (section V-B1); T_AI is half of bc_limit here, so the FR cycles change with it`,
+			[]string{`algorithms=["qcn"]`}, "params.qcn.bc_limit", []string{"75KB", "150KB", "300KB"},
+			func(rs Runs) Outcome {
+				ts := times(rs, "qcn", "params.qcn.bc_limit", []string{"75KB", "150KB", "300KB"})
+				v := Differs
+				if increasing(ts) {
+					v = Agrees
+				}
+				return Outcome{Verdict: v,
+					Measured:  fmt.Sprintf("time to fairness %s s at T_AI 37.5, 75, 150 KB (bc_limit 75, 150, 300 KB)", floats(ts)),
+					Criterion: "the time grows with T_AI (R_AI's impact is a fall as it grows)"}
 			}),
 		modelClaim("002-fig10", "figure 10", `QCN-TIMER: "When T_t = 2.4 milliseconds, the convergence time of QCN is reduced by several times. Even the standard Timer parameter [10 ms] also reduces the convergence time of QCN"; "If T_t = 15 milliseconds, sum E(dR_i) = 0 does not always have a solution" (section V-B2)`,
 			[]string{`algorithms=["qcn","qcn-timer"]`}, "params.qcn-timer.timer_period", []string{"15ms", "10ms", "2.4ms"},
@@ -212,6 +260,15 @@ func times(rs Runs, alg, key string, values []string) []float64 {
 		ts = append(ts, rs.Of(alg, key+"="+v).Mean(timeToFair))
 	}
 	return ts
+}
+
+func increasing(xs []float64) bool {
+	for i := 1; i < len(xs); i++ {
+		if !(xs[i] > xs[i-1]) {
+			return false
+		}
+	}
+	return true
 }
 
 func decreasing(xs []float64) bool {
