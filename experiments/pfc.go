@@ -1,6 +1,8 @@
 package experiments
 
 import (
+	"strings"
+
 	"qcnlab/experiments/units"
 	"qcnlab/model"
 )
@@ -25,37 +27,35 @@ func (e *Experiment) pfcConfig() *model.PFC {
 // buffer and headroom; cfg is the network as the model will see it.
 func (e *Experiment) validatePFC(bad func(key, format string, args ...any), cfg model.Config) {
 	n := e.Network
-	if !n.PFC {
-		for _, k := range []struct {
-			key string
-			v   *units.Bytes
-		}{{"network.pfc_xoff", n.PFCXoff}, {"network.pfc_xon", n.PFCXon}} {
-			if k.v != nil {
-				bad(k.key, "set network.pfc = true for the thresholds to apply")
-			}
+	thresholds := []struct {
+		key string
+		v   *units.Bytes
+	}{{"network.pfc_xoff", n.PFCXoff}, {"network.pfc_xon", n.PFCXon}}
+	for _, k := range thresholds {
+		switch {
+		case k.v == nil:
+		case !n.PFC:
+			bad(k.key, "set network.pfc = true for the thresholds to apply")
+		case *k.v < 0 || float64(*k.v) != float64(int64(*k.v)):
+			bad(k.key, "must be a whole number of bytes, not negative")
+			return
 		}
+	}
+	if !n.PFC {
 		return
 	}
 	if e.Model == "fluid" {
 		bad("network.pfc", "the fluid model has no PFC; use model = \"packet\"")
 		return
 	}
-	for _, k := range []struct {
-		key string
-		v   *units.Bytes
-	}{{"network.pfc_xoff", n.PFCXoff}, {"network.pfc_xon", n.PFCXon}} {
-		if k.v != nil && (*k.v < 0 || float64(*k.v) != float64(int64(*k.v))) {
-			bad(k.key, "must be a whole number of bytes, not negative")
-			return
-		}
-	}
 	cfg.PFC = e.pfcConfig()
 	if _, err := cfg.PFCThresholds(); err != nil {
+		// The model names the threshold at fault first: "XON ...", "XOFF ...".
 		key := "network.pfc"
 		switch {
-		case n.PFCXon != nil && n.PFCXoff == nil, n.PFCXon != nil && len(err.Error()) > 3 && err.Error()[:3] == "XON":
+		case strings.HasPrefix(err.Error(), "XON") && n.PFCXon != nil:
 			key = "network.pfc_xon"
-		case n.PFCXoff != nil:
+		case strings.HasPrefix(err.Error(), "XOFF") && n.PFCXoff != nil:
 			key = "network.pfc_xoff"
 		}
 		bad(key, "%v", err)
