@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"qcnlab/model"
 )
 
 // Inputs that would exhaust the machine are errors at load time, naming
@@ -189,4 +191,52 @@ func phaseList(n, step int) string {
 		b = append(b, fmt.Sprintf("%q", fmt.Sprintf("%dus", i*step)))
 	}
 	return strings.Join(b, ", ")
+}
+
+// A failed save names its target, never the temporary file; a directory
+// is refused before anything is written.
+func TestSaveErrorsNameTheTarget(t *testing.T) {
+	err := WriteFileAtomic("/proc/qcnlab-test.toml", []byte("x"))
+	if err == nil || !strings.Contains(err.Error(), "/proc/qcnlab-test.toml") || strings.Contains(err.Error(), ".tmp") {
+		t.Errorf("got %v", err)
+	}
+	dir := t.TempDir()
+	err = WriteFileAtomic(dir, []byte("x"))
+	if err == nil || !strings.Contains(err.Error(), "save "+dir+": is a directory") {
+		t.Errorf("got %v", err)
+	}
+	if names, _ := filepath.Glob(filepath.Join(filepath.Dir(dir), ".*.tmp")); len(names) > 0 {
+		t.Errorf("left %v", names)
+	}
+}
+
+// "(incomplete: the batch was stopped)" only when it was stopped.
+func TestIncompleteSaysWhy(t *testing.T) {
+	for _, c := range []struct {
+		res  Result
+		want string
+	}{
+		{Result{Complete: false, stopped: true}, "(incomplete: the batch was stopped)"},
+		{Result{Complete: false}, "(incomplete: some runs failed, as reported on stderr)"},
+		{Result{Complete: true}, ""},
+	} {
+		var b strings.Builder
+		WriteText(&b, &c.res)
+		if c.want == "" && strings.Contains(b.String(), "incomplete") || !strings.Contains(b.String(), c.want) {
+			t.Errorf("%+v: %q", c.res, b.String())
+		}
+	}
+}
+
+// Beyond 32 sources the text summary summarises the throughputs.
+func TestManySourcesSummarised(t *testing.T) {
+	var r RunSummary
+	for i := range 65536 {
+		r.Sources = append(r.Sources, model.SourceSummary{ID: i, ThroughputBps: float64(i)})
+	}
+	var b strings.Builder
+	WriteText(&b, &Result{Complete: true, Runs: []RunSummary{r}})
+	if b.Len() > 2000 || !strings.Contains(b.String(), "(65520 more)") || !strings.Contains(b.String(), "of the 65536 sources: min 0") {
+		t.Errorf("%d bytes: %.500s", b.Len(), b.String())
+	}
 }
