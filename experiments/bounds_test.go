@@ -37,6 +37,10 @@ func TestBoundsRefuseAtLoad(t *testing.T) {
 		{"duration = \"10ms\"\n[network]\nbuffer = \"1GB\"\nframe_size = \"64B\"\n[output]\nphases = [" + phaseList(200, 10) + "]",
 			"exp.toml:6: output.phases: a run would need ~51GB of memory"},
 		{"duration = \"1s\"\n[output]\nphases = [" + phaseList(MaxPhases+1, 10) + "]", "exp.toml:3: output.phases: 1001 boundaries; the most is 1000"},
+		// Keys of the traffic generator get the same treatment.
+		{"[traffic]\nshort_flow_rate = 1000.0\nshort_flow_sizes = \"/dev/zero\"", "/dev/zero: not a regular file"},
+		{"[sources]\ncount = 60000\n[traffic]\nlong_flows = 1000", "exp.toml:4: traffic.long_flows: a run would need ~13GB of memory"},
+		{"duration = \"100s\"\n[output]\nsample_interval = \"1ms\"\n[traffic]\nshort_flow_rate = 1e9", "exp.toml:5: traffic.short_flow_rate: a run would need ~4e+11 events"},
 	} {
 		_, err := Parse("exp.toml", []byte(c.text))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -96,7 +100,7 @@ func TestFileLimits(t *testing.T) {
 		}())
 	for _, c := range []struct{ path, want string }{
 		{big, "is larger than 1MB"},
-		{"/dev/zero", "/dev/zero: is larger than 1MB"},
+		{"/dev/zero", "/dev/zero: not a regular file"},
 		{"/dev/null", "/dev/null: is empty"},
 		{write("blank.toml", " \n\t\n"), "blank.toml: is empty"},
 		{write("comments.toml", "# nothing\n\n  # else\n"), "comments.toml: is empty"},

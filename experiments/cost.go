@@ -35,15 +35,16 @@ type Cost struct {
 // Sizes of the simulator's records, in bytes, rounded up: they set the
 // memory estimate. A ring of records doubles as it grows, hence the 2s below.
 const (
-	sourceBytes   = 6000 // a source, its reaction point, rings and samples (65,535 QCN sources: 426 MB at the peak)
-	queuedBytes   = 16   // a frame in a switch queue
-	flightBytes   = 24   // a frame or a feedback on its way
-	hopBytes      = 32   // a frame between two switches
-	floatBytes    = 8    // a history slot
-	offeredFactor = 2    // the schemes keep the offered load near capacity: count twice it
-	phaseSrcBytes = 2000 // a source's record in one phase: its marks, its summary and its JSON (measured: 1.6 KB)
-	markBytes     = 64   // a link's counters at a phase boundary, apart from its per-source counts
-	flowBytes     = 200  // a short flow alive: its record and its slot in its source's round (measured: 160-190 B)
+	sourceBytes     = 6000 // a source, its reaction point, rings and samples (65,535 QCN sources: 426 MB at the peak)
+	queuedBytes     = 16   // a frame in a switch queue
+	flightBytes     = 24   // a frame or a feedback on its way
+	hopBytes        = 32   // a frame between two switches
+	floatBytes      = 8    // a history slot
+	offeredFactor   = 2    // the schemes keep the offered load near capacity: count twice it
+	phaseSrcBytes   = 2000 // a source's record in one phase: its marks, its summary and its JSON (measured: 1.6 KB)
+	markBytes       = 64   // a link's counters at a phase boundary, apart from its per-source counts
+	flowBytes       = 200  // a short flow alive: its record and its slot in its source's round (measured: 160-190 B)
+	shortFlowEvents = 4    // a short flow's arrival, frame, departure and completion, at the least
 )
 
 // MaxPhases bounds output.phases: each boundary copies every link's queue
@@ -87,11 +88,17 @@ func (e *Experiment) Cost() Cost {
 	hop := e.HopDelay().Dist().Max().Seconds()
 
 	var c Cost
-	largest := -1.0
+	largestMem, largestEvents := -1.0, -1.0
 	mem := func(key string, bytes float64) {
 		c.Memory += bytes
-		if bytes > largest {
-			c.MemoryKey, largest = key, bytes
+		if bytes > largestMem {
+			c.MemoryKey, largestMem = key, bytes
+		}
+	}
+	events := func(key string, n float64) {
+		c.Events += n
+		if n > largestEvents {
+			c.EventsKey, largestEvents = key, n
 		}
 	}
 	mem("sources.count", count*(sourceBytes+8*float64(links)))
@@ -111,20 +118,17 @@ func (e *Experiment) Cost() Cost {
 	// Short flows: on an overloaded network every flow started stays alive.
 	mem("traffic.short_flow_rate", e.Traffic.ShortFlowRate*dur*flowBytes)
 	offered := min(count*lineRate, offeredFactor*float64(links)*float64(n.Capacity))
-	c.Events = offered * dur / frameBits * float64(1+2*links)
-	c.EventsKey = "duration"
-	samples := dur / sample
-	if ev := samples * (count + float64(links)); ev > c.Events {
-		c.EventsKey = "output.sample_interval"
-		c.Events += ev
-	} else {
-		c.Events += ev
-	}
+	events("duration", offered*dur/frameBits*float64(1+2*links))
+	events("output.sample_interval", dur/sample*(count+float64(links)))
+	// Flows: a record per greedy flow of every source, and a few events
+	// per short flow at the least.
+	mem("traffic.long_flows", count*float64(max(0, e.Traffic.LongFlows))*flowBytes)
+	events("traffic.short_flow_rate", e.Traffic.ShortFlowRate*dur*shortFlowEvents)
 	if e.Model == "fluid" {
 		// One step of every source every dt, and a history of the loop.
 		dt := max(1e-12, min(1e-6, sample, float64(n.Buffer)*8/max(float64(n.Capacity), 1)/200, loop/10))
 		mem("network.rtt", (2*count+2)*floatBytes*(loop/dt+1))
-		c.Events = max(c.Events, dur/dt*(count+1))
+		events("network.rtt", dur/dt*(count+1))
 	}
 	// A count parameter may size a table at each congestion point (DSM's
 	// m sizes its history): count it as one.
