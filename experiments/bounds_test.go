@@ -100,7 +100,7 @@ func TestFileLimits(t *testing.T) {
 		}())
 	for _, c := range []struct{ path, want string }{
 		{big, "is larger than 1MB"},
-		{"/dev/zero", "/dev/zero: not a regular file"},
+		{"/dev/zero", "/dev/zero: is larger than 1MB"},
 		{"/dev/null", "/dev/null: is empty"},
 		{write("blank.toml", " \n\t\n"), "blank.toml: is empty"},
 		{write("comments.toml", "# nothing\n\n  # else\n"), "comments.toml: is empty"},
