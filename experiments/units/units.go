@@ -58,8 +58,9 @@ func parse(s string, units []unit, kind, example string) (float64, error) {
 	return x, nil
 }
 
-func parseNumber(s string, units []unit, kind, example string) (float64, error) {
-	s = strings.TrimSpace(s)
+// splitUnit splits "<number><unit>" into the number's text, its value and
+// the unit.
+func splitUnit(s string, units []unit) (num string, x float64, u unit, ok bool) {
 	for _, u := range units {
 		num, ok := strings.CutSuffix(s, u.suffix)
 		if !ok {
@@ -70,6 +71,14 @@ func parseNumber(s string, units []unit, kind, example string) (float64, error) 
 		if err != nil || num == "" {
 			continue // "20ms" also ends in "s"
 		}
+		return num, x, u, true
+	}
+	return "", 0, unit{}, false
+}
+
+func parseNumber(s string, units []unit, kind, example string) (float64, error) {
+	s = strings.TrimSpace(s)
+	if _, x, u, ok := splitUnit(s, units); ok {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
 			return 0, fmt.Errorf("%q is not a finite %s", s, kind)
 		}
@@ -141,25 +150,17 @@ func ParseDuration(s string) (algos.Time, error) {
 // onGrid reports whether a duration that parses is a whole number of
 // picoseconds, in exact decimal arithmetic.
 func onGrid(s string) bool {
-	s = strings.TrimSpace(s)
-	for _, u := range timeUnits {
-		num, ok := strings.CutSuffix(s, u.suffix)
-		if !ok {
-			continue
-		}
-		num = strings.TrimSpace(num)
-		if i := strings.IndexAny(num, "eE"); i >= 0 {
-			if e, err := strconv.Atoi(num[i+1:]); err != nil || e < -40 || e > 40 {
-				return false // far below a picosecond (above is refused before)
-			}
-		}
-		x, ok := new(big.Rat).SetString(num)
-		if !ok {
-			continue
-		}
-		return x.Mul(x, new(big.Rat).SetFloat64(u.factor)).IsInt()
+	num, _, u, ok := splitUnit(strings.TrimSpace(s), timeUnits)
+	if !ok {
+		return true
 	}
-	return true
+	if i := strings.IndexAny(num, "eE"); i >= 0 {
+		if e, err := strconv.Atoi(num[i+1:]); err != nil || e < -40 || e > 40 {
+			return false // far below a picosecond (above is refused before)
+		}
+	}
+	x, ok := new(big.Rat).SetString(num)
+	return !ok || x.Mul(x, new(big.Rat).SetFloat64(u.factor)).IsInt()
 }
 
 // FormatDuration writes a simulated duration with a unit; Never is "never".
