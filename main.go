@@ -7,6 +7,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -251,7 +252,9 @@ func stabilityCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "qcnlab stability:", err)
 		return exitUsage
 	}
-	if *seeds < 0 || *grid < 2 {
+	seedsSet := false
+	fs.Visit(func(f *flag.Flag) { seedsSet = seedsSet || f.Name == "seeds" })
+	if *seeds < 0 || seedsSet && *seeds == 0 || *grid < 2 {
 		fmt.Fprintln(stderr, "qcnlab stability: --seeds must be positive and --grid at least 2")
 		return exitUsage
 	}

@@ -173,6 +173,9 @@ func Search(ctx context.Context, e *experiments.Experiment, opt Options) (*Repor
 			return nil, err
 		}
 	}
+	if err := boundSearch(j, cmpOr(opt.Grid, 9), lo, hi); err != nil {
+		return nil, err
+	}
 	s := &searcher{algs: e.Algorithms, criteria: criteria, judge: j.measure,
 		plan: plan{lo: lo, hi: hi, grid: cmpOr(opt.Grid, 9), resolution: res, snap: ax.snap, format: ax.format}}
 	err = s.run(ctx, func(step int) { j.step = step })
@@ -187,6 +190,28 @@ func Search(ctx context.Context, e *experiments.Experiment, opt Options) (*Repor
 		}
 	}
 	return rep, err
+}
+
+// boundSearch refuses a coarse grid whose runs exceed the limits of one
+// batch (experiments.MaxRuns, MaxBatchEvents) before any is planned:
+// --grid and --seeds multiply.
+func boundSearch(j *judge, grid int, lo, hi float64) error {
+	runs := float64(grid) * float64(len(j.seeds)) * float64(max(1, len(j.algs)))
+	if runs > experiments.MaxRuns {
+		return fmt.Errorf("--grid %d x %d seeds x %d algorithms makes %.0f runs; the most is %d",
+			grid, len(j.seeds), len(j.algs), runs, experiments.MaxRuns)
+	}
+	events := 0.0
+	for _, x := range []float64{lo, hi} {
+		if pt, err := j.at(x); err == nil {
+			events = max(events, pt.Cost().Events)
+		}
+	}
+	if runs*events > experiments.MaxBatchEvents {
+		return fmt.Errorf("the coarse grid's %.0f runs would need ~%.2g events, many hours of computing (the most is %.0g); fewer --grid points or --seeds, or a shorter duration",
+			runs, runs*events, float64(experiments.MaxBatchEvents))
+	}
+	return nil
 }
 
 func cmpOr(x, def int) int {

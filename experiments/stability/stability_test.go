@@ -131,3 +131,30 @@ func mustCriteria(t *testing.T, s string) []Criterion {
 	}
 	return c
 }
+
+// --grid and --seeds multiply: a grid past the limits of one batch is
+// refused before anything is planned or run.
+func TestHugeGridRefused(t *testing.T) {
+	e := naimd(t, "duration=20ms", "warmup=5ms")
+	many := make([]uint64, 100000)
+	for _, c := range []struct {
+		opt  Options
+		want string
+	}{
+		{Options{Key: "network.rtt", Range: "100us:200us", Grid: 100_000_000}, "makes 400000000 runs; the most is 10000"},
+		{Options{Key: "network.rtt", Range: "100us:200us", Seeds: many}, "makes 900000 runs"},
+		{Options{Key: "network.rtt", Range: "100us:200us", Grid: 2000, Seeds: []uint64{1}}, "events"},
+	} {
+		if c.opt.Grid == 2000 {
+			e = naimd(t, "duration=100s")
+		}
+		start := time.Now()
+		_, err := Search(context.Background(), e, c.opt)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("grid %d, %d seeds: %v, want %q", c.opt.Grid, len(c.opt.Seeds), err, c.want)
+		}
+		if d := time.Since(start); d > 5*time.Second {
+			t.Errorf("refusing took %v", d)
+		}
+	}
+}
