@@ -65,6 +65,10 @@ func Command(args []string, stdout, stderr io.Writer, terminal bool) int {
 		fmt.Fprintln(stderr, "qcnlab reproduce: --out DIR is required")
 		return exitUsage
 	}
+	if err := writableDir(*out); err != nil { // before minutes of runs, not after
+		fmt.Fprintln(stderr, "qcnlab reproduce: --out:", err)
+		return exitUsage
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	opt := Options{Quick: *quick, OutDir: *out, Workers: *workers}
@@ -95,4 +99,17 @@ func Command(args []string, stdout, stderr io.Writer, terminal bool) int {
 		fmt.Fprintln(stderr, "qcnlab reproduce:", err)
 	}
 	return exitRun
+}
+
+// writableDir makes dir if needed and checks that a file can be written in it.
+func writableDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, ".qcnlab-probe-*")
+	if err != nil {
+		return err
+	}
+	f.Close()
+	return os.Remove(f.Name())
 }
