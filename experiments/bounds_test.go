@@ -30,6 +30,8 @@ func TestBoundsRefuseAtLoad(t *testing.T) {
 		{"[params.dsm]\nm = 2000000000", "exp.toml:2: params.dsm.m: 2000000000 is above 1000000000"},
 		{"duration = \"1.5ps\"", `exp.toml:1: duration: duration "1.5ps" is not a whole number of picoseconds`},
 		{"seed = -1", "exp.toml:1: seed: must not be negative"},
+		{"[network]\ncapacity = \"0.5bps\"", "exp.toml:2: network.capacity: must be at least 1bps"},
+		{"[[sources.override]]\nids = [2]\nline_rate = \"0.1bps\"", "exp.toml:1: sources.override[0].line_rate: source 2: rates must be at least 1bps"},
 		// Short flows that a network cannot drain all stay alive.
 		{"duration = \"1s\"\n[traffic]\nshort_flow_rate = 1e9", "exp.toml:3: traffic.short_flow_rate: a run would need ~200GB of memory"},
 		// Every phase boundary copies each link's queue histogram, a slot

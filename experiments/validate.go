@@ -73,8 +73,8 @@ func (e *Experiment) Validate() error {
 	if !slices.Contains(Topologies, n.Topology) {
 		bad("network.topology", "%q is not available (available: %q)", n.Topology, Topologies)
 	}
-	if n.Capacity <= 0 {
-		bad("network.capacity", "must be positive")
+	if n.Capacity < units.MinRate {
+		bad("network.capacity", "must be at least %s", units.FormatRate(units.MinRate))
 	}
 	if n.FrameSize < minFrame || n.FrameSize > maxFrame || n.FrameSize != units.Bytes(math.Trunc(float64(n.FrameSize))) {
 		bad("network.frame_size", "must be a whole number of bytes from %dB to %dB", minFrame, maxFrame)
@@ -130,11 +130,11 @@ func (e *Experiment) Validate() error {
 	} else if s.Count > sourcesLimit(links) {
 		bad("sources.count", "must be at most %d, the simulator's limit with %s", sourcesLimit(links), pluralize(links, "link"))
 	}
-	if s.LineRate != nil && *s.LineRate <= 0 {
-		bad("sources.line_rate", "must be positive")
+	if s.LineRate != nil && *s.LineRate < units.MinRate {
+		bad("sources.line_rate", "must be at least %s", units.FormatRate(units.MinRate))
 	}
-	if s.InitialRate != nil && *s.InitialRate <= 0 {
-		bad("sources.initial_rate", "must be positive")
+	if s.InitialRate != nil && *s.InitialRate < units.MinRate {
+		bad("sources.initial_rate", "must be at least %s", units.FormatRate(units.MinRate))
 	}
 	checkPath := func(key string, path []int) {
 		if path == nil {
@@ -168,6 +168,8 @@ func (e *Experiment) Validate() error {
 		switch {
 		case c.InitialRate <= 0 || c.LineRate <= 0:
 			// reported above
+		case c.LineRate < units.MinRate || c.InitialRate < units.MinRate:
+			bad(e.sourceKey(i, "line_rate"), "%s: rates must be at least %s", key, units.FormatRate(units.MinRate))
 		case c.InitialRate > c.LineRate:
 			bad(e.sourceKey(i, "initial_rate"), "%s: initial rate %s is above its line rate %s", key,
 				units.FormatRate(c.InitialRate), units.FormatRate(c.LineRate))

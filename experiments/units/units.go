@@ -36,7 +36,7 @@ var (
 // type is held to them when it is read, so a new key gets them too.
 const (
 	MaxRate  = 1.6e12 // 1.6 Tbps: the fastest Ethernet (IEEE 802.3dj)
-	MinRate  = 1      // a rate that is not zero is at least 1 bps
+	MinRate  = 1      // the least a link's rate may be (a scheme's step may be smaller)
 	MaxBytes = 1e12   // 1 TB: far beyond any switch buffer or frame
 )
 
@@ -50,8 +50,6 @@ func parse(s string, units []unit, kind, example string) (float64, error) {
 	switch {
 	case kind == "rate" && x > MaxRate:
 		return 0, fmt.Errorf("rate %q is above %s, the fastest Ethernet", strings.TrimSpace(s), FormatRate(MaxRate))
-	case kind == "rate" && x > 0 && x < MinRate:
-		return 0, fmt.Errorf("rate %q is below %s (write 0 for none)", strings.TrimSpace(s), FormatRate(MinRate))
 	case kind == "size" && x > MaxBytes:
 		return 0, fmt.Errorf("size %q is above %s", strings.TrimSpace(s), FormatBytes(MaxBytes))
 	}
