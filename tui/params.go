@@ -27,6 +27,15 @@ type paramRow struct {
 // of the experiment and restarts the run, or reports why not.
 type editMsg struct{ key, value string }
 
+// initialRate is sources.initial_rate, which Resolved leaves unset while an
+// override sets a line rate: each source then starts at its own line rate.
+func initialRate(r *experiments.Experiment) string {
+	if r.Sources.InitialRate == nil {
+		return "line rate"
+	}
+	return units.FormatRate(float64(*r.Sources.InitialRate))
+}
+
 // paramRows lists what the pane edits: the run and network keys, then every
 // parameter of the algorithm with its resolved value.
 func paramRows(e *experiments.Experiment, algo string) []paramRow {
@@ -46,7 +55,7 @@ func paramRows(e *experiments.Experiment, algo string) []paramRow {
 		{"network.hop_delay", r.Network.HopDelay.String(), "propagation between switches of a parking lot (default: rtt/2)"},
 		{"sources.count", strconv.Itoa(r.Sources.Count), "number of greedy sources"},
 		{"sources.line_rate", units.FormatRate(float64(*r.Sources.LineRate)), "access link rate of each source"},
-		{"sources.initial_rate", units.FormatRate(float64(*r.Sources.InitialRate)), "rate each source starts at"},
+		{"sources.initial_rate", initialRate(r), "rate each source starts at"},
 		{"sources.forward_delay", r.Sources.ForwardDelay.String(), "propagation delay to the bottleneck (default: rtt/2)"},
 		{"sources.backward_delay", r.Sources.BackwardDelay.String(), "delay of feedback back to the source (default: rtt/2)"},
 		{"output.sample_interval", dur(r.Output.SampleInterval), "time series resolution"},
