@@ -2,7 +2,6 @@ package experiments
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -66,27 +65,15 @@ func (e *Experiment) flowSizesFile(spec, dir string) string {
 	return filepath.Join(dir, spec)
 }
 
-// readCDF reads a CDF file of at most MaxFileBytes: a device, a pipe or a
-// huge file must not be read forever.
+// readCDF reads a CDF file: a regular file (a device or a pipe is not read
+// at all) of at most MaxFileBytes.
 func readCDF(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if st, err := f.Stat(); err != nil {
+	if st, err := os.Stat(path); err != nil {
 		return nil, err
 	} else if !st.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s: not a regular file", path)
 	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > MaxFileBytes {
-		return nil, fmt.Errorf("%s: is larger than %s, the most a CDF file may be", path, units.FormatBytes(MaxFileBytes))
-	}
-	return data, nil
+	return readLimited(path, "a CDF file")
 }
 
 // absFlowSizes writes a short_flow_sizes spec that names a CDF file by its
