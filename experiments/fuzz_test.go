@@ -63,6 +63,7 @@ func FuzzFileSaveLoad(f *testing.F) {
 		"[sources]\ncount = 3\n[[sources.override]]\nids = [1]\nline_rate = \"1Gbps\"\n",
 		"[sweep]\nseed = [1, 2]\n\"network.rtt\" = [\"100us\", \"1ms\"]\n",
 		"[params.qcn]\nq_eq = \"40KB\"\nfast_recovery_th = 7\n",
+		"[network]\ncapacity = \"10bps\"\n", // derived steps below 1 bps must save and load
 	} {
 		f.Add(s)
 	}
@@ -82,7 +83,7 @@ func FuzzSetSaveLoad(f *testing.F) {
 		"seed=-1", "seed=18446744073709551615", "network.rtt=1000s", "network.rtt=10s", `algorithms=["dsm"]`,
 		"sweep.seed=[1]", "sweep.seed=[]", "params.qcn=5", "params=5", "sweep=5", "params.dsm.m=1e3",
 		"params.qcn.q_eq=40KB", "duration=1.5ps", "sources.count=1000", "network.capacity=1e30Gbps",
-		"network.topology=parking_lot", "sources.forward_delay=uniform(10us, 20us)", "output.fairness_threshold=0.5",
+		"network.topology=parking_lot", "network.capacity=1bps", "sources.forward_delay=uniform(10us, 20us)", "output.fairness_threshold=0.5",
 	} {
 		f.Add(uint8(i), s)
 	}
