@@ -163,11 +163,14 @@ func (e *Experiment) Config(algorithm string) (model.Config, error) {
 func (e *Experiment) CapacityChanges() []model.CapacityChange {
 	var out []model.CapacityChange
 	for _, c := range e.Network.Changes {
+		if c.At == nil || c.Capacity == nil {
+			continue // Validate reports it
+		}
 		link := -1
 		if c.Link != nil {
 			link = *c.Link
 		}
-		out = append(out, model.CapacityChange{At: algos.Time(c.At), Link: link, Capacity: float64(c.Capacity)})
+		out = append(out, model.CapacityChange{At: algos.Time(*c.At), Link: link, Capacity: float64(*c.Capacity)})
 	}
 	slices.SortStableFunc(out, func(a, b model.CapacityChange) int { return cmp.Compare(a.At, b.At) })
 	return out

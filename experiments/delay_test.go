@@ -133,6 +133,8 @@ func TestScenarioKeyErrors(t *testing.T) {
 		{"[[network.changes]]\nat = \"1ms\"\ncapacity = \"1Gbps\"\n[[network.changes]]\nat = \"2ms\"\ncapacity = \"0Gbps\"\n",
 			"bad.toml:4: network.changes[1].capacity: must be positive"},
 		{"[[network.changes]]\nat = \"1ms\"\ncapacity = \"1Gbps\"\nlink = 1\n", "bad.toml:1: network.changes[0].link: link 1 does not exist"},
+		{"[[network.changes]]\ncapacity = \"1Gbps\"\n", "network.changes[0].at: missing"},
+		{"[[network.changes]]\nat = \"1ms\"\n", "network.changes[0].capacity: missing"},
 		{"[network]\nfeedback_latency = \"uniform(3us, 1us)\"\n", "bad.toml:2: network.feedback_latency:"},
 		{"model = \"fluid\"\n[network]\nfeedback_latency = \"1us\"\n", "bad.toml:3: network.feedback_latency: the fluid model"},
 		{"duration = \"10ms\"\n[output]\nphases = [\"5ms\", \"10ms\"]\n", "bad.toml:3: output.phases: boundary 10ms is not inside the run"},

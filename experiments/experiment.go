@@ -74,9 +74,9 @@ type Network struct {
 // Change is a [[network.changes]] entry: from At on, Link (every link if
 // absent) serves at Capacity.
 type Change struct {
-	At       units.Duration `toml:"at"`
-	Capacity units.Rate     `toml:"capacity"`
-	Link     *int           `toml:"link,omitempty"`
+	At       *units.Duration `toml:"at"`       // required: nil only when the file left it out
+	Capacity *units.Rate     `toml:"capacity"` // required
+	Link     *int            `toml:"link,omitempty"`
 }
 
 // Sources is the [sources] table.
@@ -151,7 +151,7 @@ func (e *Experiment) Clone() *Experiment {
 	c.Network.Links, c.Network.HopDelay = clonePtr(e.Network.Links), clonePtr(e.Network.HopDelay)
 	c.Network.Changes = nil
 	for _, ch := range e.Network.Changes {
-		c.Network.Changes = append(c.Network.Changes, Change{At: ch.At, Capacity: ch.Capacity, Link: clonePtr(ch.Link)})
+		c.Network.Changes = append(c.Network.Changes, Change{At: clonePtr(ch.At), Capacity: clonePtr(ch.Capacity), Link: clonePtr(ch.Link)})
 	}
 	c.Output.Phases = slices.Clone(e.Output.Phases)
 	c.Network.PFCXoff, c.Network.PFCXon = clonePtr(e.Network.PFCXoff), clonePtr(e.Network.PFCXon)

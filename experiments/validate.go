@@ -112,11 +112,17 @@ func (e *Experiment) Validate() error {
 	}
 	for i, c := range n.Changes {
 		key := fmt.Sprintf("network.changes[%d]", i)
-		if algos.Time(c.At) >= algos.Time(e.Duration) {
-			bad(key+".at", "%s is not before the end of the run (%s)", units.FormatDuration(algos.Time(c.At)),
+		switch {
+		case c.At == nil:
+			bad(key+".at", "missing: when the capacity changes, e.g. at = \"100ms\"")
+		case algos.Time(*c.At) >= algos.Time(e.Duration):
+			bad(key+".at", "%s is not before the end of the run (%s)", units.FormatDuration(algos.Time(*c.At)),
 				units.FormatDuration(algos.Time(e.Duration)))
 		}
-		if !(c.Capacity > 0) {
+		switch {
+		case c.Capacity == nil:
+			bad(key+".capacity", "missing: the rate served from then on, e.g. capacity = \"5Gbps\"")
+		case !(*c.Capacity > 0):
 			bad(key+".capacity", "must be positive")
 		}
 		if c.Link != nil && (*c.Link < 0 || *c.Link >= links) {
