@@ -198,7 +198,8 @@ func (s *Packet) measure(from, to int, whole bool) ([]BottleneckSummary, []Sourc
 			ss.FinalRateBps, ss.FeedbackFrames = b.rate, b.feedbacks-a.feedbacks
 		}
 		if hi >= 0 {
-			ss.LoopDelayMin, ss.LoopDelayMax = lo.Seconds(), hi.Seconds()
+			lo, hi := lo.Seconds(), hi.Seconds()
+			ss.LoopDelayMin, ss.LoopDelayMax = &lo, &hi
 		}
 	}
 	s.pfcMeasure(from, to, t1, span, bs, srcs)

@@ -275,9 +275,12 @@ func TestFeedbackLatencyVariesAndKeepsOrder(t *testing.T) {
 				i, len(rp.feedbacks), lo, hi, prop+100*us, prop+300*us)
 		}
 		ss := sum.Sources[i]
-		if ss.LoopDelayMin < (prop+100*us).Seconds()-1e-12 || ss.LoopDelayMax > (prop+300*us).Seconds()+1e-12 ||
-			ss.LoopDelayMin > lo.Seconds()+1e-12 {
-			t.Errorf("source %d: summary loops [%g, %g], seen [%v, %v]", i, ss.LoopDelayMin, ss.LoopDelayMax, lo, hi)
+		if ss.LoopDelayMin == nil || ss.LoopDelayMax == nil {
+			t.Fatalf("source %d: no loop delays in the summary", i)
+		}
+		if *ss.LoopDelayMin < (prop+100*us).Seconds()-1e-12 || *ss.LoopDelayMax > (prop+300*us).Seconds()+1e-12 ||
+			*ss.LoopDelayMin > lo.Seconds()+1e-12 {
+			t.Errorf("source %d: summary loops [%g, %g], seen [%v, %v]", i, *ss.LoopDelayMin, *ss.LoopDelayMax, lo, hi)
 		}
 	}
 }

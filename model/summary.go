@@ -72,10 +72,11 @@ type SourceSummary struct {
 	// The loop delays the source's feedback actually took, over the whole
 	// run: forward propagation to the congestion point, the switch's
 	// feedback latency, and backward propagation.
-	// Both are 0 for a source that was sent no feedback.
-	LoopDelayMin   float64 `json:"loop_delay_min_seconds"`
-	LoopDelayMax   float64 `json:"loop_delay_max_seconds"`
-	PausedFraction float64 `json:"paused_fraction"` // PFC: share of the time its access link was paused
+	// Both are null for a source that was sent no feedback: no loop was
+	// observed, and 0 would read as an instant one.
+	LoopDelayMin   *float64 `json:"loop_delay_min_seconds"`
+	LoopDelayMax   *float64 `json:"loop_delay_max_seconds"`
+	PausedFraction float64  `json:"paused_fraction"` // PFC: share of the time its access link was paused
 }
 
 // Sample is one point of the time series.
