@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -440,7 +441,7 @@ func equalSummaries(a, b Summary) bool {
 	if a.Events != b.Events || a.Frames != b.Frames || a.Bottlenecks[0] != b.Bottlenecks[0] {
 		return false
 	}
-	return slices.Equal(a.Sources, b.Sources)
+	return reflect.DeepEqual(a.Sources, b.Sources) // the loop delays are pointers
 }
 
 func TestConfigValidation(t *testing.T) {
