@@ -214,6 +214,11 @@ func (s *Scheme) Resolve(n Network, overrides Values) (Values, error) {
 		x, ok := overrides[p.Key]
 		if !ok {
 			x = p.Default(n, v)
+			if p.Kind == Duration && x >= 0 && x < Never.Seconds() {
+				// On the picosecond grid, as a duration written and
+				// read back is: a saved experiment loads back exactly.
+				x = Seconds(x).Seconds()
+			}
 		}
 		if err := p.Validate(x); err != nil {
 			if !ok {
