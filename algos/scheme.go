@@ -13,6 +13,10 @@ type Frame struct {
 	Bytes  int  // frame length in bytes
 	CPID   int  // CPID in the frame's CM-Tag (seed 003 section 3.1); 0: no tag
 	Sent   Time // when the frame left its source's rate limiter (CM-Tag timestamp)
+	// ECN is the IP header's congestion-experienced mark: a marking
+	// congestion point (DCQCN's) sets it, and the frame carries it to the
+	// receiver's notification point.
+	ECN bool
 }
 
 // Feedback is a congestion notification frame travelling from a CP back to
@@ -174,6 +178,10 @@ type Scheme struct {
 	Check func(n Network, v Values) error
 	NewCP func(env CPEnv, v Values) CongestionPoint
 	NewRP func(env RPEnv, v Values) ReactionPoint
+	// NewNP, if set, builds the notification point of one flow at its
+	// receiver (notify.go); nil for the schemes whose feedback comes from
+	// the switch.
+	NewNP func(env NPEnv, v Values) NotificationPoint
 }
 
 // ParamError is a bad value blamed on one parameter, by its own range or by
