@@ -214,7 +214,13 @@ func mergeCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "qcnlab merge: name the shard directories and --out DIR")
 		return exitUsage
 	}
-	res, err := shard.Merge(dirs, *out, *plotFormat)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	res, err := shard.Merge(ctx, dirs, *out, *plotFormat)
+	if errors.Is(err, context.Canceled) {
+		fmt.Fprintln(stderr, "qcnlab merge: interrupted; its temporary files are removed")
+		return exitRun
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "qcnlab merge:", err)
 		return exitUsage

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 
 	"qcnlab/model"
@@ -210,6 +211,37 @@ func TestSaveErrorsNameTheTarget(t *testing.T) {
 	err = WriteFileAtomic(dir, []byte("x"))
 	if err == nil || !strings.Contains(err.Error(), "save "+dir+": is a directory") {
 		t.Errorf("got %v", err)
+	}
+	// A FIFO or a device is never replaced by a file.
+	fifo := filepath.Join(dir, "pipe.toml")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, target := range []string{fifo, "/dev/null"} {
+		err = WriteFileAtomic(target, []byte("x"))
+		if err == nil || !strings.Contains(err.Error(), "not a regular file") {
+			t.Errorf("%s: got %v", target, err)
+		}
+	}
+	if info, err := os.Lstat(fifo); err != nil || info.Mode()&os.ModeNamedPipe == 0 {
+		t.Error("the FIFO was replaced")
+	}
+	if info, err := os.Lstat("/dev/null"); err != nil || info.Mode()&os.ModeCharDevice == 0 {
+		t.Fatal("/dev/null was replaced")
+	}
+	// A symbolic link to a file is written where it points; the link stays.
+	real := filepath.Join(dir, "real.toml")
+	os.WriteFile(real, []byte("old"), 0o644)
+	link := filepath.Join(dir, "link.toml")
+	os.Symlink("real.toml", link)
+	if err := WriteFileAtomic(link, []byte("new")); err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(real); string(data) != "new" {
+		t.Errorf("the link's target holds %q", data)
+	}
+	if info, _ := os.Lstat(link); info.Mode()&os.ModeSymlink == 0 {
+		t.Error("the link was replaced by a file")
 	}
 	if names, _ := filepath.Glob(filepath.Join(filepath.Dir(dir), ".*.tmp")); len(names) > 0 {
 		t.Errorf("left %v", names)

@@ -7,14 +7,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 
 	"qcnlab/algos"
+	"qcnlab/experiments/outdir"
 	"qcnlab/experiments/units"
 	"qcnlab/model"
 )
@@ -22,7 +21,7 @@ import (
 // seriesWriter writes one run's time series as CSV rows into its part file.
 // Its methods do nothing on a nil writer, the case without an output dir.
 type seriesWriter struct {
-	f       *os.File
+	f       io.WriteCloser
 	w       *bufio.Writer
 	prefix  []byte // the run's identifying columns, with a trailing comma
 	buf     []byte
@@ -33,19 +32,25 @@ type seriesWriter struct {
 }
 
 func (o *outputs) series(i int, run Run) (*seriesWriter, error) {
-	f, err := os.Create(o.partPath(i))
+	f, err := o.dir.CreateIn(o.parts, partName(i))
 	if err != nil {
 		return nil, err
 	}
+	return &seriesWriter{f: f, w: bufio.NewWriterSize(f, 1<<16), prefix: SeriesPrefix(o.columns, run), sources: o.sources, links: o.links}, nil
+}
+
+// SeriesPrefix is the start of each of a run's rows in timeseries.csv: its
+// algorithm and its values of the swept keys columns, and a comma.
+func SeriesPrefix(columns []string, run Run) []byte {
 	cells := []string{run.Algorithm}
-	for _, key := range o.columns {
+	for _, key := range columns {
 		for _, a := range run.Point {
 			if a.Key == key {
 				cells = append(cells, strings.Trim(a.Value, `"`))
 			}
 		}
 	}
-	return &seriesWriter{f: f, w: bufio.NewWriterSize(f, 1<<16), prefix: csvRow(cells, true), sources: o.sources, links: o.links}, nil
+	return csvRow(cells, true)
 }
 
 // csvRow formats cells as one CSV line, or as a prefix ending in a comma.
@@ -104,57 +109,26 @@ func (s *seriesWriter) close() error {
 	return err
 }
 
+// discard drops a run's rows: its part stays in the temporary folder, which
+// goes with the directory's Close.
 func (s *seriesWriter) discard() {
 	if s != nil {
 		s.f.Close()
-		os.Remove(s.f.Name())
 	}
 }
 
 // finish writes timeseries.csv from the finished runs' parts, in run order,
 // and summary.json, each through a temporary file and a rename.
 func (o *outputs) finish(res *Result, summaries []*RunSummary) error {
-	tmp, err := os.CreateTemp(o.dir, ".timeseries-*.csv")
+	tmp, err := o.dir.CreateTemp(".", "timeseries.csv")
 	if err != nil {
 		return err
 	}
-	defer os.Remove(tmp.Name()) // after the rename there is nothing to remove
-	header := append([]string{"algorithm"}, o.columns...)
-	header = append(header, "time_s")
-	for j := 0; j < o.links; j++ {
-		header = append(header, fmt.Sprintf("queue_sw%d_bytes", j))
-	}
-	for i := 0; i < o.sources; i++ {
-		header = append(header, fmt.Sprintf("rate_%d_bps", i))
-	}
-	for j := 0; j < o.links; j++ {
-		header = append(header, fmt.Sprintf("capacity_sw%d_bps", j))
-	}
-	if _, err := tmp.Write(csvRow(header, false)); err != nil {
-		tmp.Close()
+	if err := o.joinParts(tmp, summaries); err != nil {
+		o.dir.Discard(tmp)
 		return err
 	}
-	for i, s := range summaries {
-		if s == nil {
-			continue
-		}
-		part, err := os.Open(o.partPath(i))
-		if err != nil {
-			tmp.Close()
-			return err
-		}
-		_, err = io.Copy(tmp, part)
-		part.Close()
-		if err != nil {
-			tmp.Close()
-			return err
-		}
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	os.Chmod(tmp.Name(), 0o644) // CreateTemp makes it private
-	if err := os.Rename(tmp.Name(), filepath.Join(o.dir, "timeseries.csv")); err != nil {
+	if err := o.dir.Commit(tmp, "timeseries.csv"); err != nil {
 		return err
 	}
 	if err := WriteSummaryFile(o.dir, res); err != nil {
@@ -177,13 +151,46 @@ func (o *outputs) finish(res *Result, summaries []*RunSummary) error {
 	return nil
 }
 
+// joinParts writes timeseries.csv's header and the finished runs' parts.
+func (o *outputs) joinParts(w io.Writer, summaries []*RunSummary) error {
+	header := append([]string{"algorithm"}, o.columns...)
+	header = append(header, "time_s")
+	for j := 0; j < o.links; j++ {
+		header = append(header, fmt.Sprintf("queue_sw%d_bytes", j))
+	}
+	for i := 0; i < o.sources; i++ {
+		header = append(header, fmt.Sprintf("rate_%d_bps", i))
+	}
+	for j := 0; j < o.links; j++ {
+		header = append(header, fmt.Sprintf("capacity_sw%d_bps", j))
+	}
+	if _, err := w.Write(csvRow(header, false)); err != nil {
+		return err
+	}
+	for i, s := range summaries {
+		if s == nil {
+			continue
+		}
+		part, err := o.dir.Open(o.parts + "/" + partName(i))
+		if err != nil {
+			return err
+		}
+		_, err = io.Copy(w, part)
+		part.Close()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // WriteSummaryFile writes a batch's summary.json into dir.
-func WriteSummaryFile(dir string, res *Result) error {
+func WriteSummaryFile(dir *outdir.Dir, res *Result) error {
 	data, err := json.MarshalIndent(res, "", "  ")
 	if err != nil {
 		return err
 	}
-	return WriteFileAtomic(filepath.Join(dir, "summary.json"), append(data, '\n'))
+	return dir.WriteFile("summary.json", append(data, '\n'))
 }
 
 // WriteJSON writes the result as JSON.

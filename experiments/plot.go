@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"image/color"
-	"path/filepath"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -215,8 +214,8 @@ func (f *figure) binLine(sum func(bin int) float64) plotter.XYs {
 }
 
 // plotName is a run's figure file: its index and label, safe as a file name.
-func plotName(dir string, i int, label, format string) string {
-	return filepath.Join(dir, "plots", fmt.Sprintf("%03d-%s.%s", i+1, safeName(label), format))
+func plotName(i int, label, format string) string {
+	return fmt.Sprintf("plots/%03d-%s.%s", i+1, safeName(label), format)
 }
 
 // safeName keeps letters, digits, '-', '.' and '=' and turns the rest into '_'.

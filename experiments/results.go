@@ -6,13 +6,13 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 
 	"qcnlab/algos"
+	"qcnlab/experiments/outdir"
 	"qcnlab/experiments/units"
 )
 
@@ -22,7 +22,7 @@ import (
 // (sw0_utilization, src1_throughput_bps, sw0_queue_quantiles_bytes_p50).
 // A cell is empty where a run has no such metric (fewer sources, no
 // time to fairness).
-func WriteResultsFile(dir string, e *Experiment, res *Result) error {
+func WriteResultsFile(dir *outdir.Dir, e *Experiment, res *Result) error {
 	var swept []string
 	for _, a := range e.Sweep {
 		if a.Key != "seed" {
@@ -60,7 +60,7 @@ func WriteResultsFile(dir string, e *Experiment, res *Result) error {
 		}
 		b.Write(csvRow(line, false))
 	}
-	return WriteFileAtomic(filepath.Join(dir, "results.csv"), b.Bytes())
+	return dir.WriteFile("results.csv", b.Bytes())
 }
 
 // sweptColumn names a swept key's column with its base unit.
@@ -226,7 +226,7 @@ func (o *outputs) writeManifest(summaries []*RunSummary) error {
 	if err != nil {
 		return err
 	}
-	return WriteFileAtomic(filepath.Join(o.dir, ShardFile), append(data, '\n'))
+	return o.dir.WriteFile(ShardFile, append(data, '\n'))
 }
 
 // ExperimentHash identifies a batch by its experiment.toml: the resolved

@@ -5,22 +5,24 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
-	"regexp"
 	"runtime"
 	"runtime/debug"
 	"sync"
 	"time"
 
 	"qcnlab/algos"
+	"qcnlab/experiments/outdir"
 	"qcnlab/model"
 )
 
 // Options control a batch run.
 type Options struct {
-	Workers  int    // runs at once; 0 means one per CPU
-	OutDir   string // if set, write summary.json, timeseries.csv and experiment.toml here
+	Workers int    // runs at once; 0 means one per CPU
+	OutDir  string // if set, write summary.json, timeseries.csv and experiment.toml here
+	// Out, if set, is an output directory already open (a folder of a
+	// larger output, such as reproduce's runs/); it overrides OutDir and
+	// the caller finishes it.
+	Out      *outdir.Dir
 	Plot     string // with OutDir: also a figure per run in plots/, "png" or "svg"
 	Shard    Shard  // run one slice of the batch; the zero value runs it all
 	Progress func(Progress)
@@ -99,11 +101,17 @@ func Execute(ctx context.Context, e *Experiment, opt Options) (*Result, error) {
 	workers = min(workers, max(1, len(todo)))
 
 	var out *outputs
-	if opt.Plot != "" && (opt.OutDir == "" || !contains(PlotFormats, opt.Plot)) {
+	if opt.Plot != "" && ((opt.OutDir == "" && opt.Out == nil) || !contains(PlotFormats, opt.Plot)) {
 		return nil, fmt.Errorf("plots need an output directory and a format in %q", PlotFormats)
 	}
-	if opt.OutDir != "" {
-		if out, err = newOutputs(opt.OutDir, e, runs, opt.Plot, opt.Shard); err != nil {
+	if dir := opt.Out; dir != nil || opt.OutDir != "" {
+		if dir == nil {
+			if dir, err = outdir.Open(opt.OutDir); err != nil {
+				return nil, err
+			}
+			defer dir.Close() // after Finish, nothing
+		}
+		if out, err = newOutputs(dir, e, runs, opt.Plot, opt.Shard); err != nil {
 			return nil, err
 		}
 		defer out.cleanup()
@@ -126,10 +134,14 @@ func Execute(ctx context.Context, e *Experiment, opt Options) (*Result, error) {
 	if out != nil {
 		if err := out.finish(res, summaries); err != nil {
 			failures = append(failures, err)
+		} else if opt.Out == nil {
+			// The batch's outputs are all written: what an earlier batch
+			// wrote and this one did not goes.
+			failures = append(failures, out.dir.Finish())
 		}
 	}
-	if len(failures) > 0 {
-		return res, errors.Join(failures...)
+	if err := errors.Join(failures...); err != nil {
+		return res, err
 	}
 	if !res.Complete {
 		return res, ctx.Err()
@@ -258,7 +270,7 @@ func execute(ctx context.Context, run Run, i int, out *outputs, tr trackerSlot) 
 	if fig != nil {
 		data, err := fig.render(out.plot)
 		if err == nil {
-			err = WriteFileAtomic(plotName(out.dir, i, run.Label(), out.plot), data)
+			err = out.dir.WriteFile(plotName(i, run.Label(), out.plot), data)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("plot: %w", err)
@@ -336,41 +348,32 @@ func (t *tracker) send() {
 }
 
 // outputs writes a batch's files into a directory: the experiment first, the
-// time series of each run into its own part file as it runs, and at the end
-// timeseries.csv (the finished parts, in run order) and summary.json.
+// time series of each run into its own part file (in a temporary folder of
+// this batch's) as it runs, and at the end timeseries.csv (the finished
+// parts, in run order) and summary.json.
 type outputs struct {
-	dir, parts string
-	exp        *Experiment
-	hash       string // of experiment.toml
-	shard      Shard
-	labels     []string // of every run of the batch
-	rows       []int    // time series rows written per run
-	plot       string   // figure format, "" for none
-	columns    []string // sweep keys
-	sources    int      // the most sources of any run: the rate columns
-	links      int      // the most links of any run: the queue columns
+	dir     *outdir.Dir
+	parts   string // the temporary folder of the parts
+	exp     *Experiment
+	hash    string // of experiment.toml
+	shard   Shard
+	labels  []string // of every run of the batch
+	rows    []int    // time series rows written per run
+	plot    string   // figure format, "" for none
+	columns []string // sweep keys
+	sources int      // the most sources of any run: the rate columns
+	links   int      // the most links of any run: the queue columns
 }
 
-func newOutputs(dir string, e *Experiment, runs []Run, plotFormat string, shard Shard) (*outputs, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
-	if err := removeStale(dir); err != nil {
-		return nil, err
-	}
-	if plotFormat != "" {
-		if err := os.MkdirAll(filepath.Join(dir, "plots"), 0o755); err != nil {
-			return nil, err
-		}
-	}
+func newOutputs(dir *outdir.Dir, e *Experiment, runs []Run, plotFormat string, shard Shard) (*outputs, error) {
 	var saved bytes.Buffer
 	if err := e.Encode(&saved); err != nil {
 		return nil, err
 	}
-	if err := WriteFileAtomic(filepath.Join(dir, "experiment.toml"), saved.Bytes()); err != nil {
+	if err := dir.WriteFile("experiment.toml", saved.Bytes()); err != nil {
 		return nil, err
 	}
-	parts, err := os.MkdirTemp(dir, ".parts-")
+	parts, err := dir.MkdirTemp("parts")
 	if err != nil {
 		return nil, err
 	}
@@ -387,32 +390,8 @@ func newOutputs(dir string, e *Experiment, runs []Run, plotFormat string, shard 
 	return o, nil
 }
 
-// ownedFiles match what a batch writes into its directory, besides the
-// files it replaces whole: figures, and the temporary files and part
-// folders of a batch that was killed.
-var ownedFiles = regexp.MustCompile(`^(plots/(\d{3}-.*|sweep|queue-cdf.*)\.(png|svg)|\.parts-.*|\.timeseries-.*\.csv|\.(experiment\.toml|summary\.json)\..*\.tmp)$`)
+func partName(i int) string { return fmt.Sprintf("%06d.csv", i) }
 
-// removeStale removes what an earlier batch wrote into dir and this one
-// may not replace (a figure of a run it does not have), and nothing else.
-func removeStale(dir string) error {
-	var stale []string
-	for _, pattern := range []string{"plots/*", ".*"} {
-		names, _ := filepath.Glob(filepath.Join(dir, pattern))
-		for _, name := range names {
-			if rel, err := filepath.Rel(dir, name); err == nil && ownedFiles.MatchString(filepath.ToSlash(rel)) {
-				stale = append(stale, name)
-			}
-		}
-	}
-	for _, name := range stale {
-		if err := os.RemoveAll(name); err != nil {
-			return err
-		}
-	}
-	os.Remove(filepath.Join(dir, "plots")) // only if empty
-	return nil
-}
-
-func (o *outputs) partPath(i int) string { return filepath.Join(o.parts, fmt.Sprintf("%06d.csv", i)) }
-
-func (o *outputs) cleanup() { os.RemoveAll(o.parts) }
+// cleanup closes the directory, which removes the parts. Execute finishes
+// it first when the batch's outputs are written.
+func (o *outputs) cleanup() {}

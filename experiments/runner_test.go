@@ -143,10 +143,15 @@ func TestOutputFiles(t *testing.T) {
 	if len(runs) != 4 {
 		t.Errorf("saved experiment has %d runs", len(runs))
 	}
-	// No temporary files or parts are left.
+	// No temporary files or parts are left: the outputs and the list of
+	// them that lets the next batch clean up after this one.
 	entries, _ := os.ReadDir(dir)
-	if len(entries) != 4 {
-		t.Errorf("output dir holds %v", entries)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if want := ".qcnlab-outputs experiment.toml results.csv summary.json timeseries.csv"; strings.Join(names, " ") != want {
+		t.Errorf("output dir holds %v, want %s", names, want)
 	}
 }
 

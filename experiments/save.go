@@ -160,10 +160,12 @@ func (e *Experiment) Save(path string) error {
 }
 
 // CheckSaveTarget reports whether path can be saved to, before anything is
-// written or asked: a directory, or a folder that does not exist, cannot.
+// written or asked: only a regular file, or a new file in a folder that
+// exists. A directory, a FIFO, a device or a socket is never replaced by a
+// file (as root, saving onto /dev/null must not replace it).
 func CheckSaveTarget(path string) error {
-	if info, err := os.Stat(path); err == nil && info.IsDir() {
-		return &fs.PathError{Op: "save", Path: path, Err: errors.New("is a directory")}
+	if info, err := os.Stat(path); err == nil && !info.Mode().IsRegular() {
+		return &fs.PathError{Op: "save", Path: path, Err: errors.New("is " + fileKind(info.Mode()) + ", not a regular file")}
 	}
 	dir := filepath.Dir(path)
 	if info, err := os.Stat(dir); err != nil {
@@ -178,11 +180,31 @@ func CheckSaveTarget(path string) error {
 	return nil
 }
 
+// fileKind names what a file that is not a regular file is.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeCharDevice != 0, m&fs.ModeDevice != 0:
+		return "a device"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	}
+	return "not a regular file"
+}
+
 // WriteFileAtomic writes data to path through a temporary file and a rename.
-// Its errors name path, not the temporary file.
+// A path that is a symbolic link to a file is written where the link points,
+// as editors do, so the link stays. Its errors name path, not the temporary
+// file.
 func WriteFileAtomic(path string, data []byte) (err error) {
 	if err := CheckSaveTarget(path); err != nil {
 		return err
+	}
+	if target, err := filepath.EvalSymlinks(path); err == nil {
+		path = target
 	}
 	dir, base := filepath.Split(path)
 	if dir == "" {

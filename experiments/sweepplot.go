@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"maps"
 	"math"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -15,6 +14,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"qcnlab/algos"
+	"qcnlab/experiments/outdir"
 	"qcnlab/experiments/units"
 	"qcnlab/model"
 )
@@ -125,7 +125,7 @@ func (p errorPoints) YError(i int) (float64, float64) { return p.err[i], p.err[i
 // other swept keys, and per bottleneck), the mean over the seeds with
 // error bars of one standard deviation. It draws nothing for a batch
 // without such a key.
-func WriteSweepPlot(dir string, e *Experiment, res *Result, format string) error {
+func WriteSweepPlot(dir *outdir.Dir, e *Experiment, res *Result, format string) error {
 	ax, ok := newSweepAxis(e, res)
 	if !ok {
 		return nil
@@ -194,7 +194,7 @@ func WriteSweepPlot(dir string, e *Experiment, res *Result, format string) error
 	if err != nil {
 		return err
 	}
-	return WriteFileAtomic(filepath.Join(dir, "plots", "sweep."+format), data)
+	return dir.WriteFile("plots/sweep."+format, data)
 }
 
 func meanStd(xs []float64) (mean, std float64) {
@@ -246,7 +246,7 @@ func (p errorXs) XError(i int) (float64, float64) { return p.err[i], p.err[i] }
 // the quantiles' levels. Over several seeds each quantile is the mean of
 // the seeds' (the curves are averaged along x), with a bar of one standard
 // deviation.
-func WriteQueueCDFs(dir string, e *Experiment, res *Result, format string) error {
+func WriteQueueCDFs(dir *outdir.Dir, e *Experiment, res *Result, format string) error {
 	type line struct {
 		name string
 		qs   [][]float64 // [seed run][level]
@@ -330,7 +330,7 @@ func WriteQueueCDFs(dir string, e *Experiment, res *Result, format string) error
 		if g.point != "" {
 			name += "_" + safeName(g.point)
 		}
-		if err := WriteFileAtomic(filepath.Join(dir, "plots", name+"."+format), data); err != nil {
+		if err := dir.WriteFile("plots/"+name+"."+format, data); err != nil {
 			return err
 		}
 	}

@@ -132,7 +132,10 @@ func (m *Model) saveTo(msg saveMsg) {
 	if info, err := os.Stat(path); err == nil && info.IsDir() {
 		m.save.fail(path + " is a folder: name a file in it")
 		return
-	} else if err == nil && !msg.overwrite {
+	} else if err := experiments.CheckSaveTarget(path); err != nil {
+		m.save.fail(err.Error()) // a FIFO or a device is never replaced
+		return
+	} else if info != nil && !msg.overwrite {
 		m.save.ask()
 		return
 	}

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -387,6 +388,25 @@ func TestSaveRoundTrips(t *testing.T) {
 		if !strings.Contains(string(data), key) {
 			t.Errorf("%s not in the saved file", key)
 		}
+	}
+}
+
+// Saving onto a FIFO is refused before the overwrite prompt, and the FIFO
+// stays.
+func TestSaveRefusesAFIFO(t *testing.T) {
+	t.Chdir(t.TempDir())
+	if err := syscall.Mkfifo("pipe.toml", 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, testExperiment(t), 80, 24)
+	h.keys("s")
+	h.typeText("pipe.toml")
+	h.keys("enter")
+	if h.m.save.confirm || !strings.Contains(h.m.save.err, "is a FIFO, not a regular file") {
+		t.Fatalf("confirm %v, error %q", h.m.save.confirm, h.m.save.err)
+	}
+	if info, err := os.Lstat("pipe.toml"); err != nil || info.Mode()&os.ModeNamedPipe == 0 {
+		t.Error("the FIFO was replaced")
 	}
 }
 

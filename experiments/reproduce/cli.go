@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"qcnlab/experiments/outdir"
 	"syscall"
 	"time"
 )
@@ -101,15 +102,12 @@ func Command(args []string, stdout, stderr io.Writer, terminal bool) int {
 	return exitRun
 }
 
-// writableDir makes dir if needed and checks that a file can be written in it.
+// writableDir makes dir if needed and checks that qcnlab can write there:
+// that it is a folder, can be locked and is not in use.
 func writableDir(dir string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(dir, ".qcnlab-probe-*")
+	d, err := outdir.Open(dir)
 	if err != nil {
 		return err
 	}
-	f.Close()
-	return os.Remove(f.Name())
+	return d.Close()
 }

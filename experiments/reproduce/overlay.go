@@ -4,8 +4,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
+	"qcnlab/experiments/outdir"
 	"slices"
 	"strconv"
 	"strings"
@@ -22,8 +21,9 @@ const overlayPoints = 2000
 // rate for each value of key (the model: packet against convergence), for
 // the first seed and the first value of every other swept key: the paper's
 // "experimental rate variations and the model results" in one figure.
-func renderOverlay(title, path, key string) ([]byte, error) {
-	f, err := os.Open(path)
+func renderOverlay(title string, dir *outdir.Dir, key string) ([]byte, error) {
+	path := dir.Join("timeseries.csv")
+	f, err := dir.Open("timeseries.csv")
 	if err != nil {
 		return nil, err
 	}
@@ -112,6 +112,3 @@ func thin(pts plotter.XYs) plotter.XYs {
 	}
 	return out
 }
-
-// overlayPath is a series task's time series.
-func overlayPath(outDir, dir string) string { return filepath.Join(outDir, dir, "timeseries.csv") }

@@ -4,12 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"path"
 	"path/filepath"
+	"qcnlab/experiments/outdir"
 	"sort"
 	"strings"
 	"time"
-
-	"qcnlab/experiments"
 )
 
 // Report is the outcome of a reproduction.
@@ -96,12 +96,12 @@ func (r *Report) add(j job, opt Options) {
 		data, err := sp.render(name, rs)
 		keep(name+".png", data, err)
 	}
-	if j.task.series && opt.OutDir != "" {
+	if out := j.task.out; out != nil {
 		if key := j.claim.Overlay; key != "" {
-			data, err := renderOverlay(name+": rates", overlayPath(opt.OutDir, j.task.dir), key)
+			data, err := renderOverlay(name+": rates", out, key)
 			keep(name+"-rates.png", data, err)
 		}
-		plots = append(plots, runPlots(opt.OutDir, j.task.dir)...)
+		plots = append(plots, runPlots(out, j.task.dir)...)
 	}
 	if j.correction != nil {
 		for i := range r.Entries {
@@ -119,27 +119,30 @@ func (r *Report) add(j job, opt Options) {
 		Criteria: out.Criteria, Plots: plots})
 }
 
-// runPlots lists the per-run figures of a series task, the first seed's
-// first, at most six.
-func runPlots(outDir, dir string) []string {
-	files, _ := filepath.Glob(filepath.Join(outDir, dir, "plots", "*.png"))
+// runPlots lists the per-run figures of a series task in its directory out
+// (dir in the report's), the first seed's first, at most six.
+func runPlots(out *outdir.Dir, dir string) []string {
+	entries, _ := out.ReadDir("plots")
+	var files []string
+	for _, e := range entries {
+		if e.Type().IsRegular() && strings.HasSuffix(e.Name(), ".png") {
+			files = append(files, e.Name())
+		}
+	}
 	sort.SliceStable(files, func(i, j int) bool {
 		return strings.Contains(files[i], "seed=1") && !strings.Contains(files[j], "seed=1")
 	})
-	var out []string
+	var list []string
 	for _, f := range files {
 		if strings.Contains(f, "seed=") && !strings.Contains(f, "seed=1") && len(files) > 6 {
 			continue
 		}
-		rel, err := filepath.Rel(outDir, f)
-		if err == nil {
-			out = append(out, filepath.ToSlash(rel))
-		}
-		if len(out) == 6 {
+		list = append(list, path.Join(filepath.ToSlash(dir), "plots", f))
+		if len(list) == 6 {
 			break
 		}
 	}
-	return out
+	return list
 }
 
 func slug(s string) string {
@@ -156,9 +159,9 @@ func slug(s string) string {
 
 // write saves report.json, report.md and the plots, each through a
 // temporary file and a rename.
-func (r *Report) write(dir string) error {
+func (r *Report) write(dir *outdir.Dir) error {
 	for p, data := range r.plots {
-		if err := experiments.WriteFileAtomic(filepath.Join(dir, p), data); err != nil {
+		if err := dir.WriteFile(p, data); err != nil {
 			return err
 		}
 	}
@@ -170,12 +173,12 @@ func (r *Report) write(dir string) error {
 	if err != nil {
 		return err
 	}
-	if err := experiments.WriteFileAtomic(filepath.Join(dir, "report.json"), append(data, '\n')); err != nil {
+	if err := dir.WriteFile("report.json", append(data, '\n')); err != nil {
 		return err
 	}
 	var b strings.Builder
 	r.Markdown(&b)
-	return experiments.WriteFileAtomic(filepath.Join(dir, "report.md"), []byte(b.String()))
+	return dir.WriteFile("report.md", []byte(b.String()))
 }
 
 // Table writes the verdict table: one line per claim, with the verdicts

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -16,6 +15,7 @@ import (
 
 	"qcnlab/algos"
 	"qcnlab/experiments"
+	"qcnlab/experiments/outdir"
 	"qcnlab/experiments/stability"
 	"qcnlab/experiments/units"
 )
@@ -115,7 +115,8 @@ type task struct {
 	key      string // the encoded experiment
 	settings []string
 	series   bool
-	dir      string // for Series: its own output directory
+	dir      string      // for Series: its own output directory, in the report's
+	out      *outdir.Dir // that directory, open
 	cost     float64
 	search   *Search
 	res      *experiments.Result
@@ -164,9 +165,20 @@ func Run(ctx context.Context, claims []Claim, opt Options) (*Report, error) {
 			t.dir = filepath.Join("runs", fmt.Sprintf("%02d-%s", i+1, t.exp.Name))
 		}
 	}
+	var dir *outdir.Dir
 	if opt.OutDir != "" {
-		if err := os.MkdirAll(filepath.Join(opt.OutDir, "plots"), 0o755); err != nil {
+		var err error
+		if dir, err = outdir.Open(opt.OutDir); err != nil {
 			return nil, err
+		}
+		defer dir.Close() // after Finish, nothing
+		for _, t := range tasks {
+			if t.series {
+				if t.out, err = dir.Sub(filepath.ToSlash(t.dir)); err != nil {
+					return nil, err
+				}
+				defer t.out.Close()
+			}
 		}
 	}
 	execute(ctx, tasks, opt, start)
@@ -186,8 +198,17 @@ func Run(ctx context.Context, claims []Claim, opt Options) (*Report, error) {
 		rep.add(j, opt)
 	}
 	rep.WallSeconds = time.Since(start).Seconds()
-	if opt.OutDir != "" {
-		if err := rep.write(opt.OutDir); err != nil {
+	if dir != nil {
+		if err := rep.write(dir); err != nil {
+			return rep, err
+		}
+		// What an earlier report wrote and this one did not goes.
+		for _, t := range tasks {
+			if t.out != nil {
+				t.out.Finish()
+			}
+		}
+		if err := dir.Finish(); err != nil {
 			return rep, err
 		}
 	}
@@ -373,8 +394,8 @@ func execute(ctx context.Context, tasks []*task, opt Options, start time.Time) {
 				fraction[t] = p.Fraction
 				report()
 			}}
-			if t.series && opt.OutDir != "" {
-				o.OutDir, o.Plot = filepath.Join(opt.OutDir, t.dir), "png"
+			if t.out != nil {
+				o.Out, o.Plot = t.out, "png"
 			}
 			began := time.Now()
 			if t.search != nil {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"qcnlab/experiments/outdir"
 	"regexp"
 	"slices"
 	"strings"
@@ -119,9 +120,14 @@ func TestReportWriter(t *testing.T) {
 		}
 	}
 	dir := t.TempDir()
-	if err := rep.write(dir); err != nil {
+	out, err := outdir.Open(dir)
+	if err != nil {
 		t.Fatal(err)
 	}
+	if err := rep.write(out); err != nil {
+		t.Fatal(err)
+	}
+	out.Finish()
 	var back []Entry
 	data, _ := os.ReadFile(filepath.Join(dir, "report.json"))
 	if err := json.Unmarshal(data, &back); err != nil || len(back) != 1 || back[0].Corrections[0].Verdict != Agrees {
@@ -132,7 +138,8 @@ func TestReportWriter(t *testing.T) {
 // The overlay reads a time series and draws one line per source and per
 // value of the key, for the first value of the other swept columns.
 func TestOverlay(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "timeseries.csv")
+	dir := t.TempDir()
+	path := filepath.Join(dir, "timeseries.csv")
 	csv := "algorithm,seed,model,time_s,queue_sw0_bytes,rate_0_bps,rate_1_bps,capacity_sw0_bps\n"
 	for _, seed := range []string{"1", "2"} {
 		for _, m := range []string{"packet", "convergence"} {
@@ -144,11 +151,16 @@ func TestOverlay(t *testing.T) {
 	if err := os.WriteFile(path, []byte(csv), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	data, err := renderOverlay("x", path, "model")
+	out, err := outdir.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	data, err := renderOverlay("x", out, "model")
 	if err != nil || !bytes.HasPrefix(data, []byte("\x89PNG")) {
 		t.Fatalf("%v", err)
 	}
-	if _, err := renderOverlay("x", path, "network.rtt"); err == nil {
+	if _, err := renderOverlay("x", out, "network.rtt"); err == nil {
 		t.Error("a key the series lacks is an error")
 	}
 }

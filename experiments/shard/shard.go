@@ -5,10 +5,12 @@ package shard
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,6 +18,7 @@ import (
 	"strings"
 
 	"qcnlab/experiments"
+	"qcnlab/experiments/outdir"
 )
 
 // Parse reads "I/N": the I-th (from 0) of N slices.
@@ -29,6 +32,16 @@ func Parse(s string) (experiments.Shard, error) {
 	return experiments.Shard{Index: index, Count: count}, nil
 }
 
+// Bounds on what merge reads, so that an edited or damaged shard cannot
+// exhaust memory: the JSON files are read whole, the time series a line at a
+// time.
+const (
+	maxManifest = 64 << 20 // shard.json: 10,000 runs take about 1 MB
+	maxSummary  = 1 << 30  // summary.json
+	maxHeader   = 8 << 20  // timeseries.csv's header line
+	cellBytes   = 64       // the most a time-series cell takes: a float, or a swept value
+)
+
 // slice is one shard directory, read and checked.
 type slice struct {
 	dir      string
@@ -37,9 +50,48 @@ type slice struct {
 	toml     []byte
 }
 
-func read(dir string) (*slice, error) {
+// readBounded reads the regular file at path, at most limit bytes, and
+// stops if ctx is cancelled.
+func readBounded(ctx context.Context, path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if info, err := f.Stat(); err != nil {
+		return nil, err
+	} else if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file", path)
+	} else if info.Size() > limit {
+		return nil, fmt.Errorf("%s: %d bytes, more than the %d a shard's file may be", path, info.Size(), limit)
+	}
+	data, err := io.ReadAll(io.LimitReader(ctxReader{ctx, f}, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("%s: more than the %d bytes a shard's file may be", path, limit)
+	}
+	return data, nil
+}
+
+// ctxReader is a reader that stops when its context is cancelled.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
+}
+
+func read(ctx context.Context, dir string) (*slice, error) {
 	s := &slice{dir: dir}
-	data, err := os.ReadFile(filepath.Join(dir, experiments.ShardFile))
+	name := filepath.Join(dir, experiments.ShardFile)
+	data, err := readBounded(ctx, name, maxManifest)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("%s: no %s: not the output of qcnlab run --shard I/N --out DIR", dir, experiments.ShardFile)
 	}
@@ -47,18 +99,27 @@ func read(dir string) (*slice, error) {
 		return nil, err
 	}
 	if err := json.Unmarshal(data, &s.manifest); err != nil {
-		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, experiments.ShardFile), err)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	if data, err = os.ReadFile(filepath.Join(dir, "summary.json")); err != nil {
+	m := s.manifest
+	// Every number against the others, before anything is allocated by it.
+	switch {
+	case m.Shards < 1 || m.Shard < 0 || m.Shard >= m.Shards:
+		return nil, fmt.Errorf("%s: shard %d of %d: the index must be in [0, shards) and shards at least 1", name, m.Shard, m.Shards)
+	case m.RunsTotal < 0 || m.RunsTotal > experiments.MaxRuns:
+		return nil, fmt.Errorf("%s: runs_total %d: a batch has 0 to %d runs", name, m.RunsTotal, experiments.MaxRuns)
+	case len(m.Runs) > m.RunsTotal:
+		return nil, fmt.Errorf("%s: lists %d runs of a batch of %d", name, len(m.Runs), m.RunsTotal)
+	}
+	if data, err = readBounded(ctx, filepath.Join(dir, "summary.json"), maxSummary); err != nil {
 		return nil, err
 	}
 	if err := json.Unmarshal(data, &s.result); err != nil {
 		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, "summary.json"), err)
 	}
-	if s.toml, err = os.ReadFile(filepath.Join(dir, "experiment.toml")); err != nil {
+	if s.toml, err = readBounded(ctx, filepath.Join(dir, "experiment.toml"), experiments.MaxFileBytes); err != nil {
 		return nil, err
 	}
-	m := s.manifest
 	if experiments.ExperimentHash(s.toml) != m.ExperimentSHA256 {
 		return nil, fmt.Errorf("%s: experiment.toml does not match the hash in %s: it was changed after the run", dir, experiments.ShardFile)
 	}
@@ -72,189 +133,316 @@ func (s *slice) name() string {
 	return fmt.Sprintf("shard %d/%d (%s)", s.manifest.Shard, s.manifest.Shards, s.dir)
 }
 
+// place is where one run of the batch is: its shard, its position there,
+// and the run itself as the experiment defines it.
+type place struct {
+	s   *slice
+	k   int
+	run experiments.Run
+}
+
 // Merge joins the shard directories of one batch into out: the same
 // experiment.toml, summary.json, results.csv and timeseries.csv as the
 // batch run whole (the runs' wall times aside). It checks that the shards
 // come from the same experiment, that each of the N shards is there once,
-// and that every run of the batch finished in one of them. With a plot
-// format ("png" or "svg") it also draws the sweep's figure and the queue
-// CDFs into out/plots; the per-run figures, drawn from the time series as
-// the runs go, stay in the shards' directories.
-func Merge(dirs []string, out, plot string) (*experiments.Result, error) {
+// that every run of the batch finished in one of them, and that each run's
+// summary and time series are the run the experiment says is at that index;
+// it writes nothing into out until all of that holds. With a plot format it
+// also draws the sweep's figure and the queue CDFs into out/plots; the
+// per-run figures stay in the shards' directories. If ctx is cancelled it
+// stops, removes its temporary files and returns ctx's error.
+func Merge(ctx context.Context, dirs []string, out, plot string) (*experiments.Result, error) {
 	if len(dirs) == 0 {
 		return nil, errors.New("name the shard directories")
 	}
 	if plot != "" && !slices.Contains(experiments.PlotFormats, plot) {
 		return nil, fmt.Errorf("--plot: %q is not one of %q", plot, experiments.PlotFormats)
 	}
+	runs, e, first, err := check(ctx, dirs, out)
+	if err != nil {
+		return nil, err
+	}
+	dir, err := outdir.Open(out)
+	if err != nil {
+		return nil, err
+	}
+	defer dir.Close()
+	tmp, err := dir.CreateTemp(".", "timeseries.csv")
+	if err != nil {
+		return nil, err
+	}
+	if err := mergeSeries(ctx, e, runs, tmp); err != nil {
+		dir.Discard(tmp)
+		return nil, err
+	}
+	// Every input is valid: now the outputs.
+	res := &experiments.Result{Experiment: first.result.Experiment, Complete: true}
+	for _, p := range runs {
+		res.Runs = append(res.Runs, p.s.result.Runs[p.k])
+	}
+	if err := dir.Commit(tmp, "timeseries.csv"); err != nil {
+		return nil, err
+	}
+	steps := []func() error{
+		func() error { return dir.WriteFile("experiment.toml", first.toml) },
+		func() error { return experiments.WriteSummaryFile(dir, res) },
+		func() error { return experiments.WriteResultsFile(dir, e, res) },
+	}
+	if plot != "" {
+		steps = append(steps,
+			func() error { return experiments.WriteSweepPlot(dir, e, res, plot) },
+			func() error { return experiments.WriteQueueCDFs(dir, e, res, plot) })
+	}
+	for _, step := range steps {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if err := step(); err != nil {
+			return nil, err
+		}
+	}
+	return res, dir.Finish()
+}
+
+// check reads the shards and returns every run of the batch in order, where
+// each is, the experiment and the first shard.
+func check(ctx context.Context, dirs []string, out string) ([]place, *experiments.Experiment, *slice, error) {
 	var all []*slice
 	for _, d := range dirs {
 		if same(d, out) {
-			return nil, fmt.Errorf("the output %s is one of the shards; write elsewhere", out)
+			return nil, nil, nil, fmt.Errorf("the output %s is one of the shards; write elsewhere", out)
 		}
-		s, err := read(d)
+		s, err := read(ctx, d)
 		if err != nil {
-			return nil, err
+			return nil, nil, nil, err
 		}
 		all = append(all, s)
 	}
 	first := all[0]
 	n, total := first.manifest.Shards, first.manifest.RunsTotal
-	byIndex := make([]*slice, n)
+	listed := 0
 	for _, s := range all {
 		m := s.manifest
 		if m.ExperimentSHA256 != first.manifest.ExperimentSHA256 {
-			return nil, fmt.Errorf("%s and %s come from different experiments (their experiment.toml differ)", first.dir, s.dir)
+			return nil, nil, nil, fmt.Errorf("%s and %s come from different experiments (their experiment.toml differ)", first.dir, s.dir)
 		}
 		if m.Shards != n || m.RunsTotal != total {
-			return nil, fmt.Errorf("%s is one of %d shards of %d runs, %s one of %d of %d", first.dir, n, total, s.dir, m.Shards, m.RunsTotal)
+			return nil, nil, nil, fmt.Errorf("%s is one of %d shards of %d runs, %s one of %d of %d", first.dir, n, total, s.dir, m.Shards, m.RunsTotal)
 		}
-		if m.Shard < 0 || m.Shard >= n {
-			return nil, fmt.Errorf("%s: shard %d is not in [0, %d)", s.dir, m.Shard, n)
+		listed += len(m.Runs)
+	}
+	given := map[int]*slice{} // n may be anything a file says: nothing is sized by it yet
+	for _, s := range all {
+		m := s.manifest
+		if prev := given[m.Shard]; prev != nil {
+			return nil, nil, nil, fmt.Errorf("shard %d/%d is given twice: %s and %s", m.Shard, n, prev.dir, s.dir)
 		}
-		if prev := byIndex[m.Shard]; prev != nil {
-			return nil, fmt.Errorf("shard %d/%d is given twice: %s and %s", m.Shard, n, prev.dir, s.dir)
+		given[m.Shard] = s
+	}
+	if n > len(all) {
+		var missing []string
+		for i := 0; len(missing) < 8 && i < n; i++ {
+			if given[i] == nil {
+				missing = append(missing, fmt.Sprintf("%d/%d", i, n))
+			}
 		}
-		byIndex[m.Shard] = s
-	}
-	var missing []string
-	for i, s := range byIndex {
-		if s == nil {
-			missing = append(missing, fmt.Sprintf("%d/%d", i, n))
+		if more := n - len(all) - len(missing); more > 0 {
+			missing = append(missing, fmt.Sprintf("and %d more", more))
 		}
+		return nil, nil, nil, fmt.Errorf("shard %s missing", strings.Join(missing, ", "))
 	}
-	if len(missing) > 0 {
-		return nil, fmt.Errorf("shard %s missing", strings.Join(missing, ", "))
+	byIndex := make([]*slice, n) // n == len(dirs) now: bounded by the arguments
+	for i, s := range given {
+		byIndex[i] = s
 	}
-
-	// Every run of the batch, once: where it is and which it is.
-	type place struct {
-		s *slice
-		k int // its position in the slice
+	e, err := experiments.Parse(filepath.Join(first.dir, "experiment.toml"), first.toml)
+	if err != nil {
+		return nil, nil, nil, err
 	}
-	runs := make([]*place, total)
+	batch, err := e.Runs()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if len(batch) != total {
+		return nil, nil, nil, fmt.Errorf("%s: the experiment makes %d runs, %s says %d", first.dir, len(batch), experiments.ShardFile, total)
+	}
+	runs := make([]place, total) // total is the experiment's own run count
+	found := make([]bool, total)
 	for _, s := range byIndex {
 		for k, r := range s.manifest.Runs {
 			if r.Index < 0 || r.Index >= total || r.Index%n != s.manifest.Shard {
-				return nil, fmt.Errorf("%s lists run %d, which is not one of its runs", s.name(), r.Index)
+				return nil, nil, nil, fmt.Errorf("%s lists run %d, which is not one of its runs", s.name(), r.Index)
 			}
-			if runs[r.Index] != nil {
-				return nil, fmt.Errorf("%s lists run %d twice", s.name(), r.Index)
+			if found[r.Index] {
+				return nil, nil, nil, fmt.Errorf("%s lists run %d twice", s.name(), r.Index)
 			}
-			runs[r.Index] = &place{s, k}
+			found[r.Index] = true
+			want := batch[r.Index]
+			if r.Label != want.Label() {
+				return nil, nil, nil, fmt.Errorf("%s: run %d is labelled %q in %s; the experiment's run %d is %q",
+					s.name(), r.Index, r.Label, experiments.ShardFile, r.Index, want.Label())
+			}
+			if err := sameRun(s.result.Runs[k], want); err != nil {
+				return nil, nil, nil, fmt.Errorf("%s: summary.json: its run %d (run %d of the batch): %w", s.name(), k+1, r.Index, err)
+			}
+			if most := maxRows(want.Exp); r.Rows < 0 || r.Rows > most {
+				return nil, nil, nil, fmt.Errorf("%s: run %d has %d time-series rows in %s; the run takes at most %d samples",
+					s.name(), r.Index, r.Rows, experiments.ShardFile, most)
+			}
+			runs[r.Index] = place{s: s, k: k, run: want}
 		}
 	}
-	for i, p := range runs {
-		if p == nil {
+	for i, ok := range found {
+		if !ok {
 			s := byIndex[i%n]
-			return nil, fmt.Errorf("%s did not finish run %d (and perhaps others): run that shard again", s.name(), i)
+			return nil, nil, nil, fmt.Errorf("%s did not finish run %d (and perhaps others): run that shard again", s.name(), i)
 		}
 	}
-
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return nil, err
+	if listed != total {
+		return nil, nil, nil, fmt.Errorf("the shards list %d runs of a batch of %d", listed, total)
 	}
-	if err := experiments.WriteFileAtomic(filepath.Join(out, "experiment.toml"), first.toml); err != nil {
-		return nil, err
-	}
-	e, err := experiments.Load(filepath.Join(out, "experiment.toml"))
-	if err != nil {
-		return nil, err
-	}
-	if err := mergeSeries(byIndex, out, func(yield func(*slice, int) bool) {
-		for _, p := range runs {
-			if !yield(p.s, p.s.manifest.Runs[p.k].Rows) {
-				return
-			}
-		}
-	}); err != nil {
-		return nil, err
-	}
-	res := &experiments.Result{Experiment: first.result.Experiment, Complete: true}
-	for _, p := range runs {
-		res.Runs = append(res.Runs, p.s.result.Runs[p.k])
-	}
-	if err := experiments.WriteSummaryFile(out, res); err != nil {
-		return nil, err
-	}
-	if err := experiments.WriteResultsFile(out, e, res); err != nil {
-		return nil, err
-	}
-	if plot != "" {
-		if err := os.MkdirAll(filepath.Join(out, "plots"), 0o755); err != nil {
-			return nil, err
-		}
-		if err := experiments.WriteSweepPlot(out, e, res, plot); err != nil {
-			return nil, fmt.Errorf("plot: %w", err)
-		}
-		if err := experiments.WriteQueueCDFs(out, e, res, plot); err != nil {
-			return nil, fmt.Errorf("plot: %w", err)
-		}
-	}
-	return res, nil
+	return runs, e, first, nil
 }
 
-// mergeSeries writes out/timeseries.csv: the header the shards share, then
-// each run's rows in batch order, read in turn from its shard's file, so
-// memory does not grow with the data.
-func mergeSeries(shards []*slice, out string, order func(func(*slice, int) bool)) error {
-	readers := map[*slice]*bufio.Reader{}
+// sameRun checks that a summary is of the run the experiment has there.
+func sameRun(got experiments.RunSummary, want experiments.Run) error {
+	if got.Algorithm != want.Algorithm || got.Seed != want.Exp.Seed {
+		return fmt.Errorf("it is %s with seed %d, not %s with seed %d", orNone(got.Algorithm), got.Seed, want.Algorithm, want.Exp.Seed)
+	}
+	point := map[string]string{}
+	for _, a := range want.Point {
+		point[a.Key] = a.Value
+	}
+	if len(got.Point) != len(point) {
+		return fmt.Errorf("its sweep point %v is not the run's %v", got.Point, point)
+	}
+	for k, v := range point {
+		if got.Point[k] != v {
+			return fmt.Errorf("its sweep point %v is not the run's %v", got.Point, point)
+		}
+	}
+	return nil
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "no run (null)"
+	}
+	return s
+}
+
+// maxRows is the most time-series rows a run of e writes: a sample every
+// sample interval up to the duration.
+func maxRows(e *experiments.Experiment) int {
+	return int(min(float64(e.Duration)/float64(max(e.Output.SampleInterval, 1)), 1e12)) + 1
+}
+
+// mergeSeries writes the time series of every run, in batch order, into w:
+// the header the shards share, then each run's rows read in turn from its
+// shard's file, so memory does not grow with the data. Each line is checked
+// as it is copied: no longer than its columns allow, starting with its
+// run's algorithm and swept values, its time after the row before.
+func mergeSeries(ctx context.Context, e *experiments.Experiment, runs []place, w io.Writer) error {
+	type source struct {
+		r    *bufio.Reader
+		name string
+		line int
+	}
+	readers := map[*slice]*source{}
 	var header []byte
-	for _, s := range shards {
-		f, err := os.Open(filepath.Join(s.dir, "timeseries.csv"))
+	var columns []string
+	for _, a := range e.Sweep {
+		columns = append(columns, a.Key)
+	}
+	for _, p := range runs {
+		s := p.s
+		if readers[s] != nil {
+			continue
+		}
+		name := filepath.Join(s.dir, "timeseries.csv")
+		f, err := os.Open(name)
 		if err != nil {
 			return err
 		}
 		defer f.Close()
-		r := bufio.NewReaderSize(f, 1<<16)
-		h, err := r.ReadBytes('\n')
+		if info, err := f.Stat(); err != nil {
+			return err
+		} else if !info.Mode().IsRegular() {
+			return fmt.Errorf("%s: not a regular file", name)
+		}
+		src := &source{r: bufio.NewReaderSize(ctxReader{ctx, f}, 1<<16), name: name}
+		h, err := readLine(src.r, maxHeader)
+		src.line++
 		if err != nil {
-			return fmt.Errorf("%s: timeseries.csv: %w", s.dir, err)
+			return fmt.Errorf("%s:%d: %w", name, src.line, err)
 		}
 		if header == nil {
-			header = h
+			header = slices.Clone(h)
 		} else if !bytes.Equal(h, header) {
-			return fmt.Errorf("%s and %s: timeseries.csv headers differ", shards[0].dir, s.dir)
+			return fmt.Errorf("%s and %s: timeseries.csv headers differ", runs[0].s.dir, s.dir)
 		}
-		readers[s] = r
+		readers[s] = src
 	}
-	tmp, err := os.CreateTemp(out, ".timeseries-*.csv")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // after the rename there is nothing to remove
-	w := bufio.NewWriterSize(tmp, 1<<16)
-	w.Write(header)
-	var copyErr error
-	order(func(s *slice, rows int) bool {
-		for ; rows > 0; rows-- {
-			line, err := readers[s].ReadBytes('\n')
-			if err != nil {
-				copyErr = fmt.Errorf("%s: timeseries.csv has fewer rows than %s lists", s.dir, experiments.ShardFile)
-				return false
+	maxLine := cellBytes * (bytes.Count(header, []byte(",")) + 1)
+	bw := bufio.NewWriterSize(w, 1<<16)
+	bw.Write(header)
+	for i, p := range runs {
+		src := readers[p.s]
+		prefix := experiments.SeriesPrefix(columns, p.run)
+		last := math.Inf(-1)
+		for rows := p.s.manifest.Runs[p.k].Rows; rows > 0; rows-- {
+			line, err := readLine(src.r, maxLine)
+			src.line++
+			switch {
+			case errors.Is(err, io.EOF):
+				return fmt.Errorf("%s: has fewer rows than %s lists (run %d)", src.name, experiments.ShardFile, i)
+			case err != nil:
+				return fmt.Errorf("%s:%d: %w", src.name, src.line, err)
+			case !bytes.HasPrefix(line, prefix):
+				return fmt.Errorf("%s:%d: the row is not of run %d (%s), which %s places there",
+					src.name, src.line, i, p.run.Label(), experiments.ShardFile)
 			}
-			w.Write(line)
-		}
-		return true
-	})
-	for _, s := range shards {
-		if copyErr == nil {
-			if _, err := readers[s].ReadByte(); err != io.EOF {
-				copyErr = fmt.Errorf("%s: timeseries.csv has more rows than %s lists", s.dir, experiments.ShardFile)
+			cell, _, _ := bytes.Cut(line[len(prefix):], []byte(","))
+			t, err := strconv.ParseFloat(string(cell), 64)
+			if err != nil || !(t > last) {
+				return fmt.Errorf("%s:%d: time %q does not follow the row before (%g s)", src.name, src.line, cell, last)
 			}
+			last = t
+			bw.Write(line)
 		}
 	}
-	if err := w.Flush(); err != nil && copyErr == nil {
-		copyErr = err
+	for s, src := range readers {
+		if _, err := src.r.ReadByte(); err != io.EOF {
+			if err == nil {
+				err = fmt.Errorf("has more rows than %s lists", experiments.ShardFile)
+			}
+			return fmt.Errorf("%s: %s: %w", s.dir, "timeseries.csv", err)
+		}
 	}
-	if err := tmp.Close(); err != nil && copyErr == nil {
-		copyErr = err
+	return bw.Flush()
+}
+
+// readLine reads one line, its newline included, refusing one longer than
+// limit bytes instead of growing a buffer to hold it.
+func readLine(r *bufio.Reader, limit int) ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if len(line)+len(chunk) > limit {
+			return nil, fmt.Errorf("a line longer than %d bytes, more than its columns can hold", limit)
+		}
+		line = append(line, chunk...)
+		switch {
+		case err == nil:
+			return line, nil
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		case errors.Is(err, io.EOF) && len(line) > 0:
+			return nil, errors.New("the last line has no end (a truncated file?)")
+		default:
+			return nil, err
+		}
 	}
-	if copyErr != nil {
-		return copyErr
-	}
-	os.Chmod(tmp.Name(), 0o644)
-	return os.Rename(tmp.Name(), filepath.Join(out, "timeseries.csv"))
 }
 
 // same reports whether two paths name the same directory.

@@ -80,7 +80,7 @@ func TestShardsMergedEqualTheWhole(t *testing.T) {
 		dirs = append(dirs, d)
 	}
 	merged := filepath.Join(root, "merged")
-	res, err := Merge(dirs, merged, "svg")
+	res, err := Merge(context.Background(), dirs, merged, "svg")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,17 +137,17 @@ func TestMergeRefusesBadSets(t *testing.T) {
 		{[]string{dir("a0"), dir("cut1")}, "did not finish run"},
 		{[]string{dir("a0"), dir("a1")}, ""},
 	} {
-		_, err := Merge(c.dirs, dir("out"), "")
+		_, err := Merge(context.Background(), c.dirs, dir("out"), "")
 		if (c.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), c.want)) {
 			t.Errorf("%v: %v, want %q", c.dirs, err, c.want)
 		}
 	}
 	// A changed experiment.toml is caught, and the output may not be a shard.
 	os.WriteFile(filepath.Join(dir("a1"), "experiment.toml"), []byte("# edited\n"), 0o644)
-	if _, err := Merge([]string{dir("a0"), dir("a1")}, dir("out"), ""); err == nil || !strings.Contains(err.Error(), "changed after the run") {
+	if _, err := Merge(context.Background(), []string{dir("a0"), dir("a1")}, dir("out"), ""); err == nil || !strings.Contains(err.Error(), "changed after the run") {
 		t.Errorf("edited experiment.toml: %v", err)
 	}
-	if _, err := Merge([]string{dir("a0")}, dir("a0"), ""); err == nil || !strings.Contains(err.Error(), "is one of the shards") {
+	if _, err := Merge(context.Background(), []string{dir("a0")}, dir("a0"), ""); err == nil || !strings.Contains(err.Error(), "is one of the shards") {
 		t.Errorf("output into a shard: %v", err)
 	}
 }

@@ -1,0 +1,273 @@
+package outdir
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func mustOpen(t *testing.T, dir string) *Dir {
+	t.Helper()
+	d, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+func write(t *testing.T, path, data string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
+}
+
+func TestWriteThenStaleRemovedOnlyIfOurs(t *testing.T) {
+	dir := t.TempDir()
+	d := mustOpen(t, dir)
+	for _, f := range []string{"summary.json", "plots/001-a.png", "plots/002-b.png", "plots/003-c.png"} {
+		if err := d.WriteFile(f, []byte(f)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := d.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(dir, "notes.txt"), "mine")
+	write(t, filepath.Join(dir, "plots", "004-mine.png"), "mine")
+	// The user edits one of qcnlab's figures: it is theirs now.
+	time.Sleep(10 * time.Millisecond)
+	write(t, filepath.Join(dir, "plots", "003-c.png"), "edited")
+
+	d = mustOpen(t, dir)
+	if err := d.WriteFile("summary.json", []byte("again")); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	for f, want := range map[string]bool{
+		"summary.json": true, "plots/001-a.png": false, "plots/002-b.png": false,
+		"plots/003-c.png": true, "plots/004-mine.png": true, "notes.txt": true,
+	} {
+		if got := exists(filepath.Join(dir, f)); got != want {
+			t.Errorf("%s exists: %v, want %v", f, got, want)
+		}
+	}
+	// plots holds the user's files: it stays.
+	if !exists(filepath.Join(dir, "plots")) {
+		t.Error("plots was removed with the user's files in it")
+	}
+}
+
+func TestEmptyFolderOfOursRemoved(t *testing.T) {
+	dir := t.TempDir()
+	d := mustOpen(t, dir)
+	if err := d.WriteFile("plots/001-a.png", nil); err != nil {
+		t.Fatal(err)
+	}
+	d.Finish()
+	d = mustOpen(t, dir)
+	d.Finish()
+	if exists(filepath.Join(dir, "plots")) {
+		t.Error("the plots folder qcnlab made and emptied is still there")
+	}
+}
+
+func TestSymlinkedFolderRefusedNotFollowed(t *testing.T) {
+	base := t.TempDir()
+	out, victim := filepath.Join(base, "out"), filepath.Join(base, "victim")
+	write(t, filepath.Join(victim, "001-keep.png"), "victim")
+	write(t, filepath.Join(victim, "sweep.png"), "victim")
+	os.MkdirAll(out, 0o755)
+	if err := os.Symlink("../victim", filepath.Join(out, "plots")); err != nil {
+		t.Fatal(err)
+	}
+	// A journal planted to claim the victim's files through the link.
+	write(t, filepath.Join(out, JournalName), `{"path":"plots/001-keep.png","kind":"file","size":6}
+{"path":"plots","kind":"dir"}
+{"path":"../victim/sweep.png","kind":"file","size":6}
+`)
+	d := mustOpen(t, out)
+	err := d.WriteFile("plots/001-a.png", []byte("x"))
+	if err == nil || !strings.Contains(err.Error(), "symbolic link") {
+		t.Fatalf("writing through a symlinked folder: %v, want a refusal naming the link", err)
+	}
+	if _, err := d.Sub("plots/runs"); err == nil {
+		t.Fatal("Sub through a symlinked folder was allowed")
+	}
+	d.Finish()
+	for _, f := range []string{"victim/001-keep.png", "victim/sweep.png", "out/plots"} {
+		if !exists(filepath.Join(base, f)) {
+			t.Errorf("%s was removed", f)
+		}
+	}
+	if exists(filepath.Join(victim, "001-a.png")) {
+		t.Error("a file was written through the link")
+	}
+}
+
+func TestSymlinkTargetRefused(t *testing.T) {
+	base := t.TempDir()
+	out := filepath.Join(base, "out")
+	write(t, filepath.Join(base, "victim.json"), "victim")
+	os.MkdirAll(out, 0o755)
+	os.Symlink("../victim.json", filepath.Join(out, "summary.json"))
+	d := mustOpen(t, out)
+	defer d.Close()
+	if err := d.WriteFile("summary.json", []byte("x")); err == nil || !strings.Contains(err.Error(), "symbolic link") {
+		t.Fatalf("replacing a symlink: %v", err)
+	}
+	if data, _ := os.ReadFile(filepath.Join(base, "victim.json")); string(data) != "victim" {
+		t.Error("the link's target changed")
+	}
+}
+
+func TestUserFilesWithOurNamesKept(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "plots"), "a regular file named plots")
+	write(t, filepath.Join(dir, ".parts-mybackup", "data"), "backup")
+	os.MkdirAll(filepath.Join(dir, "figs", "001-album.png"), 0o755)
+	write(t, filepath.Join(dir, "figs", "001-album.png", "photo"), "photo")
+	write(t, filepath.Join(dir, ".timeseries-1.csv"), "mine")
+	d := mustOpen(t, dir)
+	if err := d.WriteFile("plots/001-a.png", nil); err == nil {
+		t.Error("wrote below a regular file named plots")
+	}
+	if err := d.WriteFile("figs/001-album.png", nil); err == nil || !strings.Contains(err.Error(), "directory") {
+		t.Errorf("replacing a user's folder: %v", err)
+	}
+	if err := d.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"plots", ".parts-mybackup/data", "figs/001-album.png/photo", ".timeseries-1.csv"} {
+		if !exists(filepath.Join(dir, f)) {
+			t.Errorf("%s was removed", f)
+		}
+	}
+}
+
+func TestFIFOAndDeviceRefused(t *testing.T) {
+	dir := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(dir, "results.csv"), 0o644); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	d := mustOpen(t, dir)
+	defer d.Close()
+	if err := d.WriteFile("results.csv", []byte("x")); err == nil || !strings.Contains(err.Error(), "FIFO") {
+		t.Fatalf("replacing a FIFO: %v", err)
+	}
+	if info, _ := os.Lstat(filepath.Join(dir, "results.csv")); info.Mode()&os.ModeNamedPipe == 0 {
+		t.Error("the FIFO was replaced")
+	}
+}
+
+func TestSecondOpenRefusedWhileFirstLives(t *testing.T) {
+	dir := t.TempDir()
+	d := mustOpen(t, dir)
+	tmp, err := d.MkdirTemp("parts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(dir); !errors.Is(err, ErrBusy) {
+		t.Fatalf("a second open while the first lives: %v, want ErrBusy", err)
+	}
+	if !exists(filepath.Join(dir, tmp)) {
+		t.Fatal("the second open touched the first one's temporary folder")
+	}
+	d.Close()
+	d = mustOpen(t, dir)
+	d.Close()
+}
+
+func TestKilledRunsTemporariesRemoved(t *testing.T) {
+	dir := t.TempDir()
+	d := mustOpen(t, dir)
+	parts, _ := d.MkdirTemp("parts")
+	f, err := d.CreateIn(parts, "000001.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	tmp, err := d.CreateTemp(".", "timeseries.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpName := tmp.rel
+	tmp.Close()
+	if err := d.WriteFile("plots/001-a.png", nil); err != nil {
+		t.Fatal(err)
+	}
+	d.unlock() // killed: no Close
+	d = mustOpen(t, dir)
+	if exists(filepath.Join(dir, parts)) || exists(filepath.Join(dir, tmpName)) {
+		t.Error("a killed run's temporaries are still there")
+	}
+	d.Finish() // the killed run's figure is not written again: it goes
+	if exists(filepath.Join(dir, "plots", "001-a.png")) {
+		t.Error("a killed run's figure was not cleaned up by the next run")
+	}
+}
+
+func TestJournalThatIsNotOursRefused(t *testing.T) {
+	base := t.TempDir()
+	write(t, filepath.Join(base, "precious"), "precious")
+	out := filepath.Join(base, "out")
+	os.MkdirAll(out, 0o755)
+	if err := os.Link(filepath.Join(base, "precious"), filepath.Join(out, JournalName)); err != nil {
+		t.Skip(err)
+	}
+	if _, err := Open(out); err == nil {
+		t.Fatal("a journal hard-linked to another file was accepted")
+	}
+	if data, _ := os.ReadFile(filepath.Join(base, "precious")); string(data) != "precious" {
+		t.Error("the hard-linked file changed")
+	}
+	os.Remove(filepath.Join(out, JournalName))
+	os.Symlink("../precious", filepath.Join(out, JournalName))
+	if _, err := Open(out); err == nil || !strings.Contains(err.Error(), "symbolic link") {
+		t.Fatalf("a symlinked journal: %v", err)
+	}
+}
+
+func TestSubIsItsOwnDirectory(t *testing.T) {
+	dir := t.TempDir()
+	d := mustOpen(t, dir)
+	sub, err := d.Sub("runs/01-x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sub.WriteFile("summary.json", []byte("{}")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Sub("runs/01-x"); !errors.Is(err, ErrBusy) {
+		t.Errorf("a sub-directory open twice: %v", err)
+	}
+	sub.Finish()
+	d.Finish()
+	if !exists(filepath.Join(dir, "runs", "01-x", "summary.json")) {
+		t.Error("the sub-directory's file is missing")
+	}
+}
+
+func TestPathsMustStayInside(t *testing.T) {
+	d := mustOpen(t, t.TempDir())
+	defer d.Close()
+	for _, p := range []string{"../x", "/etc/passwd", "a/../../x", ""} {
+		if err := d.WriteFile(p, nil); err == nil {
+			t.Errorf("WriteFile(%q) was allowed", p)
+		}
+	}
+}
