@@ -7,7 +7,11 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"qcnlab/algos"
+	"qcnlab/experiments/outdir"
+	"qcnlab/experiments/units"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -224,5 +228,41 @@ func TestPlots(t *testing.T) {
 	}
 	if _, err := Execute(context.Background(), sweepExperiment(t), Options{Plot: "png"}); err == nil {
 		t.Error("plots without an output directory accepted")
+	}
+}
+
+// Two batches into one directory at once: the second refuses before it
+// writes anything, and the first finishes with all its runs.
+func TestSecondBatchIntoABusyDirectoryRefuses(t *testing.T) {
+	dir := t.TempDir()
+	e := Default()
+	e.Duration = units.Duration(2 * algos.Millisecond)
+	started, release := make(chan struct{}), make(chan struct{})
+	var first *Result
+	var firstErr error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var once sync.Once
+		first, firstErr = Execute(context.Background(), e, Options{Workers: 1, OutDir: dir, Progress: func(Progress) {
+			once.Do(func() { close(started); <-release })
+		}})
+	}()
+	select {
+	case <-started:
+	case <-done:
+		t.Fatalf("the first batch ended before reporting progress: %v", firstErr)
+	}
+	_, err := Execute(context.Background(), e, Options{Workers: 1, OutDir: dir})
+	close(release)
+	<-done
+	if !errors.Is(err, outdir.ErrBusy) || !strings.Contains(err.Error(), dir) {
+		t.Errorf("the second batch: %v, want a refusal naming the busy directory", err)
+	}
+	if firstErr != nil || !first.Complete {
+		t.Fatalf("the first batch: %v", firstErr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "summary.json")); err != nil {
+		t.Error("the first batch's summary is missing")
 	}
 }

@@ -3,6 +3,8 @@ package shard
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -10,6 +12,7 @@ import (
 	"testing"
 
 	"qcnlab/experiments"
+	"qcnlab/experiments/outdir"
 )
 
 // batch is a small sweep: 2 algorithms x 2 RTTs x 2 source counts x 2 seeds,
@@ -159,6 +162,157 @@ func TestParse(t *testing.T) {
 	for _, bad := range []string{"5/5", "-1/3", "1", "a/b", "0/0", "1/2/3"} {
 		if _, err := Parse(bad); err == nil {
 			t.Errorf("%q: no error", bad)
+		}
+	}
+}
+
+// tampered runs a two-shard batch into root/a0 and root/a1, applies edit to
+// a copy of a1's files, and merges; it returns the error.
+func tampered(t *testing.T, root string, edit func(dir string)) error {
+	t.Helper()
+	a0, a1 := filepath.Join(root, "a0"), filepath.Join(root, "a1")
+	if _, err := os.Stat(a0); err != nil {
+		e := batch(t)
+		run(t, e, a0, experiments.Shard{Index: 0, Count: 2})
+		run(t, e, a1, experiments.Shard{Index: 1, Count: 2})
+	}
+	dir, err := os.MkdirTemp(root, "edited-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"shard.json", "summary.json", "experiment.toml", "timeseries.csv"} {
+		data, err := os.ReadFile(filepath.Join(a1, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, f), data, 0o644)
+	}
+	edit(dir)
+	out := filepath.Join(root, "out")
+	os.RemoveAll(out)
+	os.MkdirAll(out, 0o755)
+	os.WriteFile(filepath.Join(out, "summary.json"), []byte("an older merge"), 0o644)
+	_, err = Merge(context.Background(), []string{a0, dir}, out, "")
+	if err != nil {
+		// A failing merge writes nothing beside older outputs.
+		entries, _ := os.ReadDir(out)
+		var names []string
+		for _, e := range entries {
+			if e.Name() != outdir.JournalName {
+				names = append(names, e.Name())
+			}
+		}
+		if data, _ := os.ReadFile(filepath.Join(out, "summary.json")); len(names) != 1 || string(data) != "an older merge" {
+			t.Errorf("a failing merge left %v in the output", names)
+		}
+	}
+	return err
+}
+
+// editJSON rewrites a JSON file of dir through f.
+func editJSON(t *testing.T, path string, f func(m map[string]any)) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(data, &m); err != nil {
+		t.Fatal(err)
+	}
+	f(m)
+	data, _ = json.Marshal(m)
+	os.WriteFile(path, data, 0o644)
+}
+
+// An edited or damaged shard is refused with the file and what is wrong,
+// before anything is allocated by its numbers or written to the output.
+func TestMergeRefusesTamperedShards(t *testing.T) {
+	root := t.TempDir()
+	manifest := func(key string, v any) func(string) {
+		return func(dir string) {
+			editJSON(t, filepath.Join(dir, "shard.json"), func(m map[string]any) { m[key] = v })
+		}
+	}
+	runs := func(f func(rs []any)) func(string) {
+		return func(dir string) {
+			editJSON(t, filepath.Join(dir, "summary.json"), func(m map[string]any) { f(m["runs"].([]any)) })
+		}
+	}
+	series := func(f func(lines []string) []string) func(string) {
+		return func(dir string) {
+			path := filepath.Join(dir, "timeseries.csv")
+			data, _ := os.ReadFile(path)
+			lines := strings.SplitAfter(string(data), "\n")
+			os.WriteFile(path, []byte(strings.Join(f(lines), "")), 0o644)
+		}
+	}
+	for _, c := range []struct {
+		name string
+		edit func(string)
+		want string
+	}{
+		{"runs_total 1e11", manifest("runs_total", 1e11), "runs_total 100000000000: a batch has 0 to 10000 runs"},
+		{"shards 1e12", manifest("shards", 1e12), "one of 1000000000000 of 16"},
+		{"negative shards", manifest("shards", -2), "shards at least 1"},
+		{"negative runs_total", manifest("runs_total", -1), "runs_total -1"},
+		{"negative rows", func(dir string) {
+			editJSON(t, filepath.Join(dir, "shard.json"), func(m map[string]any) {
+				m["runs"].([]any)[0].(map[string]any)["rows"] = -5
+			})
+		}, "has -5 time-series rows"},
+		{"huge rows", func(dir string) {
+			editJSON(t, filepath.Join(dir, "shard.json"), func(m map[string]any) {
+				m["runs"].([]any)[0].(map[string]any)["rows"] = 1e15
+			})
+		}, "the run takes at most 201 samples"},
+		{"swapped runs", runs(func(rs []any) { rs[0], rs[1] = rs[1], rs[0] }), "summary.json: its run 1 (run 1 of the batch)"},
+		{"a run set to null", runs(func(rs []any) { rs[2] = nil }), "it is no run (null)"},
+		{"a reversed time series", series(func(ls []string) []string {
+			body := ls[1 : len(ls)-1]
+			for i, j := 0, 199; i < j; i, j = i+1, j-1 {
+				body[i], body[j] = body[j], body[i]
+			}
+			return ls
+		}), "timeseries.csv:3: time"},
+		{"another run's rows", series(func(ls []string) []string {
+			return append(append([]string{ls[0]}, ls[201:401]...), append(ls[1:201], ls[401:]...)...)
+		}), "timeseries.csv:2: the row is not of run 1"},
+		{"a line far too long", series(func(ls []string) []string {
+			ls[5] = strings.Repeat("9", 1<<20) + "\n"
+			return ls
+		}), "timeseries.csv:6: a line longer than"},
+		{"a truncated file", series(func(ls []string) []string {
+			return append(ls[:100], "qcn,60us,2,1,0.0")
+		}), "timeseries.csv:101: the last line has no end"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			err := tampered(t, root, c.edit)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("%v, want %q", err, c.want)
+			}
+		})
+	}
+	if err := tampered(t, root, func(string) {}); err != nil {
+		t.Errorf("the untampered copy: %v", err)
+	}
+}
+
+// A cancelled merge stops, removes its temporary file and writes nothing.
+func TestMergeStopsWhenCancelled(t *testing.T) {
+	root := t.TempDir()
+	e := batch(t)
+	run(t, e, filepath.Join(root, "a0"), experiments.Shard{Index: 0, Count: 1})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	out := filepath.Join(root, "out")
+	if _, err := Merge(ctx, []string{filepath.Join(root, "a0")}, out, ""); !errors.Is(err, context.Canceled) {
+		t.Fatalf("%v, want context.Canceled", err)
+	}
+	entries, _ := os.ReadDir(out)
+	for _, e := range entries {
+		if e.Name() != outdir.JournalName {
+			t.Errorf("a cancelled merge left %s", e.Name())
 		}
 	}
 }
