@@ -85,6 +85,37 @@ func interruptible[T any](f func() (T, error)) (T, error) {
 	}
 }
 
+// batchSignals are the contexts of a batch that writes outputs: the first
+// SIGINT or SIGTERM cancels runs (the batch then writes what finished), a
+// second one abort, which stops that writing too.
+func batchSignals() (runs, abort context.Context, stop func()) {
+	ch := make(chan os.Signal, 2)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	runs, cancelRuns := context.WithCancel(context.Background())
+	abort, cancelAbort := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		for n := 0; ; n++ {
+			select {
+			case <-ch:
+				if n == 0 {
+					cancelRuns()
+				} else {
+					cancelAbort()
+				}
+			case <-done:
+				return
+			}
+		}
+	}()
+	return runs, abort, func() {
+		signal.Stop(ch)
+		close(done)
+		cancelRuns()
+		cancelAbort()
+	}
+}
+
 // openExperiment opens, overrides and validates an experiment; SIGINT or
 // SIGTERM stops it.
 func openExperiment(arg string, sets []string) (*experiments.Experiment, error) {

@@ -153,7 +153,7 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 		return openFailed(stderr, err)
 	}
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, abort, stop := batchSignals()
 	defer stop()
 	if *plotFormat != "" && *out == "" {
 		fmt.Fprintln(stderr, "qcnlab run: --plot needs --out DIR")
@@ -163,7 +163,7 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "qcnlab run: --workers must not be negative (0 means one per CPU)")
 		return exitUsage
 	}
-	opt := experiments.Options{Workers: *workers, OutDir: *out, Plot: *plotFormat, Shard: slice}
+	opt := experiments.Options{Workers: *workers, OutDir: *out, Plot: *plotFormat, Shard: slice, Abort: abort}
 	if isTerminal(stderr) {
 		opt.Progress = func(p experiments.Progress) {
 			fmt.Fprintf(stderr, "\r%s: %d/%d runs, %3.0f%%", e.Name, p.Done, p.Total, 100*p.Fraction)
@@ -188,6 +188,8 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 	switch {
 	case err == nil:
 		return exitOK
+	case errors.Is(err, context.Canceled) && res != nil && (res.Complete || abort.Err() != nil):
+		fmt.Fprintf(stderr, "qcnlab: interrupted while writing the outputs; %s holds what was written before\n", *out)
 	case errors.Is(err, context.Canceled):
 		fmt.Fprintln(stderr, "qcnlab: "+interrupted(len(res.Runs), *out))
 	case errors.As(err, new(*experiments.InternalError)):

@@ -127,6 +127,9 @@ func (e *Experiment) Set(assignment string) error {
 // assignment in errors.
 func (e *Experiment) assign(where, key, value string) error {
 	doc := key + " = " + value
+	if err := checkNesting(where, doc, true); err != nil {
+		return err // before the decoder below sees it
+	}
 	if _, err := toml.Decode(doc, new(map[string]any)); err != nil {
 		doc = key + " = " + quote(value) // "300us" may be written bare
 	}
@@ -141,6 +144,9 @@ var tomlErrPrefix = regexp.MustCompile(`^toml: (?:line (\d+) )?(?:\(last key "([
 // decode overlays the TOML text on e, keeping what the text leaves out. A
 // snippet (one assignment) is located by where alone, without line numbers.
 func (e *Experiment) decode(where, text string, snippet bool) error {
+	if err := checkNesting(where, text, snippet); err != nil {
+		return err
+	}
 	doc := document{Experiment: *e.Clone()}
 	md, err := toml.Decode(text, &doc)
 	if err != nil {

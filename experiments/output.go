@@ -3,6 +3,7 @@ package experiments
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -119,29 +120,30 @@ func (s *seriesWriter) discard() {
 
 // finish writes timeseries.csv from the finished runs' parts, in run order,
 // and summary.json, each through a temporary file and a rename.
-func (o *outputs) finish(res *Result, summaries []*RunSummary) error {
+// It stops when ctx is cancelled, its temporary files removed.
+func (o *outputs) finish(ctx context.Context, res *Result, summaries []*RunSummary) error {
 	tmp, err := o.dir.CreateTemp(".", "timeseries.csv")
 	if err != nil {
 		return err
 	}
-	if err := o.joinParts(tmp, summaries); err != nil {
+	if err := o.joinParts(ctx, tmp, summaries); err != nil {
 		o.dir.Discard(tmp)
 		return err
 	}
 	if err := o.dir.Commit(tmp, "timeseries.csv"); err != nil {
 		return err
 	}
-	if err := WriteSummaryFile(o.dir, res); err != nil {
+	if err := WriteSummaryFile(ctx, o.dir, res); err != nil {
 		return err
 	}
-	if err := WriteResultsFile(o.dir, o.exp, res); err != nil {
+	if err := WriteResultsFile(ctx, o.dir, o.exp, res); err != nil {
 		return err
 	}
 	if o.plot != "" {
-		if err := WriteSweepPlot(o.dir, o.exp, res, o.plot); err != nil {
+		if err := WriteSweepPlot(ctx, o.dir, o.exp, res, o.plot); err != nil {
 			return fmt.Errorf("plot: %w", err)
 		}
-		if err := WriteQueueCDFs(o.dir, o.exp, res, o.plot); err != nil {
+		if err := WriteQueueCDFs(ctx, o.dir, o.exp, res, o.plot); err != nil {
 			return fmt.Errorf("plot: %w", err)
 		}
 	}
@@ -152,7 +154,7 @@ func (o *outputs) finish(res *Result, summaries []*RunSummary) error {
 }
 
 // joinParts writes timeseries.csv's header and the finished runs' parts.
-func (o *outputs) joinParts(w io.Writer, summaries []*RunSummary) error {
+func (o *outputs) joinParts(ctx context.Context, w io.Writer, summaries []*RunSummary) error {
 	header := append([]string{"algorithm"}, o.columns...)
 	header = append(header, "time_s")
 	for j := 0; j < o.links; j++ {
@@ -171,11 +173,14 @@ func (o *outputs) joinParts(w io.Writer, summaries []*RunSummary) error {
 		if s == nil {
 			continue
 		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		part, err := o.dir.Open(o.parts + "/" + partName(i))
 		if err != nil {
 			return err
 		}
-		_, err = io.Copy(w, part)
+		_, err = io.Copy(w, ctxReader{ctx, part})
 		part.Close()
 		if err != nil {
 			return err
@@ -185,10 +190,27 @@ func (o *outputs) joinParts(w io.Writer, summaries []*RunSummary) error {
 }
 
 // WriteSummaryFile writes a batch's summary.json into dir.
-func WriteSummaryFile(dir *outdir.Dir, res *Result) error {
-	data, err := json.MarshalIndent(res, "", "  ")
-	if err != nil {
-		return err
+// Encoding a summary of many sources and phases takes seconds; if ctx is
+// cancelled meanwhile it returns at once and writes nothing.
+func WriteSummaryFile(ctx context.Context, dir *outdir.Dir, res *Result) error {
+	type encoded struct {
+		data []byte
+		err  error
+	}
+	done := make(chan encoded, 1)
+	go func() {
+		data, err := json.MarshalIndent(res, "", "  ")
+		done <- encoded{data, err}
+	}()
+	var data []byte
+	select {
+	case e := <-done:
+		if e.err != nil {
+			return e.err
+		}
+		data = e.data
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 	return dir.WriteFile("summary.json", append(data, '\n'))
 }
@@ -306,3 +328,17 @@ func Warnings(res *Result) []string {
 }
 
 func kb(bytes float64) string { return fmt.Sprintf("%.1fKB", bytes/1e3) }
+
+// ctxReader is a reader that stops when its context is cancelled: a copy of
+// gigabytes of time series stops within a buffer.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
+}

@@ -3,8 +3,10 @@ package experiments
 import (
 	"context"
 	"encoding/csv"
+	"errors"
 	"os"
 	"path/filepath"
+	"qcnlab/experiments/outdir"
 	"slices"
 	"strconv"
 	"strings"
@@ -57,9 +59,53 @@ func TestResultsCSV(t *testing.T) {
 	}
 }
 
-func TestMergeColumnsKeepsGroupsTogether(t *testing.T) {
-	got := mergeColumns([]string{"a", "src0_x", "src1_x", "jain"}, []string{"a", "src0_x", "src1_x", "src2_x", "jain", "z"})
-	if strings.Join(got, ",") != "a,src0_x,src1_x,src2_x,jain,z" {
+func names(ns ...string) []cell {
+	out := make([]cell, len(ns))
+	for i, n := range ns {
+		out[i].name = n
+	}
+	return out
+}
+
+func TestColumnOrderKeepsGroupsTogether(t *testing.T) {
+	var o columnOrder
+	o.merge(names("a", "src0_x", "src1_x", "jain"))
+	o.merge(names("a", "src0_x", "src1_x", "src2_x", "jain", "z"))
+	o.merge(names("first", "a"))
+	if got := strings.Join(o.list(), ","); got != "first,a,src0_x,src1_x,src2_x,jain,z" {
 		t.Errorf("%q", got)
+	}
+}
+
+// results.csv is linear in its cells: 200,000 source columns over two
+// runs, the second with more sources, are ordered at once (a slice insert
+// per column took minutes), and a cancelled write stops and writes nothing.
+func TestResultsFileLinearAndCancellable(t *testing.T) {
+	var o columnOrder
+	small, big := make([]cell, 100_000), make([]cell, 200_000)
+	for i := range big {
+		big[i].name = "src" + strconv.Itoa(i) + "_throughput_bps"
+	}
+	copy(small, big[100_000:])
+	o.merge(small)
+	o.merge(big)
+	got := o.list()
+	if len(got) != len(big) || got[0] != big[0].name || got[len(got)-1] != big[len(big)-1].name {
+		t.Fatalf("%d columns, first %q, last %q", len(got), got[0], got[len(got)-1])
+	}
+	dir := t.TempDir()
+	out, err := outdir.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	res := &Result{Runs: []RunSummary{{}}}
+	if err := WriteResultsFile(ctx, out, Default(), res); !errors.Is(err, context.Canceled) {
+		t.Errorf("a cancelled write: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "results.csv")); err == nil {
+		t.Error("a cancelled write left results.csv")
 	}
 }

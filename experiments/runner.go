@@ -22,9 +22,14 @@ type Options struct {
 	// Out, if set, is an output directory already open (a folder of a
 	// larger output, such as reproduce's runs/); it overrides OutDir and
 	// the caller finishes it.
-	Out      *outdir.Dir
-	Plot     string // with OutDir: also a figure per run in plots/, "png" or "svg"
-	Shard    Shard  // run one slice of the batch; the zero value runs it all
+	Out   *outdir.Dir
+	Plot  string // with OutDir: also a figure per run in plots/, "png" or "svg"
+	Shard Shard  // run one slice of the batch; the zero value runs it all
+	// Abort, if set, stops the writing of the outputs. A batch cancelled
+	// by its ctx still writes the runs that finished; a cancellation that
+	// comes once they are being written (ctx's, if the batch ran to its
+	// end, or Abort's: a second Ctrl-C) stops the writing.
+	Abort    context.Context
 	Progress func(Progress)
 }
 
@@ -132,7 +137,10 @@ func Execute(ctx context.Context, e *Experiment, opt Options) (*Result, error) {
 		}
 	}
 	if out != nil {
-		if err := out.finish(res, summaries); err != nil {
+		wctx, cancel := writeContext(ctx, opt.Abort)
+		err := out.finish(wctx, res, summaries)
+		cancel()
+		if err != nil {
 			failures = append(failures, err)
 		} else if opt.Out == nil {
 			// The batch's outputs are all written: what an earlier batch
@@ -147,6 +155,21 @@ func Execute(ctx context.Context, e *Experiment, opt Options) (*Result, error) {
 		return res, ctx.Err()
 	}
 	return res, nil
+}
+
+// writeContext is the context that stops the writing of a batch's outputs:
+// abort's, and ctx's unless ctx was cancelled already (then the outputs are
+// what the cancellation is to keep).
+func writeContext(ctx, abort context.Context) (context.Context, context.CancelFunc) {
+	if abort == nil {
+		abort = context.Background()
+	}
+	w, cancel := context.WithCancel(abort)
+	if ctx.Err() == nil {
+		stop := context.AfterFunc(ctx, cancel)
+		return w, func() { stop(); cancel() }
+	}
+	return w, cancel
 }
 
 // ExecuteRuns runs the given runs, with opt's workers and progress but no

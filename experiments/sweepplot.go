@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"math"
@@ -125,7 +126,7 @@ func (p errorPoints) YError(i int) (float64, float64) { return p.err[i], p.err[i
 // other swept keys, and per bottleneck), the mean over the seeds with
 // error bars of one standard deviation. It draws nothing for a batch
 // without such a key.
-func WriteSweepPlot(dir *outdir.Dir, e *Experiment, res *Result, format string) error {
+func WriteSweepPlot(ctx context.Context, dir *outdir.Dir, e *Experiment, res *Result, format string) error {
 	ax, ok := newSweepAxis(e, res)
 	if !ok {
 		return nil
@@ -246,7 +247,7 @@ func (p errorXs) XError(i int) (float64, float64) { return p.err[i], p.err[i] }
 // the quantiles' levels. Over several seeds each quantile is the mean of
 // the seeds' (the curves are averaged along x), with a bar of one standard
 // deviation.
-func WriteQueueCDFs(dir *outdir.Dir, e *Experiment, res *Result, format string) error {
+func WriteQueueCDFs(ctx context.Context, dir *outdir.Dir, e *Experiment, res *Result, format string) error {
 	type line struct {
 		name string
 		qs   [][]float64 // [seed run][level]
@@ -288,6 +289,9 @@ func WriteQueueCDFs(dir *outdir.Dir, e *Experiment, res *Result, format string) 
 		}
 	}
 	for _, g := range groups {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		p := plot.New()
 		p.Title.Text = strings.TrimSpace(e.Name + ": queue CDF after warm-up " + g.title)
 		p.X.Label.Text = "queue (KB)"

@@ -185,13 +185,13 @@ func Merge(ctx context.Context, dirs []string, out, plot string) (*experiments.R
 	}
 	steps := []func() error{
 		func() error { return dir.WriteFile("experiment.toml", first.toml) },
-		func() error { return experiments.WriteSummaryFile(dir, res) },
-		func() error { return experiments.WriteResultsFile(dir, e, res) },
+		func() error { return experiments.WriteSummaryFile(ctx, dir, res) },
+		func() error { return experiments.WriteResultsFile(ctx, dir, e, res) },
 	}
 	if plot != "" {
 		steps = append(steps,
-			func() error { return experiments.WriteSweepPlot(dir, e, res, plot) },
-			func() error { return experiments.WriteQueueCDFs(dir, e, res, plot) })
+			func() error { return experiments.WriteSweepPlot(ctx, dir, e, res, plot) },
+			func() error { return experiments.WriteQueueCDFs(ctx, dir, e, res, plot) })
 	}
 	for _, step := range steps {
 		if err := ctx.Err(); err != nil {
