@@ -266,9 +266,7 @@ func stabilityCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "qcnlab stability: --seeds must be positive and --grid at least 2")
 		return exitUsage
 	}
-	for i := 0; i < *seeds; i++ {
-		opt.Seeds = append(opt.Seeds, e.Seed+uint64(i))
-	}
+	opt.SeedCount = *seeds
 	if *resolution != "" {
 		if opt.Resolution, err = stability.ParseValue(*key, *resolution); err != nil {
 			fmt.Fprintln(stderr, "qcnlab stability: --resolution:", err)

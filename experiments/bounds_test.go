@@ -42,6 +42,12 @@ func TestBoundsRefuseAtLoad(t *testing.T) {
 		{"duration = \"1s\"\n[output]\nphases = [" + phaseList(MaxPhases+1, 10) + "]", "exp.toml:3: output.phases: 1001 boundaries; the most is 1000"},
 		// Keys of the traffic generator get the same treatment.
 		{"[traffic]\nshort_flow_rate = 1000.0\nshort_flow_sizes = \"/dev/zero\"", "/dev/zero: not a regular file"},
+		// The key that drives the estimate, not the one whose term it is in.
+		{"[network]\nbuffer = \"1000GB\"", "exp.toml:2: network.buffer: a run would need ~43GB of memory"},
+		// The convergence model costs its periods, not frames: 3000 s at
+		// 1.6 Tbps are 4e9 sampling periods.
+		{"model = \"convergence\"\nduration = \"3000s\"\nalgorithms = [\"qcn\"]\n[network]\ncapacity = \"1.6Tbps\"\nframe_size = \"9000B\"\n[sources]\ncount = 2\n[output]\nsample_interval = \"1ms\"",
+			"exp.toml:2: duration: a run would need ~3.2e+11 events"},
 		{"[sources]\ncount = 60000\n[traffic]\nlong_flows = 1000", "exp.toml:4: traffic.long_flows: a run would need ~13GB of memory"},
 		{"duration = \"100s\"\n[output]\nsample_interval = \"1ms\"\n[traffic]\nshort_flow_rate = 1e9", "exp.toml:5: traffic.short_flow_rate: a run would need ~4e+11 events"},
 	} {

@@ -17,9 +17,13 @@ type Options struct {
 	Range string // "LO:HI" with units ("60us:300us"); the search walks from LO to HI, which may be the larger
 	// Seeds judged at each point; nil means the experiment's own: the
 	// values of its [sweep] seed axis, else its seed.
-	Seeds    []uint64
-	Criteria []Criterion // nil means DefaultCriteria
-	Grid     int         // coarse grid points, both ends included; 0 means 9
+	Seeds []uint64
+	// SeedCount, if Seeds is nil, judges each point over this many seeds
+	// from the experiment's (--seeds N): checked against the batch limits
+	// before any is listed.
+	SeedCount int
+	Criteria  []Criterion // nil means DefaultCriteria []Criterion // nil means DefaultCriteria
+	Grid      int         // coarse grid points, both ends included; 0 means 9
 	// Resolution is the bracket width at which bisection stops, in base
 	// units; 0 means a 64th of the range (the grid's step halved three
 	// times). A whole-number key stops at adjacent values.
@@ -129,6 +133,15 @@ func Search(ctx context.Context, e *experiments.Experiment, opt Options) (*Repor
 	}
 	base := e.Clone()
 	seeds := opt.Seeds
+	if seeds == nil && opt.SeedCount > 0 {
+		if runs := float64(opt.SeedCount) * float64(max(2, cmpOr(opt.Grid, 9))); runs > experiments.MaxRuns {
+			return nil, fmt.Errorf("--seeds %d: %d seeds at the coarse grid's %d points make %.0f runs; the most is %d",
+				opt.SeedCount, opt.SeedCount, cmpOr(opt.Grid, 9), runs, experiments.MaxRuns)
+		}
+		for i := range opt.SeedCount {
+			seeds = append(seeds, e.Seed+uint64(i))
+		}
+	}
 	var ignored []string
 	for _, a := range e.Sweep {
 		switch a.Key {
