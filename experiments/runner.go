@@ -396,6 +396,11 @@ func newOutputs(dir *outdir.Dir, e *Experiment, runs []Run, plotFormat string, s
 	if err := dir.WriteFile("experiment.toml", saved.Bytes()); err != nil {
 		return nil, err
 	}
+	if plotFormat != "" {
+		if err := dir.MkdirAll("plots"); err != nil { // before the runs, not after
+			return nil, err
+		}
+	}
 	parts, err := dir.MkdirTemp("parts")
 	if err != nil {
 		return nil, err

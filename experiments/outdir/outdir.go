@@ -213,6 +213,16 @@ func (d *Dir) mkdirs(rel string) error {
 	return nil
 }
 
+// MkdirAll makes the folder rel and its parents, each a real folder; a
+// symbolic link on the way is refused. Writers call it up front, so that a
+// folder they cannot use is reported before minutes of runs, not after.
+func (d *Dir) MkdirAll(rel string) error {
+	if !local(rel) {
+		return fmt.Errorf("%s: not a path inside %s", rel, d.path)
+	}
+	return d.mkdirs(rel)
+}
+
 // checkTarget refuses to replace anything but a regular file at rel.
 func (d *Dir) checkTarget(rel string) error {
 	if !local(rel) {

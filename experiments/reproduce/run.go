@@ -172,6 +172,9 @@ func Run(ctx context.Context, claims []Claim, opt Options) (*Report, error) {
 			return nil, err
 		}
 		defer dir.Close() // after Finish, nothing
+		if err := dir.MkdirAll("plots"); err != nil {
+			return nil, err
+		}
 		for _, t := range tasks {
 			if t.series {
 				if t.out, err = dir.Sub(filepath.ToSlash(t.dir)); err != nil {
