@@ -88,6 +88,19 @@ func (c ctxReader) Read(p []byte) (int, error) {
 	return c.r.Read(p)
 }
 
+// unmarshal is json.Unmarshal that returns as soon as ctx is cancelled: a
+// summary of many sources takes seconds to decode.
+func unmarshal(ctx context.Context, data []byte, v any) error {
+	done := make(chan error, 1)
+	go func() { done <- json.Unmarshal(data, v) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
 func read(ctx context.Context, dir string) (*slice, error) {
 	s := &slice{dir: dir}
 	name := filepath.Join(dir, experiments.ShardFile)
@@ -114,7 +127,7 @@ func read(ctx context.Context, dir string) (*slice, error) {
 	if data, err = readBounded(ctx, filepath.Join(dir, "summary.json"), maxSummary); err != nil {
 		return nil, err
 	}
-	if err := json.Unmarshal(data, &s.result); err != nil {
+	if err := unmarshal(ctx, data, &s.result); err != nil {
 		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, "summary.json"), err)
 	}
 	if s.toml, err = readBounded(ctx, filepath.Join(dir, "experiment.toml"), experiments.MaxFileBytes); err != nil {
