@@ -23,8 +23,8 @@ import (
 	"qcnlab/experiments/reproduce"
 	"qcnlab/experiments/shard"
 	"qcnlab/experiments/stability"
-	"qcnlab/experiments/units"
 	"qcnlab/tui"
+	"qcnlab/units"
 )
 
 // Exit codes.

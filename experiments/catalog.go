@@ -7,7 +7,7 @@ import (
 	"text/tabwriter"
 
 	"qcnlab/algos"
-	"qcnlab/experiments/units"
+	"qcnlab/units"
 )
 
 // WriteList writes the built-in experiments and the algorithms.

@@ -8,7 +8,7 @@ import (
 	"slices"
 
 	"qcnlab/algos"
-	"qcnlab/experiments/units"
+	"qcnlab/units"
 )
 
 // Experiment is one experiment file. Fields that default to another field

@@ -15,8 +15,8 @@ import (
 
 	"qcnlab/algos"
 	"qcnlab/experiments/outdir"
-	"qcnlab/experiments/units"
 	"qcnlab/model"
+	"qcnlab/units"
 )
 
 // seriesWriter writes one run's time series as CSV rows into its part file.

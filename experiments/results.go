@@ -14,7 +14,7 @@ import (
 
 	"qcnlab/algos"
 	"qcnlab/experiments/outdir"
-	"qcnlab/experiments/units"
+	"qcnlab/units"
 )
 
 // WriteResultsFile writes results.csv into dir: one row per run, its swept

@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"qcnlab/algos"
 	"qcnlab/experiments/outdir"
-	"qcnlab/experiments/units"
+	"qcnlab/units"
 	"strings"
 	"sync"
 	"testing"

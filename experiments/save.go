@@ -14,7 +14,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"qcnlab/algos"
-	"qcnlab/experiments/units"
+	"qcnlab/units"
 )
 
 // Encode writes the complete experiment: every default explicit, and every

@@ -16,8 +16,8 @@ import (
 
 	"qcnlab/algos"
 	"qcnlab/experiments/outdir"
-	"qcnlab/experiments/units"
 	"qcnlab/model"
+	"qcnlab/units"
 )
 
 // sweepMetrics are the panels of a sweep's figure: a summary metric per

@@ -7,8 +7,8 @@ import (
 	"slices"
 
 	"qcnlab/algos"
-	"qcnlab/experiments/units"
 	"qcnlab/model"
+	"qcnlab/units"
 )
 
 // Topologies the experiment file accepts.

@@ -10,7 +10,7 @@ import (
 
 	"qcnlab/algos"
 	"qcnlab/experiments"
-	"qcnlab/experiments/units"
+	"qcnlab/units"
 )
 
 // maxLines is the number of sources drawn one line each; above it the

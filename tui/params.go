@@ -13,7 +13,7 @@ import (
 
 	"qcnlab/algos"
 	"qcnlab/experiments"
-	"qcnlab/experiments/units"
+	"qcnlab/units"
 )
 
 // paramRow is one editable key with its current value.

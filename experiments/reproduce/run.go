@@ -17,7 +17,7 @@ import (
 	"qcnlab/experiments"
 	"qcnlab/experiments/outdir"
 	"qcnlab/experiments/stability"
-	"qcnlab/experiments/units"
+	"qcnlab/units"
 )
 
 // Claims returns every claim the seeds support, by ID.

@@ -9,8 +9,8 @@ import (
 	"strconv"
 	"strings"
 
-	"qcnlab/experiments/units"
 	"qcnlab/model"
+	"qcnlab/units"
 )
 
 // Criterion is one way of calling a run unstable: a summary metric compared
