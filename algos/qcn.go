@@ -14,7 +14,7 @@ func init() {
 	Register(&Scheme{
 		Name:    "qcn",
 		Display: "QCN",
-		Seed:    "001 (pseudo-code v2.2), 000 section II",
+		Ref:     "001 (pseudo-code v2.2), 000 section II",
 		Summary: "the IEEE 802.1Qau standard: quantised negative feedback, byte counter and timer self-increase",
 		Params:  QCNParams(),
 		NewCP:   func(env CPEnv, v Values) CongestionPoint { return NewQCNCongestionPoint(env, v) },

@@ -11,7 +11,7 @@ func init() {
 	Register(&Scheme{
 		Name:    "qcn-aimd",
 		Display: "QCN-AIMD",
-		Seed:    "002 section V-B2, eq. 27",
+		Ref:     "002 section V-B2, eq. 27",
 		Summary: "QCN with FR/AI/HAI replaced by additive increase: CR += R_AI every byte-counter cycle",
 		Params:  QCNAIMDParams(),
 		NewCP:   func(env CPEnv, v Values) CongestionPoint { return NewQCNCongestionPoint(env, v) },

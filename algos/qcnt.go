@@ -28,7 +28,7 @@ func init() {
 	Register(&Scheme{
 		Name:    "qcn-t",
 		Display: "QCN-T",
-		Seed:    "002 section VI",
+		Ref:     "002 section VI",
 		Summary: "QCN with a single timer at the fair-share sampling pace instead of byte counter + timer: faster convergence to fairness",
 		Params:  QCNTParams(),
 		Check: func(_ Network, v Values) error {

@@ -10,7 +10,7 @@ func init() {
 	Register(&Scheme{
 		Name:    "qcn-timer",
 		Display: "QCN-TIMER",
-		Seed:    "002 section V-B2",
+		Ref:     "002 section V-B2",
 		Summary: "QCN with the byte counter disabled: the timer alone drives FR and AI",
 		Params:  QCNTimerParams(),
 		NewCP:   func(env CPEnv, v Values) CongestionPoint { return NewQCNCongestionPoint(env, v) },

@@ -167,7 +167,7 @@ func (p Param) choiceList() string {
 type Scheme struct {
 	Name    string // registry name, e.g. "qcn"
 	Display string // name for screens, e.g. "QCN"
-	Seed    string // source document and section
+	Ref     string // the reference: source document (seed paper) and section
 	Summary string // what it is for, one line
 	Params  []Param
 	// Readings says, one line each, how the scheme reads its seed where

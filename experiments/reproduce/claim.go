@@ -25,7 +25,7 @@ const (
 // rule that judges it.
 type Claim struct {
 	ID     string // "000-fig7"
-	Seed   string // "000"
+	Ref    string // the reference, the seed paper: "000"
 	Figure string // "figure 7"
 	Text   string // the paper's claim, quoted or closely paraphrased
 

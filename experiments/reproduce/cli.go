@@ -58,7 +58,7 @@ func Command(args []string, stdout, stderr io.Writer, terminal bool) int {
 	}
 	if *list {
 		for _, c := range claims {
-			fmt.Fprintf(stdout, "%-20s seed %s %-12s %s\n", c.ID, c.Seed, c.Figure, c.Experiment)
+			fmt.Fprintf(stdout, "%-20s seed %s %-12s %s\n", c.ID, c.Ref, c.Figure, c.Experiment)
 		}
 		return exitOK
 	}

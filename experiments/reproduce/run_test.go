@@ -105,7 +105,7 @@ func TestInterruptedReproduction(t *testing.T) {
 // The report writer: a correction is shown under its claim, criteria as a
 // table, and the verdict table has one line per claim.
 func TestReportWriter(t *testing.T) {
-	rep := &Report{Workers: 2, Entries: []Entry{{ID: "004-fig5a", Seed: "004", Figure: "figure 5(a)", Claim: "DSM is stable",
+	rep := &Report{Workers: 2, Entries: []Entry{{ID: "004-fig5a", Ref: "004", Figure: "figure 5(a)", Claim: "DSM is stable",
 		Verdict: Differs, Measured: "m", Criterion: "rule text",
 		Criteria: []CriterionResult{{Name: "std>0.2qeq", Verdict: Differs, Measured: "a | b"}},
 		Corrections: []CorrectionResult{{Name: "lower c", Doc: "why", Verdict: Agrees, Measured: "m2",
