@@ -18,6 +18,8 @@ func init() {
 		NewRP: func(env RPEnv, v Values) ReactionPoint {
 			return NewQCNVariantReactionPoint(env, v, QCNAIMDVariant(v))
 		},
+		// Seed 002 eq. 28: R_AI every cycle of BC_LIMIT.
+		Convergence: &ConvergenceLaw{AIMD: true, Cycles: func(v Values) (float64, float64) { return v["bc_limit"], 0 }},
 	})
 }
 

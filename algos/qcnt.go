@@ -41,6 +41,15 @@ func init() {
 		NewRP: func(env RPEnv, v Values) ReactionPoint {
 			return NewQCNVariantReactionPoint(env, v, QCNTVariant(v))
 		},
+		// Seed 002 eq. 26 with QCN-T's own timer (section VI): AI cycles of
+		// full length unless half_ai_cycles is on.
+		Convergence: &ConvergenceLaw{Timer: true, Cycles: func(v Values) (float64, float64) {
+			ai := v["timer_period"]
+			if v["half_ai_cycles"] != 0 {
+				ai /= 2
+			}
+			return v["timer_period"], ai
+		}},
 	})
 }
 

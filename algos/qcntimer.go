@@ -17,6 +17,10 @@ func init() {
 		NewRP: func(env RPEnv, v Values) ReactionPoint {
 			return NewQCNVariantReactionPoint(env, v, QCNTimerVariant)
 		},
+		// Seed 002 eq. 26: FR cycles of TIMER_PERIOD, AI cycles of half.
+		Convergence: &ConvergenceLaw{Timer: true, Cycles: func(v Values) (float64, float64) {
+			return v["timer_period"], v["timer_period"] / 2
+		}},
 	})
 }
 
