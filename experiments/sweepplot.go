@@ -15,35 +15,28 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"qcnlab/algos"
+	"qcnlab/experiments/metrics"
 	"qcnlab/experiments/outdir"
 	"qcnlab/model"
 	"qcnlab/units"
 )
 
-// sweepMetrics are the panels of a sweep's figure: a summary metric per
-// bottleneck or per run, scaled for reading.
-var sweepMetrics = []struct {
-	label string
-	value func(r *RunSummary, j int) (float64, bool)
-	perQ  bool // one line per bottleneck
+// sweepPanels are the panels of a sweep's figure: a summary metric per
+// bottleneck or per run, divided by scale for reading. A run without a
+// value (no fairness when nothing was delivered, fairness never reached)
+// is left out of its point's mean.
+var sweepPanels = []struct {
+	metric *metrics.Metric
+	label  string
+	scale  float64
 }{
-	{"utilization", func(r *RunSummary, j int) (float64, bool) { return r.Bottlenecks[j].Utilization, true }, true},
-	{"queue mean (KB)", func(r *RunSummary, j int) (float64, bool) { return r.Bottlenecks[j].QueueMean / 1e3, true }, true},
-	{"queue std (KB)", func(r *RunSummary, j int) (float64, bool) { return r.Bottlenecks[j].QueueStd / 1e3, true }, true},
-	{"time queue empty (fraction)", func(r *RunSummary, j int) (float64, bool) { return r.Bottlenecks[j].EmptyFraction, true }, true},
-	{"drops after warm-up", func(r *RunSummary, j int) (float64, bool) { return float64(r.Bottlenecks[j].Drops), true }, true},
-	{"Jain fairness", func(r *RunSummary, _ int) (float64, bool) {
-		if r.JainFairness == nil {
-			return 0, false // nothing delivered
-		}
-		return *r.JainFairness, true
-	}, false},
-	{"time to fairness (s)", func(r *RunSummary, _ int) (float64, bool) {
-		if r.TimeToFairness == nil {
-			return 0, false
-		}
-		return *r.TimeToFairness, true
-	}, false},
+	{metrics.Utilization, "utilization", 1},
+	{metrics.QueueMean, "queue mean (KB)", 1e3},
+	{metrics.QueueStd, "queue std (KB)", 1e3},
+	{metrics.EmptyFraction, "time queue empty (fraction)", 1},
+	{metrics.Drops, "drops after warm-up", 1},
+	{metrics.JainFairness, "Jain fairness", 1},
+	{metrics.TimeToFairness, "time to fairness (s)", 1},
 }
 
 // sweepAxis is the swept key a sweep figure puts on its x axis: the first
@@ -136,9 +129,10 @@ func WriteSweepPlot(ctx context.Context, dir *outdir.Dir, e *Experiment, res *Re
 		links = max(links, len(r.Bottlenecks))
 	}
 	var panels []*plot.Plot
-	for m, metric := range sweepMetrics {
+	for m, panel := range sweepPanels {
+		perQ := panel.metric.Scope == metrics.Bottleneck // one line per bottleneck
 		p := plot.New()
-		p.Y.Label.Text = metric.label
+		p.Y.Label.Text = panel.label
 		p.X.Label.Text = ax.label()
 		// line name -> x -> values over the seeds; names in first-seen order.
 		var names []string
@@ -147,15 +141,16 @@ func WriteSweepPlot(ctx context.Context, dir *outdir.Dir, e *Experiment, res *Re
 			r := &res.Runs[i]
 			x := ax.base(r.Point[ax.key]) / ax.scale
 			for j := range max(1, len(r.Bottlenecks)) {
-				if metric.perQ && j >= len(r.Bottlenecks) || !metric.perQ && j > 0 {
+				if !perQ && j > 0 {
 					continue
 				}
-				v, ok := metric.value(r, j)
+				v, ok := panel.metric.Value(&r.Summary, j)
 				if !ok {
 					continue
 				}
+				v /= panel.scale
 				name := seriesKey(e, ax.key, r)
-				if metric.perQ && links > 1 {
+				if perQ && links > 1 {
 					name += fmt.Sprintf(" sw%d", j)
 				}
 				if values[name] == nil {
