@@ -20,7 +20,9 @@ import (
 
 	"qcnlab/algos"
 	"qcnlab/experiments"
+	"qcnlab/experiments/batch"
 	"qcnlab/experiments/reproduce"
+	"qcnlab/experiments/results"
 	"qcnlab/experiments/shard"
 	"qcnlab/experiments/stability"
 	"qcnlab/tui"
@@ -137,12 +139,14 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "qcnlab run: name one experiment file or built-in experiment")
 		return exitUsage
 	}
-	var slice experiments.Shard
+	var part results.Part
 	if *shardFlag != "" {
-		if slice, err = shard.Parse(*shardFlag); err != nil {
+		slice, err := shard.Parse(*shardFlag)
+		if err != nil {
 			fmt.Fprintln(stderr, "qcnlab run:", err)
 			return exitUsage
 		}
+		part = slice
 		if *out == "" {
 			fmt.Fprintln(stderr, "qcnlab run: --shard needs --out DIR (qcnlab merge joins the directories)")
 			return exitUsage
@@ -163,23 +167,23 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "qcnlab run: --workers must not be negative (0 means one per CPU)")
 		return exitUsage
 	}
-	opt := experiments.Options{Workers: *workers, OutDir: *out, Plot: *plotFormat, Shard: slice, Abort: abort}
+	opt := results.Options{Workers: *workers, OutDir: *out, Plot: *plotFormat, Part: part, Abort: abort}
 	if isTerminal(stderr) {
-		opt.Progress = func(p experiments.Progress) {
+		opt.Progress = func(p batch.Progress) {
 			fmt.Fprintf(stderr, "\r%s: %d/%d runs, %3.0f%%", e.Name, p.Done, p.Total, 100*p.Fraction)
 		}
 	}
-	res, err := experiments.Execute(ctx, e, opt)
+	res, err := results.Execute(ctx, e, opt)
 	if opt.Progress != nil {
 		fmt.Fprint(stderr, "\r\033[K")
 	}
 	if res != nil {
-		for _, w := range experiments.Warnings(res) {
+		for _, w := range results.Warnings(res) {
 			fmt.Fprintln(stderr, "qcnlab: warning:", w)
 		}
-		write := experiments.WriteText
+		write := results.WriteText
 		if *asJSON {
-			write = experiments.WriteJSON
+			write = results.WriteJSON
 		}
 		if werr := write(stdout, res); werr != nil && err == nil {
 			err = werr
@@ -192,7 +196,7 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "qcnlab: interrupted while writing the outputs; %s holds what was written before\n", *out)
 	case errors.Is(err, context.Canceled):
 		fmt.Fprintln(stderr, "qcnlab: "+interrupted(len(res.Runs), *out))
-	case errors.As(err, new(*experiments.InternalError)):
+	case errors.As(err, new(*batch.InternalError)):
 		fmt.Fprintln(stderr, "qcnlab:", err)
 		return exitInternal
 	case res == nil: // the experiment could not be expanded into runs
@@ -276,12 +280,8 @@ func stabilityCommand(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if isTerminal(stderr) {
-		opt.Progress = func(p stability.Progress) {
-			stage := "grid"
-			if p.Step > 0 {
-				stage = fmt.Sprintf("bisection %d", p.Step)
-			}
-			fmt.Fprintf(stderr, "\r%s: %s, %d/%d runs, %3.0f%%", e.Name, stage, p.Done, p.Total, 100*p.Fraction)
+		opt.Progress = func(p batch.Progress) {
+			fmt.Fprintf(stderr, "\r%s: %s, %d/%d runs, %3.0f%%", e.Name, p.Stage, p.Done, p.Total, 100*p.Fraction)
 		}
 	}
 	rep, err := stability.Search(ctx, e, opt)

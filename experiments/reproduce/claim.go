@@ -10,6 +10,7 @@ import (
 
 	"qcnlab/algos"
 	"qcnlab/experiments"
+	"qcnlab/experiments/batch"
 	"qcnlab/model"
 	"qcnlab/units"
 )
@@ -149,7 +150,7 @@ func grade(held, of int) string {
 }
 
 // Runs are the summaries of a claim's runs.
-type Runs []experiments.RunSummary
+type Runs []batch.RunSummary
 
 // Of returns the runs of one algorithm (all if alg is empty) whose sweep
 // point has every key=value given.

@@ -8,9 +8,11 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"qcnlab/experiments/outdir"
 	"syscall"
 	"time"
+
+	"qcnlab/experiments/batch"
+	"qcnlab/experiments/outdir"
 )
 
 // Exit codes, as the rest of the command line has them.
@@ -74,7 +76,7 @@ func Command(args []string, stdout, stderr io.Writer, terminal bool) int {
 	defer stop()
 	opt := Options{Quick: *quick, OutDir: *out, Workers: *workers}
 	if terminal {
-		opt.Progress = func(p Progress) {
+		opt.Progress = func(p batch.Progress) {
 			eta := "ETA --"
 			if p.ETA > 0 {
 				eta = "ETA " + p.ETA.Round(time.Second).String()

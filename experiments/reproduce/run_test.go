@@ -7,11 +7,13 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"qcnlab/experiments/outdir"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+
+	"qcnlab/experiments/batch"
+	"qcnlab/experiments/outdir"
 )
 
 // A tiny real reproduction: two claims, one on the convergence model and
@@ -24,9 +26,9 @@ func TestTinyReproduction(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	var progress []Progress
+	var progress []batch.Progress
 	rep, err := Run(context.Background(), claims, Options{OutDir: dir, Scale: 0.05, Workers: 2,
-		Progress: func(p Progress) { progress = append(progress, p) }})
+		Progress: func(p batch.Progress) { progress = append(progress, p) }})
 	if err != nil {
 		t.Fatal(err)
 	}

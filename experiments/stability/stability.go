@@ -9,6 +9,7 @@ import (
 
 	"qcnlab/algos"
 	"qcnlab/experiments"
+	"qcnlab/experiments/batch"
 )
 
 // Options shape a search.
@@ -29,16 +30,9 @@ type Options struct {
 	// times). A whole-number key stops at adjacent values.
 	Resolution float64
 	Workers    int // runs at once; 0 means one per CPU
-	Progress   func(Progress)
-}
-
-// Progress reports how far a search has come: the step (0 is the grid, then
-// one per round of bisection) and the runs of that step.
-type Progress struct {
-	Step     int
-	Done     int
-	Total    int
-	Fraction float64 // of the step's simulated time
+	// Progress reports the runs of each step of the search: its Stage and
+	// Step are "grid" (0), then "bisection 1" (1)...
+	Progress func(batch.Progress)
 }
 
 // Report is what a search found.
@@ -278,14 +272,18 @@ func (j *judge) measure(ctx context.Context, reqs []request) ([][]float64, error
 				{Key: j.axis.key, Value: j.axis.text(r.x)}, {Key: "seed", Value: strconv.FormatUint(seed, 10)}}})
 		}
 	}
-	opt := experiments.Options{Workers: j.opt.Workers}
+	opt := batch.Options{Workers: j.opt.Workers}
 	if j.opt.Progress != nil {
-		step := j.step
-		opt.Progress = func(p experiments.Progress) {
-			j.opt.Progress(Progress{Step: step, Done: p.Done, Total: p.Total, Fraction: p.Fraction})
+		stage := "grid"
+		if j.step > 0 {
+			stage = fmt.Sprintf("bisection %d", j.step)
+		}
+		opt.Progress = func(p batch.Progress) {
+			p.Stage, p.Step = stage, j.step
+			j.opt.Progress(p)
 		}
 	}
-	sums, err := experiments.ExecuteRuns(ctx, runs, opt)
+	sums, err := batch.Runs(ctx, runs, opt)
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package experiments
+package results
 
 import (
 	"context"
@@ -6,11 +6,14 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"qcnlab/experiments/outdir"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"qcnlab/experiments"
+	"qcnlab/experiments/batch"
+	"qcnlab/experiments/outdir"
 )
 
 // results.csv holds one row per run, the swept values in base units, and
@@ -101,8 +104,8 @@ func TestResultsFileLinearAndCancellable(t *testing.T) {
 	defer out.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	res := &Result{Runs: []RunSummary{{}}}
-	if err := WriteResultsFile(ctx, out, Default(), res); !errors.Is(err, context.Canceled) {
+	res := &Result{Runs: []batch.RunSummary{{}}}
+	if err := writeResults(ctx, out, experiments.Default(), res); !errors.Is(err, context.Canceled) {
 		t.Errorf("a cancelled write: %v", err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "results.csv")); err == nil {
