@@ -144,7 +144,7 @@ func TestHugeGridRefused(t *testing.T) {
 		{Options{Key: "network.rtt", Range: "100us:200us", Grid: 100_000_000}, "makes 400000000 runs; the most is 10000"},
 		{Options{Key: "network.rtt", Range: "100us:200us", Seeds: many}, "makes 900000 runs"},
 		// A billion seeds once took 11 GB to list before the check.
-		{Options{Key: "network.rtt", Range: "100us:200us", SeedCount: 1_000_000_000}, "--seeds 1000000000: 1000000000 seeds at the coarse grid's 9 points make 9000000000 runs"},
+		{Options{Key: "network.rtt", Range: "100us:200us", SeedCount: new(1_000_000_000)}, "--seeds 1000000000: 1000000000 seeds at the coarse grid's 9 points make 9000000000 runs"},
 		{Options{Key: "network.rtt", Range: "100us:200us", Grid: 2000, Seeds: []uint64{1}}, "events"},
 	} {
 		if c.opt.Grid == 2000 {
