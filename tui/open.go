@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
@@ -28,7 +29,7 @@ type openMsg struct{ path string }
 // trusts a listing to still be true (a file may vanish before it is
 // opened), and shows why a folder cannot be listed instead of failing.
 type openPrompt struct {
-	width   int
+	common
 	input   textinput.Model
 	matches []match // completions of the input, in the order listed
 	sel     int     // the highlighted match, -1 for none
@@ -36,6 +37,7 @@ type openPrompt struct {
 	entries []entry
 	note    string // why the folder could not be listed (in full)
 	err     string // why the chosen experiment did not open
+	closed  bool   // cancelled: the root model gives the keys back
 }
 
 // match is a completion: a path, or a built-in experiment's name.
@@ -55,28 +57,29 @@ const (
 	maxListed     = 10000 // entries read from one folder: /proc or a huge folder stays quick
 )
 
-func newOpenPrompt() openPrompt {
+func newOpenPrompt(keys *keyMap) openPrompt {
 	in := textinput.New()
 	in.Prompt = "open: "
 	in.PromptStyle = promptStyle
 	in.Cursor.SetMode(cursor.CursorStatic)
-	return openPrompt{input: in, sel: -1}
+	// Its lines: the input, a line for errors, the matches.
+	return openPrompt{common: common{keys: keys, height: 2 + openListLines}, input: in, sel: -1}
 }
 
 // open starts the prompt on the current folder.
 func (p *openPrompt) open() tea.Cmd {
-	p.err, p.dir = "", ""
+	p.err, p.dir, p.closed = "", "", false
 	p.setValue("./")
 	return p.input.Focus()
 }
 
-func (p *openPrompt) setWidth(w int) {
+// setSize fits the prompt to the width; it keeps its lines.
+func (p *openPrompt) setSize(w, _ int) {
 	p.width = w
 	p.input.Width = max(1, w-len(p.input.Prompt)-1)
 }
 
-// height is the prompt's lines: the input, a line for errors, the matches.
-func (p *openPrompt) height() int { return 2 + openListLines }
+func (p *openPrompt) keyHelp(bool) help.KeyMap { return openHelp{p.keys} }
 
 func (p *openPrompt) setValue(v string) {
 	p.input.SetValue(v)
@@ -173,31 +176,33 @@ func errText(err error) string {
 	return err.Error()
 }
 
-// update handles a message; done says the prompt was cancelled.
-func (p openPrompt) update(msg tea.Msg, keys *keyMap) (_ openPrompt, cmd tea.Cmd, done bool) {
+// update handles a message; cancelling closes the prompt (closed).
+func (p *openPrompt) update(msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
 	km, isKey := msg.(tea.KeyMsg)
 	if !isKey {
 		p.input, cmd = p.input.Update(msg)
-		return p, cmd, false
+		return cmd
 	}
 	switch {
-	case key.Matches(km, keys.Cancel):
+	case key.Matches(km, p.keys.Cancel):
 		p.input.Blur()
-		return p, nil, true
+		p.closed = true
+		return nil
 	case km.Type == tea.KeyUp: // not k: letters are text here
 		if len(p.matches) > 0 {
 			p.sel = (max(p.sel, 0) - 1 + len(p.matches)) % len(p.matches)
 		}
-		return p, nil, false
+		return nil
 	case km.Type == tea.KeyDown:
 		if len(p.matches) > 0 {
 			p.sel = (p.sel + 1) % len(p.matches)
 		}
-		return p, nil, false
-	case key.Matches(km, keys.Complete):
+		return nil
+	case key.Matches(km, p.keys.Complete):
 		p.complete()
-		return p, nil, false
-	case key.Matches(km, keys.Apply):
+		return nil
+	case key.Matches(km, p.keys.Apply):
 		return p.choose()
 	}
 	before := p.input.Value()
@@ -206,7 +211,7 @@ func (p openPrompt) update(msg tea.Msg, keys *keyMap) (_ openPrompt, cmd tea.Cmd
 		p.err = ""
 		p.refresh(false)
 	}
-	return p, cmd, false
+	return cmd
 }
 
 // complete is tab: the highlighted match, else the longest common start of
@@ -234,7 +239,7 @@ func (p *openPrompt) complete() {
 
 // choose is enter: a highlighted folder or a typed folder is listed; a
 // file or a built-in name is opened.
-func (p openPrompt) choose() (openPrompt, tea.Cmd, bool) {
+func (p *openPrompt) choose() tea.Cmd {
 	v := p.input.Value()
 	if p.sel >= 0 && p.sel < len(p.matches) {
 		v = p.matches[p.sel].text
@@ -242,7 +247,7 @@ func (p openPrompt) choose() (openPrompt, tea.Cmd, bool) {
 	v = strings.TrimSpace(v)
 	if v == "" {
 		p.err = "name a file or a built-in experiment"
-		return p, nil, false
+		return nil
 	}
 	if info, err := os.Stat(expandHome(v)); err == nil && info.IsDir() {
 		if !strings.HasSuffix(v, "/") {
@@ -250,17 +255,17 @@ func (p openPrompt) choose() (openPrompt, tea.Cmd, bool) {
 		}
 		p.err = ""
 		p.setValue(v)
-		return p, nil, false
+		return nil
 	}
 	p.input.SetValue(v)
 	p.input.CursorEnd()
 	path := expandHome(v)
-	return p, func() tea.Msg { return openMsg{path: path} }, false
+	return func() tea.Msg { return openMsg{path: path} }
 }
 
 // view is the prompt's lines: the input, a note or an error, the matches
 // around the highlighted one.
-func (p openPrompt) view() string {
+func (p *openPrompt) view() string {
 	w := p.width
 	lines := []string{fit(p.input.View(), w)}
 	switch {
@@ -291,5 +296,5 @@ func (p openPrompt) view() string {
 	if n := len(p.matches) - first - openListLines; n > 0 {
 		lines[len(lines)-1] = fit(faintStyle.Render("  … and "+strconv.Itoa(n+1)+" more: type to narrow"), w)
 	}
-	return fitLines(lines, w, p.height())
+	return fitLines(lines, w, p.height)
 }
