@@ -218,9 +218,9 @@ func (m *Model) open(path string) tea.Cmd {
 // start, leaves its error in the prompt and the current run going. If the
 // prompt was closed meanwhile, the user has changed their mind: nothing
 // happens.
-func (m *Model) opened(msg openedMsg) {
+func (m *Model) opened(msg openedMsg) tea.Cmd {
 	if m.focus != focusOpen {
-		return
+		return nil
 	}
 	err := msg.err
 	if err == nil {
@@ -231,11 +231,11 @@ func (m *Model) opened(msg openedMsg) {
 		}
 	}
 	if err != nil {
-		m.opener.fail(err.Error())
-		return
+		return m.opener.fail(err.Error())
 	}
 	m.focus = m.back()
 	m.setStatus("opened "+strings.TrimPrefix(msg.path, "./"), false)
+	return nil
 }
 
 func (m *Model) setStatus(s string, isErr bool) {

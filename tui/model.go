@@ -346,8 +346,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case openMsg:
 		return m.open(msg.path)
 	case openedMsg:
-		m.opened(msg)
-		return nil
+		return m.opened(msg)
 	}
 	// Anything else belongs to the pane that asked for it: a text input's
 	// cursor.

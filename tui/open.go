@@ -28,6 +28,9 @@ type openMsg struct{ path string }
 // the folder anew whenever its folder changes and on every tab, never
 // trusts a listing to still be true (a file may vanish before it is
 // opened), and shows why a folder cannot be listed instead of failing.
+// Every read of the file system (a listing, whether what enter names is a
+// folder) runs in a tea.Cmd, whose result comes back as a message
+// (listedMsg, chosenMsg): a slow mount never freezes the screen.
 type openPrompt struct {
 	common
 	input   textinput.Model
@@ -38,6 +41,23 @@ type openPrompt struct {
 	note    string // why the folder could not be listed (in full)
 	err     string // why the chosen experiment did not open
 	closed  bool   // cancelled: the root model gives the keys back
+
+	listing    bool // the folder dir is being listed
+	seq        int  // the listing under way: earlier ones are stale
+	completing bool // tab completes once the listing is in
+}
+
+// listedMsg is the open prompt's folder, listed in the background.
+type listedMsg struct {
+	seq     int
+	entries []entry
+	note    string
+}
+
+// chosenMsg is what enter named, once it is known to be a folder or not.
+type chosenMsg struct {
+	value  string
+	folder bool
 }
 
 // match is a completion: a path, or a built-in experiment's name.
@@ -69,8 +89,7 @@ func newOpenPrompt(keys *keyMap) openPrompt {
 // open starts the prompt on the current folder.
 func (p *openPrompt) open() tea.Cmd {
 	p.err, p.dir, p.closed = "", "", false
-	p.setValue("./")
-	return p.input.Focus()
+	return tea.Batch(p.setValue("./"), p.input.Focus())
 }
 
 // setSize fits the prompt to the width; it keeps its lines.
@@ -81,17 +100,18 @@ func (p *openPrompt) setSize(w, _ int) {
 
 func (p *openPrompt) keyHelp(bool) help.KeyMap { return openHelp{p.keys} }
 
-func (p *openPrompt) setValue(v string) {
+func (p *openPrompt) setValue(v string) tea.Cmd {
 	p.input.SetValue(v)
 	p.input.CursorEnd()
-	p.refresh(false)
+	return p.refresh(false)
 }
 
 // fail shows why the chosen experiment did not open; the prompt stays,
 // its list read anew (the file may have vanished).
-func (p *openPrompt) fail(msg string) {
-	p.refresh(true)
+func (p *openPrompt) fail(msg string) tea.Cmd {
+	cmd := p.refresh(true)
 	p.err = msg
+	return cmd
 }
 
 // split cuts the input into the folder to list and the start of the name.
@@ -104,15 +124,43 @@ func split(v string) (dir, prefix, base string) {
 	return dir, dir, v[i+1:]
 }
 
-// refresh lists the input's folder if it changed (or always, if reread),
-// and recomputes the matches.
-func (p *openPrompt) refresh(reread bool) {
-	v := p.input.Value()
-	dir, prefix, base := split(v)
+// refresh recomputes the matches of the input; if its folder changed (or
+// always, if reread) it lists the folder anew in the background, and
+// recomputes them once listed (listedMsg).
+func (p *openPrompt) refresh(reread bool) tea.Cmd {
+	dir, _, _ := split(p.input.Value())
+	var cmd tea.Cmd
 	if reread || dir != p.dir {
-		p.dir = dir
-		p.entries, p.note = listDir(expandHome(dir))
+		p.dir, p.entries, p.note, p.listing, p.completing = dir, nil, "", true, false
+		p.seq++
+		seq := p.seq
+		cmd = func() tea.Msg {
+			entries, note := listDir(expandHome(dir))
+			return listedMsg{seq: seq, entries: entries, note: note}
+		}
 	}
+	p.match()
+	return cmd
+}
+
+// listed takes a listing of the folder, unless the input has moved to
+// another since it was asked for.
+func (p *openPrompt) listed(msg listedMsg) tea.Cmd {
+	if msg.seq != p.seq {
+		return nil
+	}
+	p.entries, p.note, p.listing = msg.entries, msg.note, false
+	p.match()
+	if p.completing {
+		p.completing = false
+		return p.completeCommon()
+	}
+	return nil
+}
+
+// match computes the matches of the input from the folder's listing.
+func (p *openPrompt) match() {
+	_, prefix, base := split(p.input.Value())
 	var files, dirs []match
 	for _, e := range p.entries {
 		if !strings.HasPrefix(e.name, base) || strings.HasPrefix(e.name, ".") && !strings.HasPrefix(base, ".") {
@@ -179,6 +227,12 @@ func errText(err error) string {
 // update handles a message; cancelling closes the prompt (closed).
 func (p *openPrompt) update(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
+	switch msg := msg.(type) {
+	case listedMsg:
+		return p.listed(msg)
+	case chosenMsg:
+		return p.chosen(msg)
+	}
 	km, isKey := msg.(tea.KeyMsg)
 	if !isKey {
 		p.input, cmd = p.input.Update(msg)
@@ -200,8 +254,7 @@ func (p *openPrompt) update(msg tea.Msg) tea.Cmd {
 		}
 		return nil
 	case key.Matches(km, p.keys.Complete):
-		p.complete()
-		return nil
+		return p.complete()
 	case key.Matches(km, p.keys.Apply):
 		return p.choose()
 	}
@@ -209,22 +262,30 @@ func (p *openPrompt) update(msg tea.Msg) tea.Cmd {
 	p.input, cmd = p.input.Update(msg)
 	if p.input.Value() != before {
 		p.err = ""
-		p.refresh(false)
+		cmd = tea.Batch(cmd, p.refresh(false))
 	}
 	return cmd
 }
 
 // complete is tab: the highlighted match, else the longest common start of
-// the matches; a folder is then listed.
-func (p *openPrompt) complete() {
+// the matches, taken once the folder is listed anew (it may have changed
+// since); a folder is then listed.
+func (p *openPrompt) complete() tea.Cmd {
 	p.err = ""
 	if p.sel >= 0 && p.sel < len(p.matches) {
 		p.input.SetValue(p.matches[p.sel].text)
 		p.input.CursorEnd()
 	}
-	p.refresh(true) // the folder may have changed since it was listed
+	cmd := p.refresh(true)
+	p.completing = true
+	return cmd
+}
+
+// completeCommon extends the input to the longest common start of the
+// matches.
+func (p *openPrompt) completeCommon() tea.Cmd {
 	if len(p.matches) == 0 {
-		return
+		return nil
 	}
 	common := p.matches[0].text
 	for _, m := range p.matches[1:] {
@@ -233,8 +294,9 @@ func (p *openPrompt) complete() {
 		}
 	}
 	if len(common) > len(p.input.Value()) {
-		p.setValue(common)
+		return p.setValue(common)
 	}
+	return nil
 }
 
 // choose is enter: a highlighted folder or a typed folder is listed; a
@@ -249,13 +311,22 @@ func (p *openPrompt) choose() tea.Cmd {
 		p.err = "name a file or a built-in experiment"
 		return nil
 	}
-	if info, err := os.Stat(expandHome(v)); err == nil && info.IsDir() {
+	return func() tea.Msg {
+		info, err := os.Stat(expandHome(v))
+		return chosenMsg{value: v, folder: err == nil && info.IsDir()}
+	}
+}
+
+// chosen lists a folder enter named, or asks the root model to open a file
+// or a built-in.
+func (p *openPrompt) chosen(msg chosenMsg) tea.Cmd {
+	v := msg.value
+	if msg.folder {
 		if !strings.HasSuffix(v, "/") {
 			v += "/"
 		}
 		p.err = ""
-		p.setValue(v)
-		return nil
+		return p.setValue(v)
 	}
 	p.input.SetValue(v)
 	p.input.CursorEnd()
@@ -271,6 +342,8 @@ func (p *openPrompt) view() string {
 	switch {
 	case p.err != "":
 		lines = append(lines, wrap(errorStyle, p.err, w, 1)...)
+	case p.listing:
+		lines = append(lines, fit(faintStyle.Render("listing "+p.dir+" …"), w))
 	case p.note != "":
 		lines = append(lines, fit(faintStyle.Render(p.note), w))
 	case len(p.matches) == 0:

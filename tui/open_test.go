@@ -172,11 +172,14 @@ func TestOpenAFIFODoesNotBlockUpdate(t *testing.T) {
 	updated := make(chan struct{})
 	go func() {
 		defer close(updated)
-		next, cmd := h.m.Update(keyMsg("enter"))
-		h.m = next.(Model)
-		// The prompt's openMsg, which the root turns into the load.
-		next, load = h.m.Update(cmd())
-		h.m = next.(Model)
+		step := func(msg tea.Msg) tea.Cmd {
+			next, cmd := h.m.Update(msg)
+			h.m = next.(Model)
+			return cmd
+		}
+		stat := step(keyMsg("enter")) // is pipe.toml a folder?
+		open := step(stat())          // no: the prompt's openMsg,
+		load = step(open())           // which the root turns into the load
 	}()
 	select {
 	case <-updated:
