@@ -8,7 +8,6 @@
 package results
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -158,77 +157,6 @@ func writeContext(ctx, abort context.Context) (context.Context, context.CancelFu
 		return w, func() { stop(); cancel() }
 	}
 	return w, cancel
-}
-
-// outputs writes a batch's files into a directory: the experiment first, the
-// time series of each run into its own part file (in a temporary folder of
-// this batch's) as it runs, and at the end timeseries.csv (the finished
-// parts, in run order), then what Finish writes. It is the batch's Sink.
-type outputs struct {
-	dir     *outdir.Dir
-	parts   string // the temporary folder of the parts
-	exp     *experiments.Experiment
-	toml    []byte   // experiment.toml
-	labels  []string // of every run of the batch
-	rows    []int    // time series rows written per run
-	plot    string   // figure format, "" for none
-	columns []string // sweep keys
-	sources int      // the most sources of any run: the rate columns
-	links   int      // the most links of any run: the queue columns
-}
-
-func newOutputs(dir *outdir.Dir, e *experiments.Experiment, runs []experiments.Run, plotFormat string) (*outputs, error) {
-	var saved bytes.Buffer
-	if err := e.Encode(&saved); err != nil {
-		return nil, err
-	}
-	if err := dir.WriteFile("experiment.toml", saved.Bytes()); err != nil {
-		return nil, err
-	}
-	parts, err := dir.MkdirTemp("parts")
-	if err != nil {
-		return nil, err
-	}
-	o := &outputs{dir: dir, parts: parts, plot: plotFormat, exp: e, toml: saved.Bytes(), rows: make([]int, len(runs))}
-	for _, a := range e.Sweep {
-		o.columns = append(o.columns, a.Key)
-	}
-	for _, r := range runs {
-		o.labels = append(o.labels, r.Label())
-		o.sources = max(o.sources, r.Exp.Sources.Count)
-		o.links = max(o.links, r.Exp.LinkCount())
-	}
-	return o, nil
-}
-
-// finish writes timeseries.csv from the finished runs' parts, in run order,
-// then what Finish writes, then the part's record. It stops when ctx is
-// cancelled, its temporary files removed.
-func (o *outputs) finish(ctx context.Context, res *Result, summaries []*batch.RunSummary, part Part) error {
-	tmp, err := o.dir.CreateTemp(".", "timeseries.csv")
-	if err != nil {
-		return err
-	}
-	if err := o.joinParts(ctx, tmp, summaries); err != nil {
-		o.dir.Discard(tmp)
-		return err
-	}
-	if err := o.dir.Commit(tmp, "timeseries.csv"); err != nil {
-		return err
-	}
-	if err := Finish(ctx, o.dir, o.exp, res, o.plot); err != nil {
-		return err
-	}
-	if part == nil {
-		return nil
-	}
-	w := Written{Experiment: o.exp.Name, TOML: o.toml, Total: len(summaries)}
-	for i, s := range summaries {
-		if s != nil {
-			w.Runs = append(w.Runs, WrittenRun{Index: i, Label: o.labels[i], Rows: o.rows[i]})
-		}
-	}
-	return part.Record(ctx, o.dir, w)
 }
 
 // Finish writes the outputs of a batch that come from its summaries, each

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
@@ -13,59 +12,8 @@ import (
 
 	"qcnlab/experiments"
 	"qcnlab/experiments/batch"
-	"qcnlab/experiments/outdir"
-	"qcnlab/experiments/plots"
 	"qcnlab/model"
 )
-
-// recorder records one run for the outputs: its time series into its part
-// file, and with plots its figure.
-type recorder struct {
-	o      *outputs
-	i      int
-	series *seriesWriter
-	fig    *plots.RunFigure
-}
-
-// Start begins run i's part file, and its figure if the batch draws them.
-func (o *outputs) Start(i int, run experiments.Run, cfg *model.Config) (batch.Recorder, error) {
-	series, err := o.series(i, run)
-	if err != nil {
-		return nil, err
-	}
-	r := &recorder{o: o, i: i, series: series}
-	if o.plot != "" {
-		r.fig = plots.NewRunFigure(run.Exp.Name+": "+run.Label(), cfg)
-	}
-	return r, nil
-}
-
-func (r *recorder) Sample(x *model.Sample) {
-	r.series.write(x)
-	if r.fig != nil {
-		r.fig.Add(x)
-	}
-}
-
-// Finish closes the run's part and draws its figure.
-func (r *recorder) Finish(s *batch.RunSummary) error {
-	if err := r.series.close(); err != nil {
-		return err
-	}
-	r.o.rows[r.i] = r.series.rows
-	if r.fig != nil {
-		data, err := r.fig.Render(r.o.plot)
-		if err == nil {
-			err = r.o.dir.WriteFile(plots.RunFigureName(r.i, s.Label, r.o.plot), data)
-		}
-		if err != nil {
-			return fmt.Errorf("plot: %w", err)
-		}
-	}
-	return nil
-}
-
-func (r *recorder) Discard() { r.series.discard() }
 
 func partName(i int) string { return fmt.Sprintf("%06d.csv", i) }
 
@@ -208,30 +156,4 @@ func (c ctxReader) Read(p []byte) (int, error) {
 		return 0, err
 	}
 	return c.r.Read(p)
-}
-
-// writeSummary writes a batch's summary.json into dir.
-// Encoding a summary of many sources and phases takes seconds; if ctx is
-// cancelled meanwhile it returns at once and writes nothing.
-func writeSummary(ctx context.Context, dir *outdir.Dir, res *Result) error {
-	type encoded struct {
-		data []byte
-		err  error
-	}
-	done := make(chan encoded, 1)
-	go func() {
-		data, err := json.MarshalIndent(res, "", "  ")
-		done <- encoded{data, err}
-	}()
-	var data []byte
-	select {
-	case e := <-done:
-		if e.err != nil {
-			return e.err
-		}
-		data = e.data
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-	return dir.WriteFile("summary.json", append(data, '\n'))
 }

@@ -1,6 +1,7 @@
 package results
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"qcnlab/algos"
+	"qcnlab/experiments/outdir"
 	"qcnlab/model"
 	"qcnlab/units"
 )
@@ -126,3 +128,29 @@ func Warnings(res *Result) []string {
 }
 
 func kb(bytes float64) string { return fmt.Sprintf("%.1fKB", bytes/1e3) }
+
+// writeSummary writes a batch's summary.json into dir.
+// Encoding a summary of many sources and phases takes seconds; if ctx is
+// cancelled meanwhile it returns at once and writes nothing.
+func writeSummary(ctx context.Context, dir *outdir.Dir, res *Result) error {
+	type encoded struct {
+		data []byte
+		err  error
+	}
+	done := make(chan encoded, 1)
+	go func() {
+		data, err := json.MarshalIndent(res, "", "  ")
+		done <- encoded{data, err}
+	}()
+	var data []byte
+	select {
+	case e := <-done:
+		if e.err != nil {
+			return e.err
+		}
+		data = e.data
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	return dir.WriteFile("summary.json", append(data, '\n'))
+}
