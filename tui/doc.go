@@ -19,6 +19,11 @@
 //     line chart over simulated time on top of ntcharts;
 //   - keys.go: every key binding, feeding the help line; styles.go: every style.
 //
+// At about 3,400 lines it is one bubbletea program: the panes, the root
+// model and the charts share the snapshots, the styles and the key map, and
+// split into packages they would export all three for one user. Its files
+// each have one job, as listed above.
+//
 // Simulated time reaches the UI only through tickMsg, which carries the wall
 // clock time, so tests drive the model with explicit times and their golden
 // files never depend on the machine's speed.
