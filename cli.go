@@ -12,16 +12,225 @@ import (
 	"strings"
 	"syscall"
 	"text/tabwriter"
+	"time"
+
+	"golang.org/x/term"
 
 	"qcnlab/experiments"
+	"qcnlab/experiments/batch"
 )
 
-// exitInternal is a bug in qcnlab: a panic, reported with its stack, so that
-// scripts can tell a crash from a typo.
-const exitInternal = 3
+// call is one command being run: its parsed flags and arguments, and where
+// it writes.
+type call struct {
+	cmd            *command
+	fs             *flag.FlagSet
+	args           []string // the positional arguments
+	stdout, stderr io.Writer
+}
 
-// helpOut is where --help writes: run's stdout.
-var helpOut io.Writer = os.Stdout
+// execute parses a command's flags (before, between or after its
+// positional arguments) and runs it; --help prints its help to stdout.
+func execute(cmd *command, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("qcnlab "+cmd.name, flag.ContinueOnError)
+	fs.SetOutput(&dashes{w: stderr})
+	fs.Usage = func() {}
+	runCmd := cmd.define(fs)
+	c := &call{cmd: cmd, fs: fs, stdout: stdout, stderr: stderr}
+	for {
+		if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
+			writeHelp(stdout, cmd, fs)
+			return exitOK
+		} else if err != nil {
+			fmt.Fprintf(stderr, "(qcnlab %s --help shows its usage)\n", cmd.name)
+			return exitUsage
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		c.args = append(c.args, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	return runCmd(c)
+}
+
+// fail reports bad usage of the command: exit 2.
+func (c *call) fail(a ...any) int {
+	fmt.Fprintln(c.stderr, append([]any{"qcnlab " + c.cmd.name + ":"}, a...)...)
+	return exitUsage
+}
+
+// set reports whether a flag was given.
+func (c *call) set(name string) bool {
+	given := false
+	c.fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
+	return given
+}
+
+// terminal reports whether stderr is a terminal: progress goes there only
+// then.
+func (c *call) terminal() bool { return isTerminal(c.stderr) }
+
+// setFlags collects repeated --set flags.
+type setFlags []string
+
+func (s *setFlags) String() string     { return strings.Join(*s, ", ") }
+func (s *setFlags) Set(v string) error { *s = append(*s, v); return nil }
+
+// The flags several commands share, each written once.
+
+func setFlag(fs *flag.FlagSet) *setFlags {
+	var sets setFlags
+	fs.Var(&sets, "set", "override a key with a TOML value, `KEY=VALUE`: --set network.rtt=300us (repeatable)")
+	return &sets
+}
+
+func workersFlag(fs *flag.FlagSet) *int {
+	return fs.Int("workers", 0, "`N` runs at once (default: one per CPU)")
+}
+
+// workersValid checks --workers, which batch.Workers reads: 0 means one per
+// CPU.
+func (c *call) workersValid(n int) bool {
+	if n < 0 {
+		c.fail("--workers must not be negative (0 means one per CPU)")
+		return false
+	}
+	return true
+}
+
+// writeHelp writes a command's help: its usage line, what it does, its
+// arguments and its flags (as --flag).
+func writeHelp(w io.Writer, cmd *command, fs *flag.FlagSet) {
+	fmt.Fprintf(w, "Usage: %s\n", cmd.usage())
+	if cmd.about != "" {
+		fmt.Fprintf(w, "\n%s\n", cmd.about)
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 3, ' ', 0)
+	if len(cmd.args) > 0 {
+		fmt.Fprintln(tw, "\nArguments:")
+		for _, a := range cmd.args {
+			fmt.Fprintf(tw, "  %s\t%s\n", a[0], a[1])
+		}
+	}
+	first := true
+	fs.VisitAll(func(f *flag.Flag) {
+		if first {
+			fmt.Fprintln(tw, "\nFlags:")
+			first = false
+		}
+		arg, usage := flag.UnquoteUsage(f)
+		if arg != "" {
+			arg = " " + arg
+		}
+		if f.DefValue != "" && f.DefValue != "0" && f.DefValue != "false" {
+			usage += fmt.Sprintf(" (default %s)", f.DefValue)
+		}
+		fmt.Fprintf(tw, "  --%s%s\t%s\n", f.Name, arg, usage)
+	})
+	fmt.Fprintln(tw, "  --help\tprint this help")
+	tw.Flush()
+}
+
+// dashes writes the flag package's messages with flags as --flag, as the
+// help shows them.
+type dashes struct{ w io.Writer }
+
+func (d *dashes) Write(p []byte) (int, error) {
+	s := strings.NewReplacer(": -", ": --", "flag -", "flag --").Replace(string(p))
+	if _, err := io.WriteString(d.w, s); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// summaryColumn is where the summary's descriptions start.
+const summaryColumn = 28
+
+// synopsis is the table of commands as `qcnlab help` and the README's
+// "Command line" show it: each command's usage, and what it does from
+// summaryColumn, on the usage's last line if it has room.
+func synopsis() string {
+	var b strings.Builder
+	pad := strings.Repeat(" ", summaryColumn)
+	for _, cmd := range commands {
+		lines := cmd.synopsis
+		does := cmd.does
+		for i, l := range lines {
+			if i < len(lines)-1 || len(l) >= summaryColumn {
+				b.WriteString(l + "\n")
+				continue
+			}
+			b.WriteString(l + pad[len(l):] + does[0] + "\n")
+			does = does[1:]
+		}
+		for _, d := range does {
+			b.WriteString(pad + d + "\n")
+		}
+	}
+	return b.String()
+}
+
+// summary is `qcnlab help`: the synopsis and the exit statuses.
+func summary() string {
+	var b strings.Builder
+	b.WriteString("qcnlab: a workbench for 802.1Qau congestion control (QCN and its family).\n\nUsage:\n")
+	for _, l := range strings.SplitAfter(synopsis(), "\n") {
+		if l != "" {
+			b.WriteString("  " + l)
+		}
+	}
+	b.WriteString("\nExit status: 0 success, 1 a run failed or was interrupted, 2 bad usage or experiment,\n" +
+		"3 an internal error (a bug in qcnlab, reported with its stack).\n")
+	return b.String()
+}
+
+// progress is the one progress line of the commands: on stderr, when it is
+// a terminal, what runs, how far, and the time it has taken and will take.
+// It returns nil (no progress) when stderr is not a terminal, and a
+// function that clears the line.
+func (c *call) progress(name, unit string) (report func(batch.Progress), clear func()) {
+	reported := false
+	report = func(p batch.Progress) {
+		if !reported {
+			reached("runs") // the runs are under way: for the signal test
+			reported = true
+		}
+		if !c.terminal() {
+			return
+		}
+		stage := ""
+		if p.Stage != "" {
+			stage = p.Stage + ", "
+		}
+		eta := "ETA --"
+		if p.ETA > 0 {
+			eta = "ETA " + p.ETA.Round(time.Second).String()
+		}
+		fmt.Fprintf(c.stderr, "\r\033[K%s: %s%d/%d %s, %3.0f%%, %s elapsed, %s",
+			name, stage, p.Done, p.Total, unit, 100*p.Fraction, p.Elapsed.Round(time.Second), eta)
+	}
+	clear = func() {
+		if c.terminal() {
+			fmt.Fprint(c.stderr, "\r\033[K")
+		}
+	}
+	if !c.terminal() && testHook == nil {
+		report = nil
+	}
+	return report, clear
+}
+
+// testHook, set by the tests only, hears each phase a command reaches
+// once its signal handlers are in place: "loading" an experiment (and
+// validating it), "runs" under way.
+var testHook func(phase string)
+
+func reached(phase string) {
+	if testHook != nil {
+		testHook(phase)
+	}
+}
 
 // guard runs a command and turns a panic into an internal error with its
 // stack and exit status 3.
@@ -52,11 +261,17 @@ func internalError(stderr io.Writer, value any, stack []byte) int {
 // errInterrupted is a phase stopped by SIGINT or SIGTERM.
 var errInterrupted = errors.New("interrupted")
 
+// signals is the context of a command that stops at the first SIGINT or
+// SIGTERM.
+func signals() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+}
+
 // interruptible runs f, and returns errInterrupted as soon as SIGINT or
 // SIGTERM arrives, leaving f to the process's exit: loading and validating
 // an experiment does not watch a context, and must still stop at once.
 func interruptible[T any](f func() (T, error)) (T, error) {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signals()
 	defer stop()
 	type result struct {
 		v   T
@@ -116,162 +331,27 @@ func batchSignals() (runs, abort context.Context, stop func()) {
 	}
 }
 
-// openExperiment opens, overrides and validates an experiment; SIGINT or
-// SIGTERM stops it.
+// openExperiment opens an experiment (a file or a built-in), applies the
+// --set overrides in order and validates it; SIGINT or SIGTERM stops it.
 func openExperiment(arg string, sets []string) (*experiments.Experiment, error) {
-	return interruptible(func() (*experiments.Experiment, error) { return experiments.OpenWith(arg, sets) })
+	return interruptible(func() (*experiments.Experiment, error) {
+		reached("loading") // and validation: for the signal test
+		return experiments.OpenWith(arg, sets)
+	})
 }
 
 // openFailed reports an experiment that did not open: exit 2, or 1 if the
 // user stopped it.
-func openFailed(stderr io.Writer, err error) int {
+func (c *call) openFailed(err error) int {
 	if errors.Is(err, errInterrupted) {
-		fmt.Fprintln(stderr, "qcnlab: interrupted while loading the experiment")
+		fmt.Fprintln(c.stderr, "qcnlab: interrupted while loading the experiment")
 		return exitRun
 	}
-	fmt.Fprintln(stderr, err)
+	fmt.Fprintln(c.stderr, err)
 	return exitUsage
 }
 
-// commandHelp is a command's usage line, what it does and its arguments.
-type commandHelp struct {
-	usage, about string
-	args         [][2]string
-}
-
-var helps = map[string]commandHelp{
-	"run": {"qcnlab run FILE|NAME [--set KEY=VALUE]... [--out DIR [--plot png|svg]] [--json] [--workers N]",
-		"Run an experiment (every algorithm at every point of its sweep) and print its summary.",
-		[][2]string{{"FILE|NAME", "an experiment file, or a built-in experiment (qcnlab list)"}}},
-	"tui": {"qcnlab tui [FILE|NAME] [--set KEY=VALUE]...",
-		"Open the interactive workbench on an experiment (default: " + experiments.DefaultName + ").",
-		[][2]string{{"FILE|NAME", "an experiment file, or a built-in experiment (qcnlab list)"}}},
-	"stability": {"qcnlab stability FILE|NAME --vary KEY --range LO:HI [flags]",
-		"Find where along KEY each algorithm stops being stable.",
-		[][2]string{{"FILE|NAME", "an experiment file, or a built-in experiment (qcnlab list)"}}},
-	"merge": {"qcnlab merge DIR... --out DIR", "Join the output directories of the shards of one batch.",
-		[][2]string{{"DIR...", "the --out directories of qcnlab run --shard I/N"}}},
-	"list": {"qcnlab list", "List the built-in experiments and the algorithms.", nil},
-	"algos": {"qcnlab algos [NAME]... [--exp FILE|NAME]", "List each algorithm's parameters: unit, value and meaning.",
-		[][2]string{{"NAME", "an algorithm (default: all of them)"}}},
-	"show": {"qcnlab show NAME", "Print a built-in experiment's TOML.",
-		[][2]string{{"NAME", "a built-in experiment (qcnlab list)"}}},
-	"bench": {"qcnlab bench [--duration D]", "Measure simulation speed and memory.", nil},
-}
-
-// newFlags makes a command's flag set: --help prints its usage, arguments
-// and flags to stdout, and a bad flag is reported as --flag.
-func newFlags(name string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet("qcnlab "+name, flag.ContinueOnError)
-	fs.SetOutput(&dashes{w: stderr})
-	fs.Usage = func() {}
-	return fs
-}
-
-// parse parses flags that may come before, between or after the positional
-// arguments, and returns the positional ones. After --help it returns
-// flag.ErrHelp, for which usageExit gives status 0.
-func parse(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			name := strings.TrimPrefix(fs.Name(), "qcnlab ")
-			if errors.Is(err, flag.ErrHelp) {
-				writeHelp(helpOut, name, fs)
-			} else {
-				fmt.Fprintf(fs.Output(), "(qcnlab %s --help shows its usage)\n", name)
-			}
-			return nil, err
-		}
-		if fs.NArg() == 0 {
-			return pos, nil
-		}
-		pos = append(pos, fs.Arg(0))
-		args = fs.Args()[1:]
-	}
-}
-
-// usageExit is the status of a command whose flags did not parse: 0 after
-// --help, 2 otherwise.
-func usageExit(err error) int {
-	if errors.Is(err, flag.ErrHelp) {
-		return exitOK
-	}
-	return exitUsage
-}
-
-func writeHelp(w io.Writer, name string, fs *flag.FlagSet) {
-	h, ok := helps[name]
-	if !ok {
-		h.usage = "qcnlab " + name + " [flags]"
-	}
-	fmt.Fprintf(w, "Usage: %s\n", h.usage)
-	if h.about != "" {
-		fmt.Fprintf(w, "\n%s\n", h.about)
-	}
-	tw := tabwriter.NewWriter(w, 0, 4, 3, ' ', 0)
-	if len(h.args) > 0 {
-		fmt.Fprintln(tw, "\nArguments:")
-		for _, a := range h.args {
-			fmt.Fprintf(tw, "  %s\t%s\n", a[0], a[1])
-		}
-	}
-	first := true
-	fs.VisitAll(func(f *flag.Flag) {
-		if first {
-			fmt.Fprintln(tw, "\nFlags:")
-			first = false
-		}
-		arg, usage := flag.UnquoteUsage(f)
-		if arg != "" {
-			arg = " " + arg
-		}
-		if f.DefValue != "" && f.DefValue != "0" && f.DefValue != "false" {
-			usage += fmt.Sprintf(" (default %s)", f.DefValue)
-		}
-		fmt.Fprintf(tw, "  --%s%s\t%s\n", f.Name, arg, usage)
-	})
-	fmt.Fprintln(tw, "  --help\tprint this help")
-	tw.Flush()
-}
-
-// dashes writes the flag package's messages with flags as --flag, as the
-// help shows them.
-type dashes struct{ w io.Writer }
-
-func (d *dashes) Write(p []byte) (int, error) {
-	s := strings.NewReplacer(": -", ": --", "flag -", "flag --").Replace(string(p))
-	if _, err := io.WriteString(d.w, s); err != nil {
-		return 0, err
-	}
-	return len(p), nil
-}
-
-// version is the module version and the VCS revision the binary was built
-// from, as the Go toolchain recorded them.
-func version() string {
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "qcnlab (no build information)"
-	}
-	v := "qcnlab " + info.Main.Version
-	var rev, at, modified string
-	for _, s := range info.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.time":
-			at = s.Value
-		case "vcs.modified":
-			if s.Value == "true" {
-				modified = ", with uncommitted changes"
-			}
-		}
-	}
-	if rev != "" {
-		v += fmt.Sprintf(" (revision %s, %s%s)", rev, at, modified)
-	} else {
-		v += " (built without VCS information)"
-	}
-	return v + ", " + info.GoVersion
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
 }

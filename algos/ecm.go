@@ -26,7 +26,7 @@ func init() {
 	Register(&Scheme{
 		Name:    "ecm",
 		Display: "ECM (BCN)",
-		Seed:    "003 sections 3.2-3.3; baseline gains from 000 section III-B",
+		Ref:     "003 sections 3.2-3.3; baseline gains from 000 section III-B",
 		Summary: "Ethernet Congestion Manager (BCN): signed Qoff/Qdelta feedback, AIMD rate limiters associated with one CP, ECM(0,0) timeouts",
 		Params:  ECMParams(),
 		Readings: []string{

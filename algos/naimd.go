@@ -22,7 +22,7 @@ func init() {
 	Register(&Scheme{
 		Name:    "n-aimd",
 		Display: "N-AIMD",
-		Seed:    "000 section III-B, eq. 14",
+		Ref:     "000 section III-B, eq. 14",
 		Summary: "network AIMD: the switch feeds back signed Fb on 1% of frames; the source adds Gi*Ru*Fb or scales by 1 - Gd*|Fb|",
 		Params:  NAIMDParams(),
 		NewCP:   func(env CPEnv, v Values) CongestionPoint { return NewNAIMDCongestionPoint(env, v) },

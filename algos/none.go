@@ -10,7 +10,7 @@ func init() {
 	Register(&Scheme{
 		Name:    "none",
 		Display: "none",
-		Seed:    "000 section II (the baseline without L2 congestion control)",
+		Ref:     "000 section II (the baseline without L2 congestion control)",
 		Summary: "no congestion control: no feedback, every source sends at its line rate; only drops or PFC pauses limit it",
 		NewCP:   func(CPEnv, Values) CongestionPoint { return noneCP{} },
 		NewRP:   func(env RPEnv, _ Values) ReactionPoint { return noneRP{rate: env.LineRate} },

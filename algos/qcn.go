@@ -14,11 +14,15 @@ func init() {
 	Register(&Scheme{
 		Name:    "qcn",
 		Display: "QCN",
-		Seed:    "001 (pseudo-code v2.2), 000 section II",
+		Ref:     "001 (pseudo-code v2.2), 000 section II",
 		Summary: "the IEEE 802.1Qau standard: quantised negative feedback, byte counter and timer self-increase",
 		Params:  QCNParams(),
 		NewCP:   func(env CPEnv, v Values) CongestionPoint { return NewQCNCongestionPoint(env, v) },
 		NewRP:   func(env RPEnv, v Values) ReactionPoint { return NewQCNReactionPoint(env, v) },
+		// Seed 000's fluid model is QCN with the byte counter only.
+		Fluid: true,
+		// Seed 002 eq. 25: five FR cycles of BC_LIMIT, AI cycles of half.
+		Convergence: &ConvergenceLaw{Cycles: func(v Values) (float64, float64) { return v["bc_limit"], v["bc_limit"] / 2 }},
 	})
 }
 

@@ -11,13 +11,15 @@ func init() {
 	Register(&Scheme{
 		Name:    "qcn-aimd",
 		Display: "QCN-AIMD",
-		Seed:    "002 section V-B2, eq. 27",
+		Ref:     "002 section V-B2, eq. 27",
 		Summary: "QCN with FR/AI/HAI replaced by additive increase: CR += R_AI every byte-counter cycle",
 		Params:  QCNAIMDParams(),
 		NewCP:   func(env CPEnv, v Values) CongestionPoint { return NewQCNCongestionPoint(env, v) },
 		NewRP: func(env RPEnv, v Values) ReactionPoint {
 			return NewQCNVariantReactionPoint(env, v, QCNAIMDVariant(v))
 		},
+		// Seed 002 eq. 28: R_AI every cycle of BC_LIMIT.
+		Convergence: &ConvergenceLaw{AIMD: true, Cycles: func(v Values) (float64, float64) { return v["bc_limit"], 0 }},
 	})
 }
 

@@ -28,7 +28,7 @@ func init() {
 	Register(&Scheme{
 		Name:    "qcn-t",
 		Display: "QCN-T",
-		Seed:    "002 section VI",
+		Ref:     "002 section VI",
 		Summary: "QCN with a single timer at the fair-share sampling pace instead of byte counter + timer: faster convergence to fairness",
 		Params:  QCNTParams(),
 		Check: func(_ Network, v Values) error {
@@ -41,6 +41,15 @@ func init() {
 		NewRP: func(env RPEnv, v Values) ReactionPoint {
 			return NewQCNVariantReactionPoint(env, v, QCNTVariant(v))
 		},
+		// Seed 002 eq. 26 with QCN-T's own timer (section VI): AI cycles of
+		// full length unless half_ai_cycles is on.
+		Convergence: &ConvergenceLaw{Timer: true, Cycles: func(v Values) (float64, float64) {
+			ai := v["timer_period"]
+			if v["half_ai_cycles"] != 0 {
+				ai /= 2
+			}
+			return v["timer_period"], ai
+		}},
 	})
 }
 

@@ -10,13 +10,17 @@ func init() {
 	Register(&Scheme{
 		Name:    "qcn-timer",
 		Display: "QCN-TIMER",
-		Seed:    "002 section V-B2",
+		Ref:     "002 section V-B2",
 		Summary: "QCN with the byte counter disabled: the timer alone drives FR and AI",
 		Params:  QCNTimerParams(),
 		NewCP:   func(env CPEnv, v Values) CongestionPoint { return NewQCNCongestionPoint(env, v) },
 		NewRP: func(env RPEnv, v Values) ReactionPoint {
 			return NewQCNVariantReactionPoint(env, v, QCNTimerVariant)
 		},
+		// Seed 002 eq. 26: FR cycles of TIMER_PERIOD, AI cycles of half.
+		Convergence: &ConvergenceLaw{Timer: true, Cycles: func(v Values) (float64, float64) {
+			return v["timer_period"], v["timer_period"] / 2
+		}},
 	})
 }
 

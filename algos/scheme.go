@@ -167,7 +167,7 @@ func (p Param) choiceList() string {
 type Scheme struct {
 	Name    string // registry name, e.g. "qcn"
 	Display string // name for screens, e.g. "QCN"
-	Seed    string // source document and section
+	Ref     string // the reference: source document (seed paper) and section
 	Summary string // what it is for, one line
 	Params  []Param
 	// Readings says, one line each, how the scheme reads its seed where
@@ -182,6 +182,15 @@ type Scheme struct {
 	// receiver (notify.go); nil for the schemes whose feedback comes from
 	// the switch.
 	NewNP func(env NPEnv, v Values) NotificationPoint
+
+	// What the simulation models other than the packet model make of the
+	// scheme (models.go); the packet model runs every scheme.
+	//
+	// Fluid says seed 000's fluid model describes the scheme.
+	Fluid bool
+	// Convergence is the scheme's law in seed 002's convergence model; nil
+	// for a scheme the model does not cover.
+	Convergence *ConvergenceLaw
 }
 
 // ParamError is a bad value blamed on one parameter, by its own range or by

@@ -5,8 +5,8 @@ import (
 	"time"
 
 	"qcnlab/algos"
-	"qcnlab/experiments/units"
 	"qcnlab/model"
+	"qcnlab/units"
 )
 
 // MinBenchDuration is the shortest benchmark: its first tenth must hold

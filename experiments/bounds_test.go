@@ -8,8 +8,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-
-	"qcnlab/model"
 )
 
 // Inputs that would exhaust the machine are errors at load time, naming
@@ -251,36 +249,5 @@ func TestSaveErrorsNameTheTarget(t *testing.T) {
 	}
 	if names, _ := filepath.Glob(filepath.Join(filepath.Dir(dir), ".*.tmp")); len(names) > 0 {
 		t.Errorf("left %v", names)
-	}
-}
-
-// "(incomplete: the batch was stopped)" only when it was stopped.
-func TestIncompleteSaysWhy(t *testing.T) {
-	for _, c := range []struct {
-		res  Result
-		want string
-	}{
-		{Result{Complete: false, stopped: true}, "(incomplete: the batch was stopped)"},
-		{Result{Complete: false}, "(incomplete: some runs failed, as reported on stderr)"},
-		{Result{Complete: true}, ""},
-	} {
-		var b strings.Builder
-		WriteText(&b, &c.res)
-		if c.want == "" && strings.Contains(b.String(), "incomplete") || !strings.Contains(b.String(), c.want) {
-			t.Errorf("%+v: %q", c.res, b.String())
-		}
-	}
-}
-
-// Beyond 32 sources the text summary summarises the throughputs.
-func TestManySourcesSummarised(t *testing.T) {
-	var r RunSummary
-	for i := range 65536 {
-		r.Sources = append(r.Sources, model.SourceSummary{ID: i, ThroughputBps: float64(i)})
-	}
-	var b strings.Builder
-	WriteText(&b, &Result{Complete: true, Runs: []RunSummary{r}})
-	if b.Len() > 2000 || !strings.Contains(b.String(), "(65520 more)") || !strings.Contains(b.String(), "of the 65536 sources: min 0") {
-		t.Errorf("%d bytes: %.500s", b.Len(), b.String())
 	}
 }

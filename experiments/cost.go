@@ -6,8 +6,8 @@ import (
 	"math"
 
 	"qcnlab/algos"
-	"qcnlab/experiments/units"
 	"qcnlab/model"
+	"qcnlab/units"
 )
 
 // Limits on what qcnlab accepts, so that no input can exhaust the machine.

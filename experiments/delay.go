@@ -5,8 +5,8 @@ import (
 	"strings"
 
 	"qcnlab/algos"
-	"qcnlab/experiments/units"
 	"qcnlab/model"
+	"qcnlab/units"
 )
 
 // Delay is an experiment-file delay: a duration ("200us") or a distribution

@@ -2,7 +2,6 @@ package experiments
 
 import (
 	"bytes"
-	"encoding/json"
 	"strings"
 	"testing"
 
@@ -186,59 +185,5 @@ func TestScenarioRoundTripAndDeterminism(t *testing.T) {
 			t.Errorf("saved file lacks %s:\n%s", want, b.String())
 		}
 	}
-	assertRoundTrip(t, e)
-	one, err := Execute(t.Context(), e, Options{Workers: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	four, err := Execute(t.Context(), e, Options{Workers: 4})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range one.Runs {
-		a, b := one.Runs[i], four.Runs[i]
-		a.WallSeconds, b.WallSeconds = 0, 0
-		ja, _ := json.Marshal(a)
-		jb, _ := json.Marshal(b)
-		if !bytes.Equal(ja, jb) {
-			t.Errorf("run %d differs with 4 workers:\n%s\n%s", i, ja, jb)
-		}
-		if len(a.Phases) != 3 || a.Phases[1].Bottlenecks[0].CapacityBps != 2e9 {
-			t.Errorf("run %d: phases %+v", i, a.Phases)
-		}
-		for _, s := range a.Sources {
-			if s.LoopDelayMin == nil || s.LoopDelayMax == nil {
-				t.Fatalf("run %d source %d: no loop delays", i, s.ID)
-			}
-			if *s.LoopDelayMin < 50e-6+10e-6 || *s.LoopDelayMax > 80e-6+50e-6+30e-6+1e-12 {
-				t.Errorf("run %d source %d: loop delays [%g, %g] outside what the delays allow", i, s.ID, *s.LoopDelayMin, *s.LoopDelayMax)
-			}
-		}
-	}
-	if *one.Runs[0].Sources[0].LoopDelayMin == *one.Runs[2].Sources[0].LoopDelayMin {
-		t.Errorf("seeds 3 and 4 drew the same loop delay")
-	}
-}
-
-// A source that is sent no feedback observed no loop: its loop delays are
-// null, not 0, while a source of a scheme that sends feedback has them.
-func TestNoFeedbackNoLoopDelay(t *testing.T) {
-	e, err := Parse("none.toml", []byte("duration = \"5ms\"\nwarmup = \"1ms\"\nalgorithms = [\"none\", \"qcn\"]\n[sources]\ncount = 2\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := Execute(t.Context(), e, Options{Workers: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range res.Runs[0].Sources {
-		if s.FeedbackFrames != 0 || s.LoopDelayMin != nil || s.LoopDelayMax != nil {
-			t.Errorf("none, source %d: %d feedback frames, loop delays %v %v; want none and null", s.ID, s.FeedbackFrames, s.LoopDelayMin, s.LoopDelayMax)
-		}
-	}
-	for _, s := range res.Runs[1].Sources {
-		if s.LoopDelayMin == nil || *s.LoopDelayMin <= 0 {
-			t.Errorf("qcn, source %d: loop delay %v, want a positive one", s.ID, s.LoopDelayMin)
-		}
-	}
+	assertRoundTrip(t, e) // its batch: TestScenarioSameWhateverTheWorkers
 }

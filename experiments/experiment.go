@@ -1,6 +1,3 @@
-// Package experiments holds qcnlab's experiment files: the TOML schema (load,
-// validate, save), the built-in experiment library, the batch runner and the
-// result writers.
 package experiments
 
 import (
@@ -8,7 +5,7 @@ import (
 	"slices"
 
 	"qcnlab/algos"
-	"qcnlab/experiments/units"
+	"qcnlab/units"
 )
 
 // Experiment is one experiment file. Fields that default to another field

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"qcnlab/algos"
-	"qcnlab/experiments/units"
+	"qcnlab/units"
 )
 
 // KeyKind finds the unit family of a numeric experiment key: a field of the

@@ -13,7 +13,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"qcnlab/algos"
-	"qcnlab/experiments/units"
+	"qcnlab/units"
 )
 
 // Error is a problem with an experiment, located by file and line (or by the

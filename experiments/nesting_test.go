@@ -3,7 +3,6 @@ package experiments
 import (
 	"strings"
 	"testing"
-	"time"
 )
 
 // A deeply nested file is refused at once, by line and key, before the
@@ -17,13 +16,9 @@ func TestDeepNestingRefused(t *testing.T) {
 		{"arrays", "[sources]\nids = " + strings.Repeat("[", 17) + strings.Repeat("]", 17), "deep.toml:2: ids:"},
 		{"unclosed", "x = " + strings.Repeat("[", 100000), "deep.toml:1: x:"},
 	} {
-		start := time.Now()
 		_, err := Parse("deep.toml", []byte(c.text))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want %q", c.name, err, c.want)
-		}
-		if d := time.Since(start); d > 5*time.Second {
-			t.Logf("%s: refused after %v", c.name, d) // informative only: no timed assertion
 		}
 	}
 	// Sixteen levels are allowed through to the decoder, and brackets in

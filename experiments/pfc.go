@@ -3,8 +3,8 @@ package experiments
 import (
 	"strings"
 
-	"qcnlab/experiments/units"
 	"qcnlab/model"
+	"qcnlab/units"
 )
 
 // pfcConfig is the model's PFC setting, nil when network.pfc is off.

@@ -14,7 +14,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"qcnlab/algos"
-	"qcnlab/experiments/units"
+	"qcnlab/units"
 )
 
 // Encode writes the complete experiment: every default explicit, and every
@@ -50,7 +50,7 @@ func (e *Experiment) Encode(w io.Writer) error {
 		if v == nil { // not resolvable (invalid): keep what was given
 			v = e.Params[name]
 		}
-		fmt.Fprintf(&b, "\n[params.%s]  # %s: %s (seed %s)\n", bareKey(name), sc.Display, sc.Summary, sc.Seed)
+		fmt.Fprintf(&b, "\n[params.%s]  # %s: %s (seed %s)\n", bareKey(name), sc.Display, sc.Summary, sc.Ref)
 		for _, p := range sc.Params {
 			x, ok := v[p.Key]
 			if !ok {

@@ -1,9 +1,6 @@
 package experiments
 
 import (
-	"context"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -50,28 +47,7 @@ func TestParkingLotExperiment(t *testing.T) {
 			t.Errorf("source %d path %v, want %v", i, s.Path, paths[i])
 		}
 	}
-	assertRoundTrip(t, e)
-
-	dir := t.TempDir()
-	res, err := Execute(context.Background(), e, Options{OutDir: dir, Plot: "png"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := res.Runs[0]
-	if len(r.Bottlenecks) != 2 {
-		t.Fatalf("%d bottlenecks", len(r.Bottlenecks))
-	}
-	// Three flows on each link: after QCN's start-up (about 60 ms from
-	// line rate) both links are congested and busy.
-	for _, b := range r.Bottlenecks {
-		if b.Utilization < 0.9 || b.QueueMean == 0 {
-			t.Errorf("%s: utilization %.3f queue mean %.0f", b.Name, b.Utilization, b.QueueMean)
-		}
-	}
-	series, _ := os.ReadFile(filepath.Join(dir, "timeseries.csv"))
-	if !strings.HasPrefix(string(series), "algorithm,time_s,queue_sw0_bytes,queue_sw1_bytes,rate_0_bps,") {
-		t.Errorf("header %q", strings.SplitN(string(series), "\n", 2)[0])
-	}
+	assertRoundTrip(t, e) // its batch: TestParkingLotBatch
 }
 
 func TestTopologyErrors(t *testing.T) {

@@ -7,8 +7,8 @@ import (
 	"slices"
 
 	"qcnlab/algos"
-	"qcnlab/experiments/units"
 	"qcnlab/model"
+	"qcnlab/units"
 )
 
 // Topologies the experiment file accepts.
@@ -58,14 +58,14 @@ func (e *Experiment) Validate() error {
 		bad("algorithms", "name at least one algorithm (known: %q)", algos.Names())
 	}
 	for i, name := range e.Algorithms {
-		if _, err := algos.Lookup(name); err != nil {
+		if sc, err := algos.Lookup(name); err != nil {
 			bad("algorithms", "%v", err)
 		} else if slices.Index(e.Algorithms, name) != i {
 			bad("algorithms", "%q is listed twice", name)
-		} else if e.Model == "fluid" && !model.HasFluid(name) {
+		} else if e.Model == "fluid" && !sc.Fluid {
 			bad("algorithms", "%s has no fluid model; use model = \"packet\"", name)
-		} else if e.Model == "convergence" && !model.HasConvergence(name) {
-			bad("model", "seed 002's convergence model covers %q, not %s; use model = \"packet\"", model.ConvergenceSchemes(), name)
+		} else if e.Model == "convergence" && sc.Convergence == nil {
+			bad("model", "seed 002's convergence model covers %q, not %s; use model = \"packet\"", convergenceSchemes(), name)
 		}
 	}
 
@@ -342,4 +342,16 @@ func (e *Experiment) validateConvergence(bad func(key, format string, args ...an
 	if e.Network.PFC {
 		bad("model", "seed 002's convergence model has no PFC, its queue never fills (network.pfc); use model = \"packet\"")
 	}
+}
+
+// convergenceSchemes lists the schemes seed 002's convergence model covers:
+// those that give it their law.
+func convergenceSchemes() []string {
+	var names []string
+	for _, name := range algos.Names() {
+		if sc, _ := algos.Lookup(name); sc.Convergence != nil {
+			names = append(names, name)
+		}
+	}
+	return names
 }

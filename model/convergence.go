@@ -36,13 +36,9 @@ import (
 //     model's stable state, section IV-B: sum R_i = C); each stays within
 //     [MIN_RATE, its line rate].
 //   - The queue is Q_EQ throughout: the model's assumption, not a result.
-var convergenceSchemes = []string{"qcn", "qcn-timer", "qcn-t", "qcn-aimd"}
-
-// HasConvergence reports whether seed 002's convergence model covers a scheme.
-func HasConvergence(scheme string) bool { return slices.Contains(convergenceSchemes, scheme) }
-
-// ConvergenceSchemes lists the schemes the convergence model covers.
-func ConvergenceSchemes() []string { return slices.Clone(convergenceSchemes) }
+//
+// A scheme the model covers gives its law (algos.Scheme.Convergence): QCN,
+// QCN-AIMD, QCN-TIMER and QCN-T.
 
 // ConvergenceStats is what the convergence model adds to a summary.
 type ConvergenceStats struct {
@@ -73,19 +69,9 @@ func newExpectedChange(cfg *Config) expectedChange {
 	v := cfg.Params
 	e := expectedChange{gdFb: v["gd"], rAI: v["r_ai"], fr: v["fast_recovery_th"], capacity: cfg.Capacity}
 	e.sampleTime = qcnMarkBytes(1) * 8 / cfg.Capacity
-	switch cfg.Scheme.Name {
-	case "qcn":
-		e.frCycle, e.aiCycle = v["bc_limit"], v["bc_limit"]/2
-	case "qcn-aimd":
-		e.aimd, e.frCycle = true, v["bc_limit"]
-	case "qcn-timer":
-		e.timer, e.frCycle, e.aiCycle = true, v["timer_period"], v["timer_period"]/2
-	case "qcn-t":
-		e.timer, e.frCycle, e.aiCycle = true, v["timer_period"], v["timer_period"]
-		if v["half_ai_cycles"] != 0 {
-			e.aiCycle /= 2
-		}
-	}
+	law := cfg.Scheme.Convergence
+	e.aimd, e.timer = law.AIMD, law.Timer
+	e.frCycle, e.aiCycle = law.Cycles(v)
 	return e
 }
 
@@ -187,8 +173,8 @@ func NewConvergence(cfg Config) (*Convergence, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	if !HasConvergence(cfg.Scheme.Name) {
-		return nil, fmt.Errorf("the convergence model covers %q, not %s", convergenceSchemes, cfg.Scheme.Name)
+	if cfg.Scheme.Convergence == nil {
+		return nil, fmt.Errorf("the convergence model covers the schemes that give it their law (algos.Scheme.Convergence), not %s", cfg.Scheme.Name)
 	}
 	if len(cfg.Sources) != 2 || len(cfg.Links) > 1 {
 		return nil, fmt.Errorf("the convergence model is for 2 sources on one link (seed 002 section IV-B)")

@@ -28,7 +28,7 @@ import (
 // Like eqs. 9-10 it resets TR to CR at every feedback: it has no
 // first-cycle rule (pseudo-code lines 38-41), which is why it oscillates at
 // shorter delays than the packet model (built-in qcn-fluid-vs-packet).
-var fluidSchemes = []string{"qcn"}
+// A scheme it describes says so (algos.Scheme.Fluid): QCN.
 
 // Fluid integrates the fluid model with a fixed step and a history of the
 // delayed quantities.
@@ -75,8 +75,8 @@ func NewFluid(cfg Config) (*Fluid, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	if !HasFluid(cfg.Scheme.Name) {
-		return nil, fmt.Errorf("%s has no fluid model (fluid models: %q)", cfg.Scheme.Name, fluidSchemes)
+	if !cfg.Scheme.Fluid {
+		return nil, fmt.Errorf("%s has no fluid model", cfg.Scheme.Name)
 	}
 	v := cfg.Params
 	n := len(cfg.Sources)

@@ -2,7 +2,6 @@ package model
 
 import (
 	"fmt"
-	"slices"
 
 	"qcnlab/algos"
 )
@@ -39,6 +38,3 @@ func New(cfg Config) (Sim, error) {
 	}
 	return nil, fmt.Errorf("unknown model %q (known: %q)", cfg.Model, Models)
 }
-
-// HasFluid reports whether a scheme has a fluid model.
-func HasFluid(scheme string) bool { return slices.Contains(fluidSchemes, scheme) }

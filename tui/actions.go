@@ -62,7 +62,7 @@ func (m *Model) setSpeed(s int) {
 	}
 	m.speed = s
 	if s == fastest && m.state() == stateRunning {
-		m.target = m.scen.duration
+		m.target = m.scenario.duration
 		m.sess.setTarget(m.target)
 	}
 }
@@ -122,57 +122,120 @@ func (m *Model) applyEdit(msg editMsg) {
 	m.setStatus(fmt.Sprintf("%s = %s: restarted", msg.key, strings.TrimSpace(msg.value)), false)
 }
 
-// saveTo writes the experiment as it is now, the active algorithm first.
-func (m *Model) saveTo(msg saveMsg) {
+// The files the workbench reads and writes are read and written in a
+// tea.Cmd, never in Update: a FIFO or a slow mount must not freeze the
+// screen. The Cmd's result comes back as a message (savedMsg, openedMsg).
+
+// savedMsg is the end of a save: the file was written, or not and why, or
+// it exists and replacing it needs a yes.
+type savedMsg struct {
+	path   string
+	exists bool
+	err    error
+}
+
+// saveTo writes the experiment as it is now, the active algorithm first, in
+// the background.
+func (m *Model) saveTo(msg saveMsg) tea.Cmd {
 	path := expandHome(strings.TrimSpace(msg.path))
 	if path == "" {
 		m.save.fail("name a file")
-		return
-	}
-	if info, err := os.Stat(path); err == nil && info.IsDir() {
-		m.save.fail(path + " is a folder: name a file in it")
-		return
-	} else if err := experiments.CheckSaveTarget(path); err != nil {
-		m.save.fail(err.Error()) // a FIFO or a device is never replaced
-		return
-	} else if info != nil && !msg.overwrite {
-		m.save.ask()
-		return
+		return nil
 	}
 	out := m.exp.Clone()
 	active := m.bar[m.active]
 	out.Algorithms = append([]string{active}, slices.DeleteFunc(slices.Clone(m.exp.Algorithms), func(s string) bool { return s == active })...)
-	if err := out.Save(path); err != nil {
-		m.save.fail(err.Error())
-		return
-	}
-	m.focus = m.back()
-	m.setStatus("saved "+path, false)
+	return func() tea.Msg { return save(out, path, msg.overwrite) }
 }
 
-// open loads an experiment (a file, or a built-in by name) and runs it; one
-// that does not load leaves its error in the prompt and the current run going.
-func (m *Model) open(path string) {
-	// Name files under the working directory as the user would.
-	if wd, err := os.Getwd(); err == nil && filepath.IsAbs(path) {
-		if rel, err := filepath.Rel(wd, path); err == nil && !strings.HasPrefix(rel, "..") {
-			path = rel
-		}
+// save writes e to path, unless path is a folder, a FIFO or a device, or
+// exists and overwrite is not set.
+func save(e *experiments.Experiment, path string, overwrite bool) savedMsg {
+	if info, err := os.Stat(path); err == nil && info.IsDir() {
+		return savedMsg{path: path, err: errors.New(path + " is a folder: name a file in it")}
+	} else if err := experiments.CheckSaveTarget(path); err != nil {
+		return savedMsg{path: path, err: err} // a FIFO or a device is never replaced
+	} else if info != nil && !overwrite {
+		return savedMsg{path: path, exists: true}
 	}
-	e, err := experiments.OpenWith(path, nil)
+	if err := e.Save(path); err != nil {
+		return savedMsg{path: path, err: err}
+	}
+	return savedMsg{path: path}
+}
+
+// saved shows how a save ended: in the prompt, or on the status line if
+// the prompt was closed meanwhile.
+func (m *Model) saved(msg savedMsg) {
+	if m.focus != focusSave {
+		switch {
+		case msg.exists:
+			m.setStatus(msg.path+" exists: not saved", true)
+		case msg.err != nil:
+			m.setStatus(msg.err.Error(), true)
+		default:
+			m.setStatus("saved "+msg.path, false)
+		}
+		return
+	}
+	switch {
+	case msg.exists:
+		m.save.ask()
+	case msg.err != nil:
+		m.save.fail(msg.err.Error())
+	default:
+		m.focus = m.back()
+		m.setStatus("saved "+msg.path, false)
+	}
+}
+
+// openedMsg is an experiment loaded in the background, or why it did not
+// load.
+type openedMsg struct {
+	path string // as the user would name it
+	exp  *experiments.Experiment
+	err  error
+}
+
+// open loads an experiment (a file, or a built-in by name) in the
+// background; opened runs it.
+func (m *Model) open(path string) tea.Cmd {
+	m.opener.err = ""
+	m.opener.note = "opening " + path + " …"
+	return func() tea.Msg {
+		// Name files under the working directory as the user would.
+		if wd, err := os.Getwd(); err == nil && filepath.IsAbs(path) {
+			if rel, err := filepath.Rel(wd, path); err == nil && !strings.HasPrefix(rel, "..") {
+				path = rel
+			}
+		}
+		e, err := experiments.OpenWith(path, nil)
+		return openedMsg{path: path, exp: e, err: err}
+	}
+}
+
+// opened runs an experiment that loaded; one that did not, or does not
+// start, leaves its error in the prompt and the current run going. If the
+// prompt was closed meanwhile, the user has changed their mind: nothing
+// happens.
+func (m *Model) opened(msg openedMsg) tea.Cmd {
+	if m.focus != focusOpen {
+		return nil
+	}
+	err := msg.err
 	if err == nil {
 		point := m.point
 		m.point = 0
-		if err = m.start(e, algorithmBar(e), 0); err != nil {
+		if err = m.start(msg.exp, algorithmBar(msg.exp), 0); err != nil {
 			m.point = point
 		}
 	}
 	if err != nil {
-		m.openP.fail(err.Error())
-		return
+		return m.opener.fail(err.Error())
 	}
 	m.focus = m.back()
-	m.setStatus("opened "+strings.TrimPrefix(path, "./"), false)
+	m.setStatus("opened "+strings.TrimPrefix(msg.path, "./"), false)
+	return nil
 }
 
 func (m *Model) setStatus(s string, isErr bool) {

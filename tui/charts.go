@@ -6,11 +6,13 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/charmbracelet/bubbles/help"
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
 	"qcnlab/algos"
 	"qcnlab/experiments"
-	"qcnlab/experiments/units"
+	"qcnlab/units"
 )
 
 // maxLines is the number of sources drawn one line each; above it the
@@ -46,27 +48,32 @@ func scenarioOf(e *experiments.Experiment) scenario {
 // chartsPane shows one run: the queue over the per-source rates, sized to
 // its area; when the area is short, sparklines instead.
 type chartsPane struct {
-	width, height int
-	scen          scenario
-	snap          *snapshot
-	rendered      string
+	common
+	scenario scenario
+	snap     *snapshot
+	rendered string
 }
 
 func (c *chartsPane) setSize(w, h int) {
 	if w != c.width || h != c.height {
-		c.width, c.height = w, h
+		c.common.setSize(w, h)
 		c.render()
 	}
 }
 
 func (c *chartsPane) setData(scen scenario, snap *snapshot) {
-	if scen != c.scen || snap != c.snap {
-		c.scen, c.snap = scen, snap
+	if scen != c.scenario || snap != c.snap {
+		c.scenario, c.snap = scen, snap
 		c.render()
 	}
 }
 
+// update does nothing: the charts take no keys, only data (setData).
+func (c *chartsPane) update(tea.Msg) tea.Cmd { return nil }
+
 func (c *chartsPane) view() string { return c.rendered }
+
+func (c *chartsPane) keyHelp(narrow bool) help.KeyMap { return mainHelp{c.keys, narrow} }
 
 func (c *chartsPane) render() {
 	w, h := c.width, c.height
@@ -74,18 +81,18 @@ func (c *chartsPane) render() {
 	case w <= 0 || h <= 0 || c.snap == nil:
 		c.rendered = blank(w, h)
 	case h < 10:
-		c.rendered = fitLines(sparkLines(w, c.scen, c.snap), w, h)
+		c.rendered = fitLines(sparkLines(w, c.scenario, c.snap), w, h)
 	default:
 		qh := max(4, (h-2)/2)
 		rh := h - 2 - qh
-		lines := rateSeries(c.scen, c.snap)
-		yMax := rateCeil(c.scen, []*snapshot{c.snap}, lines)
-		qp, rp := queuePlot(w, qh, c.scen, c.snap), ratePlot(w, rh, c.scen, c.snap, lines, yMax)
+		lines := rateSeries(c.scenario, c.snap)
+		yMax := rateCeil(c.scenario, []*snapshot{c.snap}, lines)
+		qp, rp := queuePlot(w, qh, c.scenario, c.snap), ratePlot(w, rh, c.scenario, c.snap, lines, yMax)
 		alignMargins(&qp, &rp)
 		c.rendered = lipgloss.JoinVertical(lipgloss.Left,
 			fit(queueTitle(c.snap), w),
 			qp.render(),
-			fit(rateTitle(c.scen, c.snap, w, yMax), w),
+			fit(rateTitle(c.scenario, c.snap, w, yMax), w),
 			rp.render())
 	}
 }

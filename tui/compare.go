@@ -3,37 +3,44 @@ package tui
 import (
 	"fmt"
 
+	"github.com/charmbracelet/bubbles/help"
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 )
 
 // comparePane shows every run of compare mode side by side: one small
 // queue chart and rate chart per algorithm, all on the same axes.
 type comparePane struct {
-	width, height int
-	scen          scenario
-	names         []string
-	snaps         []*snapshot
-	active        int
-	link          int        // the bottleneck the summaries describe
-	lines         [][]series // each run's rate lines
-	rateMax       float64    // the rate axis' top, the same for every run
-	rendered      string
+	common
+	scenario scenario
+	names    []string
+	snaps    []*snapshot
+	active   int
+	link     int        // the bottleneck the summaries describe
+	lines    [][]series // each run's rate lines
+	rateMax  float64    // the rate axis' top, the same for every run
+	rendered string
 }
 
 func (c *comparePane) setSize(w, h int) {
 	if w != c.width || h != c.height {
-		c.width, c.height = w, h
+		c.common.setSize(w, h)
 		c.render()
 	}
 }
 
+// update does nothing: the comparison takes no keys, only data (setData).
+func (c *comparePane) update(tea.Msg) tea.Cmd { return nil }
+
+func (c *comparePane) keyHelp(narrow bool) help.KeyMap { return mainHelp{c.keys, narrow} }
+
 func (c *comparePane) setData(scen scenario, names []string, snaps []*snapshot, active, link int) {
-	changed := scen != c.scen || active != c.active || link != c.link || len(snaps) != len(c.snaps)
+	changed := scen != c.scenario || active != c.active || link != c.link || len(snaps) != len(c.snaps)
 	for i := 0; !changed && i < len(snaps); i++ {
 		changed = snaps[i] != c.snaps[i] || names[i] != c.names[i]
 	}
 	if changed {
-		c.scen, c.names, c.snaps, c.active, c.link = scen, names, append(c.snaps[:0:0], snaps...), active, link
+		c.scenario, c.names, c.snaps, c.active, c.link = scen, names, append(c.snaps[:0:0], snaps...), active, link
 		c.lines = make([][]series, len(snaps))
 		for i, s := range snaps {
 			c.lines[i] = rateSeries(scen, s)
@@ -104,7 +111,7 @@ func (c *comparePane) cell(i, w, h int) string {
 	switch {
 	case s.err != nil:
 		title += "  " + errorStyle.Render("failed")
-	case len(s.summary.Bottlenecks) > 0 && s.now > c.scen.warmup:
+	case len(s.summary.Bottlenecks) > 0 && s.now > c.scenario.warmup:
 		title += "  " + faintStyle.Render(summaryText(s.summary, false, c.link))
 	}
 	body := h - 1
@@ -113,13 +120,13 @@ func (c *comparePane) cell(i, w, h int) string {
 	case body >= 10:
 		qh := body / 2
 		// Every cell on the same axes: the rate axis fits all the runs.
-		qp, rp := queuePlot(w, qh, c.scen, s), ratePlot(w, body-qh, c.scen, s, c.lines[i], c.rateMax)
+		qp, rp := queuePlot(w, qh, c.scenario, s), ratePlot(w, body-qh, c.scenario, s, c.lines[i], c.rateMax)
 		alignMargins(&qp, &rp)
 		parts = []string{qp.render(), rp.render()}
 	case body >= 4:
-		parts = []string{queuePlot(w, body, c.scen, s).render()}
+		parts = []string{queuePlot(w, body, c.scenario, s).render()}
 	default:
-		parts = []string{fitLines(sparkLines(w, c.scen, s), w, body)}
+		parts = []string{fitLines(sparkLines(w, c.scenario, s), w, body)}
 	}
 	return lipgloss.JoinVertical(lipgloss.Left, append([]string{fit(title, w)}, parts...)...)
 }

@@ -10,10 +10,19 @@
 //   - session.go: the runs on screen (one, or one per algorithm to compare);
 //   - model.go: the root model: its state, the tick that turns wall time into
 //     simulated time, and key routing; actions.go: what keys and panes' messages
-//     do; view.go: layout and view; run.go: the program;
-//   - header.go, charts.go, compare.go, params.go, prompt.go, open.go: the
-//     panes; plot.go: a line chart over simulated time on top of ntcharts;
+//     do, the files read and written in a tea.Cmd whose result comes back as a
+//     message (never in Update); view.go: layout and view; run.go: the program;
+//   - pane.go: the shape every pane has (update, view, setSize, keyHelp) and
+//     what each holds (common: its size and the shared key bindings);
+//   - charts.go, compare.go, params.go, prompt.go, open.go: the panes;
+//     header.go: the header, the algorithm bar and the stats line; plot.go: a
+//     line chart over simulated time on top of ntcharts;
 //   - keys.go: every key binding, feeding the help line; styles.go: every style.
+//
+// At about 3,400 lines it is one bubbletea program: the panes, the root
+// model and the charts share the snapshots, the styles and the key map, and
+// split into packages they would export all three for one user. Its files
+// each have one job, as listed above.
 //
 // Simulated time reaches the UI only through tickMsg, which carries the wall
 // clock time, so tests drive the model with explicit times and their golden

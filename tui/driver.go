@@ -46,11 +46,25 @@ type driver struct {
 	done   chan struct{}
 	once   sync.Once
 	busy   time.Duration // owned by the goroutine
+
+	// parked, if set (by tests, before start), hears the simulated time
+	// each time the goroutine parks at its target to wait for a new one.
+	parked chan algos.Time
 }
 
 // startDriver builds the simulation and starts its goroutine, idle at time
 // zero until the first target.
 func startDriver(algo string, cfg model.Config) (*driver, error) {
+	d, err := newDriver(algo, cfg)
+	if err != nil {
+		return nil, err
+	}
+	d.start()
+	return d, nil
+}
+
+// newDriver builds the simulation; start starts its goroutine.
+func newDriver(algo string, cfg model.Config) (*driver, error) {
 	d := &driver{
 		algo: algo,
 		cfg:  cfg,
@@ -66,9 +80,10 @@ func startDriver(algo string, cfg model.Config) (*driver, error) {
 	}
 	d.sim = sim
 	d.publish()
-	go d.loop()
 	return d, nil
 }
+
+func (d *driver) start() { go d.loop() }
 
 // setTarget asks the goroutine to advance to t (or to stop where it is if
 // it is already past t). It never blocks.
@@ -107,6 +122,12 @@ func (d *driver) loop() {
 			if d.snapshot().now != d.sim.Now() {
 				d.publish()
 				published = time.Now()
+			}
+			if d.parked != nil {
+				select {
+				case d.parked <- d.sim.Now():
+				default: // the test has stopped listening
+				}
 			}
 			select {
 			case <-d.quit:

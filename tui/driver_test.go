@@ -54,13 +54,38 @@ func waitFor(t testing.TB, d *driver, at algos.Time) *snapshot {
 	}
 }
 
-func TestDriverAdvancesToTargetAndStops(t *testing.T) {
-	defer verifyNoLeaks(t)
-	e := testExperiment(t)
-	d, err := startDriver("qcn", testConfig(t, e, "qcn"))
+// parkedAt waits for the driver's goroutine to park at its target and
+// returns the simulated time it parked at.
+func parkedAt(t testing.TB, d *driver) algos.Time {
+	t.Helper()
+	select {
+	case at := <-d.parked:
+		return at
+	case <-time.After(10 * time.Second):
+		t.Fatalf("%s: never parked", d.algo)
+	}
+	return 0
+}
+
+// startParking starts a driver whose goroutine says where it parks.
+func startParking(t testing.TB, e *experiments.Experiment) *driver {
+	t.Helper()
+	d, err := newDriver("qcn", testConfig(t, e, "qcn"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	d.parked = make(chan algos.Time, 64)
+	d.start()
+	if at := parkedAt(t, d); at != 0 {
+		t.Fatalf("parked first at %v, want 0: no target yet", at)
+	}
+	return d
+}
+
+func TestDriverAdvancesToTargetAndStops(t *testing.T) {
+	defer verifyNoLeaks(t)
+	e := testExperiment(t)
+	d := startParking(t, e)
 	defer d.stop()
 	if s := d.snapshot(); s.now != 0 || s.done || len(s.points) != 0 {
 		t.Fatalf("before any target: now %v done %v points %d", s.now, s.done, len(s.points))
@@ -73,10 +98,10 @@ func TestDriverAdvancesToTargetAndStops(t *testing.T) {
 	if got := len(s.points); got != 300 { // one point per 10us sample
 		t.Errorf("%d points at 3ms, want 300", got)
 	}
-	// It idles at the target: no event runs without a new target.
-	time.Sleep(5 * time.Millisecond)
-	if d.snapshot() != s {
-		t.Error("published again without a new target")
+	// It parks at the target, where it published last: no event runs
+	// without a new target.
+	if at := parkedAt(t, d); at != 3*algos.Millisecond || d.snapshot() != s {
+		t.Errorf("parked at %v; published again: %v", at, d.snapshot() != s)
 	}
 	d.setTarget(algos.Never)
 	s = waitFor(t, d, algos.Never)
@@ -119,17 +144,16 @@ func TestDriverMatchesBatchRun(t *testing.T) {
 
 func TestDriverPausesOnLowerTarget(t *testing.T) {
 	e := testExperiment(t)
-	d, err := startDriver("qcn", testConfig(t, e, "qcn"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := startParking(t, e)
 	defer d.stop()
 	d.setTarget(2 * algos.Millisecond)
-	waitFor(t, d, 2*algos.Millisecond)
-	d.setTarget(algos.Millisecond) // in the past: stay
-	time.Sleep(2 * time.Millisecond)
-	if s := d.snapshot(); s.now != 2*algos.Millisecond {
-		t.Errorf("moved to %v after a target in the past", s.now)
+	if at := parkedAt(t, d); at != 2*algos.Millisecond {
+		t.Fatalf("parked at %v, want 2ms", at)
+	}
+	s := d.snapshot()
+	d.setTarget(algos.Millisecond) // in the past: it wakes, stays, and parks again
+	if at := parkedAt(t, d); at != 2*algos.Millisecond || d.snapshot() != s {
+		t.Errorf("parked at %v after a target in the past, published again: %v", at, d.snapshot() != s)
 	}
 }
 

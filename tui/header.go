@@ -9,8 +9,8 @@ import (
 
 	"qcnlab/algos"
 	"qcnlab/experiments"
-	"qcnlab/experiments/units"
 	"qcnlab/model"
+	"qcnlab/units"
 )
 
 // runState is what the header says the simulation is doing.

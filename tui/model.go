@@ -55,26 +55,26 @@ func tick() tea.Cmd {
 
 // Model is the workbench's root model.
 type Model struct {
-	keys          keyMap
+	keys          *keyMap // shared with every pane
 	help          help.Model
 	width, height int
 	autoTick      bool // schedule the next tick on each tick (off in tests)
 	ticking       bool // a tick is scheduled: the clock runs only while something moves
 	quitting      bool
 
-	exp     *experiments.Experiment // as loaded and edited, with its [sweep]: what s saves
-	run     *experiments.Experiment // exp at the sweep point shown: what runs
-	points  [][]experiments.Assignment
-	point   int // the sweep point shown, an index into points
-	scen    scenario
-	bar     []string // algorithms, 1-9
-	active  int
-	compare bool
-	paused  bool
-	speed   int // index into speeds, or fastest
-	focus   focus
-	showPar bool // the parameter pane is open
-	link    int  // the bottleneck the stats line describes (a parking lot has several)
+	exp        *experiments.Experiment // as loaded and edited, with its [sweep]: what s saves
+	run        *experiments.Experiment // exp at the sweep point shown: what runs
+	points     [][]experiments.Assignment
+	point      int      // the sweep point shown, an index into points
+	scenario   scenario // run's axes, as the charts draw them
+	bar        []string // algorithms, 1-9
+	active     int
+	compare    bool
+	paused     bool
+	speed      int // index into speeds, or fastest
+	focus      focus
+	paramsOpen bool // the parameter pane is shown
+	link       int  // the bottleneck the stats line describes (a parking lot has several)
 
 	sess     *session
 	target   algos.Time // simulated time the runs are asked to reach
@@ -92,11 +92,13 @@ type Model struct {
 	statusSeq int       // counts messages, so a fade timer clears only its own
 	fadeSeq   int       // the message a fade timer is scheduled for
 
-	charts chartsPane
-	cmp    comparePane
-	params paramsPane
-	save   savePrompt
-	openP  openPrompt
+	// The panes: the charts of one run, or of every run side by side;
+	// the parameters; the save and open prompts.
+	charts     chartsPane
+	comparison comparePane
+	params     paramsPane
+	save       savePrompt
+	opener     openPrompt
 }
 
 // New builds the workbench on an experiment, with its first algorithm
@@ -114,13 +116,16 @@ func New(e *experiments.Experiment) (Model, error) {
 }
 
 func newModel() Model {
+	keys := defaultKeys()
 	return Model{
-		keys:   defaultKeys(),
-		help:   help.New(),
-		speed:  defaultSpeed,
-		params: newParamsPane(),
-		save:   newSavePrompt(),
-		openP:  newOpenPrompt(),
+		keys:       &keys,
+		help:       help.New(),
+		speed:      defaultSpeed,
+		charts:     chartsPane{common: common{keys: &keys}},
+		comparison: comparePane{common: common{keys: &keys}},
+		params:     newParamsPane(&keys),
+		save:       newSavePrompt(&keys),
+		opener:     newOpenPrompt(&keys),
 	}
 }
 
@@ -172,7 +177,7 @@ func (m *Model) start(e *experiments.Experiment, bar []string, active int) error
 	if m.sess != nil {
 		m.sess.stop()
 	}
-	m.sess, m.exp, m.run, m.bar, m.active, m.scen = sess, e, run, bar, active, scenarioOf(run)
+	m.sess, m.exp, m.run, m.bar, m.active, m.scenario = sess, e, run, bar, active, scenarioOf(run)
 	m.points, m.point = points, point
 	if m.link >= m.links() {
 		m.link = 0
@@ -334,24 +339,34 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.applyEdit(msg)
 		return nil
 	case saveMsg:
-		m.saveTo(msg)
+		return m.saveTo(msg)
+	case savedMsg:
+		m.saved(msg)
 		return nil
 	case openMsg:
-		m.open(msg.path)
-		return nil
+		return m.open(msg.path)
+	case openedMsg:
+		return m.opened(msg)
 	}
-	// Anything else belongs to the component that asked for it: a text
-	// input's cursor.
-	var cmd tea.Cmd
-	switch {
-	case m.focus == focusOpen:
-		m.openP, cmd, _ = m.openP.update(msg, &m.keys)
-	case m.focus == focusSave:
-		m.save, cmd, _ = m.save.update(msg, &m.keys)
-	case m.focus == focusParams:
-		m.params, cmd = m.params.update(msg, &m.keys)
+	// Anything else belongs to the pane that asked for it: a text input's
+	// cursor.
+	return m.focused().update(msg)
+}
+
+// focused is the pane that has the keys.
+func (m *Model) focused() pane {
+	switch m.focus {
+	case focusOpen:
+		return &m.opener
+	case focusSave:
+		return &m.save
+	case focusParams:
+		return &m.params
 	}
-	return cmd
+	if m.compare {
+		return &m.comparison
+	}
+	return &m.charts
 }
 
 // onTick picks up the runs' latest snapshots, measures, and moves the
@@ -369,7 +384,7 @@ func (m *Model) onTick(at time.Time) {
 	}
 	if m.state() == stateRunning {
 		if m.speed == fastest {
-			m.target = m.scen.duration
+			m.target = m.scenario.duration
 		} else {
 			// Never more than one step ahead of the slowest run: a run that
 			// cannot keep up plays at its own pace, without a backlog.
@@ -442,39 +457,35 @@ func (m *Model) refreshPanes() {
 	if m.sess == nil {
 		return
 	}
-	m.charts.setData(m.scen, m.mainSnap())
+	m.charts.setData(m.scenario, m.mainSnap())
 	if m.compare {
-		m.cmp.setData(m.scen, m.sess.names, m.sess.snaps, m.active, m.link)
+		m.comparison.setData(m.scenario, m.sess.names, m.sess.snaps, m.active, m.link)
 	}
 }
 
 func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
-	k := &m.keys
+	k := m.keys
 	if msg.String() == "ctrl+c" {
 		return m.quit()
 	}
 	// Prompts take every key.
-	var cmd tea.Cmd
 	switch {
 	case m.focus == focusSave:
-		var cancelled bool
-		m.save, cmd, cancelled = m.save.update(msg, k)
-		if cancelled {
+		cmd := m.save.update(msg)
+		if m.save.closed {
 			m.focus = m.back()
 		}
 		return cmd
 	case m.focus == focusOpen:
-		var cancelled bool
-		m.openP, cmd, cancelled = m.openP.update(msg, k)
-		if cancelled {
+		cmd := m.opener.update(msg)
+		if m.opener.closed {
 			m.focus = m.back()
 		}
 		return cmd
 	case m.focus == focusParams && m.params.editing:
-		m.params, cmd = m.params.update(msg, k)
-		return cmd
+		return m.params.update(msg)
 	case m.focus == focusParams && key.Matches(msg, k.Cancel):
-		m.showPar, m.focus = false, focusCharts
+		m.paramsOpen, m.focus = false, focusCharts
 		return nil
 	}
 	switch {
@@ -505,14 +516,14 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 			m.setStatus(describe(err), true)
 		}
 	case key.Matches(msg, k.Params):
-		m.showPar = !m.showPar
+		m.paramsOpen = !m.paramsOpen
 		m.focus = m.back()
 	case key.Matches(msg, k.Save):
 		m.focus = focusSave
 		return m.save.open("./" + m.exp.Name + ".toml")
 	case key.Matches(msg, k.Open):
 		m.focus = focusOpen
-		return m.openP.open()
+		return m.opener.open()
 	case key.Matches(msg, k.NextPoint):
 		m.pickPoint(m.point + 1)
 	case key.Matches(msg, k.PrevPoint):
@@ -523,15 +534,14 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Help):
 		m.help.ShowAll = !m.help.ShowAll
 	case m.focus == focusParams:
-		m.params, cmd = m.params.update(msg, k)
-		return cmd
+		return m.params.update(msg)
 	}
 	return nil
 }
 
 // back is the focus to return to when a prompt closes.
 func (m *Model) back() focus {
-	if m.showPar {
+	if m.paramsOpen {
 		return focusParams
 	}
 	return focusCharts

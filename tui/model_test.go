@@ -235,16 +235,16 @@ func TestParamsPaneOpensAndCloses(t *testing.T) {
 	h := newHarness(t, testExperiment(t), 120, 40)
 	for _, k := range []string{"e", "p"} {
 		h.keys(k)
-		if !h.m.showPar || h.m.focus != focusParams || !strings.Contains(h.view(), "parameters of the run and of QCN") {
+		if !h.m.paramsOpen || h.m.focus != focusParams || !strings.Contains(h.view(), "parameters of the run and of QCN") {
 			t.Fatalf("%s did not open the pane", k)
 		}
 		h.keys(k)
-		if h.m.showPar || h.m.focus != focusCharts {
+		if h.m.paramsOpen || h.m.focus != focusCharts {
 			t.Fatalf("%s did not close the pane", k)
 		}
 	}
 	h.keys("e", "esc")
-	if h.m.showPar {
+	if h.m.paramsOpen {
 		t.Error("esc did not close the pane")
 	}
 	// Every parameter of the active scheme is listed (the table scrolls),
@@ -268,7 +268,7 @@ func TestParamsPaneOpensAndCloses(t *testing.T) {
 // editKey opens the pane, selects key and types value.
 func editKey(h *harness, key, value string) {
 	h.t.Helper()
-	if !h.m.showPar {
+	if !h.m.paramsOpen {
 		h.keys("e")
 	}
 	for h.m.params.table.Cursor() > 0 {
@@ -494,7 +494,7 @@ func TestOpenGoodFile(t *testing.T) {
 	h := newHarness(t, testExperiment(t), 120, 40)
 	h.advance(tick250)
 	h.keys("o", "g", "tab")
-	if got := h.m.openP.input.Value(); got != "./good.toml" {
+	if got := h.m.opener.input.Value(); got != "./good.toml" {
 		t.Errorf("tab completed to %q", got)
 	}
 	h.keys("enter")

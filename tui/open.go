@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
@@ -27,8 +28,11 @@ type openMsg struct{ path string }
 // the folder anew whenever its folder changes and on every tab, never
 // trusts a listing to still be true (a file may vanish before it is
 // opened), and shows why a folder cannot be listed instead of failing.
+// Every read of the file system (a listing, whether what enter names is a
+// folder) runs in a tea.Cmd, whose result comes back as a message
+// (listedMsg, chosenMsg): a slow mount never freezes the screen.
 type openPrompt struct {
-	width   int
+	common
 	input   textinput.Model
 	matches []match // completions of the input, in the order listed
 	sel     int     // the highlighted match, -1 for none
@@ -36,6 +40,24 @@ type openPrompt struct {
 	entries []entry
 	note    string // why the folder could not be listed (in full)
 	err     string // why the chosen experiment did not open
+	closed  bool   // cancelled: the root model gives the keys back
+
+	listing    bool // the folder dir is being listed
+	seq        int  // the listing under way: earlier ones are stale
+	completing bool // tab completes once the listing is in
+}
+
+// listedMsg is the open prompt's folder, listed in the background.
+type listedMsg struct {
+	seq     int
+	entries []entry
+	note    string
+}
+
+// chosenMsg is what enter named, once it is known to be a folder or not.
+type chosenMsg struct {
+	value  string
+	folder bool
 }
 
 // match is a completion: a path, or a built-in experiment's name.
@@ -55,40 +77,41 @@ const (
 	maxListed     = 10000 // entries read from one folder: /proc or a huge folder stays quick
 )
 
-func newOpenPrompt() openPrompt {
+func newOpenPrompt(keys *keyMap) openPrompt {
 	in := textinput.New()
 	in.Prompt = "open: "
 	in.PromptStyle = promptStyle
 	in.Cursor.SetMode(cursor.CursorStatic)
-	return openPrompt{input: in, sel: -1}
+	// Its lines: the input, a line for errors, the matches.
+	return openPrompt{common: common{keys: keys, height: 2 + openListLines}, input: in, sel: -1}
 }
 
 // open starts the prompt on the current folder.
 func (p *openPrompt) open() tea.Cmd {
-	p.err, p.dir = "", ""
-	p.setValue("./")
-	return p.input.Focus()
+	p.err, p.dir, p.closed = "", "", false
+	return tea.Batch(p.setValue("./"), p.input.Focus())
 }
 
-func (p *openPrompt) setWidth(w int) {
+// setSize fits the prompt to the width; it keeps its lines.
+func (p *openPrompt) setSize(w, _ int) {
 	p.width = w
 	p.input.Width = max(1, w-len(p.input.Prompt)-1)
 }
 
-// height is the prompt's lines: the input, a line for errors, the matches.
-func (p *openPrompt) height() int { return 2 + openListLines }
+func (p *openPrompt) keyHelp(bool) help.KeyMap { return openHelp{p.keys} }
 
-func (p *openPrompt) setValue(v string) {
+func (p *openPrompt) setValue(v string) tea.Cmd {
 	p.input.SetValue(v)
 	p.input.CursorEnd()
-	p.refresh(false)
+	return p.refresh(false)
 }
 
 // fail shows why the chosen experiment did not open; the prompt stays,
 // its list read anew (the file may have vanished).
-func (p *openPrompt) fail(msg string) {
-	p.refresh(true)
+func (p *openPrompt) fail(msg string) tea.Cmd {
+	cmd := p.refresh(true)
 	p.err = msg
+	return cmd
 }
 
 // split cuts the input into the folder to list and the start of the name.
@@ -101,15 +124,43 @@ func split(v string) (dir, prefix, base string) {
 	return dir, dir, v[i+1:]
 }
 
-// refresh lists the input's folder if it changed (or always, if reread),
-// and recomputes the matches.
-func (p *openPrompt) refresh(reread bool) {
-	v := p.input.Value()
-	dir, prefix, base := split(v)
+// refresh recomputes the matches of the input; if its folder changed (or
+// always, if reread) it lists the folder anew in the background, and
+// recomputes them once listed (listedMsg).
+func (p *openPrompt) refresh(reread bool) tea.Cmd {
+	dir, _, _ := split(p.input.Value())
+	var cmd tea.Cmd
 	if reread || dir != p.dir {
-		p.dir = dir
-		p.entries, p.note = listDir(expandHome(dir))
+		p.dir, p.entries, p.note, p.listing, p.completing = dir, nil, "", true, false
+		p.seq++
+		seq := p.seq
+		cmd = func() tea.Msg {
+			entries, note := listDir(expandHome(dir))
+			return listedMsg{seq: seq, entries: entries, note: note}
+		}
 	}
+	p.match()
+	return cmd
+}
+
+// listed takes a listing of the folder, unless the input has moved to
+// another since it was asked for.
+func (p *openPrompt) listed(msg listedMsg) tea.Cmd {
+	if msg.seq != p.seq {
+		return nil
+	}
+	p.entries, p.note, p.listing = msg.entries, msg.note, false
+	p.match()
+	if p.completing {
+		p.completing = false
+		return p.completeCommon()
+	}
+	return nil
+}
+
+// match computes the matches of the input from the folder's listing.
+func (p *openPrompt) match() {
+	_, prefix, base := split(p.input.Value())
 	var files, dirs []match
 	for _, e := range p.entries {
 		if !strings.HasPrefix(e.name, base) || strings.HasPrefix(e.name, ".") && !strings.HasPrefix(base, ".") {
@@ -173,53 +224,68 @@ func errText(err error) string {
 	return err.Error()
 }
 
-// update handles a message; done says the prompt was cancelled.
-func (p openPrompt) update(msg tea.Msg, keys *keyMap) (_ openPrompt, cmd tea.Cmd, done bool) {
+// update handles a message; cancelling closes the prompt (closed).
+func (p *openPrompt) update(msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	switch msg := msg.(type) {
+	case listedMsg:
+		return p.listed(msg)
+	case chosenMsg:
+		return p.chosen(msg)
+	}
 	km, isKey := msg.(tea.KeyMsg)
 	if !isKey {
 		p.input, cmd = p.input.Update(msg)
-		return p, cmd, false
+		return cmd
 	}
 	switch {
-	case key.Matches(km, keys.Cancel):
+	case key.Matches(km, p.keys.Cancel):
 		p.input.Blur()
-		return p, nil, true
+		p.closed = true
+		return nil
 	case km.Type == tea.KeyUp: // not k: letters are text here
 		if len(p.matches) > 0 {
 			p.sel = (max(p.sel, 0) - 1 + len(p.matches)) % len(p.matches)
 		}
-		return p, nil, false
+		return nil
 	case km.Type == tea.KeyDown:
 		if len(p.matches) > 0 {
 			p.sel = (p.sel + 1) % len(p.matches)
 		}
-		return p, nil, false
-	case key.Matches(km, keys.Complete):
-		p.complete()
-		return p, nil, false
-	case key.Matches(km, keys.Apply):
+		return nil
+	case key.Matches(km, p.keys.Complete):
+		return p.complete()
+	case key.Matches(km, p.keys.Apply):
 		return p.choose()
 	}
 	before := p.input.Value()
 	p.input, cmd = p.input.Update(msg)
 	if p.input.Value() != before {
 		p.err = ""
-		p.refresh(false)
+		cmd = tea.Batch(cmd, p.refresh(false))
 	}
-	return p, cmd, false
+	return cmd
 }
 
 // complete is tab: the highlighted match, else the longest common start of
-// the matches; a folder is then listed.
-func (p *openPrompt) complete() {
+// the matches, taken once the folder is listed anew (it may have changed
+// since); a folder is then listed.
+func (p *openPrompt) complete() tea.Cmd {
 	p.err = ""
 	if p.sel >= 0 && p.sel < len(p.matches) {
 		p.input.SetValue(p.matches[p.sel].text)
 		p.input.CursorEnd()
 	}
-	p.refresh(true) // the folder may have changed since it was listed
+	cmd := p.refresh(true)
+	p.completing = true
+	return cmd
+}
+
+// completeCommon extends the input to the longest common start of the
+// matches.
+func (p *openPrompt) completeCommon() tea.Cmd {
 	if len(p.matches) == 0 {
-		return
+		return nil
 	}
 	common := p.matches[0].text
 	for _, m := range p.matches[1:] {
@@ -228,13 +294,14 @@ func (p *openPrompt) complete() {
 		}
 	}
 	if len(common) > len(p.input.Value()) {
-		p.setValue(common)
+		return p.setValue(common)
 	}
+	return nil
 }
 
 // choose is enter: a highlighted folder or a typed folder is listed; a
 // file or a built-in name is opened.
-func (p openPrompt) choose() (openPrompt, tea.Cmd, bool) {
+func (p *openPrompt) choose() tea.Cmd {
 	v := p.input.Value()
 	if p.sel >= 0 && p.sel < len(p.matches) {
 		v = p.matches[p.sel].text
@@ -242,30 +309,41 @@ func (p openPrompt) choose() (openPrompt, tea.Cmd, bool) {
 	v = strings.TrimSpace(v)
 	if v == "" {
 		p.err = "name a file or a built-in experiment"
-		return p, nil, false
+		return nil
 	}
-	if info, err := os.Stat(expandHome(v)); err == nil && info.IsDir() {
+	return func() tea.Msg {
+		info, err := os.Stat(expandHome(v))
+		return chosenMsg{value: v, folder: err == nil && info.IsDir()}
+	}
+}
+
+// chosen lists a folder enter named, or asks the root model to open a file
+// or a built-in.
+func (p *openPrompt) chosen(msg chosenMsg) tea.Cmd {
+	v := msg.value
+	if msg.folder {
 		if !strings.HasSuffix(v, "/") {
 			v += "/"
 		}
 		p.err = ""
-		p.setValue(v)
-		return p, nil, false
+		return p.setValue(v)
 	}
 	p.input.SetValue(v)
 	p.input.CursorEnd()
 	path := expandHome(v)
-	return p, func() tea.Msg { return openMsg{path: path} }, false
+	return func() tea.Msg { return openMsg{path: path} }
 }
 
 // view is the prompt's lines: the input, a note or an error, the matches
 // around the highlighted one.
-func (p openPrompt) view() string {
+func (p *openPrompt) view() string {
 	w := p.width
 	lines := []string{fit(p.input.View(), w)}
 	switch {
 	case p.err != "":
 		lines = append(lines, wrap(errorStyle, p.err, w, 1)...)
+	case p.listing:
+		lines = append(lines, fit(faintStyle.Render("listing "+p.dir+" …"), w))
 	case p.note != "":
 		lines = append(lines, fit(faintStyle.Render(p.note), w))
 	case len(p.matches) == 0:
@@ -291,5 +369,5 @@ func (p openPrompt) view() string {
 	if n := len(p.matches) - first - openListLines; n > 0 {
 		lines[len(lines)-1] = fit(faintStyle.Render("  … and "+strconv.Itoa(n+1)+" more: type to narrow"), w)
 	}
-	return fitLines(lines, w, p.height())
+	return fitLines(lines, w, p.height)
 }

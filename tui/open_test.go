@@ -3,13 +3,17 @@ package tui
 import (
 	"os"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
 )
 
 // openLines is the open prompt's list of matches as shown.
 func openMatches(h *harness) []string {
 	var out []string
-	for _, m := range h.m.openP.matches {
+	for _, m := range h.m.opener.matches {
 		out = append(out, m.text)
 	}
 	return out
@@ -26,7 +30,7 @@ func TestOpenPromptCompletes(t *testing.T) {
 	os.WriteFile("sub/deep.toml", []byte("name = \"deep\"\n"), 0o644)
 	h := newHarness(t, testExperiment(t), 120, 40)
 	h.keys("o")
-	if got := h.m.openP.input.Value(); got != "./" {
+	if got := h.m.opener.input.Value(); got != "./" {
 		t.Errorf("prefilled with %q, want ./", got)
 	}
 	m := strings.Join(openMatches(h), " ")
@@ -39,19 +43,19 @@ func TestOpenPromptCompletes(t *testing.T) {
 	}
 	// Into the folder: tab completes s to ./sub/ and lists it.
 	h.keys("s", "tab")
-	if got := h.m.openP.input.Value(); got != "./sub/" || strings.Join(openMatches(h), " ") != "./sub/deep.toml" {
+	if got := h.m.opener.input.Value(); got != "./sub/" || strings.Join(openMatches(h), " ") != "./sub/deep.toml" {
 		t.Errorf("after s, tab: %q lists %q", got, openMatches(h))
 	}
 	// A built-in by name; q is text.
 	h.keys("ctrl+u")
 	h.typeText("qcn-t-f")
 	h.keys("tab")
-	if got := h.m.openP.input.Value(); got != "qcn-t-fairness" || h.quit {
+	if got := h.m.opener.input.Value(); got != "qcn-t-fairness" || h.quit {
 		t.Fatalf("completed to %q (quit %v)", got, h.quit)
 	}
 	h.keys("enter")
 	if h.m.focus != focusCharts || h.m.exp.Name != "qcn-t-fairness" {
-		t.Errorf("built-in not opened: focus %v, %s (%s)", h.m.focus, h.m.exp.Name, h.m.openP.err)
+		t.Errorf("built-in not opened: focus %v, %s (%s)", h.m.focus, h.m.exp.Name, h.m.opener.err)
 	}
 }
 
@@ -69,7 +73,7 @@ func TestOpenFileVanishes(t *testing.T) {
 	h.view()
 	h.keys("enter")
 	if h.m.exp != exp || h.m.focus != focusOpen || !strings.Contains(h.view(), "no such file") {
-		t.Errorf("vanished file: focus %v, err %q", h.m.focus, h.m.openP.err)
+		t.Errorf("vanished file: focus %v, err %q", h.m.focus, h.m.opener.err)
 	}
 	if got := strings.Join(openMatches(h), " "); strings.Contains(got, "b.toml") {
 		t.Errorf("the failed open did not relist: %q", got)
@@ -91,8 +95,8 @@ func TestOpenFileVanishes(t *testing.T) {
 	h.typeText(dir + "/")
 	os.RemoveAll(dir)
 	h.keys("tab", "down", "enter")
-	if h.m.focus != focusOpen || h.m.openP.note == "" && h.m.openP.err == "" {
-		t.Errorf("vanished folder: note %q err %q", h.m.openP.note, h.m.openP.err)
+	if h.m.focus != focusOpen || h.m.opener.note == "" && h.m.opener.err == "" {
+		t.Errorf("vanished folder: note %q err %q", h.m.opener.note, h.m.opener.err)
 	}
 }
 
@@ -112,7 +116,7 @@ func TestOpenUnlistable(t *testing.T) {
 			t.Errorf("%s: want %q in\n%s", c.typed, c.want, v)
 		}
 		h.keys("enter")
-		if h.m.focus != focusOpen || h.m.openP.err == "" {
+		if h.m.focus != focusOpen || h.m.opener.err == "" {
 			t.Errorf("%s: enter gave no error", c.typed)
 		}
 	}
@@ -144,11 +148,55 @@ func TestPromptsExpandHome(t *testing.T) {
 	h.keys("o")
 	h.typeText("~/sa")
 	h.keys("tab")
-	if got := h.m.openP.input.Value(); got != "~/saved.toml" {
+	if got := h.m.opener.input.Value(); got != "~/saved.toml" {
 		t.Errorf("tab completed ~/sa to %q", got)
 	}
 	h.keys("enter")
-	if h.m.focus != focusCharts || h.m.openP.err != "" {
-		t.Errorf("open ~/saved.toml: %q", h.m.openP.err)
+	if h.m.focus != focusCharts || h.m.opener.err != "" {
+		t.Errorf("open ~/saved.toml: %q", h.m.opener.err)
+	}
+}
+
+// Opening a FIFO does not freeze the screen: Update hands the load to a
+// tea.Cmd and returns; the screen goes on while no one writes to the pipe,
+// and once someone does, the experiment opens.
+func TestOpenAFIFODoesNotBlockUpdate(t *testing.T) {
+	t.Chdir(t.TempDir())
+	if err := syscall.Mkfifo("pipe.toml", 0o644); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	h := newHarness(t, testExperiment(t), 120, 40)
+	h.keys("o")
+	h.typeText("pipe.toml")
+	var load tea.Cmd
+	updated := make(chan struct{})
+	go func() {
+		defer close(updated)
+		step := func(msg tea.Msg) tea.Cmd {
+			next, cmd := h.m.Update(msg)
+			h.m = next.(Model)
+			return cmd
+		}
+		stat := step(keyMsg("enter")) // is pipe.toml a folder?
+		open := step(stat())          // no: the prompt's openMsg,
+		load = step(open())           // which the root turns into the load
+	}()
+	select {
+	case <-updated:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Update blocked on a FIFO no one writes to")
+	}
+	if load == nil || h.m.focus != focusOpen || !strings.Contains(h.view(), "opening pipe.toml") {
+		t.Fatalf("no load under way: focus %v\n%s", h.m.focus, h.view())
+	}
+	loaded := make(chan tea.Msg, 1)
+	go func() { loaded <- load() }()
+	h.advance(tick250) // the screen goes on meanwhile
+	if err := os.WriteFile("pipe.toml", []byte("name = \"piped\"\nduration = \"20ms\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h.send(<-loaded)
+	if h.m.focus != focusCharts || h.m.exp.Name != "piped" {
+		t.Errorf("after the write: focus %v, experiment %q, error %q", h.m.focus, h.m.exp.Name, h.m.opener.err)
 	}
 }

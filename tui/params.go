@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/table"
 	"github.com/charmbracelet/bubbles/textinput"
@@ -13,7 +14,7 @@ import (
 
 	"qcnlab/algos"
 	"qcnlab/experiments"
-	"qcnlab/experiments/units"
+	"qcnlab/units"
 )
 
 // paramRow is one editable key with its current value.
@@ -83,16 +84,16 @@ func paramRows(e *experiments.Experiment, algo string) []paramRow {
 // paramsPane lists the keys in a table; enter edits the selected value in a
 // text input, and an error from applying it is shown under the input.
 type paramsPane struct {
-	width, height int
-	algo          string
-	rows          []paramRow
-	table         table.Model
-	input         textinput.Model
-	editing       bool
-	err           string
+	common
+	algo    string
+	rows    []paramRow
+	table   table.Model
+	input   textinput.Model
+	editing bool
+	err     string
 }
 
-func newParamsPane() paramsPane {
+func newParamsPane(keys *keyMap) paramsPane {
 	km := table.DefaultKeyMap()
 	km.PageDown.SetKeys("pgdown", "f") // space pauses the run
 	t := table.New(table.WithKeyMap(km), table.WithFocused(true),
@@ -101,7 +102,7 @@ func newParamsPane() paramsPane {
 	in := textinput.New()
 	in.Cursor.SetMode(cursor.CursorStatic)
 	in.PromptStyle = promptStyle
-	return paramsPane{table: t, input: in}
+	return paramsPane{common: common{keys: keys}, table: t, input: in}
 }
 
 // load shows the keys of e and algo, keeping the selected row.
@@ -136,9 +137,18 @@ func shortKey(k, algo string) string {
 
 func (p *paramsPane) setSize(w, h int) {
 	if w != p.width || h != p.height {
-		p.width, p.height = w, h
+		p.common.setSize(w, h)
 		p.layout()
 	}
+}
+
+// keyHelp is the table's keys, or the text input's while a value is
+// edited.
+func (p *paramsPane) keyHelp(narrow bool) help.KeyMap {
+	if p.editing {
+		return inputHelp{p.keys}
+	}
+	return paramsHelp{p.keys, narrow}
 }
 
 // Lines below the table: a rule, the selected key's meaning (two lines),
@@ -154,7 +164,7 @@ func (p *paramsPane) layout() {
 	p.input.Width = max(1, p.width-lipgloss.Width(p.input.Prompt)-1)
 }
 
-func (p paramsPane) selected() (paramRow, bool) {
+func (p *paramsPane) selected() (paramRow, bool) {
 	i := p.table.Cursor()
 	if i < 0 || i >= len(p.rows) {
 		return paramRow{}, false
@@ -184,16 +194,16 @@ func (p *paramsPane) stopEdit() {
 // fail shows why an edit was not applied; the input stays open.
 func (p *paramsPane) fail(msg string) { p.err = msg }
 
-func (p paramsPane) update(msg tea.Msg, keys *keyMap) (paramsPane, tea.Cmd) {
+func (p *paramsPane) update(msg tea.Msg) tea.Cmd {
 	km, isKey := msg.(tea.KeyMsg)
 	switch {
-	case p.editing && isKey && key.Matches(km, keys.Apply):
+	case p.editing && isKey && key.Matches(km, p.keys.Apply):
 		r, _ := p.selected()
 		edit := editMsg{key: r.key, value: p.input.Value()}
-		return p, func() tea.Msg { return edit }
-	case p.editing && isKey && key.Matches(km, keys.Cancel):
+		return func() tea.Msg { return edit }
+	case p.editing && isKey && key.Matches(km, p.keys.Cancel):
 		p.stopEdit()
-		return p, nil
+		return nil
 	case p.editing:
 		before := p.input.Value()
 		var cmd tea.Cmd
@@ -201,9 +211,9 @@ func (p paramsPane) update(msg tea.Msg, keys *keyMap) (paramsPane, tea.Cmd) {
 		if p.input.Value() != before {
 			p.err = ""
 		}
-		return p, cmd
-	case isKey && key.Matches(km, keys.Edit):
-		return p, p.startEdit()
+		return cmd
+	case isKey && key.Matches(km, p.keys.Edit):
+		return p.startEdit()
 	}
 	var cmd tea.Cmd
 	before := p.table.Cursor()
@@ -211,10 +221,10 @@ func (p paramsPane) update(msg tea.Msg, keys *keyMap) (paramsPane, tea.Cmd) {
 	if p.table.Cursor() != before {
 		p.syncRows()
 	}
-	return p, cmd
+	return cmd
 }
 
-func (p paramsPane) view() string {
+func (p *paramsPane) view() string {
 	w := p.width
 	title := titleStyle.Render("parameters") + faintStyle.Render(" of the run and of ") + titleStyle.Render(display(p.algo))
 	doc := ""

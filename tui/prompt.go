@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
@@ -21,31 +22,40 @@ type saveMsg struct {
 // savePrompt asks where to save, then, if the file exists, whether to
 // overwrite it.
 type savePrompt struct {
-	width   int
+	common
 	input   textinput.Model
 	confirm bool // asking "overwrite? (y/n)"
 	err     string
+	closed  bool // cancelled: the root model gives the keys back
 }
 
-func newSavePrompt() savePrompt {
+func newSavePrompt(keys *keyMap) savePrompt {
 	in := textinput.New()
 	in.Prompt = "save to: "
 	in.PromptStyle = promptStyle
 	in.Cursor.SetMode(cursor.CursorStatic)
-	return savePrompt{input: in}
+	return savePrompt{common: common{keys: keys, height: 2}, input: in}
 }
 
 // open starts the prompt with path filled in.
 func (p *savePrompt) open(path string) tea.Cmd {
-	p.confirm, p.err = false, ""
+	p.confirm, p.err, p.closed = false, "", false
 	p.input.SetValue(path)
 	p.input.CursorEnd()
 	return p.input.Focus()
 }
 
-func (p *savePrompt) setWidth(w int) {
+// setSize fits the prompt to the width; it keeps its two lines.
+func (p *savePrompt) setSize(w, _ int) {
 	p.width = w
 	p.input.Width = max(1, w-len(p.input.Prompt)-1)
+}
+
+func (p *savePrompt) keyHelp(bool) help.KeyMap {
+	if p.confirm {
+		return confirmHelp{p.keys}
+	}
+	return inputHelp{p.keys}
 }
 
 // ask switches to the overwrite question.
@@ -54,34 +64,36 @@ func (p *savePrompt) ask() { p.confirm, p.err = true, "" }
 // fail shows why the file was not written; the prompt stays open.
 func (p *savePrompt) fail(msg string) { p.confirm, p.err = false, msg }
 
-// update handles a key; done says the prompt was cancelled.
-func (p savePrompt) update(msg tea.Msg, keys *keyMap) (_ savePrompt, cmd tea.Cmd, done bool) {
+// update handles a key; cancelling closes the prompt (closed).
+func (p *savePrompt) update(msg tea.Msg) tea.Cmd {
 	km, isKey := msg.(tea.KeyMsg)
 	path := p.input.Value()
 	switch {
-	case p.confirm && isKey && key.Matches(km, keys.Yes):
-		return p, func() tea.Msg { return saveMsg{path: path, overwrite: true} }, false
-	case p.confirm && isKey && key.Matches(km, keys.No):
+	case p.confirm && isKey && key.Matches(km, p.keys.Yes):
+		return func() tea.Msg { return saveMsg{path: path, overwrite: true} }
+	case p.confirm && isKey && key.Matches(km, p.keys.No):
 		p.confirm = false // back to the file name
-		return p, nil, false
+		return nil
 	case p.confirm:
-		return p, nil, false
-	case isKey && key.Matches(km, keys.Apply):
-		return p, func() tea.Msg { return saveMsg{path: path} }, false
-	case isKey && key.Matches(km, keys.Cancel):
+		return nil
+	case isKey && key.Matches(km, p.keys.Apply):
+		return func() tea.Msg { return saveMsg{path: path} }
+	case isKey && key.Matches(km, p.keys.Cancel):
 		p.input.Blur()
-		return p, nil, true
+		p.closed = true
+		return nil
 	}
 	before := p.input.Value()
+	var cmd tea.Cmd
 	p.input, cmd = p.input.Update(msg)
 	if p.input.Value() != before {
 		p.err = ""
 	}
-	return p, cmd, false
+	return cmd
 }
 
 // view is the prompt's two lines.
-func (p savePrompt) view() string {
+func (p *savePrompt) view() string {
 	if p.confirm {
 		return fit(promptStyle.Render(p.input.Value()+" exists: overwrite? (y/n)"), p.width) + "\n" + fit("", p.width)
 	}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/lipgloss"
 )
 
@@ -17,7 +16,7 @@ func (m *Model) bottomHeight() int {
 	case focusSave:
 		return 2
 	case focusOpen:
-		return m.openP.height()
+		return m.opener.height
 	}
 	return 1
 }
@@ -26,18 +25,8 @@ func (m *Model) helpView() string {
 	// The short help in full if it fits, else its narrow form.
 	full := m.help
 	full.Width = 0 // unlimited, to measure
-	narrow := lipgloss.Width(full.ShortHelpView(mainHelp{k: &m.keys}.ShortHelp())) > m.width
-	var km help.KeyMap = mainHelp{&m.keys, narrow}
-	switch {
-	case m.focus == focusSave && m.save.confirm:
-		km = confirmHelp{&m.keys}
-	case m.focus == focusSave || m.focus == focusParams && m.params.editing:
-		km = inputHelp{&m.keys}
-	case m.focus == focusOpen:
-		km = openHelp{&m.keys}
-	case m.focus == focusParams:
-		km = paramsHelp{&m.keys, narrow}
-	}
+	narrow := lipgloss.Width(full.ShortHelpView(mainHelp{k: m.keys}.ShortHelp())) > m.width
+	km := m.focused().keyHelp(narrow)
 	// help truncates with an ellipsis, but lets the last item run over
 	// when the ellipsis does not fit: cut every line to the width.
 	lines := splitLines(m.help.View(km))
@@ -61,20 +50,20 @@ func (m *Model) layout() {
 	if w < minWidth || m.height < minHeight {
 		return
 	}
-	m.save.setWidth(w)
-	m.openP.setWidth(w)
+	m.save.setSize(w, m.save.height)
+	m.opener.setSize(w, m.opener.height)
 	chartsW, chartsH := w, h
 	switch {
-	case m.showPar && w >= wideParams:
+	case m.paramsOpen && w >= wideParams:
 		pw := m.paramsWidth()
 		m.params.setSize(pw-2, h) // the pane's left border and padding
 		chartsW = w - pw
-	case m.showPar:
+	case m.paramsOpen:
 		chartsH = 2 // sparklines over the pane
 		m.params.setSize(w, h-chartsH)
 	}
 	m.charts.setSize(chartsW, chartsH)
-	m.cmp.setSize(chartsW, chartsH)
+	m.comparison.setSize(chartsW, chartsH)
 }
 
 func (m Model) View() string {
@@ -93,13 +82,13 @@ func (m Model) View() string {
 		headerView(w, m.run, m.sess.reached(), m.speedText(), m.state()),
 		barView(w, m.bar, m.active, m.compare, m.pointLabel()),
 		m.bodyView(),
-		statsLine(w, snap, m.scen, m.eps, m.link),
+		statsLine(w, snap, m.scenario, m.eps, m.link),
 	}
 	switch m.focus {
 	case focusSave:
 		rows = append(rows, m.save.view())
 	case focusOpen:
-		rows = append(rows, m.openP.view())
+		rows = append(rows, m.opener.view())
 	default:
 		style := faintStyle
 		if m.statusErr {
@@ -118,13 +107,13 @@ func (m Model) View() string {
 
 func (m *Model) bodyView() string {
 	charts := m.charts.view()
-	if m.compare && !(m.showPar && m.width < wideParams) {
-		charts = m.cmp.view()
+	if m.compare && !(m.paramsOpen && m.width < wideParams) {
+		charts = m.comparison.view()
 	}
 	switch {
-	case m.showPar && m.width >= wideParams:
+	case m.paramsOpen && m.width >= wideParams:
 		return lipgloss.JoinHorizontal(lipgloss.Top, charts, paneStyle.Render(m.params.view()))
-	case m.showPar:
+	case m.paramsOpen:
 		return lipgloss.JoinVertical(lipgloss.Left, charts, m.params.view())
 	}
 	return charts

@@ -47,9 +47,14 @@ func TestWriteThenStaleRemovedOnlyIfOurs(t *testing.T) {
 	}
 	write(t, filepath.Join(dir, "notes.txt"), "mine")
 	write(t, filepath.Join(dir, "plots", "004-mine.png"), "mine")
-	// The user edits one of qcnlab's figures: it is theirs now.
-	time.Sleep(10 * time.Millisecond)
-	write(t, filepath.Join(dir, "plots", "003-c.png"), "edited")
+	// The user edits one of qcnlab's figures: it is theirs now. The edit
+	// keeps the size; its modification time tells it apart, set an hour
+	// back rather than waited for.
+	edited := filepath.Join(dir, "plots", "003-c.png")
+	write(t, edited, "edited by user!")
+	if err := os.Chtimes(edited, time.Now(), time.Now().Add(-time.Hour)); err != nil {
+		t.Fatal(err)
+	}
 
 	d = mustOpen(t, dir)
 	if err := d.WriteFile("summary.json", []byte("again")); err != nil {

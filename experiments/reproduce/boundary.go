@@ -11,7 +11,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"qcnlab/experiments/stability"
-	"qcnlab/experiments/units"
+	"qcnlab/units"
 )
 
 // Search asks the stability package where along a key each algorithm of a

@@ -10,8 +10,9 @@ import (
 
 	"qcnlab/algos"
 	"qcnlab/experiments"
-	"qcnlab/experiments/units"
+	"qcnlab/experiments/batch"
 	"qcnlab/model"
+	"qcnlab/units"
 )
 
 // Verdicts a rule gives.
@@ -25,7 +26,7 @@ const (
 // rule that judges it.
 type Claim struct {
 	ID     string // "000-fig7"
-	Seed   string // "000"
+	Ref    string // the reference, the seed paper: "000"
 	Figure string // "figure 7"
 	Text   string // the paper's claim, quoted or closely paraphrased
 
@@ -149,7 +150,7 @@ func grade(held, of int) string {
 }
 
 // Runs are the summaries of a claim's runs.
-type Runs []experiments.RunSummary
+type Runs []batch.RunSummary
 
 // Of returns the runs of one algorithm (all if alg is empty) whose sweep
 // point has every key=value given.

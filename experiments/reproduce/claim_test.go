@@ -6,15 +6,15 @@ import (
 	"strings"
 	"testing"
 
-	"qcnlab/experiments"
+	"qcnlab/experiments/batch"
 	"qcnlab/experiments/stability"
 	"qcnlab/model"
 )
 
 // run is a synthetic run summary: one algorithm at one RTT and seed with a
 // queue of the given std, empty fraction and utilization.
-func run(alg, rtt string, seed int, std, empty, util float64) experiments.RunSummary {
-	return experiments.RunSummary{
+func run(alg, rtt string, seed int, std, empty, util float64) batch.RunSummary {
+	return batch.RunSummary{
 		Summary: model.Summary{Algorithm: alg, SimSeconds: 1, Bottlenecks: []model.BottleneckSummary{{
 			QEq: 24e3, QueueStd: std, QueueMean: 20e3, EmptyFraction: empty, Utilization: util}}},
 		Point: map[string]string{"network.rtt": `"` + rtt + `"`, "seed": fmt.Sprint(seed)},
@@ -95,8 +95,8 @@ func TestStatesAtAndValues(t *testing.T) {
 }
 
 func TestTimeToFairnessRule(t *testing.T) {
-	mk := func(th string, ttf *float64) experiments.RunSummary {
-		return experiments.RunSummary{Summary: model.Summary{Algorithm: "qcn", SimSeconds: 20, TimeToFairness: ttf,
+	mk := func(th string, ttf *float64) batch.RunSummary {
+		return batch.RunSummary{Summary: model.Summary{Algorithm: "qcn", SimSeconds: 20, TimeToFairness: ttf,
 			Bottlenecks: []model.BottleneckSummary{{}}}, Point: map[string]string{"output.fairness_threshold": th}}
 	}
 	ten := 10.0
@@ -153,8 +153,8 @@ func TestCorrectionAvailable(t *testing.T) {
 // Figure 10's rule on synthetic runs: both schemes oscillate more with
 // heavier short flows; DSM is steadier than QCN on link 1 only.
 func TestMixedFlowsRule(t *testing.T) {
-	mk := func(alg, load string, std1, std2 float64) experiments.RunSummary {
-		return experiments.RunSummary{Summary: model.Summary{Algorithm: alg, Bottlenecks: []model.BottleneckSummary{
+	mk := func(alg, load string, std1, std2 float64) batch.RunSummary {
+		return batch.RunSummary{Summary: model.Summary{Algorithm: alg, Bottlenecks: []model.BottleneckSummary{
 			{QueueStd: std1, Utilization: 1}, {QueueStd: std2, Utilization: 1}}},
 			Point: map[string]string{"traffic.short_flow_rate": load}}
 	}

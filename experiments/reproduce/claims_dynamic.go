@@ -68,21 +68,21 @@ func judgeStatements(criterion string, ss []statement) Outcome {
 func claimsDynamic() []Claim {
 	return []Claim{
 		{
-			ID: "000-capacity-drop", Seed: "000", Figure: "section II (requirement b)",
+			ID: "000-capacity-drop", Ref: "000", Figure: "section II (requirement b)",
 			Text:       `"Ethernet link bandwidth on a priority can vary with time ... from 10 Gbps to 0.5 Gbps and back up again. The algorithm needs to rapidly adapt source rates to these variations." (section II)`,
 			Experiment: "qcn-capacity-drop",
 			Series:     true,
 			Rule:       capacityDrop,
 		},
 		{
-			ID: "000-pause", Seed: "000", Figure: "section II (PAUSE)",
+			ID: "000-pause", Ref: "000", Figure: "section II (PAUSE)",
 			Text:       `With link-level PAUSE, "congestion spreading ... the domino effect of buffer congestion propagating upstream causing secondary bottlenecks ... affect sources whose packets do not pass through the primary bottleneck. An L2 congestion control scheme allows a primary bottleneck to directly reduce the rates of those sources whose packets pass through it, thereby preventing (or reducing the instances of) secondary bottlenecks" (section II)`,
 			Experiment: "pfc-congestion-spreading",
 			Series:     true,
 			Rule:       pauseSpreading,
 		},
 		{
-			ID: "004-fig6", Seed: "004", Figure: "figure 6",
+			ID: "004-fig6", Ref: "004", Figure: "figure 6",
 			Text:        `Flows arriving every 0.1 s and two leaving at 0.3 s and 0.4 s: "in face of new flows, DSM and QCN can drain out the switch buffer rapidly ... When a flow finishes, DSM ... can converge fast to 100% utilization, but QCN always wastes a few utilization" (section V-B)`,
 			Experiment:  "dsm-qcn-responsiveness",
 			Series:      true,
@@ -90,7 +90,7 @@ func claimsDynamic() []Claim {
 			Corrections: dsmDamped,
 		},
 		{
-			ID: "004-fig7", Seed: "004", Figure: "figure 7",
+			ID: "004-fig7", Ref: "004", Figure: "figure 7",
 			Text:        `Capacities 1 to 100 Gbps, loop delays 80 to 320 µs: "the larger the bandwidth, the lower the utilization for QCN ... when the link capacity increases to 100Gbps, the utilizations of QCN ... greatly degrade ... DSM remains almost 100% utilization regardless of the delays and the bandwidth" (section V-B)`,
 			Experiment:  "dsm-qcn-adaptability",
 			Quick:       Quick{Duration: "200ms"},
@@ -99,7 +99,7 @@ func claimsDynamic() []Claim {
 			Corrections: dsmDamped,
 		},
 		{
-			ID: "004-fig8", Seed: "004", Figure: "figure 8",
+			ID: "004-fig8", Ref: "004", Figure: "figure 8",
 			Text:        `Loop delays random in [400, 800] µs: "As for DSM, the queue length is always held closer to the desired point q0 = 64KB and rarely underflows. In contrast, both QCN and SMCC suffer from a large probability of empty buffer ... DSM has higher throughput than QCN" (section V-B)`,
 			Experiment:  "dsm-qcn-time-varying",
 			Quick:       Quick{Seeds: 2, Duration: "2s"},

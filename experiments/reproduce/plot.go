@@ -1,7 +1,6 @@
 package reproduce
 
 import (
-	"bytes"
 	"math"
 	"sort"
 	"strings"
@@ -11,7 +10,8 @@ import (
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
+
+	"qcnlab/experiments/plots"
 )
 
 // SweepPlot draws a metric (mean over seeds, with the seeds' range as error
@@ -102,13 +102,8 @@ func shorten(v string) string {
 	return v
 }
 
-// png draws a plot as an 8 by 5 inch PNG.
+// png draws a plot as an 8 by 5 inch PNG, through the one renderer of
+// qcnlab's figures.
 func png(p *plot.Plot) ([]byte, error) {
-	canvas := vgimg.PngCanvas{Canvas: vgimg.New(8*vg.Inch, 5*vg.Inch)}
-	p.Draw(draw.New(canvas))
-	var b bytes.Buffer
-	if _, err := canvas.WriteTo(&b); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
+	return plots.Render([][]*plot.Plot{{p}}, 8*vg.Inch, 5*vg.Inch, draw.Tiles{Rows: 1, Cols: 1}, "png")
 }

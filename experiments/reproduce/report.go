@@ -27,7 +27,7 @@ type Report struct {
 // Entry is one claim in report.json.
 type Entry struct {
 	ID        string `json:"id"`
-	Seed      string `json:"seed"`
+	Ref       string `json:"seed"` // the seed paper
 	Figure    string `json:"figure"`
 	Claim     string `json:"claim"`
 	Verdict   string `json:"verdict"`
@@ -113,7 +113,7 @@ func (r *Report) add(j job, opt Options) {
 		return
 	}
 	c := j.claim
-	r.Entries = append(r.Entries, Entry{ID: c.ID, Seed: c.Seed, Figure: c.Figure, Claim: c.Text,
+	r.Entries = append(r.Entries, Entry{ID: c.ID, Ref: c.Ref, Figure: c.Figure, Claim: c.Text,
 		Verdict: out.Verdict, Measured: out.Measured, Criterion: out.Criterion, Notes: out.Notes,
 		Experiment: c.Experiment, Settings: j.task.settings, Runs: runs, WallSeconds: j.task.wall.Seconds(),
 		Criteria: out.Criteria, Plots: plots})
@@ -191,7 +191,7 @@ func (r *Report) Table(w io.Writer) {
 		for _, c := range e.Corrections {
 			corr = append(corr, c.Name+": "+c.Verdict)
 		}
-		fmt.Fprintf(w, "| %s | %s %s | %s | %s |\n", e.ID, e.Seed, e.Figure, e.Verdict, strings.Join(corr, "; "))
+		fmt.Fprintf(w, "| %s | %s %s | %s | %s |\n", e.ID, e.Ref, e.Figure, e.Verdict, strings.Join(corr, "; "))
 	}
 }
 
@@ -211,7 +211,7 @@ func (r *Report) Markdown(w io.Writer) {
 	}
 	r.Table(w)
 	for _, e := range r.Entries {
-		fmt.Fprintf(w, "\n## %s: seed %s, %s — %s\n\n", e.ID, e.Seed, e.Figure, e.Verdict)
+		fmt.Fprintf(w, "\n## %s: seed %s, %s — %s\n\n", e.ID, e.Ref, e.Figure, e.Verdict)
 		fmt.Fprintf(w, "**Claim.** %s\n\n", e.Claim)
 		fmt.Fprintf(w, "**Rule.** %s\n\n", e.Criterion)
 		fmt.Fprintf(w, "**Measured.** %s\n\n", e.Measured)

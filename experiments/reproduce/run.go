@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -15,9 +14,11 @@ import (
 
 	"qcnlab/algos"
 	"qcnlab/experiments"
+	"qcnlab/experiments/batch"
 	"qcnlab/experiments/outdir"
+	"qcnlab/experiments/results"
 	"qcnlab/experiments/stability"
-	"qcnlab/experiments/units"
+	"qcnlab/units"
 )
 
 // Claims returns every claim the seeds support, by ID.
@@ -91,21 +92,15 @@ func Select(ids []string) ([]Claim, error) {
 
 // Options control a reproduction.
 type Options struct {
-	Quick    bool
-	OutDir   string
-	Workers  int // simulations at once; 0 means one per CPU
-	Progress func(Progress)
+	Quick   bool
+	OutDir  string
+	Workers int // simulations at once; 0 means one per CPU
+	// Progress reports the experiments done, of all, and the fraction of
+	// the estimated work.
+	Progress func(batch.Progress)
 	// Scale, if positive, multiplies every duration and warm-up (after
 	// --quick): for tests that need a tiny real run.
 	Scale float64
-}
-
-// Progress reports how far a reproduction has come.
-type Progress struct {
-	Done, Total int     // finished experiments, all of them
-	Fraction    float64 // of the estimated work
-	Elapsed     time.Duration
-	ETA         time.Duration // 0 until it can be estimated
 }
 
 // task is one experiment to execute; claims and corrections that need the
@@ -119,7 +114,7 @@ type task struct {
 	out      *outdir.Dir // that directory, open
 	cost     float64
 	search   *Search
-	res      *experiments.Result
+	res      *results.Result
 	stab     *stability.Report
 	err      error
 	wall     time.Duration
@@ -184,9 +179,9 @@ func Run(ctx context.Context, claims []Claim, opt Options) (*Report, error) {
 			}
 		}
 	}
-	execute(ctx, tasks, opt, start)
+	execute(ctx, tasks, opt)
 
-	rep := &Report{Quick: opt.Quick, Started: start.UTC(), Workers: workers(opt)}
+	rep := &Report{Quick: opt.Quick, Started: start.UTC(), Workers: batch.Workers(opt.Workers)}
 	for _, j := range jobs {
 		if j.task.err != nil && !errors.Is(j.task.err, context.Canceled) {
 			return nil, fmt.Errorf("%s: %w", j.claim.ID, j.task.err)
@@ -216,13 +211,6 @@ func Run(ctx context.Context, claims []Claim, opt Options) (*Report, error) {
 		}
 	}
 	return rep, ctx.Err()
-}
-
-func workers(opt Options) int {
-	if opt.Workers > 0 {
-		return opt.Workers
-	}
-	return runtime.GOMAXPROCS(0)
 }
 
 // plan builds the experiment of a claim (or of one of its corrections).
@@ -350,35 +338,15 @@ func cost(r experiments.Run) float64 {
 // execute runs the tasks on one pool of workers, the cheapest first (so
 // that Ctrl-C keeps as many judged claims as possible), each with as many
 // workers as it has runs, up to the pool's size: the long experiments,
-// which have many runs, keep every worker busy by themselves.
-func execute(ctx context.Context, tasks []*task, opt Options, start time.Time) {
+// which have many runs, keep every worker busy by themselves. Progress
+// weighs each task by its estimated cost.
+func execute(ctx context.Context, tasks []*task, opt Options) {
 	order := slices.Clone(tasks)
 	sort.SliceStable(order, func(i, j int) bool { return order[i].cost < order[j].cost })
-	total := 0.0
-	for _, t := range tasks {
-		total += t.cost
-	}
-	pool := newTokens(workers(opt))
-	var mu sync.Mutex
-	fraction := make(map[*task]float64)
-	done := 0
-	report := func() {
-		if opt.Progress == nil {
-			return
-		}
-		f := 0.0
-		for t, x := range fraction {
-			f += x * t.cost
-		}
-		f /= max(total, 1)
-		p := Progress{Done: done, Total: len(tasks), Fraction: f, Elapsed: time.Since(start)}
-		if f > 0.01 {
-			p.ETA = time.Duration(float64(p.Elapsed) * (1 - f) / f)
-		}
-		opt.Progress(p)
-	}
+	tracker := batch.NewTracker(len(order), func(k int) float64 { return order[k].cost }, opt.Progress)
+	pool := newTokens(batch.Workers(opt.Workers))
 	var wg sync.WaitGroup
-	for _, t := range order {
+	for k, t := range order {
 		runs, _ := t.exp.Runs()
 		n := min(len(runs), pool.size)
 		if t.search != nil {
@@ -391,32 +359,18 @@ func execute(ctx context.Context, tasks []*task, opt Options, start time.Time) {
 		go func() {
 			defer wg.Done()
 			defer pool.release(n)
-			o := experiments.Options{Workers: n, Progress: func(p experiments.Progress) {
-				mu.Lock()
-				defer mu.Unlock()
-				fraction[t] = p.Fraction
-				report()
-			}}
+			o := results.Options{Workers: n, Progress: func(p batch.Progress) { tracker.Update(k, p.Fraction) }}
 			if t.out != nil {
 				o.Out, o.Plot = t.out, "png"
 			}
 			began := time.Now()
 			if t.search != nil {
-				t.stab, t.err = runSearch(ctx, t, n, func(f float64) {
-					mu.Lock()
-					defer mu.Unlock()
-					fraction[t] = f
-					report()
-				})
+				t.stab, t.err = runSearch(ctx, t, n, func(f float64) { tracker.Update(k, f) })
 			} else {
-				t.res, t.err = experiments.Execute(ctx, t.exp, o)
+				t.res, t.err = results.Execute(ctx, t.exp, o)
 			}
 			t.wall = time.Since(began)
-			mu.Lock()
-			fraction[t] = 1
-			done++
-			report()
-			mu.Unlock()
+			tracker.Finish(k)
 		}()
 	}
 	wg.Wait()
@@ -429,7 +383,7 @@ func runSearch(ctx context.Context, t *task, n int, progress func(float64)) (*st
 		return nil, err
 	}
 	return stability.Search(ctx, t.exp, stability.Options{Key: t.search.Key, Range: t.search.Range, Grid: t.search.Grid,
-		Criteria: criteria, Workers: n, Progress: func(p stability.Progress) {
+		Criteria: criteria, Workers: n, Progress: func(p batch.Progress) {
 			// The grid is most of the work; each round of bisection less.
 			progress(min(0.95, (float64(p.Step)+p.Fraction)/5))
 		}})

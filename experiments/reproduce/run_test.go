@@ -7,11 +7,13 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"qcnlab/experiments/outdir"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+
+	"qcnlab/experiments/batch"
+	"qcnlab/experiments/outdir"
 )
 
 // A tiny real reproduction: two claims, one on the convergence model and
@@ -24,9 +26,9 @@ func TestTinyReproduction(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	var progress []Progress
+	var progress []batch.Progress
 	rep, err := Run(context.Background(), claims, Options{OutDir: dir, Scale: 0.05, Workers: 2,
-		Progress: func(p Progress) { progress = append(progress, p) }})
+		Progress: func(p batch.Progress) { progress = append(progress, p) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +107,7 @@ func TestInterruptedReproduction(t *testing.T) {
 // The report writer: a correction is shown under its claim, criteria as a
 // table, and the verdict table has one line per claim.
 func TestReportWriter(t *testing.T) {
-	rep := &Report{Workers: 2, Entries: []Entry{{ID: "004-fig5a", Seed: "004", Figure: "figure 5(a)", Claim: "DSM is stable",
+	rep := &Report{Workers: 2, Entries: []Entry{{ID: "004-fig5a", Ref: "004", Figure: "figure 5(a)", Claim: "DSM is stable",
 		Verdict: Differs, Measured: "m", Criterion: "rule text",
 		Criteria: []CriterionResult{{Name: "std>0.2qeq", Verdict: Differs, Measured: "a | b"}},
 		Corrections: []CorrectionResult{{Name: "lower c", Doc: "why", Verdict: Agrees, Measured: "m2",

@@ -12,12 +12,14 @@ import (
 	"testing"
 
 	"qcnlab/experiments"
+	"qcnlab/experiments/batch"
 	"qcnlab/experiments/outdir"
+	"qcnlab/experiments/results"
 )
 
-// batch is a small sweep: 2 algorithms x 2 RTTs x 2 source counts x 2 seeds,
+// sweep is a small sweep: 2 algorithms x 2 RTTs x 2 source counts x 2 seeds,
 // 16 runs of which the source counts change the columns.
-func batch(t *testing.T) *experiments.Experiment {
+func sweep(t *testing.T) *experiments.Experiment {
 	t.Helper()
 	e, err := experiments.Parse("batch.toml", []byte(`
 name = "batch"
@@ -37,9 +39,9 @@ seed = [1, 2]
 	return e
 }
 
-func run(t *testing.T, e *experiments.Experiment, dir string, s experiments.Shard) {
+func run(t *testing.T, e *experiments.Experiment, dir string, part results.Part) {
 	t.Helper()
-	if _, err := experiments.Execute(context.Background(), e, experiments.Options{OutDir: dir, Shard: s, Workers: 2}); err != nil {
+	if _, err := results.Execute(context.Background(), e, results.Options{OutDir: dir, Part: part, Workers: 2}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -72,14 +74,14 @@ func readFile(t *testing.T, path string) string {
 }
 
 func TestShardsMergedEqualTheWhole(t *testing.T) {
-	e := batch(t)
+	e := sweep(t)
 	root := t.TempDir()
 	whole := filepath.Join(root, "whole")
-	run(t, e, whole, experiments.Shard{})
+	run(t, e, whole, nil)
 	var dirs []string
 	for i := 2; i >= 0; i-- { // any order
 		d := filepath.Join(root, "shard", string(rune('0'+i)))
-		run(t, e, d, experiments.Shard{Index: i, Count: 3})
+		run(t, e, d, Slice{Index: i, Count: 3})
 		dirs = append(dirs, d)
 	}
 	merged := filepath.Join(root, "merged")
@@ -106,23 +108,23 @@ func TestShardsMergedEqualTheWhole(t *testing.T) {
 }
 
 func TestMergeRefusesBadSets(t *testing.T) {
-	e := batch(t)
+	e := sweep(t)
 	root := t.TempDir()
 	dir := func(name string) string { return filepath.Join(root, name) }
-	run(t, e, dir("a0"), experiments.Shard{Index: 0, Count: 2})
-	run(t, e, dir("a1"), experiments.Shard{Index: 1, Count: 2})
+	run(t, e, dir("a0"), Slice{Index: 0, Count: 2})
+	run(t, e, dir("a1"), Slice{Index: 1, Count: 2})
 	other := e.Clone()
 	if err := other.Set("duration=5ms"); err != nil {
 		t.Fatal(err)
 	}
-	run(t, other, dir("b1"), experiments.Shard{Index: 1, Count: 2})
-	run(t, e, dir("c1"), experiments.Shard{Index: 1, Count: 3})
+	run(t, other, dir("b1"), Slice{Index: 1, Count: 2})
+	run(t, e, dir("c1"), Slice{Index: 1, Count: 3})
 	os.MkdirAll(dir("plain"), 0o755)
 
 	// A shard stopped half-way lists only the runs it finished.
 	ctx, cancel := context.WithCancel(context.Background())
-	experiments.Execute(ctx, e, experiments.Options{OutDir: dir("cut1"), Shard: experiments.Shard{Index: 1, Count: 2}, Workers: 1,
-		Progress: func(p experiments.Progress) {
+	results.Execute(ctx, e, results.Options{OutDir: dir("cut1"), Part: Slice{Index: 1, Count: 2}, Workers: 1,
+		Progress: func(p batch.Progress) {
 			if p.Done == 3 {
 				cancel()
 			}
@@ -156,7 +158,7 @@ func TestMergeRefusesBadSets(t *testing.T) {
 }
 
 func TestParse(t *testing.T) {
-	if s, err := Parse("2/5"); err != nil || s != (experiments.Shard{Index: 2, Count: 5}) {
+	if s, err := Parse("2/5"); err != nil || s != (Slice{Index: 2, Count: 5}) {
 		t.Errorf("2/5: %v %v", s, err)
 	}
 	for _, bad := range []string{"5/5", "-1/3", "1", "a/b", "0/0", "1/2/3"} {
@@ -172,9 +174,9 @@ func tampered(t *testing.T, root string, edit func(dir string)) error {
 	t.Helper()
 	a0, a1 := filepath.Join(root, "a0"), filepath.Join(root, "a1")
 	if _, err := os.Stat(a0); err != nil {
-		e := batch(t)
-		run(t, e, a0, experiments.Shard{Index: 0, Count: 2})
-		run(t, e, a1, experiments.Shard{Index: 1, Count: 2})
+		e := sweep(t)
+		run(t, e, a0, Slice{Index: 0, Count: 2})
+		run(t, e, a1, Slice{Index: 1, Count: 2})
 	}
 	dir, err := os.MkdirTemp(root, "edited-")
 	if err != nil {
@@ -301,8 +303,8 @@ func TestMergeRefusesTamperedShards(t *testing.T) {
 // A cancelled merge stops, removes its temporary file and writes nothing.
 func TestMergeStopsWhenCancelled(t *testing.T) {
 	root := t.TempDir()
-	e := batch(t)
-	run(t, e, filepath.Join(root, "a0"), experiments.Shard{Index: 0, Count: 1})
+	e := sweep(t)
+	run(t, e, filepath.Join(root, "a0"), Slice{Index: 0, Count: 1})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	out := filepath.Join(root, "out")

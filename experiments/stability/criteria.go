@@ -9,8 +9,9 @@ import (
 	"strconv"
 	"strings"
 
-	"qcnlab/experiments/units"
+	"qcnlab/experiments/metrics"
 	"qcnlab/model"
+	"qcnlab/units"
 )
 
 // Criterion is one way of calling a run unstable: a summary metric compared
@@ -18,31 +19,28 @@ import (
 // of the scheme's queue target).
 type Criterion struct {
 	Name      string  // as written, normalised: "std>0.2qeq"
-	Metric    string  // a key of Metrics
+	Metric    string  // a key of Metrics: "std"
 	Above     bool    // unstable when the metric is above the threshold, else below
 	Threshold float64 // in the metric's unit, or a fraction of q_eq when PerQEq
 	PerQEq    bool    // the metric is divided by the bottleneck's q_eq_bytes first
 }
 
-// Metric is a summary metric a criterion can test.
-type Metric struct {
-	Doc      string
-	Bytes    bool // a queue size: takes a "qeq" or byte-unit threshold
-	PerQueue bool // one value per bottleneck; the worst bottleneck decides
-	value    func(s *model.Summary, b *model.BottleneckSummary) float64
+// Metrics are the summary metrics criteria can test, by the short names
+// criteria give them. A metric in bytes (a queue size) takes a "qeq" or a
+// size threshold; a per-bottleneck one is judged at the worst bottleneck.
+var Metrics = map[string]*metrics.Metric{
+	"std":   metrics.QueueStd,
+	"mean":  metrics.QueueMean,
+	"max":   metrics.QueueMax,
+	"min":   metrics.QueueMin,
+	"empty": metrics.EmptyFraction,
+	"util":  metrics.Utilization,
+	"drops": metrics.Drops,
+	"jain":  metrics.JainFairness,
 }
 
-// Metrics are the summary metrics criteria can test, by their criterion names.
-var Metrics = map[string]Metric{
-	"std":   {"queue_std_bytes: time-weighted standard deviation of the queue", true, true, func(_ *model.Summary, b *model.BottleneckSummary) float64 { return b.QueueStd }},
-	"mean":  {"queue_mean_bytes", true, true, func(_ *model.Summary, b *model.BottleneckSummary) float64 { return b.QueueMean }},
-	"max":   {"queue_max_bytes", true, true, func(_ *model.Summary, b *model.BottleneckSummary) float64 { return b.QueueMax }},
-	"min":   {"queue_min_bytes", true, true, func(_ *model.Summary, b *model.BottleneckSummary) float64 { return b.QueueMin }},
-	"empty": {"empty_fraction: share of the time the queue is empty", false, true, func(_ *model.Summary, b *model.BottleneckSummary) float64 { return b.EmptyFraction }},
-	"util":  {"utilization of the bottleneck link", false, true, func(_ *model.Summary, b *model.BottleneckSummary) float64 { return b.Utilization }},
-	"drops": {"drops: frames dropped after warm-up", false, true, func(_ *model.Summary, b *model.BottleneckSummary) float64 { return float64(b.Drops) }},
-	"jain":  {"jain_fairness of the sources' throughputs", false, false, func(s *model.Summary, _ *model.BottleneckSummary) float64 { return s.Jain() }},
-}
+// isBytes says a metric is a queue size.
+func isBytes(m *metrics.Metric) bool { return m.Unit == "bytes" }
 
 // DefaultCriteria are the three: queue std above 20% of the target,
 // queue empty more than 1% of the time, utilization below 0.95.
@@ -94,13 +92,13 @@ func parseCriterion(s string) (Criterion, error) {
 	}
 	switch {
 	case suffix == "":
-		if metric.Bytes {
+		if isBytes(metric) {
 			return Criterion{}, fmt.Errorf("a queue size needs a unit: a multiple of the target (%sqeq) or a size (%sKB)", num, num)
 		}
 		c.Threshold = x
-	case suffix == "qeq" && metric.Bytes:
+	case suffix == "qeq" && isBytes(metric):
 		c.Threshold, c.PerQEq = x, true
-	case metric.Bytes:
+	case isBytes(metric):
 		if c.Threshold, err = units.ParseBytes(num + suffix); err != nil {
 			return Criterion{}, err
 		}
@@ -120,7 +118,7 @@ func (c Criterion) String() string {
 	switch {
 	case c.PerQEq:
 		return c.Metric + op + strconv.FormatFloat(c.Threshold, 'g', -1, 64) + "qeq"
-	case Metrics[c.Metric].Bytes:
+	case isBytes(Metrics[c.Metric]):
 		return c.Metric + op + units.FormatBytes(c.Threshold)
 	}
 	return c.Metric + op + strconv.FormatFloat(c.Threshold, 'g', -1, 64)
@@ -128,16 +126,21 @@ func (c Criterion) String() string {
 
 // Measure is the criterion's metric on one run: per bottleneck (divided by
 // its q_eq for a "qeq" threshold), the worst bottleneck's value (the largest
-// for ">", the smallest for "<").
+// for ">", the smallest for "<"). A missing value (jain_fairness of a run
+// that delivered nothing) is NaN, which no threshold calls unstable.
 func (c Criterion) Measure(s *model.Summary) (float64, error) {
 	m := Metrics[c.Metric]
-	if !m.PerQueue {
-		return m.value(s, nil), nil
+	if m.Scope != metrics.Bottleneck {
+		v, ok := m.Value(s, 0)
+		if !ok {
+			return math.NaN(), nil
+		}
+		return v, nil
 	}
 	worst := math.NaN()
 	for i := range s.Bottlenecks {
 		b := &s.Bottlenecks[i]
-		v := m.value(s, b)
+		v, _ := m.Value(s, i)
 		if c.PerQEq {
 			if b.QEq <= 0 {
 				return 0, fmt.Errorf("criterion %s: %s has no queue target", c.Name, s.Algorithm)

@@ -7,7 +7,7 @@ import (
 
 	"qcnlab/algos"
 	"qcnlab/experiments"
-	"qcnlab/experiments/units"
+	"qcnlab/units"
 )
 
 // axis is the searched key: its kind and how its values are written.

@@ -9,6 +9,7 @@ import (
 
 	"qcnlab/algos"
 	"qcnlab/experiments"
+	"qcnlab/experiments/batch"
 )
 
 // Options shape a search.
@@ -18,27 +19,21 @@ type Options struct {
 	// Seeds judged at each point; nil means the experiment's own: the
 	// values of its [sweep] seed axis, else its seed.
 	Seeds []uint64
-	// SeedCount, if Seeds is nil, judges each point over this many seeds
-	// from the experiment's (--seeds N): checked against the batch limits
-	// before any is listed.
-	SeedCount int
-	Criteria  []Criterion // nil means DefaultCriteria []Criterion // nil means DefaultCriteria
-	Grid      int         // coarse grid points, both ends included; 0 means 9
+	// SeedCount, if Seeds is nil and it is set, judges each point over
+	// this many seeds from the experiment's (--seeds N): it must be
+	// positive, and is checked against the batch limits before any seed is
+	// listed.
+	SeedCount *int
+	Criteria  []Criterion // nil means DefaultCriteria
+	Grid      int         // coarse grid points, both ends included, at least 2; 0 means 9
 	// Resolution is the bracket width at which bisection stops, in base
 	// units; 0 means a 64th of the range (the grid's step halved three
 	// times). A whole-number key stops at adjacent values.
 	Resolution float64
 	Workers    int // runs at once; 0 means one per CPU
-	Progress   func(Progress)
-}
-
-// Progress reports how far a search has come: the step (0 is the grid, then
-// one per round of bisection) and the runs of that step.
-type Progress struct {
-	Step     int
-	Done     int
-	Total    int
-	Fraction float64 // of the step's simulated time
+	// Progress reports the runs of each step of the search: its Stage and
+	// Step are "grid" (0), then "bisection 1" (1)...
+	Progress func(batch.Progress)
 }
 
 // Report is what a search found.
@@ -111,6 +106,12 @@ func Search(ctx context.Context, e *experiments.Experiment, opt Options) (*Repor
 	if opt.Key == "seed" {
 		return nil, fmt.Errorf("seed: the seeds are chosen with Seeds (--seeds), not searched")
 	}
+	if opt.SeedCount != nil && *opt.SeedCount < 1 {
+		return nil, fmt.Errorf("--seeds must be positive (got %d)", *opt.SeedCount)
+	}
+	if opt.Grid < 0 || opt.Grid == 1 {
+		return nil, fmt.Errorf("--grid must be at least 2 (got %d)", opt.Grid)
+	}
 	kind, err := experiments.KeyKind(opt.Key)
 	if err != nil {
 		return nil, err
@@ -133,12 +134,13 @@ func Search(ctx context.Context, e *experiments.Experiment, opt Options) (*Repor
 	}
 	base := e.Clone()
 	seeds := opt.Seeds
-	if seeds == nil && opt.SeedCount > 0 {
-		if runs := float64(opt.SeedCount) * float64(max(2, cmpOr(opt.Grid, 9))); runs > experiments.MaxRuns {
+	if seeds == nil && opt.SeedCount != nil {
+		n := *opt.SeedCount
+		if runs := float64(n) * float64(max(2, cmpOr(opt.Grid, 9))); runs > experiments.MaxRuns {
 			return nil, fmt.Errorf("--seeds %d: %d seeds at the coarse grid's %d points make %.0f runs; the most is %d",
-				opt.SeedCount, opt.SeedCount, cmpOr(opt.Grid, 9), runs, experiments.MaxRuns)
+				n, n, cmpOr(opt.Grid, 9), runs, experiments.MaxRuns)
 		}
-		for i := range opt.SeedCount {
+		for i := range n {
 			seeds = append(seeds, e.Seed+uint64(i))
 		}
 	}
@@ -278,14 +280,18 @@ func (j *judge) measure(ctx context.Context, reqs []request) ([][]float64, error
 				{Key: j.axis.key, Value: j.axis.text(r.x)}, {Key: "seed", Value: strconv.FormatUint(seed, 10)}}})
 		}
 	}
-	opt := experiments.Options{Workers: j.opt.Workers}
+	opt := batch.Options{Workers: j.opt.Workers}
 	if j.opt.Progress != nil {
-		step := j.step
-		opt.Progress = func(p experiments.Progress) {
-			j.opt.Progress(Progress{Step: step, Done: p.Done, Total: p.Total, Fraction: p.Fraction})
+		stage := "grid"
+		if j.step > 0 {
+			stage = fmt.Sprintf("bisection %d", j.step)
+		}
+		opt.Progress = func(p batch.Progress) {
+			p.Stage, p.Step = stage, j.step
+			j.opt.Progress(p)
 		}
 	}
-	sums, err := experiments.ExecuteRuns(ctx, runs, opt)
+	sums, err := batch.Runs(ctx, runs, opt)
 	if err != nil {
 		return nil, err
 	}

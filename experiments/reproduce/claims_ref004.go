@@ -18,7 +18,7 @@ var dsmDamped = []Correction{{Name: "reaching_gain = damped", Sets: []string{"pa
 func claims004() []Claim {
 	return []Claim{
 		{
-			ID: "004-fig5a", Seed: "004", Figure: "figure 5(a)",
+			ID: "004-fig5a", Ref: "004", Figure: "figure 5(a)",
 			Text:       `10 Gbps, 5 sources from line rate: at 100 µs "all the schemes are able to keep the queue stable around ... 64KB"; at 300 µs "DSM still keeps the queue stable"; at 500 µs "DSM works well. On the other hand, QCN begins to underflows" (section V-B)`,
 			Experiment: "dsm-qcn-delay-10g",
 			Quick:      Quick{Duration: "500ms", Warmup: "200ms"},
@@ -30,7 +30,7 @@ func claims004() []Claim {
 			Corrections: dsmDamped,
 		},
 		{
-			ID: "004-fig5b", Seed: "004", Figure: "figure 5(b)",
+			ID: "004-fig5b", Ref: "004", Figure: "figure 5(b)",
 			Text:       `100 Gbps: "DSM works well when the delay is as large as 160µs, while the largest tolerable delay for QCN ... [is] only tens of microseconds" (section V-B)`,
 			Experiment: "dsm-qcn-delay-100g",
 			Quick:      Quick{Duration: "100ms", Warmup: "50ms"},
@@ -42,7 +42,7 @@ func claims004() []Claim {
 			Corrections: dsmDamped,
 		},
 		{
-			ID: "004-fig5a-boundary", Seed: "004", Figure: "figure 5(a)",
+			ID: "004-fig5a-boundary", Ref: "004", Figure: "figure 5(a)",
 			Text:        `10 Gbps: DSM "works well" up to 500 µs; QCN "oscillate[s]" at 300 µs but not "to underflows", and "begins to underflow" at 500 µs (section V-B)`,
 			Experiment:  "dsm-qcn-delay-10g",
 			Quick:       Quick{Duration: "500ms", Warmup: "200ms"},
@@ -51,7 +51,7 @@ func claims004() []Claim {
 			Corrections: dsmDamped,
 		},
 		{
-			ID: "004-fig5b-boundary", Seed: "004", Figure: "figure 5(b)",
+			ID: "004-fig5b-boundary", Ref: "004", Figure: "figure 5(b)",
 			Text:        `100 Gbps: "DSM works well when the delay is as large as 160µs, while the largest tolerable delay for QCN ... [is] only tens of microseconds" (section V-B)`,
 			Experiment:  "dsm-qcn-delay-100g",
 			Quick:       Quick{Duration: "100ms", Warmup: "50ms"},
@@ -60,7 +60,7 @@ func claims004() []Claim {
 			Corrections: dsmDamped,
 		},
 		{
-			ID: "004-fig10", Seed: "004", Figure: "figure 10",
+			ID: "004-fig10", Ref: "004", Figure: "figure 10",
 			Text:        `Parking lot, 5 long-lived flows per source and Poisson short flows at 0 to 200 a second: "the heavier the short flows, the more violent the oscillation of the queue length. However, DSM is more robust than QCN and SMCC ... DSM can simultaneously achieve a high utilization and loss less packets" (section V-C)`,
 			Experiment:  "dsm-qcn-mixed-flows",
 			Quick:       Quick{Duration: "1s", Warmup: "300ms"},
@@ -69,7 +69,7 @@ func claims004() []Claim {
 			Corrections: dsmDamped,
 		},
 		{
-			ID: "004-fig9", Seed: "004", Figure: "figure 9",
+			ID: "004-fig9", Ref: "004", Figure: "figure 9",
 			Text:        `Parking lot, long-lived flows: "although all the schemes are responsive to the arrival and degrade of flows, DSM achieves more stable queues than QCN and SMCC, regardless of bottleneck shifting" (section V-C)`,
 			Experiment:  "dsm-qcn-parking-lot",
 			Quick:       Quick{Duration: "3s", Warmup: "500ms"},

@@ -1,4 +1,4 @@
-package experiments
+package results
 
 import (
 	"context"
@@ -7,19 +7,23 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"qcnlab/algos"
-	"qcnlab/experiments/outdir"
-	"qcnlab/experiments/units"
 	"strings"
 	"sync"
 	"testing"
+
+	"qcnlab/algos"
+	"qcnlab/experiments"
+	"qcnlab/experiments/batch"
+	"qcnlab/experiments/outdir"
+	"qcnlab/experiments/plots"
+	"qcnlab/units"
 )
 
 // TestDefaultExperimentControlsTheQueue is the issue's acceptance check: on
 // the built-in default (4 sources, 10 Gbps), QCN keeps the queue near q_eq
 // with utilization above 95% and no drops after warm-up.
 func TestDefaultExperimentControlsTheQueue(t *testing.T) {
-	e, err := Builtin(DefaultName)
+	e, err := experiments.Builtin(experiments.DefaultName)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +54,7 @@ func TestDefaultExperimentControlsTheQueue(t *testing.T) {
 }
 
 // sweepExperiment is a small batch: two RTTs x two seeds of QCN.
-func sweepExperiment(t *testing.T) *Experiment {
+func sweepExperiment(t *testing.T) *experiments.Experiment {
 	return mustParse(t, `
 name = "batch"
 duration = "10ms"
@@ -65,9 +69,18 @@ seed = [1, 2]
 `)
 }
 
+func mustParse(t testing.TB, text string) *experiments.Experiment {
+	t.Helper()
+	e, err := experiments.Parse("test.toml", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
 func withoutWall(res *Result) *Result {
 	c := *res
-	c.Runs = append([]RunSummary(nil), res.Runs...)
+	c.Runs = append([]batch.RunSummary(nil), res.Runs...)
 	for i := range c.Runs {
 		c.Runs[i].WallSeconds = 0
 	}
@@ -139,7 +152,7 @@ func TestOutputFiles(t *testing.T) {
 		t.Errorf("first row %v, last row %v", rows[1], rows[4000])
 	}
 	// experiment.toml loads back to the same runs.
-	saved, err := Load(filepath.Join(dir, "experiment.toml"))
+	saved, err := experiments.Load(filepath.Join(dir, "experiment.toml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +177,7 @@ func TestOutputFiles(t *testing.T) {
 func TestCancelledBatchKeepsFinishedRuns(t *testing.T) {
 	dir := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
-	opt := Options{Workers: 1, OutDir: dir, Progress: func(p Progress) {
+	opt := Options{Workers: 1, OutDir: dir, Progress: func(p batch.Progress) {
 		if p.Done == 2 {
 			cancel()
 		}
@@ -188,7 +201,7 @@ func TestCancelledBatchKeepsFinishedRuns(t *testing.T) {
 }
 
 func TestSummariesRepeatExactly(t *testing.T) {
-	e, _ := Builtin(DefaultName)
+	e, _ := experiments.Builtin(experiments.DefaultName)
 	a, err1 := Execute(context.Background(), e, Options{})
 	b, err2 := Execute(context.Background(), e.Clone(), Options{})
 	if err1 != nil || err2 != nil {
@@ -202,7 +215,7 @@ func TestSummariesRepeatExactly(t *testing.T) {
 }
 
 func TestPlots(t *testing.T) {
-	for _, format := range PlotFormats {
+	for _, format := range plots.Formats {
 		dir := t.TempDir()
 		e := sweepExperiment(t)
 		if _, err := Execute(context.Background(), e, Options{OutDir: dir, Plot: format}); err != nil {
@@ -235,7 +248,7 @@ func TestPlots(t *testing.T) {
 // writes anything, and the first finishes with all its runs.
 func TestSecondBatchIntoABusyDirectoryRefuses(t *testing.T) {
 	dir := t.TempDir()
-	e := Default()
+	e := experiments.Default()
 	e.Duration = units.Duration(2 * algos.Millisecond)
 	started, release := make(chan struct{}), make(chan struct{})
 	var first *Result
@@ -244,7 +257,7 @@ func TestSecondBatchIntoABusyDirectoryRefuses(t *testing.T) {
 	go func() {
 		defer close(done)
 		var once sync.Once
-		first, firstErr = Execute(context.Background(), e, Options{Workers: 1, OutDir: dir, Progress: func(Progress) {
+		first, firstErr = Execute(context.Background(), e, Options{Workers: 1, OutDir: dir, Progress: func(batch.Progress) {
 			once.Do(func() { close(started); <-release })
 		}})
 	}()

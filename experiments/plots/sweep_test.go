@@ -1,9 +1,11 @@
-package experiments
+package plots
 
 import (
 	"math"
 	"testing"
 
+	"qcnlab/experiments"
+	"qcnlab/experiments/batch"
 	"qcnlab/model"
 )
 
@@ -22,20 +24,23 @@ func TestQuantileValuesFollowTheLevels(t *testing.T) {
 }
 
 func TestSweepAxisAndLines(t *testing.T) {
-	e := mustParse(t, `
+	e, err := experiments.Parse("test.toml", []byte(`
 algorithms = ["qcn", "dsm"]
 [sweep]
 seed = [1, 2]
 sources.count = [2, 4]
 network.rtt = ["100us", "20ms"]
-`)
-	res := &Result{Runs: []RunSummary{{Summary: model.Summary{Algorithm: "dsm"},
-		Point: map[string]string{"seed": "1", "sources.count": "4", "network.rtt": `"20ms"`}}}}
-	ax, ok := newSweepAxis(e, res)
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs := []batch.RunSummary{{Summary: model.Summary{Algorithm: "dsm"},
+		Point: map[string]string{"seed": "1", "sources.count": "4", "network.rtt": `"20ms"`}}}
+	ax, ok := newSweepAxis(e, runs)
 	if !ok || ax.key != "sources.count" || ax.unit != "" {
 		t.Errorf("axis %+v: want sources.count, the first numeric non-seed key", ax)
 	}
-	if got := seriesKey(e, "sources.count", &res.Runs[0]); got != "dsm rtt=20ms" {
+	if got := seriesKey(e, "sources.count", &runs[0]); got != "dsm rtt=20ms" {
 		t.Errorf("line %q", got)
 	}
 	if m, s := meanStd([]float64{1, 3}); m != 2 || s != 1 {

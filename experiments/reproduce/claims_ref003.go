@@ -12,7 +12,7 @@ import (
 // restart (section 3.3.3, figure 8) is what the mechanism is for.
 func claims003() []Claim {
 	return []Claim{{
-		ID: "003-fig8", Seed: "003", Figure: "figure 8",
+		ID: "003-fig8", Ref: "003", Figure: "figure 8",
 		Text:       `Timeout with random restart: on ECM(0,0) a rate limiter stops for a random time up to Tmax and restarts at Rmin, to mimic "TCP retransmission timeout, which causes the silencing of most of the sources contributing to" the congestion and "Ethernet CSMA/CD ..., which helps desynchronize traffic sources restarting after a timeout" (section 3.3.3)`,
 		Experiment: "ecm-small-buffers",
 		Quick:      Quick{Seeds: 1, Duration: "200ms"},

@@ -1,5 +1,3 @@
-// Package shard joins the slices of a batch run on several machines
-// (qcnlab run --shard I/N) into the outputs one machine would have written.
 package shard
 
 import (
@@ -18,19 +16,11 @@ import (
 	"strings"
 
 	"qcnlab/experiments"
+	"qcnlab/experiments/batch"
 	"qcnlab/experiments/outdir"
+	"qcnlab/experiments/plots"
+	"qcnlab/experiments/results"
 )
-
-// Parse reads "I/N": the I-th (from 0) of N slices.
-func Parse(s string) (experiments.Shard, error) {
-	i, n, ok := strings.Cut(s, "/")
-	index, err1 := strconv.Atoi(strings.TrimSpace(i))
-	count, err2 := strconv.Atoi(strings.TrimSpace(n))
-	if !ok || err1 != nil || err2 != nil || count < 1 || index < 0 || index >= count {
-		return experiments.Shard{}, fmt.Errorf("--shard: %q is not I/N with 0 <= I < N (for example 0/4)", s)
-	}
-	return experiments.Shard{Index: index, Count: count}, nil
-}
 
 // Bounds on what merge reads, so that an edited or damaged shard cannot
 // exhaust memory: the JSON files are read whole, the time series a line at a
@@ -45,8 +35,8 @@ const (
 // slice is one shard directory, read and checked.
 type slice struct {
 	dir      string
-	manifest experiments.ShardManifest
-	result   experiments.Result
+	manifest Manifest
+	result   results.Result
 	toml     []byte
 }
 
@@ -103,10 +93,10 @@ func unmarshal(ctx context.Context, data []byte, v any) error {
 
 func read(ctx context.Context, dir string) (*slice, error) {
 	s := &slice{dir: dir}
-	name := filepath.Join(dir, experiments.ShardFile)
+	name := filepath.Join(dir, File)
 	data, err := readBounded(ctx, name, maxManifest)
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, fmt.Errorf("%s: no %s: not the output of qcnlab run --shard I/N --out DIR", dir, experiments.ShardFile)
+		return nil, fmt.Errorf("%s: no %s: not the output of qcnlab run --shard I/N --out DIR", dir, File)
 	}
 	if err != nil {
 		return nil, err
@@ -133,11 +123,11 @@ func read(ctx context.Context, dir string) (*slice, error) {
 	if s.toml, err = readBounded(ctx, filepath.Join(dir, "experiment.toml"), experiments.MaxFileBytes); err != nil {
 		return nil, err
 	}
-	if experiments.ExperimentHash(s.toml) != m.ExperimentSHA256 {
-		return nil, fmt.Errorf("%s: experiment.toml does not match the hash in %s: it was changed after the run", dir, experiments.ShardFile)
+	if hash(s.toml) != m.ExperimentSHA256 {
+		return nil, fmt.Errorf("%s: experiment.toml does not match the hash in %s: it was changed after the run", dir, File)
 	}
 	if len(s.result.Runs) != len(m.Runs) {
-		return nil, fmt.Errorf("%s: summary.json holds %d runs, %s lists %d", dir, len(s.result.Runs), experiments.ShardFile, len(m.Runs))
+		return nil, fmt.Errorf("%s: summary.json holds %d runs, %s lists %d", dir, len(s.result.Runs), File, len(m.Runs))
 	}
 	return s, nil
 }
@@ -164,12 +154,12 @@ type place struct {
 // also draws the sweep's figure and the queue CDFs into out/plots; the
 // per-run figures stay in the shards' directories. If ctx is cancelled it
 // stops, removes its temporary files and returns ctx's error.
-func Merge(ctx context.Context, dirs []string, out, plot string) (*experiments.Result, error) {
+func Merge(ctx context.Context, dirs []string, out, plot string) (*results.Result, error) {
 	if len(dirs) == 0 {
 		return nil, errors.New("name the shard directories")
 	}
-	if plot != "" && !slices.Contains(experiments.PlotFormats, plot) {
-		return nil, fmt.Errorf("--plot: %q is not one of %q", plot, experiments.PlotFormats)
+	if plot != "" && !slices.Contains(plots.Formats, plot) {
+		return nil, fmt.Errorf("--plot: %q is not one of %q", plot, plots.Formats)
 	}
 	runs, e, first, err := check(ctx, dirs, out)
 	if err != nil {
@@ -189,30 +179,21 @@ func Merge(ctx context.Context, dirs []string, out, plot string) (*experiments.R
 		return nil, err
 	}
 	// Every input is valid: now the outputs.
-	res := &experiments.Result{Experiment: first.result.Experiment, Complete: true}
+	res := &results.Result{Experiment: first.result.Experiment, Complete: true}
 	for _, p := range runs {
 		res.Runs = append(res.Runs, p.s.result.Runs[p.k])
 	}
 	if err := dir.Commit(tmp, "timeseries.csv"); err != nil {
 		return nil, err
 	}
-	steps := []func() error{
-		func() error { return dir.WriteFile("experiment.toml", first.toml) },
-		func() error { return experiments.WriteSummaryFile(ctx, dir, res) },
-		func() error { return experiments.WriteResultsFile(ctx, dir, e, res) },
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
-	if plot != "" {
-		steps = append(steps,
-			func() error { return experiments.WriteSweepPlot(ctx, dir, e, res, plot) },
-			func() error { return experiments.WriteQueueCDFs(ctx, dir, e, res, plot) })
+	if err := dir.WriteFile("experiment.toml", first.toml); err != nil {
+		return nil, err
 	}
-	for _, step := range steps {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		if err := step(); err != nil {
-			return nil, err
-		}
+	if err := results.Finish(ctx, dir, e, res, plot); err != nil {
+		return nil, err
 	}
 	return res, dir.Finish()
 }
@@ -277,13 +258,13 @@ func check(ctx context.Context, dirs []string, out string) ([]place, *experiment
 		return nil, nil, nil, err
 	}
 	if len(batch) != total {
-		return nil, nil, nil, fmt.Errorf("%s: the experiment makes %d runs, %s says %d", first.dir, len(batch), experiments.ShardFile, total)
+		return nil, nil, nil, fmt.Errorf("%s: the experiment makes %d runs, %s says %d", first.dir, len(batch), File, total)
 	}
 	runs := make([]place, total) // total is the experiment's own run count
 	found := make([]bool, total)
 	for _, s := range byIndex {
 		for k, r := range s.manifest.Runs {
-			if r.Index < 0 || r.Index >= total || r.Index%n != s.manifest.Shard {
+			if r.Index < 0 || r.Index >= total || !(Slice{Index: s.manifest.Shard, Count: n}).Has(r.Index) {
 				return nil, nil, nil, fmt.Errorf("%s lists run %d, which is not one of its runs", s.name(), r.Index)
 			}
 			if found[r.Index] {
@@ -293,21 +274,21 @@ func check(ctx context.Context, dirs []string, out string) ([]place, *experiment
 			want := batch[r.Index]
 			if r.Label != want.Label() {
 				return nil, nil, nil, fmt.Errorf("%s: run %d is labelled %q in %s; the experiment's run %d is %q",
-					s.name(), r.Index, r.Label, experiments.ShardFile, r.Index, want.Label())
+					s.name(), r.Index, r.Label, File, r.Index, want.Label())
 			}
 			if err := sameRun(s.result.Runs[k], want); err != nil {
 				return nil, nil, nil, fmt.Errorf("%s: summary.json: its run %d (run %d of the batch): %w", s.name(), k+1, r.Index, err)
 			}
 			if most := maxRows(want.Exp); r.Rows < 0 || r.Rows > most {
 				return nil, nil, nil, fmt.Errorf("%s: run %d has %d time-series rows in %s; the run takes at most %d samples",
-					s.name(), r.Index, r.Rows, experiments.ShardFile, most)
+					s.name(), r.Index, r.Rows, File, most)
 			}
 			runs[r.Index] = place{s: s, k: k, run: want}
 		}
 	}
 	for i, ok := range found {
 		if !ok {
-			s := byIndex[i%n]
+			s := byIndex[owner(i, n)]
 			return nil, nil, nil, fmt.Errorf("%s did not finish run %d (and perhaps others): run that shard again", s.name(), i)
 		}
 	}
@@ -318,7 +299,7 @@ func check(ctx context.Context, dirs []string, out string) ([]place, *experiment
 }
 
 // sameRun checks that a summary is of the run the experiment has there.
-func sameRun(got experiments.RunSummary, want experiments.Run) error {
+func sameRun(got batch.RunSummary, want experiments.Run) error {
 	if got.Algorithm != want.Algorithm || got.Seed != want.Exp.Seed {
 		return fmt.Errorf("it is %s with seed %d, not %s with seed %d", orNone(got.Algorithm), got.Seed, want.Algorithm, want.Exp.Seed)
 	}
@@ -401,19 +382,19 @@ func mergeSeries(ctx context.Context, e *experiments.Experiment, runs []place, w
 	bw.Write(header)
 	for i, p := range runs {
 		src := readers[p.s]
-		prefix := experiments.SeriesPrefix(columns, p.run)
+		prefix := results.SeriesPrefix(columns, p.run)
 		last := math.Inf(-1)
 		for rows := p.s.manifest.Runs[p.k].Rows; rows > 0; rows-- {
 			line, err := readLine(src.r, maxLine)
 			src.line++
 			switch {
 			case errors.Is(err, io.EOF):
-				return fmt.Errorf("%s: has fewer rows than %s lists (run %d)", src.name, experiments.ShardFile, i)
+				return fmt.Errorf("%s: has fewer rows than %s lists (run %d)", src.name, File, i)
 			case err != nil:
 				return fmt.Errorf("%s:%d: %w", src.name, src.line, err)
 			case !bytes.HasPrefix(line, prefix):
 				return fmt.Errorf("%s:%d: the row is not of run %d (%s), which %s places there",
-					src.name, src.line, i, p.run.Label(), experiments.ShardFile)
+					src.name, src.line, i, p.run.Label(), File)
 			}
 			cell, _, _ := bytes.Cut(line[len(prefix):], []byte(","))
 			t, err := strconv.ParseFloat(string(cell), 64)
@@ -427,7 +408,7 @@ func mergeSeries(ctx context.Context, e *experiments.Experiment, runs []place, w
 	for s, src := range readers {
 		if _, err := src.r.ReadByte(); err != io.EOF {
 			if err == nil {
-				err = fmt.Errorf("has more rows than %s lists", experiments.ShardFile)
+				err = fmt.Errorf("has more rows than %s lists", File)
 			}
 			return fmt.Errorf("%s: %s: %w", s.dir, "timeseries.csv", err)
 		}

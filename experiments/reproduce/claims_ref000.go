@@ -13,7 +13,7 @@ import (
 func claims000() []Claim {
 	return []Claim{
 		{
-			ID: "000-fig5", Seed: "000", Figure: "figure 5",
+			ID: "000-fig5", Ref: "000", Figure: "figure 5",
 			Text:       `"Fig. 5 compares the QCN fluid model with ns-2 simulations for the same scenarios. As can be seen, there is a very good match between the model and simulations." (section II-B)`,
 			Experiment: "qcn-fluid-vs-packet",
 			Quick:      Quick{Duration: "120ms", Warmup: "60ms"},
@@ -21,7 +21,7 @@ func claims000() []Claim {
 			Rule:       fluidMatchesPacket,
 		},
 		{
-			ID: "000-fig7", Seed: "000", Figure: "figure 7",
+			ID: "000-fig7", Ref: "000", Figure: "figure 7",
 			Text:       `2 sources at 10 Gbps: "when the RTT is increased to 140 µs, N-AIMD is no longer stable, while AP-N-AIMD remains quite stable ... It isn't until an RTT of 240 µs that the AP-N-AIMD also loses its stability" (section III-B)`,
 			Experiment: "ap-n-aimd-2-sources",
 			Edit:       keepAxes("seed"),
@@ -32,7 +32,7 @@ func claims000() []Claim {
 			Corrections: apCorrections,
 		},
 		{
-			ID: "000-fig7-underflow", Seed: "000", Figure: "figure 7",
+			ID: "000-fig7-underflow", Ref: "000", Figure: "figure 7",
 			Text:       `2 sources, RTT 240 µs: "N-AIMD is unstable, with underflowing queues leading to substantial link under-utilization" (section III-B)`,
 			Experiment: "ap-n-aimd-2-sources",
 			Edit:       func(e *experiments.Experiment) { keepAxes("seed")(e); rttList("140us", "240us")(e) },
@@ -41,7 +41,7 @@ func claims000() []Claim {
 			Rule:       underflowAt("n-aimd", "network.rtt=240us"),
 		},
 		{
-			ID: "000-fig8", Seed: "000", Figure: "figure 8",
+			ID: "000-fig8", Ref: "000", Figure: "figure 8",
 			Text:        `20 sources: "N-AIMD becomes unstable at an RTT of 190 µs. But AP-N-AIMD becomes unstable only when the RTT is increased beyond 230 µs" (section III-B)`,
 			Experiment:  "ap-n-aimd-20-sources",
 			Quick:       Quick{Seeds: 2, Duration: "300ms"},

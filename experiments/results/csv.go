@@ -1,30 +1,31 @@
-package experiments
+package results
 
 import (
 	"bufio"
 	"container/list"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"reflect"
 	"strconv"
 	"strings"
 
 	"qcnlab/algos"
+	"qcnlab/experiments"
+	"qcnlab/experiments/metrics"
 	"qcnlab/experiments/outdir"
-	"qcnlab/experiments/units"
+	"qcnlab/units"
 )
 
-// WriteResultsFile writes results.csv into dir: one row per run, its swept
-// values in base units, algorithm, seed, then every summary metric, those
-// of each bottleneck, source and phase flattened into their own columns
-// (sw0_utilization, src1_throughput_bps, sw0_queue_quantiles_bytes_p50).
+// writeResults writes results.csv into dir: one row per run, its swept
+// values in base units, algorithm, seed, then every field of the summary,
+// those of each bottleneck, source and phase flattened into their own
+// columns (sw0_utilization, src1_throughput_bps,
+// sw0_queue_quantiles_bytes_p50); a metric of the registry (package
+// metrics) is in its Column.
 // A cell is empty where a run has no such metric (fewer sources, no
 // time to fairness). Its time is linear in the cells; it stops, writing
 // nothing, when ctx is cancelled.
-func WriteResultsFile(ctx context.Context, dir *outdir.Dir, e *Experiment, res *Result) error {
+func writeResults(ctx context.Context, dir *outdir.Dir, e *experiments.Experiment, res *Result) error {
 	var swept []string
 	for _, a := range e.Sweep {
 		if a.Key != "seed" {
@@ -171,7 +172,7 @@ func appendValues(line []string, columns []string, cells []cell) []string {
 
 // sweptColumn names a swept key's column with its base unit.
 func sweptColumn(key string) string {
-	kind, err := KeyKind(key)
+	kind, err := experiments.KeyKind(key)
 	if err != nil {
 		return key
 	}
@@ -190,7 +191,7 @@ func sweptColumn(key string) string {
 // itself for a key that is not a number.
 func sweptValue(key, text string) string {
 	bare := strings.Trim(text, `"`)
-	kind, err := KeyKind(key)
+	kind, err := experiments.KeyKind(key)
 	if err != nil {
 		return bare
 	}
@@ -203,8 +204,9 @@ func sweptValue(key, text string) string {
 
 type cell struct{ name, value string }
 
-// groupNames prefix the elements of the summary's lists.
-var groupNames = map[string]string{"bottlenecks": "sw", "sources": "src", "phases": "phase"}
+// groupNames prefix the elements of the summary's lists: the metrics'
+// scopes name those of bottlenecks and sources.
+var groupNames = map[string]string{"bottlenecks": metrics.Bottleneck.Prefix(), "sources": metrics.Source.Prefix(), "phases": "phase"}
 
 // flatten writes v's fields as cells named by their JSON names: a list of
 // structs as one group per element, a nested struct with its name as a
@@ -281,50 +283,4 @@ func scalar(v reflect.Value) string {
 		return strconv.FormatBool(v.Bool())
 	}
 	return fmt.Sprint(v.Interface())
-}
-
-// ShardFile is the manifest a sharded run writes next to its outputs.
-const ShardFile = "shard.json"
-
-// ShardManifest says which slice of which batch a directory holds, so that
-// merging can check that the slices belong together and cover the batch.
-type ShardManifest struct {
-	Experiment string `json:"experiment"`
-	// ExperimentSHA256 is the hash of experiment.toml: the resolved
-	// experiment, every default explicit.
-	ExperimentSHA256 string     `json:"experiment_sha256"`
-	Shard            int        `json:"shard"`
-	Shards           int        `json:"shards"`
-	RunsTotal        int        `json:"runs_total"` // of the whole batch
-	Runs             []ShardRun `json:"runs"`       // the slice's finished runs, in run order
-}
-
-// ShardRun is one finished run of a slice: its index in the whole batch,
-// its label, and its rows in the slice's timeseries.csv.
-type ShardRun struct {
-	Index int    `json:"index"`
-	Label string `json:"label"`
-	Rows  int    `json:"rows"`
-}
-
-func (o *outputs) writeManifest(summaries []*RunSummary) error {
-	m := ShardManifest{Experiment: o.exp.Name, ExperimentSHA256: o.hash, Shard: o.shard.Index, Shards: o.shard.Count,
-		RunsTotal: len(summaries), Runs: []ShardRun{}}
-	for i, s := range summaries {
-		if s != nil {
-			m.Runs = append(m.Runs, ShardRun{Index: i, Label: o.labels[i], Rows: o.rows[i]})
-		}
-	}
-	data, err := json.MarshalIndent(m, "", "  ")
-	if err != nil {
-		return err
-	}
-	return o.dir.WriteFile(ShardFile, append(data, '\n'))
-}
-
-// ExperimentHash identifies a batch by its experiment.toml: the resolved
-// experiment, every default explicit.
-func ExperimentHash(toml []byte) string {
-	h := sha256.Sum256(toml)
-	return hex.EncodeToString(h[:])
 }

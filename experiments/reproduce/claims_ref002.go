@@ -26,7 +26,7 @@ func claims002() []Claim {
 	}
 	return []Claim{
 		{
-			ID: "002-fig1", Seed: "002", Figure: "figure 1",
+			ID: "002-fig1", Ref: "002", Figure: "figure 1",
 			Text:       `From line rate, 2 sources at 1 Gbps: "each RP reaches to its fair share of bandwidth after 10 seconds" (section III)`,
 			Experiment: "qcn-t-fairness",
 			Sets:       []string{`algorithms=["qcn"]`, `sources.override=[]`},
@@ -39,7 +39,7 @@ func claims002() []Claim {
 				Doc:  "the seed does not give the testbed's loop delay; the built-in runs 1 ms, where the start-up overshoot empties the queue as figure 1(b) shows; at 50 µs it neither fills nor empties the queue and stage 2's HAI race does not happen"}},
 		},
 		{
-			ID: "002-fig3", Seed: "002", Figure: "figure 3",
+			ID: "002-fig3", Ref: "002", Figure: "figure 3",
 			Text:       `"p[Fb>0] ≈ 0.2 according to computation" and "the sending rate poses little impact on p[Fb>0]" (section IV-B)`,
 			Experiment: "qcn-convergence-model",
 			Sets:       []string{`algorithms=["qcn"]`},
@@ -58,7 +58,7 @@ func claims002() []Claim {
 			},
 		},
 		{
-			ID: "002-fig5", Seed: "002", Figure: "figure 5",
+			ID: "002-fig5", Ref: "002", Figure: "figure 5",
 			Text:       `From (900, 100) Mbps: "two RPs converge to their fair share of bandwidth in about 12 seconds", and "our model well characterizes the convergence of QCN" (section V-A)`,
 			Experiment: "qcn-t-fairness",
 			Sets:       []string{`algorithms=["qcn"]`, "sources.override=" + start("900Mbps", "100Mbps")},
@@ -71,7 +71,7 @@ func claims002() []Claim {
 			Rule:    modelAndPacket(6, 18),
 		},
 		{
-			ID: "002-fig6", Seed: "002", Figure: "figure 6",
+			ID: "002-fig6", Ref: "002", Figure: "figure 6",
 			Text:       `From (700, 300) Mbps: "Compared with the results shown in Figure 5, the convergence time is much smaller" (section V-A)`,
 			Experiment: "qcn-t-fairness",
 			Sets:       []string{`algorithms=["qcn"]`, "output.fairness_threshold=0.9"},
@@ -83,7 +83,7 @@ func claims002() []Claim {
 			Rule:  smallerFrom700,
 		},
 		{
-			ID: "002-fig4", Seed: "002", Figure: "figure 4",
+			ID: "002-fig4", Ref: "002", Figure: "figure 4",
 			Text:       `"Observing Figure 4, we found that R_1 converges fast from 600 Mbps to 900 Mbps" (section V-A), read as: the time to fairness grows with R_1, the higher rate at the start of the third stage, and steeply from 600 to 900 Mbps`,
 			Experiment: "qcn-convergence-model",
 			Sets:       []string{`algorithms=["qcn"]`},
@@ -201,7 +201,7 @@ func claims002() []Claim {
 					Criterion: "QCN-AIMD faster than QCN at each R_AI, and its gain smaller than that of raising R_AI tenfold"}
 			}),
 		{
-			ID: "002-bandwidth", Seed: "002", Figure: "section V-B3",
+			ID: "002-bandwidth", Ref: "002", Figure: "section V-B3",
 			Text:       `"Given a determined byte threshold, the convergence time will reduce to be 1/m when the link bandwidth is amplified to be m times of the original value." (section V-B3)`,
 			Experiment: "qcn-convergence-model",
 			Sets:       []string{`algorithms=["qcn"]`, "output.sample_interval=1ms", "output.rate_window=1ms"},
@@ -221,7 +221,7 @@ func claims002() []Claim {
 			},
 		},
 		{
-			ID: "002-fig12", Seed: "002", Figure: "figure 12",
+			ID: "002-fig12", Ref: "002", Figure: "figure 12",
 			Text:       `"QCN-T significantly decreases the convergence time of QCN. Besides, the queue length is still stable in QCN-T." (section VI)`,
 			Experiment: "qcn-t-fairness",
 			Edit:       thresholds(nil),
@@ -237,7 +237,7 @@ type experimentEdit = func(*experiments.Experiment)
 // modelClaim is a claim on the convergence model with one parameter swept
 // (for QCN-AIMD's figure, its own R_AI follows QCN's).
 func modelClaim(id, fig, text string, sets []string, key string, values []string, rule Rule) Claim {
-	return Claim{ID: id, Seed: "002", Figure: fig, Text: text, Experiment: "qcn-convergence-model", Sets: sets,
+	return Claim{ID: id, Ref: "002", Figure: fig, Text: text, Experiment: "qcn-convergence-model", Sets: sets,
 		Edit: func(x *experiments.Experiment) {
 			setAxis(x, key, values)
 			if key == "params.qcn.r_ai" && strings.Contains(strings.Join(sets, ""), "qcn-aimd") {

@@ -1,7 +1,10 @@
-package experiments
+// Package plots draws qcnlab's figures: a run's queue and rates, a sweep's
+// metrics against its swept key, the queue's distribution, and the
+// reproduction report's figures, each through one renderer (Render) as PNG
+// or SVG.
+package plots
 
 import (
-	"bytes"
 	"fmt"
 	"image/color"
 	"strings"
@@ -11,25 +14,24 @@ import (
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
-	"gonum.org/v1/plot/vg/vgsvg"
 
 	"qcnlab/algos"
 	"qcnlab/model"
 )
 
-// PlotFormats are the figure formats --plot accepts.
-var PlotFormats = []string{"png", "svg"}
+// Formats are the figure formats --plot accepts.
+var Formats = []string{"png", "svg"}
 
 const (
 	plotBins    = 1000 // time bins per figure: memory does not grow with the run
 	plotSources = 8    // sources drawn one by one; more are summed up as their mean
 )
 
-// figure collects one run's time series into fixed time bins: the queue's
-// minimum and maximum in each bin (so oscillations keep their envelope) and
-// each source's mean rate.
-type figure struct {
+// RunFigure collects one run's time series into fixed time bins: the
+// queue's minimum and maximum in each bin (so oscillations keep their
+// envelope) and each source's mean rate. Its memory does not grow with the
+// run.
+type RunFigure struct {
 	title    string
 	width    algos.Time // of a bin
 	target   float64    // the scheme's queue target, bytes
@@ -42,8 +44,9 @@ type figure struct {
 	nsources int
 }
 
-func newFigure(title string, cfg *model.Config) *figure {
-	f := &figure{
+// NewRunFigure starts the figure of a run of cfg.
+func NewRunFigure(title string, cfg *model.Config) *RunFigure {
+	f := &RunFigure{
 		title:    title,
 		width:    max(1, cfg.Duration/plotBins),
 		target:   model.QueueTarget(cfg.Params),
@@ -64,7 +67,8 @@ func newFigure(title string, cfg *model.Config) *figure {
 	return f
 }
 
-func (f *figure) add(x *model.Sample) {
+// Add takes one sample of the run.
+func (f *RunFigure) Add(x *model.Sample) {
 	b := min(int(x.Time/f.width), plotBins)
 	for j, q := range x.Queues {
 		if f.counts[b] == 0 || float64(q) < f.qmin[j][b] {
@@ -85,9 +89,9 @@ func (f *figure) add(x *model.Sample) {
 	f.counts[b]++
 }
 
-// render draws the queue above the rates, sharing the time axis, and encodes
-// the figure in format ("png" or "svg").
-func (f *figure) render(format string) ([]byte, error) {
+// Render draws the queue above the rates, sharing the time axis, and
+// encodes the figure in format ("png" or "svg").
+func (f *RunFigure) Render(format string) ([]byte, error) {
 	queue := plot.New()
 	queue.Title.Text = f.title
 	queue.Y.Label.Text = "queue (KB)"
@@ -167,41 +171,16 @@ func (f *figure) render(format string) ([]byte, error) {
 	queue.X.Min, queue.X.Max, rates.X.Min, rates.X.Max = 0, end, 0, end
 
 	tiles := draw.Tiles{Rows: 2, Cols: 1, PadTop: vg.Points(4), PadBottom: vg.Points(4), PadLeft: vg.Points(4), PadRight: vg.Points(8), PadY: vg.Points(8)}
-	return renderGrid([][]*plot.Plot{{queue}, {rates}}, 8*vg.Inch, 6*vg.Inch, tiles, format)
-}
-
-// renderGrid draws plots laid out as tiles, aligned, on a w x h figure
-// encoded in format ("png" or "svg"); a nil plot leaves its tile empty.
-func renderGrid(grid [][]*plot.Plot, w, h vg.Length, tiles draw.Tiles, format string) ([]byte, error) {
-	var canvas vg.CanvasWriterTo
-	switch format {
-	case "svg":
-		canvas = vgsvg.New(w, h)
-	default:
-		canvas = vgimg.PngCanvas{Canvas: vgimg.New(w, h)}
-	}
-	cells := plot.Align(grid, tiles, draw.New(canvas))
-	for i := range grid {
-		for j, p := range grid[i] {
-			if p != nil {
-				p.Draw(cells[i][j])
-			}
-		}
-	}
-	var b bytes.Buffer
-	if _, err := canvas.WriteTo(&b); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
+	return Render([][]*plot.Plot{{queue}, {rates}}, 8*vg.Inch, 6*vg.Inch, tiles, format)
 }
 
 // rateLine is one series of the rate panel, in Gbps per bin.
-func (f *figure) rateLine(pick func([]float64) float64) plotter.XYs {
+func (f *RunFigure) rateLine(pick func([]float64) float64) plotter.XYs {
 	return f.binLine(func(b int) float64 { return pick(f.rates[b]) })
 }
 
 // binLine is the mean per bin of a series summed per bin, in Gbps.
-func (f *figure) binLine(sum func(bin int) float64) plotter.XYs {
+func (f *RunFigure) binLine(sum func(bin int) float64) plotter.XYs {
 	var xys plotter.XYs
 	for b, n := range f.counts {
 		if n == 0 {
@@ -213,8 +192,9 @@ func (f *figure) binLine(sum func(bin int) float64) plotter.XYs {
 	return xys
 }
 
-// plotName is a run's figure file: its index and label, safe as a file name.
-func plotName(i int, label, format string) string {
+// RunFigureName is the file of the figure of run i (from 0) in an output
+// directory: its number and label, safe as a file name.
+func RunFigureName(i int, label, format string) string {
 	return fmt.Sprintf("plots/%03d-%s.%s", i+1, safeName(label), format)
 }
 

@@ -1,4 +1,4 @@
-package experiments
+package results
 
 import (
 	"context"
@@ -6,11 +6,17 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"qcnlab/experiments/outdir"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"qcnlab/algos"
+	"qcnlab/experiments"
+	"qcnlab/experiments/batch"
+	"qcnlab/experiments/metrics"
+	"qcnlab/experiments/outdir"
+	"qcnlab/units"
 )
 
 // results.csv holds one row per run, the swept values in base units, and
@@ -101,11 +107,58 @@ func TestResultsFileLinearAndCancellable(t *testing.T) {
 	defer out.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	res := &Result{Runs: []RunSummary{{}}}
-	if err := WriteResultsFile(ctx, out, Default(), res); !errors.Is(err, context.Canceled) {
+	res := &Result{Runs: []batch.RunSummary{{}}}
+	if err := writeResults(ctx, out, experiments.Default(), res); !errors.Is(err, context.Canceled) {
 		t.Errorf("a cancelled write: %v", err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "results.csv")); err == nil {
 		t.Error("a cancelled write left results.csv")
+	}
+}
+
+// Every metric of the registry is a column of results.csv, named by its
+// Column, holding its Value, and empty where the value is missing.
+func TestResultsCSVHoldsTheRegistry(t *testing.T) {
+	dir := t.TempDir()
+	e := sweepExperiment(t)
+	e.Sources.Stop = units.Duration(algos.Millisecond) // stopped before the warm-up: never fair
+	res, err := Execute(context.Background(), e, Options{OutDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(filepath.Join(dir, "results.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	missing := 0
+	for k, r := range res.Runs {
+		for _, m := range metrics.All {
+			for i := range m.Count(&r.Summary) {
+				c := slices.Index(rows[0], m.Column(i))
+				if c < 0 {
+					t.Fatalf("no column %s", m.Column(i))
+				}
+				cell := rows[1+k][c]
+				v, ok := m.Value(&r.Summary, i)
+				if !ok {
+					missing++
+					if cell != "" {
+						t.Errorf("run %d %s: %q, want empty for a missing value", k, m.Column(i), cell)
+					}
+					continue
+				}
+				if got, err := strconv.ParseFloat(cell, 64); err != nil || got != v {
+					t.Errorf("run %d %s: %q, want %g", k, m.Column(i), cell, v)
+				}
+			}
+		}
+	}
+	if missing == 0 {
+		t.Error("no missing value was checked")
 	}
 }

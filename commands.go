@@ -1,0 +1,519 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"qcnlab/algos"
+	"qcnlab/experiments"
+	"qcnlab/experiments/batch"
+	"qcnlab/experiments/outdir"
+	"qcnlab/experiments/reproduce"
+	"qcnlab/experiments/results"
+	"qcnlab/experiments/shard"
+	"qcnlab/experiments/stability"
+	"qcnlab/tui"
+	"qcnlab/units"
+)
+
+// defaultExperiment is what qcnlab runs when given none.
+const defaultExperiment = experiments.DefaultName
+
+// command is one entry of the command table: everything the summary
+// (qcnlab help, and the README's synopsis, which a test keeps equal to it),
+// the command's own --help and the dispatcher know of it.
+type command struct {
+	name string // the word after qcnlab; "" for qcnlab alone, which is not a command
+	// synopsis is the command's usage in the summary: the first line from
+	// "qcnlab", the others indented under it. Its --help shows it on one
+	// line.
+	synopsis []string
+	does     []string    // what it does, in the summary
+	about    string      // what it does, in its --help
+	args     [][2]string // its positional arguments and their meaning, in its --help
+	// define declares the command's flags on fs and returns what runs it,
+	// which reads them once they are parsed.
+	define func(fs *flag.FlagSet) func(c *call) int
+}
+
+// usage is the command's usage on one line.
+func (cmd *command) usage() string {
+	return strings.Join(strings.Fields(strings.Join(cmd.synopsis, " ")), " ")
+}
+
+// lookup finds a command by name; nil if there is none.
+func lookup(name string) *command {
+	for i := range commands {
+		if commands[i].name == name && name != "" {
+			return &commands[i]
+		}
+	}
+	return nil
+}
+
+var experimentArg = [2]string{"FILE|NAME", "an experiment file, or a built-in experiment (qcnlab list)"}
+
+// commands is the command table, in the order the summary lists them.
+var commands []command
+
+func init() {
+	commands = []command{
+		{
+			synopsis: []string{"qcnlab"},
+			does:     []string{"the workbench on " + defaultExperiment + "; without a terminal, run it in batch"},
+		},
+		{
+			name:     "tui",
+			synopsis: []string{"qcnlab tui [FILE|NAME] [--set KEY=VALUE]..."},
+			does:     []string{"the workbench on an experiment"},
+			about:    "Open the interactive workbench on an experiment (default: " + defaultExperiment + ").",
+			args:     [][2]string{experimentArg},
+			define:   tuiCommand,
+		},
+		{
+			name: "run",
+			synopsis: []string{"qcnlab run FILE|NAME [--set KEY=VALUE]... [--out DIR [--plot png|svg]] [--json] [--workers N]",
+				"           [--shard I/N]"},
+			does: []string{"run an experiment and print its summary; with --shard, only the",
+				"I-th (from 0) of N slices of its runs"},
+			about:  "Run an experiment (every algorithm at every point of its sweep) and print its summary.",
+			args:   [][2]string{experimentArg},
+			define: runCommand,
+		},
+		{
+			name:     "merge",
+			synopsis: []string{"qcnlab merge DIR... --out DIR [--plot png|svg]"},
+			does:     []string{"join the shards of one batch into its unsharded outputs"},
+			about:    "Join the output directories of the shards of one batch.",
+			args:     [][2]string{{"DIR...", "the --out directories of qcnlab run --shard I/N"}},
+			define:   mergeCommand,
+		},
+		{
+			name: "stability",
+			synopsis: []string{"qcnlab stability FILE|NAME --vary KEY --range LO:HI [--seeds N] [--criteria LIST] [--grid N]",
+				"                 [--resolution X] [--set KEY=VALUE]... [--json] [--workers N]"},
+			does:   []string{"where along KEY each algorithm stops being stable"},
+			about:  "Find where along KEY each algorithm stops being stable.",
+			args:   [][2]string{experimentArg},
+			define: stabilityCommand,
+		},
+		{
+			name:     "list",
+			synopsis: []string{"qcnlab list"},
+			does:     []string{"built-in experiments and algorithms"},
+			about:    "List the built-in experiments and the algorithms.",
+			define:   listCommand,
+		},
+		{
+			name:     "algos",
+			synopsis: []string{"qcnlab algos [NAME]... [--exp FILE|NAME] [--set KEY=VALUE]..."},
+			does: []string{"each algorithm's parameters: unit, value in the experiment",
+				`("set" where it sets one, else the default for its network),`,
+				"meaning, then the readings taken where its seed is ambiguous"},
+			about:  "List each algorithm's parameters: unit, value and meaning.",
+			args:   [][2]string{{"NAME", "an algorithm (default: all of them)"}},
+			define: algosCommand,
+		},
+		{
+			name:     "show",
+			synopsis: []string{"qcnlab show NAME"},
+			does:     []string{"print a built-in experiment's TOML"},
+			about:    "Print a built-in experiment's TOML.",
+			args:     [][2]string{{"NAME", "a built-in experiment (qcnlab list)"}},
+			define:   showCommand,
+		},
+		{
+			name:     "bench",
+			synopsis: []string{"qcnlab bench [--duration D]"},
+			does:     []string{"simulation speed and memory (D from 1ms)"},
+			about:    "Measure simulation speed and memory.",
+			define:   benchCommand,
+		},
+		{
+			name:     "reproduce",
+			synopsis: []string{"qcnlab reproduce [ID...] [--quick] --out DIR [--workers N] [--list]"},
+			does:     []string{"rerun the seeds' figures and judge each claim"},
+			about:    "Run the claims of the seed papers (all, or those named by ID) and write a report: DIR/report.md, report.json.",
+			args:     [][2]string{{"ID...", "a claim (qcnlab reproduce --list lists them)"}},
+			define:   reproduceCommand,
+		},
+		{
+			name:     "help",
+			synopsis: []string{"qcnlab help [COMMAND]"},
+			does:     []string{"usage; every command also takes --help (exit status 0)"},
+			about:    "Print the commands' usage, or a command's usage, arguments and flags.",
+			args:     [][2]string{{"COMMAND", "a command"}},
+			define:   helpCommand,
+		},
+		{
+			name:     "version",
+			synopsis: []string{"qcnlab --version"},
+			does:     []string{"the module version and the VCS revision it was built from"},
+			about:    "Print the module version, the VCS revision it was built from and the Go version.",
+			define:   versionCommand,
+		},
+	}
+}
+
+func runCommand(fs *flag.FlagSet) func(c *call) int {
+	sets := setFlag(fs)
+	out := fs.String("out", "", "write summary.json, timeseries.csv and experiment.toml to the directory `DIR`")
+	plotFormat := fs.String("plot", "", "with --out, also draw each run's queue and rates in plots/, as `png|svg`")
+	asJSON := fs.Bool("json", false, "print the summary as JSON")
+	workers := workersFlag(fs)
+	shardFlag := fs.String("shard", "", "with --out, run only the I-th of N disjoint slices of the runs, `I/N` (I from 0)")
+	return func(c *call) int {
+		if len(c.args) != 1 {
+			return c.fail("name one experiment file or built-in experiment")
+		}
+		var part results.Part
+		if *shardFlag != "" {
+			slice, err := shard.Parse(*shardFlag)
+			if err != nil {
+				return c.fail(err)
+			}
+			if *out == "" {
+				return c.fail("--shard needs --out DIR (qcnlab merge joins the directories)")
+			}
+			part = slice
+		}
+		e, err := openExperiment(c.args[0], *sets)
+		if err != nil {
+			return c.openFailed(err)
+		}
+		ctx, abort, stop := batchSignals()
+		defer stop()
+		if *plotFormat != "" && *out == "" {
+			return c.fail("--plot needs --out DIR")
+		}
+		if !c.workersValid(*workers) {
+			return exitUsage
+		}
+		report, clear := c.progress(e.Name, "runs")
+		res, err := results.Execute(ctx, e, results.Options{Workers: *workers, OutDir: *out, Plot: *plotFormat, Part: part,
+			Abort: abort, Progress: report})
+		clear()
+		if res != nil {
+			for _, w := range results.Warnings(res) {
+				fmt.Fprintln(c.stderr, "qcnlab: warning:", w)
+			}
+			write := results.WriteText
+			if *asJSON {
+				write = results.WriteJSON
+			}
+			if werr := write(c.stdout, res); werr != nil && err == nil {
+				err = werr
+			}
+		}
+		switch {
+		case err == nil:
+			return exitOK
+		case errors.Is(err, context.Canceled) && res != nil && (res.Complete || abort.Err() != nil):
+			fmt.Fprintf(c.stderr, "qcnlab: interrupted while writing the outputs; %s holds what was written before\n", *out)
+		case errors.Is(err, context.Canceled):
+			fmt.Fprintln(c.stderr, "qcnlab: "+interrupted(len(res.Runs), *out))
+		case errors.As(err, new(*batch.InternalError)):
+			fmt.Fprintln(c.stderr, "qcnlab:", err)
+			return exitInternal
+		case res == nil: // the experiment could not be expanded into runs
+			fmt.Fprintln(c.stderr, err)
+			return exitUsage
+		default:
+			fmt.Fprintln(c.stderr, "qcnlab:", err)
+		}
+		return exitRun
+	}
+}
+
+// interrupted says what a stopped batch kept.
+func interrupted(finished int, out string) string {
+	switch {
+	case finished == 0 && out != "":
+		return "interrupted before any run finished; " + out + " holds the experiment and an empty summary"
+	case finished == 0:
+		return "interrupted before any run finished"
+	case out != "":
+		return fmt.Sprintf("interrupted; %s finished, in %s", runs(finished), out)
+	}
+	return fmt.Sprintf("interrupted; the summary above covers the %s that finished", runs(finished))
+}
+
+func runs(n int) string {
+	if n == 1 {
+		return "1 run"
+	}
+	return fmt.Sprintf("%d runs", n)
+}
+
+func mergeCommand(fs *flag.FlagSet) func(c *call) int {
+	out := fs.String("out", "", "the directory `DIR` to write the joined outputs to")
+	plotFormat := fs.String("plot", "", "also draw the sweep's figure in plots/, as `png|svg`")
+	return func(c *call) int {
+		if len(c.args) == 0 || *out == "" {
+			return c.fail("name the shard directories and --out DIR")
+		}
+		ctx, stop := signals()
+		defer stop()
+		res, err := shard.Merge(ctx, c.args, *out, *plotFormat)
+		if errors.Is(err, context.Canceled) {
+			fmt.Fprintln(c.stderr, "qcnlab merge: interrupted; its temporary files are removed")
+			return exitRun
+		}
+		if err != nil {
+			return c.fail(err)
+		}
+		fmt.Fprintf(c.stdout, "%s: %d runs from %d shards written to %s\n", res.Experiment, len(res.Runs), len(c.args), *out)
+		return exitOK
+	}
+}
+
+func stabilityCommand(fs *flag.FlagSet) func(c *call) int {
+	sets := setFlag(fs)
+	key := fs.String("vary", "", "the key to search along: network.rtt, network.capacity, network.buffer, sources.count, params.NAME.KEY")
+	span := fs.String("range", "", "LO:HI with units, walked from LO to HI: 60us:300us")
+	seeds := fs.Int("seeds", 0, "judge each point over this many seeds from the experiment's seed (default: the experiment's seed sweep, else its seed)")
+	criteria := fs.String("criteria", stability.DefaultCriteria, "comma-separated METRIC>X or METRIC<X; queue sizes take Xqeq or a size")
+	grid := fs.Int("grid", 9, "coarse grid points over the range, both ends included")
+	resolution := fs.String("resolution", "", "bracket width at which bisection stops, with the key's unit (default: range/64)")
+	asJSON := fs.Bool("json", false, "print the result as JSON")
+	workers := workersFlag(fs)
+	return func(c *call) int {
+		if len(c.args) != 1 || *key == "" || *span == "" {
+			return c.fail("name one experiment, --vary KEY and --range LO:HI")
+		}
+		e, err := openExperiment(c.args[0], *sets)
+		if err != nil {
+			return c.openFailed(err)
+		}
+		opt := stability.Options{Key: *key, Range: *span, Grid: *grid, Workers: *workers}
+		if opt.Criteria, err = stability.ParseCriteria(*criteria); err != nil {
+			return c.fail(err)
+		}
+		if c.set("seeds") {
+			opt.SeedCount = seeds
+		}
+		if *resolution != "" {
+			if opt.Resolution, err = stability.ParseValue(*key, *resolution); err != nil {
+				return c.fail("--resolution:", err)
+			}
+		}
+		if !c.workersValid(*workers) {
+			return exitUsage
+		}
+		ctx, stop := signals()
+		defer stop()
+		var clear func()
+		opt.Progress, clear = c.progress(e.Name, "runs")
+		rep, err := stability.Search(ctx, e, opt)
+		clear()
+		if rep == nil {
+			fmt.Fprintln(c.stderr, err)
+			return exitUsage
+		}
+		write := stability.WriteText
+		if *asJSON {
+			write = stability.WriteJSON
+		}
+		if werr := write(c.stdout, rep); werr != nil && err == nil {
+			err = werr
+		}
+		switch {
+		case err == nil:
+			return exitOK
+		case errors.Is(err, context.Canceled):
+			fmt.Fprintln(c.stderr, "qcnlab: interrupted")
+		default:
+			fmt.Fprintln(c.stderr, "qcnlab:", err)
+		}
+		return exitRun
+	}
+}
+
+func tuiCommand(fs *flag.FlagSet) func(c *call) int {
+	sets := setFlag(fs)
+	return func(c *call) int {
+		if len(c.args) > 1 {
+			return c.fail("name at most one experiment file or built-in experiment")
+		}
+		name := defaultExperiment
+		if len(c.args) == 1 {
+			name = c.args[0]
+		}
+		e, err := openExperiment(name, *sets)
+		if err != nil {
+			return c.openFailed(err)
+		}
+		if !isTerminal(os.Stdin) || !isTerminal(c.stdout) {
+			return c.fail("the workbench needs a terminal; qcnlab run " + name + " runs it in batch")
+		}
+		if err := tui.Run(e); err != nil {
+			fmt.Fprintln(c.stderr, "qcnlab:", err)
+			if errors.Is(err, tea.ErrProgramPanic) { // the stack is on the terminal
+				return exitInternal
+			}
+			return exitRun
+		}
+		return exitOK
+	}
+}
+
+func listCommand(fs *flag.FlagSet) func(c *call) int {
+	return func(c *call) int {
+		if len(c.args) > 0 {
+			fmt.Fprintln(c.stderr, "qcnlab list takes no arguments")
+			return exitUsage
+		}
+		if err := experiments.WriteList(c.stdout); err != nil {
+			fmt.Fprintln(c.stderr, err)
+			return exitRun
+		}
+		return exitOK
+	}
+}
+
+func algosCommand(fs *flag.FlagSet) func(c *call) int {
+	exp := fs.String("exp", defaultExperiment, "show the values for the experiment `FILE|NAME`: its network's defaults, and what it sets")
+	sets := setFlag(fs)
+	return func(c *call) int {
+		for _, n := range c.args {
+			if _, err := algos.Lookup(n); err != nil {
+				return c.fail(err)
+			}
+		}
+		e, err := openExperiment(*exp, *sets)
+		if err != nil {
+			return c.openFailed(err)
+		}
+		if err := experiments.WriteAlgos(c.stdout, e, c.args...); err != nil {
+			fmt.Fprintln(c.stderr, err)
+			return exitRun
+		}
+		return exitOK
+	}
+}
+
+func showCommand(fs *flag.FlagSet) func(c *call) int {
+	return func(c *call) int {
+		if len(c.args) != 1 {
+			return c.fail("name one built-in experiment (qcnlab list shows them)")
+		}
+		data, err := experiments.BuiltinSource(c.args[0])
+		if err != nil {
+			return c.fail(err)
+		}
+		c.stdout.Write(data)
+		return exitOK
+	}
+}
+
+func benchCommand(fs *flag.FlagSet) func(c *call) int {
+	duration := fs.String("duration", "1s", "simulated time `D` of the main measurement, at least 1ms")
+	return func(c *call) int {
+		if len(c.args) > 0 {
+			fmt.Fprintln(c.stderr, "qcnlab bench takes no arguments")
+			return exitUsage
+		}
+		d, err := units.ParseDuration(*duration)
+		if err == nil && d < experiments.MinBenchDuration {
+			err = fmt.Errorf("%s is too short to measure; the least is %s", units.FormatDuration(d), units.FormatDuration(experiments.MinBenchDuration))
+		} else if err == nil {
+			if verr := experiments.BenchExperiment(d).Validate(); verr != nil {
+				err = fmt.Errorf("%s is too long to simulate: %w", units.FormatDuration(d), verr)
+			}
+		}
+		if err != nil {
+			return c.fail("--duration:", err)
+		}
+		fmt.Fprintln(c.stdout, "10 greedy QCN sources, 10 Gbps dumbbell, 1500 B frames, 100 us RTT, one core:")
+		fmt.Fprintf(c.stdout, "%10s %12s %14s %14s %12s\n", "simulated", "wall", "frames/s", "events/s", "peak heap")
+		// A short run first: the heap at a tenth of the time shows whether
+		// memory grows with simulated time.
+		for _, t := range []algos.Time{d / 10, d} {
+			r, err := experiments.Bench(t)
+			if err != nil {
+				fmt.Fprintln(c.stderr, err)
+				return exitRun
+			}
+			fmt.Fprintf(c.stdout, "%10s %11.3fs %14.0f %14.0f %10.1fMB\n", units.FormatDuration(t), r.WallSeconds,
+				r.FramesPerSecond(), r.EventsPerSecond(), float64(r.PeakHeap)/1e6)
+		}
+		return exitOK
+	}
+}
+
+func reproduceCommand(fs *flag.FlagSet) func(c *call) int {
+	quick := fs.Bool("quick", false, "shorter runs and fewer seeds (under 10 minutes on 2 cores)")
+	out := fs.String("out", "", "write report.md, report.json and the plots to the directory `DIR`")
+	workers := workersFlag(fs)
+	list := fs.Bool("list", false, "list the claims and exit")
+	return func(c *call) int {
+		claims, err := reproduce.Select(c.args)
+		if err != nil {
+			return c.fail(err)
+		}
+		if *list {
+			for _, cl := range claims {
+				fmt.Fprintf(c.stdout, "%-20s seed %s %-12s %s\n", cl.ID, cl.Ref, cl.Figure, cl.Experiment)
+			}
+			return exitOK
+		}
+		if *out == "" {
+			return c.fail("--out DIR is required")
+		}
+		if !c.workersValid(*workers) {
+			return exitUsage
+		}
+		if err := outdir.Check(*out); err != nil { // before minutes of runs, not after
+			return c.fail("--out:", err)
+		}
+		ctx, stop := signals()
+		defer stop()
+		report, clear := c.progress("reproduce", "experiments")
+		rep, err := reproduce.Run(ctx, claims, reproduce.Options{Quick: *quick, OutDir: *out, Workers: *workers, Progress: report})
+		clear()
+		if rep != nil {
+			rep.Table(c.stdout)
+			fmt.Fprintf(c.stdout, "\n%d claims judged in %.0f s; report in %s/report.md\n", len(rep.Entries), rep.WallSeconds, *out)
+		}
+		switch {
+		case err == nil:
+			return exitOK
+		case errors.Is(err, context.Canceled):
+			fmt.Fprintf(c.stderr, "qcnlab reproduce: interrupted; the report holds the %d claims that finished\n", len(rep.Entries))
+		default:
+			fmt.Fprintln(c.stderr, "qcnlab reproduce:", err)
+		}
+		return exitRun
+	}
+}
+
+func helpCommand(fs *flag.FlagSet) func(c *call) int {
+	return func(c *call) int {
+		if len(c.args) > 0 && c.args[0] != "help" {
+			cmd := lookup(c.args[0])
+			if cmd == nil {
+				fmt.Fprintf(c.stderr, "qcnlab: unknown command %q\n\n%s", c.args[0], summary())
+				return exitUsage
+			}
+			cfs := flag.NewFlagSet("qcnlab "+cmd.name, flag.ContinueOnError)
+			cmd.define(cfs)
+			writeHelp(c.stdout, cmd, cfs)
+			return exitOK
+		}
+		fmt.Fprint(c.stdout, summary())
+		return exitOK
+	}
+}
+
+func versionCommand(fs *flag.FlagSet) func(c *call) int {
+	return func(c *call) int {
+		fmt.Fprintln(c.stdout, version())
+		return exitOK
+	}
+}

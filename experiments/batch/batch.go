@@ -1,0 +1,219 @@
+// Package batch executes the runs of an experiment on a pool of workers:
+// at once up to the number of workers, each run's summary at its index
+// whatever the number of workers, stopped by a context, with progress. It
+// hands each run's samples and summary to a Sink (the result writers of
+// package results) and knows nothing of files, CSV or figures.
+package batch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"qcnlab/algos"
+	"qcnlab/experiments"
+	"qcnlab/model"
+)
+
+// Workers is the number of runs a batch executes at once: n, or one per CPU
+// when n is 0.
+func Workers(n int) int {
+	if n > 0 {
+		return n
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// RunSummary is a run's summary and, in a sweep, the point it ran at.
+type RunSummary struct {
+	model.Summary
+	Point map[string]string `json:"point,omitempty"`
+	// Label names the run ("qcn network.rtt=300us"); empty for a summary
+	// read back from summary.json, which does not hold it.
+	Label string `json:"-"`
+}
+
+// InternalError is a panic in a run: a bug in qcnlab, reported with the
+// stack where it happened.
+type InternalError struct {
+	Value any
+	Stack []byte
+}
+
+func (e *InternalError) Error() string {
+	return fmt.Sprintf("internal error (a bug in qcnlab; please report it with this message): %v\n\n%s", e.Value, e.Stack)
+}
+
+// A Sink receives the runs of a batch as they execute. Its methods are
+// called from the workers, concurrently for different runs.
+type Sink interface {
+	// Start is called as run i (its index in the batch) starts, with the
+	// configuration it runs; the Recorder it returns takes the run's
+	// samples and its end. An error fails the run.
+	Start(i int, run experiments.Run, cfg *model.Config) (Recorder, error)
+}
+
+// A Recorder takes one run's samples as the simulation makes them, then
+// either its summary or the news that it stopped short.
+type Recorder interface {
+	Sample(x *model.Sample)
+	// Finish is called when the run has reached its end; an error fails it.
+	Finish(s *RunSummary) error
+	// Discard is called when the run stops before its end: cancelled, or
+	// failed.
+	Discard()
+}
+
+// Options control a batch.
+type Options struct {
+	Workers  int // runs at once; 0 means one per CPU (Workers)
+	Progress func(Progress)
+	Sink     Sink // what records the runs; nil for nothing
+}
+
+// Execute runs the runs whose indices todo lists, in that order (nil: every
+// run), on the workers. Each run's summary and error land at its index, so
+// the result does not depend on the number of workers: a nil summary is a
+// run that did not finish, cancelled (its error is ctx's) or failed. A
+// panic in a run is that run's InternalError; the other runs go on. Once
+// ctx is cancelled no run starts, and the runs in progress stop within a
+// fraction of a second.
+func Execute(ctx context.Context, runs []experiments.Run, todo []int, opt Options) ([]*RunSummary, []error) {
+	if todo == nil {
+		todo = make([]int, len(runs))
+		for i := range todo {
+			todo[i] = i
+		}
+	}
+	workers := min(Workers(opt.Workers), max(1, len(todo)))
+	tracker := NewTracker(len(todo), nil, opt.Progress)
+	summaries := make([]*RunSummary, len(runs))
+	errs := make([]error, len(runs))
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range jobs {
+				i := todo[k]
+				summaries[i], errs[i] = safeExecute(ctx, runs[i], i, opt.Sink, tracker, k)
+			}
+		}()
+	}
+	for k := range todo {
+		if ctx.Err() != nil {
+			break
+		}
+		jobs <- k
+	}
+	close(jobs)
+	wg.Wait()
+	return summaries, errs
+}
+
+// Runs executes every run with no sink and returns their summaries in run
+// order, nil for a run that did not finish. It is for callers that build
+// their runs themselves, such as a search that picks its next points from
+// the last ones. It returns the runs' failures joined, else ctx's error.
+func Runs(ctx context.Context, runs []experiments.Run, opt Options) ([]*RunSummary, error) {
+	summaries, errs := Execute(ctx, runs, nil, opt)
+	if err := Failures(runs, errs); err != nil {
+		return summaries, err
+	}
+	return summaries, ctx.Err()
+}
+
+// Failures joins the errors of the runs that failed, each named by its run;
+// a run stopped by its context did not fail.
+func Failures(runs []experiments.Run, errs []error) error {
+	var failures []error
+	for i, err := range errs {
+		if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
+			failures = append(failures, fmt.Errorf("%s: %w", runs[i].Label(), err))
+		}
+	}
+	return errors.Join(failures...)
+}
+
+// safeExecute is execute with a panic turned into an InternalError for
+// that run: the other runs go on, and the batch reports the bug.
+func safeExecute(ctx context.Context, run experiments.Run, i int, sink Sink, tracker *Tracker, k int) (s *RunSummary, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			s, err = nil, &InternalError{Value: r, Stack: debug.Stack()}
+		}
+	}()
+	return execute(ctx, run, i, sink, tracker, k)
+}
+
+// execute runs one simulation in steps, so that it can be cancelled and its
+// progress reported.
+func execute(ctx context.Context, run experiments.Run, i int, sink Sink, tracker *Tracker, k int) (*RunSummary, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	cfg, err := run.Exp.Config(run.Algorithm)
+	if err != nil {
+		return nil, err
+	}
+	var rec Recorder
+	if sink != nil {
+		if rec, err = sink.Start(i, run, &cfg); err != nil {
+			return nil, err
+		}
+	}
+	if rec != nil {
+		cfg.OnSample = rec.Sample
+	}
+	discard := func() {
+		if rec != nil {
+			rec.Discard()
+		}
+	}
+	start := time.Now()
+	sim, err := model.New(cfg)
+	if err != nil {
+		discard()
+		return nil, err
+	}
+	step := stepFor(run.Exp, cfg.Duration)
+	for !sim.Done() {
+		if err := ctx.Err(); err != nil {
+			discard()
+			return nil, err
+		}
+		sim.Advance(sim.Now() + step)
+		tracker.Update(k, float64(sim.Now())/float64(cfg.Duration))
+	}
+	sum := &RunSummary{Summary: sim.Summary(), Label: run.Label()}
+	sum.WallSeconds = time.Since(start).Seconds()
+	if len(run.Point) > 0 {
+		sum.Point = map[string]string{}
+		for _, a := range run.Point {
+			sum.Point[a.Key] = a.Value
+		}
+	}
+	if rec != nil {
+		if err := rec.Finish(sum); err != nil {
+			return nil, err
+		}
+	}
+	tracker.Finish(k)
+	return sum, nil
+}
+
+// stepFor is how far a run advances between checks for cancellation: at
+// most a millisecond, a 200th of the run, and about a million events by
+// Cost's estimate, so that Ctrl-C stops any run within a fraction of a second.
+func stepFor(e *experiments.Experiment, d algos.Time) algos.Time {
+	step := max(10*algos.Microsecond, min(algos.Millisecond, d/200))
+	if ev := e.Cost().Events; ev > 0 {
+		step = min(step, algos.Time(float64(d)*1e6/ev))
+	}
+	return max(step, algos.Picosecond)
+}

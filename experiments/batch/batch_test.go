@@ -1,0 +1,140 @@
+package batch
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"runtime"
+	"slices"
+	"sync"
+	"testing"
+
+	"qcnlab/experiments"
+	"qcnlab/model"
+)
+
+func sweep(t *testing.T) []experiments.Run {
+	t.Helper()
+	e, err := experiments.Parse("sweep.toml", []byte(`
+duration = "5ms"
+warmup = "1ms"
+algorithms = ["qcn", "dsm"]
+[sources]
+count = 3
+[sweep]
+seed = [1, 2]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs, err := e.Runs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return runs
+}
+
+func TestWorkers(t *testing.T) {
+	if Workers(3) != 3 || Workers(0) != runtime.GOMAXPROCS(0) {
+		t.Errorf("Workers(3) %d, Workers(0) %d", Workers(3), Workers(0))
+	}
+}
+
+// Each summary lands at its run's index: the same whatever the workers.
+func TestSameSummariesWhateverTheWorkers(t *testing.T) {
+	runs := sweep(t)
+	var outs []string
+	for _, w := range []int{1, 3} {
+		sums, err := Runs(context.Background(), runs, Options{Workers: w})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range sums {
+			s.WallSeconds = 0
+		}
+		js, _ := json.Marshal(sums)
+		outs = append(outs, string(js))
+		if sums[1].Algorithm != "dsm" || sums[2].Seed != 2 || sums[3].Label != "dsm seed=2" || sums[3].Point["seed"] != "2" {
+			t.Errorf("run order: %s %d %q", sums[1].Algorithm, sums[2].Seed, sums[3].Label)
+		}
+	}
+	if outs[0] != outs[1] {
+		t.Error("summaries differ with the number of workers")
+	}
+}
+
+// sink records what a batch hands it.
+type sink struct {
+	mu       sync.Mutex
+	started  []int
+	samples  map[int]int
+	finished []int
+}
+
+type recorder struct {
+	s *sink
+	i int
+}
+
+func (s *sink) Start(i int, _ experiments.Run, _ *model.Config) (Recorder, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.started = append(s.started, i)
+	return recorder{s, i}, nil
+}
+
+func (r recorder) Sample(*model.Sample) {
+	r.s.mu.Lock()
+	defer r.s.mu.Unlock()
+	r.s.samples[r.i]++
+}
+
+func (r recorder) Finish(*RunSummary) error {
+	r.s.mu.Lock()
+	defer r.s.mu.Unlock()
+	r.s.finished = append(r.s.finished, r.i)
+	return nil
+}
+
+func (r recorder) Discard() {}
+
+// Only the listed runs execute, each recorded from start to end with every
+// sample, and progress counts them.
+func TestExecuteListedRunsIntoASink(t *testing.T) {
+	runs := sweep(t)
+	s := &sink{samples: map[int]int{}}
+	var last Progress
+	sums, errs := Execute(context.Background(), runs, []int{1, 3}, Options{Workers: 2, Sink: s, Progress: func(p Progress) { last = p }})
+	if sums[0] != nil || sums[2] != nil || sums[1] == nil || sums[3] == nil || errors.Join(errs...) != nil {
+		t.Fatalf("summaries %v, errors %v", sums, errs)
+	}
+	slices.Sort(s.started)
+	slices.Sort(s.finished)
+	if !slices.Equal(s.started, []int{1, 3}) || !slices.Equal(s.finished, []int{1, 3}) || s.samples[1] != 500 {
+		t.Errorf("started %v, finished %v, %d samples of run 1", s.started, s.finished, s.samples[1])
+	}
+	if last.Done != 2 || last.Total != 2 || last.Fraction != 1 {
+		t.Errorf("last progress %+v", last)
+	}
+}
+
+// A cancelled batch starts nothing and says so.
+func TestCancelledBeforeAnyRun(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	sums, err := Runs(ctx, sweep(t), Options{})
+	if !errors.Is(err, context.Canceled) || slices.ContainsFunc(sums, func(s *RunSummary) bool { return s != nil }) {
+		t.Errorf("%v, %v", sums, err)
+	}
+}
+
+// A tracker weighs its units: a finished unit of weight 3 among weights
+// 1 and 3 is three quarters of the work.
+func TestTrackerWeighsUnits(t *testing.T) {
+	var got []Progress
+	tr := NewTracker(2, func(k int) float64 { return []float64{1, 3}[k] }, func(p Progress) { got = append(got, p) })
+	tr.Finish(1)
+	if len(got) != 1 || got[0].Done != 1 || got[0].Total != 2 || got[0].Fraction != 0.75 {
+		t.Errorf("%+v", got)
+	}
+}

@@ -1,0 +1,161 @@
+// Package metrics is the registry of the summary metrics qcnlab compares
+// runs by: each one's name (as summary.json and results.csv write it), unit,
+// scope (the run, each bottleneck or each source), how to read it from a
+// run's summary, and what a missing value means. The sweep figure, the
+// stability criteria and results.csv read metrics through it, so a metric
+// means the same thing in each.
+package metrics
+
+import (
+	"fmt"
+	"strconv"
+
+	"qcnlab/model"
+)
+
+// Scope is what a metric is measured on.
+type Scope int
+
+const (
+	Run        Scope = iota // one value per run
+	Bottleneck              // one value per bottleneck (congestible link)
+	Source                  // one value per source
+)
+
+func (s Scope) String() string { return [...]string{"run", "bottleneck", "source"}[s] }
+
+// Prefix is the start of the name of an element's columns in results.csv
+// (sw0_utilization, src1_throughput_bps); empty for the run's own.
+func (s Scope) Prefix() string { return [...]string{"", "sw", "src"}[s] }
+
+// Metric is one summary metric.
+type Metric struct {
+	Name  string // summary.json's and results.csv's name: "queue_std_bytes"
+	Unit  string // "bytes", "bits/s", "seconds", "fraction", "frames", or "" for a plain number
+	Scope Scope
+	Doc   string // what it measures, one line
+	// Missing says when a run has no value and what that means. Where it is
+	// empty the metric always has a value for an element that exists.
+	Missing string
+	value   func(s *model.Summary, i int) (float64, bool)
+}
+
+// Value is the metric on a run: of its i-th bottleneck or source (i is
+// ignored for a run metric). ok is false when the run has no such value:
+// the element does not exist, or Missing applies. A missing value is never
+// 0: results.csv leaves its cell empty, summary.json writes null, the
+// sweep figure leaves the run out of the mean and stability judges it NaN.
+func (m *Metric) Value(s *model.Summary, i int) (v float64, ok bool) {
+	if i < 0 || i >= m.Count(s) {
+		return 0, false
+	}
+	return m.value(s, i)
+}
+
+// Count is the number of values the metric has on a run: its bottlenecks,
+// its sources, or 1.
+func (m *Metric) Count(s *model.Summary) int {
+	switch m.Scope {
+	case Bottleneck:
+		return len(s.Bottlenecks)
+	case Source:
+		return len(s.Sources)
+	}
+	return 1
+}
+
+// Column is the metric's column in results.csv for element i: the name, or
+// for a bottleneck or source the name after its prefix and index.
+func (m *Metric) Column(i int) string {
+	if m.Scope == Run {
+		return m.Name
+	}
+	return m.Scope.Prefix() + strconv.Itoa(i) + "_" + m.Name
+}
+
+// Lookup returns the metric of a scope by its name: a bottleneck and a
+// source both have feedback_frames and paused_fraction.
+func Lookup(scope Scope, name string) (*Metric, error) {
+	for _, m := range All {
+		if m.Scope == scope && m.Name == name {
+			return m, nil
+		}
+	}
+	return nil, fmt.Errorf("no %s metric %q", scope, name)
+}
+
+// What a missing value means, for the metrics that may have none.
+const (
+	noDelivery = "null when nothing was delivered in [warmup, duration]: no fairness to measure"
+	noLoop     = "null for a source that was sent no feedback: no loop was observed, and 0 would read as an instant one"
+)
+
+func run(name, unit, doc, missing string, f func(s *model.Summary) (float64, bool)) *Metric {
+	return &Metric{Name: name, Unit: unit, Scope: Run, Doc: doc, Missing: missing,
+		value: func(s *model.Summary, _ int) (float64, bool) { return f(s) }}
+}
+
+func link(name, unit, doc string, f func(b *model.BottleneckSummary) float64) *Metric {
+	return &Metric{Name: name, Unit: unit, Scope: Bottleneck, Doc: doc,
+		value: func(s *model.Summary, i int) (float64, bool) { return f(&s.Bottlenecks[i]), true }}
+}
+
+func source(name, unit, doc, missing string, f func(x *model.SourceSummary) (float64, bool)) *Metric {
+	return &Metric{Name: name, Unit: unit, Scope: Source, Doc: doc, Missing: missing,
+		value: func(s *model.Summary, i int) (float64, bool) { return f(&s.Sources[i]) }}
+}
+
+func optional(p *float64) (float64, bool) {
+	if p == nil {
+		return 0, false
+	}
+	return *p, true
+}
+
+// The metrics, in the order summary.json writes them: the run's, each
+// bottleneck's, each source's, then fairness.
+var (
+	SimSeconds  = run("sim_seconds", "seconds", "simulated time of the run", "", func(s *model.Summary) (float64, bool) { return s.SimSeconds, true })
+	WallSeconds = run("wall_seconds", "seconds", "wall-clock time the run took", "", func(s *model.Summary) (float64, bool) { return s.WallSeconds, true })
+	Events      = run("events", "", "discrete events handled (integration steps for a fluid model)", "", func(s *model.Summary) (float64, bool) { return float64(s.Events), true })
+	Frames      = run("frames", "frames", "frames that left the bottleneck", "", func(s *model.Summary) (float64, bool) { return float64(s.Frames), true })
+
+	Capacity         = link("capacity_bps", "bits/s", "capacity in force at the end of the window", func(b *model.BottleneckSummary) float64 { return b.CapacityBps })
+	Utilization      = link("utilization", "fraction", "delivered bits over the capacity integrated over the window", func(b *model.BottleneckSummary) float64 { return b.Utilization })
+	QueueMean        = link("queue_mean_bytes", "bytes", "time-weighted mean of the queue", func(b *model.BottleneckSummary) float64 { return b.QueueMean })
+	QueueStd         = link("queue_std_bytes", "bytes", "time-weighted standard deviation of the queue", func(b *model.BottleneckSummary) float64 { return b.QueueStd })
+	QueueMin         = link("queue_min_bytes", "bytes", "least queue", func(b *model.BottleneckSummary) float64 { return b.QueueMin })
+	QueueMax         = link("queue_max_bytes", "bytes", "largest queue", func(b *model.BottleneckSummary) float64 { return b.QueueMax })
+	QueueTarget      = link("q_eq_bytes", "bytes", "the scheme's queue target", func(b *model.BottleneckSummary) float64 { return b.QEq })
+	EmptyFraction    = link("empty_fraction", "fraction", "share of the window with an empty queue", func(b *model.BottleneckSummary) float64 { return b.EmptyFraction })
+	Drops            = link("drops", "frames", "frames dropped in the window", func(b *model.BottleneckSummary) float64 { return float64(b.Drops) })
+	DroppedBytes     = link("dropped_bytes", "bytes", "bytes dropped in the window", func(b *model.BottleneckSummary) float64 { return float64(b.DroppedBytes) })
+	DropsTotal       = link("drops_total", "frames", "frames dropped over the whole run", func(b *model.BottleneckSummary) float64 { return float64(b.DropsTotal) })
+	CPFeedbackFrames = link("feedback_frames", "frames", "feedback frames the congestion point sent", func(b *model.BottleneckSummary) float64 { return float64(b.FeedbackFrames) })
+	PauseFrames      = link("pause_frames", "frames", "PFC: XOFF frames the port sent its feeders", func(b *model.BottleneckSummary) float64 { return float64(b.PauseFrames) })
+	PausingFraction  = link("paused_fraction", "fraction", "PFC: share of the time the port held its feeders paused", func(b *model.BottleneckSummary) float64 { return b.PausedFraction })
+	HeldFraction     = link("held_fraction", "fraction", "PFC: share of the time the port was paused by the next switch", func(b *model.BottleneckSummary) float64 { return b.HeldFraction })
+
+	Throughput           = source("throughput_bps", "bits/s", "delivered bits over the window", "", func(x *model.SourceSummary) (float64, bool) { return x.ThroughputBps, true })
+	FinalRate            = source("final_rate_bps", "bits/s", "the rate limiter's rate at the end", "", func(x *model.SourceSummary) (float64, bool) { return x.FinalRateBps, true })
+	DeliveredBytes       = source("delivered_bytes", "bytes", "bytes delivered in the window", "", func(x *model.SourceSummary) (float64, bool) { return float64(x.DeliveredBytes), true })
+	SourceFeedbackFrames = source("feedback_frames", "frames", "feedback frames the source received", "", func(x *model.SourceSummary) (float64, bool) { return float64(x.FeedbackFrames), true })
+	LoopDelayMin         = source("loop_delay_min_seconds", "seconds", "the shortest loop its feedback took", noLoop, func(x *model.SourceSummary) (float64, bool) { return optional(x.LoopDelayMin) })
+	LoopDelayMax         = source("loop_delay_max_seconds", "seconds", "the longest loop its feedback took", noLoop, func(x *model.SourceSummary) (float64, bool) { return optional(x.LoopDelayMax) })
+	SourcePausedFraction = source("paused_fraction", "fraction", "PFC: share of the time its access link was paused", "", func(x *model.SourceSummary) (float64, bool) { return x.PausedFraction, true })
+
+	JainFairness   = run("jain_fairness", "", "Jain's index of the sources' throughputs", noDelivery, func(s *model.Summary) (float64, bool) { return optional(s.JainFairness) })
+	TimeToFairness = run("time_to_fairness_seconds", "seconds",
+		"the first time after which min/max of the sources' window-averaged rates stays at or above output.fairness_threshold",
+		"null when the rates never became fair for good, or nothing was delivered: the run has no time to fairness and never counts as fair",
+		func(s *model.Summary) (float64, bool) { return optional(s.TimeToFairness) })
+)
+
+// All lists every metric, in summary.json's order.
+var All = []*Metric{
+	SimSeconds, WallSeconds, Events, Frames,
+	Capacity, Utilization, QueueMean, QueueStd, QueueMin, QueueMax, QueueTarget, EmptyFraction,
+	Drops, DroppedBytes, DropsTotal, CPFeedbackFrames, PauseFrames, PausingFraction, HeldFraction,
+	Throughput, FinalRate, DeliveredBytes, SourceFeedbackFrames, LoopDelayMin, LoopDelayMax, SourcePausedFraction,
+	JainFairness, TimeToFairness,
+}

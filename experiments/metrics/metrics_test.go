@@ -1,0 +1,78 @@
+package metrics
+
+import (
+	"encoding/json"
+	"testing"
+
+	"qcnlab/model"
+)
+
+func ptr(x float64) *float64 { return &x }
+
+// Every metric is named as summary.json names it, in its scope's object,
+// reads the value written there, and is missing exactly where it is null.
+func TestNamesAndValuesAreSummaryJSONs(t *testing.T) {
+	s := model.Summary{SimSeconds: 1, WallSeconds: 2, Events: 3, Frames: 4,
+		Bottlenecks: []model.BottleneckSummary{{CapacityBps: 5, Utilization: 0.5, QueueMean: 6, QueueStd: 7, QueueMin: 8, QueueMax: 9,
+			QEq: 10, EmptyFraction: 0.1, Drops: 11, DroppedBytes: 12, DropsTotal: 13, FeedbackFrames: 14, PauseFrames: 15,
+			PausedFraction: 0.2, HeldFraction: 0.3}},
+		Sources: []model.SourceSummary{{ThroughputBps: 16, FinalRateBps: 17, DeliveredBytes: 18, FeedbackFrames: 19,
+			LoopDelayMin: ptr(20), PausedFraction: 0.4}},
+		JainFairness: ptr(0.9),
+	}
+	data, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Run         map[string]any
+		Bottlenecks []map[string]any `json:"bottlenecks"`
+		Sources     []map[string]any `json:"sources"`
+	}
+	json.Unmarshal(data, &doc)
+	json.Unmarshal(data, &doc.Run)
+	seen := map[[2]string]bool{}
+	for _, m := range All {
+		obj := map[Scope]map[string]any{Run: doc.Run, Bottleneck: doc.Bottlenecks[0], Source: doc.Sources[0]}[m.Scope]
+		written, ok := obj[m.Name]
+		if !ok {
+			t.Errorf("%s %s: not in summary.json", m.Scope, m.Name)
+			continue
+		}
+		v, has := m.Value(&s, 0)
+		switch {
+		case written == nil && has:
+			t.Errorf("%s: %g, but null in summary.json", m.Name, v)
+		case written != nil && (!has || written.(float64) != v):
+			t.Errorf("%s: %g (%v), summary.json %v", m.Name, v, has, written)
+		case written == nil && m.Missing == "":
+			t.Errorf("%s: null in summary.json, and no rule for a missing value", m.Name)
+		}
+		if k := [2]string{m.Scope.String(), m.Name}; seen[k] {
+			t.Errorf("%s %s registered twice", m.Scope, m.Name)
+		} else {
+			seen[k] = true
+		}
+		if got, err := Lookup(m.Scope, m.Name); got != m || err != nil {
+			t.Errorf("Lookup(%s, %s): %v, %v", m.Scope, m.Name, got, err)
+		}
+	}
+	// And every number of a run, bottleneck or source is registered (the
+	// run's identity aside): a new field of the summary needs its entry.
+	for scope, obj := range map[Scope]map[string]any{Run: doc.Run, Bottleneck: doc.Bottlenecks[0], Source: doc.Sources[0]} {
+		for name, v := range obj {
+			switch v.(type) {
+			case float64, nil:
+				if _, err := Lookup(scope, name); err != nil && name != "seed" && name != "id" {
+					t.Errorf("%s: %v", name, err)
+				}
+			}
+		}
+	}
+	if _, ok := Drops.Value(&s, 1); ok {
+		t.Error("a second bottleneck the run does not have has a value")
+	}
+	if QueueStd.Column(1) != "sw1_queue_std_bytes" || Throughput.Column(0) != "src0_throughput_bps" || JainFairness.Column(3) != "jain_fairness" {
+		t.Error("results.csv's column names")
+	}
+}

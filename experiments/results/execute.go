@@ -1,0 +1,193 @@
+// Package results writes what a batch produced: the summary for people
+// (text) or programs (JSON), and into an output directory (--out)
+// experiment.toml, each run's time series as it runs, then timeseries.csv,
+// summary.json, results.csv and the figures of package plots. Every file
+// goes through package outdir, whole or not at all. Execute runs a batch
+// (package batch) with these writers; Finish is the one place a batch's
+// outputs are finished, for a run and for a merge of shards.
+package results
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"qcnlab/experiments"
+	"qcnlab/experiments/batch"
+	"qcnlab/experiments/outdir"
+	"qcnlab/experiments/plots"
+)
+
+// Options control a batch run.
+type Options struct {
+	Workers int    // runs at once; 0 means one per CPU
+	OutDir  string // if set, write summary.json, timeseries.csv and experiment.toml here
+	// Out, if set, is an output directory already open (a folder of a
+	// larger output, such as reproduce's runs/); it overrides OutDir and
+	// the caller finishes it.
+	Out  *outdir.Dir
+	Plot string // with OutDir: also a figure per run in plots/, "png" or "svg"
+	// Part, if set, runs one part of the batch (a shard) and records
+	// which it was beside the outputs; nil runs it all.
+	Part Part
+	// Abort, if set, stops the writing of the outputs. A batch cancelled
+	// by its ctx still writes the runs that finished; a cancellation that
+	// comes once they are being written (ctx's, if the batch ran to its
+	// end, or Abort's: a second Ctrl-C) stops the writing.
+	Abort    context.Context
+	Progress func(batch.Progress)
+}
+
+// A Part is the share of a batch's runs that one process executes, such as
+// a shard of a batch spread over machines (package shard).
+type Part interface {
+	// Runs lists the indices, in run order, of the part's runs among n.
+	Runs(n int) ([]int, error)
+	// Record writes, once the outputs are, what the part holds.
+	Record(ctx context.Context, dir *outdir.Dir, w Written) error
+}
+
+// Written is what a batch wrote into its directory, for a Part's record.
+type Written struct {
+	Experiment string
+	TOML       []byte       // experiment.toml, as written
+	Total      int          // the runs of the whole batch
+	Runs       []WrittenRun // the finished runs, in run order
+}
+
+// WrittenRun is one finished run: its index in the batch, its label, and
+// its rows in timeseries.csv.
+type WrittenRun struct {
+	Index int
+	Label string
+	Rows  int
+}
+
+// Result is what a batch produced, summary.json: one summary per finished
+// run, in run order whatever the number of workers.
+type Result struct {
+	Experiment string             `json:"experiment"`
+	Complete   bool               `json:"complete"`
+	Runs       []batch.RunSummary `json:"runs"`
+	stopped    bool               // cancelled, rather than incomplete for failed runs
+}
+
+// Execute runs every run of the experiment (or of opt.Part). If ctx is
+// cancelled it stops the runs in progress and still returns, and writes,
+// the runs that finished, with Complete false and ctx's error.
+func Execute(ctx context.Context, e *experiments.Experiment, opt Options) (*Result, error) {
+	runs, err := e.Runs()
+	if err != nil {
+		return nil, err
+	}
+	var todo []int // nil: all of them
+	if opt.Part != nil {
+		if todo, err = opt.Part.Runs(len(runs)); err != nil {
+			return nil, err
+		}
+	}
+	if opt.Plot != "" && ((opt.OutDir == "" && opt.Out == nil) || !slices.Contains(plots.Formats, opt.Plot)) {
+		return nil, fmt.Errorf("plots need an output directory and a format in %q", plots.Formats)
+	}
+	var out *outputs
+	if dir := opt.Out; dir != nil || opt.OutDir != "" {
+		if dir == nil {
+			if dir, err = outdir.Open(opt.OutDir); err != nil {
+				return nil, err
+			}
+			defer dir.Close() // after Finish, nothing
+		}
+		if out, err = newOutputs(dir, e, runs, opt.Plot); err != nil {
+			return nil, err
+		}
+	}
+	bopt := batch.Options{Workers: opt.Workers, Progress: opt.Progress}
+	if out != nil {
+		bopt.Sink = out
+	}
+	summaries, errs := batch.Execute(ctx, runs, todo, bopt)
+
+	res := &Result{Experiment: e.Name, Complete: true, stopped: ctx.Err() != nil}
+	if todo == nil {
+		todo = make([]int, len(runs))
+		for i := range todo {
+			todo[i] = i
+		}
+	}
+	for _, i := range todo {
+		if s := summaries[i]; s != nil {
+			res.Runs = append(res.Runs, *s)
+		} else {
+			res.Complete = false
+		}
+	}
+	failures := []error{batch.Failures(runs, errs)}
+	if out != nil {
+		wctx, cancel := writeContext(ctx, opt.Abort)
+		err := out.finish(wctx, res, summaries, opt.Part)
+		cancel()
+		if err != nil {
+			failures = append(failures, err)
+		} else if opt.Out == nil {
+			// The batch's outputs are all written: what an earlier batch
+			// wrote and this one did not goes.
+			failures = append(failures, out.dir.Finish())
+		}
+	}
+	if err := errors.Join(failures...); err != nil {
+		return res, err
+	}
+	if !res.Complete {
+		return res, ctx.Err()
+	}
+	return res, nil
+}
+
+// writeContext is the context that stops the writing of a batch's outputs:
+// abort's, and ctx's unless ctx was cancelled already (then the outputs are
+// what the cancellation is to keep).
+func writeContext(ctx, abort context.Context) (context.Context, context.CancelFunc) {
+	if abort == nil {
+		abort = context.Background()
+	}
+	w, cancel := context.WithCancel(abort)
+	if ctx.Err() == nil {
+		stop := context.AfterFunc(ctx, cancel)
+		return w, func() { stop(); cancel() }
+	}
+	return w, cancel
+}
+
+// Finish writes the outputs of a batch that come from its summaries, each
+// through a temporary file and a rename: summary.json, results.csv and,
+// with a plot format, the sweep's figure and the queue CDFs (plots/). A
+// batch run and a merge of shards both end with it. It stops when ctx is
+// cancelled, with ctx's error.
+func Finish(ctx context.Context, dir *outdir.Dir, e *experiments.Experiment, res *Result, plotFormat string) error {
+	steps := []func() error{
+		func() error { return writeSummary(ctx, dir, res) },
+		func() error { return writeResults(ctx, dir, e, res) },
+	}
+	if plotFormat != "" {
+		steps = append(steps,
+			func() error { return plotError(plots.WriteSweep(ctx, dir, e, res.Runs, plotFormat)) },
+			func() error { return plotError(plots.WriteQueueCDFs(ctx, dir, e, res.Runs, plotFormat)) })
+	}
+	for _, step := range steps {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := step(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func plotError(err error) error {
+	if err != nil {
+		return fmt.Errorf("plot: %w", err)
+	}
+	return nil
+}

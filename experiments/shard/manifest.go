@@ -1,0 +1,37 @@
+package shard
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+)
+
+// File is the manifest a slice writes next to its outputs.
+const File = "shard.json"
+
+// Manifest says which slice of which batch a directory holds, so that
+// merging can check that the slices belong together and cover the batch.
+type Manifest struct {
+	Experiment string `json:"experiment"`
+	// ExperimentSHA256 is the hash of experiment.toml: the resolved
+	// experiment, every default explicit.
+	ExperimentSHA256 string        `json:"experiment_sha256"`
+	Shard            int           `json:"shard"`
+	Shards           int           `json:"shards"`
+	RunsTotal        int           `json:"runs_total"` // of the whole batch
+	Runs             []ManifestRun `json:"runs"`       // the slice's finished runs, in run order
+}
+
+// ManifestRun is one finished run of a slice: its index in the whole
+// batch, its label, and its rows in the slice's timeseries.csv.
+type ManifestRun struct {
+	Index int    `json:"index"`
+	Label string `json:"label"`
+	Rows  int    `json:"rows"`
+}
+
+// hash identifies a batch by its experiment.toml: the resolved experiment,
+// every default explicit.
+func hash(toml []byte) string {
+	h := sha256.Sum256(toml)
+	return hex.EncodeToString(h[:])
+}
