@@ -45,6 +45,10 @@ type Config struct {
 	// PFC, if set, turns on IEEE 802.1Qbb on every switch port (pfc.go).
 	PFC *PFC
 
+	// Fabric, if set, is the network instead of a chain (fabric.go):
+	// Capacity, Buffer, Links, Sources and Traffic are then unused.
+	Fabric *Fabric
+
 	SampleInterval    algos.Time // time series resolution
 	RateWindow        algos.Time // per-source rates are averaged over this window
 	FairnessThreshold float64    // min rate / max rate counted as fair
