@@ -133,7 +133,7 @@ func TestRoutesAreShortestAndEqualCost(t *testing.T) {
 	r := ft.Routes()
 	for _, c := range []struct {
 		src, dst, hops int
-		paths      float64
+		paths          float64
 	}{
 		{0, 1, 1, 1},  // same edge switch
 		{0, 2, 3, 2},  // same pod: up to either aggregation switch
