@@ -32,10 +32,12 @@ type Packet struct {
 	events uint64 // discrete events handled: releases, arrivals, departures, feedback, timers
 	done   bool
 
-	delivered []int64 // per limiter, bytes that left the network (dense: counted per frame)
-	statics   int     // the limiters of the network's flows: the summary's sources
-	receivers bool    // the scheme has a notification point: frames are followed to their receivers
-	made      int     // limiters made so far: the next one's random streams
+	delivered []int64       // per limiter, bytes that left the network (dense: counted per frame)
+	statics   int           // the limiters of the network's flows: the summary's sources
+	netw      algos.Network // what the schemes see of the network
+	incast    incastState
+	receivers bool // the scheme has a notification point: frames are followed to their receivers
+	made      int  // limiters made so far: the next one's random streams
 
 	frame    algos.Frame // scratch for the congestion point: no allocation per frame
 	fb       algos.Feedback
@@ -72,9 +74,9 @@ func NewPacket(cfg Config) (*Packet, error) {
 	if err != nil {
 		return nil, err
 	}
-	netw := cfg.Network()
 	s := &Packet{cfg: cfg, net: n, nextSample: cfg.SampleInterval, statics: len(n.flows),
-		receivers: cfg.Scheme.NewNP != nil}
+		receivers: cfg.Scheme.NewNP != nil, netw: cfg.networkOf(n), incast: incastState{start: algos.Never}}
+	netw := s.netw
 	if len(n.topo.Hosts)+(len(n.ports))*2 > maxStreams {
 		return nil, fmt.Errorf("%d hosts and %d switch ports: the engine follows at most %d of them", len(n.topo.Hosts), len(n.ports), maxStreams/2)
 	}
@@ -118,7 +120,8 @@ func NewPacket(cfg Config) (*Packet, error) {
 }
 
 // addLimiter makes the rate limiter of flow f, with its reaction point
-// (and notification point), on its host.
+// (and notification point), on its host: a new one, or in the place of an
+// ended short flow's.
 func (s *Packet) addLimiter(f flowSpec, netw *algos.Network) *limiter {
 	cfg := &s.cfg
 	serial := algos.TransmitTime(cfg.FrameBytes, f.lineRate)
@@ -134,6 +137,13 @@ func (s *Packet) addLimiter(f flowSpec, netw *algos.Network) *limiter {
 		Rand: rand.New(rand.NewPCG(cfg.Seed, streamRP+stream)),
 	}, cfg.Params)
 	i := int32(len(s.lims))
+	reuse := s.fabric != nil && len(s.fabric.free) > 0
+	if reuse {
+		free := s.fabric.free
+		i, s.fabric.free = free[len(free)-1], free[:len(free)-1]
+		// Events and messages for the flow before are stale for this one.
+		l.epoch, l.tgen = s.lims[i].epoch, s.lims[i].tgen
+	}
 	if cfg.Scheme.NewNP != nil {
 		l.np = cfg.Scheme.NewNP(algos.NPEnv{Network: *netw, Flow: int(i),
 			Rand: rand.New(rand.NewPCG(cfg.Seed, streamNP+stream))}, cfg.Params)
@@ -150,12 +160,22 @@ func (s *Packet) addLimiter(f flowSpec, netw *algos.Network) *limiter {
 	s.made++
 	l.id = i
 	l.settle()
-	s.lims = append(s.lims, l)
-	s.delivered = append(s.delivered, 0)
-	s.loops = append(s.loops, newLoopStats())
+	var fp feedbackPath
 	if !cfg.FeedbackLatency.IsFixed() {
-		s.fbPaths = append(s.fbPaths, feedbackPath{rand: DelayRand(cfg.Seed, streamFeedbackLatency+stream),
-			last: make([]algos.Time, f.hops+1)})
+		fp = feedbackPath{rand: DelayRand(cfg.Seed, streamFeedbackLatency+stream), last: make([]algos.Time, f.hops+1)}
+	}
+	if reuse {
+		s.lims[i], s.delivered[i], s.loops[i] = l, 0, newLoopStats()
+		if fp.rand != nil {
+			s.fbPaths[i] = fp
+		}
+	} else {
+		s.lims = append(s.lims, l)
+		s.delivered = append(s.delivered, 0)
+		s.loops = append(s.loops, newLoopStats())
+		if fp.rand != nil {
+			s.fbPaths = append(s.fbPaths, fp)
+		}
 	}
 	s.hosts[f.host].addLimiter(l)
 	return l

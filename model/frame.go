@@ -22,8 +22,9 @@ type frame struct {
 
 // Frame flags.
 const (
-	frameEnd uint8 = 1 << iota // a chain's short flow's last frame (traffic.go)
-	frameECN                   // marked congestion-experienced by a CP (DCQCN)
+	frameEnd  uint8 = 1 << iota // a chain's short flow's last frame (traffic.go)
+	frameECN                    // marked congestion-experienced by a CP (DCQCN)
+	frameLast                   // the last frame of a fabric's flow of a given size (flows.go)
 )
 
 // queued is a frame in a switch port's queue; done is when its last bit

@@ -30,6 +30,7 @@ type host struct {
 	paused    int         // PFC: ports pausing it (pfc.go)
 	pausedAt0 algos.Time  // PFC: when its link was last paused
 	pausedFor algos.Time  // PFC: time paused, to pausedAt0
+	sent      int64       // bytes its link sent
 	capacity  float64     // its link's rate
 	name      string
 }
@@ -164,11 +165,17 @@ func (s *Packet) release(h *host, l *limiter, e algos.Time) {
 	f.arrive, f.sent, f.prop = e+l.nextSerial+h.fwd, e, h.fwd
 	f.lim, f.cpid, f.path = l.id, l.rpCPID, 0
 	f.bytes, f.hop, f.flags = uint16(bytes), 0, 0
-	if end >= 0 { // a chain's short flow's last frame (traffic.go)
-		l.fl.ends.push(flowEnded{sent: e, flow: end})
-		f.flags |= frameEnd
+	if !l.greedy {
+		if end >= 0 { // a chain's short flow's last frame (traffic.go)
+			l.fl.ends.push(flowEnded{sent: e, flow: end})
+			f.flags |= frameEnd
+		}
+		if l.sized != nil && l.sized.left == 0 {
+			f.flags |= frameLast
+		}
 	}
 	h.free = e + l.nextSerial
+	h.sent += int64(bytes)
 	if h.solo == nil {
 		h.turn = h.turnOf(l)
 	}

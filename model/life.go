@@ -152,7 +152,7 @@ func (s *Packet) depart(p *port, t algos.Time) int {
 				if q.flags&queuedEnd != 0 {
 					s.flowEnded(q.lim, q.done)
 				}
-				if q.flags&queuedSized != 0 {
+				if q.flags&queuedSized != 0 && !s.receivers { // else at the receiver
 					s.sizedDelivered(s.lims[q.lim], q.done+p.exitDelay)
 				}
 			}
@@ -204,6 +204,9 @@ func (s *Packet) receiveFrame(pi int32) {
 	s.syncReceive(pi)
 	s.events++
 	l := s.lims[f.lim]
+	if l.sized != nil {
+		s.sizedDelivered(l, s.now)
+	}
 	if l.np == nil {
 		return
 	}

@@ -12,10 +12,11 @@ import (
 // parking lot, fabric.go for a leaf-spine, a fat-tree or a custom fabric;
 // the engine walks it the same way for all.
 type network struct {
-	topo *topo.Topology
+	topo   *topo.Topology
+	routes *topo.Routes // a fabric's equal-cost paths; nil on a chain, whose routes are given
 	// ports lists the topology port of each simulated switch port, in the
-	// order of their index: the ports some route can take. portOf maps a
-	// topology port back, -1 if it is not simulated.
+	// order of their index: a chain's ports, every switch port of a fabric.
+	// portOf maps a topology port back, -1 if it is not simulated.
 	ports  []int
 	portOf []int32
 	flows  []flowSpec
@@ -27,7 +28,7 @@ type network struct {
 	// to the host on a fabric, 0 on a chain, whose receivers the seeds
 	// place at the egress of each source's last bottleneck.
 	exitDelay []algos.Time
-	spray     Spray // how frames are routed when a flow has no fixed route
+	spray     bool // a fabric's flows are sprayed: they have no fixed route
 	chain     bool
 }
 

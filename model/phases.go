@@ -88,6 +88,7 @@ func (s *Packet) boundary(t algos.Time) {
 	}
 	s.srcMarks = append(s.srcMarks, s.markSources())
 	s.pfcBoundary(t)
+	s.fabricBoundary()
 	s.passed++
 }
 
@@ -229,7 +230,7 @@ func (s *Packet) phases() []PhaseSummary {
 		}
 		bs, all, srcs, jain := s.measure(s.segAt(a), to, false)
 		out = append(out, PhaseSummary{Start: a.Seconds(), End: min(b, s.now).Seconds(),
-			Bottlenecks: bs, Sources: srcs, JainFairness: jain, Tiers: s.tiers(all, srcs)})
+			Bottlenecks: bs, Sources: srcs, JainFairness: jain, Tiers: s.tiers(all, s.segAt(a), to, min(b, s.now))})
 	}
 	return out
 }

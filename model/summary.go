@@ -156,12 +156,13 @@ func (s *Packet) Summary() Summary {
 		Frames:     s.Frames(),
 	}
 	var all []BottleneckSummary
-	sum.Bottlenecks, all, sum.Sources, sum.JainFairness = s.measure(s.segAt(cfg.Warmup), len(s.bounds), true)
-	sum.Tiers = s.tiers(all, sum.Sources)
+	from, to := s.segAt(cfg.Warmup), len(s.bounds)
+	sum.Bottlenecks, all, sum.Sources, sum.JainFairness = s.measure(from, to, true)
+	sum.Tiers = s.tiers(all, from, to, s.now)
 	if s.short != nil {
 		sum.Flows = s.short.stats.summary()
 	}
-	s.incastSummary(sum.Flows)
+	s.incastSummary(&sum)
 	sum.TimeToFairness = s.rates.fair.result()
 	sum.Phases = s.phases()
 	return sum

@@ -361,6 +361,12 @@ type FlowSummary struct {
 	SlowdownMean float64          `json:"slowdown_mean"`
 	SlowdownP99  float64          `json:"slowdown_p99"`
 	BySize       []FlowSizeBucket `json:"by_size"`
+	// An incast's flows (Flow.Incast), those completed, and its completion
+	// time: from its first flow's start to the last byte of its last, null
+	// unless all completed.
+	IncastFlows      int      `json:"incast_flows,omitempty"`
+	IncastCompleted  int      `json:"incast_completed,omitempty"`
+	IncastCompletion *float64 `json:"incast_completion_seconds,omitempty"`
 }
 
 // FlowSizeBucket is FlowSummary's numbers for flows of a size range

@@ -3,6 +3,9 @@ package topo
 import (
 	"fmt"
 	"math"
+	"sort"
+
+	"qcnlab/algos"
 )
 
 // Routes are the equal-cost shortest paths (by hop count) between the
@@ -246,4 +249,35 @@ func sortInt32(xs []int32) {
 			xs[j], xs[j-1] = xs[j-1], xs[j]
 		}
 	}
+}
+
+// Farthest is the longest propagation along a shortest path from a switch
+// that hosts hang off to another, switch to switch: with the hosts' links,
+// the longest loop a flow between two hosts can have.
+func (r *Routes) Farthest() algos.Time {
+	t := r.t
+	var far algos.Time
+	prop := make([]algos.Time, len(t.Nodes))
+	for g := range r.dist {
+		dist := r.dist[g]
+		// Nodes nearer the group first: each one's farthest way down is
+		// its longest next hop plus that hop's own.
+		order := make([]int, 0, len(t.Nodes))
+		for u := range t.Nodes {
+			if t.Nodes[u].Kind == Switch && dist[u] != unreachable {
+				order = append(order, u)
+			}
+		}
+		sort.Slice(order, func(a, b int) bool { return dist[order[a]] < dist[order[b]] })
+		for _, u := range order {
+			prop[u] = 0
+			for _, p := range r.hops[g][r.off[g][u]:r.off[g][u+1]] {
+				prop[u] = max(prop[u], t.Ports[p].Delay+prop[t.Ports[p].To])
+			}
+			if r.group[u] >= 0 {
+				far = max(far, prop[u])
+			}
+		}
+	}
+	return far
 }
