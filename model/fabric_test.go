@@ -233,6 +233,77 @@ func TestFabricFeedbackTakesTheReversePath(t *testing.T) {
 	}
 }
 
+// PFC on a fabric: an incast overloads the receiver's edge port, which
+// pauses the ports and hosts that feed it; they fill and pause theirs, up
+// the tree: the aggregation switches' ports down to the edge are paused,
+// then the cores'. Nothing is dropped.
+func TestFabricPFCSpreadsUpTheTiers(t *testing.T) {
+	ft := fatTree4(t, 300e3)
+	flows, err := Incast(ft, 0, 12, 0, 0, 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := fabric(noneScheme(t), ft, flows)
+	cfg.Params = algos.Values{}
+	cfg.PFC = &PFC{Xoff: -1, Xon: -1}
+	cfg.Warmup = ms
+	_, sum := run(t, cfg)
+	tiers := map[string]TierSummary{}
+	for _, tr := range sum.Tiers {
+		tiers[tr.Tier] = tr
+		if tr.Drops != 0 {
+			t.Errorf("tier %s dropped %d frames", tr.Tier, tr.Drops)
+		}
+	}
+	for _, name := range []string{"host", "agg down", "core down"} {
+		if tiers[name].HeldFractionMax < 0.1 {
+			t.Errorf("tier %s: paused at most %.3f of the time: congestion did not spread there (%+v)", name, tiers[name].HeldFractionMax, tiers[name])
+		}
+	}
+	if tiers["edge down"].PauseFrames == 0 || tiers["edge down"].UtilizationMax < 0.99 {
+		t.Errorf("the receiver's port: %+v", tiers["edge down"])
+	}
+}
+
+// With one queue per port, a paused port holds frames for every
+// destination: 802.1Qbb's head-of-line blocking. Two hosts under leaf 1
+// send into host 0 under leaf 0, a third under leaf 1 to leaf 2; the
+// uplinks are fast, so only the receiver's port is congested. Without PFC
+// the victim keeps its line rate; with it, leaf 0's port to the receiver
+// pauses the spine's port to leaf 0, which pauses leaf 1's uplink, where
+// the victim's frames wait behind the incast's.
+func TestFabricPFCHeadOfLineBlocking(t *testing.T) {
+	ls, err := topo.LeafSpine(3, 1, 4, 10e9, 40e9, 1e6, topo.Uniform(us))
+	if err != nil {
+		t.Fatal(err)
+	}
+	flows := []Flow{{From: 4, To: 0}, {From: 5, To: 0}, {From: 6, To: 8}}
+	for _, pfc := range []bool{false, true} {
+		cfg := fabric(noneScheme(t), ls, flows)
+		cfg.Params = algos.Values{}
+		if pfc {
+			cfg.PFC = &PFC{Xoff: -1, Xon: -1}
+		}
+		cfg.Warmup = ms
+		_, sum := run(t, cfg)
+		victim := sum.Sources[2].ThroughputBps
+		var drops int64
+		held := map[string]float64{}
+		for _, b := range sum.Bottlenecks {
+			drops += b.Drops
+			held[b.Name] = b.HeldFraction
+		}
+		switch {
+		case !pfc && (drops == 0 || victim < 0.99*10e9):
+			t.Errorf("drop-tail: %d drops, the victim at %g bps", drops, victim)
+		case pfc && (drops != 0 || victim > 8e9 || held["leaf1->spine0"] < 0.1 || held["spine0->leaf0"] < 0.1):
+			t.Errorf("PFC: %d drops, the victim at %g bps, held %v", drops, victim, held)
+		}
+		t.Logf("PFC %v: the victim at %.2f Gbps; held: leaf1->spine0 %.2f, spine0->leaf0 %.2f",
+			pfc, victim/1e9, held["leaf1->spine0"], held["spine0->leaf0"])
+	}
+}
+
 // An incast's completion time: from its start to the last byte of its last
 // flow, at least what the receiver's link takes to carry all of it.
 func TestFabricIncastCompletion(t *testing.T) {
