@@ -425,3 +425,101 @@ func TestPatterns(t *testing.T) {
 		t.Error("15 senders from the 14 hosts not under host 5's switch")
 	}
 }
+
+// A marking scheme's round trip: the congestion point marks frames (ECN)
+// as they arrive above a queue, or as they leave (DepartingCP); the mark
+// travels with the frame to the receiver's notification point, which sends
+// a CNP back to the flow's reaction point over the reverse path.
+func TestFabricMarksReachTheNotificationPoint(t *testing.T) {
+	for _, onDeparture := range []bool{false, true} {
+		r := &recorder{}
+		r.mark = func(f *algos.Frame, qlen int) bool { return qlen > 20*1500 }
+		r.answer = func(f *algos.Frame) bool { return f.ECN }
+		sc := r.scheme()
+		if onDeparture {
+			sc.NewCP = func(algos.CPEnv, algos.Values) algos.CongestionPoint { return departingCP{r} }
+		}
+		ft := fatTree4(t, 150e3)
+		flows, err := Incast(ft, 0, 4, 0, 0, 0, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		flows = append(flows, Flow{From: 1, To: 15}) // never marked: its path is not congested
+		cfg := fabric(sc, ft, flows)
+		cfg.Duration = ms
+		_, sum := run(t, cfg)
+		var marked int64
+		for _, b := range sum.Bottlenecks {
+			marked += b.MarkedFrames
+		}
+		var ecn, cnps int64
+		for i := range flows {
+			for _, f := range r.received[i] {
+				if f.ECN {
+					ecn++
+				}
+			}
+			cnps += sum.Sources[i].CNPs
+			if got := int64(len(r.rps[i].feedbacks)); got != sum.Sources[i].CNPs {
+				t.Errorf("flow %d: %d notifications reached its RP, the summary says %d", i, got, sum.Sources[i].CNPs)
+			}
+		}
+		if marked == 0 || ecn == 0 || cnps == 0 || sum.Sources[4].CNPs != 0 {
+			t.Fatalf("on departure %v: %d frames marked, %d received marked, %d CNPs (%d to the unmarked flow)",
+				onDeparture, marked, ecn, cnps, sum.Sources[4].CNPs)
+		}
+		// Every CNP left the receiver as a marked frame arrived, and every
+		// mark answered reached the RP, unless still on its way at the end.
+		if cnps > ecn || ecn-cnps > 8 {
+			t.Errorf("on departure %v: %d marked frames received, %d CNPs delivered", onDeparture, ecn, cnps)
+		}
+		// A CNP crosses the reverse of the flow's path: a link of 1 us per
+		// switch and one more.
+		for i := range 4 {
+			rp := r.rps[i]
+			want := algos.Time(ft.Routes().Hops(flows[i].From, flows[i].To)+1) * us
+			for k, fb := range rp.feedbacks {
+				if d := rp.fbTimes[k] - algos.Time(fb.Fb); d != want {
+					t.Fatalf("flow %d: a CNP took %v, want %v", i, d, want)
+				}
+			}
+		}
+	}
+}
+
+type departingCP struct{ r *recorder }
+
+func (cp departingCP) Arrive(now algos.Time, f *algos.Frame, qlen int, fb *algos.Feedback) bool {
+	return false
+}
+
+func (cp departingCP) Depart(now algos.Time, f *algos.Frame, qlen int) {
+	if qlen > 20*1500 {
+		f.ECN = true
+	}
+}
+
+// On a chain the notification point sits at the egress of the flow's last
+// port: a CNP takes the source's backward delay (and the hops back).
+func TestChainMarksReachTheNotificationPoint(t *testing.T) {
+	r := &recorder{}
+	r.mark = func(f *algos.Frame, qlen int) bool { return qlen > 20*1500 }
+	r.answer = func(f *algos.Frame) bool { return f.ECN }
+	cfg := baseConfig(r.scheme(), 3, 10e9)
+	cfg.Sources[1].BackwardDelay = 80 * us
+	cfg.Duration, cfg.Warmup = 2*ms, 0
+	_, sum := run(t, cfg)
+	if sum.Bottlenecks[0].MarkedFrames == 0 {
+		t.Fatal("nothing marked")
+	}
+	for i, rp := range r.rps {
+		if int64(len(rp.feedbacks)) != sum.Sources[i].CNPs || len(rp.feedbacks) == 0 {
+			t.Fatalf("source %d: %d CNPs, summary %d", i, len(rp.feedbacks), sum.Sources[i].CNPs)
+		}
+		for k, fb := range rp.feedbacks {
+			if d := rp.fbTimes[k] - algos.Time(fb.Fb); d != cfg.Sources[i].BackwardDelay {
+				t.Fatalf("source %d: a CNP took %v, want its backward delay %v", i, d, cfg.Sources[i].BackwardDelay)
+			}
+		}
+	}
+}
