@@ -37,6 +37,7 @@ type Packet struct {
 	netw      algos.Network // what the schemes see of the network
 	incast    incastState
 	receivers bool // the scheme has a notification point: frames are followed to their receivers
+	marking   bool // some congestion point acts on departures (algos.DepartingCP)
 	made      int  // limiters made so far: the next one's random streams
 
 	frame    algos.Frame // scratch for the congestion point: no allocation per frame
@@ -90,6 +91,7 @@ func NewPacket(cfg Config) (*Packet, error) {
 		port := newPort(p.Name, p.Capacity, p.Buffer, cfg.FrameBytes, cp)
 		port.tier, port.to, port.delay, port.exitDelay = p.Tier, int32(p.To), p.Delay, n.exitDelay[j]
 		s.ports = append(s.ports, port)
+		s.marking = s.marking || port.dcp != nil
 	}
 	s.agenda.init(len(t.Hosts), len(s.ports), s.receivers)
 	for h, node := range t.Hosts {
@@ -209,6 +211,16 @@ func (s *Packet) Frames() uint64 {
 		n += p.exitCount
 	}
 	return n
+}
+
+// FrameHops is the number of frames that have arrived at a switch port,
+// dropped or not: on a fabric, the work a run does per frame.
+func (s *Packet) FrameHops() uint64 {
+	var n int64
+	for _, p := range s.ports {
+		n += p.arrivals
+	}
+	return uint64(n)
 }
 
 // Run advances to the end of the run.

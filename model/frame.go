@@ -11,10 +11,13 @@ type frame struct {
 	sent   algos.Time // when it left its rate limiter (the CM-Tag timestamp)
 	// prop is the propagation it has crossed, from its host's link on: the
 	// forward half of the loop its feedback closes (feedback.go).
-	prop  algos.Time
-	lim   int32  // its flow's rate limiter
-	cpid  int32  // the CPID of its CM-Tag
-	path  uint32 // a hash of the ports it crossed: its path (path_count)
+	prop algos.Time
+	lim  int32 // its flow's rate limiter
+	cpid int32 // the CPID of its CM-Tag
+	// route is where it is on its way: on a fixed route (ECMP, a chain),
+	// the port it enters next, read as it arrives without its limiter's
+	// route; sprayed, a hash of the ports it crossed, its path (path_count).
+	route uint32
 	bytes uint16
 	hop   uint8 // the index in its route of the port it goes to next
 	flags uint8 // frameEnd, frameECN

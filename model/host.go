@@ -163,7 +163,7 @@ func (s *Packet) release(h *host, l *limiter, e algos.Time) {
 	// copied, and the copy stalls on the stores it reads (store forwarding).
 	f := h.inflight.pushSlot()
 	f.arrive, f.sent, f.prop = e+l.nextSerial+h.fwd, e, h.fwd
-	f.lim, f.cpid, f.path = l.id, l.rpCPID, 0
+	f.lim, f.cpid, f.route = l.id, l.rpCPID, 0
 	f.bytes, f.hop, f.flags = uint16(bytes), 0, 0
 	if !l.greedy {
 		if end >= 0 { // a chain's short flow's last frame (traffic.go)

@@ -36,7 +36,7 @@ func (s *Packet) hostFrameArrives(h *host) {
 // switch, where routing hands it to its next port.
 func (s *Packet) linkFrameArrives(pi int32) {
 	p := s.ports[pi]
-	if p.dcp != nil { // its departure, and the CP's mark, must have happened
+	if s.marking && p.dcp != nil { // its departure, and the CP's mark, must have happened
 		s.events += uint64(s.depart(p, s.now))
 		p.departedOn--
 	}
@@ -44,15 +44,19 @@ func (s *Packet) linkFrameArrives(pi int32) {
 	p.link.drop()
 	s.syncLink(pi)
 	l := s.lims[f.lim]
-	next := s.nextPort(l, p.to, f)
+	next := int32(f.route) // on a fixed route, set as it left the port before
+	if s.net.spray {
+		next = s.spray(p.to, l.dst)
+	}
 	s.enter(s.ports[next], next, f, l)
 }
 
-// nextPort is the port at node that frame f of limiter l takes: the next of
-// its route, or, sprayed, one of the equal-cost next hops toward its host.
+// nextPort is the port at node that frame f of limiter l takes first: the
+// first of its route, or, sprayed, one of the equal-cost next hops toward
+// its host.
 func (s *Packet) nextPort(l *limiter, node int32, f *frame) int32 {
 	if l.route != nil {
-		return l.route[f.hop]
+		return l.route[0]
 	}
 	return s.spray(node, l.dst)
 }
@@ -69,7 +73,7 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter) {
 	if last {
 		flags = l.exitFlags | (f.flags&frameEnd)<<1 // queuedEnd
 		if l.route == nil {
-			s.pathTaken(l, mixPath(f.path, pi))
+			s.pathTaken(l, mixPath(f.route, pi))
 		}
 	}
 	done, send := p.arrive(s.now, &s.frame, flags, &s.fb)
@@ -99,7 +103,11 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter) {
 		*next = *f
 		next.hop++
 		next.prop += p.delay
-		next.path = mixPath(f.path, pi)
+		if l.route != nil {
+			next.route = uint32(l.route[next.hop])
+		} else {
+			next.route = mixPath(f.route, pi)
+		}
 		if done == pendingDone {
 			return
 		}

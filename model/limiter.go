@@ -10,12 +10,14 @@ import "qcnlab/algos"
 // A limiter serves one greedy flow, one flow of a given size, or on a chain
 // with traffic (traffic.go) several flows round robin.
 type limiter struct {
-	id    int32 // its index: frames and events name it so
-	host  int32
-	route []int32 // the simulated ports its frames cross; nil when sprayed
-	first *port   // the port of route[0], nil when sprayed
-	hops  int32   // the ports a frame crosses
-	dst   int32   // the receiving host, -1 on a chain
+	id        int32 // its index: frames and events name it so
+	host      int32
+	route     []int32 // the simulated ports its frames cross; nil when sprayed
+	first     *port   // the port of route[0], nil when sprayed
+	hops      int32   // the ports a frame crosses
+	dst       int32   // the receiving host, -1 on a chain
+	exitFlags uint8   // its frames' queue flags at their route's last port
+	greedy    bool    // it serves one greedy flow: neither fl nor sized
 
 	rp         algos.ReactionPoint
 	np         algos.NotificationPoint // the receiver's, if the scheme has one
@@ -25,8 +27,6 @@ type limiter struct {
 	frameBits  float64
 	start      algos.Time
 	stop       algos.Time
-	greedy     bool         // it serves one greedy flow: neither fl nor sized
-	exitFlags  uint8        // its frames' queue flags at their route's last port
 	fl         *sourceFlows // a chain source's flows, if Config.Traffic is set
 	hold       uint8        // holdIdle, holdPaused: the limiter sends nothing while set
 

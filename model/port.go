@@ -11,40 +11,45 @@ import (
 // a fixed rate, so a frame's departure time is known when it is enqueued;
 // departures are applied when the clock passes them (Packet.depart).
 type port struct {
-	name     string
-	tier     string
-	capacity float64
-	buffer   int
-	cp       algos.CongestionPoint
-	dcp      algos.DepartingCP // cp, if it also acts on departures; else nil
-	to       int32             // the node its link leads to
-	delay    algos.Time        // its link's propagation
-	// exitDelay is the propagation from its egress to the receivers of the
-	// frames that leave the network here (network.exitDelay).
-	exitDelay algos.Time
-
-	queue ring[queued]
-	bytes int        // occupancy, including the frame on the wire
-	tail  algos.Time // when the last accepted frame finishes
-
+	// The fields every frame touches come first, together, for they are
+	// read for every frame at every port of a fabric, which is larger than
+	// the caches: a departure, then an arrival, then the way on.
+	queue     ring[queued]
+	bytes     int               // occupancy, including the frame on the wire
+	tail      algos.Time        // when the last accepted frame finishes
+	level     levelStats        // since the last boundary
+	sentBytes int64             // bytes that finished
+	frames    uint64            // frames that left
+	exitCount uint64            // frames that left the network here
+	dcp       algos.DepartingCP // cp, if it also acts on departures; else nil
+	arrivals  int64             // frames that arrived: a fabric lists the ports that carried traffic
+	buffer    int
+	svcBytes  int        // frame size whose service time is cached
+	svc       algos.Time // its time on the link
+	cp        algos.CongestionPoint
+	// PFC (pfc.go): xoff is MaxInt without it, so one comparison per frame
+	// is all it costs.
+	xoff int
+	held bool // paused by the next switch: frames queue with pendingDone
+	pfc  *portPFC
 	// The frames it has accepted that go on to the next switch, in flight
 	// on its link or still queued; and, when the scheme has a notification
 	// point, those that leave the network here, on their way to their
 	// receivers. departedOn and departedExit count the records at their
 	// fronts whose frames have left the queue (for a DepartingCP's marks).
-	link, exits              ring[frame]
+	link                     ring[frame]
+	to                       int32      // the node its link leads to
+	delay                    algos.Time // its link's propagation
+	exits                    ring[frame]
+	exitDelay                algos.Time // the propagation to the receivers of the frames that leave the network here
 	departedOn, departedExit int
 
-	svcBytes int        // frame size whose service time is cached
-	svc      algos.Time // its time on the link
+	name     string
+	tier     string
+	capacity float64
 
 	// Counters over the whole run; the summary takes the differences
 	// between their marks at the window's and the phases' boundaries.
-	level     levelStats // since the last boundary
-	sentBytes int64      // bytes that finished
-	frames    uint64     // frames that left
-	exitCount uint64     // frames that left the network here
-	arrivals  int64      // frames that arrived: a fabric lists the ports that carried traffic
 	drops     int64
 	dropped   int64 // bytes
 	feedbacks int64
@@ -53,12 +58,6 @@ type port struct {
 	capSince  algos.Time // when the capacity last changed
 	marks     []portMark // the counters at each boundary passed
 	segments  []levelSummary
-
-	// PFC (pfc.go): xoff is MaxInt without it, so one comparison per frame
-	// is all it costs.
-	xoff int
-	held bool // paused by the next switch: frames queue with pendingDone
-	pfc  *portPFC
 }
 
 // portMark is a port's counters at a boundary.

@@ -34,8 +34,7 @@ func (r *ring[T]) front() *T { return &r.buf[r.head] }
 
 func (r *ring[T]) pop() T {
 	v := r.buf[r.head]
-	r.head = (r.head + 1) & (len(r.buf) - 1)
-	r.n--
+	r.drop()
 	return v
 }
 
@@ -44,6 +43,9 @@ func (r *ring[T]) pop() T {
 func (r *ring[T]) drop() {
 	r.head = (r.head + 1) & (len(r.buf) - 1)
 	r.n--
+	if r.n == 0 {
+		r.head = 0 // an emptied ring starts over at its first slot, which stays in the cache
+	}
 }
 
 func (r *ring[T]) clear() { r.head, r.n = 0, 0 }
