@@ -170,14 +170,15 @@ func (s *Packet) fabricFlowArrival() {
 // freeLimiter takes the limiter of an ended short flow off its host and
 // keeps it for the next one: memory stays bounded by the flows alive.
 // Messages still on their way to it are dropped when they arrive (epoch),
-// its timer's event is stale (tgen).
+// its timer's event is stale (tgen). It has sent everything, so its host's
+// schedule does not change, and the host is not caught up: this runs as a
+// frame leaves a port, maybe while a frame of the same host is on its way
+// in (hostFrameArrives), whose record a release would overwrite.
 func (s *Packet) freeLimiter(l *limiter) {
 	h := &s.hosts[l.host]
-	s.catchUp(h, s.now)
 	h.removeLimiter(l)
 	l.epoch++
 	l.tgen++
 	l.rp, l.np = nil, nil
 	s.fabric.free = append(s.fabric.free, l.id)
-	s.syncArrival(h)
 }
