@@ -252,6 +252,7 @@ type fabricState struct {
 	paths    []map[uint32]struct{}
 	hostMark [][]int64 // [boundary][host]: bytes its link sent, for the tiers
 	free     []int32   // limiters of ended short flows, to reuse
+	retired  [2]int64  // bytes the short flows of reused limiters released and delivered
 	keys     uint64    // ECMP keys handed out: flows made so far
 }
 

@@ -177,6 +177,9 @@ func (s *Packet) fabricFlowArrival() {
 func (s *Packet) freeLimiter(l *limiter) {
 	h := &s.hosts[l.host]
 	h.removeLimiter(l)
+	s.fabric.retired[0] += l.emitted
+	s.fabric.retired[1] += s.delivered[l.id]
+	l.emitted, s.delivered[l.id] = 0, 0
 	l.epoch++
 	l.tgen++
 	l.rp, l.np = nil, nil

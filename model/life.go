@@ -4,7 +4,7 @@ import "qcnlab/algos"
 
 // The life of a frame, in the order it lives it (doc.go tells it in words).
 
-// hostFrameArrives: host hi's next frame reaches its switch, where routing
+// hostFrameArrives: host h's next frame reaches its switch, where routing
 // hands it to the first port of its route.
 func (s *Packet) hostFrameArrives(h *host) {
 	if h.due(s.now) { // catchUp: frames released up to now are on the link
@@ -61,10 +61,11 @@ func (s *Packet) nextPort(l *limiter, node int32, f *frame) int32 {
 	return s.spray(node, l.dst)
 }
 
-// enter hands frame f of limiter l to port p (index pi): the port queues or drops it, its
-// congestion point sees it and may answer, and a frame with more ports to
-// cross goes onto the port's link toward the next switch; one that leaves
-// the network here is delivered as it leaves the queue (depart).
+// enter hands frame f of limiter l to port p (index pi): the port queues
+// or drops it, its congestion point sees it and may answer, and a frame
+// with more ports to cross goes onto the port's link toward the next
+// switch; one that leaves the network here is delivered as it leaves the
+// queue (depart).
 func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter) {
 	s.events += uint64(s.depart(p, s.now)) + 1
 	s.setFrame(f)
@@ -203,8 +204,10 @@ func (s *Packet) departMark(p *port, q *queued) {
 // whose notification point sees it and may send a CNP back.
 func (s *Packet) receiveFrame(pi int32) {
 	p := s.ports[pi]
+	// Its departure has happened, and is applied before the receiver acts
+	// on it: its bytes are delivered (and its CP's mark made) first.
+	s.events += uint64(s.depart(p, s.now))
 	if p.dcp != nil {
-		s.events += uint64(s.depart(p, s.now))
 		p.departedExit--
 	}
 	f := p.exits.front() // valid until the port delivers another frame
