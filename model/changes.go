@@ -6,8 +6,11 @@ import "qcnlab/algos"
 // section II asks that a scheme follow link bandwidth that swings "from
 // 10 Gbps to 0.5 Gbps and back up again".
 type CapacityChange struct {
-	At       algos.Time
-	Link     int     // the port: a chain's link index; -1 for every port
+	At algos.Time
+	// Link is the port: a chain's link index; on a fabric the index among
+	// its switch egress ports in topology port order (link l's A->B, then
+	// its B->A, hosts' NICs skipped); -1 for every port.
+	Link     int
 	Capacity float64 // bits per second
 }
 
