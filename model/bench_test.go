@@ -1,9 +1,11 @@
 package model
 
 import (
+	"runtime"
 	"testing"
 
 	"qcnlab/algos"
+	"qcnlab/model/topo"
 )
 
 // benchConfig is the speed scenario: 10 greedy QCN sources on a
@@ -61,4 +63,50 @@ func BenchmarkDumbbellQCNShortFlows(b *testing.B) {
 	}
 	b.ReportMetric(float64(frames)/b.Elapsed().Seconds(), "frames/s")
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(frames), "ns/frame")
+}
+
+// fatTreeConfig is the fabric speed scenario: a k = 8 fat-tree (128 hosts)
+// of 10 Gbps links, 1 us each, 150 KB buffers, QCN, a random permutation of
+// greedy flows, for d.
+func fatTreeConfig(b testing.TB, d algos.Time) Config {
+	sc, err := algos.Lookup("qcn")
+	if err != nil {
+		b.Fatal(err)
+	}
+	ft, err := topo.FatTree(8, 10e9, 150e3, topo.Uniform(algos.Microsecond))
+	if err != nil {
+		b.Fatal(err)
+	}
+	cfg := Config{Scheme: sc, Seed: 1, Duration: d, Warmup: d / 5, FrameBytes: 1500,
+		SampleInterval: 10 * algos.Microsecond, RateWindow: algos.Millisecond, FairnessThreshold: 0.9,
+		Fabric: &Fabric{Topology: ft, Flows: Permutation(len(ft.Hosts), 1)}}
+	cfg.Params, err = sc.Resolve(cfg.Network(), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return cfg
+}
+
+// BenchmarkFatTreePermutationQCN reports frame-hops (a frame's arrival at a
+// switch port) per wall second, and the peak heap.
+func BenchmarkFatTreePermutationQCN(b *testing.B) {
+	var hops uint64
+	var peak uint64
+	var ms runtime.MemStats
+	for b.Loop() {
+		sim, err := NewPacket(fatTreeConfig(b, 100*algos.Millisecond))
+		if err != nil {
+			b.Fatal(err)
+		}
+		for !sim.Done() {
+			sim.Advance(sim.Now() + 10*algos.Millisecond)
+			b.StopTimer()
+			runtime.ReadMemStats(&ms)
+			peak = max(peak, ms.HeapInuse)
+			b.StartTimer()
+		}
+		hops += sim.FrameHops()
+	}
+	b.ReportMetric(float64(hops)/b.Elapsed().Seconds(), "frame-hops/s")
+	b.ReportMetric(float64(peak)/1e6, "peak-heap-MB")
 }

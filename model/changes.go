@@ -6,8 +6,11 @@ import "qcnlab/algos"
 // section II asks that a scheme follow link bandwidth that swings "from
 // 10 Gbps to 0.5 Gbps and back up again".
 type CapacityChange struct {
-	At       algos.Time
-	Link     int     // index in the chain; -1 for every link
+	At algos.Time
+	// Link is the port: a chain's link index; on a fabric the index among
+	// its switch egress ports in topology port order (link l's A->B, then
+	// its B->A, hosts' NICs skipped); -1 for every port.
+	Link     int
 	Capacity float64 // bits per second
 }
 
@@ -15,7 +18,7 @@ type CapacityChange struct {
 func (s *Packet) changeCapacity(c CapacityChange) {
 	for j := range s.ports {
 		if c.Link < 0 || c.Link == j {
-			s.retime(j, c.Capacity)
+			s.retime(int32(j), c.Capacity)
 		}
 	}
 }
@@ -23,11 +26,11 @@ func (s *Packet) changeCapacity(c CapacityChange) {
 // retime makes port j serve at capacity from now on. The frame on the wire
 // finishes at the rate it started at; the frames queued behind it leave at
 // the new rate, back to back after it. The frames among them that go on to
-// the next switch are the newest on the link out of the port, whose arrival
-// times move with them.
-func (s *Packet) retime(j int, capacity float64) {
+// the next switch are the newest on the port's link, whose arrival times
+// move with them (and so do those followed to their receivers).
+func (s *Packet) retime(j int32, capacity float64) {
 	p, t := s.ports[j], s.now
-	s.events += uint64(p.advance(t))
+	s.events += uint64(s.depart(p, t))
 	old := p.capacity
 	p.capBits += old * float64(t-p.capSince) / float64(algos.Second)
 	p.capSince, p.capacity, p.svcBytes = t, capacity, 0
@@ -39,26 +42,42 @@ func (s *Packet) retime(j int, capacity float64) {
 	if f := p.queue.at(0); f.done-algos.TransmitTime(int(f.bytes), old) < t {
 		first, start = 1, f.done // on the wire
 	}
-	onward := 0
+	onward, exits := 0, 0
 	for k := first; k < n; k++ {
 		f := p.queue.at(k)
+		if f.done == pendingDone { // held by PFC: released at the new rate
+			continue
+		}
 		f.done = start + algos.TransmitTime(int(f.bytes), capacity)
 		start = f.done
-		if f.src < 0 {
+		if f.flags&queuedExit == 0 {
 			onward++
+		} else {
+			exits++
 		}
 	}
-	p.tail = start
-	if onward == 0 {
-		return
+	if !p.held {
+		p.tail = start
 	}
-	link := &s.links[j]
-	i := link.len() - onward
-	for k := first; k < n; k++ {
-		if f := p.queue.at(k); f.src < 0 {
-			link.at(i).arrive = f.done + s.delays[j]
+	if onward > 0 {
+		s.moveArrivals(p, &p.link, first, onward, false, p.delay)
+		s.syncLink(j)
+	}
+	if exits > 0 && s.receivers {
+		s.moveArrivals(p, &p.exits, first, exits, true, p.exitDelay)
+		s.syncReceive(j)
+	}
+}
+
+// moveArrivals sets the arrival of the newest n frames of link, queued at p
+// from index first on (exits or onward ones), to their new departures plus
+// the propagation d.
+func (s *Packet) moveArrivals(p *port, link *ring[frame], first, n int, exits bool, d algos.Time) {
+	i := link.len() - n
+	for k := first; k < p.queue.len(); k++ {
+		if f := p.queue.at(k); (f.flags&queuedExit != 0) == exits && f.done != pendingDone {
+			link.at(i).arrive = f.done + d
 			i++
 		}
 	}
-	s.syncLink(j)
 }

@@ -45,6 +45,10 @@ type Config struct {
 	// PFC, if set, turns on IEEE 802.1Qbb on every switch port (pfc.go).
 	PFC *PFC
 
+	// Fabric, if set, is the network instead of a chain (fabric.go):
+	// Capacity, Buffer, Links, Sources and Traffic are then unused.
+	Fabric *Fabric
+
 	SampleInterval    algos.Time // time series resolution
 	RateWindow        algos.Time // per-source rates are averaged over this window
 	FairnessThreshold float64    // min rate / max rate counted as fair
@@ -106,6 +110,13 @@ func (c *Config) hopDelay(path []int, pos int) algos.Time {
 
 // Network is what the schemes see of the scenario.
 func (c *Config) Network() algos.Network {
+	if c.Fabric != nil {
+		n, err := fabricNetwork(c)
+		if err != nil { // validation reports it
+			return algos.Network{FrameBytes: float64(c.FrameBytes)}
+		}
+		return c.networkOf(n)
+	}
 	links := c.links()
 	n := algos.Network{
 		Capacity:   links[0].Capacity,
@@ -126,6 +137,52 @@ func (c *Config) Network() algos.Network {
 	return n
 }
 
+// networkOf is Network for a network already built: a fabric's tightest
+// switch port, fastest host link and longest loop, over its flows' routes
+// and, with short flows, over any pair of hosts.
+func (c *Config) networkOf(n *network) algos.Network {
+	if n.chain {
+		return c.Network()
+	}
+	t := n.topo
+	out := algos.Network{Sources: len(n.flows), FrameBytes: float64(c.FrameBytes)}
+	if out.Sources == 0 {
+		out.Sources = len(t.Hosts)
+	}
+	for j, tp := range n.ports {
+		p := t.Ports[tp]
+		if j == 0 || p.Capacity < out.Capacity {
+			out.Capacity = p.Capacity
+		}
+		if j == 0 || float64(p.Buffer) < out.Buffer {
+			out.Buffer = float64(p.Buffer)
+		}
+	}
+	var nicLoop algos.Time
+	for h := range t.Hosts {
+		nic := t.Ports[t.NIC(h)]
+		out.LineRate = max(out.LineRate, nic.Capacity)
+		nicLoop = max(nicLoop, nic.Delay+nic.Back)
+	}
+	for _, f := range n.flows {
+		route := f.route
+		if route == nil {
+			route = n.route(c.Seed, f.host, f.dst, 0)
+		}
+		nic := t.Ports[t.NIC(f.host)]
+		loop := nic.Delay + nic.Back
+		for _, j := range route[:len(route)-1] { // to the last port's switch and back
+			loop += 2 * t.Ports[n.ports[j]].Delay
+		}
+		out.MaxLoopDelay = max(out.MaxLoopDelay, loop)
+	}
+	if c.Fabric.Short != nil {
+		out.MaxLoopDelay = max(out.MaxLoopDelay, nicLoop+2*n.routes.Farthest())
+	}
+	out.MaxLoopDelay += c.FeedbackLatency.Max()
+	return out
+}
+
 func (c *Config) validate() error {
 	var errs []error
 	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
@@ -141,6 +198,37 @@ func (c *Config) validate() error {
 	if c.FrameBytes <= 0 {
 		bad("frame size must be positive")
 	}
+	if c.Fabric != nil {
+		c.validateFabric(bad)
+	} else {
+		c.validateChain(bad)
+	}
+	if d := c.FeedbackLatency; d.Lo < 0 || d.Max() < d.Lo || d.Max() >= algos.Never {
+		bad("feedback latency must be finite, not negative, its least value at most its most")
+	}
+	ports := len(c.links())
+	if c.Fabric != nil {
+		ports = c.Fabric.switchPorts()
+	}
+	for k, ch := range c.Changes {
+		if ch.At < 0 || ch.At >= c.Duration || (k > 0 && ch.At < c.Changes[k-1].At) ||
+			ch.Link < -1 || ch.Link >= ports || !(ch.Capacity > 0) {
+			bad("capacity change %d: at a time in [0, duration), in order, on a link that exists, to a positive capacity", k)
+		}
+	}
+	for k, t := range c.Phases {
+		if t <= 0 || t >= c.Duration || (k > 0 && t <= c.Phases[k-1]) {
+			bad("phase boundaries must increase within (0, duration)")
+		}
+	}
+	if c.SampleInterval <= 0 || c.RateWindow < c.SampleInterval {
+		bad("sample interval must be positive and the rate window at least one sample interval")
+	}
+	return errors.Join(errs...)
+}
+
+// validateChain checks a dumbbell's or a parking lot's links and sources.
+func (c *Config) validateChain(bad func(string, ...any)) {
 	links := c.links()
 	for j, l := range links {
 		if l.Capacity <= 0 || l.Buffer < c.FrameBytes || l.Delay < 0 {
@@ -167,22 +255,4 @@ func (c *Config) validate() error {
 	if t := c.Traffic; t != nil && (t.LongFlows < 0 || !(t.ShortRate >= 0) || (t.ShortRate > 0 && t.ShortSizes == nil)) {
 		bad("traffic: long flows and the short-flow rate must not be negative, and short flows need sizes")
 	}
-	if d := c.FeedbackLatency; d.Lo < 0 || d.Max() < d.Lo || d.Max() >= algos.Never {
-		bad("feedback latency must be finite, not negative, its least value at most its most")
-	}
-	for k, ch := range c.Changes {
-		if ch.At < 0 || ch.At >= c.Duration || (k > 0 && ch.At < c.Changes[k-1].At) ||
-			ch.Link < -1 || ch.Link >= len(links) || !(ch.Capacity > 0) {
-			bad("capacity change %d: at a time in [0, duration), in order, on a link that exists, to a positive capacity", k)
-		}
-	}
-	for k, t := range c.Phases {
-		if t <= 0 || t >= c.Duration || (k > 0 && t <= c.Phases[k-1]) {
-			bad("phase boundaries must increase within (0, duration)")
-		}
-	}
-	if c.SampleInterval <= 0 || c.RateWindow < c.SampleInterval {
-		bad("sample interval must be positive and the rate window at least one sample interval")
-	}
-	return errors.Join(errs...)
 }

@@ -184,7 +184,7 @@ func NewConvergence(cfg Config) (*Convergence, error) {
 	}
 	c := &Convergence{cfg: cfg, law: newExpectedChange(&cfg), stats: ConvergenceStats{PFbMin: math.Inf(1)},
 		feedback: make([]float64, 2), offered: make([]float64, 2), delivered: make([]float64, 2),
-		nextSample: cfg.SampleInterval, sampler: newRateSampler(&cfg)}
+		nextSample: cfg.SampleInterval, sampler: newSourceSampler(&cfg)}
 	c.period = max(algos.Time(c.law.sampleTime*float64(algos.Second)+0.5), 1)
 	total := 0.0
 	for _, s := range cfg.Sources {

@@ -51,7 +51,7 @@ func (d Dist) Draw(r *rand.Rand) algos.Time {
 }
 
 // Random streams of the drawn delays, apart from those of the congestion
-// and reaction points (packet.go): adding a source or a link leaves the
+// and reaction points (engine.go): adding a source or a link leaves the
 // draws of the others as they were.
 const (
 	StreamSourceDelays    = 16 << 32 // + source: its forward and backward delays, drawn once

@@ -1,13 +1,69 @@
-// Package model holds qcnlab's simulation models. The packet-level model is a
-// discrete-event simulation of a dumbbell network: sources with rate limiters
-// (the schemes' reaction points), access links with their own delays, one
-// output-queued switch port whose congestion point sends feedback back to the
-// sources, and a receiver.
+// Package model holds qcnlab's simulation models: the packet-level
+// discrete-event simulation (Packet), seed 000's fluid model (Fluid) and
+// seed 002's convergence model (Convergence), and the metrics they emit.
 //
-// Three choices keep it fast and exact. Simulated time is an integer number of
-// picoseconds. A source's frames reach the switch in the order they leave it,
-// so each source keeps its in-flight frames in a FIFO and has a single entry
-// in the event heap, keyed by its next arrival. And the switch port is a FIFO
-// with a deterministic server, so departures are computed when a frame is
-// enqueued and applied lazily: a frame costs about one heap operation.
+// # The network
+//
+// The packet model walks a network that is data (network.go): hosts and
+// switches joined by full-duplex links (package topo), the switch egress
+// ports it simulates, the flows between hosts and how their frames are
+// routed. A dumbbell or a parking lot (Config.Links, Sources) is a chain of
+// switches (chain.go); a leaf-spine, a fat-tree or a custom fabric
+// (Config.Fabric) is routed over equal-cost shortest paths (fabric.go).
+// The engine does not know which it runs.
+//
+// # The life of a frame
+//
+// A flow's frames leave its host through its rate limiter (limiter.go),
+// the scheme's reaction point: the limiter earns credit at its current rate
+// and releases a frame when it has a frame's worth. The host's link serves
+// its limiters in turn at line rate (host.go, release), and the frame takes
+// its transmission time and the link's propagation to reach the switch
+// (life.go, hostFrameArrives). Routing names the port it leaves by: the
+// next of its route, fixed at the flow's start (ECMP, a chain's path), or
+// picked at each switch among the equal-cost next hops (spraying).
+//
+// At the port (enter) the frame joins a drop-tail queue served in order at
+// the link's rate, or is dropped if the buffer is full; either way the
+// port's congestion point sees it (algos.CongestionPoint.Arrive), may mark
+// it (ECN), and may answer with a feedback frame to the frame's flow. The
+// queue is a FIFO with a deterministic server, so the frame's departure is
+// known as it is enqueued: the frame goes at once onto the port's link with
+// its arrival at the next switch, and the port applies its departures only
+// when the clock passes them (depart), which costs one step per frame. A
+// congestion point that acts as frames leave (algos.DepartingCP) runs
+// then, and its mark goes with the frame's record on the link.
+//
+// Hop by hop the frame reaches the last port of its route, whose departure
+// delivers it: its bytes count for its flow, and a flow of a given size
+// completes with its last byte (traffic.go, flows.go). If the scheme has a
+// notification point (DCQCN), the frame is followed to its receiver, which
+// sees it after the last link's propagation (receiveFrame) and may send a
+// CNP back.
+//
+// Feedback and CNPs travel back to the flow's reaction point over the
+// reverse of the frame's path, plus the switch's feedback latency, never
+// queued or dropped (feedback.go); the reaction point's new rate takes
+// effect from the moment it lands. With PFC (pfc.go) a port above XOFF
+// pauses the links that feed it, which stop serving after the frame on the
+// wire, and releases them below XON.
+//
+// # Time
+//
+// Simulated time is an integer number of picoseconds. Time moves in one
+// place, the agenda (agenda.go): one kind of event per thing that happens,
+// handled by its own case of Packet.Advance. The frames in flight on each
+// link are a FIFO with one slot in a tournament tree, keyed by its front
+// frame's arrival; feedback, timers and PAUSE are one-shot events in a heap;
+// milestones and samples run first at their time. Ties run in the order
+// they were scheduled, so every run is deterministic.
+//
+// Two things run late, lazily, because nothing outside them can tell: a
+// port's departures (applied when the clock passes them), and a host's own
+// events, its releases and its reaction points' timers, which change
+// nothing outside the host until its frames arrive, and so run in order
+// whenever something from outside (a frame's arrival, feedback, a PAUSE)
+// reaches it (catchUp). Frames and events are values in rings and heaps:
+// a run allocates nothing per frame, and its memory is bounded by the
+// network and the frames in flight.
 package model

@@ -18,7 +18,7 @@ func TestEventHeapOrder(t *testing.T) {
 	var want []event
 	for i := 0; i < 2000; i++ {
 		// Few distinct times, so ties are common.
-		e := event{at: algos.Time(r.IntN(50)), src: int32(i)}
+		e := event{at: algos.Time(r.IntN(50)), limiter: int32(i)}
 		h.push(e)
 		e.seq = seq
 		want = append(want, e)
@@ -42,11 +42,11 @@ func TestEventHeapOrder(t *testing.T) {
 	}
 }
 
-func TestArrivalTreeFindsTheEarliest(t *testing.T) {
+func TestStreamTreeFindsTheEarliest(t *testing.T) {
 	r := rand.New(rand.NewPCG(2, 2))
 	for _, n := range []int{1, 2, 3, 10, 17} {
 		var seq uint64
-		tree := newArrivalTree(n, &seq)
+		tree := newStreamTree(n, &seq)
 		at := make([]algos.Time, n)
 		sq := make([]uint64, n)
 		for i := range at {
@@ -76,7 +76,7 @@ func TestArrivalTreeFindsTheEarliest(t *testing.T) {
 				}
 				continue
 			}
-			if int(got.src) != best || got.at != at[best] || got.seq != sq[best] {
+			if int(got.host) != best || got.at != at[best] || got.seq != sq[best] {
 				t.Fatalf("n=%d step %d: top %+v, want source %d at %d seq %d", n, step, got, best, at[best], sq[best])
 			}
 		}

@@ -6,15 +6,47 @@ import (
 	"qcnlab/algos"
 )
 
-// feedbackPath is what the time-varying feedback latency needs per source:
-// its random stream and, per port of its path, when the last feedback
-// frame it was sent arrives.
+// message is a feedback frame or a CNP in flight back to a rate limiter.
+// Messages are never queued or dropped (the seeds' assumption); their
+// payloads wait in a pool, and the agenda's event names the slot.
+type message struct {
+	fb    algos.Feedback
+	epoch uint32 // the limiter's: a message to a flow that has ended is dropped on arrival
+}
+
+// messagePool holds the messages in flight; freed slots are reused, so its
+// size is the most messages ever in flight at once.
+type messagePool struct {
+	slots []message
+	free  []int32
+}
+
+func (m *messagePool) add(msg message) int32 {
+	if n := len(m.free); n > 0 {
+		i := m.free[n-1]
+		m.free = m.free[:n-1]
+		m.slots[i] = msg
+		return i
+	}
+	m.slots = append(m.slots, msg)
+	return int32(len(m.slots) - 1)
+}
+
+func (m *messagePool) take(i int32) message {
+	msg := m.slots[i]
+	m.free = append(m.free, i)
+	return msg
+}
+
+// feedbackPath is what the time-varying feedback latency needs per rate
+// limiter: its random stream and, per port of its route (and its receiver,
+// last), when the last message it was sent from there arrives.
 type feedbackPath struct {
 	rand *rand.Rand
 	last []algos.Time
 }
 
-// loopStats follows the loop delays a source's feedback takes: over the
+// loopStats follows the loop delays a limiter's feedback takes: over the
 // whole run, and since the last boundary (for the phases).
 type loopStats struct {
 	min, max       algos.Time
@@ -36,24 +68,56 @@ func (l *loopStats) boundary() {
 	l.segMin, l.segMax = algos.Never, -1
 }
 
-// sendFeedback sends src the feedback frame s.fb that the port at position
-// pos of its path generated now. The switch takes network.feedback_latency
-// to generate it, drawn per frame. Feedback frames from one port to one
-// source never overtake each other: they leave the switch in the order they
-// were generated and then share one reverse path, and frames on a link stay
-// in order (a FIFO per source and port, the physical answer). A frame whose
-// draw would overtake the one before waits behind it, so no loop is longer
-// than the longest latency allows.
-func (s *Packet) sendFeedback(src *source, pos int32) {
-	src.feedback[pos].push(s.fb)
-	at := s.now + src.fbDelay[pos] + s.cfg.FeedbackLatency.Lo
+// sendFeedback sends fb back to the rate limiter of frame f, from where f
+// is now: a congestion point's port (kind evFeedback) or the receiver's
+// notification point (evNotification). It crosses the reverse of the path
+// f took: the propagation f crossed, the host's link counted with its
+// backward delay. The switch (or receiver) takes network.feedback_latency
+// to generate it, drawn per message. Messages from one place to one flow
+// never overtake each other: they leave in the order they were generated
+// and then share one reverse path, and frames on a link stay in order (the
+// physical answer). A message whose draw would overtake the one before
+// waits behind it, so no loop is longer than the longest latency allows.
+func (s *Packet) sendFeedback(f *frame, fb algos.Feedback, kind eventKind) {
+	l := s.lims[f.lim]
+	h := &s.hosts[l.host]
+	back := f.prop - h.fwd + h.bwd // links between switches have one delay both ways
+	at := s.now + back + s.cfg.FeedbackLatency.Lo
 	if s.fbPaths != nil {
-		fp := &s.fbPaths[src.id]
-		at = max(s.now+src.fbDelay[pos]+s.cfg.FeedbackLatency.Draw(fp.rand), fp.last[pos])
-		fp.last[pos] = at
+		from := int(f.hop)
+		if kind == evNotification {
+			from = int(l.hops)
+		}
+		fp := &s.fbPaths[f.lim]
+		at = max(s.now+back+s.cfg.FeedbackLatency.Draw(fp.rand), fp.last[from])
+		fp.last[from] = at
 	}
-	// The loop: forward propagation to this port, then back.
-	s.loops[src.id].observe(src.fwd - src.bwd + src.fbDelay[pos] + at - s.now)
-	// For feedback, gen names the port it comes from.
-	s.rare.push(event{at: at, src: int32(src.id), gen: uint32(pos), kind: evFeedback})
+	// The loop: forward propagation to here, then back.
+	s.loops[f.lim].observe(f.prop + at - s.now)
+	msg := s.messages.add(message{fb: fb, epoch: l.epoch})
+	s.agenda.schedule(event{kind: kind, at: at, limiter: f.lim, msg: msg})
+}
+
+// feedbackArrives hands limiter i's reaction point the message msg, a
+// congestion point's feedback or a notification point's CNP.
+func (s *Packet) feedbackArrives(i, msg int32, kind eventKind) {
+	m := s.messages.take(msg)
+	l := s.lims[i]
+	if m.epoch != l.epoch {
+		return // its flow has ended
+	}
+	h := &s.hosts[l.host]
+	s.catchUp(h, s.now)
+	if kind == evNotification {
+		l.cnps++
+	} else {
+		l.feedbacks++
+	}
+	s.events++
+	l.rp.Feedback(s.now, m.fb)
+	s.readRP(l, s.now)
+	s.syncTimer(l)
+	s.catchUp(h, s.now)
+	s.syncTimers(h)
+	s.syncArrival(h)
 }

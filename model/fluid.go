@@ -89,7 +89,7 @@ func NewFluid(cfg Config) (*Fluid, error) {
 		delivered:  make([]float64, n),
 		nextSample: cfg.SampleInterval,
 		offered:    make([]float64, n),
-		rates:      newRateSampler(&cfg),
+		rates:      newSourceSampler(&cfg),
 	}
 	// A step resolves the queue: at most 1/200 of the buffer at line rate,
 	// and at most 1 us, a tenth of any loop delay and a sample interval.

@@ -9,8 +9,9 @@ import (
 
 // PFC is IEEE 802.1Qbb priority flow control on every switch port, one
 // priority: a port whose queue rises above Xoff pauses whatever feeds it
-// (the upstream switch port of a parking lot, the access links of the
-// sources whose path starts there) until it falls to Xon. Seed 000 section
+// (the switch ports upstream whose frames routing may send through it, the
+// links of the hosts whose flows start there) until it falls to Xon. On a
+// fabric congestion so spreads hop by hop up the tree. Seed 000 section
 // II: "when the buffer at a congested link fills up, it issues a PAUSE
 // message to upstream buffers, an action which ensures packets do not get
 // dropped", at the price of congestion spreading.
@@ -36,47 +37,62 @@ type PFCThreshold struct {
 // PFCThresholds resolves each port's thresholds. The headroom is one frame
 // (the one that crosses XOFF) plus, for every feeder, what it can still
 // send before the PAUSE reaches it and what is already on its link: its
-// rate times the round trip of the hop, and two frames (the one on the wire
-// when the PAUSE lands, and a rate limiter's one frame of credit). XOFF
-// defaults to the buffer less the headroom, XON to XOFF less two frames.
-// An error names the port whose buffer cannot hold what is asked.
+// rate times the round trip of the hop, and two frames (the one on the
+// wire when the PAUSE lands, and a rate limiter's one frame of credit).
+// XOFF defaults to the buffer less the headroom, XON to XOFF less two
+// frames. An error names the port whose buffer cannot hold what is asked:
+// a chain's by its index, a fabric's by its name.
 func (c *Config) PFCThresholds() ([]PFCThreshold, error) {
 	if c.PFC == nil {
 		return nil, nil
 	}
-	links := c.links()
-	out := make([]PFCThreshold, len(links))
+	n, err := c.network()
+	if err != nil {
+		return nil, err
+	}
+	return c.pfcThresholds(n)
+}
+
+func (c *Config) pfcThresholds(n *network) ([]PFCThreshold, error) {
+	t := n.topo
+	out := make([]PFCThreshold, len(n.ports))
 	frame := c.FrameBytes
-	for j, l := range links {
+	for j, tp := range n.ports {
+		buffer := t.Ports[tp].Buffer
+		name := t.Ports[tp].Name
+		if n.chain {
+			name = fmt.Sprint(j)
+		}
 		room := float64(frame)
-		if j > 0 {
-			room += 2*links[j-1].Delay.Seconds()*links[j-1].Capacity/8 + 2*float64(frame)
-		}
-		for _, s := range c.Sources {
-			if s.path()[0] == j {
-				room += (s.ForwardDelay+s.BackwardDelay).Seconds()*s.LineRate/8 + 2*float64(frame)
+		for _, f := range n.feeders[j] {
+			if f.port >= 0 {
+				up := t.Ports[n.ports[f.port]]
+				room += 2*up.Delay.Seconds()*up.Capacity/8 + 2*float64(frame)
+			} else {
+				nic := t.Ports[t.NIC(int(f.host))]
+				room += (nic.Delay+nic.Back).Seconds()*nic.Capacity/8 + 2*float64(frame)
 			}
 		}
-		t := PFCThreshold{Headroom: int(math.Ceil(room))}
-		t.Xoff = l.Buffer - t.Headroom
+		th := PFCThreshold{Headroom: int(math.Ceil(room))}
+		th.Xoff = buffer - th.Headroom
 		if c.PFC.Xoff >= 0 {
-			if c.PFC.Xoff > t.Xoff {
-				return nil, fmt.Errorf("XOFF %d B is above port %d's buffer (%d B) less its headroom (%d B)", c.PFC.Xoff, j, l.Buffer, t.Headroom)
+			if c.PFC.Xoff > th.Xoff {
+				return nil, fmt.Errorf("XOFF %d B is above port %s's buffer (%d B) less its headroom (%d B)", c.PFC.Xoff, name, buffer, th.Headroom)
 			}
-			t.Xoff = c.PFC.Xoff
+			th.Xoff = c.PFC.Xoff
 		}
-		if t.Xoff < frame {
-			return nil, fmt.Errorf("port %d's buffer (%d B) cannot hold its PFC headroom (%d B) and a frame below XOFF: give it a buffer of at least %d B",
-				j, l.Buffer, t.Headroom, t.Headroom+2*frame)
+		if th.Xoff < frame {
+			return nil, fmt.Errorf("port %s's buffer (%d B) cannot hold its PFC headroom (%d B) and a frame below XOFF: give it a buffer of at least %d B",
+				name, buffer, th.Headroom, th.Headroom+2*frame)
 		}
-		t.Xon = max(0, t.Xoff-2*frame)
+		th.Xon = max(0, th.Xoff-2*frame)
 		if c.PFC.Xon >= 0 {
-			t.Xon = c.PFC.Xon
+			th.Xon = c.PFC.Xon
 		}
-		if t.Xon >= t.Xoff {
-			return nil, fmt.Errorf("XON %d B must be below XOFF %d B (port %d)", t.Xon, t.Xoff, j)
+		if th.Xon >= th.Xoff {
+			return nil, fmt.Errorf("XON %d B must be below XOFF %d B (port %s)", th.Xon, th.Xoff, name)
 		}
-		out[j] = t
+		out[j] = th
 	}
 	return out, nil
 }
@@ -85,17 +101,16 @@ func (c *Config) PFCThresholds() ([]PFCThreshold, error) {
 // known until the port is released.
 const pendingDone = algos.Never - 1
 
-// Reasons a source's rate limiter holds its frames, beyond holdIdle.
-const holdPaused uint8 = 2
-
 // portPFC is a port's PFC state.
 type portPFC struct {
 	xoff, xon int
 	pausing   bool       // its feeders are paused (XOFF sent, XON not yet)
 	since     algos.Time // when pausing began
 	xonGen    uint32     // generation of the live XON check
-	feeders   []int32    // sources, and ^k for upstream port k
-	held      ring[hop]  // frames for the next switch held while the port is paused
+	feeders   []feeder
+	pausedBy  int         // ports pausing it: it is held while any is
+	held      ring[frame] // frames for the next switch held while the port is paused
+	heldExits ring[frame] // and frames for receivers, when a notification point follows them
 	heldSince algos.Time
 
 	// Whole-run counters, marked at the summary's boundaries as the
@@ -125,12 +140,12 @@ func (p *port) pfcAt(t algos.Time) pfcMark {
 	return m
 }
 
-// pausedAt is a source's time paused up to t.
-func (src *source) pausedAt(t algos.Time) algos.Time {
-	if src.hold&holdPaused != 0 {
-		return src.pausedTime + t - src.pausedSince
+// pausedAt is a host's link's time paused up to t.
+func (h *host) pausedAt(t algos.Time) algos.Time {
+	if h.paused > 0 {
+		return h.pausedFor + t - h.pausedAt0
 	}
-	return src.pausedTime
+	return h.pausedFor
 }
 
 // pfcBoundary marks the PFC counters at boundary t.
@@ -141,15 +156,16 @@ func (s *Packet) pfcBoundary(t algos.Time) {
 	for _, p := range s.ports {
 		p.pfc.marks = append(p.pfc.marks, p.pfcAt(t))
 	}
-	m := make([]algos.Time, len(s.sources))
-	for i := range s.sources {
-		m[i] = s.sources[i].pausedAt(t)
+	m := make([]algos.Time, len(s.hosts))
+	for i := range s.hosts {
+		m[i] = s.hosts[i].pausedAt(t)
 	}
 	s.pausedMarks = append(s.pausedMarks, m)
 }
 
 // pfcMeasure fills in the PFC numbers of measure's segments from to to,
-// which end at t1 and last span seconds.
+// which end at t1 and last span seconds: every port's, and every source's
+// (its host's link's).
 func (s *Packet) pfcMeasure(from, to int, t1 algos.Time, span float64, bs []BottleneckSummary, srcs []SourceSummary) {
 	if s.cfg.PFC == nil || from > to || span <= 0 {
 		return
@@ -165,52 +181,52 @@ func (s *Packet) pfcMeasure(from, to int, t1 algos.Time, span float64, bs []Bott
 		bs[j].HeldFraction = (b.held - a.held).Seconds() / span
 	}
 	for i := range srcs {
-		a, b := s.pausedMarks[min(from, len(s.pausedMarks)-1)][i], s.sources[i].pausedAt(t1)
-		if to+1 < len(s.pausedMarks) {
-			b = s.pausedMarks[to+1][i]
-		}
-		srcs[i].PausedFraction = (b - a).Seconds() / span
+		h := s.lims[i].host
+		srcs[i].PausedFraction = s.hostPaused(h, from, to, t1).Seconds() / span
 	}
+}
+
+// hostPaused is host h's link's time paused over segments from to to,
+// which end at t1.
+func (s *Packet) hostPaused(h int32, from, to int, t1 algos.Time) algos.Time {
+	a, b := s.pausedMarks[min(from, len(s.pausedMarks)-1)][h], s.hosts[h].pausedAt(t1)
+	if to+1 < len(s.pausedMarks) {
+		b = s.pausedMarks[to+1][h]
+	}
+	return b - a
 }
 
 // startPFC sets every port's thresholds and feeders.
 func (s *Packet) startPFC() error {
-	th, err := s.cfg.PFCThresholds()
+	th, err := s.cfg.pfcThresholds(s.net)
 	if err != nil {
 		return err
 	}
 	for j, p := range s.ports {
-		p.pfc = &portPFC{xoff: th[j].Xoff, xon: th[j].Xon, marks: []pfcMark{{}}}
+		p.pfc = &portPFC{xoff: th[j].Xoff, xon: th[j].Xon, marks: []pfcMark{{}}, feeders: s.net.feeders[j]}
 		p.xoff = th[j].Xoff
-		if j > 0 {
-			p.pfc.feeders = append(p.pfc.feeders, ^int32(j-1))
-		}
 	}
-	s.pausedMarks = [][]algos.Time{make([]algos.Time, len(s.sources))}
-	for i := range s.sources {
-		j := s.sources[i].path[0]
-		s.ports[j].pfc.feeders = append(s.ports[j].pfc.feeders, int32(i))
-	}
+	s.pausedMarks = [][]algos.Time{make([]algos.Time, len(s.hosts))}
 	return nil
 }
 
-// startPausing sends XOFF to port p's feeders: its queue is above XOFF.
-func (s *Packet) startPausing(j int) {
-	p := s.ports[j]
-	st := p.pfc
+// startPausing sends XOFF to port j's feeders: its queue is above XOFF.
+func (s *Packet) startPausing(j int32) {
+	st := s.ports[j].pfc
 	st.pausing, st.since = true, s.now
 	st.pauseFrames += int64(len(st.feeders))
-	s.signal(j, 1)
+	s.signal(j, true)
 	s.checkXon(j)
 }
 
-// signal sends XOFF (on = 1) or XON (on = 0) from port j to its feeders.
-func (s *Packet) signal(j int, on uint32) {
+// signal sends XOFF (on) or XON from port j to its feeders, each over its
+// link back: a host's backward delay, a port's link delay.
+func (s *Packet) signal(j int32, on bool) {
 	for _, f := range s.ports[j].pfc.feeders {
-		if f >= 0 {
-			s.rare.push(event{at: s.now + s.sources[f].bwd, src: f, gen: on, kind: evPause})
+		if f.host >= 0 {
+			s.agenda.schedule(event{kind: evPauseHost, at: s.now + s.hosts[f.host].bwd, host: f.host, on: on})
 		} else {
-			s.rare.push(event{at: s.now + s.delays[^f], src: f, gen: on, kind: evPause})
+			s.agenda.schedule(event{kind: evPausePort, at: s.now + s.ports[f.port].delay, port: f.port, on: on})
 		}
 	}
 }
@@ -218,7 +234,7 @@ func (s *Packet) signal(j int, on uint32) {
 // checkXon schedules the check of port j's queue at the departure that
 // will take it to XON, if no more frames arrive; none while the port is
 // itself paused (its release schedules one).
-func (s *Packet) checkXon(j int) {
+func (s *Packet) checkXon(j int32) {
 	p := s.ports[j]
 	st := p.pfc
 	st.xonGen++
@@ -230,7 +246,7 @@ func (s *Packet) checkXon(j int) {
 		}
 		b -= int(q.bytes)
 		if b <= st.xon {
-			s.rare.push(event{at: max(q.done, s.now), src: int32(j), gen: st.xonGen, kind: evXon})
+			s.agenda.schedule(event{kind: evXonCheck, at: max(q.done, s.now), port: j, gen: st.xonGen})
 			return
 		}
 	}
@@ -238,55 +254,82 @@ func (s *Packet) checkXon(j int) {
 
 // xonCheck runs port j's scheduled check: below XON, its feeders are
 // released; otherwise frames arrived meanwhile and the check moves on.
-func (s *Packet) xonCheck(j int, gen uint32) {
+func (s *Packet) xonCheck(j int32, gen uint32) {
 	p := s.ports[j]
 	st := p.pfc
 	if gen != st.xonGen || !st.pausing {
 		return
 	}
-	s.events += uint64(p.advance(s.now))
+	s.events += uint64(s.depart(p, s.now))
 	if p.bytes > st.xon {
 		s.checkXon(j)
 		return
 	}
 	st.pausing = false
 	st.pausingTime += s.now - st.since
-	s.signal(j, 0)
+	s.signal(j, false)
 }
 
-// pauseArrives handles an XOFF (on) or XON reaching feeder f.
-func (s *Packet) pauseArrives(f int32, on bool) {
+// pauseHost handles an XOFF (on) or XON reaching host hi: its link stops
+// serving its rate limiters while any port pauses it. A paused limiter
+// releases no frame and keeps earning credit up to one frame, as when it is
+// idle; the frames it released before the PAUSE landed are on their way.
+func (s *Packet) pauseHost(hi int32, on bool) {
 	s.events++
-	if f >= 0 {
-		src := &s.sources[f]
-		s.catchUp(src, s.now) // frames released before the PAUSE landed are on their way
-		if on {
-			src.hold |= holdPaused
-			src.pausedSince = s.now
-			src.schedule()
-		} else {
-			src.hold &^= holdPaused
-			src.pausedTime += s.now - src.pausedSince
-			src.setRate(max(s.now, src.mark), src.rate) // credit earned while paused, up to a frame
+	h := &s.hosts[hi]
+	s.catchUp(h, s.now)
+	switch {
+	case on:
+		h.paused++
+		if h.paused == 1 {
+			h.pausedAt0 = s.now
+			for _, l := range h.lims {
+				l.hold |= holdPaused
+				l.schedule()
+			}
 		}
-		s.syncTimer(src)
-		s.syncArrival(src)
-		return
+	case h.paused > 0:
+		h.paused--
+		if h.paused == 0 {
+			h.pausedFor += s.now - h.pausedAt0
+			for _, l := range h.lims {
+				l.hold &^= holdPaused
+				l.setRate(max(s.now, l.mark), l.rate) // credit earned while paused, up to a frame
+			}
+		}
 	}
-	if on {
-		s.holdPort(int(^f))
-	} else {
-		s.releasePort(int(^f))
+	s.syncTimers(h)
+	s.syncArrival(h)
+}
+
+// pausePort handles an XOFF (on) or XON reaching port k: it is held while
+// any port downstream pauses it.
+func (s *Packet) pausePort(k int32, on bool) {
+	s.events++
+	st := s.ports[k].pfc
+	switch {
+	case on:
+		st.pausedBy++
+		if st.pausedBy == 1 {
+			s.holdPort(k)
+		}
+	case st.pausedBy > 0:
+		st.pausedBy--
+		if st.pausedBy == 0 {
+			s.releasePort(k)
+		}
 	}
 }
 
 // holdPort pauses port k: the frame on the wire finishes, the frames
 // behind it lose their departure times, and those bound for the next
-// switch are taken back off the link into the port.
-func (s *Packet) holdPort(k int) {
+// switch (or followed to their receivers) are taken back off the link into
+// the port. Frames for all destinations wait alike: with one queue per
+// port, that is 802.1Qbb's head-of-line blocking.
+func (s *Packet) holdPort(k int32) {
 	p := s.ports[k]
 	st := p.pfc
-	s.events += uint64(p.advance(s.now))
+	s.events += uint64(s.depart(p, s.now))
 	p.held, st.heldSince = true, s.now
 	first := 0
 	if p.queue.len() > 0 {
@@ -294,33 +337,43 @@ func (s *Packet) holdPort(k int) {
 			first = 1 // on the wire
 		}
 	}
-	onward := 0
+	onward, exits := 0, 0
 	for i := first; i < p.queue.len(); i++ {
 		q := p.queue.at(i)
 		q.done = pendingDone
-		if q.src < 0 {
+		if q.flags&queuedExit == 0 {
 			onward++
+		} else {
+			exits++
 		}
 	}
-	link := &s.links[k]
-	for i := link.len() - onward; i < link.len(); i++ {
-		st.held.push(*link.at(i))
-	}
-	for range onward {
-		link.popBack()
-	}
+	takeBack(&p.link, &st.held, onward)
 	p.tail = s.now
 	if first == 1 {
 		p.tail = p.queue.front().done
 	}
 	s.syncLink(k)
+	if s.receivers {
+		takeBack(&p.exits, &st.heldExits, exits)
+		s.syncReceive(k)
+	}
+}
+
+// takeBack moves the newest n frames of a link into held, in order.
+func takeBack(link, held *ring[frame], n int) {
+	for i := link.len() - n; i < link.len(); i++ {
+		held.push(*link.at(i))
+	}
+	for range n {
+		link.popBack()
+	}
 }
 
 // releasePort resumes port k's service where it stopped.
-func (s *Packet) releasePort(k int) {
+func (s *Packet) releasePort(k int32) {
 	p := s.ports[k]
 	st := p.pfc
-	s.events += uint64(p.advance(s.now))
+	s.events += uint64(s.depart(p, s.now))
 	p.held = false
 	st.heldTime += s.now - st.heldSince
 	p.tail = s.now
@@ -334,13 +387,21 @@ func (s *Packet) releasePort(k int) {
 		}
 		p.tail += algos.TransmitTime(int(q.bytes), p.capacity)
 		q.done = p.tail
-		if q.src < 0 {
+		switch {
+		case q.flags&queuedExit == 0:
 			h := st.held.pop()
-			h.arrive = q.done + s.delays[k]
-			s.links[k].push(h)
+			h.arrive = q.done + p.delay
+			p.link.push(h)
+		case s.receivers:
+			h := st.heldExits.pop()
+			h.arrive = q.done + p.exitDelay
+			p.exits.push(h)
 		}
 	}
 	s.syncLink(k)
+	if s.receivers {
+		s.syncReceive(k)
+	}
 	if st.pausing {
 		s.checkXon(k)
 	}

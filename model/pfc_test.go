@@ -88,12 +88,9 @@ func TestPFCSpreadsCongestionUpstream(t *testing.T) {
 		t.Errorf("second link utilization %g", b1.Utilization)
 	}
 	// Every frame released is delivered or still in the network.
-	for i := range sim.sources {
-		src := &sim.sources[i]
-		var out int64
-		for _, p := range sim.ports {
-			out += p.delivered[i]
-		}
+	for i := 0; i < sim.statics; i++ {
+		src := sim.lims[i]
+		out := sim.delivered[i]
 		if out > src.emitted || out < src.emitted/2 {
 			t.Errorf("source %d: %d bytes delivered of %d released", i, out, src.emitted)
 		}
@@ -116,7 +113,7 @@ func TestPausedPortKeepsFramesInOrder(t *testing.T) {
 	var last algos.Time
 	for !sim.Done() {
 		sim.Advance(sim.Now() + us)
-		l := &sim.links[0]
+		l := &sim.ports[0].link
 		for k := 0; k < l.len(); k++ {
 			h := l.at(k)
 			if k > 0 && h.arrive < l.at(k-1).arrive+algos.TransmitTime(int(h.bytes), 10e9) {

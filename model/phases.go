@@ -6,26 +6,24 @@ import (
 	"qcnlab/algos"
 )
 
-// timeline is what the packet model does at given times, apart from its
-// events: the capacity changes, and the boundaries (the end of the warm-up,
-// the phases' limits) where it marks its counters so that the summary can
-// report on the window and on each phase. Between boundaries the ports
-// count whole-run totals only, so phases cost nothing per frame.
+// timeline is what the packet model does at given times, apart from the
+// frames' and messages' events: the capacity changes, and the boundaries
+// (the end of the warm-up, the phases' limits) where it marks its counters
+// so that the summary can report on the window and on each phase. Between
+// boundaries the ports count whole-run totals only, so phases cost nothing
+// per frame. Milestones and samples are events of the agenda that run
+// before any other at their time, a milestone before a sample.
 type timeline struct {
-	nextTick      algos.Time // the next sample or milestone
-	nextMilestone algos.Time
-	changes       []CapacityChange // still to come
-	bounds        []algos.Time     // the boundaries, increasing, in (0, duration)
-	passed        int              // boundaries passed
-	srcMarks      [][]sourceMark   // [boundary][source], the first at time 0
-	fbPaths       []feedbackPath   // nil unless the feedback latency varies
-	loops         []loopStats      // per source
+	changes  []CapacityChange // still to come
+	bounds   []algos.Time     // the boundaries, increasing, in (0, duration)
+	passed   int              // boundaries passed
+	srcMarks [][]sourceMark   // [boundary][source], the first at time 0
 }
 
 // sourceMark is a source's counters at a boundary.
 type sourceMark struct {
-	feedbacks int64
-	rate      float64
+	feedbacks, cnps, delivered int64
+	rate                       float64
 }
 
 func (s *Packet) initTimeline() {
@@ -40,57 +38,41 @@ func (s *Packet) initTimeline() {
 		}
 	}
 	slices.Sort(s.bounds)
-	if !cfg.FeedbackLatency.IsFixed() {
-		s.fbPaths = make([]feedbackPath, len(s.sources))
-		for i := range s.fbPaths {
-			s.fbPaths[i] = feedbackPath{rand: DelayRand(cfg.Seed, streamFeedbackLatency+uint64(i)),
-				last: make([]algos.Time, len(s.sources[i].path))}
-		}
-	}
-	s.loops = make([]loopStats, len(s.sources))
-	for i := range s.loops {
-		s.loops[i] = newLoopStats()
-	}
 	s.srcMarks = [][]sourceMark{s.markSources()}
 	s.scheduleMilestone()
+	s.agenda.setSample(s.nextSample)
 }
 
 func (s *Packet) markSources() []sourceMark {
-	m := make([]sourceMark, len(s.sources))
-	for i := range s.sources {
-		m[i] = sourceMark{feedbacks: s.sources[i].feedbacks, rate: s.sources[i].rate}
+	m := make([]sourceMark, s.statics)
+	for i := range m {
+		l := s.lims[i]
+		m[i] = sourceMark{feedbacks: l.feedbacks, cnps: l.cnps, delivered: s.delivered[i], rate: l.rate}
 	}
 	return m
 }
 
+// scheduleMilestone puts the next capacity change or boundary on the agenda.
 func (s *Packet) scheduleMilestone() {
-	s.nextMilestone = algos.Never
+	next := algos.Never
 	if len(s.changes) > 0 {
-		s.nextMilestone = s.changes[0].At
+		next = s.changes[0].At
 	}
 	if s.passed < len(s.bounds) {
-		s.nextMilestone = min(s.nextMilestone, s.bounds[s.passed])
+		next = min(next, s.bounds[s.passed])
 	}
-	s.nextTick = min(s.nextSample, s.nextMilestone)
+	s.agenda.setMilestone(next)
 }
 
-// tick runs what is due at s.nextTick: milestones first, so that a sample
-// at the same time sees a new capacity, then the sample.
-func (s *Packet) tick() {
-	t := s.nextTick
-	if t == s.nextMilestone {
-		s.now = t
-		for len(s.changes) > 0 && s.changes[0].At <= t {
-			s.changeCapacity(s.changes[0])
-			s.changes = s.changes[1:]
-		}
-		if s.passed < len(s.bounds) && s.bounds[s.passed] <= t {
-			s.boundary(t)
-		}
+// milestone applies the capacity changes due at t and passes the boundary
+// there is at t.
+func (s *Packet) milestone(t algos.Time) {
+	for len(s.changes) > 0 && s.changes[0].At <= t {
+		s.changeCapacity(s.changes[0])
+		s.changes = s.changes[1:]
 	}
-	if t == s.nextSample {
-		s.takeSample(t)
-		s.nextSample += s.cfg.SampleInterval
+	if s.passed < len(s.bounds) && s.bounds[s.passed] <= t {
+		s.boundary(t)
 	}
 	s.scheduleMilestone()
 }
@@ -98,7 +80,7 @@ func (s *Packet) tick() {
 // boundary marks every counter at t.
 func (s *Packet) boundary(t algos.Time) {
 	for _, p := range s.ports {
-		s.events += uint64(p.advance(t))
+		s.events += uint64(s.depart(p, t))
 		p.boundary(t)
 	}
 	for i := range s.loops {
@@ -106,6 +88,7 @@ func (s *Packet) boundary(t algos.Time) {
 	}
 	s.srcMarks = append(s.srcMarks, s.markSources())
 	s.pfcBoundary(t)
+	s.fabricBoundary()
 	s.passed++
 }
 
@@ -129,7 +112,9 @@ func (s *Packet) segAt(t algos.Time) int {
 // measure reports the metrics over segments from to to (inclusive), the
 // last of which may be the one in progress; whole says whether they make
 // the run's window, whose feedback counts and loop delays are whole-run.
-func (s *Packet) measure(from, to int, whole bool) ([]BottleneckSummary, []SourceSummary, *float64) {
+// It lists the ports a summary lists (listed) and every port's numbers
+// (all, for the tiers).
+func (s *Packet) measure(from, to int, whole bool) (listed, all []BottleneckSummary, srcs []SourceSummary, jain *float64) {
 	cfg := &s.cfg
 	to = min(to, s.passed)
 	t0, t1 := s.segStart(from), s.now
@@ -137,8 +122,7 @@ func (s *Packet) measure(from, to int, whole bool) ([]BottleneckSummary, []Sourc
 		t1 = s.bounds[to]
 	}
 	span := (t1 - t0).Seconds()
-	var bs []BottleneckSummary
-	srcs := make([]SourceSummary, len(s.sources))
+	all = make([]BottleneckSummary, len(s.ports))
 	for j, p := range s.ports {
 		var lv levelSummary
 		a, b := p.marks[min(from, len(p.marks)-1)], p.mark(s.now)
@@ -152,9 +136,9 @@ func (s *Packet) measure(from, to int, whole bool) ([]BottleneckSummary, []Sourc
 				lv.add(p.level.snapshot(s.now))
 			}
 		}
-		sum := BottleneckSummary{Name: p.name, CapacityBps: p.capacityAt(t1, j, cfg), QEq: QueueTarget(cfg.Params),
+		sum := BottleneckSummary{Name: p.name, CapacityBps: s.capacityAt(t1, j), QEq: QueueTarget(cfg.Params),
 			Drops: b.drops - a.drops, DroppedBytes: b.dropped - a.dropped, DropsTotal: b.drops - a.drops,
-			FeedbackFrames: b.feedbacks - a.feedbacks}
+			FeedbackFrames: b.feedbacks - a.feedbacks, MarkedFrames: b.marked - a.marked}
 		if from <= to {
 			sum.QueueMean, sum.QueueStd, sum.QueueMin, sum.QueueMax, sum.EmptyFraction = lv.result()
 			sum.QueueQuantiles = lv.quantiles()
@@ -162,25 +146,29 @@ func (s *Packet) measure(from, to int, whole bool) ([]BottleneckSummary, []Sourc
 				sum.Utilization = float64(b.sent-a.sent) * 8 / c
 			}
 		} else { // the window has not begun
-			sum.Drops, sum.DroppedBytes, sum.DropsTotal = 0, 0, 0
+			sum.Drops, sum.DroppedBytes, sum.DropsTotal, sum.MarkedFrames = 0, 0, 0, 0
 		}
 		if whole {
-			sum.DropsTotal, sum.FeedbackFrames = p.drops, p.feedbacks
+			sum.DropsTotal, sum.FeedbackFrames, sum.MarkedFrames = p.drops, p.feedbacks, p.marked
 		}
-		bs = append(bs, sum)
-		for i := range srcs {
-			if from <= to {
-				srcs[i].DeliveredBytes += b.delivered[i] - a.delivered[i]
-			}
-		}
+		all[j] = sum
 	}
+	srcs = make([]SourceSummary, s.statics)
 	for i := range srcs {
-		src := &s.sources[i]
+		lim := s.lims[i]
 		ss := &srcs[i]
 		ss.ID = i
 		l := &s.loops[i]
 		lo, hi := l.min, l.max
-		ss.FinalRateBps, ss.FeedbackFrames = src.rate, src.feedbacks
+		a := s.srcMarks[min(from, len(s.srcMarks)-1)][i]
+		b := sourceMark{feedbacks: lim.feedbacks, cnps: lim.cnps, delivered: s.delivered[i], rate: lim.rate}
+		if to < s.passed {
+			b = s.srcMarks[to+1][i]
+		}
+		if from <= to {
+			ss.DeliveredBytes = b.delivered - a.delivered
+		}
+		ss.FinalRateBps, ss.FeedbackFrames, ss.CNPs = lim.rate, lim.feedbacks, lim.cnps
 		if !whole {
 			lo, hi = algos.Never, -1
 			for k := from; k <= to; k++ {
@@ -190,31 +178,32 @@ func (s *Packet) measure(from, to int, whole bool) ([]BottleneckSummary, []Sourc
 				}
 				lo, hi = min(lo, seg[0]), max(hi, seg[1])
 			}
-			a := s.srcMarks[min(from, len(s.srcMarks)-1)][i]
-			b := sourceMark{feedbacks: src.feedbacks, rate: src.rate}
-			if to < s.passed {
-				b = s.srcMarks[to+1][i]
-			}
-			ss.FinalRateBps, ss.FeedbackFrames = b.rate, b.feedbacks-a.feedbacks
+			ss.FinalRateBps, ss.FeedbackFrames, ss.CNPs = b.rate, b.feedbacks-a.feedbacks, b.cnps-a.cnps
 		}
 		if hi >= 0 {
 			lo, hi := lo.Seconds(), hi.Seconds()
 			ss.LoopDelayMin, ss.LoopDelayMax = &lo, &hi
 		}
+		s.describeFlow(i, ss)
 	}
-	s.pfcMeasure(from, to, t1, span, bs, srcs)
+	s.pfcMeasure(from, to, t1, span, all, srcs)
 	end := t1
 	if whole {
 		end = cfg.Duration
 	}
-	return bs, srcs, cfg.throughputs(srcs, span, t0, end)
+	for j, p := range s.ports {
+		if s.net.chain || p.arrivals > 0 {
+			listed = append(listed, all[j])
+		}
+	}
+	return listed, all, srcs, s.throughputs(srcs, span, t0, end)
 }
 
 // capacityAt is the capacity of port j in force just before t: the last
 // change to it before t.
-func (p *port) capacityAt(t algos.Time, j int, cfg *Config) float64 {
-	c := cfg.links()[j].Capacity
-	for _, ch := range cfg.Changes {
+func (s *Packet) capacityAt(t algos.Time, j int) float64 {
+	c := s.net.topo.Ports[s.net.ports[j]].Capacity
+	for _, ch := range s.cfg.Changes {
 		if ch.At < t && (ch.Link < 0 || ch.Link == j) {
 			c = ch.Capacity
 		}
@@ -239,9 +228,9 @@ func (s *Packet) phases() []PhaseSummary {
 		if b < cfg.Duration {
 			to = s.segAt(b) - 1
 		}
-		bs, srcs, jain := s.measure(s.segAt(a), to, false)
+		bs, all, srcs, jain := s.measure(s.segAt(a), to, false)
 		out = append(out, PhaseSummary{Start: a.Seconds(), End: min(b, s.now).Seconds(),
-			Bottlenecks: bs, Sources: srcs, JainFairness: jain})
+			Bottlenecks: bs, Sources: srcs, JainFairness: jain, Tiers: s.tiers(all, s.segAt(a), to, min(b, s.now))})
 	}
 	return out
 }

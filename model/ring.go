@@ -18,14 +18,34 @@ func (r *ring[T]) push(v T) {
 	r.n++
 }
 
+// pushSlot adds an element and returns it to be filled in place: no copy
+// of a large element.
+func (r *ring[T]) pushSlot() *T {
+	if r.n == len(r.buf) {
+		r.grow()
+	}
+	v := &r.buf[(r.head+r.n)&(len(r.buf)-1)]
+	r.n++
+	return v
+}
+
 // front returns a pointer to the oldest element; the ring must not be empty.
 func (r *ring[T]) front() *T { return &r.buf[r.head] }
 
 func (r *ring[T]) pop() T {
 	v := r.buf[r.head]
+	r.drop()
+	return v
+}
+
+// drop removes the oldest element. A pointer front returned stays valid
+// until the next push: a large element need not be copied out.
+func (r *ring[T]) drop() {
 	r.head = (r.head + 1) & (len(r.buf) - 1)
 	r.n--
-	return v
+	if r.n == 0 {
+		r.head = 0 // an emptied ring starts over at its first slot, which stays in the cache
+	}
 }
 
 func (r *ring[T]) clear() { r.head, r.n = 0, 0 }

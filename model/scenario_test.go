@@ -88,10 +88,11 @@ func TestCapacityChangeRetimesTheNextHop(t *testing.T) {
 	}
 	for _, at := range []algos.Time{3 * ms, 3*ms + 50*us, 6 * ms} {
 		sim.Advance(at)
-		p, link := sim.ports[0], &sim.links[0]
+		p := sim.ports[0]
+		link := &p.link
 		var onward []algos.Time
 		for k := 0; k < p.queue.len(); k++ {
-			if f := p.queue.at(k); f.src < 0 {
+			if f := p.queue.at(k); f.flags&queuedExit == 0 {
 				onward = append(onward, f.done+20*us)
 			}
 		}
@@ -127,11 +128,7 @@ func TestQueueQuantilesMatchBruteForce(t *testing.T) {
 	}
 	var pieces []piece
 	for !sim.Done() {
-		next := sim.arrivals.top().at
-		if sim.rare.len() > 0 {
-			next = min(next, sim.rare.peek().at)
-		}
-		next = min(next, cfg.Duration, sim.nextTick)
+		next := min(sim.agenda.peek(), cfg.Duration)
 		p := sim.ports[0]
 		level, from := p.bytes, sim.Now()
 		for k := 0; k < p.queue.len(); k++ {

@@ -28,6 +28,9 @@ var Models = []string{"packet", "fluid", "convergence"}
 
 // New builds the model cfg.Model names ("packet" when empty).
 func New(cfg Config) (Sim, error) {
+	if cfg.Fabric != nil && cfg.Model != "" && cfg.Model != "packet" {
+		return nil, fmt.Errorf("the %s model runs a dumbbell or a parking lot, not a fabric: use the packet model", cfg.Model)
+	}
 	switch cfg.Model {
 	case "", "packet":
 		return NewPacket(cfg)

@@ -185,19 +185,29 @@ type rateSampler struct {
 	fair             fairness
 }
 
-func newRateSampler(cfg *Config) rateSampler {
+// newSourceSampler is the rate sampler of the Config's sources (the fluid
+// and convergence models').
+func newSourceSampler(cfg *Config) rateSampler {
+	var from, to []algos.Time
+	for _, s := range cfg.Sources {
+		from = append(from, s.Start+s.ForwardDelay+cfg.RateWindow)
+		to = append(to, satAdd(s.Stop, s.ForwardDelay))
+	}
+	return newRateSampler(cfg, from, to)
+}
+
+// newRateSampler follows flows: a flow counts toward fairness from
+// fairFrom (its bytes have reached its first port for a whole window) to
+// fairTo (they stop arriving).
+func newRateSampler(cfg *Config, fairFrom, fairTo []algos.Time) rateSampler {
 	r := rateSampler{
 		interval:  cfg.SampleInterval,
 		windowLen: max(1, int((cfg.RateWindow+cfg.SampleInterval/2)/cfg.SampleInterval)),
 		fair:      fairness{threshold: cfg.FairnessThreshold},
+		fairFrom:  fairFrom,
+		fairTo:    fairTo,
 	}
-	r.history = make([]float64, r.windowLen*len(cfg.Sources))
-	for _, s := range cfg.Sources {
-		// A source counts toward fairness once its bytes have reached the
-		// bottleneck for a whole window, and until they stop arriving.
-		r.fairFrom = append(r.fairFrom, s.Start+s.ForwardDelay+cfg.RateWindow)
-		r.fairTo = append(r.fairTo, satAdd(s.Stop, s.ForwardDelay))
-	}
+	r.history = make([]float64, r.windowLen*len(fairFrom))
 	return r
 }
 

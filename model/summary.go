@@ -25,6 +25,8 @@ type Summary struct {
 	Flows       *FlowSummary      `json:"flows,omitempty"` // short flows, if any (traffic.go)
 	// Phases are the same metrics over each phase of output.phases.
 	Phases []PhaseSummary `json:"phases,omitempty"`
+	// Tiers sum a fabric's ports up by layer (tiers.go); none on a chain.
+	Tiers []TierSummary `json:"tiers,omitempty"`
 }
 
 // PhaseSummary is what a run measured over one phase, [start, end]: the
@@ -35,9 +37,11 @@ type PhaseSummary struct {
 	Bottlenecks  []BottleneckSummary `json:"bottlenecks"`
 	Sources      []SourceSummary     `json:"sources"`
 	JainFairness *float64            `json:"jain_fairness"` // nil: nothing delivered in the phase
+	Tiers        []TierSummary       `json:"tiers,omitempty"`
 }
 
-// BottleneckSummary describes one congested queue.
+// BottleneckSummary describes one switch egress port: on a chain every
+// port of the chain, on a fabric every port that carried traffic.
 type BottleneckSummary struct {
 	Name        string  `json:"name"`
 	CapacityBps float64 `json:"capacity_bps"`
@@ -60,11 +64,17 @@ type BottleneckSummary struct {
 	PauseFrames    int64   `json:"pause_frames"`
 	PausedFraction float64 `json:"paused_fraction"`
 	HeldFraction   float64 `json:"held_fraction"`
+	// MarkedFrames counts the frames the port's congestion point marked
+	// (ECN, DCQCN's switch).
+	MarkedFrames int64 `json:"marked_frames,omitempty"`
 }
 
-// SourceSummary describes one source.
+// SourceSummary describes one source: a chain's source, or a fabric's
+// flow with its hosts.
 type SourceSummary struct {
 	ID             int     `json:"id"`
+	From           string  `json:"from,omitempty"` // a fabric flow's sending host
+	To             string  `json:"to,omitempty"`   // and receiving host
 	ThroughputBps  float64 `json:"throughput_bps"`
 	FinalRateBps   float64 `json:"final_rate_bps"`
 	DeliveredBytes int64   `json:"delivered_bytes"`
@@ -77,20 +87,47 @@ type SourceSummary struct {
 	LoopDelayMin   *float64 `json:"loop_delay_min_seconds"`
 	LoopDelayMax   *float64 `json:"loop_delay_max_seconds"`
 	PausedFraction float64  `json:"paused_fraction"` // PFC: share of the time its access link was paused
+	// PathCount is the number of distinct paths a fabric flow's frames
+	// took: 1 under ECMP, up to every equal-cost path when sprayed.
+	PathCount int `json:"path_count,omitempty"`
+	// CNPs counts the notifications (DCQCN's CNPs) its reaction point
+	// received from its receiver's notification point.
+	CNPs int64 `json:"cnps,omitempty"`
 }
 
-// Sample is one point of the time series.
+// Sample is one point of the time series. On a chain it has every port and
+// every source; on a fabric the watched ports and flows (sample.go), which
+// Ports and Flows name.
 type Sample struct {
 	Time         algos.Time
 	Queues       []int     // bytes in each bottleneck queue
 	Rates        []float64 // each source's rate over the last rate window as it reaches the bottleneck, bits/s
 	CurrentRates []float64 // each source's rate-limiter rate as of its last frame, bits/s
 	Capacity     []float64 // each bottleneck's service rate in force, bits/s
+	Ports        []string  // the name of each port of Queues and Capacity
+	Flows        []int     // the source id of each flow of Rates and CurrentRates
 }
 
 // throughputs fills in each source's throughput over span seconds from its
 // delivered bytes, and returns Jain's index over the sources that sent
 // during [from, to].
+func (s *Packet) throughputs(srcs []SourceSummary, span float64, from, to algos.Time) *float64 {
+	if span <= 0 {
+		return nil
+	}
+	var xs []float64
+	for i := range srcs {
+		ss := &srcs[i]
+		ss.ThroughputBps = float64(ss.DeliveredBytes) * 8 / span
+		if f := &s.net.flows[i]; f.start < to && f.stop > from {
+			xs = append(xs, ss.ThroughputBps)
+		}
+	}
+	return jain(xs)
+}
+
+// throughputs is Packet.throughputs for the fluid and convergence models,
+// whose sources are the Config's.
 func (c *Config) throughputs(srcs []SourceSummary, span float64, from, to algos.Time) *float64 {
 	if span <= 0 {
 		return nil
@@ -104,6 +141,31 @@ func (c *Config) throughputs(srcs []SourceSummary, span float64, from, to algos.
 		}
 	}
 	return jain(xs)
+}
+
+// Summary reports the metrics over [warmup, now]: the whole window once the
+// run is done, and over each phase begun.
+func (s *Packet) Summary() Summary {
+	cfg := &s.cfg
+	sum := Summary{
+		Algorithm:  cfg.Scheme.Name,
+		Model:      "packet",
+		Seed:       cfg.Seed,
+		SimSeconds: s.now.Seconds(),
+		Events:     s.events,
+		Frames:     s.Frames(),
+	}
+	var all []BottleneckSummary
+	from, to := s.segAt(cfg.Warmup), len(s.bounds)
+	sum.Bottlenecks, all, sum.Sources, sum.JainFairness = s.measure(from, to, true)
+	sum.Tiers = s.tiers(all, from, to, s.now)
+	if s.short != nil {
+		sum.Flows = s.short.stats.summary()
+	}
+	s.incastSummary(&sum)
+	sum.TimeToFairness = s.rates.fair.result()
+	sum.Phases = s.phases()
+	return sum
 }
 
 // Jain is the Jain fairness index, NaN when nothing was delivered.

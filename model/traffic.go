@@ -33,7 +33,7 @@ type Traffic struct {
 // streamTraffic is the short-flow generator's random stream.
 const streamTraffic = 3 << 32
 
-// sourceFlows is a source's flows when Config.Traffic is set.
+// sourceFlows is a chain source's flows when Config.Traffic is set.
 type sourceFlows struct {
 	long                int         // greedy flows
 	short               ring[int32] // short flows with bytes left to send, round-robin order
@@ -46,55 +46,14 @@ type sourceFlows struct {
 // nextSerial is the access-link time of the frame nextFrame will pick, so
 // that the source's next arrival is known before the frame is released.
 // Flows that arrive meanwhile join the end of the round and do not change it.
-func (fl *sourceFlows) nextSerial(src *source) algos.Time {
+func (fl *sourceFlows) nextSerial(l *limiter) algos.Time {
 	if fl.longLeft > 0 || (fl.shortLeft == 0 && fl.long > 0) || fl.short.len() == 0 {
-		return src.serial
+		return l.serial
 	}
 	if left := fl.table.flows[*fl.short.front()].left; left < int64(fl.frameBytes) {
-		return algos.TransmitTime(int(left), src.lineRate)
+		return algos.TransmitTime(int(left), l.lineRate)
 	}
-	return src.serial
-}
-
-// flowEnd, set in a frame's cpid, marks a short flow's last frame.
-const flowEnd = -1 << 31
-
-// emitFlow is emit for a source with flows: the frame comes from the flow
-// whose turn it is.
-func (s *Packet) emitFlow(src *source) {
-	e := src.nextEmit
-	bytes, end := s.nextFrame(src)
-	cpid := src.rpCPID
-	if end >= 0 {
-		src.fl.ends.push(flowEnded{sent: e, flow: end})
-		cpid |= flowEnd
-	}
-	src.inflight.push(flight{arrive: e + src.nextSerial + src.fwd, sent: e, bytes: int32(bytes), cpid: cpid})
-	src.emitted += int64(bytes)
-	s.events++
-	// The gap after a frame is its own bits at the rate: a short flow's
-	// last, shorter frame is followed by a shorter gap.
-	src.mark, src.credit = e, src.frameBits-float64(bytes)*8
-	if !src.fl.hasData() {
-		src.hold |= holdIdle
-	}
-	src.nextSerial = src.fl.nextSerial(src)
-	src.schedule()
-	if src.rp.Transmit(e, bytes, src.nextEmit == algos.Never) {
-		s.readRP(src, e)
-	}
-}
-
-// flowFrameEntered follows a short flow's last frame f of src into port p:
-// dropped, the flow is lost; accepted at its last port, the port reports
-// when it leaves the network.
-func (s *Packet) flowFrameEntered(src *source, p *port, f *flight, last bool, done algos.Time) {
-	switch {
-	case done == algos.Never:
-		s.flowLost(src, f.sent)
-	case last:
-		p.queue.at(p.queue.len() - 1).end = true
-	}
+	return l.serial
 }
 
 // flowEnded is the last frame of a short flow, in the network. A source's
@@ -137,20 +96,23 @@ func (t *flowTable) remove(id int32) { t.free = append(t.free, id) }
 // alive is the number of flows alive.
 func (t *flowTable) alive() int { return len(t.flows) - len(t.free) }
 
-// shortFlows generates and tracks the short flows.
+// shortFlows generates and tracks the short flows: a chain's (Traffic),
+// or a fabric's between random hosts (flows.go), and on a fabric the flows
+// of a given size.
 type shortFlows struct {
-	traffic *Traffic
-	rng     *rand.Rand
-	next    algos.Time // the next arrival
-	table   flowTable
-	stats   flowStats
+	rate  float64    // arrivals per second, whole network
+	sizes *FlowSizes // their sizes
+	rng   *rand.Rand
+	next  algos.Time // the next arrival
+	table flowTable
+	stats flowStats
 }
 
-// nextFrame picks the flow whose frame the source releases next, round
+// nextFlowFrame picks the flow whose frame the source releases next, round
 // robin, and returns the frame's size and, for a short flow's last frame,
 // the flow (else -1).
-func (s *Packet) nextFrame(src *source) (int, int32) {
-	fl := src.fl
+func (s *Packet) nextFlowFrame(l *limiter) (int, int32) {
+	fl := l.fl
 	if fl.longLeft == 0 && fl.shortLeft == 0 {
 		fl.longLeft, fl.shortLeft = fl.long, fl.short.len()
 	}
@@ -177,48 +139,46 @@ func (fl *sourceFlows) hasData() bool { return fl.long > 0 || fl.short.len() > 0
 func (s *Packet) flowArrival() {
 	sf := s.short
 	s.events++
-	size := sf.traffic.ShortSizes.Sample(sf.rng)
-	src := &s.sources[sf.rng.IntN(len(s.sources))]
-	f := flow{start: s.now, size: size, left: size, ideal: s.idealFCT(src, size),
-		inWindow: s.now >= s.cfg.Warmup}
-	if f.inWindow {
-		sf.stats.start(size)
+	if !s.net.chain {
+		s.fabricFlowArrival()
+	} else {
+		size := sf.sizes.Sample(sf.rng)
+		i := int32(sf.rng.IntN(s.statics))
+		src := s.lims[i]
+		f := flow{start: s.now, size: size, left: size, ideal: s.idealFCT(src, size),
+			inWindow: s.now >= s.cfg.Warmup}
+		if f.inWindow {
+			sf.stats.start(size)
+		}
+		src.fl.short.push(sf.table.add(f))
+		if src.hold&holdIdle != 0 {
+			s.catchUp(&s.hosts[src.host], s.now)
+			src.hold &^= holdIdle
+			src.nextSerial = src.fl.nextSerial(src)
+			src.setRate(max(s.now, src.mark), src.rate) // credit earned while idle, up to a frame
+			s.syncArrival(&s.hosts[src.host])
+		}
 	}
-	src.fl.short.push(sf.table.add(f))
-	if src.hold&holdIdle != 0 {
-		s.catchUp(src, s.now)
-		src.hold &^= holdIdle
-		src.nextSerial = src.fl.nextSerial(src)
-		src.setRate(max(s.now, src.mark), src.rate) // credit earned while idle, up to a frame
-		s.syncArrival(src)
-	}
-	sf.next = s.now + algos.Time(sf.rng.ExpFloat64()/sf.traffic.ShortRate*float64(algos.Second)+0.5)
+	sf.next = s.now + algos.Time(sf.rng.ExpFloat64()/sf.rate*float64(algos.Second)+0.5)
 	if sf.next < s.cfg.Duration {
-		s.rare.push(event{at: sf.next, kind: evFlow})
+		s.agenda.schedule(event{kind: evFlowArrival, at: sf.next})
 	}
 }
 
-// idealFCT is the time a flow of size bytes takes alone, in seconds: its
-// frames leave the source back to back at line rate and cross the path's
-// switches store-and-forward, each at its link's rate, with the propagation
-// between. Identical frames through a tandem of deterministic stages leave
-// stage k at sum_{j<=k}(s_j + d_j) + (i-1) max_{j<=k} s_j; the shorter last
-// frame then follows its predecessor through each stage.
-func (s *Packet) idealFCT(src *source, size int64) float64 {
+// idealFCT is the time a flow of size bytes takes alone on limiter l's
+// route, in seconds: its frames leave the host back to back at line rate
+// and cross the route's switches store-and-forward, each at its link's
+// rate, with the propagation between, and then the propagation to the
+// receiver. Identical frames through a tandem of deterministic stages
+// leave stage k at sum_{j<=k}(s_j + d_j) + (i-1) max_{j<=k} s_j; the
+// shorter last frame then follows its predecessor through each stage.
+func (s *Packet) idealFCT(l *limiter, size int64) float64 {
 	frame := int64(s.cfg.FrameBytes)
 	full, last := size/frame, size%frame
 	if last == 0 {
 		full, last = full-1, frame
 	}
-	links := s.cfg.links()
-	rates := []float64{src.lineRate}
-	delays := []float64{0, src.fwd.Seconds()}
-	for k, j := range src.path {
-		rates = append(rates, links[j].Capacity)
-		if k < len(src.path)-1 {
-			delays = append(delays, links[j].Delay.Seconds())
-		}
-	}
+	rates, delays, tail := s.routeStages(l)
 	var sum, slowest, done float64
 	for k, r := range rates {
 		sFull, sLast := float64(frame)*8/r, float64(last)*8/r
@@ -230,13 +190,36 @@ func (s *Packet) idealFCT(src *source, size int64) float64 {
 		}
 		done += sLast
 	}
-	return done
+	return done + tail
+}
+
+// routeStages lists the stages of limiter l's route for idealFCT: the
+// host's link then each port's rate, the propagation before each, and the
+// propagation from the last to the receiver.
+func (s *Packet) routeStages(l *limiter) (rates, delays []float64, tail float64) {
+	h := &s.hosts[l.host]
+	rates = []float64{l.lineRate}
+	delays = []float64{0, h.fwd.Seconds()}
+	route := l.route
+	if route == nil {
+		route = s.ecmpRoute(l)
+	}
+	for k, j := range route {
+		p := s.ports[j]
+		rates = append(rates, s.net.topo.Ports[s.net.ports[j]].Capacity)
+		if k < len(route)-1 {
+			delays = append(delays, p.delay.Seconds())
+		} else {
+			tail = p.exitDelay.Seconds()
+		}
+	}
+	return rates, delays, tail
 }
 
 // flowEnded records that the last frame of a short flow of source i left
 // the network at t.
 func (s *Packet) flowEnded(i int32, t algos.Time) {
-	e := s.sources[i].fl.ends.pop()
+	e := s.lims[i].fl.ends.pop()
 	f := &s.short.table.flows[e.flow]
 	if f.inWindow && t <= s.cfg.Duration {
 		fct := (t - f.start).Seconds()
@@ -245,10 +228,10 @@ func (s *Packet) flowEnded(i int32, t algos.Time) {
 	s.short.table.remove(e.flow)
 }
 
-// flowLost records that the last frame of a short flow of src, sent at
+// flowLost records that the last frame of a short flow of l, sent at
 // sent, was dropped.
-func (s *Packet) flowLost(src *source, sent algos.Time) {
-	ends := &src.fl.ends
+func (s *Packet) flowLost(l *limiter, sent algos.Time) {
+	ends := &l.fl.ends
 	for k := 0; k < ends.len(); k++ {
 		e := ends.at(k)
 		if e.sent != sent {
@@ -378,6 +361,12 @@ type FlowSummary struct {
 	SlowdownMean float64          `json:"slowdown_mean"`
 	SlowdownP99  float64          `json:"slowdown_p99"`
 	BySize       []FlowSizeBucket `json:"by_size"`
+	// An incast's flows (Flow.Incast), those completed, and its completion
+	// time: from its first flow's start to the last byte of its last, null
+	// unless all completed.
+	IncastFlows      int      `json:"incast_flows,omitempty"`
+	IncastCompleted  int      `json:"incast_completed,omitempty"`
+	IncastCompletion *float64 `json:"incast_completion_seconds,omitempty"`
 }
 
 // FlowSizeBucket is FlowSummary's numbers for flows of a size range
@@ -421,25 +410,28 @@ func (st *flowStats) summary() *FlowSummary {
 	return fs
 }
 
-// startTraffic sets up the sources' flows and the first short flow.
+// startTraffic sets up a chain's sources' flows and the first short flow.
 func (s *Packet) startTraffic() {
 	tr := s.cfg.Traffic
-	s.short = &shortFlows{traffic: tr, stats: newFlowStats(),
+	s.short = &shortFlows{rate: tr.ShortRate, sizes: tr.ShortSizes, stats: newFlowStats(),
 		rng: rand.New(rand.NewPCG(s.cfg.Seed, streamTraffic))}
-	for i := range s.sources {
-		src := &s.sources[i]
-		src.fl = &sourceFlows{long: tr.LongFlows, table: &s.short.table, frameBytes: s.cfg.FrameBytes}
+	for i := range s.lims {
+		l := s.lims[i]
+		l.fl = &sourceFlows{long: tr.LongFlows, table: &s.short.table, frameBytes: s.cfg.FrameBytes}
+		l.settle()
 		if tr.LongFlows == 0 {
-			src.hold |= holdIdle
+			l.hold |= holdIdle
 		}
-	}
-	for _, p := range s.ports {
-		p.onEnd = s.flowEnded
 	}
 	if tr.ShortRate > 0 && tr.ShortSizes != nil {
-		s.short.next = algos.Time(s.short.rng.ExpFloat64()/tr.ShortRate*float64(algos.Second) + 0.5)
-		if s.short.next < s.cfg.Duration {
-			s.rare.push(event{at: s.short.next, kind: evFlow})
-		}
+		s.short.scheduleFirst(s)
+	}
+}
+
+// scheduleFirst draws and schedules the first short flow's arrival.
+func (sf *shortFlows) scheduleFirst(s *Packet) {
+	sf.next = algos.Time(sf.rng.ExpFloat64()/sf.rate*float64(algos.Second) + 0.5)
+	if sf.next < s.cfg.Duration {
+		s.agenda.schedule(event{kind: evFlowArrival, at: sf.next})
 	}
 }

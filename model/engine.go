@@ -1,0 +1,305 @@
+package model
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"qcnlab/algos"
+)
+
+// Random stream ids: every CP, RP and NP draws from its own generator made
+// from the experiment seed and its stream, so adding a flow does not change
+// the numbers another one sees.
+const (
+	streamCP = 1 << 32 // + port
+	streamRP = 2 << 32 // + rate limiter, in the order they are made
+	streamNP = 4 << 32 // + rate limiter
+)
+
+// Packet is the packet-level simulation: hosts whose flows' rate limiters
+// (the schemes' reaction points) send frames through switch ports, each
+// with a drop-tail queue and its congestion point, to receivers, and the
+// feedback that comes back. The network is data (network.go): a chain of
+// bottlenecks (a dumbbell, a parking lot) or a fabric, walked the same way.
+type Packet struct {
+	cfg    Config
+	net    *network
+	now    algos.Time
+	agenda agenda
+	hosts  []host
+	lims   []*limiter // the first statics are the network's flows; a frame names its limiter by index
+	ports  []*port
+	events uint64 // discrete events handled: releases, arrivals, departures, feedback, timers
+	done   bool
+
+	delivered []int64       // per limiter, bytes that left the network (dense: counted per frame)
+	statics   int           // the limiters of the network's flows: the summary's sources
+	netw      algos.Network // what the schemes see of the network
+	incast    incastState
+	receivers bool // the scheme has a notification point: frames are followed to their receivers
+	marking   bool // some congestion point acts on departures (algos.DepartingCP)
+	made      int  // limiters made so far: the next one's random streams
+
+	frame    algos.Frame // scratch for the congestion point: no allocation per frame
+	fb       algos.Feedback
+	messages messagePool
+	fbPaths  []feedbackPath // per limiter, nil unless the feedback latency varies
+	loops    []loopStats    // per limiter
+
+	nextSample algos.Time
+	timeline   // capacity changes, the window's and phases' boundaries
+	sample     Sample
+	watched    []int     // the ports the samples show
+	arrived    []float64 // per flow, bytes that reached its first port: the sampler's input
+	allRates   []float64 // per flow, its rate over the rate window; the samples show the first
+	rates      rateSampler
+
+	short  *shortFlows // nil unless the flows include short flows (traffic.go, flows.go)
+	fabric *fabricState
+
+	pausedMarks [][]algos.Time // PFC: [boundary][source] time paused (pfc.go)
+}
+
+// NewPacket builds a packet-level simulation at time zero.
+func NewPacket(cfg Config) (*Packet, error) {
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	var n *network
+	var err error
+	if cfg.Fabric != nil {
+		n, err = fabricNetwork(&cfg)
+	} else {
+		n, err = chainNetwork(&cfg)
+	}
+	if err != nil {
+		return nil, err
+	}
+	s := &Packet{cfg: cfg, net: n, nextSample: cfg.SampleInterval, statics: len(n.flows),
+		receivers: cfg.Scheme.NewNP != nil, netw: cfg.networkOf(n), incast: incastState{start: algos.Never}}
+	netw := s.netw
+	if len(n.topo.Hosts)+(len(n.ports))*2 > maxStreams {
+		return nil, fmt.Errorf("%d hosts and %d switch ports: the engine follows at most %d of them", len(n.topo.Hosts), len(n.ports), maxStreams/2)
+	}
+	t := n.topo
+	for j, tp := range n.ports {
+		p := t.Ports[tp]
+		cp := cfg.Scheme.NewCP(algos.CPEnv{
+			Network: netw, CPID: j + 1, Capacity: p.Capacity, Buffer: float64(p.Buffer),
+			Rand: rand.New(rand.NewPCG(cfg.Seed, streamCP+uint64(j))),
+		}, cfg.Params)
+		port := newPort(p.Name, p.Capacity, p.Buffer, cfg.FrameBytes, cp)
+		port.tier, port.to, port.delay, port.exitDelay = p.Tier, int32(p.To), p.Delay, n.exitDelay[j]
+		s.ports = append(s.ports, port)
+		s.marking = s.marking || port.dcp != nil
+	}
+	s.agenda.init(len(t.Hosts), len(s.ports), s.receivers)
+	for h, node := range t.Hosts {
+		nic := t.Ports[t.NIC(h)]
+		s.hosts = append(s.hosts, host{id: int32(h), fwd: nic.Delay, bwd: nic.Back, node: int32(nic.To), capacity: nic.Capacity,
+			arrivalAt: algos.Never, name: t.Nodes[node].Name})
+	}
+	for _, f := range n.flows {
+		s.addLimiter(f, &netw)
+	}
+	s.initSampling()
+	if cfg.Traffic != nil {
+		s.startTraffic()
+	}
+	if err := s.startFabric(); err != nil {
+		return nil, err
+	}
+	if cfg.PFC != nil {
+		if err := s.startPFC(); err != nil {
+			return nil, err
+		}
+	}
+	for _, l := range s.lims {
+		s.startLimiter(l)
+	}
+	s.initTimeline()
+	return s, nil
+}
+
+// addLimiter makes the rate limiter of flow f, with its reaction point
+// (and notification point), on its host: a new one, or in the place of an
+// ended short flow's.
+func (s *Packet) addLimiter(f flowSpec, netw *algos.Network) *limiter {
+	cfg := &s.cfg
+	serial := algos.TransmitTime(cfg.FrameBytes, f.lineRate)
+	l := &limiter{
+		host: int32(f.host), route: f.route, hops: int32(f.hops), dst: int32(f.dst),
+		lineRate: f.lineRate, serial: serial, nextSerial: serial,
+		start: f.start, stop: f.stop, frameBits: float64(cfg.FrameBytes) * 8,
+		mark: f.start, nextEmit: algos.Never, rpTimer: algos.Never, timerAt: algos.Never,
+	}
+	stream := uint64(s.made)
+	l.rp = cfg.Scheme.NewRP(algos.RPEnv{
+		Network: *netw, LineRate: f.lineRate, InitialRate: f.initialRate, Start: f.start,
+		Rand: rand.New(rand.NewPCG(cfg.Seed, streamRP+stream)),
+	}, cfg.Params)
+	i := int32(len(s.lims))
+	reuse := s.fabric != nil && len(s.fabric.free) > 0
+	if reuse {
+		free := s.fabric.free
+		i, s.fabric.free = free[len(free)-1], free[:len(free)-1]
+		// Events and messages for the flow before are stale for this one.
+		l.epoch, l.tgen = s.lims[i].epoch, s.lims[i].tgen
+	}
+	if cfg.Scheme.NewNP != nil {
+		l.np = cfg.Scheme.NewNP(algos.NPEnv{Network: *netw, Flow: int(i),
+			Rand: rand.New(rand.NewPCG(cfg.Seed, streamNP+stream))}, cfg.Params)
+	}
+	if f.size > 0 {
+		l.sized = &sizedFlow{size: f.size, left: f.size, start: f.start, incast: f.incast}
+		if f.size < int64(cfg.FrameBytes) {
+			l.nextSerial = algos.TransmitTime(int(f.size), f.lineRate)
+		}
+	}
+	if len(f.route) > 0 {
+		l.first = s.ports[f.route[0]]
+	}
+	s.made++
+	l.id = i
+	l.settle()
+	var fp feedbackPath
+	if !cfg.FeedbackLatency.IsFixed() {
+		fp = feedbackPath{rand: DelayRand(cfg.Seed, streamFeedbackLatency+stream), last: make([]algos.Time, f.hops+1)}
+	}
+	if reuse {
+		s.lims[i], s.delivered[i], s.loops[i] = l, 0, newLoopStats()
+		if fp.rand != nil {
+			s.fbPaths[i] = fp
+		}
+	} else {
+		s.lims = append(s.lims, l)
+		s.delivered = append(s.delivered, 0)
+		s.loops = append(s.loops, newLoopStats())
+		if fp.rand != nil {
+			s.fbPaths = append(s.fbPaths, fp)
+		}
+	}
+	s.hosts[f.host].addLimiter(l)
+	return l
+}
+
+// startLimiter sets limiter l going from its start.
+func (s *Packet) startLimiter(l *limiter) {
+	// A limiter that starts at its initial rate has its first frame ready
+	// at once, as one starting at line rate would.
+	l.credit = l.frameBits
+	l.rate = -1 // so that readRP sets it
+	s.readRP(l, l.start)
+	s.syncTimer(l)
+	s.syncArrival(&s.hosts[l.host])
+}
+
+// Now is the simulated time the run has reached.
+func (s *Packet) Now() algos.Time { return s.now }
+
+// Done reports whether the run has reached its duration.
+func (s *Packet) Done() bool { return s.done }
+
+// Events is the number of discrete events handled so far.
+func (s *Packet) Events() uint64 { return s.events }
+
+// Frames is the number of frames that have left the network: their route's
+// last port.
+func (s *Packet) Frames() uint64 {
+	var n uint64
+	for _, p := range s.ports {
+		n += p.exitCount
+	}
+	return n
+}
+
+// FrameHops is the number of frames that have arrived at a switch port,
+// dropped or not: on a fabric, the work a run does per frame.
+func (s *Packet) FrameHops() uint64 {
+	var n int64
+	for _, p := range s.ports {
+		n += p.arrivals
+	}
+	return uint64(n)
+}
+
+// Run advances to the end of the run.
+func (s *Packet) Run() { s.Advance(s.cfg.Duration) }
+
+// Advance runs every event up to time until (or the end of the run), each
+// kind by its own case: the life of a frame (life.go), the messages back
+// (feedback.go), the rate limiters' timers (host.go), short flows, PFC
+// (pfc.go), and the timeline (phases.go).
+func (s *Packet) Advance(until algos.Time) {
+	if s.done {
+		return
+	}
+	end := min(until, s.cfg.Duration)
+	for {
+		ev := s.agenda.next(end)
+		if ev == nil {
+			break
+		}
+		s.now = ev.at
+		if ev.kind == evHostFrame { // most events: kept out of the jump table
+			s.hostFrameArrives(&s.hosts[ev.host])
+			continue
+		}
+		switch ev.kind {
+		case evHostFrame:
+			s.hostFrameArrives(&s.hosts[ev.host])
+		case evLinkFrame:
+			s.linkFrameArrives(ev.port)
+		case evReceiveFrame:
+			s.receiveFrame(ev.port)
+		case evFeedback, evNotification:
+			s.feedbackArrives(ev.limiter, ev.msg, ev.kind)
+		case evTimer:
+			if l := s.lims[ev.limiter]; ev.gen == l.tgen { // still current
+				s.expire(l)
+			}
+		case evFlowArrival:
+			s.flowArrival()
+		case evPauseHost:
+			s.pauseHost(ev.host, ev.on)
+		case evPausePort:
+			s.pausePort(ev.port, ev.on)
+		case evXonCheck:
+			s.xonCheck(ev.port, ev.gen)
+		case evMilestone:
+			s.milestone(ev.at)
+		case evSample:
+			s.takeSample(ev.at)
+		}
+	}
+	s.now = end
+	for _, p := range s.ports {
+		s.events += uint64(s.depart(p, end))
+	}
+	if end == s.cfg.Duration {
+		for i := range s.hosts {
+			s.catchUp(&s.hosts[i], end)
+		}
+		s.done = true
+	}
+}
+
+// expire runs limiter l's reaction-point timer when its event comes.
+func (s *Packet) expire(l *limiter) {
+	l.timerAt = algos.Never
+	h := &s.hosts[l.host]
+	s.runLocal(h, s.now)
+	s.syncTimers(h)
+	s.syncArrival(h)
+}
+
+// QueueTarget is the queue length a scheme aims at (its q_eq or q0
+// parameter), or 0 if it has none.
+func QueueTarget(v algos.Values) float64 {
+	for _, key := range []string{"q_eq", "q0"} {
+		if x, ok := v[key]; ok {
+			return x
+		}
+	}
+	return 0
+}

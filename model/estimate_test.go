@@ -1,0 +1,104 @@
+package model
+
+import (
+	"runtime"
+	"testing"
+
+	"qcnlab/algos"
+	"qcnlab/model/topo"
+)
+
+// measure runs cfg and returns the heap it held at its peak (above what was
+// in use before), and its events. With live, garbage is collected before
+// each look: the heap the run needs, not what the collector lets pile up.
+func measure(t *testing.T, cfg Config, live bool) (peak float64, events uint64) {
+	t.Helper()
+	var m runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&m)
+	base := m.HeapInuse
+	sim, err := NewPacket(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	step := max(cfg.Duration/50, algos.Microsecond)
+	var top uint64
+	for !sim.Done() {
+		sim.Advance(sim.Now() + step)
+		if live {
+			runtime.GC()
+		}
+		runtime.ReadMemStats(&m)
+		top = max(top, m.HeapInuse)
+	}
+	sum := sim.Summary()
+	if live {
+		runtime.GC()
+	}
+	runtime.ReadMemStats(&m)
+	runtime.KeepAlive(sum)
+	top = max(top, m.HeapInuse)
+	return float64(top) - float64(base), sim.Events()
+}
+
+// The estimate errs high, within a stated factor of what runs take: memory
+// from the peak heap in use (garbage included, as the process holds it) to
+// estimateSlack times it, give or take a megabyte (the heap grows by spans
+// and arenas), and events from those counted to estimateSlack times them.
+func TestEstimate(t *testing.T) {
+	qcn, _ := algos.Lookup("qcn")
+	resolve := func(cfg Config) Config {
+		v, err := cfg.Scheme.Resolve(cfg.Network(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.Params = v
+		return cfg
+	}
+	dumbbell := benchConfig(t, 50*ms)
+	parking := parkingLot(qcn, 3e9, 3e9, 3e9)
+	parking.Params, _ = qcn.Resolve(parking.Network(), nil)
+	ft4 := resolve(fabric(qcn, fatTree4(t, 150e3), Permutation(16, 1)))
+	ft8 := fatTreeConfig(t, 10*ms)
+	ls, err := topo.LeafSpine(4, 2, 8, 10e9, 40e9, 300e3, topo.Uniform(us))
+	if err != nil {
+		t.Fatal(err)
+	}
+	short := resolve(fabric(qcn, ls, Permutation(32, 2)[:8]))
+	sizes, _ := Workload("websearch")
+	short.Fabric.Short = &ShortFlows{Rate: ShortFlowRate(0.3, 32, 10e9, sizes), Sizes: sizes}
+	short.Duration = 20 * ms
+	for name, cfg := range map[string]Config{"dumbbell": dumbbell, "parking lot": parking, "k=4": ft4, "k=8": ft8, "leaf-spine short flows": short} {
+		est := Estimate(cfg)
+		peak, events := measure(t, cfg, false)
+		t.Logf("%s: memory %.2f MB estimated, %.2f MB measured; events %.3g estimated, %d counted", name, est.Memory/1e6, peak/1e6, est.Events, events)
+		if est.Memory+1e6 < peak || est.Memory > estimateSlack*peak+1e6 {
+			t.Errorf("%s: memory estimated %.0f B, measured %.0f B: not within [1, %g] times", name, est.Memory, peak, float64(estimateSlack))
+		}
+		if est.Events < float64(events) || est.Events > estimateSlack*float64(events) {
+			t.Errorf("%s: events estimated %.3g, counted %d: not within [1, %g] times", name, est.Events, events, float64(estimateSlack))
+		}
+	}
+}
+
+// Memory is bounded by the network and the frames in flight, not by the
+// simulated time: a run eight times as long holds about the same heap (the
+// most flows alive at once, and so limiters kept, drifts up a little).
+func TestFabricMemoryIsFlatInTime(t *testing.T) {
+	qcn, _ := algos.Lookup("qcn")
+	sizes := FixedSize("20KB", 20e3)
+	mk := func(d algos.Time) Config {
+		cfg := fabric(qcn, fatTree4(t, 150e3), AllToAll(16)[:60])
+		cfg.Params, _ = qcn.Resolve(cfg.Network(), nil)
+		cfg.Fabric.Routing = Spray
+		cfg.Fabric.Short = &ShortFlows{Rate: ShortFlowRate(0.2, 16, 10e9, sizes), Sizes: sizes}
+		cfg.Duration = d
+		return cfg
+	}
+	short, _ := measure(t, mk(10*ms), true)
+	long, _ := measure(t, mk(80*ms), true)
+	t.Logf("peak heap: %.2f MB over 10 ms, %.2f MB over 80 ms", short/1e6, long/1e6)
+	if long > 2*short {
+		t.Errorf("peak heap grew from %.0f B to %.0f B with the duration", short, long)
+	}
+}

@@ -1,0 +1,47 @@
+package model
+
+import "qcnlab/algos"
+
+// frame is a data frame in flight on a link: a host's, a port's on to the
+// next switch, or one on its way to its receiver. Links keep their frames in
+// FIFOs (ring), in the order they arrive. One is pushed and popped per hop,
+// so it is kept to 40 bytes.
+type frame struct {
+	arrive algos.Time // when its last bit reaches the link's far end
+	sent   algos.Time // when it left its rate limiter (the CM-Tag timestamp)
+	// prop is the propagation it has crossed, from its host's link on: the
+	// forward half of the loop its feedback closes (feedback.go).
+	prop algos.Time
+	lim  int32 // its flow's rate limiter
+	cpid int32 // the CPID of its CM-Tag
+	// route is where it is on its way: on a fixed route (ECMP, a chain),
+	// the port it enters next, read as it arrives without its limiter's
+	// route; sprayed, a hash of the ports it crossed, its path (path_count).
+	route uint32
+	bytes uint16
+	hop   uint8 // the index in its route of the port it goes to next
+	flags uint8 // frameEnd, frameECN
+}
+
+// Frame flags.
+const (
+	frameEnd  uint8 = 1 << iota // a chain's short flow's last frame (traffic.go)
+	frameECN                    // marked congestion-experienced by a CP (DCQCN)
+	frameLast                   // the last frame of a fabric's flow of a given size (flows.go)
+)
+
+// queued is a frame in a switch port's queue; done is when its last bit
+// leaves. 16 bytes, one per frame.
+type queued struct {
+	done  algos.Time
+	lim   int32
+	bytes uint16
+	flags uint8 // queuedExit, queuedEnd
+}
+
+// Queue flags.
+const (
+	queuedExit  uint8 = 1 << iota // it leaves the network at this port: its route's last
+	queuedEnd                     // and it is a chain's short flow's last frame (frameEnd<<1)
+	queuedSized                   // and its flow has a size (flows.go)
+)

@@ -1,0 +1,297 @@
+package model
+
+import (
+	"fmt"
+
+	"qcnlab/algos"
+)
+
+// host is a NIC: its flows' rate limiters, and its link to its switch,
+// which serves the limiters with a frame ready in turn (round robin), at
+// line rate, work-conserving. A limiter alone on its host (solo) never
+// waits for the link: its rate is at most the line rate, so its frames are
+// at least a frame time apart.
+//
+// A host's own events (frames released, reaction-point timers) change
+// nothing outside it until its frames reach the switch, so they run late
+// (catchUp), in order, whenever something from outside reaches the host
+// or its next frame arrives: the agenda holds one slot per host, keyed by
+// that arrival.
+type host struct {
+	id        int32
+	solo      *limiter    // its only limiter, nil if it has none or several
+	lims      []*limiter  // its rate limiters, in round-robin order
+	inflight  ring[frame] // frames on its link, in order
+	fwd, bwd  algos.Time  // its link's propagation to its switch and back
+	node      int32       // the switch its link leads to
+	free      algos.Time  // when its link has sent the last frame released
+	turn      int         // the index in lims of the limiter served last
+	arrivalAt algos.Time  // the key of its agenda slot, Never if none
+	paused    int         // PFC: ports pausing it (pfc.go)
+	pausedAt0 algos.Time  // PFC: when its link was last paused
+	pausedFor algos.Time  // PFC: time paused, to pausedAt0
+	sent      int64       // bytes its link sent
+	capacity  float64     // its link's rate
+	name      string
+}
+
+// addLimiter makes l one of h's limiters.
+func (h *host) addLimiter(l *limiter) {
+	h.lims = append(h.lims, l)
+	h.setSolo()
+}
+
+// removeLimiter takes l off h's round robin.
+func (h *host) removeLimiter(l *limiter) {
+	for k, x := range h.lims {
+		if x == l {
+			h.lims = append(h.lims[:k], h.lims[k+1:]...)
+			if h.turn >= k && h.turn > 0 {
+				h.turn--
+			}
+			break
+		}
+	}
+	h.setSolo()
+}
+
+func (h *host) setSolo() {
+	h.solo = nil
+	if len(h.lims) == 1 {
+		h.solo = h.lims[0]
+	}
+}
+
+// nextRelease is the limiter whose frame the host's link sends next, and
+// when: the next limiter in turn among those with a frame ready when the
+// link is free, or the first ready after. l is nil if none will send.
+func (h *host) nextRelease() (l *limiter, at algos.Time) {
+	if h.solo != nil {
+		return h.solo, h.solo.nextEmit
+	}
+	return h.nextShared()
+}
+
+// nextShared is nextRelease for a host with other than one limiter.
+//
+//go:noinline (so that nextRelease, the solo limiter's case, inlines)
+func (h *host) nextShared() (*limiter, algos.Time) {
+	ready := algos.Never
+	for _, l := range h.lims {
+		ready = min(ready, l.nextEmit)
+	}
+	if ready == algos.Never {
+		return nil, algos.Never
+	}
+	at := max(ready, h.free)
+	n := len(h.lims)
+	for k := 1; k <= n; k++ {
+		if l := h.lims[(h.turn+k)%n]; l.nextEmit <= at {
+			return l, at
+		}
+	}
+	panic("model: no limiter ready at its release")
+}
+
+// nextTimer is the limiter whose reaction-point timer is the host's
+// earliest, and that timer.
+func (h *host) nextTimer() (*limiter, algos.Time) {
+	var next *limiter
+	at := algos.Never
+	for _, l := range h.lims {
+		if l.rpTimer < at {
+			next, at = l, l.rpTimer
+		}
+	}
+	return next, at
+}
+
+// catchUp runs host h's own events (frame releases and timer expiries) in
+// time order up to t. They change nothing outside the host until its frames
+// arrive, so they can run late, as long as they run in order and before
+// anything from outside (feedback, a PAUSE) reaches the host.
+func (s *Packet) catchUp(h *host, t algos.Time) {
+	if h.due(t) {
+		s.runLocal(h, t)
+	}
+}
+
+// due reports whether h may have events of its own due by t. Between
+// handlers a limiter's timerAt is at or before its reaction point's timer,
+// so a solo limiter's is a quick check.
+func (h *host) due(t algos.Time) bool {
+	l := h.solo
+	return l == nil || l.nextEmit <= t || l.timerAt <= t
+}
+
+// runLocal is catchUp without the fast path.
+func (s *Packet) runLocal(h *host, t algos.Time) {
+	for {
+		var l, tl *limiter
+		var at, timer algos.Time
+		if l = h.solo; l != nil { // the usual case, kept free of calls
+			tl, at, timer = l, l.nextEmit, l.rpTimer
+		} else {
+			l, at = h.nextShared()
+			tl, timer = h.nextTimer()
+		}
+		switch {
+		case at <= t && at <= timer:
+			s.release(h, l, at)
+		case timer <= t:
+			s.events++
+			tl.rp.Expire(timer)
+			s.readRP(tl, timer)
+			if tl.rpTimer <= timer {
+				panic(fmt.Sprintf("model: %s reaction point left its timer at %d after it expired", s.cfg.Scheme.Name, timer))
+			}
+		default:
+			return
+		}
+	}
+}
+
+// release sends limiter l's next frame onto host h's link at e: the frame
+// reaches the host's switch after its transmission and the link's
+// propagation.
+func (s *Packet) release(h *host, l *limiter, e algos.Time) {
+	bytes, end := s.cfg.FrameBytes, int32(-1) // a greedy flow's
+	if !l.greedy {
+		bytes, end = s.nextFrame(l)
+	}
+	// Field by field: a composite literal would be built on the stack and
+	// copied, and the copy stalls on the stores it reads (store forwarding).
+	f := h.inflight.pushSlot()
+	f.arrive, f.sent, f.prop = e+l.nextSerial+h.fwd, e, h.fwd
+	f.lim, f.cpid, f.route = l.id, l.rpCPID, 0
+	f.bytes, f.hop, f.flags = uint16(bytes), 0, 0
+	if !l.greedy {
+		if end >= 0 { // a chain's short flow's last frame (traffic.go)
+			l.fl.ends.push(flowEnded{sent: e, flow: end})
+			f.flags |= frameEnd
+		}
+		if l.sized != nil && l.sized.left == 0 {
+			f.flags |= frameLast
+		}
+	}
+	h.free = e + l.nextSerial
+	h.sent += int64(bytes)
+	if h.solo == nil {
+		h.turn = h.turnOf(l)
+	}
+	l.emitted += int64(bytes)
+	s.events++
+	// The gap after a frame is its own bits at the rate: a flow's last,
+	// shorter frame is followed by a shorter gap.
+	l.mark, l.credit = e, 0
+	if bytes != s.cfg.FrameBytes {
+		l.credit = l.frameBits - float64(bytes)*8
+	}
+	if !l.greedy {
+		s.afterFrame(l)
+	}
+	l.schedule()
+	if l.rp.Transmit(e, bytes, l.nextEmit == algos.Never) {
+		s.readRP(l, e)
+	}
+}
+
+// turnOf is limiter l's index in h's round robin.
+func (h *host) turnOf(l *limiter) int {
+	for k, x := range h.lims {
+		if x == l {
+			return k
+		}
+	}
+	return h.turn
+}
+
+// nextFrame is the size of limiter l's next frame and, for a chain's short
+// flow's last frame, the flow (else -1).
+func (s *Packet) nextFrame(l *limiter) (int, int32) {
+	if l.fl != nil {
+		return s.nextFlowFrame(l)
+	}
+	return s.nextSizedFrame(l), -1
+}
+
+// afterFrame updates what limiter l will send next, once a frame is out.
+func (s *Packet) afterFrame(l *limiter) {
+	if l.fl != nil {
+		if !l.fl.hasData() {
+			l.hold |= holdIdle
+		}
+		l.nextSerial = l.fl.nextSerial(l)
+		return
+	}
+	s.afterSizedFrame(l)
+}
+
+// readRP picks up the reaction point's rate, timer and CPID after it may
+// have changed them at time t.
+func (s *Packet) readRP(l *limiter, t algos.Time) {
+	if r := l.clampRate(l.rp.Rate()); r != l.rate {
+		l.setRate(t, r)
+	}
+	l.rpTimer = l.rp.Timer()
+	l.rpCPID = int32(l.rp.CPID())
+}
+
+// syncTimer makes sure a timer event is scheduled no later than limiter
+// l's reaction-point timer. Timers are re-armed on every feedback, almost
+// always later than before, so the scheduled event is kept and simply finds
+// the deadline moved when it fires: the agenda holds about one timer per
+// limiter.
+func (s *Packet) syncTimer(l *limiter) {
+	if l.rpTimer < l.timerAt {
+		s.armTimer(l)
+	}
+}
+
+// armTimer schedules limiter l's timer event at its reaction point's timer.
+func (s *Packet) armTimer(l *limiter) {
+	t := l.rpTimer
+	l.timerAt = t
+	l.tgen++
+	// A timer armed for the present runs at once, never in the past.
+	s.agenda.schedule(event{kind: evTimer, at: max(t, s.now), limiter: l.id, gen: l.tgen})
+}
+
+// syncTimers is syncTimer for every limiter of h.
+func (s *Packet) syncTimers(h *host) {
+	if l := h.solo; l != nil {
+		if l.rpTimer < l.timerAt {
+			s.armTimer(l)
+		}
+		return
+	}
+	for _, l := range h.lims {
+		s.syncTimer(l)
+	}
+}
+
+// syncArrival keeps h's agenda slot at its next frame's arrival.
+func (s *Packet) syncArrival(h *host) {
+	if t := h.nextArrival(); t != h.arrivalAt {
+		h.arrivalAt = t
+		s.agenda.setStream(s.agenda.hostSlot(h.id), t)
+	}
+}
+
+// nextArrival is when the next frame of h reaches its switch.
+func (h *host) nextArrival() algos.Time {
+	if h.inflight.n > 0 {
+		return h.inflight.buf[h.inflight.head].arrive
+	}
+	return h.nextReleased()
+}
+
+// nextReleased is when the next frame h's link has still to send reaches
+// its switch.
+func (h *host) nextReleased() algos.Time {
+	l, at := h.nextRelease()
+	if at == algos.Never {
+		return algos.Never
+	}
+	return at + l.nextSerial + h.fwd
+}

@@ -1,0 +1,110 @@
+package model
+
+import "qcnlab/algos"
+
+// limiter is a flow's rate limiter and its reaction point: a chain's
+// source, or one flow of a fabric host (802.1Qau keeps one rate limiter per
+// flow that feedback names). The limiter earns credit at its current rate
+// and releases a frame when it has earned the frame's bits, so a rate
+// change in the middle of a gap stretches or shortens the rest of the gap.
+// A limiter serves one greedy flow, one flow of a given size, or on a chain
+// with traffic (traffic.go) several flows round robin.
+type limiter struct {
+	id        int32 // its index: frames and events name it so
+	host      int32
+	route     []int32 // the simulated ports its frames cross; nil when sprayed
+	first     *port   // the port of route[0], nil when sprayed
+	hops      int32   // the ports a frame crosses
+	dst       int32   // the receiving host, -1 on a chain
+	exitFlags uint8   // its frames' queue flags at their route's last port
+	greedy    bool    // it serves one greedy flow: neither fl nor sized
+
+	rp         algos.ReactionPoint
+	np         algos.NotificationPoint // the receiver's, if the scheme has one
+	lineRate   float64
+	serial     algos.Time // a full frame's time on the host's link
+	nextSerial algos.Time // the next frame's: serial but for a flow's last frame
+	frameBits  float64
+	start      algos.Time
+	stop       algos.Time
+	fl         *sourceFlows // a chain source's flows, if Config.Traffic is set
+	hold       uint8        // holdIdle, holdPaused: the limiter sends nothing while set
+
+	rate     float64    // the rate the limiter runs at
+	interval algos.Time // a whole frame's time at rate: the gap between frames
+	mark     algos.Time // credit is counted from here
+	credit   float64    // bits earned toward the next frame at mark
+	nextEmit algos.Time // when the next frame leaves, Never if none
+
+	rpTimer algos.Time // rp.Timer() as last read
+	rpCPID  int32      // rp.CPID() as last read
+	timerAt algos.Time // the timer deadline scheduled in the agenda
+	tgen    uint32     // generation of the live timer event
+
+	sized *sizedFlow // the flow's size and completion, for a flow of a given size (flows.go)
+	epoch uint32     // bumped when a fabric's ended flow's limiter is reused: messages to the old flow are dropped
+
+	emitted   int64 // bytes released since the start
+	arrived   int64 // bytes that reached the first port of the route
+	feedbacks int64 // feedback frames received
+	cnps      int64 // notifications (CNPs) received
+}
+
+// Reasons a limiter holds its frames.
+const (
+	holdIdle   uint8 = 1 << iota // no flow has data to send
+	holdPaused                   // PFC: its host's link is paused (pfc.go)
+)
+
+// settle derives what the hot path reads from what the limiter serves.
+func (l *limiter) settle() {
+	l.greedy = l.fl == nil && l.sized == nil
+	l.exitFlags = queuedExit
+	if l.sized != nil {
+		l.exitFlags |= queuedSized
+	}
+}
+
+// clampRate keeps a scheme's rate within what the host's link can carry.
+func (l *limiter) clampRate(r float64) float64 {
+	if r != r || r < 0 {
+		return 0
+	}
+	return min(r, l.lineRate)
+}
+
+// setRate changes the limiter's rate at time t (t >= the last emission),
+// keeping the credit earned so far.
+func (l *limiter) setRate(t algos.Time, r float64) {
+	if t > l.mark {
+		l.credit = min(l.frameBits, l.credit+float64(t-l.mark)*l.rate/float64(algos.Second))
+		l.mark = t
+	}
+	l.rate = r
+	if r > 0 {
+		l.interval = algos.Time(l.frameBits*float64(algos.Second)/r + 0.5)
+	}
+	l.schedule()
+}
+
+// schedule computes nextEmit from the credit and the rate.
+func (l *limiter) schedule() {
+	if l.rate <= 0 || l.hold != 0 {
+		l.nextEmit = algos.Never
+		return
+	}
+	wait := l.interval // the usual case: a whole frame of credit to earn
+	if l.credit != 0 {
+		w := (l.frameBits - l.credit) * float64(algos.Second) / l.rate
+		if w > float64(algos.Never/2) {
+			l.nextEmit = algos.Never
+			return
+		}
+		wait = algos.Time(w + 0.5)
+	}
+	next := l.mark + wait
+	if next >= l.stop || next < l.mark {
+		next = algos.Never
+	}
+	l.nextEmit = next
+}

@@ -1,0 +1,90 @@
+package model
+
+import (
+	"cmp"
+	"slices"
+
+	"qcnlab/algos"
+)
+
+// initSampling sets up the time series: on a chain every port and every
+// source, as ever; on a fabric a bounded set, so that memory and files stay
+// small however large the fabric (Fabric.WatchPorts, WatchFlows). Rates
+// and the time to fairness are measured for every flow of the network.
+func (s *Packet) initSampling() {
+	cfg := &s.cfg
+	nPorts, nFlows := len(s.ports), s.statics
+	if !s.net.chain {
+		nPorts, nFlows = min(nPorts, cfg.Fabric.watchPorts()), min(nFlows, cfg.Fabric.watchFlows())
+	}
+	s.watched = s.watchedPorts(nPorts)
+	s.sample = Sample{Queues: make([]int, nPorts), Capacity: make([]float64, nPorts),
+		CurrentRates: make([]float64, nFlows), Ports: make([]string, nPorts), Flows: make([]int, nFlows)}
+	for k, j := range s.watched {
+		s.sample.Ports[k] = s.ports[j].name
+	}
+	for i := range s.sample.Flows {
+		s.sample.Flows[i] = i
+	}
+	s.allRates = make([]float64, s.statics)
+	s.sample.Rates = s.allRates[:nFlows]
+	s.arrived = make([]float64, s.statics)
+	var from, to []algos.Time
+	for _, f := range s.net.flows {
+		fwd := s.hosts[f.host].fwd
+		// A flow counts toward fairness once its bytes have reached its
+		// first port for a whole window, and until they stop arriving.
+		from = append(from, f.start+fwd+cfg.RateWindow)
+		to = append(to, satAdd(f.stop, fwd))
+	}
+	s.rates = newRateSampler(cfg, from, to)
+}
+
+// watchedPorts picks n ports to sample: on a chain all, in order; on a
+// fabric those with the highest load the flows offer them at the start
+// (each flow's initial rate along its route, split evenly over the
+// equal-cost next hops when sprayed), ties by port order.
+func (s *Packet) watchedPorts(n int) []int {
+	all := make([]int, len(s.ports))
+	for j := range all {
+		all[j] = j
+	}
+	if s.net.chain {
+		return all[:n]
+	}
+	load := s.offeredLoad()
+	slices.SortStableFunc(all, func(a, b int) int { return cmp.Compare(load[b], load[a]) })
+	return all[:n]
+}
+
+// takeSample records the time series at t, between events. Rates are
+// measured where the congestion point sees them, as bytes arriving at each
+// flow's first port over the rate window: every arrival up to t has been
+// handled, so they are exact without bringing the hosts up to date. The
+// rate limiter's own rate is as of its last frame, at most one frame gap
+// old.
+func (s *Packet) takeSample(t algos.Time) {
+	for k, j := range s.watched {
+		p := s.ports[j]
+		s.events += uint64(s.depart(p, t))
+		s.sample.Queues[k] = p.bytes
+		s.sample.Capacity[k] = p.capacity
+	}
+	s.sample.Time = t
+	current := s.sample.CurrentRates
+	for i := range s.arrived {
+		l := s.lims[i]
+		s.arrived[i] = float64(l.arrived)
+		if i < len(current) {
+			current[i] = l.rate
+		}
+	}
+	s.rates.observe(t, s.arrived, s.allRates)
+	if s.cfg.OnSample != nil {
+		s.cfg.OnSample(&s.sample)
+	}
+	s.nextSample += s.cfg.SampleInterval
+	if s.nextSample <= s.cfg.Duration {
+		s.agenda.setSample(s.nextSample)
+	}
+}
