@@ -37,6 +37,11 @@ func newOutputs(dir *outdir.Dir, e *experiments.Experiment, runs []experiments.R
 	if err := dir.WriteFile("experiment.toml", saved.Bytes()); err != nil {
 		return nil, err
 	}
+	if plotFormat != "" {
+		if err := dir.MkdirAll("plots"); err != nil { // before the runs, not after
+			return nil, err
+		}
+	}
 	parts, err := dir.MkdirTemp("parts")
 	if err != nil {
 		return nil, err
