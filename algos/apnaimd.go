@@ -14,13 +14,14 @@ import "math"
 
 func init() {
 	Register(&Scheme{
-		Name:    "ap-n-aimd",
-		Display: "AP-N-AIMD",
-		Ref:     "000 section III-B",
-		Summary: "N-AIMD with the Averaging Principle: T/2 packets after each feedback the rate moves halfway back to where it was",
-		Params:  APNAIMDParams(),
-		NewCP:   func(env CPEnv, v Values) CongestionPoint { return NewNAIMDCongestionPoint(env, v) },
-		NewRP:   func(env RPEnv, v Values) ReactionPoint { return NewAPNAIMDReactionPoint(env, v) },
+		Name:      "ap-n-aimd",
+		QueueBand: SetPoint("q_eq"),
+		Display:   "AP-N-AIMD",
+		Ref:       "000 section III-B",
+		Summary:   "N-AIMD with the Averaging Principle: T/2 packets after each feedback the rate moves halfway back to where it was",
+		Params:    APNAIMDParams(),
+		NewCP:     func(env CPEnv, v Values) CongestionPoint { return NewNAIMDCongestionPoint(env, v) },
+		NewRP:     func(env RPEnv, v Values) ReactionPoint { return NewAPNAIMDReactionPoint(env, v) },
 	})
 }
 

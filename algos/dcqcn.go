@@ -17,16 +17,18 @@ import (
 
 func init() {
 	Register(&Scheme{
-		Name:     "dcqcn",
-		Display:  "DCQCN",
-		Seed:     "Zhu et al., SIGCOMM 2015 (DCQCN), sections 3-5; presets from bobzhuyb/ns3-rdma and alibaba-edu/High-Precision-Congestion-Control",
-		Summary:  "RoCEv2 congestion control: RED-style ECN marking at switches, CNPs from receivers, alpha-weighted cuts and QCN's self-increase at senders",
-		Params:   DCQCNParams(),
-		Readings: dcqcnReadings,
-		Check:    dcqcnCheck,
-		NewCP:    func(env CPEnv, v Values) CongestionPoint { return NewDCQCNCongestionPoint(env, v) },
-		NewRP:    func(env RPEnv, v Values) ReactionPoint { return NewDCQCNReactionPoint(env, v) },
-		NewNP:    func(env NPEnv, v Values) NotificationPoint { return NewDCQCNNotificationPoint(env, v) },
+		Name: "dcqcn",
+		// No set point: the queue it acts in is the marking band.
+		QueueBand: func(v Values) (float64, float64) { return v["k_min"], v["k_max"] },
+		Display:   "DCQCN",
+		Ref:       "Zhu et al., SIGCOMM 2015 (DCQCN), sections 3-5; presets from bobzhuyb/ns3-rdma and alibaba-edu/High-Precision-Congestion-Control",
+		Summary:   "RoCEv2 congestion control: RED-style ECN marking at switches, CNPs from receivers, alpha-weighted cuts and QCN's self-increase at senders",
+		Params:    DCQCNParams(),
+		Readings:  dcqcnReadings,
+		Check:     dcqcnCheck,
+		NewCP:     func(env CPEnv, v Values) CongestionPoint { return NewDCQCNCongestionPoint(env, v) },
+		NewRP:     func(env RPEnv, v Values) ReactionPoint { return NewDCQCNReactionPoint(env, v) },
+		NewNP:     func(env NPEnv, v Values) NotificationPoint { return NewDCQCNNotificationPoint(env, v) },
 	})
 }
 

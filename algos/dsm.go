@@ -20,14 +20,15 @@ import (
 
 func init() {
 	Register(&Scheme{
-		Name:    "dsm",
-		Display: "DSM",
-		Ref:     "004 section IV (eqs. 19-31), section V-A",
-		Summary: "Delay-tolerant Sliding Mode: a CP that predicts the queue one feedback loop ahead and sends signed rate changes",
-		Params:  DSMParams(),
-		Check:   dsmCheck,
-		NewCP:   func(env CPEnv, v Values) CongestionPoint { return NewDSMCongestionPoint(env, v) },
-		NewRP:   func(env RPEnv, v Values) ReactionPoint { return NewDSMReactionPoint(env, v) },
+		Name:      "dsm",
+		QueueBand: SetPoint("q0"),
+		Display:   "DSM",
+		Ref:       "004 section IV (eqs. 19-31), section V-A",
+		Summary:   "Delay-tolerant Sliding Mode: a CP that predicts the queue one feedback loop ahead and sends signed rate changes",
+		Params:    DSMParams(),
+		Check:     dsmCheck,
+		NewCP:     func(env CPEnv, v Values) CongestionPoint { return NewDSMCongestionPoint(env, v) },
+		NewRP:     func(env RPEnv, v Values) ReactionPoint { return NewDSMReactionPoint(env, v) },
 	})
 }
 

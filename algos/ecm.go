@@ -24,11 +24,12 @@ const ecmPage = 64
 
 func init() {
 	Register(&Scheme{
-		Name:    "ecm",
-		Display: "ECM (BCN)",
-		Ref:     "003 sections 3.2-3.3; baseline gains from 000 section III-B",
-		Summary: "Ethernet Congestion Manager (BCN): signed Qoff/Qdelta feedback, AIMD rate limiters associated with one CP, ECM(0,0) timeouts",
-		Params:  ECMParams(),
+		Name:      "ecm",
+		QueueBand: SetPoint("q_eq"),
+		Display:   "ECM (BCN)",
+		Ref:       "003 sections 3.2-3.3; baseline gains from 000 section III-B",
+		Summary:   "Ethernet Congestion Manager (BCN): signed Qoff/Qdelta feedback, AIMD rate limiters associated with one CP, ECM(0,0) timeouts",
+		Params:    ECMParams(),
 		Readings: []string{
 			"Spurious-feedback filter (3.2.1 pseudo-code): a sample is dropped when Qoff = Qdelta = 0, or when Qoff < 0 and the frame has no CM-Tag or another CP's CPID. At Qoff = 0 exactly (the queue in Qeq's 64 B page) the message goes to any frame, as the pseudo-code's qoff < 0 says; the text of section 3.2 ('If Qoff is positive ... if this is not the case') would send it only to frames tagged with this CP.",
 			"Q bit (3.2.1 pseudo-code): set only when Qdelta was clipped, |Qdelta| > 2Qeq; a change of exactly +-2Qeq leaves it clear, though section 3.1 describes the bit as Qdelta 'equal to -2Qeq or 2Qeq'. ECM-Max carries no Q bit.",

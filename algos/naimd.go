@@ -20,13 +20,14 @@ import (
 
 func init() {
 	Register(&Scheme{
-		Name:    "n-aimd",
-		Display: "N-AIMD",
-		Ref:     "000 section III-B, eq. 14",
-		Summary: "network AIMD: the switch feeds back signed Fb on 1% of frames; the source adds Gi*Ru*Fb or scales by 1 - Gd*|Fb|",
-		Params:  NAIMDParams(),
-		NewCP:   func(env CPEnv, v Values) CongestionPoint { return NewNAIMDCongestionPoint(env, v) },
-		NewRP:   func(env RPEnv, v Values) ReactionPoint { return NewNAIMDReactionPoint(env, v) },
+		Name:      "n-aimd",
+		QueueBand: SetPoint("q_eq"),
+		Display:   "N-AIMD",
+		Ref:       "000 section III-B, eq. 14",
+		Summary:   "network AIMD: the switch feeds back signed Fb on 1% of frames; the source adds Gi*Ru*Fb or scales by 1 - Gd*|Fb|",
+		Params:    NAIMDParams(),
+		NewCP:     func(env CPEnv, v Values) CongestionPoint { return NewNAIMDCongestionPoint(env, v) },
+		NewRP:     func(env RPEnv, v Values) ReactionPoint { return NewNAIMDReactionPoint(env, v) },
 	})
 }
 

@@ -12,13 +12,14 @@ import (
 
 func init() {
 	Register(&Scheme{
-		Name:    "qcn",
-		Display: "QCN",
-		Ref:     "001 (pseudo-code v2.2), 000 section II",
-		Summary: "the IEEE 802.1Qau standard: quantised negative feedback, byte counter and timer self-increase",
-		Params:  QCNParams(),
-		NewCP:   func(env CPEnv, v Values) CongestionPoint { return NewQCNCongestionPoint(env, v) },
-		NewRP:   func(env RPEnv, v Values) ReactionPoint { return NewQCNReactionPoint(env, v) },
+		Name:      "qcn",
+		QueueBand: SetPoint("q_eq"),
+		Display:   "QCN",
+		Ref:       "001 (pseudo-code v2.2), 000 section II",
+		Summary:   "the IEEE 802.1Qau standard: quantised negative feedback, byte counter and timer self-increase",
+		Params:    QCNParams(),
+		NewCP:     func(env CPEnv, v Values) CongestionPoint { return NewQCNCongestionPoint(env, v) },
+		NewRP:     func(env RPEnv, v Values) ReactionPoint { return NewQCNReactionPoint(env, v) },
 		// Seed 000's fluid model is QCN with the byte counter only.
 		Fluid: true,
 		// Seed 002 eq. 25: five FR cycles of BC_LIMIT, AI cycles of half.

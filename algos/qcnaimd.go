@@ -9,12 +9,13 @@ package algos
 
 func init() {
 	Register(&Scheme{
-		Name:    "qcn-aimd",
-		Display: "QCN-AIMD",
-		Ref:     "002 section V-B2, eq. 27",
-		Summary: "QCN with FR/AI/HAI replaced by additive increase: CR += R_AI every byte-counter cycle",
-		Params:  QCNAIMDParams(),
-		NewCP:   func(env CPEnv, v Values) CongestionPoint { return NewQCNCongestionPoint(env, v) },
+		Name:      "qcn-aimd",
+		QueueBand: SetPoint("q_eq"),
+		Display:   "QCN-AIMD",
+		Ref:       "002 section V-B2, eq. 27",
+		Summary:   "QCN with FR/AI/HAI replaced by additive increase: CR += R_AI every byte-counter cycle",
+		Params:    QCNAIMDParams(),
+		NewCP:     func(env CPEnv, v Values) CongestionPoint { return NewQCNCongestionPoint(env, v) },
 		NewRP: func(env RPEnv, v Values) ReactionPoint {
 			return NewQCNVariantReactionPoint(env, v, QCNAIMDVariant(v))
 		},

@@ -26,11 +26,12 @@ const qcnStandardTimer = 15e-3
 
 func init() {
 	Register(&Scheme{
-		Name:    "qcn-t",
-		Display: "QCN-T",
-		Ref:     "002 section VI",
-		Summary: "QCN with a single timer at the fair-share sampling pace instead of byte counter + timer: faster convergence to fairness",
-		Params:  QCNTParams(),
+		Name:      "qcn-t",
+		QueueBand: SetPoint("q_eq"),
+		Display:   "QCN-T",
+		Ref:       "002 section VI",
+		Summary:   "QCN with a single timer at the fair-share sampling pace instead of byte counter + timer: faster convergence to fairness",
+		Params:    QCNTParams(),
 		Check: func(_ Network, v Values) error {
 			if v["hai_threshold"] < v["fast_recovery_th"] {
 				return fmt.Errorf("hai_threshold %g is below fast_recovery_th %g: HAI would start inside fast recovery", v["hai_threshold"], v["fast_recovery_th"])

@@ -8,12 +8,13 @@ package algos
 
 func init() {
 	Register(&Scheme{
-		Name:    "qcn-timer",
-		Display: "QCN-TIMER",
-		Ref:     "002 section V-B2",
-		Summary: "QCN with the byte counter disabled: the timer alone drives FR and AI",
-		Params:  QCNTimerParams(),
-		NewCP:   func(env CPEnv, v Values) CongestionPoint { return NewQCNCongestionPoint(env, v) },
+		Name:      "qcn-timer",
+		QueueBand: SetPoint("q_eq"),
+		Display:   "QCN-TIMER",
+		Ref:       "002 section V-B2",
+		Summary:   "QCN with the byte counter disabled: the timer alone drives FR and AI",
+		Params:    QCNTimerParams(),
+		NewCP:     func(env CPEnv, v Values) CongestionPoint { return NewQCNCongestionPoint(env, v) },
 		NewRP: func(env RPEnv, v Values) ReactionPoint {
 			return NewQCNVariantReactionPoint(env, v, QCNTimerVariant)
 		},

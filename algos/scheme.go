@@ -178,6 +178,10 @@ type Scheme struct {
 	Check func(n Network, v Values) error
 	NewCP func(env CPEnv, v Values) CongestionPoint
 	NewRP func(env RPEnv, v Values) ReactionPoint
+	// QueueBand, if set, is the queue the scheme's congestion point steers
+	// to, in bytes: a set point (lo == hi: QCN's Q_EQ, DSM's q0) or the band
+	// it acts in (DCQCN marks between K_min and K_max). Nil: no target.
+	QueueBand func(v Values) (lo, hi float64)
 	// NewNP, if set, builds the notification point of one flow at its
 	// receiver (notify.go); nil for the schemes whose feedback comes from
 	// the switch.
@@ -202,6 +206,21 @@ type ParamError struct {
 
 func (e *ParamError) Error() string { return e.Key + ": " + e.Err.Error() }
 func (e *ParamError) Unwrap() error { return e.Err }
+
+// SetPoint is a QueueBand that is one parameter's value.
+func SetPoint(key string) func(Values) (float64, float64) {
+	return func(v Values) (float64, float64) { return v[key], v[key] }
+}
+
+// QueueTarget is the queue the scheme aims at (the low end of its band), or
+// 0 if it has none.
+func (s *Scheme) QueueTarget(v Values) float64 {
+	if s == nil || s.QueueBand == nil {
+		return 0
+	}
+	lo, _ := s.QueueBand(v)
+	return lo
+}
 
 // Fixed returns a default that ignores the network.
 func Fixed(x float64) func(Network, Values) float64 {

@@ -132,15 +132,82 @@ count = 5
 			if b.Drops != 0 || float64(maxQ) > 0.9*float64(cfg.Buffer) {
 				t.Errorf("after warm-up: %d drops, queue up to %d B of %d", b.Drops, maxQ, cfg.Buffer)
 			}
-			if b.QEq <= 0 || b.QueueMean < 0.1*b.QEq || b.QueueMean > 1.2*b.QEq {
-				t.Errorf("queue mean %.0f B, want near the target %.0f B", b.QueueMean, b.QEq)
+			// Near the set point, or within the band a marking scheme
+			// acts in (DCQCN's K_min..K_max).
+			lo, hi := cfg.Scheme.QueueBand(cfg.Params)
+			if lo <= 0 || b.QueueMean < 0.1*lo || b.QueueMean > 1.2*hi {
+				t.Errorf("queue mean %.0f B, want near the target %.0f..%.0f B", b.QueueMean, lo, hi)
 			}
-			if b.FeedbackFrames == 0 {
+			notices := b.FeedbackFrames // from the switch, or CNPs from the receivers
+			for _, s := range sum.Sources {
+				notices += s.CNPs
+			}
+			if notices == 0 {
 				t.Error("no feedback: the loop was never exercised")
 			}
 			for _, s := range sum.Sources {
 				if s.FinalRateBps <= 0 || s.ThroughputBps <= 0 {
 					t.Errorf("source %d: final rate %g, throughput %g", s.ID, s.FinalRateBps, s.ThroughputBps)
+				}
+			}
+		})
+	}
+}
+
+// DCQCN at the paper's own scale (Zhu et al. section 5: 40 Gbps, K_min
+// 5 KB, K_max 200 KB, P_max 1%): on a dumbbell of 8 greedy senders the
+// switch's marks and the receivers' CNPs hold the queue between K_min and
+// K_max with the link busy, and every sender gets CNPs.
+func TestDCQCNHoldsTheQueueInItsBand(t *testing.T) {
+	for _, mark := range []string{"enqueue", "dequeue"} {
+		t.Run(mark, func(t *testing.T) {
+			e, err := Parse("dcqcn", []byte(`
+name = "dcqcn"
+duration = "60ms"
+warmup = "30ms"
+algorithms = ["dcqcn"]
+[network]
+capacity = "40Gbps"
+buffer = "1MB"
+frame_size = "1000B"
+rtt = "20us"
+[sources]
+count = 8
+[params.dcqcn]
+mark_on = "`+mark+`"
+`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg, err := e.Config("dcqcn")
+			if err != nil {
+				t.Fatal(err)
+			}
+			sim, err := model.NewPacket(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sim.Run()
+			sum := sim.Summary()
+			b := sum.Bottlenecks[0]
+			kMin, kMax := cfg.Params["k_min"], cfg.Params["k_max"]
+			t.Logf("k_min %.0f, k_max %.0f: queue mean %.0f, std %.0f, utilization %.4f, marked %d, Jain %.3f",
+				kMin, kMax, b.QueueMean, b.QueueStd, b.Utilization, b.MarkedFrames, sum.Jain())
+			if kMin != 5e3 || kMax != 200e3 {
+				t.Fatalf("thresholds %g, %g: not the paper's at 40 Gbps", kMin, kMax)
+			}
+			if b.QueueMean < kMin || b.QueueMean > kMax {
+				t.Errorf("queue mean %.0f B outside [K_min, K_max]", b.QueueMean)
+			}
+			if b.Utilization < 0.95 || b.Drops != 0 {
+				t.Errorf("utilization %.4f, %d drops: want the link busy and no loss", b.Utilization, b.Drops)
+			}
+			if b.MarkedFrames == 0 || b.FeedbackFrames != 0 {
+				t.Errorf("%d frames marked, %d switch feedbacks: DCQCN marks and never answers from the switch", b.MarkedFrames, b.FeedbackFrames)
+			}
+			for _, s := range sum.Sources {
+				if s.CNPs == 0 {
+					t.Errorf("source %d got no CNP", s.ID)
 				}
 			}
 		})

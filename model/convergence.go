@@ -290,7 +290,7 @@ func (c *Convergence) flow(from, to algos.Time) {
 
 func (c *Convergence) takeSample(t algos.Time) {
 	c.sample.Time = t
-	c.sample.Queues[0] = int(QueueTarget(c.cfg.Params) + 0.5)
+	c.sample.Queues[0] = int(c.cfg.Scheme.QueueTarget(c.cfg.Params) + 0.5)
 	copy(c.sample.CurrentRates, c.rates)
 	c.sampler.observe(t, c.offered, c.sample.Rates)
 	if c.cfg.OnSample != nil {
@@ -309,7 +309,7 @@ func (c *Convergence) PFb() float64 { return c.pfb }
 func (c *Convergence) Summary() Summary {
 	cfg := &c.cfg
 	span := (min(c.now, cfg.Duration) - cfg.Warmup).Seconds()
-	qEq := QueueTarget(cfg.Params)
+	qEq := cfg.Scheme.QueueTarget(cfg.Params)
 	// Every quantile is Q_EQ too, so queue CDFs and quantile columns put
 	// the model's assumed queue where the packet model puts its measured one.
 	b := BottleneckSummary{Name: "sw0", CapacityBps: cfg.Capacity,

@@ -292,14 +292,3 @@ func (s *Packet) expire(l *limiter) {
 	s.syncTimers(h)
 	s.syncArrival(h)
 }
-
-// QueueTarget is the queue length a scheme aims at (its q_eq or q0
-// parameter), or 0 if it has none.
-func QueueTarget(v algos.Values) float64 {
-	for _, key := range []string{"q_eq", "q0"} {
-		if x, ok := v[key]; ok {
-			return x
-		}
-	}
-	return 0
-}

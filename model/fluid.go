@@ -279,7 +279,7 @@ func (f *Fluid) Summary() Summary {
 	b := BottleneckSummary{
 		Name: "sw0", CapacityBps: cfg.Capacity,
 		QueueMean: mean, QueueStd: std, QueueMin: lo, QueueMax: hi, EmptyFraction: empty,
-		QEq:            QueueTarget(cfg.Params),
+		QEq:            cfg.Scheme.QueueTarget(cfg.Params),
 		QueueQuantiles: lv.quantiles(),
 		DroppedBytes:   int64(f.dropped), DropsTotal: int64(f.droppedAll / f.frame), Drops: int64(f.dropped / f.frame),
 	}

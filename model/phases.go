@@ -136,7 +136,7 @@ func (s *Packet) measure(from, to int, whole bool) (listed, all []BottleneckSumm
 				lv.add(p.level.snapshot(s.now))
 			}
 		}
-		sum := BottleneckSummary{Name: p.name, CapacityBps: s.capacityAt(t1, j), QEq: QueueTarget(cfg.Params),
+		sum := BottleneckSummary{Name: p.name, CapacityBps: s.capacityAt(t1, j), QEq: cfg.Scheme.QueueTarget(cfg.Params),
 			Drops: b.drops - a.drops, DroppedBytes: b.dropped - a.dropped, DropsTotal: b.drops - a.drops,
 			FeedbackFrames: b.feedbacks - a.feedbacks, MarkedFrames: b.marked - a.marked}
 		if from <= to {

@@ -49,7 +49,7 @@ func NewRunFigure(title string, cfg *model.Config) *RunFigure {
 	f := &RunFigure{
 		title:    title,
 		width:    max(1, cfg.Duration/plotBins),
-		target:   model.QueueTarget(cfg.Params),
+		target:   cfg.Scheme.QueueTarget(cfg.Params),
 		buffer:   float64(cfg.Buffer),
 		nsources: len(cfg.Sources),
 
