@@ -108,6 +108,15 @@ func (e *Experiment) LinkConfigs() []model.LinkConfig {
 
 // SchemeNetwork is what the schemes derive their defaults from.
 func (e *Experiment) SchemeNetwork() algos.Network {
+	if e.IsFabric() {
+		f, err := e.Fabric()
+		if err != nil {
+			return algos.Network{} // Validate reports it
+		}
+		c := e.baseConfig()
+		c.Fabric = f
+		return c.Network()
+	}
 	c := model.Config{
 		Capacity:   float64(e.Network.Capacity),
 		Buffer:     int(e.Network.Buffer),
@@ -131,31 +140,40 @@ func (e *Experiment) Config(algorithm string) (model.Config, error) {
 	if err != nil {
 		return model.Config{}, fmt.Errorf("params.%s: %w", algorithm, err)
 	}
-	traffic, err := e.trafficConfig()
-	if err != nil {
+	cfg := e.baseConfig()
+	cfg.Scheme, cfg.Params = sc, v
+	if e.IsFabric() {
+		if cfg.Fabric, err = e.Fabric(); err != nil {
+			return model.Config{}, err
+		}
+		return cfg, nil
+	}
+	if cfg.Traffic, err = e.trafficConfig(); err != nil {
 		return model.Config{}, err
 	}
+	cfg.Links, cfg.Sources = e.LinkConfigs(), e.SourceConfigs()
+	return cfg, nil
+}
+
+// baseConfig is the model configuration without the scheme and the
+// network's hosts and flows.
+func (e *Experiment) baseConfig() model.Config {
 	return model.Config{
-		Traffic:           traffic,
 		PFC:               e.pfcConfig(),
 		Model:             e.Model,
-		Scheme:            sc,
-		Params:            v,
 		Seed:              e.Seed,
 		Duration:          algos.Time(e.Duration),
 		Warmup:            e.WarmupTime(),
 		Capacity:          float64(e.Network.Capacity),
 		Buffer:            int(e.Network.Buffer),
 		FrameBytes:        int(e.Network.FrameSize),
-		Links:             e.LinkConfigs(),
-		Sources:           e.SourceConfigs(),
 		SampleInterval:    algos.Time(e.Output.SampleInterval),
 		RateWindow:        algos.Time(e.Output.RateWindow),
 		FairnessThreshold: e.Output.FairnessThreshold,
 		FeedbackLatency:   e.Network.FeedbackLatency.Dist(),
 		Changes:           e.CapacityChanges(),
 		Phases:            e.PhaseBoundaries(),
-	}, nil
+	}
 }
 
 // CapacityChanges lists [[network.changes]] in time order; of two at the

@@ -7,6 +7,7 @@ import (
 
 	"qcnlab/algos"
 	"qcnlab/model"
+	"qcnlab/model/topo"
 	"qcnlab/units"
 )
 
@@ -64,6 +65,9 @@ const MaxPhases = 1000
 // reads only values Validate has checked to be in bounds, allocates nothing
 // that grows with them, and is the one place such estimates are made.
 func (e *Experiment) Cost() Cost {
+	if e.IsFabric() {
+		return e.fabricCost()
+	}
 	n := e.Network
 	links := max(1, e.LinkCount())
 	count := float64(max(0, e.Sources.Count))
@@ -262,4 +266,55 @@ func batchErrors(runs []Run, bad func(key, format string, args ...any)) {
 		bad("sweep", "the %d runs would need ~%.2g events together, many hours of computing (the most is %.0g); sweep fewer values",
 			len(runs), total, float64(MaxBatchEvents))
 	}
+}
+
+// fabricCost is a fabric's cost by the model's own estimate (model.Estimate,
+// from the sizes of its records), for the most expensive algorithm. The
+// memory is blamed on the buffer if most of it is queues, on the traffic if
+// the flows outnumber the hosts, else on the topology's size.
+func (e *Experiment) fabricCost() Cost {
+	cfg, err := e.fabricConfig()
+	if err != nil {
+		return Cost{} // Validate reports it
+	}
+	var c Cost
+	for _, name := range e.Algorithms {
+		sc, err := algos.Lookup(name)
+		if err != nil {
+			continue
+		}
+		cfg.Scheme = sc
+		if cfg.Params, err = sc.Resolve(cfg.Network(), e.Params[name]); err != nil {
+			continue
+		}
+		est := model.Estimate(cfg)
+		c.Memory, c.Events = max(c.Memory, est.Memory), max(c.Events, est.Events)
+	}
+	c.EventsKey = "duration"
+	c.MemoryKey = map[string]string{"fat_tree": "network.k", "leaf_spine": "network.hosts_per_leaf", "custom": "network.link"}[e.Network.Topology]
+	small := cfg
+	small.Buffer = small.FrameBytes
+	if f := *cfg.Fabric; f.Topology != nil {
+		small.Fabric = &f
+		if t, err := e.topologyWithBuffer(small.FrameBytes); err == nil {
+			f.Topology = t
+			if model.Estimate(small).Memory < c.Memory/2 {
+				c.MemoryKey = "network.buffer"
+			}
+		}
+	}
+	if c.MemoryKey != "network.buffer" && len(cfg.Fabric.Flows) > 4*len(cfg.Fabric.Topology.Hosts) {
+		c.MemoryKey = "traffic.pattern"
+	}
+	return c
+}
+
+// topologyWithBuffer is the fabric's topology with every buffer set to b.
+func (e *Experiment) topologyWithBuffer(b int) (*topo.Topology, error) {
+	x := e.Clone()
+	x.Network.Buffer = units.Bytes(b)
+	for i := range x.Network.FabricLinks {
+		x.Network.FabricLinks[i].Buffer = nil
+	}
+	return x.Topology()
 }

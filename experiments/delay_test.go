@@ -130,7 +130,7 @@ func TestScenarioKeyErrors(t *testing.T) {
 			"bad.toml:3: network.changes[0].at: 10ms is not before the end of the run (10ms)"},
 		{"[[network.changes]]\nat = \"-1ms\"\ncapacity = \"1Gbps\"\n", "bad.toml:2: network.changes.at"},
 		{"[[network.changes]]\nat = \"1ms\"\ncapacity = \"1Gbps\"\n[[network.changes]]\nat = \"2ms\"\ncapacity = \"0Gbps\"\n",
-			"bad.toml:4: network.changes[1].capacity: must be positive"},
+			"bad.toml:6: network.changes[1].capacity: must be positive"},
 		{"[[network.changes]]\nat = \"1ms\"\ncapacity = \"1Gbps\"\nlink = 1\n", "bad.toml:1: network.changes[0].link: link 1 does not exist"},
 		{"[[network.changes]]\ncapacity = \"1Gbps\"\n", "network.changes[0].at: missing"},
 		{"[[network.changes]]\nat = \"1ms\"\n", "network.changes[0].capacity: missing"},

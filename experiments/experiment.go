@@ -24,6 +24,7 @@ type Experiment struct {
 	Sources     Sources         `toml:"sources"`
 	Traffic     Traffic         `toml:"traffic"`
 	Output      Output          `toml:"output"`
+	Flows       []FlowEntry     `toml:"flows,omitempty"` // a fabric's explicit flows
 
 	// Params are the per-algorithm overrides of [params.NAME], in base
 	// units; what they leave out comes from each scheme's defaults.
@@ -66,6 +67,21 @@ type Network struct {
 	PFCXon  *units.Bytes `toml:"pfc_xon"`
 	// Changes set the capacity of links during the run.
 	Changes []Change `toml:"changes,omitempty"`
+
+	// A fabric (fabric.go): a leaf-spine of Leaves leaves, Spines spines
+	// and HostsPerLeaf hosts under each, its host links at Capacity and
+	// its uplinks at UplinkCapacity; a fat-tree of K-port switches; or a
+	// custom topology of Nodes and FabricLinks. Every switch egress port
+	// has Buffer. Routing is "ecmp" or "spray" (Spray says how).
+	UplinkCapacity *units.Rate  `toml:"uplink_capacity,omitempty"`
+	Leaves         *int         `toml:"leaves,omitempty"`
+	Spines         *int         `toml:"spines,omitempty"`
+	HostsPerLeaf   *int         `toml:"hosts_per_leaf,omitempty"`
+	K              *int         `toml:"k,omitempty"`
+	Routing        string       `toml:"routing,omitempty"`
+	Spray          string       `toml:"spray,omitempty"`
+	Nodes          []FabricNode `toml:"node,omitempty"`
+	FabricLinks    []FabricLink `toml:"link,omitempty"`
 }
 
 // Change is a [[network.changes]] entry: from At on, Link (every link if
@@ -110,6 +126,10 @@ type Output struct {
 	// Phases are the boundaries that split [0, duration] into phases, each
 	// with its own summary.
 	Phases []units.Duration `toml:"phases,omitempty"`
+	// WatchPorts and WatchFlows bound a fabric's time series: the ports
+	// offered the most load at the start, and the first flows.
+	WatchPorts *int `toml:"watch_ports,omitempty"`
+	WatchFlows *int `toml:"watch_flows,omitempty"`
 }
 
 // Default is the experiment every key of a file falls back to.
@@ -152,6 +172,25 @@ func (e *Experiment) Clone() *Experiment {
 	}
 	c.Output.Phases = slices.Clone(e.Output.Phases)
 	c.Network.PFCXoff, c.Network.PFCXon = clonePtr(e.Network.PFCXoff), clonePtr(e.Network.PFCXon)
+	c.Network.UplinkCapacity = clonePtr(e.Network.UplinkCapacity)
+	c.Network.Leaves, c.Network.Spines = clonePtr(e.Network.Leaves), clonePtr(e.Network.Spines)
+	c.Network.HostsPerLeaf, c.Network.K = clonePtr(e.Network.HostsPerLeaf), clonePtr(e.Network.K)
+	c.Network.Nodes = slices.Clone(e.Network.Nodes)
+	c.Network.FabricLinks = nil
+	for _, l := range e.Network.FabricLinks {
+		c.Network.FabricLinks = append(c.Network.FabricLinks, FabricLink{A: l.A, B: l.B,
+			Capacity: clonePtr(l.Capacity), Delay: clonePtr(l.Delay), Buffer: clonePtr(l.Buffer)})
+	}
+	c.Flows = nil
+	for _, f := range e.Flows {
+		f.Stop = clonePtr(f.Stop)
+		c.Flows = append(c.Flows, f)
+	}
+	t := &c.Traffic
+	t.IncastSenders, t.IncastTo, t.IncastJitter = clonePtr(t.IncastSenders), clonePtr(t.IncastTo), clonePtr(t.IncastJitter)
+	t.IncastStart = clonePtr(t.IncastStart)
+	t.IncastFrom, t.Load = slices.Clone(t.IncastFrom), clonePtr(t.Load)
+	c.Output.WatchPorts, c.Output.WatchFlows = clonePtr(e.Output.WatchPorts), clonePtr(e.Output.WatchFlows)
 	c.Sweep = make([]Axis, len(e.Sweep))
 	for i, a := range e.Sweep {
 		c.Sweep[i] = Axis{Key: a.Key, Values: slices.Clone(a.Values)}
@@ -206,6 +245,18 @@ func (e *Experiment) WarmupTime() algos.Time {
 func (e *Experiment) Resolved() *Experiment {
 	r := e.Clone()
 	r.Warmup = ptr(units.Duration(e.WarmupTime()))
+	if e.IsFabric() {
+		// A fabric has no sources: its delays are its links', its flows
+		// [traffic]'s and [[flows]]'.
+		e.fabricDefaults(r)
+		for _, name := range e.Algorithms {
+			if v, err := e.ParamValues(name); err == nil {
+				r.Params[name] = v
+			}
+		}
+		e.resolveFlowSizes(r)
+		return r
+	}
 	r.Network.Links = ptr(e.LinkCount())
 	r.Network.HopDelay = ptr(e.HopDelay())
 	if r.Sources.Path == nil {

@@ -234,6 +234,13 @@ func (e *Experiment) decode(where, text string, snippet bool) error {
 		for i := range ls { // elements of an array of tables: "sources.override[1]"
 			next.origin[fmt.Sprintf("%s[%d]", key, i)] = loc(key, i)
 		}
+		// A key every element of an array of tables sets is located in
+		// each: "flows[1].to".
+		if parent := key[:max(0, lastDot(key))]; parent != "" && len(lines[parent]) > 1 && len(ls) == len(lines[parent]) {
+			for i := range ls {
+				next.origin[fmt.Sprintf("%s[%d]%s", parent, i, key[len(parent):])] = loc(key, i)
+			}
+		}
 	}
 	*e = next
 	return nil

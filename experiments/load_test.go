@@ -180,7 +180,7 @@ func TestErrorsNameFileLineAndKey(t *testing.T) {
 		{"unknown scheme params", "[params.tcp]\nx = 1\n",
 			[]string{"bad.toml:1: params.tcp:", "unknown algorithm"}},
 		{"override id", "[sources]\ncount = 2\n[[sources.override]]\nids = [0]\n[[sources.override]]\nids = [5]\n",
-			[]string{"bad.toml:5: sources.override[1].ids: source 5 does not exist"}},
+			[]string{"bad.toml:6: sources.override[1].ids: source 5 does not exist"}},
 		{"initial above line", "[sources]\nline_rate = \"1Gbps\"\ninitial_rate = \"2Gbps\"\n",
 			[]string{"bad.toml:3: sources.initial_rate:", "above its line rate"}},
 		{"syntax", "seed = \n",

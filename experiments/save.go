@@ -29,6 +29,11 @@ func (e *Experiment) Encode(w io.Writer) error {
 	if err := enc.Encode(r); err != nil {
 		return err
 	}
+	if r.IsFabric() {
+		text := dropChainTables(b.String())
+		b.Reset()
+		b.WriteString(text)
+	}
 	if len(r.Sweep) > 0 {
 		b.WriteString("\n[sweep]  # every combination of these values runs with every algorithm\n")
 		for _, a := range r.Sweep {

@@ -20,6 +20,18 @@ type Traffic struct {
 	LongFlows      int     `toml:"long_flows"`       // greedy flows per source (default 1)
 	ShortFlowRate  float64 `toml:"short_flow_rate"`  // short flows per second, whole network, Poisson
 	ShortFlowSizes string  `toml:"short_flow_sizes"` // "websearch", "hadoop", a CDF file, or a size such as "1.25MB"
+
+	// A fabric's flows (fabric.go): a pattern of flows of FlowSize
+	// ("greedy" or a size), and short flows as a load, a share of the
+	// host links' capacity (or ShortFlowRate).
+	Pattern       string          `toml:"pattern,omitempty"` // "permutation", "incast", "all_to_all", "none"
+	FlowSize      string          `toml:"flow_size,omitempty"`
+	IncastSenders *int            `toml:"incast_senders,omitempty"` // drawn from the seed among hosts not under the receiver's switch
+	IncastFrom    []int           `toml:"incast_from,omitempty"`    // or listed
+	IncastTo      *int            `toml:"incast_to,omitempty"`      // the receiver, default host 0
+	IncastStart   *units.Duration `toml:"incast_start,omitempty"`
+	IncastJitter  *units.Duration `toml:"incast_jitter,omitempty"` // starts spread over [start, start+jitter)
+	Load          *float64        `toml:"load,omitempty"`
 }
 
 // defaultTraffic is one greedy flow per source and no short flows: the

@@ -12,7 +12,7 @@ import (
 )
 
 // Topologies the experiment file accepts.
-var Topologies = []string{"dumbbell", "parking_lot"}
+var Topologies = []string{"dumbbell", "parking_lot", "leaf_spine", "fat_tree", "custom"}
 
 // Limits on frame sizes: Ethernet's minimum frame and a jumbo frame.
 const (
@@ -82,111 +82,14 @@ func (e *Experiment) Validate() error {
 	if n.Buffer < n.FrameSize || n.Buffer != units.Bytes(math.Trunc(float64(n.Buffer))) {
 		bad("network.buffer", "must be a whole number of bytes holding at least one frame")
 	}
-	if algos.Time(n.RTT) == algos.Never {
-		bad("network.rtt", "must be finite")
-	}
 	links := e.LinkCount()
-	switch {
-	case n.Topology == "dumbbell" && links != 1:
-		bad("network.links", "a dumbbell has one congestible link; use topology = \"parking_lot\" for a chain")
-	case links < 1 || links > 64:
-		bad("network.links", "must be from 1 to 64")
-	case e.Model == "fluid" && links > 1:
-		bad("network.links", "the fluid model has one bottleneck; use model = \"packet\" for a parking lot")
-	case e.Model == "convergence" && links > 1:
-		bad("model", "seed 002's convergence model has one bottleneck; use model = \"packet\" for a parking lot")
+	if e.IsFabric() {
+		e.validateFabric(bad)
+		links = e.fabricPorts()
+	} else {
+		e.validateChain(bad)
 	}
-	if e.Model == "convergence" && e.Sources.Count != 2 {
-		bad("model", "seed 002's convergence model is for 2 sources, not %d (sources.count)", e.Sources.Count)
-	}
-	if e.Model == "convergence" {
-		e.validateConvergence(bad)
-	}
-
-	if e.Model != "packet" && (len(n.Changes) > 0 || n.FeedbackLatency != FixedDelay(0)) {
-		key := "network.changes"
-		if len(n.Changes) == 0 {
-			key = "network.feedback_latency"
-		}
-		bad(key, "the %s model has a fixed capacity and no feedback latency; use model = \"packet\"", e.Model)
-	}
-	for i, c := range n.Changes {
-		key := fmt.Sprintf("network.changes[%d]", i)
-		switch {
-		case c.At == nil:
-			bad(key+".at", "missing: when the capacity changes, e.g. at = \"100ms\"")
-		case algos.Time(*c.At) >= algos.Time(e.Duration):
-			bad(key+".at", "%s is not before the end of the run (%s)", units.FormatDuration(algos.Time(*c.At)),
-				units.FormatDuration(algos.Time(e.Duration)))
-		}
-		switch {
-		case c.Capacity == nil:
-			bad(key+".capacity", "missing: the rate served from then on, e.g. capacity = \"5Gbps\"")
-		case !(*c.Capacity > 0):
-			bad(key+".capacity", "must be positive")
-		}
-		if c.Link != nil && (*c.Link < 0 || *c.Link >= links) {
-			bad(key+".link", "link %d does not exist (links are 0 to %d)", *c.Link, links-1)
-		}
-	}
-
-	s := e.Sources
-	if s.Count < 1 {
-		bad("sources.count", "must be at least 1")
-	} else if s.Count > sourcesLimit(links) {
-		bad("sources.count", "must be at most %d, the simulator's limit with %s", sourcesLimit(links), pluralize(links, "link"))
-	}
-	if s.LineRate != nil && *s.LineRate < units.MinRate {
-		bad("sources.line_rate", "must be at least %s", units.FormatRate(units.MinRate))
-	}
-	if s.InitialRate != nil && *s.InitialRate < units.MinRate {
-		bad("sources.initial_rate", "must be at least %s", units.FormatRate(units.MinRate))
-	}
-	checkPath := func(key string, path []int) {
-		if path == nil {
-			return
-		}
-		for k, j := range path {
-			if j < 0 || j >= links || (k > 0 && j != path[k-1]+1) {
-				bad(key, "%v is not a run of consecutive links from 0 to %d", path, links-1)
-				return
-			}
-		}
-		if len(path) == 0 {
-			bad(key, "a path crosses at least one link")
-		}
-	}
-	checkPath("sources.path", s.Path)
-	for i, o := range s.Override {
-		key := fmt.Sprintf("sources.override[%d]", i)
-		checkPath(key+".path", o.Path)
-		if len(o.IDs) == 0 {
-			bad(key+".ids", "name the sources this override applies to")
-		}
-		for _, id := range o.IDs {
-			if id < 0 || id >= s.Count {
-				bad(key+".ids", "source %d does not exist (sources are 0 to %d)", id, s.Count-1)
-			}
-		}
-	}
-	for i, c := range e.SourceConfigs() {
-		key := fmt.Sprintf("source %d", i)
-		switch {
-		case c.InitialRate <= 0 || c.LineRate <= 0:
-			// reported above
-		case c.LineRate < units.MinRate || c.InitialRate < units.MinRate:
-			bad(e.sourceKey(i, "line_rate"), "%s: rates must be at least %s", key, units.FormatRate(units.MinRate))
-		case c.InitialRate > c.LineRate:
-			bad(e.sourceKey(i, "initial_rate"), "%s: initial rate %s is above its line rate %s", key,
-				units.FormatRate(c.InitialRate), units.FormatRate(c.LineRate))
-		case c.Stop <= c.Start:
-			bad(e.sourceKey(i, "stop"), "%s: stops at %s, not after it starts at %s", key,
-				units.FormatDuration(c.Stop), units.FormatDuration(c.Start))
-		case c.ForwardDelay == algos.Never || c.BackwardDelay == algos.Never:
-			bad(e.sourceKey(i, "forward_delay"), "%s: delays must be finite", key)
-		}
-	}
-
+	e.validateChanges(bad, links)
 	e.validateTraffic(bad)
 
 	o := e.Output
@@ -218,8 +121,17 @@ func (e *Experiment) Validate() error {
 		bad("output.fairness_threshold", "must be in (0, 1]")
 	}
 
+	if len(errs) == 0 && e.IsFabric() { // routes, and flows, need sound keys
+		e.checkFabric(bad)
+	}
 	if len(errs) == 0 { // the thresholds need a sound network
-		e.validatePFC(bad, model.Config{FrameBytes: int(e.Network.FrameSize), Links: e.LinkConfigs(), Sources: e.SourceConfigs()})
+		if e.IsFabric() {
+			if cfg, err := e.fabricConfig(); err == nil {
+				e.validatePFC(bad, cfg)
+			}
+		} else {
+			e.validatePFC(bad, model.Config{FrameBytes: int(e.Network.FrameSize), Links: e.LinkConfigs(), Sources: e.SourceConfigs()})
+		}
 	} else if e.Network.PFC && e.Model == "fluid" {
 		bad("network.pfc", "the fluid model has no PFC; use model = \"packet\"")
 	}
@@ -354,4 +266,125 @@ func convergenceSchemes() []string {
 		}
 	}
 	return names
+}
+
+// validateChain checks the keys of a dumbbell or a parking lot: its links,
+// its sources and their overrides.
+func (e *Experiment) validateChain(bad func(key, format string, args ...any)) {
+	n := e.Network
+	if algos.Time(n.RTT) == algos.Never {
+		bad("network.rtt", "must be finite")
+	}
+	links := e.LinkCount()
+	switch {
+	case n.Topology == "dumbbell" && links != 1:
+		bad("network.links", "a dumbbell has one congestible link; use topology = \"parking_lot\" for a chain")
+	case links < 1 || links > 64:
+		bad("network.links", "must be from 1 to 64")
+	case e.Model == "fluid" && links > 1:
+		bad("network.links", "the fluid model has one bottleneck; use model = \"packet\" for a parking lot")
+	case e.Model == "convergence" && links > 1:
+		bad("model", "seed 002's convergence model has one bottleneck; use model = \"packet\" for a parking lot")
+	}
+	if e.Model == "convergence" && e.Sources.Count != 2 {
+		bad("model", "seed 002's convergence model is for 2 sources, not %d (sources.count)", e.Sources.Count)
+	}
+	if e.Model == "convergence" {
+		e.validateConvergence(bad)
+	}
+
+	s := e.Sources
+	if s.Count < 1 {
+		bad("sources.count", "must be at least 1")
+	} else if s.Count > sourcesLimit(links) {
+		bad("sources.count", "must be at most %d, the simulator's limit with %s", sourcesLimit(links), pluralize(links, "link"))
+	}
+	if s.LineRate != nil && *s.LineRate < units.MinRate {
+		bad("sources.line_rate", "must be at least %s", units.FormatRate(units.MinRate))
+	}
+	if s.InitialRate != nil && *s.InitialRate < units.MinRate {
+		bad("sources.initial_rate", "must be at least %s", units.FormatRate(units.MinRate))
+	}
+	checkPath := func(key string, path []int) {
+		if path == nil {
+			return
+		}
+		for k, j := range path {
+			if j < 0 || j >= links || (k > 0 && j != path[k-1]+1) {
+				bad(key, "%v is not a run of consecutive links from 0 to %d", path, links-1)
+				return
+			}
+		}
+		if len(path) == 0 {
+			bad(key, "a path crosses at least one link")
+		}
+	}
+	checkPath("sources.path", s.Path)
+	for i, o := range s.Override {
+		key := fmt.Sprintf("sources.override[%d]", i)
+		checkPath(key+".path", o.Path)
+		if len(o.IDs) == 0 {
+			bad(key+".ids", "name the sources this override applies to")
+		}
+		for _, id := range o.IDs {
+			if id < 0 || id >= s.Count {
+				bad(key+".ids", "source %d does not exist (sources are 0 to %d)", id, s.Count-1)
+			}
+		}
+	}
+	for i, c := range e.SourceConfigs() {
+		key := fmt.Sprintf("source %d", i)
+		switch {
+		case c.InitialRate <= 0 || c.LineRate <= 0:
+			// reported above
+		case c.LineRate < units.MinRate || c.InitialRate < units.MinRate:
+			bad(e.sourceKey(i, "line_rate"), "%s: rates must be at least %s", key, units.FormatRate(units.MinRate))
+		case c.InitialRate > c.LineRate:
+			bad(e.sourceKey(i, "initial_rate"), "%s: initial rate %s is above its line rate %s", key,
+				units.FormatRate(c.InitialRate), units.FormatRate(c.LineRate))
+		case c.Stop <= c.Start:
+			bad(e.sourceKey(i, "stop"), "%s: stops at %s, not after it starts at %s", key,
+				units.FormatDuration(c.Stop), units.FormatDuration(c.Start))
+		case c.ForwardDelay == algos.Never || c.BackwardDelay == algos.Never:
+			bad(e.sourceKey(i, "forward_delay"), "%s: delays must be finite", key)
+		}
+	}
+
+}
+
+// validateChanges checks [[network.changes]] against links, the ports a
+// change may name.
+func (e *Experiment) validateChanges(bad func(key, format string, args ...any), links int) {
+	n := e.Network
+	if e.Model != "packet" && (len(n.Changes) > 0 || n.FeedbackLatency != FixedDelay(0)) {
+		key := "network.changes"
+		if len(n.Changes) == 0 {
+			key = "network.feedback_latency"
+		}
+		bad(key, "the %s model has a fixed capacity and no feedback latency; use model = \"packet\"", e.Model)
+	}
+	for i, c := range n.Changes {
+		key := fmt.Sprintf("network.changes[%d]", i)
+		switch {
+		case c.At == nil:
+			bad(key+".at", "missing: when the capacity changes, e.g. at = \"100ms\"")
+		case algos.Time(*c.At) >= algos.Time(e.Duration):
+			bad(key+".at", "%s is not before the end of the run (%s)", units.FormatDuration(algos.Time(*c.At)),
+				units.FormatDuration(algos.Time(e.Duration)))
+		}
+		switch {
+		case c.Capacity == nil:
+			bad(key+".capacity", "missing: the rate served from then on, e.g. capacity = \"5Gbps\"")
+		case !(*c.Capacity > 0):
+			bad(key+".capacity", "must be positive")
+		}
+		if c.Link != nil && (*c.Link < 0 || *c.Link >= links) {
+			what := "links"
+			if e.IsFabric() {
+				what = "a fabric's switch egress ports, in topology order,"
+			}
+			bad(key+".link", "link %d does not exist (%s are 0 to %d)", *c.Link, what, links-1)
+		}
+	}
+
 }

@@ -136,6 +136,27 @@ func (c *Config) validateFabric(bad func(string, ...any)) {
 	}
 }
 
+// FlowError is a flow of a fabric that cannot run: no route between its
+// hosts, a flow from a host to itself, times or a size out of range.
+type FlowError struct {
+	Flow int // its index in Fabric.Flows
+	Err  error
+}
+
+func (e *FlowError) Error() string { return fmt.Sprintf("flow %d: %v", e.Flow, e.Err) }
+func (e *FlowError) Unwrap() error { return e.Err }
+
+// Check reports whether NewPacket would accept cfg, without building the
+// simulation: its settings, and on a fabric every flow's route (a
+// *FlowError per flow that cannot run).
+func Check(cfg Config) error {
+	if err := cfg.validate(); err != nil {
+		return err
+	}
+	_, err := cfg.network()
+	return err
+}
+
 // Random streams of a fabric's choices.
 const (
 	streamSpray   = 5 << 32 // random spraying
@@ -179,7 +200,7 @@ func fabricNetwork(cfg *Config) (*network, error) {
 	for i, fl := range f.Flows {
 		spec, err := n.flowSpec(cfg, fl, uint64(i))
 		if err != nil {
-			errs = append(errs, fmt.Errorf("flow %d: %w", i, err))
+			errs = append(errs, &FlowError{Flow: i, Err: err})
 			continue
 		}
 		n.flows = append(n.flows, spec)
@@ -187,8 +208,11 @@ func fabricNetwork(cfg *Config) (*network, error) {
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
-	feeds := r.Feeders()
 	n.feeders = make([][]feeder, len(ports))
+	if cfg.PFC == nil {
+		return n, nil // only PFC pauses feeders, and listing them costs
+	}
+	feeds := r.Feeders()
 	for j, tp := range ports {
 		var up, hosts []feeder
 		for _, q := range feeds[tp] {

@@ -1,6 +1,7 @@
 package results
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -15,10 +16,12 @@ import (
 	"qcnlab/units"
 )
 
-// WriteJSON writes the result as JSON.
+// WriteJSON writes the result as JSON, port names as they read
+// ("leaf0->spine1", not "leaf0-\u003espine1").
 func WriteJSON(w io.Writer, res *Result) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
 	return enc.Encode(res)
 }
 
@@ -139,8 +142,9 @@ func writeSummary(ctx context.Context, dir *outdir.Dir, res *Result) error {
 	}
 	done := make(chan encoded, 1)
 	go func() {
-		data, err := json.MarshalIndent(res, "", "  ")
-		done <- encoded{data, err}
+		var b bytes.Buffer
+		err := WriteJSON(&b, res)
+		done <- encoded{b.Bytes(), err}
 	}()
 	var data []byte
 	select {
@@ -152,5 +156,5 @@ func writeSummary(ctx context.Context, dir *outdir.Dir, res *Result) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-	return dir.WriteFile("summary.json", append(data, '\n'))
+	return dir.WriteFile("summary.json", data) // WriteJSON ends it with a newline
 }

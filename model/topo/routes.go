@@ -1,9 +1,12 @@
 package topo
 
 import (
+	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
+	"sync"
 
 	"qcnlab/algos"
 )
@@ -22,13 +25,26 @@ type Routes struct {
 	dist  [][]uint16 // [group][node]: switch hops from node to the group's switch
 	off   [][]int32  // [group][node]: start of node's next hops in hops, node+1's is the end
 	hops  [][]int32  // [group]: the next-hop ports of every node, node by node
+
+	feedersOnce sync.Once
+	feeders     [][]int32
 }
+
+// ErrDisconnected is the error of a flow between hosts that no path joins.
+var ErrDisconnected = errors.New("the topology is disconnected")
 
 // unreachable is the distance of a node with no path.
 const unreachable = math.MaxUint16
 
 // Routes computes the next-hop sets toward every group.
+// They are computed once per topology and shared: a topology does not
+// change once built.
 func (t *Topology) Routes() *Routes {
+	t.routesOnce.Do(func() { t.routes = t.computeRoutes() })
+	return t.routes
+}
+
+func (t *Topology) computeRoutes() *Routes {
 	r := &Routes{t: t, group: make([]int32, len(t.Nodes)), down: make([]int32, len(t.Hosts))}
 	for h := range t.Hosts {
 		r.down[h] = int32(t.NIC(h) ^ 1) // the NIC's link, the other way
@@ -123,8 +139,8 @@ func (r *Routes) Check(src, dst int) error {
 	case src == dst:
 		return fmt.Errorf("a flow from host %d (%s) to itself", src, t.HostName(src))
 	case r.Hops(src, dst) < 0:
-		return fmt.Errorf("no route from host %d (%s) to host %d (%s): the topology is disconnected",
-			src, t.HostName(src), dst, t.HostName(dst))
+		return fmt.Errorf("no route from host %d (%s) to host %d (%s): %w",
+			src, t.HostName(src), dst, t.HostName(dst), ErrDisconnected)
 	}
 	return nil
 }
@@ -193,15 +209,23 @@ func Mix(a, b uint64) uint64 {
 // can reach some other host that way along a shortest path; ports are
 // listed in port order.
 func (r *Routes) Feeders() [][]int32 {
+	r.feedersOnce.Do(func() { r.feeders = r.computeFeeders() })
+	return r.feeders
+}
+
+func (r *Routes) computeFeeders() [][]int32 {
 	t := r.t
 	feeds := make([][]int32, len(t.Ports))
-	seen := make([]map[int32]bool, len(t.Ports))
-	add := func(p int, q int32) {
+	// seen[p][k]: the k-th link of p's switch already feeds p. A port's
+	// feeders are among its own switch's links, so a slice per port does
+	// (a map per port took seconds on a k = 32 fat-tree).
+	seen := make([][]bool, len(t.Ports))
+	add := func(p int, k int, q int32) {
 		if seen[p] == nil {
-			seen[p] = map[int32]bool{}
+			seen[p] = make([]bool, len(t.out[t.Ports[p].From]))
 		}
-		if !seen[p][q] {
-			seen[p][q] = true
+		if !seen[p][k] {
+			seen[p][k] = true
 			feeds[p] = append(feeds[p], q)
 		}
 	}
@@ -224,13 +248,13 @@ func (r *Routes) Feeders() [][]int32 {
 			} else {
 				egress = r.hops[g][r.off[g][u]:r.off[g][u+1]]
 			}
-			for _, p := range t.out[u] {
+			for k, p := range t.out[u] {
 				in := int32(p ^ 1) // the port that sends into u over this link
 				v := t.Ports[p].To
 				if t.Nodes[v].Kind == Host || dist[v] == dist[u]+1 {
 					for _, e := range egress {
 						if int32(e) != int32(p) { // a host does not send to itself
-							add(int(e), in)
+							add(int(e), k, in)
 						}
 					}
 				}
@@ -238,17 +262,9 @@ func (r *Routes) Feeders() [][]int32 {
 		}
 	}
 	for p := range feeds {
-		sortInt32(feeds[p])
+		slices.Sort(feeds[p])
 	}
 	return feeds
-}
-
-func sortInt32(xs []int32) {
-	for i := 1; i < len(xs); i++ {
-		for j := i; j > 0 && xs[j] < xs[j-1]; j-- {
-			xs[j], xs[j-1] = xs[j-1], xs[j]
-		}
-	}
 }
 
 // Farthest is the longest propagation along a shortest path from a switch

@@ -8,6 +8,7 @@ package topo
 import (
 	"errors"
 	"fmt"
+	"sync"
 
 	"qcnlab/algos"
 )
@@ -76,6 +77,9 @@ type Topology struct {
 	hostOf []int   // node -> host index, -1 for a switch
 	out    [][]int // node -> its egress ports, in port order
 	index  map[string]int
+
+	routesOnce sync.Once
+	routes     *Routes
 }
 
 // Custom builds a topology from nodes and links. Every host has exactly one

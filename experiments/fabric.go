@@ -1,0 +1,746 @@
+package experiments
+
+import (
+	"sync"
+
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+
+	"qcnlab/algos"
+	"qcnlab/model"
+	"qcnlab/model/topo"
+	"qcnlab/units"
+)
+
+// A fabric is a data-center network (leaf-spine, fat-tree or custom) with
+// flows between its hosts, in place of the dumbbell's or parking lot's
+// sources: [network] describes the topology, [traffic] a pattern of flows,
+// [[flows]] explicit ones. model/fabric.go simulates it.
+
+// Fabric topologies, and the keys that belong to the chains only.
+var (
+	FabricTopologies = []string{"leaf_spine", "fat_tree", "custom"}
+	Routings         = []string{"ecmp", "spray"}
+	SprayModes       = []string{"round_robin", "random"}
+	Patterns         = []string{"permutation", "incast", "all_to_all", "none"}
+)
+
+// Bounds on a fabric, checked before anything is built from the file.
+const (
+	MaxHosts     = 16384 // hosts of a fabric (a k = 40 fat-tree has 16,000)
+	MaxFatTreeK  = 40
+	MaxSwitches  = 4096 // leaves or spines of a leaf-spine
+	MaxFlows     = 1_000_000
+	maxFabricEls = 200_000 // custom nodes, links
+)
+
+// FabricNode is a [[network.node]] entry of a custom topology. A node that
+// no entry lists is a host if its name begins with "h" followed by a digit
+// (h0, h12), else a switch.
+type FabricNode struct {
+	Name  string `toml:"name"`
+	Kind  string `toml:"kind"`            // "host" or "switch"
+	Tier  string `toml:"tier,omitempty"`  // for the per-tier summary: "tor", "agg", ...
+	Level int    `toml:"level,omitempty"` // orders the tiers, hosts at 0: up is toward a higher level
+}
+
+// FabricLink is a [[network.link]] entry: a full-duplex cable.
+type FabricLink struct {
+	A        string       `toml:"a"`
+	B        string       `toml:"b"`
+	Capacity *units.Rate  `toml:"capacity,omitempty"` // default network.capacity
+	Delay    *Delay       `toml:"delay,omitempty"`    // default network.hop_delay, drawn per link
+	Buffer   *units.Bytes `toml:"buffer,omitempty"`   // default network.buffer, at each switch end
+}
+
+// FlowEntry is a [[flows]] entry: one flow between two hosts.
+type FlowEntry struct {
+	From  int             `toml:"from"`
+	To    int             `toml:"to"`
+	Start units.Duration  `toml:"start"`
+	Stop  *units.Duration `toml:"stop,omitempty"` // default: never
+	Size  string          `toml:"size,omitempty"` // "greedy" (the default) or a size
+}
+
+// IsFabric reports whether the experiment's network is a fabric.
+func (e *Experiment) IsFabric() bool { return slices.Contains(FabricTopologies, e.Network.Topology) }
+
+// fabricHopDelay is a fabric link's propagation when neither the link nor
+// network.hop_delay says: a data center's few metres of fibre and a switch's
+// cut-through.
+const fabricHopDelay = algos.Microsecond
+
+// FabricHopDelay is the propagation of a fabric's links, drawn per link.
+func (e *Experiment) FabricHopDelay() Delay {
+	if e.Network.HopDelay != nil {
+		return *e.Network.HopDelay
+	}
+	return FixedDelay(fabricHopDelay)
+}
+
+// The sizes a fabric has when the file leaves them out: sixteen hosts
+// either way, as small as a fabric with several paths gets.
+const (
+	defaultK            = 4
+	defaultLeaves       = 4
+	defaultSpines       = 2
+	defaultHostsPerLeaf = 4
+)
+
+// fabricSizes fills in the size keys the file left out.
+func (n *Network) fabricSizes() {
+	switch n.Topology {
+	case "fat_tree":
+		if n.K == nil {
+			n.K = ptr(defaultK)
+		}
+	case "leaf_spine":
+		if n.Leaves == nil {
+			n.Leaves = ptr(defaultLeaves)
+		}
+		if n.Spines == nil {
+			n.Spines = ptr(defaultSpines)
+		}
+		if n.HostsPerLeaf == nil {
+			n.HostsPerLeaf = ptr(defaultHostsPerLeaf)
+		}
+	}
+}
+
+// fabricDefaults writes in the defaults of a fabric's keys.
+func (e *Experiment) fabricDefaults(r *Experiment) {
+	n := &r.Network
+	n.fabricSizes()
+	n.Links = nil
+	n.HopDelay = ptr(e.FabricHopDelay())
+	if n.Routing == "" {
+		n.Routing = "ecmp"
+	}
+	if n.Spray == "" && n.Routing == "spray" {
+		n.Spray = "round_robin"
+	}
+	if n.Topology == "leaf_spine" && n.UplinkCapacity == nil {
+		n.UplinkCapacity = ptr(n.Capacity)
+	}
+	if r.Traffic.Pattern == "" {
+		r.Traffic.Pattern = e.pattern()
+	}
+	if r.Traffic.FlowSize == "" {
+		r.Traffic.FlowSize = "greedy"
+	}
+}
+
+// pattern is traffic.pattern with its default: a permutation, or none when
+// [[flows]] lists the flows.
+func (e *Experiment) pattern() string {
+	if e.Traffic.Pattern != "" {
+		return e.Traffic.Pattern
+	}
+	if len(e.Flows) > 0 {
+		return "none"
+	}
+	return "permutation"
+}
+
+// hostCount is the number of hosts of a fabric, from its keys alone (0 if
+// they are out of bounds), so that bounds can be checked before building.
+func (e *Experiment) hostCount() int {
+	n := e.Network
+	n.fabricSizes()
+	switch n.Topology {
+	case "leaf_spine":
+		if n.Leaves == nil || n.HostsPerLeaf == nil || *n.Leaves < 1 || *n.HostsPerLeaf < 1 || *n.Leaves > MaxSwitches || *n.HostsPerLeaf > MaxHosts {
+			return 0
+		}
+		return *n.Leaves * *n.HostsPerLeaf
+	case "fat_tree":
+		if n.K == nil || *n.K < 2 || *n.K > MaxFatTreeK {
+			return 0
+		}
+		return *n.K * *n.K * *n.K / 4
+	case "custom":
+		hosts := 0
+		for _, node := range e.customNodes() {
+			if node.Kind == topo.Host {
+				hosts++
+			}
+		}
+		return hosts
+	}
+	return 0
+}
+
+// customNodes lists the nodes of a custom topology: those [[network.node]]
+// lists, then those its links name, in the order they first appear.
+func (e *Experiment) customNodes() []topo.Node {
+	var nodes []topo.Node
+	seen := map[string]bool{}
+	for _, n := range e.Network.Nodes {
+		if !seen[n.Name] {
+			seen[n.Name] = true
+			kind := topo.Switch
+			if n.Kind == "host" {
+				kind = topo.Host
+			}
+			nodes = append(nodes, topo.Node{Name: n.Name, Kind: kind, Tier: n.Tier, Level: n.Level})
+		}
+	}
+	for _, l := range e.Network.FabricLinks {
+		for _, name := range []string{l.A, l.B} {
+			if name != "" && !seen[name] {
+				seen[name] = true
+				nodes = append(nodes, topo.Node{Name: name, Kind: kindByName(name)})
+			}
+		}
+	}
+	return nodes
+}
+
+// kindByName is the kind of a node no [[network.node]] lists: h and a
+// digit make a host.
+func kindByName(name string) topo.Kind {
+	if len(name) > 1 && name[0] == 'h' && name[1] >= '0' && name[1] <= '9' {
+		return topo.Host
+	}
+	return topo.Switch
+}
+
+// Topology builds the fabric's topology. A hop delay given as a
+// distribution is drawn for each link from its own stream of the seed.
+func (e *Experiment) Topology() (*topo.Topology, error) {
+	n := e.Network
+	n.fabricSizes()
+	hop := e.FabricHopDelay().Dist()
+	link := 0
+	delay := func(topo.Link) algos.Time {
+		d := hop.Draw(model.DelayRand(e.Seed, model.StreamHopDelays+uint64(link)))
+		link++
+		return d
+	}
+	switch n.Topology {
+	case "leaf_spine":
+		up := n.Capacity
+		if n.UplinkCapacity != nil {
+			up = *n.UplinkCapacity
+		}
+		return topo.LeafSpine(*n.Leaves, *n.Spines, *n.HostsPerLeaf, float64(n.Capacity), float64(up), int(n.Buffer), delay)
+	case "fat_tree":
+		return topo.FatTree(*n.K, float64(n.Capacity), int(n.Buffer), delay)
+	case "custom":
+		var links []topo.Link
+		for i, l := range n.FabricLinks {
+			c, b, d := float64(n.Capacity), int(n.Buffer), hop
+			if l.Capacity != nil {
+				c = float64(*l.Capacity)
+			}
+			if l.Buffer != nil {
+				b = int(*l.Buffer)
+			}
+			if l.Delay != nil {
+				d = l.Delay.Dist()
+			}
+			links = append(links, topo.Duplex(l.A, l.B, c, d.Draw(model.DelayRand(e.Seed, model.StreamHopDelays+uint64(i))), b))
+		}
+		return topo.Custom(e.customNodes(), links)
+	}
+	return nil, fmt.Errorf("network.topology %q is not a fabric", n.Topology)
+}
+
+// flowCount is the number of flows the traffic keys make, from the keys
+// alone, so that an absurd pattern is refused before it is listed.
+func (e *Experiment) flowCount() float64 {
+	h := float64(e.hostCount())
+	n := float64(len(e.Flows))
+	switch e.pattern() {
+	case "permutation":
+		n += h
+	case "all_to_all":
+		n += h * (h - 1)
+	case "incast":
+		if len(e.Traffic.IncastFrom) > 0 {
+			n += float64(len(e.Traffic.IncastFrom))
+		} else if e.Traffic.IncastSenders != nil {
+			n += float64(*e.Traffic.IncastSenders)
+		}
+	}
+	return n
+}
+
+// flowSize reads a flow size: "greedy" (0) or a whole number of bytes.
+func flowSize(s string) (int64, error) {
+	t := strings.TrimSpace(s)
+	if t == "" || t == "greedy" {
+		return 0, nil
+	}
+	b, err := units.ParseBytes(t)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not \"greedy\" or a size such as \"64KB\"", s)
+	}
+	if b < 1 || b != float64(int64(b)) || b > model.MaxFlowBytes {
+		return 0, fmt.Errorf("%q: a flow's size is a whole number of bytes from 1B to %s", s, units.FormatBytes(model.MaxFlowBytes))
+	}
+	return int64(b), nil
+}
+
+// fabricError is a problem of the fabric blamed on a key.
+type fabricError struct {
+	key string
+	err error
+}
+
+func (f *fabricError) Error() string { return f.key + ": " + f.err.Error() }
+
+// Fabric builds the model's fabric: the topology, the flows of the pattern
+// then those of [[flows]], and the short flows of [traffic]. An error names
+// the key to blame (*fabricError).
+func (e *Experiment) Fabric() (*model.Fabric, error) {
+	key := e.fabricKey()
+	fabrics.Lock()
+	f, ok := fabrics.last[key]
+	fabrics.Unlock()
+	if !ok {
+		var err error
+		if f, err = e.buildFabric(); err != nil {
+			return nil, err
+		}
+		fabrics.Lock()
+		if len(fabrics.last) >= 8 {
+			clear(fabrics.last)
+		}
+		fabrics.last[key] = f
+		fabrics.Unlock()
+	}
+	c := *f // the topology and its routes are shared, read-only
+	c.Flows = slices.Clone(f.Flows)
+	// Short flows' sizes may come from a file: read each time, not kept.
+	if tr := e.Traffic; tr.ShortFlowRate > 0 || (tr.Load != nil && *tr.Load > 0) {
+		sizes, err := e.FlowSizes()
+		if err != nil {
+			return nil, &fabricError{"traffic.short_flow_sizes", err}
+		}
+		rate := tr.ShortFlowRate
+		if tr.Load != nil {
+			rate = model.ShortFlowRate(*tr.Load, len(f.Topology.Hosts), float64(e.Network.Capacity), sizes)
+		}
+		c.Short = &model.ShortFlows{Rate: rate, Sizes: sizes}
+	}
+	return &c, nil
+}
+
+// fabrics keeps the last fabrics built: loading, validating, estimating and
+// running an experiment each need its network, and routing a large fabric
+// takes a while.
+var fabrics = struct {
+	sync.Mutex
+	last map[string]*model.Fabric
+}{last: map[string]*model.Fabric{}}
+
+// fabricKey is what a fabric is built from, as text.
+func (e *Experiment) fabricKey() string {
+	var b strings.Builder
+	enc := toml.NewEncoder(&b)
+	enc.Encode(struct {
+		Seed    uint64
+		Network Network
+		Traffic Traffic
+		Flows   []FlowEntry
+		Output  Output
+	}{e.Seed, e.Network, e.Traffic, e.Flows, e.Output})
+	return b.String()
+}
+
+func (e *Experiment) buildFabric() (*model.Fabric, error) {
+	t, err := e.Topology()
+	if err != nil {
+		key := "network.topology"
+		if e.Network.Topology == "custom" {
+			key = "network.link"
+		}
+		return nil, &fabricError{key, err}
+	}
+	f := &model.Fabric{Topology: t}
+	if e.Network.Routing == "spray" {
+		f.Routing = model.Spray
+		if e.Network.Spray == "random" {
+			f.Spray = model.RandomSpray
+		}
+	}
+	tr := e.Traffic
+	size, err := flowSize(tr.FlowSize)
+	if err != nil {
+		return nil, &fabricError{"traffic.flow_size", err}
+	}
+	hosts := len(t.Hosts)
+	switch e.pattern() {
+	case "permutation":
+		f.Flows = model.Permutation(hosts, e.Seed)
+	case "all_to_all":
+		f.Flows = model.AllToAll(hosts)
+	case "incast":
+		to := 0
+		if tr.IncastTo != nil {
+			to = *tr.IncastTo
+		}
+		var jitter algos.Time
+		if tr.IncastJitter != nil {
+			jitter = algos.Time(*tr.IncastJitter)
+		}
+		var flows []model.Flow
+		if len(tr.IncastFrom) > 0 {
+			flows, err = model.IncastFrom(to, tr.IncastFrom, size, tr.incastStart(), jitter, e.Seed)
+		} else {
+			senders := 0
+			if tr.IncastSenders != nil {
+				senders = *tr.IncastSenders
+			}
+			flows, err = model.Incast(t, to, senders, size, tr.incastStart(), jitter, e.Seed)
+		}
+		if err != nil {
+			return nil, &fabricError{"traffic.incast_to", err}
+		}
+		f.Flows = flows
+		size = 0 // the incast's flows carry it
+	}
+	for i := range f.Flows {
+		if !f.Flows[i].Incast {
+			f.Flows[i].Size = size
+		}
+	}
+	for i, fe := range e.Flows {
+		s, err := flowSize(fe.Size)
+		if err != nil {
+			return nil, &fabricError{fmt.Sprintf("flows[%d].size", i), err}
+		}
+		fl := model.Flow{From: fe.From, To: fe.To, Start: algos.Time(fe.Start), Size: s}
+		if fe.Stop != nil {
+			fl.Stop = algos.Time(*fe.Stop)
+		}
+		f.Flows = append(f.Flows, fl)
+	}
+	if e.Output.WatchPorts != nil {
+		f.WatchPorts = *e.Output.WatchPorts
+	}
+	if e.Output.WatchFlows != nil {
+		f.WatchFlows = *e.Output.WatchFlows
+	}
+	return f, nil
+}
+
+// flowKey is the key that made flow i of a fabric: the pattern's, or its
+// [[flows]] entry.
+func (e *Experiment) flowKey(i, fromPattern int) string {
+	if i < fromPattern {
+		return "traffic.pattern"
+	}
+	return fmt.Sprintf("flows[%d]", i-fromPattern)
+}
+
+// validateFabric checks a fabric's keys, each problem under its key, and
+// builds the network only once the keys are in bounds.
+func (e *Experiment) validateFabric(bad func(key, format string, args ...any)) {
+	n := e.Network
+	isSet := func(key string) bool { _, ok := e.origin[key]; return ok }
+	// Keys of the chains have no meaning on a fabric.
+	for _, key := range []string{"network.rtt", "network.links", "sources"} {
+		if isSet(key) {
+			bad(key, "a %s fabric has no %s: its delays are its links' (network.hop_delay, [[network.link]] delay) and its traffic is [traffic] pattern and [[flows]]",
+				n.Topology, key)
+		}
+	}
+	if e.Traffic.LongFlows != 1 && isSet("traffic.long_flows") {
+		bad("traffic.long_flows", "a fabric's flows are [traffic] pattern and [[flows]]; long_flows is the chains' sources'")
+	}
+	if e.Model != "packet" {
+		bad("network.topology", "the %s model has one bottleneck; a fabric needs model = \"packet\"", e.Model)
+	}
+	if !slices.Contains(Routings, n.Routing) && n.Routing != "" {
+		bad("network.routing", "%q is not one of %q", n.Routing, Routings)
+	}
+	if n.Spray != "" && !slices.Contains(SprayModes, n.Spray) {
+		bad("network.spray", "%q is not one of %q", n.Spray, SprayModes)
+	} else if n.Spray != "" && n.Routing != "spray" {
+		bad("network.spray", "applies with network.routing = \"spray\"")
+	}
+	switch n.Topology {
+	case "leaf_spine":
+		for _, k := range []struct {
+			key string
+			v   *int
+			max int
+		}{{"network.leaves", n.Leaves, MaxSwitches}, {"network.spines", n.Spines, MaxSwitches}, {"network.hosts_per_leaf", n.HostsPerLeaf, MaxHosts}} {
+			switch {
+			case k.v == nil: // the default
+			case *k.v < 1 || *k.v > k.max:
+				bad(k.key, "must be from 1 to %d", k.max)
+			}
+		}
+		if n.UplinkCapacity != nil && *n.UplinkCapacity < units.MinRate {
+			bad("network.uplink_capacity", "must be at least %s", units.FormatRate(units.MinRate))
+		}
+	case "fat_tree":
+		switch {
+		case n.K == nil: // the default
+		case *n.K < 2 || *n.K > MaxFatTreeK || *n.K%2 != 0:
+			bad("network.k", "%d: k must be even, from 2 to %d (k^3/4 hosts)", *n.K, MaxFatTreeK)
+		}
+	case "custom":
+		e.validateCustom(bad)
+	}
+	for _, key := range []string{"network.leaves", "network.spines", "network.hosts_per_leaf", "network.uplink_capacity"} {
+		if isSet(key) && n.Topology != "leaf_spine" {
+			bad(key, "applies to topology = \"leaf_spine\"")
+		}
+	}
+	if isSet("network.k") && n.Topology != "fat_tree" {
+		bad("network.k", "applies to topology = \"fat_tree\"")
+	}
+	if hosts := e.hostCount(); hosts > MaxHosts {
+		bad("network.topology", "%d hosts; the most is %d", hosts, MaxHosts)
+	}
+	e.validateTrafficPattern(bad)
+}
+
+// validateCustom checks [[network.node]] and [[network.link]].
+func (e *Experiment) validateCustom(bad func(key, format string, args ...any)) {
+	n := e.Network
+	if len(n.FabricLinks) == 0 {
+		bad("network.link", "missing: a custom topology lists its links, [[network.link]] a = \"h0\", b = \"tor0\"")
+		return
+	}
+	if len(n.Nodes) > maxFabricEls || len(n.FabricLinks) > maxFabricEls {
+		bad("network.link", "more than %d nodes or links", maxFabricEls)
+		return
+	}
+	listed := map[string]bool{}
+	for i, node := range n.Nodes {
+		key := fmt.Sprintf("network.node[%d]", i)
+		switch {
+		case node.Name == "":
+			bad(key+".name", "missing: every node has a name")
+		case listed[node.Name]:
+			bad(key+".name", "%q is listed twice", node.Name)
+		case node.Kind != "host" && node.Kind != "switch":
+			bad(key+".kind", "%q is not \"host\" or \"switch\"", node.Kind)
+		}
+		listed[node.Name] = true
+	}
+	for i, l := range n.FabricLinks {
+		key := fmt.Sprintf("network.link[%d]", i)
+		switch {
+		case l.A == "" || l.B == "":
+			bad(key, "a link names both its ends: a = \"h0\", b = \"tor0\"")
+		case l.A == l.B:
+			bad(key, "joins %q to itself", l.A)
+		case l.Capacity != nil && *l.Capacity < units.MinRate:
+			bad(key+".capacity", "must be at least %s", units.FormatRate(units.MinRate))
+		case l.Buffer != nil && *l.Buffer < n.FrameSize:
+			bad(key+".buffer", "must hold at least one frame (%s)", units.FormatBytes(float64(n.FrameSize)))
+		case l.Delay != nil && l.Delay.Dist().Max() >= algos.Never:
+			bad(key+".delay", "must be finite")
+		}
+		for _, end := range []string{l.A, l.B} {
+			if len(n.Nodes) > 0 && end != "" && !listed[end] && kindByName(end) == topo.Switch {
+				// With a node list, a switch the list lacks is a typo.
+				bad(key, "a link to an unknown node %q: [[network.node]] does not list it", end)
+			}
+		}
+	}
+}
+
+// validateTrafficPattern checks [traffic]'s fabric keys and [[flows]]
+// against the host count.
+func (e *Experiment) validateTrafficPattern(bad func(key, format string, args ...any)) {
+	tr := e.Traffic
+	hosts := e.hostCount()
+	if tr.Pattern != "" && !slices.Contains(Patterns, tr.Pattern) {
+		bad("traffic.pattern", "%q is not one of %q", tr.Pattern, Patterns)
+	}
+	if _, err := flowSize(tr.FlowSize); err != nil {
+		bad("traffic.flow_size", "%v", err)
+	}
+	inRange := func(key string, h int) {
+		if hosts > 0 && (h < 0 || h >= hosts) {
+			bad(key, "host %d is out of range: the topology has hosts 0 to %d", h, hosts-1)
+		}
+	}
+	if e.pattern() == "incast" {
+		to := 0
+		if tr.IncastTo != nil {
+			to = *tr.IncastTo
+		}
+		inRange("traffic.incast_to", to)
+		for _, h := range tr.IncastFrom {
+			inRange("traffic.incast_from", h)
+			if h == to {
+				bad("traffic.incast_from", "host %d is the incast's receiver", h)
+			}
+		}
+		switch {
+		case tr.IncastSenders != nil && len(tr.IncastFrom) > 0:
+			bad("traffic.incast_senders", "give incast_senders (drawn from the seed) or incast_from (listed), not both")
+		case tr.IncastSenders == nil && len(tr.IncastFrom) == 0:
+			bad("traffic.incast_senders", "missing: an incast needs incast_senders = M or incast_from = [...]")
+		case tr.IncastSenders != nil && (*tr.IncastSenders < 1 || *tr.IncastSenders >= max(hosts, 2)):
+			bad("traffic.incast_senders", "%d: from 1 to %d senders on %d hosts", *tr.IncastSenders, max(hosts-1, 1), hosts)
+		}
+	} else {
+		for _, key := range []string{"traffic.incast_senders", "traffic.incast_from", "traffic.incast_to", "traffic.incast_jitter", "traffic.incast_start"} {
+			if _, ok := e.origin[key]; ok {
+				bad(key, "applies to pattern = \"incast\"")
+			}
+		}
+	}
+	if tr.Load != nil && (!(*tr.Load >= 0) || *tr.Load > 10) {
+		bad("traffic.load", "must be a share of the host links' capacity, from 0 to 10")
+	}
+	if tr.Load != nil && tr.ShortFlowRate > 0 {
+		bad("traffic.load", "give the short flows as load or as short_flow_rate, not both")
+	}
+	for i, f := range e.Flows {
+		key := fmt.Sprintf("flows[%d]", i)
+		inRange(key+".from", f.From)
+		inRange(key+".to", f.To)
+		if f.From == f.To {
+			bad(key+".to", "a flow from host %d to itself", f.From)
+		}
+		if _, err := flowSize(f.Size); err != nil {
+			bad(key+".size", "%v", err)
+		}
+		if f.Stop != nil && *f.Stop <= f.Start {
+			bad(key+".stop", "%s is not after its start %s", units.FormatDuration(algos.Time(*f.Stop)), units.FormatDuration(algos.Time(f.Start)))
+		}
+	}
+	if n := e.flowCount(); n > MaxFlows {
+		bad("traffic.pattern", "%.0f flows, each with its own rate limiter; the most is %d", n, MaxFlows)
+	} else if n == 0 && hosts > 0 && tr.ShortFlowRate == 0 && (tr.Load == nil || *tr.Load == 0) {
+		bad("traffic.pattern", "the fabric has no flows: set a pattern, [[flows]] or short flows")
+	}
+}
+
+// checkFabric builds the fabric and asks the model whether it runs, putting
+// each problem under its key: a disconnected topology, a flow with no
+// route.
+func (e *Experiment) checkFabric(bad func(key, format string, args ...any)) {
+	cfg, err := e.fabricConfig()
+	var fe *fabricError
+	if errors.As(err, &fe) {
+		bad(fe.key, "%v", fe.err)
+		return
+	}
+	if err != nil {
+		bad("network.topology", "%v", err)
+		return
+	}
+	fromPattern := len(cfg.Fabric.Flows) - len(e.Flows)
+	for _, err := range unjoin(model.Check(cfg)) {
+		var flow *model.FlowError
+		switch {
+		case errors.Is(err, topo.ErrDisconnected):
+			key := "network.topology"
+			if e.Network.Topology == "custom" {
+				key = "network.link"
+			}
+			bad(key, "%v", err)
+		case errors.As(err, &flow):
+			bad(e.flowKey(flow.Flow, fromPattern), "%v", err)
+		default:
+			bad("network.topology", "%v", err)
+		}
+	}
+}
+
+// fabricConfig is the model configuration of a fabric, for checks and
+// estimates: the first algorithm's scheme with its default parameters.
+func (e *Experiment) fabricConfig() (model.Config, error) {
+	f, err := e.Fabric()
+	if err != nil {
+		return model.Config{}, err
+	}
+	cfg := e.baseConfig()
+	cfg.Fabric = f
+	if len(e.Algorithms) > 0 {
+		if sc, err := algos.Lookup(e.Algorithms[0]); err == nil {
+			cfg.Scheme = sc
+			cfg.Params, _ = sc.Resolve(cfg.Network(), e.Params[sc.Name])
+		}
+	}
+	return cfg, nil
+}
+
+// unjoin lists the errors errors.Join joined, or err alone.
+func unjoin(err error) []error {
+	if err == nil {
+		return nil
+	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	return []error{err}
+}
+
+// fabricPorts is the number of a fabric's switch egress ports, from its
+// keys: the ports a capacity change may name by index (topology order).
+func (e *Experiment) fabricPorts() int {
+	n := e.Network
+	n.fabricSizes()
+	switch n.Topology {
+	case "leaf_spine":
+		if e.hostCount() == 0 || n.Spines == nil || *n.Spines < 1 {
+			return 0
+		}
+		return *n.Leaves*(*n.HostsPerLeaf+*n.Spines) + *n.Spines**n.Leaves
+	case "fat_tree":
+		if e.hostCount() == 0 {
+			return 0
+		}
+		k := *n.K
+		return (k*k + k*k/4) * k
+	case "custom":
+		kinds := map[string]topo.Kind{}
+		for _, node := range e.customNodes() {
+			kinds[node.Name] = node.Kind
+		}
+		ports := 0
+		for _, l := range n.FabricLinks {
+			for _, end := range []string{l.A, l.B} {
+				if kinds[end] == topo.Switch {
+					ports++
+				}
+			}
+		}
+		return ports
+	}
+	return 0
+}
+
+// incastStart is when the incast's flows start.
+func (t Traffic) incastStart() algos.Time {
+	if t.IncastStart == nil {
+		return 0
+	}
+	return algos.Time(*t.IncastStart)
+}
+
+// dropChainTables removes from a saved fabric experiment what only the
+// chains have: the [sources] tables and network.rtt, which the encoder
+// writes for every experiment.
+func dropChainTables(text string) string {
+	var out []string
+	skip, table := false, ""
+	for _, line := range strings.SplitAfter(text, "\n") {
+		t := strings.TrimSpace(line)
+		if strings.HasPrefix(t, "[") {
+			table = strings.Trim(t, "[] ")
+			skip = table == "sources" || strings.HasPrefix(table, "sources.")
+		}
+		if skip || (table == "network" && strings.HasPrefix(t, "rtt =")) {
+			continue
+		}
+		out = append(out, line)
+	}
+	return strings.Join(out, "")
+}
