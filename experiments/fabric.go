@@ -744,3 +744,20 @@ func dropChainTables(text string) string {
 	}
 	return strings.Join(out, "")
 }
+
+// SeriesShape is the number of queue and rate columns a run's time series
+// has: on a chain every link and source, on a fabric the ports and flows it
+// watches (at most output.watch_ports and output.watch_flows).
+func (e *Experiment) SeriesShape() (queues, rates int) {
+	if !e.IsFabric() {
+		return e.LinkCount(), e.Sources.Count
+	}
+	ports, flows := 8, 16 // model.Fabric's defaults
+	if e.Output.WatchPorts != nil {
+		ports = *e.Output.WatchPorts
+	}
+	if e.Output.WatchFlows != nil {
+		flows = *e.Output.WatchFlows
+	}
+	return min(ports, e.fabricPorts()), min(flows, int(min(e.flowCount(), MaxFlows)))
+}

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"slices"
 	"math"
 
 	"qcnlab/algos"
@@ -27,6 +28,9 @@ type Summary struct {
 	Phases []PhaseSummary `json:"phases,omitempty"`
 	// Tiers sum a fabric's ports up by layer (tiers.go); none on a chain.
 	Tiers []TierSummary `json:"tiers,omitempty"`
+	// Watched names, on a fabric, the ports and flows its time series
+	// follows, in the order of its columns (sample.go).
+	Watched *Watched `json:"watched,omitempty"`
 }
 
 // PhaseSummary is what a run measured over one phase, [start, end]: the
@@ -159,6 +163,9 @@ func (s *Packet) Summary() Summary {
 	from, to := s.segAt(cfg.Warmup), len(s.bounds)
 	sum.Bottlenecks, all, sum.Sources, sum.JainFairness = s.measure(from, to, true)
 	sum.Tiers = s.tiers(all, from, to, s.now)
+	if !s.net.chain {
+		sum.Watched = &Watched{Ports: slices.Clone(s.sample.Ports), Flows: slices.Clone(s.sample.Flows)}
+	}
 	if s.short != nil {
 		sum.Flows = s.short.stats.summary()
 	}
@@ -166,6 +173,13 @@ func (s *Packet) Summary() Summary {
 	sum.TimeToFairness = s.rates.fair.result()
 	sum.Phases = s.phases()
 	return sum
+}
+
+// Watched is what a fabric's time series follows: the k-th queue and
+// capacity column is Ports[k]'s, the k-th rate column flow Flows[k]'s.
+type Watched struct {
+	Ports []string `json:"ports"`
+	Flows []int    `json:"flows"`
 }
 
 // Jain is the Jain fairness index, NaN when nothing was delivered.

@@ -7,6 +7,7 @@ package plots
 import (
 	"fmt"
 	"image/color"
+	"slices"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -42,33 +43,42 @@ type RunFigure struct {
 	capacity [][]float64 // [link][bin] sums of the capacity in force
 	counts   []int
 	nsources int
+	ports    []string // the queues' port names, from the samples
 }
 
 // NewRunFigure starts the figure of a run of cfg.
 func NewRunFigure(title string, cfg *model.Config) *RunFigure {
 	f := &RunFigure{
-		title:    title,
-		width:    max(1, cfg.Duration/plotBins),
-		target:   cfg.Scheme.QueueTarget(cfg.Params),
-		buffer:   float64(cfg.Buffer),
-		nsources: len(cfg.Sources),
-
-		rates:  make([][]float64, plotBins+1),
+		title:  title,
+		width:  max(1, cfg.Duration/plotBins),
+		target: cfg.Scheme.QueueTarget(cfg.Params),
+		buffer: float64(cfg.Buffer),
 		counts: make([]int, plotBins+1),
-	}
-	for i := range f.rates {
-		f.rates[i] = make([]float64, f.nsources)
-	}
-	for range max(1, len(cfg.Links)) {
-		f.qmin = append(f.qmin, make([]float64, plotBins+1))
-		f.qmax = append(f.qmax, make([]float64, plotBins+1))
-		f.capacity = append(f.capacity, make([]float64, plotBins+1))
 	}
 	return f
 }
 
+// shape sizes the figure to the samples: every port and source of a
+// chain, the watched ones of a fabric.
+func (f *RunFigure) shape(x *model.Sample) {
+	f.nsources = len(x.Rates)
+	f.rates = make([][]float64, plotBins+1)
+	for i := range f.rates {
+		f.rates[i] = make([]float64, f.nsources)
+	}
+	for range max(1, len(x.Queues)) {
+		f.qmin = append(f.qmin, make([]float64, plotBins+1))
+		f.qmax = append(f.qmax, make([]float64, plotBins+1))
+		f.capacity = append(f.capacity, make([]float64, plotBins+1))
+	}
+	f.ports = slices.Clone(x.Ports)
+}
+
 // Add takes one sample of the run.
 func (f *RunFigure) Add(x *model.Sample) {
+	if f.rates == nil {
+		f.shape(x)
+	}
 	b := min(int(x.Time/f.width), plotBins)
 	for j, q := range x.Queues {
 		if f.counts[b] == 0 || float64(q) < f.qmin[j][b] {
@@ -106,7 +116,9 @@ func (f *RunFigure) Render(format string) ([]byte, error) {
 			envelope = append(envelope, plotter.XY{X: t, Y: f.qmin[j][b] / 1e3}, plotter.XY{X: t, Y: f.qmax[j][b] / 1e3})
 		}
 		name := "queue"
-		if len(f.qmin) > 1 {
+		if len(f.qmin) > 1 && j < len(f.ports) {
+			name = "queue " + f.ports[j]
+		} else if len(f.qmin) > 1 {
 			name = fmt.Sprintf("queue sw%d", j)
 		}
 		queues = append(queues, name, envelope)

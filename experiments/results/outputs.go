@@ -27,6 +27,7 @@ type outputs struct {
 	columns []string // sweep keys
 	sources int      // the most sources of any run: the rate columns
 	links   int      // the most links of any run: the queue columns
+	fabric  bool     // a run is on a fabric: its columns are its watched ports and flows
 }
 
 func newOutputs(dir *outdir.Dir, e *experiments.Experiment, runs []experiments.Run, plotFormat string) (*outputs, error) {
@@ -52,8 +53,9 @@ func newOutputs(dir *outdir.Dir, e *experiments.Experiment, runs []experiments.R
 	}
 	for _, r := range runs {
 		o.labels = append(o.labels, r.Label())
-		o.sources = max(o.sources, r.Exp.Sources.Count)
-		o.links = max(o.links, r.Exp.LinkCount())
+		queues, rates := r.Exp.SeriesShape()
+		o.sources, o.links = max(o.sources, rates), max(o.links, queues)
+		o.fabric = o.fabric || r.Exp.IsFabric()
 	}
 	return o, nil
 }

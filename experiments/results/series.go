@@ -112,14 +112,20 @@ func (s *seriesWriter) discard() { s.f.Close() }
 func (o *outputs) joinParts(ctx context.Context, w io.Writer, summaries []*batch.RunSummary) error {
 	header := append([]string{"algorithm"}, o.columns...)
 	header = append(header, "time_s")
+	// On a fabric, column k is the k-th watched port or flow (summary.json's
+	// watched); on a chain, port k and source k.
+	queue, rate, capacity := "queue_sw%d_bytes", "rate_%d_bps", "capacity_sw%d_bps"
+	if o.fabric {
+		queue, rate, capacity = "queue_w%d_bytes", "rate_w%d_bps", "capacity_w%d_bps"
+	}
 	for j := 0; j < o.links; j++ {
-		header = append(header, fmt.Sprintf("queue_sw%d_bytes", j))
+		header = append(header, fmt.Sprintf(queue, j))
 	}
 	for i := 0; i < o.sources; i++ {
-		header = append(header, fmt.Sprintf("rate_%d_bps", i))
+		header = append(header, fmt.Sprintf(rate, i))
 	}
 	for j := 0; j < o.links; j++ {
-		header = append(header, fmt.Sprintf("capacity_sw%d_bps", j))
+		header = append(header, fmt.Sprintf(capacity, j))
 	}
 	if _, err := w.Write(csvRow(header, false)); err != nil {
 		return err
