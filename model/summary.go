@@ -1,8 +1,8 @@
 package model
 
 import (
-	"slices"
 	"math"
+	"slices"
 
 	"qcnlab/algos"
 )
