@@ -212,14 +212,15 @@ func SetPoint(key string) func(Values) (float64, float64) {
 	return func(v Values) (float64, float64) { return v[key], v[key] }
 }
 
-// QueueTarget is the queue the scheme aims at (the low end of its band), or
+// QueueTarget is the queue the scheme aims at: its set point, or the middle
+// of the band it acts in (the scale a queue's spread is judged against);
 // 0 if it has none.
 func (s *Scheme) QueueTarget(v Values) float64 {
 	if s == nil || s.QueueBand == nil {
 		return 0
 	}
-	lo, _ := s.QueueBand(v)
-	return lo
+	lo, hi := s.QueueBand(v)
+	return (lo + hi) / 2
 }
 
 // Fixed returns a default that ignores the network.
