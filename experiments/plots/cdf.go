@@ -46,25 +46,7 @@ func WriteQueueCDFs(ctx context.Context, dir *outdir.Dir, e *experiments.Experim
 		point, title string
 		lines        []*line
 	}
-	var groups []*group
-	byPoint := map[string]*group{}
-	for i := range runs {
-		r := &runs[i]
-		var parts, short []string
-		for _, a := range e.Sweep {
-			if a.Key != "seed" {
-				v := strings.Trim(r.Point[a.Key], `"`)
-				parts = append(parts, a.Key+"="+v)
-				short = append(short, shortKey(a.Key)+"="+v)
-			}
-		}
-		point := strings.Join(parts, " ")
-		g := byPoint[point]
-		if g == nil {
-			g = &group{point: point, title: strings.Join(short, " ")}
-			byPoint[point] = g
-			groups = append(groups, g)
-		}
+	addRun := func(g *group, r *batch.RunSummary) {
 		for j, b := range r.Bottlenecks {
 			name := r.Algorithm
 			if len(r.Bottlenecks) > 1 {
@@ -78,9 +60,51 @@ func WriteQueueCDFs(ctx context.Context, dir *outdir.Dir, e *experiments.Experim
 			g.lines[k].qs = append(g.lines[k].qs, quantileValues(b.QueueQuantiles))
 		}
 	}
+	// A figure per point of the axes other than the seed; a run is drawn
+	// in every figure whose point it agrees with on the axes that apply to
+	// its algorithm (N-AIMD in each figure of an AP-N-AIMD parameter).
+	var groups []*group
+	type axisValue struct{ key, value string }
+	var members [][]axisValue
+	byPoint := map[string]*group{}
+	for _, p := range e.Points() {
+		var parts, short []string
+		var values []axisValue
+		for _, a := range p {
+			if a.Key != "seed" {
+				v := strings.Trim(a.Value, `"`)
+				parts = append(parts, a.Key+"="+v)
+				short = append(short, e.ShortKey(a.Key)+"="+v)
+				values = append(values, axisValue{a.Key, a.Value})
+			}
+		}
+		point := strings.Join(parts, " ")
+		if byPoint[point] == nil {
+			byPoint[point] = &group{point: point, title: strings.Join(short, " ")}
+			groups = append(groups, byPoint[point])
+			members = append(members, values)
+		}
+	}
+	for i := range runs {
+		r := &runs[i]
+		for gi, g := range groups {
+			agrees := true
+			for _, av := range members[gi] {
+				if v, ok := r.Point[av.key]; ok && v != av.value {
+					agrees = false
+				}
+			}
+			if agrees {
+				addRun(g, r)
+			}
+		}
+	}
 	for _, g := range groups {
 		if err := ctx.Err(); err != nil {
 			return err
+		}
+		if len(g.lines) == 0 {
+			continue // no run of this point finished
 		}
 		p := plot.New()
 		p.Title.Text = strings.TrimSpace(e.Name + ": queue CDF after warm-up " + g.title)

@@ -94,16 +94,12 @@ func (ax sweepAxis) label() string {
 func seriesKey(e *experiments.Experiment, x string, r *batch.RunSummary) string {
 	parts := []string{r.Algorithm}
 	for _, a := range e.Sweep {
-		if a.Key != x && a.Key != "seed" {
-			parts = append(parts, shortKey(a.Key)+"="+strings.Trim(r.Point[a.Key], `"`))
+		if v, ok := r.Point[a.Key]; ok && a.Key != x && a.Key != "seed" {
+			parts = append(parts, e.ShortKey(a.Key)+"="+strings.Trim(v, `"`))
 		}
 	}
 	return strings.Join(parts, " ")
 }
-
-// shortKey is a key's last part, for legends and titles: "rtt" for
-// network.rtt, "sampling" for params.n-aimd.sampling.
-func shortKey(key string) string { return key[strings.LastIndexByte(key, '.')+1:] }
 
 // errorPoints are means with symmetric error bars.
 type errorPoints struct {

@@ -42,11 +42,13 @@ func (o *outputs) series(i int, run experiments.Run) (*seriesWriter, error) {
 func SeriesPrefix(columns []string, run experiments.Run) []byte {
 	cells := []string{run.Algorithm}
 	for _, key := range columns {
+		cell := "" // an axis that does not apply to the run's algorithm
 		for _, a := range run.Point {
 			if a.Key == key {
-				cells = append(cells, strings.Trim(a.Value, `"`))
+				cell = strings.Trim(a.Value, `"`)
 			}
 		}
+		cells = append(cells, cell)
 	}
 	return csvRow(cells, true)
 }
