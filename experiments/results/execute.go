@@ -74,6 +74,7 @@ type Result struct {
 	Complete   bool               `json:"complete"`
 	Runs       []batch.RunSummary `json:"runs"`
 	stopped    bool               // cancelled, rather than incomplete for failed runs
+	exp        *experiments.Experiment
 }
 
 // Execute runs every run of the experiment (or of opt.Part). If ctx is
@@ -115,7 +116,7 @@ func Execute(ctx context.Context, e *experiments.Experiment, opt Options) (*Resu
 	}
 	summaries, errs := batch.Execute(ctx, runs, todo, bopt)
 
-	res := &Result{Experiment: e.Name, Complete: true, stopped: ctx.Err() != nil}
+	res := &Result{Experiment: e.Name, Complete: true, stopped: ctx.Err() != nil, exp: e}
 	if todo == nil {
 		todo = make([]int, len(runs))
 		for i := range todo {
