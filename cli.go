@@ -362,12 +362,19 @@ func batchSignals() (runs, abort context.Context, stop func()) {
 }
 
 // openExperiment opens an experiment (a file or a built-in), applies the
-// --set overrides in order and validates it; SIGINT or SIGTERM stops it.
-func openExperiment(arg string, sets []string) (*experiments.Experiment, error) {
-	return interruptible(func() (*experiments.Experiment, error) {
+// --set overrides in order and validates it, warning of what it adapted to
+// them; SIGINT or SIGTERM stops it.
+func (c *call) openExperiment(arg string, sets []string) (*experiments.Experiment, error) {
+	e, err := interruptible(func() (*experiments.Experiment, error) {
 		reached("loading") // and validation: for the signal test
 		return experiments.OpenWith(arg, sets)
 	})
+	if e != nil {
+		for _, n := range e.Notes {
+			fmt.Fprintln(c.stderr, "qcnlab: warning:", n)
+		}
+	}
+	return e, err
 }
 
 // openFailed reports an experiment that did not open: exit 2, or 1 if the

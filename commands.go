@@ -195,7 +195,7 @@ func runCommand(fs *flag.FlagSet) func(c *call) int {
 			}
 			part = slice
 		}
-		e, err := openExperiment(c.args[0], *sets)
+		e, err := c.openExperiment(c.args[0], *sets)
 		if err != nil {
 			return c.openFailed(err)
 		}
@@ -303,7 +303,7 @@ func stabilityCommand(fs *flag.FlagSet) func(c *call) int {
 		if len(c.args) != 1 || *key == "" || *span == "" {
 			return c.fail("name one experiment, --vary KEY and --range LO:HI")
 		}
-		e, err := openExperiment(c.args[0], *sets)
+		e, err := c.openExperiment(c.args[0], *sets)
 		if err != nil {
 			return c.openFailed(err)
 		}
@@ -361,7 +361,7 @@ func tuiCommand(fs *flag.FlagSet) func(c *call) int {
 		if len(c.args) == 1 {
 			name = c.args[0]
 		}
-		e, err := openExperiment(name, *sets)
+		e, err := c.openExperiment(name, *sets)
 		if err != nil {
 			return c.openFailed(err)
 		}
@@ -402,7 +402,7 @@ func algosCommand(fs *flag.FlagSet) func(c *call) int {
 				return c.fail(err)
 			}
 		}
-		e, err := openExperiment(*exp, *sets)
+		e, err := c.openExperiment(*exp, *sets)
 		if err != nil {
 			return c.openFailed(err)
 		}
