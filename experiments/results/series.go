@@ -14,6 +14,7 @@ import (
 	"qcnlab/algos"
 	"qcnlab/experiments"
 	"qcnlab/experiments/batch"
+	"qcnlab/experiments/outdir"
 	"qcnlab/model"
 	"qcnlab/units"
 )
@@ -271,6 +272,29 @@ func (o *outputs) joinParts(ctx context.Context, w io.Writer, summaries []*batch
 	}
 	return nil
 }
+
+// OpenSeries opens the time series an output directory holds, as CSV:
+// timeseries.csv.gz decompressed. Its columns are SeriesHeader's.
+func OpenSeries(dir *outdir.Dir) (io.ReadCloser, error) {
+	f, err := dir.Open(SeriesFile)
+	if err != nil {
+		return nil, err
+	}
+	z, err := gzip.NewReader(bufio.NewReaderSize(f, 1<<16))
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%s: %w", dir.Join(SeriesFile), err)
+	}
+	return readCloser{z, f}, nil
+}
+
+// readCloser reads a decompressed file and closes the file.
+type readCloser struct {
+	io.Reader
+	f io.Closer
+}
+
+func (r readCloser) Close() error { return r.f.Close() }
 
 // ctxReader is a reader that stops when its context is cancelled: a copy of
 // gigabytes of time series stops within a buffer.
