@@ -627,3 +627,12 @@ func TestEditShorterDurationFitsTheWarmup(t *testing.T) {
 		t.Errorf("status %q", h.m.status)
 	}
 }
+
+// A value of the wrong type says what the key takes, in the project's words.
+func TestEditWrongTypeSaysWhatTheKeyTakes(t *testing.T) {
+	h := newHarness(t, testExperiment(t), 120, 40)
+	editKey(h, "params.qcn.w", "1KB")
+	if want := `params.qcn.w: a plain number, not a size ("1KB")`; h.m.params.err != want {
+		t.Errorf("error %q, want %q", h.m.params.err, want)
+	}
+}

@@ -113,7 +113,7 @@ func cdfFigure(e *experiments.Experiment, g *cdfGroup, opt Options) (*Figure, er
 		}
 	}
 	bu := bytesUnit(top)
-	p := newPlot(fmt.Sprintf("queue (%s)", bu.name), "P(queue <= x)")
+	p := NewPanel(fmt.Sprintf("queue (%s)", bu.name), "P(queue <= x)")
 	p.Y.Min, p.Y.Max = 0, 1
 	var key Legend
 	for k, l := range g.lines {

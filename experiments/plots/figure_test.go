@@ -251,11 +251,11 @@ seed = [1, 2, 3]
 func TestKeyCell(t *testing.T) {
 	var key Legend
 	key.Add("a")
-	odd := &Figure{Rows: [][]*plot.Plot{{newPlot("x", "y"), newPlot("x", "y")}, {newPlot("x", "y")}}, Key: key, Size: runSize}
+	odd := &Figure{Rows: [][]*plot.Plot{{NewPanel("x", "y"), NewPanel("x", "y")}, {NewPanel("x", "y")}}, Key: key, Size: runSize}
 	if lo := odd.layout(); lo.keyCell != [2]int{1, 1} || len(lo.grid) != 2 {
 		t.Errorf("key at %v of %d rows, want the empty cell of row 1", lo.keyCell, len(lo.grid))
 	}
-	even := &Figure{Rows: [][]*plot.Plot{{newPlot("x", "y"), newPlot("x", "y")}}, Key: key, Size: runSize}
+	even := &Figure{Rows: [][]*plot.Plot{{NewPanel("x", "y"), NewPanel("x", "y")}}, Key: key, Size: runSize}
 	if lo := even.layout(); lo.keyCell != [2]int{1, 0} || len(lo.grid) != 2 {
 		t.Errorf("key at %v of %d rows, want a row of its own", lo.keyCell, len(lo.grid))
 	}

@@ -152,7 +152,7 @@ func (f *RunFigure) build(s *batch.RunSummary) (*runPlots, error) {
 	end := f.duration.Seconds() / tu.scale
 	r := &runPlots{time: tu}
 	bu := bytesUnit(math.Max(f.buffer, f.qTop()))
-	r.queue = newPlot("", fmt.Sprintf("queue (%s)", bu.name))
+	r.queue = NewPanel("", fmt.Sprintf("queue (%s)", bu.name))
 	for j := range f.qmin {
 		var envelope plotter.XYs
 		for b, n := range f.counts {
@@ -247,7 +247,7 @@ func (f *RunFigure) build(s *batch.RunSummary) (*runPlots, error) {
 		}
 	}
 	ru := rateUnit(top)
-	r.rates = newPlot(fmt.Sprintf("time (%s)", tu.name), fmt.Sprintf("rate (%s)", ru.name))
+	r.rates = NewPanel(fmt.Sprintf("time (%s)", tu.name), fmt.Sprintf("rate (%s)", ru.name))
 	for k, l := range lines {
 		for i := range l.xys {
 			l.xys[i].Y /= ru.scale

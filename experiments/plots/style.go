@@ -52,10 +52,11 @@ var (
 	lightGrey = color.Gray{Y: 160}
 )
 
-// newPlot is a panel in qcnlab's style: 10 pt labels and ticks, the nice
-// ticker on both axes, no title (the figure has one) and no legend (the
-// figure draws legends outside the axes).
-func newPlot(xLabel, yLabel string) *plot.Plot {
+// NewPanel is a panel in qcnlab's style: 10 pt labels and ticks, the nice
+// ticker on both axes, no title (the Figure has one) and no legend (the
+// Figure draws legends outside the axes). Any figure of qcnlab's can be
+// drawn with it and Figure.
+func NewPanel(xLabel, yLabel string) *plot.Plot {
 	p := plot.New()
 	for _, ax := range []*plot.Axis{&p.X, &p.Y} {
 		ax.Label.TextStyle.Font.Size = font.Length(textSize)

@@ -188,7 +188,7 @@ func sweepFigure(e *experiments.Experiment, runs []batch.RunSummary, opt Options
 			u = panel.unit(top)
 			label = fmt.Sprintf("%s (%s)", panel.label, u.name)
 		}
-		p := newPlot(ax.label(), label)
+		p := NewPanel(ax.label(), label)
 		for k, name := range names {
 			var pts errorPoints
 			for _, x := range slices.Sorted(maps.Keys(values[name])) {
