@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -344,5 +345,32 @@ func TestMergeStopsWhenCancelled(t *testing.T) {
 		if e.Name() != outdir.JournalName {
 			t.Errorf("a cancelled merge left %s", e.Name())
 		}
+	}
+}
+
+// Shards without a time series merge into outputs without one; shards
+// that disagree on --series are refused.
+func TestMergeSeriesModes(t *testing.T) {
+	e := sweep(t)
+	root := t.TempDir()
+	dir := func(name string) string { return filepath.Join(root, name) }
+	for i, series := range []string{"none", "none", "1ms"} {
+		s, err := results.ParseSeries(series)
+		if err != nil {
+			t.Fatal(err)
+		}
+		slice := Slice{Index: i % 2, Count: 2}
+		if _, err := results.Execute(context.Background(), e, results.Options{OutDir: dir(fmt.Sprint(i)), Part: slice, Series: s}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := Merge(context.Background(), []string{dir("0"), dir("1")}, dir("out"), plots.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir("out"), results.SeriesFile)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a merge of shards without a time series wrote one: %v", err)
+	}
+	if _, err := Merge(context.Background(), []string{dir("0"), dir("2")}, dir("out2"), plots.Options{}); err == nil || !strings.Contains(err.Error(), "--series none") {
+		t.Errorf("shards of different --series merged: %v", err)
 	}
 }
