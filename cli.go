@@ -18,6 +18,7 @@ import (
 
 	"qcnlab/experiments"
 	"qcnlab/experiments/batch"
+	"qcnlab/experiments/plots"
 )
 
 // call is one command being run: its parsed flags and arguments, and where
@@ -87,6 +88,35 @@ func setFlag(fs *flag.FlagSet) *setFlags {
 
 func workersFlag(fs *flag.FlagSet) *int {
 	return fs.Int("workers", 0, "`N` runs at once (default: one per CPU)")
+}
+
+// figureFlags are --plot and --plot-size.
+type figureFlags struct{ format, size *string }
+
+func plotFlags(fs *flag.FlagSet, what string) figureFlags {
+	return figureFlags{
+		format: fs.String("plot", "", what+", as `png|svg|pdf`"),
+		size:   fs.String("plot-size", "", "with --plot, the size of every figure, `WxH` in in, cm, mm or pt (6.4inx4.8in, 16cmx10cm; a plain number is inches)"),
+	}
+}
+
+// options are the figure options the flags give.
+func (f figureFlags) options() (plots.Options, error) {
+	opt := plots.Options{Format: *f.format}
+	if err := opt.Check(); err != nil {
+		return opt, err
+	}
+	if *f.size != "" {
+		if opt.Format == "" {
+			return opt, errors.New("--plot-size needs --plot FORMAT")
+		}
+		size, err := plots.ParseSize(*f.size)
+		if err != nil {
+			return opt, err
+		}
+		opt.Size = size
+	}
+	return opt, nil
 }
 
 // workersValid checks --workers, which batch.Workers reads: 0 means one per
@@ -332,12 +362,19 @@ func batchSignals() (runs, abort context.Context, stop func()) {
 }
 
 // openExperiment opens an experiment (a file or a built-in), applies the
-// --set overrides in order and validates it; SIGINT or SIGTERM stops it.
-func openExperiment(arg string, sets []string) (*experiments.Experiment, error) {
-	return interruptible(func() (*experiments.Experiment, error) {
+// --set overrides in order and validates it, warning of what it adapted to
+// them; SIGINT or SIGTERM stops it.
+func (c *call) openExperiment(arg string, sets []string) (*experiments.Experiment, error) {
+	e, err := interruptible(func() (*experiments.Experiment, error) {
 		reached("loading") // and validation: for the signal test
 		return experiments.OpenWith(arg, sets)
 	})
+	if e != nil {
+		for _, n := range e.Notes {
+			fmt.Fprintln(c.stderr, "qcnlab: warning:", n)
+		}
+	}
+	return e, err
 }
 
 // openFailed reports an experiment that did not open: exit 2, or 1 if the

@@ -78,8 +78,8 @@ func init() {
 		},
 		{
 			name: "run",
-			synopsis: []string{"qcnlab run FILE|NAME [--set KEY=VALUE]... [--out DIR [--plot png|svg]] [--json] [--workers N]",
-				"           [--shard I/N]"},
+			synopsis: []string{"qcnlab run FILE|NAME [--set KEY=VALUE]... [--json] [--workers N]",
+				"           [--out DIR [--plot png|svg|pdf] [--plot-size WxH] [--series full|none|D] [--shard I/N]]"},
 			does: []string{"run an experiment and print its summary; with --shard, only the",
 				"I-th (from 0) of N slices of its runs"},
 			about:  "Run an experiment (every algorithm at every point of its sweep) and print its summary.",
@@ -88,7 +88,7 @@ func init() {
 		},
 		{
 			name:     "merge",
-			synopsis: []string{"qcnlab merge DIR... --out DIR [--plot png|svg]"},
+			synopsis: []string{"qcnlab merge DIR... --out DIR [--plot png|svg|pdf] [--plot-size WxH]"},
 			does:     []string{"join the shards of one batch into its unsharded outputs"},
 			about:    "Join the output directories of the shards of one batch.",
 			args:     [][2]string{{"DIR...", "the --out directories of qcnlab run --shard I/N"}},
@@ -163,14 +163,26 @@ func init() {
 
 func runCommand(fs *flag.FlagSet) func(c *call) int {
 	sets := setFlag(fs)
-	out := fs.String("out", "", "write summary.json, timeseries.csv and experiment.toml to the directory `DIR`")
-	plotFormat := fs.String("plot", "", "with --out, also draw each run's queue and rates in plots/, as `png|svg`")
+	out := fs.String("out", "", "write experiment.toml, summary.json, results.csv and timeseries.csv.gz to the directory `DIR`")
+	plotFlags := plotFlags(fs, "with --out, also draw each run's queue and rates, and the sweep's figures, in plots/")
+	seriesFlag := fs.String("series", "full", "with --out, what timeseries.csv.gz holds: every sample (full), none, or one row per duration `D` (1ms)")
 	asJSON := fs.Bool("json", false, "print the summary as JSON")
 	workers := workersFlag(fs)
 	shardFlag := fs.String("shard", "", "with --out, run only the I-th of N disjoint slices of the runs, `I/N` (I from 0)")
 	return func(c *call) int {
 		if len(c.args) != 1 {
 			return c.fail("name one experiment file or built-in experiment")
+		}
+		plot, err := plotFlags.options()
+		if err != nil {
+			return c.fail(err)
+		}
+		series, err := results.ParseSeries(*seriesFlag)
+		if err != nil {
+			return c.fail(err)
+		}
+		if c.set("series") && *out == "" {
+			return c.fail("--series needs --out DIR")
 		}
 		var part results.Part
 		if *shardFlag != "" {
@@ -183,20 +195,20 @@ func runCommand(fs *flag.FlagSet) func(c *call) int {
 			}
 			part = slice
 		}
-		e, err := openExperiment(c.args[0], *sets)
+		e, err := c.openExperiment(c.args[0], *sets)
 		if err != nil {
 			return c.openFailed(err)
 		}
 		ctx, abort, stop := batchSignals()
 		defer stop()
-		if *plotFormat != "" && *out == "" {
+		if plot.Format != "" && *out == "" {
 			return c.fail("--plot needs --out DIR")
 		}
 		if !c.workersValid(*workers) {
 			return exitUsage
 		}
 		report, clear := c.progress(e.Name, "runs")
-		res, err := results.Execute(ctx, e, results.Options{Workers: *workers, OutDir: *out, Plot: *plotFormat, Part: part,
+		res, err := results.Execute(ctx, e, results.Options{Workers: *workers, OutDir: *out, Plot: plot.Format, PlotSize: plot.Size, Series: series, Part: part,
 			Abort: abort, Progress: report})
 		clear()
 		if res != nil {
@@ -253,14 +265,18 @@ func runs(n int) string {
 
 func mergeCommand(fs *flag.FlagSet) func(c *call) int {
 	out := fs.String("out", "", "the directory `DIR` to write the joined outputs to")
-	plotFormat := fs.String("plot", "", "also draw the sweep's figure in plots/, as `png|svg`")
+	plotFlags := plotFlags(fs, "also draw the sweep's figures in plots/")
 	return func(c *call) int {
 		if len(c.args) == 0 || *out == "" {
 			return c.fail("name the shard directories and --out DIR")
 		}
+		plot, err := plotFlags.options()
+		if err != nil {
+			return c.fail(err)
+		}
 		ctx, stop := signals()
 		defer stop()
-		res, err := shard.Merge(ctx, c.args, *out, *plotFormat)
+		res, err := shard.Merge(ctx, c.args, *out, plot)
 		if errors.Is(err, context.Canceled) {
 			fmt.Fprintln(c.stderr, "qcnlab merge: interrupted; its temporary files are removed")
 			return exitRun
@@ -287,7 +303,7 @@ func stabilityCommand(fs *flag.FlagSet) func(c *call) int {
 		if len(c.args) != 1 || *key == "" || *span == "" {
 			return c.fail("name one experiment, --vary KEY and --range LO:HI")
 		}
-		e, err := openExperiment(c.args[0], *sets)
+		e, err := c.openExperiment(c.args[0], *sets)
 		if err != nil {
 			return c.openFailed(err)
 		}
@@ -345,7 +361,7 @@ func tuiCommand(fs *flag.FlagSet) func(c *call) int {
 		if len(c.args) == 1 {
 			name = c.args[0]
 		}
-		e, err := openExperiment(name, *sets)
+		e, err := c.openExperiment(name, *sets)
 		if err != nil {
 			return c.openFailed(err)
 		}
@@ -386,7 +402,7 @@ func algosCommand(fs *flag.FlagSet) func(c *call) int {
 				return c.fail(err)
 			}
 		}
-		e, err := openExperiment(*exp, *sets)
+		e, err := c.openExperiment(*exp, *sets)
 		if err != nil {
 			return c.openFailed(err)
 		}

@@ -54,21 +54,26 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 	return execute(cmd, rest, stdout, stderr)
 }
 
+// revision is the VCS revision, for a build the Go toolchain cannot stamp
+// (a linked git worktree, golang/go#58218; a source tarball; -buildvcs=false):
+// go build -ldflags "-X main.revision=$(git rev-parse HEAD)".
+var revision string
+
 // version is the module version and the VCS revision the binary was built
-// from, as the Go toolchain recorded them.
+// from, as the Go toolchain recorded them (or -X main.revision set it).
 func version() string {
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
 		return "qcnlab (no build information)"
 	}
 	v := "qcnlab " + info.Main.Version
-	var rev, at, modified string
+	rev, at, modified := revision, "", ""
 	for _, s := range info.Settings {
 		switch s.Key {
 		case "vcs.revision":
 			rev = s.Value
 		case "vcs.time":
-			at = s.Value
+			at = ", " + s.Value
 		case "vcs.modified":
 			if s.Value == "true" {
 				modified = ", with uncommitted changes"
@@ -76,9 +81,10 @@ func version() string {
 		}
 	}
 	if rev != "" {
-		v += fmt.Sprintf(" (revision %s, %s%s)", rev, at, modified)
+		v += fmt.Sprintf(" (revision %s%s%s)", rev, at, modified)
 	} else {
-		v += " (built without VCS information)"
+		v += " (no VCS revision: build it in a git clone with go install . or go build," +
+			` or give it with -ldflags "-X main.revision=$(git rev-parse HEAD)")`
 	}
 	return v + ", " + info.GoVersion
 }

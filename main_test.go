@@ -3,7 +3,9 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -33,7 +35,22 @@ func TestMain(m *testing.M) {
 // TestCLI runs the command-line scripts: each is a txtar file of commands
 // and the files they use, checked against qcnlab's output and exit status.
 func TestCLI(t *testing.T) {
-	testscript.Run(t, testscript.Params{Dir: "testdata/script"})
+	testscript.Run(t, testscript.Params{Dir: "testdata/script", Cmds: map[string]func(*testscript.TestScript, bool, []string){
+		// gunzip FILE.gz writes FILE beside it, as gunzip -k does.
+		"gunzip": func(ts *testscript.TestScript, neg bool, args []string) {
+			if neg || len(args) != 1 || !strings.HasSuffix(args[0], ".gz") {
+				ts.Fatalf("usage: gunzip FILE.gz")
+			}
+			f, err := os.Open(ts.MkAbs(args[0]))
+			ts.Check(err)
+			defer f.Close()
+			z, err := gzip.NewReader(f)
+			ts.Check(err)
+			data, err := io.ReadAll(z)
+			ts.Check(err)
+			ts.Check(os.WriteFile(ts.MkAbs(strings.TrimSuffix(args[0], ".gz")), data, 0o644))
+		},
+	}})
 }
 
 // A panic is an internal error: its own exit status and the stack.

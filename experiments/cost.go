@@ -200,13 +200,24 @@ func roundTo2(x float64) float64 {
 func sourcesLimit(links int) int { return model.MaxSources - max(1, links) }
 
 // runCount is the number of runs of the batch, computed without expanding
-// the sweep: every combination of its values times the algorithms.
+// the sweep: for each algorithm, every combination of the values of the
+// axes that apply to it (AxisApplies).
 func (e *Experiment) runCount() float64 {
-	n := float64(max(1, len(e.Algorithms)))
-	for _, a := range e.Sweep {
-		n *= float64(len(a.Values))
+	algorithms := e.Algorithms
+	if len(algorithms) == 0 {
+		algorithms = []string{""}
 	}
-	return n
+	total := 0.0
+	for _, name := range algorithms {
+		n := 1.0
+		for _, a := range e.Sweep {
+			if AxisApplies(a.Key, name) {
+				n *= float64(len(a.Values))
+			}
+		}
+		total += n
+	}
+	return total
 }
 
 // sweepErrors refuses a sweep with too many runs before it is expanded.
@@ -216,7 +227,7 @@ func (e *Experiment) sweepErrors(bad func(key, format string, args ...any)) bool
 		if len(e.Sweep) > 0 {
 			key = "sweep." + e.Sweep[0].Key
 		}
-		bad(key, "the sweep makes %.0f runs (every combination of its values, times %d algorithms); the most is %d",
+		bad(key, "the sweep makes %.0f runs (for each of its %d algorithms, every combination of the values that apply to it); the most is %d",
 			n, max(1, len(e.Algorithms)), MaxRuns)
 		return false
 	}

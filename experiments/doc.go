@@ -9,6 +9,7 @@
 //   - batch: executing runs on a pool of workers, with progress;
 //   - results: the text and JSON summaries and the output directory's files;
 //   - plots: the figures;
+//   - stats: a metric over the seeds of a point (mean, 95% interval);
 //   - outdir: the output directory, written safely;
 //   - shard: a batch spread over machines, and the merge of its slices;
 //   - stability: the search for where a loop stops being stable;

@@ -34,6 +34,10 @@ type Experiment struct {
 	// is run with every algorithm.
 	Sweep []Axis `toml:"-"`
 
+	// Notes are what opening the experiment adapted, for a warning: a
+	// warm-up scaled to a shorter duration (FitDuration).
+	Notes []string `toml:"-"`
+
 	// origin says where each key was last set, for error messages:
 	// "file.toml:12", "--set", ...
 	origin map[string]string
@@ -200,6 +204,7 @@ func (e *Experiment) Clone() *Experiment {
 		c.Params[name] = maps.Clone(v)
 	}
 	c.origin = maps.Clone(e.origin)
+	c.Notes = slices.Clone(e.Notes)
 	return &c
 }
 

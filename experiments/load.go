@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -150,7 +151,9 @@ func (e *Experiment) decode(where, text string, snippet bool) error {
 	doc := document{Experiment: *e.Clone()}
 	md, err := toml.Decode(text, &doc)
 	if err != nil {
-		return tomlError(where, snippet, err)
+		var values map[string]any // to name a value of the wrong type
+		toml.Decode(text, &values)
+		return typeError(tomlError(where, snippet, err), func(key string) any { return lookup(values, key) })
 	}
 	lines := keyLines(text, md.Keys())
 	loc := func(key string, i int) string {
@@ -212,7 +215,11 @@ func (e *Experiment) decode(where, text string, snippet bool) error {
 				continue
 			}
 			if err != nil {
-				errs = append(errs, tomlError(where, snippet, err))
+				errs = append(errs, typeError(tomlError(where, snippet, err), func(string) any {
+					var v any
+					md.PrimitiveDecode(doc.Params[name][key], &v)
+					return v
+				}))
 				continue
 			}
 			if next.Params[name] == nil {
@@ -376,6 +383,88 @@ func tomlError(where string, snippet bool, err error) error {
 		at = where + ":" + m[1]
 	}
 	return &Error{Where: at, Key: m[2], Msg: strings.TrimPrefix(msg, m[0])}
+}
+
+var incompatible = regexp.MustCompile(`^incompatible types: TOML value has type \S+; destination has type (\S+)$`)
+
+// typeError says a value of the wrong type in the project's words: what
+// the key takes and what it was given, "params.qcn.w: a plain number, not
+// a size ("1KB")", where the toml package says "incompatible types".
+func typeError(err error, value func(key string) any) error {
+	var e *Error
+	if !errors.As(err, &e) {
+		return err
+	}
+	m := incompatible.FindStringSubmatch(e.Msg)
+	if m == nil {
+		return err
+	}
+	want := map[string]string{"integer": "a whole number", "float": "a plain number", "boolean": "true or false",
+		"bool": "true or false", "string": "a string"}[m[1]]
+	if want == "" {
+		return err
+	}
+	return &Error{Where: e.Where, Key: e.Key, Msg: want + ", not " + describe(value(e.Key))}
+}
+
+// describe names a decoded TOML value for an error: "a size ("1KB")",
+// "2.5", "the text "fast"".
+func describe(v any) string {
+	switch x := v.(type) {
+	case string:
+		for _, k := range []struct {
+			name  string
+			parse func(string) error
+		}{
+			{"a size", func(s string) error { _, err := units.ParseBytes(s); return err }},
+			{"a rate", func(s string) error { _, err := units.ParseRate(s); return err }},
+			{"a duration", func(s string) error { _, err := units.ParseDuration(s); return err }},
+		} {
+			if k.parse(x) == nil {
+				return fmt.Sprintf("%s (%q)", k.name, x)
+			}
+		}
+		return fmt.Sprintf("the text %q", x)
+	case float64:
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	case int64:
+		return strconv.FormatInt(x, 10)
+	case bool:
+		return strconv.FormatBool(x)
+	case []any, []map[string]any:
+		return "an array"
+	case map[string]any:
+		return "a table"
+	}
+	return "a value of another type"
+}
+
+// lookup finds a dotted key in decoded TOML; nil if it is not there.
+func lookup(m map[string]any, key string) any {
+	var v any = m
+	for _, part := range strings.Split(key, ".") {
+		t, ok := v.(map[string]any)
+		if !ok {
+			return nil
+		}
+		if x, ok := t[part]; ok {
+			v = x
+			continue
+		}
+		return lookupQuoted(t, part)
+	}
+	return v
+}
+
+// lookupQuoted finds a part of a key written quoted with dots in it (a
+// scheme's name has none, so this is rare): nil if absent.
+func lookupQuoted(t map[string]any, part string) any {
+	for k, x := range t {
+		if strings.Trim(k, `"`) == part {
+			return x
+		}
+	}
+	return nil
 }
 
 // choiceError is a word that is not one of a choice parameter's.

@@ -158,7 +158,7 @@ func TestErrorsNameFileLineAndKey(t *testing.T) {
 		{"unknown key", "seed = 1\n[network]\ncapacty = \"10Gbps\"\n",
 			[]string{"bad.toml:3: network.capacty: unknown key", `did you mean "network.capacity"`}},
 		{"wrong type", "seed = 1\nduration = \"10ms\"\n[sources]\ncount = \"four\"\n",
-			[]string{"bad.toml:4", "sources.count", "incompatible types"}},
+			[]string{"bad.toml:4", "sources.count", `a whole number, not the text "four"`}},
 		{"missing unit", "[network]\nrtt = 100\n",
 			[]string{"bad.toml:2", "network.rtt", "needs a unit"}},
 		{"bad unit", "[network]\n\ncapacity = \"10 furlongs\"\n",

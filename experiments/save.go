@@ -35,7 +35,7 @@ func (e *Experiment) Encode(w io.Writer) error {
 		b.WriteString(text)
 	}
 	if len(r.Sweep) > 0 {
-		b.WriteString("\n[sweep]  # every combination of these values runs with every algorithm\n")
+		b.WriteString("\n[sweep]  # every combination of these values runs with every algorithm (params.NAME.KEY: with NAME only)\n")
 		for _, a := range r.Sweep {
 			fmt.Fprintf(&b, "%s = [%s]\n", quote(a.Key), strings.Join(a.Values, ", "))
 		}

@@ -4,7 +4,9 @@ package experiments_test
 // do, end to end through package results.
 
 import (
+	"bufio"
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"os"
@@ -68,7 +70,7 @@ func TestPFCCongestionSpreadingBuiltin(t *testing.T) {
 }
 
 // Seed 004's figure 4 (experiments.ParkingLotText): both links congested
-// and busy, and a queue column for each in timeseries.csv.
+// and busy, and a queue column for each in timeseries.csv.gz.
 func TestParkingLotBatch(t *testing.T) {
 	e := mustParse(t, experiments.ParkingLotText)
 	dir := t.TempDir()
@@ -87,9 +89,18 @@ func TestParkingLotBatch(t *testing.T) {
 			t.Errorf("%s: utilization %.3f queue mean %.0f", b.Name, b.Utilization, b.QueueMean)
 		}
 	}
-	series, _ := os.ReadFile(filepath.Join(dir, "timeseries.csv"))
-	if !strings.HasPrefix(string(series), "algorithm,time_s,queue_sw0_bytes,queue_sw1_bytes,rate_0_bps,") {
-		t.Errorf("header %q", strings.SplitN(string(series), "\n", 2)[0])
+	f, err := os.Open(filepath.Join(dir, results.SeriesFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	z, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	header, _ := bufio.NewReader(z).ReadString('\n')
+	if !strings.HasPrefix(header, "run,algorithm,seed,time_s,queue_sw0_bytes,queue_sw1_bytes,rate_0_bps,") {
+		t.Errorf("header %q", header)
 	}
 }
 

@@ -84,3 +84,75 @@ func roundTrip(t *testing.T, e *Experiment) *Experiment {
 	}
 	return back
 }
+
+// An axis params.NAME.KEY varies scheme NAME's runs only: the other schemes
+// run once per combination of the other axes, without it in their label.
+func TestSchemeAxisAppliesToItsSchemeOnly(t *testing.T) {
+	e := mustParse(t, `
+algorithms = ["n-aimd", "ap-n-aimd"]
+[sweep]
+"params.ap-n-aimd.sampling" = ["random", "regular"]
+network.rtt = ["100us", "300us"]
+seed = [1, 2]
+`)
+	runs, err := e.Runs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var labels []string
+	for _, r := range runs {
+		labels = append(labels, r.Label())
+	}
+	want := []string{
+		"n-aimd network.rtt=100us seed=1",
+		"ap-n-aimd params.ap-n-aimd.sampling=random network.rtt=100us seed=1",
+		"n-aimd network.rtt=100us seed=2",
+		"ap-n-aimd params.ap-n-aimd.sampling=random network.rtt=100us seed=2",
+		"n-aimd network.rtt=300us seed=1",
+		"ap-n-aimd params.ap-n-aimd.sampling=random network.rtt=300us seed=1",
+		"n-aimd network.rtt=300us seed=2",
+		"ap-n-aimd params.ap-n-aimd.sampling=random network.rtt=300us seed=2",
+		"ap-n-aimd params.ap-n-aimd.sampling=regular network.rtt=100us seed=1",
+		"ap-n-aimd params.ap-n-aimd.sampling=regular network.rtt=100us seed=2",
+		"ap-n-aimd params.ap-n-aimd.sampling=regular network.rtt=300us seed=1",
+		"ap-n-aimd params.ap-n-aimd.sampling=regular network.rtt=300us seed=2",
+	}
+	if strings.Join(labels, "\n") != strings.Join(want, "\n") {
+		t.Errorf("runs:\n%s\nwant:\n%s", strings.Join(labels, "\n"), strings.Join(want, "\n"))
+	}
+	if n := e.runCount(); n != float64(len(want)) {
+		t.Errorf("runCount %g, want %d", n, len(want))
+	}
+	if n := len(e.PointsFor("n-aimd")); n != 4 {
+		t.Errorf("n-aimd has %d points, want 4", n)
+	}
+	if n := len(e.PointsFor("ap-n-aimd")); n != 8 {
+		t.Errorf("ap-n-aimd has %d points, want 8", n)
+	}
+	// The run's experiment is the point's, whatever the label leaves out.
+	if r := runs[8]; r.Exp.Params["ap-n-aimd"]["sampling"] == runs[1].Exp.Params["ap-n-aimd"]["sampling"] {
+		t.Errorf("the regular run has the random run's sampling")
+	}
+}
+
+func TestShortKeys(t *testing.T) {
+	e := mustParse(t, `
+algorithms = ["qcn", "qcn-t"]
+[sweep]
+"params.qcn.w" = [2, 4]
+"params.qcn-t.w" = [2, 4]
+"params.qcn.q_eq" = ["20KB"]
+network.rtt = ["100us"]
+seed = [1]
+`)
+	for key, want := range map[string]string{"params.qcn.w": "qcn.w", "params.qcn-t.w": "qcn-t.w",
+		"params.qcn.q_eq": "q_eq", "network.rtt": "rtt", "seed": "seed"} {
+		if got := e.ShortKey(key); got != want {
+			t.Errorf("ShortKey(%s) = %q, want %q", key, got, want)
+		}
+	}
+	runs, _ := e.Runs()
+	if got := e.ShortLabel(runs[0]); got != "qcn qcn.w=2 q_eq=20KB rtt=100us seed=1" {
+		t.Errorf("short label %q", got)
+	}
+}

@@ -30,7 +30,7 @@ func (m *Model) switchTo(i int) {
 	i = ((i % n) + n) % n
 	if m.compare {
 		m.active = i
-		m.params.load(m.run, m.bar[i])
+		m.params.load(m.run, m.exp, m.bar[i])
 		m.refreshPanes()
 		return
 	}
@@ -95,14 +95,16 @@ func fmtSpeed(x float64) string {
 // restarts on it; an error leaves everything as it was and shows in place.
 func (m *Model) applyEdit(msg editMsg) {
 	for _, a := range m.exp.Sweep {
-		if a.Key == msg.key {
-			m.params.fail(fmt.Sprintf("%s is swept: [sweep] sets it at each point (] and [ pick the point)", msg.key))
+		if a.Key == msg.key { // the pane refuses it before; a key can become swept by an open
+			m.params.fail(sweptMessage(msg.key))
 			return
 		}
 	}
 	next := m.exp.Clone()
 	err := next.Set(msg.key + "=" + msg.value)
+	var notes []string
 	if err == nil {
+		notes = next.FitDuration(m.exp.Duration)
 		err = next.Validate()
 	}
 	if err == nil {
@@ -119,7 +121,11 @@ func (m *Model) applyEdit(msg editMsg) {
 		return
 	}
 	m.params.stopEdit()
-	m.setStatus(fmt.Sprintf("%s = %s: restarted", msg.key, strings.TrimSpace(msg.value)), false)
+	status := fmt.Sprintf("%s = %s: restarted", msg.key, strings.TrimSpace(msg.value))
+	if len(notes) > 0 {
+		status += "; " + strings.Join(notes, "; ")
+	}
+	m.setStatus(status, false)
 }
 
 // The files the workbench reads and writes are read and written in a
@@ -224,10 +230,10 @@ func (m *Model) opened(msg openedMsg) tea.Cmd {
 	}
 	err := msg.err
 	if err == nil {
-		point := m.point
-		m.point = 0
+		point, points := m.point, m.points
+		m.point, m.points = 0, nil // the new experiment's first point
 		if err = m.start(msg.exp, algorithmBar(msg.exp), 0); err != nil {
-			m.point = point
+			m.point, m.points = point, points
 		}
 	}
 	if err != nil {

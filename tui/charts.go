@@ -12,12 +12,14 @@ import (
 
 	"qcnlab/algos"
 	"qcnlab/experiments"
+	"qcnlab/experiments/plots"
 	"qcnlab/units"
 )
 
 // maxLines is the number of sources drawn one line each; above it the
-// charts show the maxLines most different sources and their mean.
-const maxLines = 8
+// charts show the maxLines most different sources and their mean, the
+// same as a run's figure.
+const maxLines = plots.MaxSourceLines
 
 // scenario is what the charts need of the experiment: the axes.
 type scenario struct {
@@ -361,43 +363,21 @@ func meanRates(s *snapshot) (xs, ys []float64) {
 	return xs, ys
 }
 
-// pickSources chooses the sources drawn one line each: all of them up to
-// maxLines; above, the maxLines most different, by their mean rate over the
-// last quarter of the history: the slowest, the fastest, and evenly spaced
-// ranks between. agg says the mean of all is drawn too.
+// pickSources chooses the sources drawn one line each, as a run's figure
+// does (plots.PickSources): all of them up to maxLines; above, the maxLines
+// most different by their throughput after warm-up so far: the slowest,
+// the fastest, and evenly spaced ranks between. agg says the mean of all
+// is drawn too.
 func pickSources(s *snapshot, n int) (ids []int, agg bool) {
-	if n <= maxLines {
-		ids = make([]int, n)
-		for i := range ids {
-			ids[i] = i
-		}
-		return ids, false
-	}
-	mean := make([]float64, n)
-	from := len(s.points) * 3 / 4
-	for _, p := range s.points[from:] {
-		for i := range mean {
-			mean[i] += p.v[s.queues+i]
+	throughputs := make([]float64, n)
+	if s != nil {
+		for i, src := range s.summary.Sources {
+			if i < n {
+				throughputs[i] = src.ThroughputBps
+			}
 		}
 	}
-	order := make([]int, n)
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		switch {
-		case mean[a] < mean[b]:
-			return -1
-		case mean[a] > mean[b]:
-			return 1
-		}
-		return 0
-	})
-	for k := range maxLines {
-		ids = append(ids, order[int(math.Round(float64(k*(n-1))/float64(maxLines-1)))])
-	}
-	slices.Sort(ids)
-	return slices.Compact(ids), true
+	return plots.PickSources(throughputs)
 }
 
 // Axis labels: exact values with units, as the experiment files write them.

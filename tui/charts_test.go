@@ -6,19 +6,19 @@ import (
 	"testing"
 
 	"qcnlab/algos"
+	"qcnlab/experiments/plots"
+	"qcnlab/model"
 )
 
+// The workbench picks the sources a run's figure draws: by throughput
+// after warm-up, the slowest, the fastest and ranks between.
 func TestPickSources(t *testing.T) {
-	// 20 sources whose rate is 10 x their id, except source 7, the fastest.
+	// 20 sources whose throughput is 10 x their id, except source 7, the fastest.
 	s := &snapshot{queues: 1}
-	for k := range 8 {
-		v := []float64{0}
-		for id := range 20 {
-			v = append(v, float64(10*id))
-		}
-		v[1+7] = 1000
-		s.points = append(s.points, point{t: algos.Time(k), v: v})
+	for id := range 20 {
+		s.summary.Sources = append(s.summary.Sources, model.SourceSummary{ID: id, ThroughputBps: float64(10 * id)})
 	}
+	s.summary.Sources[7].ThroughputBps = 1000
 	ids, agg := pickSources(s, 20)
 	if !agg || len(ids) != maxLines {
 		t.Fatalf("ids %v agg %v, want %d and the mean", ids, agg, maxLines)
@@ -28,6 +28,13 @@ func TestPickSources(t *testing.T) {
 	}
 	if !slices.IsSorted(ids) {
 		t.Errorf("ids %v not in order", ids)
+	}
+	throughputs := make([]float64, 20)
+	for i, src := range s.summary.Sources {
+		throughputs[i] = src.ThroughputBps
+	}
+	if figure, _ := plots.PickSources(throughputs); !slices.Equal(figure, ids) {
+		t.Errorf("the workbench draws %v, a run's figure %v", ids, figure)
 	}
 	if ids, agg := pickSources(s, 8); agg || !slices.Equal(ids, []int{0, 1, 2, 3, 4, 5, 6, 7}) {
 		t.Errorf("8 sources: %v %v, want all of them", ids, agg)

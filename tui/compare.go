@@ -108,13 +108,42 @@ func (c *comparePane) cell(i, w, h int) string {
 		name = "[" + name + "]"
 	}
 	title := compareCellHead.Render(name)
+	body := h - 1
+	var head []string
 	switch {
 	case s.err != nil:
-		title += "  " + errorStyle.Render("failed")
+		head = []string{title + "  " + errorStyle.Render("failed")}
 	case len(s.summary.Bottlenecks) > 0 && s.now > c.scenario.warmup:
-		title += "  " + faintStyle.Render(summaryText(s.summary, false, c.link))
+		// The numbers beside the name if a full form fits there, else
+		// on a line of their own (a chart row matters less), in the
+		// longest form that fits.
+		forms := summaryForms(s.summary, c.link)
+		for _, f := range forms[:2] {
+			if lipgloss.Width(title)+2+lipgloss.Width(f) <= w {
+				head = []string{title + "  " + faintStyle.Render(f)}
+				break
+			}
+		}
+		if head == nil && body > 4 {
+			line := forms[len(forms)-1]
+			for _, f := range forms {
+				if lipgloss.Width(f) <= w {
+					line = f
+					break
+				}
+			}
+			head = []string{title, faintStyle.Render(fit(line, w))}
+			body--
+		}
+		if head == nil {
+			head = []string{title + "  " + faintStyle.Render(forms[len(forms)-1])}
+		}
+	default:
+		head = []string{title}
 	}
-	body := h - 1
+	for i := range head {
+		head[i] = fit(head[i], w)
+	}
 	var parts []string
 	switch {
 	case body >= 10:
@@ -128,5 +157,5 @@ func (c *comparePane) cell(i, w, h int) string {
 	default:
 		parts = []string{fitLines(sparkLines(w, c.scenario, s), w, body)}
 	}
-	return lipgloss.JoinVertical(lipgloss.Left, append([]string{fit(title, w)}, parts...)...)
+	return lipgloss.JoinVertical(lipgloss.Left, append(head, parts...)...)
 }

@@ -45,22 +45,36 @@ func headerView(w int, e *experiments.Experiment, now algos.Time, speed string, 
 	capacity, buffer, rtt := units.FormatRate(float64(n.Capacity)), units.FormatBytes(float64(n.Buffer)),
 		units.FormatDuration(algos.Time(n.RTT))
 	app, name := appNameStyle.Render("qcnlab")+"  ", titleStyle.Render(e.Name)
-	long := headerStyle.Render(fmt.Sprintf("  %s, %d sources → %s, buffer %s, rtt %s",
-		n.Topology, e.Sources.Count, capacity, buffer, rtt))
-	short := headerStyle.Render(fmt.Sprintf("  %s %d → %s, %s, %s", n.Topology, e.Sources.Count, capacity, buffer, rtt))
 	room := w - lipgloss.Width(right) - 2
 	if room < 8 {
 		return fit(right, w)
 	}
-	// The longest description that fits, then the short one cut.
-	left := name + short
-	for _, c := range []string{app + name + long, name + long, app + name + short} {
+	// The longest description that fits, dropping what matters least
+	// first, whole words, never a number cut: the program's name, the
+	// words, the topology, the RTT (the sweep line names a swept one),
+	// the buffer; then the name alone, cut.
+	for _, c := range []string{
+		app + name + fmt.Sprintf("  %s, %d sources → %s, buffer %s, rtt %s", n.Topology, e.Sources.Count, capacity, buffer, rtt),
+		name + fmt.Sprintf("  %s, %d sources → %s, buffer %s, rtt %s", n.Topology, e.Sources.Count, capacity, buffer, rtt),
+		name + fmt.Sprintf("  %s %d → %s, %s, %s", n.Topology, e.Sources.Count, capacity, buffer, rtt),
+		name + fmt.Sprintf("  %d → %s, %s, %s", e.Sources.Count, capacity, buffer, rtt),
+		name + fmt.Sprintf("  %d → %s, %s", e.Sources.Count, capacity, buffer),
+		name + fmt.Sprintf("  %d → %s", e.Sources.Count, capacity),
+	} {
 		if lipgloss.Width(c) <= room {
-			left = c
-			break
+			return fit(styleTail(c, name), room) + "  " + right
 		}
 	}
-	return fit(left, room) + "  " + right
+	return fit(name, room) + "  " + right
+}
+
+// styleTail renders what follows the name in the header's style.
+func styleTail(c, name string) string {
+	head, tail, ok := strings.Cut(c, name)
+	if !ok {
+		return c
+	}
+	return head + name + headerStyle.Render(tail)
 }
 
 // speedWidth is the widest speed label: "max ≈0.0001x".
@@ -121,6 +135,28 @@ func statsLine(w int, s *snapshot, scen scenario, eps float64, link int) string 
 		text = summaryText(s.summary, false, link)
 	}
 	return fit(text+"  "+rate, w)
+}
+
+// summaryForms are the summary's headline numbers in ever shorter forms,
+// for the compare view's cells: the short form of summaryText, then
+// without the drops when there are none, then with fewer digits.
+func summaryForms(sum model.Summary, link int) []string {
+	b := sum.Bottlenecks[min(max(link, 0), len(sum.Bottlenecks)-1)]
+	name := ""
+	if len(sum.Bottlenecks) > 1 {
+		name = b.Name + ": "
+	}
+	drops := ""
+	if b.Drops > 0 {
+		drops = fmt.Sprintf(" drops %d", b.Drops)
+	}
+	kb := func(x float64) string { return fmt.Sprintf("%.0f", x/1e3) }
+	return []string{
+		summaryText(sum, false, link),
+		fmt.Sprintf("%sutil %.1f%% q %s±%s%s J %.3f", name, 100*b.Utilization, fmtBytes(b.QueueMean), fmtBytes(b.QueueStd), drops, sum.Jain()),
+		fmt.Sprintf("%s%.1f%% q %s±%sKB%s J %.2f", name, 100*b.Utilization, kb(b.QueueMean), kb(b.QueueStd), drops, sum.Jain()),
+		fmt.Sprintf("%s%.0f%% %s±%sKB J%.2f", name, 100*b.Utilization, kb(b.QueueMean), kb(b.QueueStd), sum.Jain()),
+	}
 }
 
 // summaryText is the summary's headline numbers: those of the link-th

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 
 	"qcnlab/algos"
 	"qcnlab/experiments"
@@ -62,8 +63,11 @@ type Model struct {
 	ticking       bool // a tick is scheduled: the clock runs only while something moves
 	quitting      bool
 
-	exp        *experiments.Experiment // as loaded and edited, with its [sweep]: what s saves
-	run        *experiments.Experiment // exp at the sweep point shown: what runs
+	exp *experiments.Experiment // as loaded and edited, with its [sweep]: what s saves
+	run *experiments.Experiment // exp at the sweep point shown: what runs
+	// points are the sweep's points the runs on screen have: every point
+	// in compare mode, the active algorithm's alone otherwise (an axis
+	// params.NAME.KEY varies NAME's runs only).
 	points     [][]experiments.Assignment
 	point      int      // the sweep point shown, an index into points
 	scenario   scenario // run's axes, as the charts draw them
@@ -160,7 +164,17 @@ func (m *Model) start(e *experiments.Experiment, bar []string, active int) error
 	if m.compare {
 		names = bar
 	}
-	points, point, run := e.Points(), m.point, e
+	points := e.Points()
+	if !m.compare {
+		points = e.PointsFor(bar[active])
+	}
+	point, run := m.point, e
+	if m.points != nil && m.point < len(m.points) {
+		// The same point, on the axes the new runs have.
+		point = matchPoint(points, m.points[m.point], func(key string) bool {
+			return m.compare || experiments.AxisApplies(key, bar[active])
+		})
+	}
 	if point >= len(points) {
 		point = 0
 	}
@@ -184,7 +198,7 @@ func (m *Model) start(e *experiments.Experiment, bar []string, active int) error
 	}
 	m.target, m.paused = 0, false
 	m.measuredAt, m.measuredEvents, m.eps, m.pace = m.lastTick, 0, 0, 0
-	m.params.load(run, bar[active])
+	m.params.load(run, e, bar[active])
 	m.refreshPanes()
 	return nil
 }
@@ -205,17 +219,62 @@ func (m *Model) pickPoint(i int) {
 	}
 }
 
-// pointLabel says which sweep point runs: "sweep 2/12: network.rtt=300us
-// seed=2", empty without a sweep.
-func (m *Model) pointLabel() string {
+// matchPoint is the index of the point of points that agrees with want on
+// every axis that counts; 0 if none does.
+func matchPoint(points [][]experiments.Assignment, want []experiments.Assignment, counts func(key string) bool) int {
+	value := map[string]string{}
+	for _, a := range want {
+		value[a.Key] = a.Value
+	}
+	for i, p := range points {
+		agrees := true
+		for _, a := range p {
+			if v, ok := value[a.Key]; ok && counts(a.Key) && v != a.Value {
+				agrees = false
+				break
+			}
+		}
+		if agrees {
+			return i
+		}
+	}
+	return 0
+}
+
+// sweepLabel says which sweep point runs, in the longest form that fits w
+// cells: "sweep 2/12: rtt=300us seed=2", then without "sweep", then
+// without the count, then with the values cut but the seed whole. The keys
+// are short, and only the axes the runs on screen have. Empty without a
+// sweep.
+func (m *Model) sweepLabel(w int) string {
 	if len(m.points) < 2 {
 		return ""
 	}
-	parts := []string{fmt.Sprintf("sweep %d/%d:", m.point+1, len(m.points))}
+	var parts []string
+	seed := ""
 	for _, a := range m.points[m.point] {
-		parts = append(parts, a.Key+"="+strings.Trim(a.Value, `"`))
+		if !m.compare && !experiments.AxisApplies(a.Key, m.bar[m.active]) {
+			continue
+		}
+		kv := m.exp.ShortKey(a.Key) + "=" + strings.Trim(a.Value, `"`)
+		if a.Key == "seed" {
+			seed = kv
+			continue
+		}
+		parts = append(parts, kv)
 	}
-	return strings.Join(parts, " ")
+	values := strings.Join(append(slices.Clone(parts), seed), " ")
+	values = strings.TrimSpace(values)
+	count := fmt.Sprintf("%d/%d", m.point+1, len(m.points))
+	for _, l := range []string{"sweep " + count + ": " + values, count + " " + values, values} {
+		if lipgloss.Width(l) <= w {
+			return l
+		}
+	}
+	if seed == "" {
+		return truncate(values, w)
+	}
+	return truncate(strings.Join(parts, " "), max(1, w-len(seed)-1)) + " " + seed
 }
 
 // restart runs the same experiment again from time zero, same seed.

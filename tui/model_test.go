@@ -268,6 +268,15 @@ func TestParamsPaneOpensAndCloses(t *testing.T) {
 // editKey opens the pane, selects key and types value.
 func editKey(h *harness, key, value string) {
 	h.t.Helper()
+	selectKey(h, key)
+	h.keys("enter")
+	h.typeText(value)
+	h.keys("enter")
+}
+
+// selectKey opens the parameter pane and moves to key's row.
+func selectKey(h *harness, key string) {
+	h.t.Helper()
 	if !h.m.paramsOpen {
 		h.keys("e")
 	}
@@ -283,9 +292,6 @@ func editKey(h *harness, key, value string) {
 		}
 		h.keys("down")
 	}
-	h.keys("enter")
-	h.typeText(value)
-	h.keys("enter")
 }
 
 func TestEditAppliesAndRestarts(t *testing.T) {
@@ -602,5 +608,31 @@ func TestNoGoroutineLeaks(t *testing.T) {
 	h.keys("esc", "ctrl+c")
 	if !h.quit {
 		t.Fatal("did not quit")
+	}
+}
+
+// A shorter duration edited in the pane fits the file's warm-up, and the
+// status line says so.
+func TestEditShorterDurationFitsTheWarmup(t *testing.T) {
+	e, err := experiments.Parse("short.toml", []byte("duration = \"20ms\"\nwarmup = \"8ms\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, e, 120, 40)
+	editKey(h, "duration", "5ms")
+	if h.m.params.err != "" || h.m.exp.WarmupTime() != 2*algos.Millisecond {
+		t.Fatalf("err %q, warm-up %v", h.m.params.err, h.m.exp.WarmupTime())
+	}
+	if !strings.Contains(h.m.status, "the warm-up of 8ms is scaled to 2ms") {
+		t.Errorf("status %q", h.m.status)
+	}
+}
+
+// A value of the wrong type says what the key takes, in the project's words.
+func TestEditWrongTypeSaysWhatTheKeyTakes(t *testing.T) {
+	h := newHarness(t, testExperiment(t), 120, 40)
+	editKey(h, "params.qcn.w", "1KB")
+	if want := `params.qcn.w: a plain number, not a size ("1KB")`; h.m.params.err != want {
+		t.Errorf("error %q, want %q", h.m.params.err, want)
 	}
 }

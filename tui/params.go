@@ -87,6 +87,7 @@ type paramsPane struct {
 	common
 	algo    string
 	rows    []paramRow
+	swept   map[string]bool // the keys [sweep] sets: not editable here
 	table   table.Model
 	input   textinput.Model
 	editing bool
@@ -105,12 +106,22 @@ func newParamsPane(keys *keyMap) paramsPane {
 	return paramsPane{common: common{keys: keys}, table: t, input: in}
 }
 
-// load shows the keys of e and algo, keeping the selected row.
-func (p *paramsPane) load(e *experiments.Experiment, algo string) {
+// load shows the keys of e (a sweep point of exp) and algo, keeping the
+// selected row; the keys exp's [sweep] sets are marked.
+func (p *paramsPane) load(e, exp *experiments.Experiment, algo string) {
 	p.algo = algo
 	p.rows = paramRows(e, algo)
+	p.swept = map[string]bool{}
+	for _, a := range exp.Sweep {
+		p.swept[a.Key] = true
+	}
 	p.syncRows()
 	p.layout()
+}
+
+// sweptMessage says why a swept key is not edited here.
+func sweptMessage(key string) string {
+	return fmt.Sprintf("%s is swept: [sweep] sets it at each point (] and [ pick the point; s saves the sweep)", key)
 }
 
 // syncRows fills the table, marking the selected row so it shows without
@@ -122,7 +133,11 @@ func (p *paramsPane) syncRows() {
 		if i == p.table.Cursor() {
 			marker = "▸ "
 		}
-		rows[i] = table.Row{marker + shortKey(r.key, p.algo), r.value}
+		value := r.value
+		if p.swept[r.key] {
+			value += " (swept)"
+		}
+		rows[i] = table.Row{marker + shortKey(r.key, p.algo), value}
 	}
 	p.table.SetRows(rows)
 }
@@ -157,6 +172,11 @@ const paramsFooter = 6
 
 func (p *paramsPane) layout() {
 	valueW := 12
+	for _, r := range p.rows {
+		if p.swept[r.key] {
+			valueW = 20 // room for " (swept)"
+		}
+	}
 	keyW := max(8, min(28, p.width-valueW-4))
 	p.table.SetColumns([]table.Column{{Title: "key", Width: keyW}, {Title: "value", Width: valueW}})
 	p.table.SetWidth(p.width)
@@ -172,10 +192,15 @@ func (p *paramsPane) selected() (paramRow, bool) {
 	return p.rows[i], true
 }
 
-// startEdit opens the text input on the selected value.
+// startEdit opens the text input on the selected value; a swept key says
+// at once why it is not edited here, before anything is typed.
 func (p *paramsPane) startEdit() tea.Cmd {
 	r, ok := p.selected()
 	if !ok {
+		return nil
+	}
+	if p.swept[r.key] {
+		p.err = sweptMessage(r.key)
 		return nil
 	}
 	p.editing, p.err = true, ""
@@ -219,6 +244,7 @@ func (p *paramsPane) update(msg tea.Msg) tea.Cmd {
 	before := p.table.Cursor()
 	p.table, cmd = p.table.Update(msg)
 	if p.table.Cursor() != before {
+		p.err = ""
 		p.syncRows()
 	}
 	return cmd
@@ -235,6 +261,9 @@ func (p *paramsPane) view() string {
 	lines = append(lines, wrap(faintStyle, doc, w, 2)...)
 	if p.editing {
 		lines = append(lines, fit(p.input.View(), w))
+		lines = append(lines, wrap(errorStyle, p.err, w, 2)...)
+	} else if p.err != "" { // a swept key: why it is not edited
+		lines = append(lines, fit(faintStyle.Render("enter edits the selected value"), w))
 		lines = append(lines, wrap(errorStyle, p.err, w, 2)...)
 	} else {
 		lines = append(lines, fit(faintStyle.Render("enter edits the selected value"), w), "", "")

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // bottomHeight is the status line, or the save prompt's two lines, or the
@@ -38,7 +39,23 @@ func (m *Model) helpView() string {
 
 // bodyHeight is what is left for the charts (or the pane).
 func (m *Model) bodyHeight() int {
-	return m.height - 3 - m.bottomHeight() - lipgloss.Height(m.helpView())
+	return m.height - 2 - len(m.barLines()) - m.bottomHeight() - lipgloss.Height(m.helpView())
+}
+
+// barLines are the algorithm bar and the sweep point: on the bar's right
+// when the point's values fit there whole, else on a line of their own
+// under it (the point and its seed matter more than a chart's row).
+func (m *Model) barLines() []string {
+	w := m.width
+	bar := barView(w, m.bar, m.active, m.compare, "")
+	if len(m.points) < 2 {
+		return []string{bar}
+	}
+	room := w - lipgloss.Width(strings.TrimRight(ansi.Strip(bar), " ")) - 2
+	if label := m.sweepLabel(room); room >= 12 && !strings.Contains(label, "…") {
+		return []string{barView(w, m.bar, m.active, m.compare, label)}
+	}
+	return []string{bar, sweepStyle.Render(fit(m.sweepLabel(w), w))}
 }
 
 // paramsWidth is the parameter pane's width beside the charts.
@@ -78,12 +95,8 @@ func (m Model) View() string {
 	}
 	w := m.width
 	snap := m.mainSnap()
-	rows := []string{
-		headerView(w, m.run, m.sess.reached(), m.speedText(), m.state()),
-		barView(w, m.bar, m.active, m.compare, m.pointLabel()),
-		m.bodyView(),
-		statsLine(w, snap, m.scenario, m.eps, m.link),
-	}
+	rows := append([]string{headerView(w, m.run, m.sess.reached(), m.speedText(), m.state())}, m.barLines()...)
+	rows = append(rows, m.bodyView(), statsLine(w, snap, m.scenario, m.eps, m.link))
 	switch m.focus {
 	case focusSave:
 		rows = append(rows, m.save.view())

@@ -30,6 +30,10 @@ func Workers(n int) int {
 
 // RunSummary is a run's summary and, in a sweep, the point it ran at.
 type RunSummary struct {
+	// Run is the run's index in the batch, from 0: its position in the
+	// summary.json of the whole batch, and the run column of results.csv
+	// and timeseries.csv.gz, which join on it.
+	Run int `json:"run"`
 	model.Summary
 	Point map[string]string `json:"point,omitempty"`
 	// Label names the run ("qcn network.rtt=300us"); empty for a summary
@@ -190,7 +194,7 @@ func execute(ctx context.Context, run experiments.Run, i int, sink Sink, tracker
 		sim.Advance(sim.Now() + step)
 		tracker.Update(k, float64(sim.Now())/float64(cfg.Duration))
 	}
-	sum := &RunSummary{Summary: sim.Summary(), Label: run.Label()}
+	sum := &RunSummary{Run: i, Summary: sim.Summary(), Label: run.Label()}
 	sum.WallSeconds = time.Since(start).Seconds()
 	if len(run.Point) > 0 {
 		sum.Point = map[string]string{}

@@ -9,10 +9,12 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
 
 	"qcnlab/experiments"
 	"qcnlab/experiments/batch"
 	"qcnlab/experiments/outdir"
+	"qcnlab/experiments/stats"
 	"qcnlab/model"
 )
 
@@ -22,109 +24,166 @@ func quantileValues(q model.Quantiles) []float64 {
 	return []float64{q.P1, q.P5, q.P10, q.P25, q.P50, q.P75, q.P90, q.P95, q.P99}
 }
 
-// errorXs are points with symmetric horizontal error bars.
+// cdfSize is a queue CDF's default size: matplotlib's 6.4 x 4.8 in.
+var cdfSize = Size{W: 6.4 * vg.Inch, H: 4.8 * vg.Inch}
+
+// errorXs are points with horizontal error bars that may be cut at 0.
 type errorXs struct {
 	plotter.XYs
-	err []float64
+	lo, hi []float64
 }
 
-func (p errorXs) XError(i int) (float64, float64) { return p.err[i], p.err[i] }
+func (p errorXs) XError(i int) (float64, float64) { return p.lo[i], p.hi[i] }
+
+// cdfGroup is one figure of queue CDFs: a point of the sweep's axes other
+// than the seed, and a line per algorithm and bottleneck.
+type cdfGroup struct {
+	point, title string
+	values       []experiments.Assignment // the point's axes
+	lines        []*cdfLine
+}
+
+type cdfLine struct {
+	name string
+	qs   [][]float64 // [seed run][level]
+}
+
+func (g *cdfGroup) add(r *batch.RunSummary) {
+	for j, b := range r.Bottlenecks {
+		name := r.Algorithm
+		if len(r.Bottlenecks) > 1 {
+			name += fmt.Sprintf(" sw%d", j)
+		}
+		k := slices.IndexFunc(g.lines, func(l *cdfLine) bool { return l.name == name })
+		if k < 0 {
+			g.lines = append(g.lines, &cdfLine{name: name})
+			k = len(g.lines) - 1
+		}
+		g.lines[k].qs = append(g.lines[k].qs, quantileValues(b.QueueQuantiles))
+	}
+}
+
+// cdfGroups are the figures of the queue CDFs: a figure per point of the
+// axes other than the seed, in sweep order; a run is drawn in every figure
+// whose point it agrees with on the axes that apply to its algorithm
+// (N-AIMD in each figure of an AP-N-AIMD parameter).
+func cdfGroups(e *experiments.Experiment, runs []batch.RunSummary) []*cdfGroup {
+	var groups []*cdfGroup
+	byPoint := map[string]bool{}
+	for _, p := range e.Points() {
+		g := &cdfGroup{}
+		var parts, short []string
+		for _, a := range p {
+			if a.Key != "seed" {
+				v := strings.Trim(a.Value, `"`)
+				parts = append(parts, a.Key+"="+v)
+				short = append(short, e.ShortKey(a.Key)+"="+v)
+				g.values = append(g.values, a)
+			}
+		}
+		g.point, g.title = strings.Join(parts, " "), strings.Join(short, " ")
+		if !byPoint[g.point] {
+			byPoint[g.point] = true
+			groups = append(groups, g)
+		}
+	}
+	for i := range runs {
+		r := &runs[i]
+		for _, g := range groups {
+			agrees := true
+			for _, a := range g.values {
+				if v, ok := r.Point[a.Key]; ok && v != a.Value {
+					agrees = false
+				}
+			}
+			if agrees {
+				g.add(r)
+			}
+		}
+	}
+	return groups
+}
+
+// cdfFigure is one group's figure.
+func cdfFigure(e *experiments.Experiment, g *cdfGroup, opt Options) (*Figure, error) {
+	top := 0.0
+	for _, l := range g.lines {
+		for _, q := range l.qs {
+			top = max(top, q[len(q)-1])
+		}
+	}
+	bu := bytesUnit(top)
+	p := NewPanel(fmt.Sprintf("queue (%s)", bu.name), "P(queue <= x)")
+	p.Y.Min, p.Y.Max = 0, 1
+	var key Legend
+	for k, l := range g.lines {
+		var pts errorXs
+		for i, level := range model.QuantileLevels {
+			var xs []float64
+			for _, q := range l.qs {
+				xs = append(xs, q[i]/bu.scale)
+			}
+			s := stats.Of(xs)
+			pts.XYs = append(pts.XYs, plotter.XY{X: s.Mean, Y: level})
+			pts.lo = append(pts.lo, min(s.CI95, s.Mean))
+			pts.hi = append(pts.hi, s.CI95)
+		}
+		ln, points, err := plotter.NewLinePoints(pts.XYs)
+		if err != nil {
+			return nil, err
+		}
+		ln.Color, ln.Dashes = colour(k), dashes(k)
+		points.Color, points.Shape = colour(k), plotutil.Shape(k)
+		p.Add(ln, points)
+		if len(l.qs) > 1 {
+			bars, err := plotter.NewXErrorBars(pts)
+			if err != nil {
+				return nil, err
+			}
+			bars.Color = colour(k)
+			p.Add(bars)
+		}
+		key.Add(fmt.Sprintf("%s (%d seeds)", l.name, len(l.qs)), ln, points)
+	}
+	p.X.Min = 0
+	title := e.Name + ": queue CDF after warm-up"
+	if g.title != "" {
+		title += ", " + g.title
+	}
+	if slices.ContainsFunc(g.lines, func(l *cdfLine) bool { return len(l.qs) > 1 }) {
+		title += "; mean over the seeds, bars 95% confidence interval"
+	}
+	return &Figure{Title: title, Rows: [][]*plot.Plot{{p}}, Legends: []Legend{key}, Size: opt.size(cdfSize)}, nil
+}
 
 // WriteQueueCDFs draws the distribution of the queue after warm-up, as seed
 // 004's figure 8(a) does, from each run's time-weighted quantiles
 // (queue_quantiles_bytes): a figure per point of the sweep (the seeds
 // apart), one line per algorithm and bottleneck through P(queue <= x) at
 // the quantiles' levels. Over several seeds each quantile is the mean of
-// the seeds' (the curves are averaged along x), with a bar of one standard
-// deviation.
-func WriteQueueCDFs(ctx context.Context, dir *outdir.Dir, e *experiments.Experiment, runs []batch.RunSummary, format string) error {
-	type line struct {
-		name string
-		qs   [][]float64 // [seed run][level]
-	}
-	type group struct {
-		point, title string
-		lines        []*line
-	}
-	var groups []*group
-	byPoint := map[string]*group{}
-	for i := range runs {
-		r := &runs[i]
-		var parts, short []string
-		for _, a := range e.Sweep {
-			if a.Key != "seed" {
-				v := strings.Trim(r.Point[a.Key], `"`)
-				parts = append(parts, a.Key+"="+v)
-				short = append(short, shortKey(a.Key)+"="+v)
-			}
-		}
-		point := strings.Join(parts, " ")
-		g := byPoint[point]
-		if g == nil {
-			g = &group{point: point, title: strings.Join(short, " ")}
-			byPoint[point] = g
-			groups = append(groups, g)
-		}
-		for j, b := range r.Bottlenecks {
-			name := r.Algorithm
-			if len(r.Bottlenecks) > 1 {
-				name += fmt.Sprintf(" sw%d", j)
-			}
-			k := slices.IndexFunc(g.lines, func(l *line) bool { return l.name == name })
-			if k < 0 {
-				g.lines = append(g.lines, &line{name: name})
-				k = len(g.lines) - 1
-			}
-			g.lines[k].qs = append(g.lines[k].qs, quantileValues(b.QueueQuantiles))
-		}
-	}
-	for _, g := range groups {
+// the seeds' (the curves are averaged along x), with a bar of its 95%
+// confidence interval.
+func WriteQueueCDFs(ctx context.Context, dir *outdir.Dir, e *experiments.Experiment, runs []batch.RunSummary, opt Options) error {
+	for _, g := range cdfGroups(e, runs) {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		p := plot.New()
-		p.Title.Text = strings.TrimSpace(e.Name + ": queue CDF after warm-up " + g.title)
-		p.X.Label.Text = "queue (KB)"
-		p.Y.Label.Text = "P(queue <= x)"
-		p.Y.Min, p.Y.Max = 0, 1
-		for k, l := range g.lines {
-			var pts errorXs
-			for i, level := range model.QuantileLevels {
-				var xs []float64
-				for _, q := range l.qs {
-					xs = append(xs, q[i]/1e3)
-				}
-				mean, std := meanStd(xs)
-				pts.XYs = append(pts.XYs, plotter.XY{X: mean, Y: level})
-				pts.err = append(pts.err, std)
-			}
-			ln, points, err := plotter.NewLinePoints(pts.XYs)
-			if err != nil {
-				return err
-			}
-			ln.Color, ln.Dashes = plotutil.Color(k), plotutil.Dashes(k)
-			points.Color, points.Shape = plotutil.Color(k), plotutil.Shape(k)
-			p.Add(ln, points)
-			if len(l.qs) > 1 {
-				bars, err := plotter.NewXErrorBars(pts)
-				if err != nil {
-					return err
-				}
-				bars.Color = plotutil.Color(k)
-				p.Add(bars)
-			}
-			p.Legend.Add(fmt.Sprintf("%s (%d seeds)", l.name, len(l.qs)), ln, points)
+		if len(g.lines) == 0 {
+			continue // no run of this point finished
 		}
-		p.Legend.Top, p.Legend.Left = false, false
-		data, err := renderTiles([]*plot.Plot{p}, 1, format)
+		fig, err := cdfFigure(e, g, opt)
+		if err != nil {
+			return err
+		}
+		data, err := fig.Render(opt.Format)
 		if err != nil {
 			return err
 		}
 		name := "queue-cdf"
 		if g.point != "" {
-			name += "_" + safeName(g.point)
+			name += "_" + safeName(g.title)
 		}
-		if err := dir.WriteFile("plots/"+name+"."+format, data); err != nil {
+		if err := dir.WriteFile("plots/"+name+"."+opt.Format, data); err != nil {
 			return err
 		}
 	}

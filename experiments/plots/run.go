@@ -1,32 +1,36 @@
 // Package plots draws qcnlab's figures: a run's queue and rates, a sweep's
-// metrics against its swept key, the queue's distribution, and the
-// reproduction report's figures, each through one renderer (Render) as PNG
-// or SVG.
+// metrics against its swept key, the queue's distribution, each laid out by
+// Figure (legends outside the axes, titles that wrap) as PNG, SVG or PDF;
+// and Render, the plain renderer of the reproduction report's figures.
 package plots
 
 import (
 	"fmt"
 	"image/color"
+	"math"
 	"slices"
 	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
 	"qcnlab/algos"
+	"qcnlab/experiments/batch"
 	"qcnlab/model"
+	"qcnlab/units"
 )
-
-// Formats are the figure formats --plot accepts.
-var Formats = []string{"png", "svg"}
 
 const (
-	plotBins    = 1000 // time bins per figure: memory does not grow with the run
-	plotSources = 8    // sources drawn one by one; more are summed up as their mean
+	plotBins = 1000 // time bins per figure: memory does not grow with the run
+	// MaxSourceLines is the most sources a rate chart draws one line each,
+	// in a figure and in the workbench; more are summed up by PickSources.
+	MaxSourceLines = 8
 )
+
+// runSize is a run figure's default size: matplotlib's 6.4 x 4.8 in.
+var runSize = Size{W: 6.4 * vg.Inch, H: 4.8 * vg.Inch}
 
 // RunFigure collects one run's time series into fixed time bins: the
 // queue's minimum and maximum in each bin (so oscillations keep their
@@ -35,8 +39,11 @@ const (
 type RunFigure struct {
 	title    string
 	width    algos.Time // of a bin
-	target   float64    // the scheme's queue target, bytes
+	duration algos.Time
+	warmup   algos.Time
+	target   float64 // the scheme's queue target, bytes
 	buffer   float64
+	share    float64     // the fair share of a dumbbell, bits/s; 0 on a parking lot
 	qmin     [][]float64 // [link][bin]
 	qmax     [][]float64
 	rates    [][]float64 // [bin][source] sums
@@ -49,11 +56,16 @@ type RunFigure struct {
 // NewRunFigure starts the figure of a run of cfg.
 func NewRunFigure(title string, cfg *model.Config) *RunFigure {
 	f := &RunFigure{
-		title:  title,
-		width:  max(1, cfg.Duration/plotBins),
-		target: cfg.Scheme.QueueTarget(cfg.Params),
-		buffer: float64(cfg.Buffer),
-		counts: make([]int, plotBins+1),
+		title:    title,
+		width:    max(1, cfg.Duration/plotBins),
+		duration: cfg.Duration,
+		warmup:   cfg.Warmup,
+		target:   cfg.Scheme.QueueTarget(cfg.Params),
+		buffer:   float64(cfg.Buffer),
+		counts:   make([]int, plotBins+1),
+	}
+	if cfg.Fabric == nil && len(cfg.Links) <= 1 && len(cfg.Sources) > 0 {
+		f.share = cfg.Capacity / float64(len(cfg.Sources))
 	}
 	return f
 }
@@ -81,6 +93,9 @@ func (f *RunFigure) Add(x *model.Sample) {
 	}
 	b := min(int(x.Time/f.width), plotBins)
 	for j, q := range x.Queues {
+		if j >= len(f.qmin) {
+			break
+		}
 		if f.counts[b] == 0 || float64(q) < f.qmin[j][b] {
 			f.qmin[j][b] = float64(q)
 		}
@@ -89,7 +104,9 @@ func (f *RunFigure) Add(x *model.Sample) {
 		}
 	}
 	for i, r := range x.Rates {
-		f.rates[b][i] += r
+		if i < f.nsources {
+			f.rates[b][i] += r
+		}
 	}
 	for j, c := range x.Capacity {
 		if j < len(f.capacity) {
@@ -99,115 +116,303 @@ func (f *RunFigure) Add(x *model.Sample) {
 	f.counts[b]++
 }
 
-// Render draws the queue above the rates, sharing the time axis, and
-// encodes the figure in format ("png" or "svg").
-func (f *RunFigure) Render(format string) ([]byte, error) {
-	queue := plot.New()
-	queue.Title.Text = f.title
-	queue.Y.Label.Text = "queue (KB)"
-	var queues []any
+// PickSources chooses the sources a rate chart draws one line each, the
+// same in a run's figure and in the workbench: all of them up to
+// MaxSourceLines; above, the MaxSourceLines most different by their
+// throughput after warm-up (throughput_bps): the slowest, the fastest and
+// evenly spaced ranks between, in id order. agg says the mean of all is
+// drawn too.
+func PickSources(throughputs []float64) (ids []int, agg bool) {
+	n := len(throughputs)
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	if n <= MaxSourceLines {
+		return order, false
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		switch {
+		case throughputs[a] < throughputs[b]:
+			return -1
+		case throughputs[a] > throughputs[b]:
+			return 1
+		}
+		return 0
+	})
+	for k := range MaxSourceLines {
+		ids = append(ids, order[int(math.Round(float64(k*(n-1))/float64(MaxSourceLines-1)))])
+	}
+	slices.Sort(ids)
+	return slices.Compact(ids), true
+}
+
+// runPlots are a run figure's panels and legends, before they are drawn.
+type runPlots struct {
+	queue, rates      *plot.Plot
+	queueKey, rateKey Legend
+	time              unit
+}
+
+// build makes the panels from the bins and the run's summary (nil: the
+// sources are picked by index).
+func (f *RunFigure) build(s *batch.RunSummary) (*runPlots, error) {
+	tu := timeUnit(f.duration.Seconds())
+	end := f.duration.Seconds() / tu.scale
+	r := &runPlots{time: tu}
+	bu := bytesUnit(math.Max(f.buffer, f.qTop()))
+	r.queue = NewPanel("", fmt.Sprintf("queue (%s)", bu.name))
 	for j := range f.qmin {
 		var envelope plotter.XYs
 		for b, n := range f.counts {
 			if n == 0 {
 				continue
 			}
-			t := (algos.Time(b) * f.width).Seconds() * 1e3
-			envelope = append(envelope, plotter.XY{X: t, Y: f.qmin[j][b] / 1e3}, plotter.XY{X: t, Y: f.qmax[j][b] / 1e3})
+			t := f.binStart(b) / tu.scale
+			envelope = append(envelope, plotter.XY{X: t, Y: f.qmin[j][b] / bu.scale}, plotter.XY{X: t, Y: f.qmax[j][b] / bu.scale})
 		}
+		if len(envelope) == 0 {
+			continue
+		}
+		line, err := plotter.NewLine(envelope)
+		if err != nil {
+			return nil, err
+		}
+		line.Color, line.Width = colour(j), vg.Points(0.8)
+		r.queue.Add(line)
 		name := "queue"
 		if len(f.qmin) > 1 && j < len(f.ports) {
 			name = "queue " + f.ports[j]
 		} else if len(f.qmin) > 1 {
 			name = fmt.Sprintf("queue sw%d", j)
 		}
-		queues = append(queues, name, envelope)
+		r.queueKey.Add(name, line)
 	}
-	if err := plotutil.AddLines(queue, queues...); err != nil {
-		return nil, err
-	}
-	end := f.width.Seconds() * 1e3 * plotBins
 	for _, h := range []struct {
 		name  string
 		value float64
-		color color.Color
-	}{{"target", f.target, color.RGBA{R: 200, A: 255}}, {"buffer", f.buffer, color.Gray{Y: 120}}} {
+		style func(*plotter.Line)
+	}{
+		{"target " + units.FormatBytes(f.target), f.target, func(l *plotter.Line) { l.LineStyle = dashed(palette[3], 4, 3) }},
+		{"buffer " + units.FormatBytes(f.buffer), f.buffer, func(l *plotter.Line) { l.LineStyle = dashed(grey, 1.5, 1.5) }},
+	} {
 		if h.value <= 0 {
 			continue
 		}
-		line, err := plotter.NewLine(plotter.XYs{{X: 0, Y: h.value / 1e3}, {X: end, Y: h.value / 1e3}})
+		line, err := plotter.NewLine(plotter.XYs{{X: 0, Y: h.value / bu.scale}, {X: end, Y: h.value / bu.scale}})
 		if err != nil {
 			return nil, err
 		}
-		line.Color, line.Dashes = h.color, []vg.Length{vg.Points(4), vg.Points(3)}
-		queue.Add(line)
-		queue.Legend.Add(h.name, line)
+		h.style(line)
+		r.queue.Add(line)
+		r.queueKey.Add(h.name, line)
 	}
-	queue.Legend.Top = true
+	fitFromZero(&r.queue.Y, math.Max(f.buffer, f.qTop())/bu.scale)
 
-	rates := plot.New()
-	rates.X.Label.Text = "time (ms)"
-	rates.Y.Label.Text = "rate (Gbps)"
-	var lines []any
-	shown := min(f.nsources, plotSources)
-	for i := 0; i < shown; i++ {
-		lines = append(lines, fmt.Sprintf("source %d", i), f.rateLine(func(r []float64) float64 { return r[i] }))
+	// The rates: the sources PickSources chooses, their mean if it leaves
+	// some out, and the fair share and capacity where they fall within the
+	// axis, which rises to the highest rate drawn.
+	throughputs := make([]float64, f.nsources)
+	if s != nil && len(s.Sources) == f.nsources {
+		for i, src := range s.Sources {
+			throughputs[i] = src.ThroughputBps
+		}
 	}
-	if f.nsources > shown {
-		lines = append(lines, "mean of all", f.rateLine(func(r []float64) float64 {
-			s := 0.0
-			for _, x := range r {
-				s += x
+	ids, agg := PickSources(throughputs)
+	type rateLine struct {
+		name string
+		xys  plotter.XYs
+	}
+	var lines []rateLine
+	for _, i := range ids {
+		lines = append(lines, rateLine{fmt.Sprintf("source %d", i), f.binLine(tu, func(b int) float64 { return f.rates[b][i] })})
+	}
+	if agg {
+		lines = append(lines, rateLine{fmt.Sprintf("mean of %d", f.nsources), f.binLine(tu, func(b int) float64 {
+			sum := 0.0
+			for _, x := range f.rates[b] {
+				sum += x
 			}
-			return s / float64(len(r))
-		}))
+			return sum / float64(f.nsources)
+		})})
 	}
-	if err := plotutil.AddLines(rates, lines...); err != nil {
+	top := f.share
+	capacities := make([]plotter.XYs, len(f.capacity))
+	changes := false
+	for j, c := range f.capacity {
+		capacities[j] = f.binLine(tu, func(b int) float64 { return c[b] })
+		for _, p := range capacities[j] {
+			changes = changes || p.Y != capacities[j][0].Y
+		}
+	}
+	if changes {
+		for _, c := range capacities {
+			for _, p := range c {
+				top = max(top, p.Y)
+			}
+		}
+	}
+	for _, l := range lines {
+		for _, p := range l.xys {
+			top = max(top, p.Y)
+		}
+	}
+	ru := rateUnit(top)
+	r.rates = NewPanel(fmt.Sprintf("time (%s)", tu.name), fmt.Sprintf("rate (%s)", ru.name))
+	for k, l := range lines {
+		for i := range l.xys {
+			l.xys[i].Y /= ru.scale
+		}
+		line, err := plotter.NewLine(l.xys)
+		if err != nil {
+			return nil, err
+		}
+		line.Color, line.Dashes = colour(k), dashes(k)
+		if agg && k == len(lines)-1 {
+			line.Color, line.Width = color.Black, vg.Points(1.5)
+		}
+		r.rates.Add(line)
+		r.rateKey.Add(l.name, line)
+	}
+	fitFromZero(&r.rates.Y, math.Max(top*1.05, 1)/ru.scale)
+	yMax := r.rates.Y.Max * ru.scale
+	within := func(xys plotter.XYs) (lo, now float64, ok bool) {
+		lo = math.Inf(1)
+		for _, p := range xys {
+			lo = min(lo, p.Y)
+		}
+		if len(xys) == 0 || !(lo > 0) || lo > yMax {
+			return 0, 0, false
+		}
+		return lo, xys[len(xys)-1].Y, true
+	}
+	if f.share > 0 {
+		share := plotter.XYs{}
+		if len(capacities) > 0 {
+			for _, p := range capacities[0] {
+				share = append(share, plotter.XY{X: p.X, Y: p.Y / float64(f.nsources)})
+			}
+		}
+		if _, now, ok := within(share); ok {
+			line, err := f.refLine(share, ru, dashed(palette[3], 1, 2))
+			if err != nil {
+				return nil, err
+			}
+			r.rates.Add(line)
+			name := "fair share"
+			if !changes {
+				name += " " + units.FormatRate(now)
+			}
+			r.rateKey.Add(name, line)
+		}
+	}
+	for j, c := range capacities {
+		if _, now, ok := within(c); ok {
+			line, err := f.refLine(c, ru, dashed(grey, 5, 2))
+			if err != nil {
+				return nil, err
+			}
+			r.rates.Add(line)
+			name := "capacity"
+			if len(capacities) > 1 {
+				name = fmt.Sprintf("capacity sw%d", j)
+			}
+			if !changes {
+				name += " " + units.FormatRate(now)
+			}
+			r.rateKey.Add(name, line)
+		}
+	}
+	fitFromZero(&r.rates.Y, math.Max(top*1.05, 1)/ru.scale) // Add widened it to the capacity
+	// The end of the warm-up, where the summary's statistics start.
+	if w := f.warmup.Seconds() / tu.scale; w > 0 {
+		for _, p := range []*plot.Plot{r.queue, r.rates} {
+			line, err := plotter.NewLine(plotter.XYs{{X: w, Y: p.Y.Min}, {X: w, Y: p.Y.Max}})
+			if err != nil {
+				return nil, err
+			}
+			line.LineStyle = dashed(lightGrey, 1, 3)
+			p.Add(line)
+			if p == r.queue {
+				r.queueKey.Add("end of warm-up", line)
+			}
+		}
+	}
+	for _, p := range []*plot.Plot{r.queue, r.rates} {
+		p.X.Min, p.X.Max = 0, end
+	}
+	return r, nil
+}
+
+// refLine is a reference line (capacity, fair share) in the rate axis'
+// unit, clipped to the axis by the plotter.
+func (f *RunFigure) refLine(xys plotter.XYs, ru unit, style draw.LineStyle) (*plotter.Line, error) {
+	scaled := make(plotter.XYs, len(xys))
+	for i, p := range xys {
+		scaled[i] = plotter.XY{X: p.X, Y: p.Y / ru.scale}
+	}
+	line, err := plotter.NewLine(scaled)
+	if err != nil {
 		return nil, err
 	}
-	// The capacity in force, which [[network.changes]] may vary.
-	for j, c := range f.capacity {
-		line, err := plotter.NewLine(f.binLine(func(b int) float64 { return c[b] }))
-		if err != nil {
-			return nil, err
+	line.LineStyle = style
+	return line, nil
+}
+
+// qTop is the largest queue of the run.
+func (f *RunFigure) qTop() float64 {
+	top := 0.0
+	for _, q := range f.qmax {
+		for _, x := range q {
+			top = max(top, x)
 		}
-		line.Color, line.Dashes = color.Gray{Y: 80}, []vg.Length{vg.Points(2), vg.Points(2)}
-		rates.Add(line)
-		name := "capacity"
-		if len(f.capacity) > 1 {
-			name = fmt.Sprintf("capacity sw%d", j)
-		}
-		rates.Legend.Add(name, line)
 	}
-	rates.Legend.Top = true
-	queue.X.Min, queue.X.Max, rates.X.Min, rates.X.Max = 0, end, 0, end
-
-	tiles := draw.Tiles{Rows: 2, Cols: 1, PadTop: vg.Points(4), PadBottom: vg.Points(4), PadLeft: vg.Points(4), PadRight: vg.Points(8), PadY: vg.Points(8)}
-	return Render([][]*plot.Plot{{queue}, {rates}}, 8*vg.Inch, 6*vg.Inch, tiles, format)
+	return top
 }
 
-// rateLine is one series of the rate panel, in Gbps per bin.
-func (f *RunFigure) rateLine(pick func([]float64) float64) plotter.XYs {
-	return f.binLine(func(b int) float64 { return pick(f.rates[b]) })
+// Render draws the queue above the rates, sharing the time axis, with
+// their legends to the right, and encodes the figure as opt says. s is the
+// run's summary: the rate chart draws the sources PickSources chooses by
+// their throughput.
+func (f *RunFigure) Render(s *batch.RunSummary, opt Options) ([]byte, error) {
+	fig, err := f.figure(s, opt)
+	if err != nil {
+		return nil, err
+	}
+	return fig.Render(opt.Format)
 }
 
-// binLine is the mean per bin of a series summed per bin, in Gbps.
-func (f *RunFigure) binLine(sum func(bin int) float64) plotter.XYs {
+func (f *RunFigure) figure(s *batch.RunSummary, opt Options) (*Figure, error) {
+	r, err := f.build(s)
+	if err != nil {
+		return nil, err
+	}
+	return &Figure{Title: f.title, Rows: [][]*plot.Plot{{r.queue}, {r.rates}},
+		Legends: []Legend{r.queueKey, r.rateKey}, Size: opt.size(runSize)}, nil
+}
+
+func (f *RunFigure) binStart(b int) float64 { return (algos.Time(b) * f.width).Seconds() }
+
+// binLine is the mean per bin of a series summed per bin, in base units,
+// at the bins' middles in the time unit.
+func (f *RunFigure) binLine(tu unit, sum func(bin int) float64) plotter.XYs {
 	var xys plotter.XYs
 	for b, n := range f.counts {
 		if n == 0 {
 			continue
 		}
-		t := (algos.Time(b)*f.width + f.width/2).Seconds() * 1e3
-		xys = append(xys, plotter.XY{X: t, Y: sum(b) / float64(n) / 1e9})
+		t := (algos.Time(b)*f.width + f.width/2).Seconds() / tu.scale
+		xys = append(xys, plotter.XY{X: t, Y: sum(b) / float64(n)})
 	}
 	return xys
 }
 
-// RunFigureName is the file of the figure of run i (from 0) in an output
-// directory: its number and label, safe as a file name.
-func RunFigureName(i int, label, format string) string {
-	return fmt.Sprintf("plots/%03d-%s.%s", i+1, safeName(label), format)
+// RunFigureName is the file of the figure of run i (from 0, the run column
+// of results.csv) of a batch of total runs: its number, padded to sort,
+// and its label, safe as a file name.
+func RunFigureName(i, total int, label, format string) string {
+	digits := max(3, len(fmt.Sprint(max(total-1, 0))))
+	return fmt.Sprintf("plots/run%0*d_%s.%s", digits, i, safeName(label), format)
 }
 
 // safeName keeps letters, digits, '-', '.' and '=' and turns the rest into '_'.

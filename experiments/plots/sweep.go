@@ -11,40 +11,48 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
 
 	"qcnlab/algos"
 	"qcnlab/experiments"
 	"qcnlab/experiments/batch"
 	"qcnlab/experiments/metrics"
 	"qcnlab/experiments/outdir"
+	"qcnlab/experiments/stats"
 	"qcnlab/units"
 )
 
 // sweepPanels are the panels of a sweep's figure: a summary metric per
-// bottleneck or per run, divided by scale for reading. A run without a
-// value (no fairness when nothing was delivered, fairness never reached)
-// is left out of its point's mean.
+// bottleneck or per run, in its display unit. A run without a value (no
+// fairness when nothing was delivered, fairness never reached) is left out
+// of its point's mean. Every one of them is at least 0, and so is its axis.
 var sweepPanels = []struct {
 	metric *metrics.Metric
 	label  string
-	scale  float64
+	unit   func(top float64) unit // nil: a plain number
+	most   float64                // the largest value the metric takes, which its bars stop at; 0 for none
 }{
-	{metrics.Utilization, "utilization", 1},
-	{metrics.QueueMean, "queue mean (KB)", 1e3},
-	{metrics.QueueStd, "queue std (KB)", 1e3},
-	{metrics.EmptyFraction, "time queue empty (fraction)", 1},
-	{metrics.Drops, "drops after warm-up", 1},
-	{metrics.JainFairness, "Jain fairness", 1},
-	{metrics.TimeToFairness, "time to fairness (s)", 1},
+	{metrics.Utilization, "utilization", nil, 0},
+	{metrics.QueueMean, "queue mean", bytesUnit, 0},
+	{metrics.QueueStd, "queue std", bytesUnit, 0},
+	{metrics.EmptyFraction, "time queue empty (fraction)", nil, 1},
+	{metrics.Drops, "drops after warm-up", nil, 0},
+	{metrics.JainFairness, "Jain fairness", nil, 1},
+	{metrics.TimeToFairness, "time to fairness", timeUnit, 0},
 }
 
+// sweepSize is the sweep figure's default size: two columns of panels,
+// 2.3 in a row.
+func sweepSize(rows int) Size { return Size{W: 7 * vg.Inch, H: vg.Length(rows) * 2.3 * vg.Inch} }
+
 // sweepAxis is the swept key a sweep figure puts on its x axis: the first
-// numeric one other than the seed, with a display unit.
+// numeric one other than the seed, spaced by value, in the unit its largest
+// value reads in.
 type sweepAxis struct {
 	key   string
+	short string
 	kind  algos.Kind
-	scale float64 // base units per display unit
-	unit  string
+	unit  unit
 }
 
 func newSweepAxis(e *experiments.Experiment, runs []batch.RunSummary) (sweepAxis, bool) {
@@ -53,21 +61,20 @@ func newSweepAxis(e *experiments.Experiment, runs []batch.RunSummary) (sweepAxis
 		if a.Key == "seed" || err != nil {
 			continue
 		}
-		ax := sweepAxis{key: a.Key, kind: kind, scale: 1}
+		ax := sweepAxis{key: a.Key, short: e.ShortKey(a.Key), kind: kind, unit: unit{"", 1}}
 		top := 0.0
 		for i := range runs {
-			top = max(top, ax.base(runs[i].Point[a.Key]))
+			if v, ok := runs[i].Point[a.Key]; ok {
+				top = max(top, ax.base(v))
+			}
 		}
 		switch kind {
 		case algos.Duration:
-			ax.scale, ax.unit = 1e-6, "us"
-			if top >= 10e-3 {
-				ax.scale, ax.unit = 1e-3, "ms"
-			}
+			ax.unit = timeUnit(top)
 		case algos.Bytes:
-			ax.scale, ax.unit = 1e3, "KB"
+			ax.unit = bytesUnit(top)
 		case algos.Rate:
-			ax.scale, ax.unit = 1e9, "Gbps"
+			ax.unit = rateUnit(top)
 		}
 		return ax, true
 	}
@@ -83,71 +90,86 @@ func (ax sweepAxis) base(text string) float64 {
 }
 
 func (ax sweepAxis) label() string {
-	if ax.unit == "" {
-		return ax.key
+	if ax.unit.name == "" {
+		return ax.short
 	}
-	return fmt.Sprintf("%s (%s)", ax.key, ax.unit)
+	return fmt.Sprintf("%s (%s)", ax.short, ax.unit.name)
 }
 
 // seriesKey names a line of a sweep figure: the algorithm and the values of
-// the swept keys other than the x axis and the seed.
+// the swept keys other than the x axis and the seed that apply to it.
 func seriesKey(e *experiments.Experiment, x string, r *batch.RunSummary) string {
 	parts := []string{r.Algorithm}
 	for _, a := range e.Sweep {
-		if a.Key != x && a.Key != "seed" {
-			parts = append(parts, shortKey(a.Key)+"="+strings.Trim(r.Point[a.Key], `"`))
+		if v, ok := r.Point[a.Key]; ok && a.Key != x && a.Key != "seed" {
+			parts = append(parts, e.ShortKey(a.Key)+"="+strings.Trim(v, `"`))
 		}
 	}
 	return strings.Join(parts, " ")
 }
 
-// shortKey is a key's last part, for legends and titles: "rtt" for
-// network.rtt, "sampling" for params.n-aimd.sampling.
-func shortKey(key string) string { return key[strings.LastIndexByte(key, '.')+1:] }
-
-// errorPoints are means with symmetric error bars.
+// errorPoints are means with error bars that may be cut at 0 below.
 type errorPoints struct {
 	plotter.XYs
-	err []float64
+	lo, hi []float64
 }
 
-func (p errorPoints) YError(i int) (float64, float64) { return p.err[i], p.err[i] }
+func (p errorPoints) YError(i int) (float64, float64) { return p.lo[i], p.hi[i] }
 
-// WriteSweep draws DIR/plots/sweep.FORMAT from a batch's runs: each summary
-// metric against the first numeric swept key, one line per algorithm (and
-// per value of the other swept keys, and per bottleneck), the mean over the
-// seeds with error bars of one standard deviation. It draws nothing for a
-// batch without such a key.
-func WriteSweep(ctx context.Context, dir *outdir.Dir, e *experiments.Experiment, runs []batch.RunSummary, format string) error {
+// sweepFigure builds the sweep's figure; nil for a batch without a numeric
+// swept key.
+func sweepFigure(e *experiments.Experiment, runs []batch.RunSummary, opt Options) (*Figure, error) {
 	ax, ok := newSweepAxis(e, runs)
 	if !ok {
-		return nil
+		return nil, nil
 	}
 	links := 0
 	for _, r := range runs {
 		links = max(links, len(r.Bottlenecks))
 	}
+	// Every panel spans the swept values, with matplotlib's 5% margins.
+	xlo, xhi := math.Inf(1), math.Inf(-1)
+	for i := range runs {
+		if v, ok := runs[i].Point[ax.key]; ok {
+			x := ax.base(v) / ax.unit.scale
+			xlo, xhi = min(xlo, x), max(xhi, x)
+		}
+	}
+	margin := 0.05 * (xhi - xlo)
+	if margin == 0 {
+		margin = 0.05 * math.Max(math.Abs(xlo), 1)
+	}
 	var panels []*plot.Plot
+	var key Legend
+	// The runs at each line's point: the seeds the means are over.
+	seeds := map[string]int{}
+	for i := range runs {
+		r := &runs[i]
+		if v, ok := r.Point[ax.key]; ok {
+			seeds[seriesKey(e, ax.key, r)+"\x00"+v]++
+		}
+	}
 	for m, panel := range sweepPanels {
 		perQ := panel.metric.Scope == metrics.Bottleneck // one line per bottleneck
-		p := plot.New()
-		p.Y.Label.Text = panel.label
-		p.X.Label.Text = ax.label()
 		// line name -> x -> values over the seeds; names in first-seen order.
 		var names []string
 		values := map[string]map[float64][]float64{}
+		top := 0.0
 		for i := range runs {
 			r := &runs[i]
-			x := ax.base(r.Point[ax.key]) / ax.scale
+			v, ok := r.Point[ax.key]
+			if !ok {
+				continue
+			}
+			x := ax.base(v) / ax.unit.scale
 			for j := range max(1, len(r.Bottlenecks)) {
 				if !perQ && j > 0 {
 					continue
 				}
-				v, ok := panel.metric.Value(&r.Summary, j)
+				y, ok := panel.metric.Value(&r.Summary, j)
 				if !ok {
 					continue
 				}
-				v /= panel.scale
 				name := seriesKey(e, ax.key, r)
 				if perQ && links > 1 {
 					name += fmt.Sprintf(" sw%d", j)
@@ -156,49 +178,94 @@ func WriteSweep(ctx context.Context, dir *outdir.Dir, e *experiments.Experiment,
 					values[name] = map[float64][]float64{}
 					names = append(names, name)
 				}
-				values[name][x] = append(values[name][x], v)
+				values[name][x] = append(values[name][x], y)
+				top = max(top, y)
 			}
 		}
+		u := unit{"", 1}
+		label := panel.label
+		if panel.unit != nil {
+			u = panel.unit(top)
+			label = fmt.Sprintf("%s (%s)", panel.label, u.name)
+		}
+		p := NewPanel(ax.label(), label)
 		for k, name := range names {
 			var pts errorPoints
 			for _, x := range slices.Sorted(maps.Keys(values[name])) {
-				mean, std := meanStd(values[name][x])
+				s := stats.Of(values[name][x])
+				mean, ci := s.Mean/u.scale, s.CI95/u.scale
+				up := ci
+				if panel.most > 0 {
+					up = max(0, min(ci, panel.most/u.scale-mean))
+				}
 				pts.XYs = append(pts.XYs, plotter.XY{X: x, Y: mean})
-				pts.err = append(pts.err, std)
+				pts.lo = append(pts.lo, min(ci, mean)) // nothing below 0
+				pts.hi = append(pts.hi, up)
 			}
 			line, points, err := plotter.NewLinePoints(pts.XYs)
 			if err != nil {
-				return err
+				return nil, err
 			}
-			line.Color, points.Color, points.Shape = plotutil.Color(k), plotutil.Color(k), plotutil.Shape(k)
-			bars, err := plotter.NewYErrorBars(pts)
-			if err != nil {
-				return err
+			line.Color, line.Dashes = colour(k), dashes(k)
+			points.Color, points.Shape = colour(k), plotutil.Shape(k)
+			p.Add(line, points)
+			if slices.ContainsFunc(pts.hi, func(x float64) bool { return x > 0 }) {
+				bars, err := plotter.NewYErrorBars(pts)
+				if err != nil {
+					return nil, err
+				}
+				bars.Color = colour(k)
+				p.Add(bars)
 			}
-			bars.Color = plotutil.Color(k)
-			p.Add(line, points, bars)
 			if m == 0 {
-				p.Legend.Add(name, line, points)
+				key.Add(name, line, points)
 			}
 		}
-		p.Legend.Top, p.Legend.Left = false, true
+		p.X.Min, p.X.Max = xlo-margin, xhi+margin
+		p.Y.Min = max(p.Y.Min, 0)
+		if len(names) == 0 || p.Y.Max <= p.Y.Min { // nothing, or one value: a range above it
+			p.Y.Min, p.Y.Max = 0, max(1, 2*p.Y.Max)
+		}
 		panels = append(panels, p)
 	}
-	panels[0].Title.Text = fmt.Sprintf("%s: mean over seeds, bars 1 std", e.Name)
-	data, err := renderTiles(panels, 2, format)
+	var rows [][]*plot.Plot
+	for k := 0; k < len(panels); k += 2 {
+		rows = append(rows, panels[k:min(k+2, len(panels))])
+	}
+	n := slices.Sorted(maps.Values(seeds))
+	n = slices.Compact(n)
+	seedText := fmt.Sprintf("%d seeds", n[len(n)-1])
+	if len(n) > 1 {
+		seedText = fmt.Sprintf("%d to %d seeds", n[0], n[len(n)-1])
+	}
+	title := fmt.Sprintf("%s: mean over %s, bars 95%% confidence interval", e.Name, seedText)
+	if n[len(n)-1] < 2 {
+		title = e.Name + ": one seed per point"
+	}
+	cells := len(rows)
+	if len(rows[len(rows)-1]) == 2 {
+		cells++ // the legend takes a row of its own
+	}
+	return &Figure{Title: title, Rows: rows, Key: key, Size: opt.size(sweepSize(cells))}, nil
+}
+
+// WriteSweep draws DIR/plots/sweep.FORMAT from a batch's runs: each summary
+// metric against the first numeric swept key (spaced by value), one line
+// per algorithm (and per value of the other swept keys that apply to it,
+// and per bottleneck), the mean over the seeds with bars of its 95%
+// confidence interval, and one legend for the figure in a cell of its own.
+// It draws nothing for a batch without such a key.
+func WriteSweep(ctx context.Context, dir *outdir.Dir, e *experiments.Experiment, runs []batch.RunSummary, opt Options) error {
+	fig, err := sweepFigure(e, runs, opt)
+	if err != nil || fig == nil {
+		return err
+	}
+	data, err := fig.Render(opt.Format)
 	if err != nil {
 		return err
 	}
-	return dir.WriteFile("plots/sweep."+format, data)
-}
-
-func meanStd(xs []float64) (mean, std float64) {
-	for _, x := range xs {
-		mean += x
+	if err := ctx.Err(); err != nil {
+		return err
 	}
-	mean /= float64(len(xs))
-	for _, x := range xs {
-		std += (x - mean) * (x - mean)
-	}
-	return mean, math.Sqrt(std / float64(len(xs)))
+	return dir.WriteFile("plots/sweep."+opt.Format, data)
 }

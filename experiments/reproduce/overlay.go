@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"qcnlab/experiments/outdir"
+	"qcnlab/experiments/results"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,13 +18,13 @@ import (
 // overlayPoints caps the points drawn per line.
 const overlayPoints = 2000
 
-// renderOverlay draws, from a series task's timeseries.csv, every source's
+// renderOverlay draws, from a series task's timeseries.csv.gz, every source's
 // rate for each value of key (the model: packet against convergence), for
 // the first seed and the first value of every other swept key: the paper's
 // "experimental rate variations and the model results" in one figure.
 func renderOverlay(title string, dir *outdir.Dir, key string) ([]byte, error) {
-	path := dir.Join("timeseries.csv")
-	f, err := dir.Open("timeseries.csv")
+	path := dir.Join(results.SeriesFile)
+	f, err := results.OpenSeries(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -34,9 +35,9 @@ func renderOverlay(title string, dir *outdir.Dir, key string) ([]byte, error) {
 		return nil, err
 	}
 	col := func(name string) int { return slices.Index(header, name) }
-	kc, tc := col(key), col("time_s")
-	if kc < 0 || tc < 0 {
-		return nil, fmt.Errorf("%s: no %s or time_s column", path, key)
+	kc, tc, ac, rc := col(key), col("time_s"), col("algorithm"), col("run")
+	if kc < 0 || tc < 0 || ac < 0 {
+		return nil, fmt.Errorf("%s: no %s, algorithm or time_s column", path, key)
 	}
 	var rates []int
 	for i, h := range header {
@@ -44,8 +45,8 @@ func renderOverlay(title string, dir *outdir.Dir, key string) ([]byte, error) {
 			rates = append(rates, i)
 		}
 	}
-	// The first value of every column before time_s but key and the
-	// algorithm picks the rows: one run per value of key.
+	// The first value of every column before time_s but key, the run and
+	// the algorithm picks the rows: one run per value of key.
 	first := map[int]string{}
 	lines := map[string][]plotter.XYs{}
 	var order []string
@@ -58,8 +59,8 @@ func renderOverlay(title string, dir *outdir.Dir, key string) ([]byte, error) {
 			return nil, err
 		}
 		skip := false
-		for c := 1; c < tc; c++ {
-			if c == kc {
+		for c := 0; c < tc; c++ {
+			if c == kc || c == ac || c == rc {
 				continue
 			}
 			if v, ok := first[c]; !ok {
@@ -71,7 +72,7 @@ func renderOverlay(title string, dir *outdir.Dir, key string) ([]byte, error) {
 		if skip {
 			continue
 		}
-		name := rec[0] + " " + key + "=" + rec[kc]
+		name := rec[ac] + " " + key + "=" + rec[kc]
 		if _, ok := lines[name]; !ok {
 			order = append(order, name)
 			lines[name] = make([]plotter.XYs, len(rates))

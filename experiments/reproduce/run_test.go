@@ -9,11 +9,13 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"qcnlab/experiments/batch"
 	"qcnlab/experiments/outdir"
+	"qcnlab/experiments/results"
 )
 
 // A tiny real reproduction: two claims, one on the convergence model and
@@ -141,16 +143,22 @@ func TestReportWriter(t *testing.T) {
 // value of the key, for the first value of the other swept columns.
 func TestOverlay(t *testing.T) {
 	dir := t.TempDir()
-	path := filepath.Join(dir, "timeseries.csv")
-	csv := "algorithm,seed,model,time_s,queue_sw0_bytes,rate_0_bps,rate_1_bps,capacity_sw0_bps\n"
+	path := filepath.Join(dir, results.SeriesFile)
+	csv := "run,model,algorithm,seed,time_s,queue_sw0_bytes,rate_0_bps,rate_1_bps,capacity_sw0_bps\n"
+	run := 0
 	for _, seed := range []string{"1", "2"} {
 		for _, m := range []string{"packet", "convergence"} {
 			for i := 1; i <= 5; i++ {
-				csv += "qcn," + seed + "," + m + "," + strings.Repeat("0", 1) + "." + string(rune('0'+i)) + ",1000,9e8,1e8,1e9\n"
+				csv += strconv.Itoa(run) + "," + m + ",qcn," + seed + "," + strings.Repeat("0", 1) + "." + string(rune('0'+i)) + ",1000,9e8,1e8,1e9\n"
 			}
+			run++
 		}
 	}
-	if err := os.WriteFile(path, []byte(csv), 0o644); err != nil {
+	var gz bytes.Buffer
+	if err := results.Gzip(&gz, []byte(csv)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, gz.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	out, err := outdir.Open(dir)

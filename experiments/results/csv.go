@@ -16,8 +16,9 @@ import (
 	"qcnlab/units"
 )
 
-// writeResults writes results.csv into dir: one row per run, its swept
-// values in base units, algorithm, seed, then every field of the summary,
+// writeResults writes results.csv into dir: one row per run, its Identity
+// (run, the swept values in base units, algorithm, seed), then every field
+// of the summary,
 // those of each bottleneck, source and phase flattened into their own
 // columns (sw0_utilization, src1_throughput_bps,
 // sw0_queue_quantiles_bytes_p50); a metric of the registry (package
@@ -26,12 +27,6 @@ import (
 // time to fairness). Its time is linear in the cells; it stops, writing
 // nothing, when ctx is cancelled.
 func writeResults(ctx context.Context, dir *outdir.Dir, e *experiments.Experiment, res *Result) error {
-	var swept []string
-	for _, a := range e.Sweep {
-		if a.Key != "seed" {
-			swept = append(swept, a.Key)
-		}
-	}
 	var order columnOrder
 	cells := make([][]cell, len(res.Runs))
 	for i := range res.Runs {
@@ -44,11 +39,7 @@ func writeResults(ctx context.Context, dir *outdir.Dir, e *experiments.Experimen
 		}
 		order.merge(cells[i])
 	}
-	header := []string{}
-	for _, key := range swept {
-		header = append(header, sweptColumn(key))
-	}
-	header = append(header, "algorithm", "seed")
+	header := Identity(e)
 	columns := order.list()
 	header = append(header, columns...)
 	tmp, err := dir.CreateTemp(".", "results.csv")
@@ -63,11 +54,10 @@ func writeResults(ctx context.Context, dir *outdir.Dir, e *experiments.Experimen
 			dir.Discard(tmp)
 			return err
 		}
-		line = line[:0]
-		for _, key := range swept {
-			line = append(line, sweptValue(key, r.Point[key]))
-		}
-		line = append(line, r.Algorithm, strconv.FormatUint(r.Seed, 10))
+		line = append(line[:0], identityCells(e, r.Run, r.Algorithm, r.Seed, func(key string) (string, bool) {
+			v, ok := r.Point[key]
+			return v, ok
+		})...)
 		line = appendValues(line, columns, cells[i])
 		w.Write(csvRow(line, false))
 		cells[i] = nil // done with: memory goes down as it goes
@@ -170,8 +160,9 @@ func appendValues(line []string, columns []string, cells []cell) []string {
 	return line
 }
 
-// sweptColumn names a swept key's column with its base unit.
-func sweptColumn(key string) string {
+// SweptColumn names a swept key's column with its base unit:
+// network.rtt_s, network.buffer_bytes, network.capacity_bps.
+func SweptColumn(key string) string {
 	kind, err := experiments.KeyKind(key)
 	if err != nil {
 		return key
@@ -187,9 +178,9 @@ func sweptColumn(key string) string {
 	return key
 }
 
-// sweptValue is a swept value (TOML text) in base units, or the text
+// SweptValue is a swept value (TOML text) in base units, or the text
 // itself for a key that is not a number.
-func sweptValue(key, text string) string {
+func SweptValue(key, text string) string {
 	bare := strings.Trim(text, `"`)
 	kind, err := experiments.KeyKind(key)
 	if err != nil {
@@ -224,7 +215,7 @@ func flatten(ctx context.Context, prefix string, v reflect.Value, out *[]cell) {
 		if !f.IsExported() || name == "" || name == "-" {
 			continue
 		}
-		if prefix == "" && (name == "algorithm" || name == "seed" || name == "point") {
+		if prefix == "" && (name == "run" || name == "algorithm" || name == "seed" || name == "point") {
 			continue
 		}
 		if prefix != "" && (name == "name" || name == "id") {

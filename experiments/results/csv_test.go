@@ -40,8 +40,8 @@ func TestResultsCSV(t *testing.T) {
 		t.Fatalf("%d rows, want a header and 4 runs", len(rows))
 	}
 	h := rows[0]
-	if strings.Join(h[:4], ",") != "network.rtt_s,algorithm,seed,model" {
-		t.Errorf("header starts %q", h[:4])
+	if strings.Join(h[:5], ",") != "run,network.rtt_s,algorithm,seed,model" {
+		t.Errorf("header starts %q", h[:5])
 	}
 	col := func(name string) int {
 		k := slices.Index(h, name)
@@ -54,8 +54,8 @@ func TestResultsCSV(t *testing.T) {
 		col(name)
 	}
 	last, r := rows[4], res.Runs[3]
-	if last[0] != "0.0003" || last[1] != "qcn" || last[2] != "2" {
-		t.Errorf("last row starts %q", last[:3])
+	if last[0] != "3" || last[1] != "0.0003" || last[2] != "qcn" || last[3] != "2" {
+		t.Errorf("last row starts %q", last[:4])
 	}
 	if v, _ := strconv.ParseFloat(last[col("sw0_queue_std_bytes")], 64); v != r.Bottlenecks[0].QueueStd {
 		t.Errorf("queue std %v in results.csv, %v in the summary", v, r.Bottlenecks[0].QueueStd)

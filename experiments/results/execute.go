@@ -1,7 +1,8 @@
 // Package results writes what a batch produced: the summary for people
 // (text) or programs (JSON), and into an output directory (--out)
-// experiment.toml, each run's time series as it runs, then timeseries.csv,
-// summary.json, results.csv and the figures of package plots. Every file
+// experiment.toml, each run's time series as it runs, then
+// timeseries.csv.gz, summary.json, results.csv and the figures of package
+// plots. Every file
 // goes through package outdir, whole or not at all. Execute runs a batch
 // (package batch) with these writers; Finish is the one place a batch's
 // outputs are finished, for a run and for a merge of shards.
@@ -11,7 +12,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 
 	"qcnlab/experiments"
 	"qcnlab/experiments/batch"
@@ -22,12 +22,14 @@ import (
 // Options control a batch run.
 type Options struct {
 	Workers int    // runs at once; 0 means one per CPU
-	OutDir  string // if set, write summary.json, timeseries.csv and experiment.toml here
+	OutDir  string // if set, write summary.json, results.csv, timeseries.csv.gz and experiment.toml here
 	// Out, if set, is an output directory already open (a folder of a
 	// larger output, such as reproduce's runs/); it overrides OutDir and
 	// the caller finishes it.
-	Out  *outdir.Dir
-	Plot string // with OutDir: also a figure per run in plots/, "png" or "svg"
+	Out      *outdir.Dir
+	Plot     string     // with OutDir: also a figure per run, and the sweep's, in plots/, in this format (plots.Formats)
+	PlotSize plots.Size // of every figure; zero for each one's default
+	Series   Series     // what timeseries.csv.gz holds
 	// Part, if set, runs one part of the batch (a shard) and records
 	// which it was beside the outputs; nil runs it all.
 	Part Part
@@ -52,12 +54,13 @@ type Part interface {
 type Written struct {
 	Experiment string
 	TOML       []byte       // experiment.toml, as written
+	Series     Series       // what timeseries.csv.gz holds
 	Total      int          // the runs of the whole batch
 	Runs       []WrittenRun // the finished runs, in run order
 }
 
 // WrittenRun is one finished run: its index in the batch, its label, and
-// its rows in timeseries.csv.
+// its rows in timeseries.csv.gz.
 type WrittenRun struct {
 	Index int
 	Label string
@@ -71,6 +74,7 @@ type Result struct {
 	Complete   bool               `json:"complete"`
 	Runs       []batch.RunSummary `json:"runs"`
 	stopped    bool               // cancelled, rather than incomplete for failed runs
+	exp        *experiments.Experiment
 }
 
 // Execute runs every run of the experiment (or of opt.Part). If ctx is
@@ -87,8 +91,12 @@ func Execute(ctx context.Context, e *experiments.Experiment, opt Options) (*Resu
 			return nil, err
 		}
 	}
-	if opt.Plot != "" && ((opt.OutDir == "" && opt.Out == nil) || !slices.Contains(plots.Formats, opt.Plot)) {
-		return nil, fmt.Errorf("plots need an output directory and a format in %q", plots.Formats)
+	plot := plots.Options{Format: opt.Plot, Size: opt.PlotSize}
+	if err := plot.Check(); err != nil {
+		return nil, err
+	}
+	if plot.Format != "" && opt.OutDir == "" && opt.Out == nil {
+		return nil, errors.New("plots need an output directory")
 	}
 	var out *outputs
 	if dir := opt.Out; dir != nil || opt.OutDir != "" {
@@ -98,7 +106,7 @@ func Execute(ctx context.Context, e *experiments.Experiment, opt Options) (*Resu
 			}
 			defer dir.Close() // after Finish, nothing
 		}
-		if out, err = newOutputs(dir, e, runs, opt.Plot); err != nil {
+		if out, err = newOutputs(dir, e, runs, plot, opt.Series); err != nil {
 			return nil, err
 		}
 	}
@@ -108,7 +116,7 @@ func Execute(ctx context.Context, e *experiments.Experiment, opt Options) (*Resu
 	}
 	summaries, errs := batch.Execute(ctx, runs, todo, bopt)
 
-	res := &Result{Experiment: e.Name, Complete: true, stopped: ctx.Err() != nil}
+	res := &Result{Experiment: e.Name, Complete: true, stopped: ctx.Err() != nil, exp: e}
 	if todo == nil {
 		todo = make([]int, len(runs))
 		for i := range todo {
@@ -164,15 +172,15 @@ func writeContext(ctx, abort context.Context) (context.Context, context.CancelFu
 // with a plot format, the sweep's figure and the queue CDFs (plots/). A
 // batch run and a merge of shards both end with it. It stops when ctx is
 // cancelled, with ctx's error.
-func Finish(ctx context.Context, dir *outdir.Dir, e *experiments.Experiment, res *Result, plotFormat string) error {
+func Finish(ctx context.Context, dir *outdir.Dir, e *experiments.Experiment, res *Result, plot plots.Options) error {
 	steps := []func() error{
 		func() error { return writeSummary(ctx, dir, res) },
 		func() error { return writeResults(ctx, dir, e, res) },
 	}
-	if plotFormat != "" {
+	if plot.Format != "" {
 		steps = append(steps,
-			func() error { return plotError(plots.WriteSweep(ctx, dir, e, res.Runs, plotFormat)) },
-			func() error { return plotError(plots.WriteQueueCDFs(ctx, dir, e, res.Runs, plotFormat)) })
+			func() error { return plotError(plots.WriteSweep(ctx, dir, e, res.Runs, plot)) },
+			func() error { return plotError(plots.WriteQueueCDFs(ctx, dir, e, res.Runs, plot)) })
 	}
 	for _, step := range steps {
 		if err := ctx.Err(); err != nil {

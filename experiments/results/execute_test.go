@@ -1,12 +1,14 @@
 package results
 
 import (
+	"compress/gzip"
 	"context"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -96,7 +98,7 @@ func TestSameNumbersWhateverTheWorkers(t *testing.T) {
 			t.Fatal(err)
 		}
 		js, _ := json.Marshal(withoutWall(res))
-		series, err := os.ReadFile(filepath.Join(dir, "timeseries.csv"))
+		series, err := os.ReadFile(filepath.Join(dir, "timeseries.csv.gz"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -131,14 +133,11 @@ func TestOutputFiles(t *testing.T) {
 			t.Errorf("summary.json lacks %s", field)
 		}
 	}
-	// timeseries.csv: header, then 1000 samples per run, runs in order.
-	f, _ := os.Open(filepath.Join(dir, "timeseries.csv"))
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	wantHeader := "algorithm,network.rtt,seed,time_s,queue_sw0_bytes,rate_0_bps,rate_1_bps,rate_2_bps,capacity_sw0_bps"
+	// timeseries.csv.gz: header, then 1000 samples per run, runs in order,
+	// named as in results.csv: run, the swept values in base units,
+	// algorithm, seed.
+	rows := readSeries(t, dir)
+	wantHeader := "run,network.rtt_s,algorithm,seed,time_s,queue_sw0_bytes,rate_0_bps,rate_1_bps,rate_2_bps,capacity_sw0_bps"
 	if got := strings.Join(rows[0], ","); got != wantHeader {
 		t.Errorf("header %q, want %q", got, wantHeader)
 	}
@@ -148,7 +147,7 @@ func TestOutputFiles(t *testing.T) {
 	if c := rows[1][len(rows[1])-1]; c != "1e+10" {
 		t.Errorf("capacity column %q, want the 10 Gbps in force", c)
 	}
-	if strings.Join(rows[1][:4], ",") != "qcn,100us,1,1e-05" || strings.Join(rows[4000][:4], ",") != "qcn,300us,2,0.01" {
+	if strings.Join(rows[1][:5], ",") != "0,0.0001,qcn,1,1e-05" || strings.Join(rows[4000][:5], ",") != "3,0.0003,qcn,2,0.01" {
 		t.Errorf("first row %v, last row %v", rows[1], rows[4000])
 	}
 	// experiment.toml loads back to the same runs.
@@ -167,7 +166,7 @@ func TestOutputFiles(t *testing.T) {
 	for _, e := range entries {
 		names = append(names, e.Name())
 	}
-	if want := ".qcnlab-outputs experiment.toml results.csv summary.json timeseries.csv"; strings.Join(names, " ") != want {
+	if want := ".qcnlab-outputs experiment.toml results.csv summary.json timeseries.csv.gz"; strings.Join(names, " ") != want {
 		t.Errorf("output dir holds %v, want %s", names, want)
 	}
 }
@@ -194,9 +193,85 @@ func TestCancelledBatchKeepsFinishedRuns(t *testing.T) {
 	if err := json.Unmarshal(data, &back); err != nil || len(back.Runs) != 2 || back.Complete {
 		t.Fatalf("summary.json after cancel: %v %+v", err, back)
 	}
-	series, _ := os.ReadFile(filepath.Join(dir, "timeseries.csv"))
-	if n := strings.Count(string(series), "\n"); n != 1+2*1000 {
-		t.Errorf("timeseries.csv has %d lines, want the header and two runs", n)
+	if n := len(readSeries(t, dir)); n != 1+2*1000 {
+		t.Errorf("timeseries.csv.gz has %d lines, want the header and two runs", n)
+	}
+}
+
+// readSeries reads an output directory's timeseries.csv.gz.
+func readSeries(t *testing.T, dir string) [][]string {
+	t.Helper()
+	f, err := os.Open(filepath.Join(dir, SeriesFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	z, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(z).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}
+
+// --series none writes no time series; --series 1ms one row per
+// millisecond, at the same times in every run.
+func TestSeriesModes(t *testing.T) {
+	dir := t.TempDir()
+	none, _ := ParseSeries("none")
+	if _, err := Execute(context.Background(), sweepExperiment(t), Options{OutDir: dir, Series: none}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, SeriesFile)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("--series none wrote a time series: %v", err)
+	}
+	every, err := ParseSeries("1ms")
+	if err != nil || every.Every != algos.Millisecond {
+		t.Fatalf("%+v %v", every, err)
+	}
+	if _, err := Execute(context.Background(), sweepExperiment(t), Options{OutDir: dir, Series: every}); err != nil {
+		t.Fatal(err)
+	}
+	rows := readSeries(t, dir)
+	if len(rows) != 1+4*11 {
+		t.Fatalf("%d rows, want 4 runs x 11 (10 ms, one row per ms and the end)", len(rows)-1)
+	}
+	var times []string
+	for _, r := range rows[1:12] {
+		times = append(times, r[4])
+	}
+	if got := strings.Join(times, " "); got != "1e-05 0.001 0.002 0.003 0.004 0.005 0.006 0.007 0.008 0.009 0.01" {
+		t.Errorf("times %s", got)
+	}
+	for _, bad := range []string{"0s", "fast", "-1ms"} {
+		if _, err := ParseSeries(bad); err == nil {
+			t.Errorf("--series %s accepted", bad)
+		}
+	}
+}
+
+// The run column joins results.csv, timeseries.csv.gz and summary.json.
+func TestRunColumnJoins(t *testing.T) {
+	dir := t.TempDir()
+	res, err := Execute(context.Background(), sweepExperiment(t), Options{OutDir: dir, Workers: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, _ := os.Open(filepath.Join(dir, "results.csv"))
+	defer f.Close()
+	table, _ := csv.NewReader(f).ReadAll()
+	series := readSeries(t, dir)
+	for i, r := range res.Runs {
+		if r.Run != i || table[1+i][0] != strconv.Itoa(i) {
+			t.Errorf("run %d: summary says %d, results.csv %s", i, r.Run, table[1+i][0])
+		}
+		row := series[1+i*1000]
+		if row[0] != strconv.Itoa(i) || row[1] != table[1+i][1] || row[2] != r.Algorithm || row[3] != strconv.FormatUint(r.Seed, 10) {
+			t.Errorf("run %d: time series row %v, results.csv row %v", i, row[:4], table[1+i][:4])
+		}
 	}
 }
 
@@ -221,19 +296,19 @@ func TestPlots(t *testing.T) {
 		if _, err := Execute(context.Background(), e, Options{OutDir: dir, Plot: format}); err != nil {
 			t.Fatal(err)
 		}
-		files, _ := filepath.Glob(filepath.Join(dir, "plots", "0*."+format))
+		files, _ := filepath.Glob(filepath.Join(dir, "plots", "run*."+format))
 		if len(files) != 4 {
 			t.Fatalf("%s: %d figures, want one per run: %v", format, len(files), files)
 		}
-		if filepath.Base(files[3]) != "004-qcn_network.rtt=300us_seed=2."+format {
+		if filepath.Base(files[3]) != "run003_qcn_rtt=300us_seed=2."+format {
 			t.Errorf("figure name %s", filepath.Base(files[3]))
 		}
 		// The sweep's figure and a queue CDF per point, the seeds pooled.
 		files = append(files, filepath.Join(dir, "plots", "sweep."+format),
-			filepath.Join(dir, "plots", "queue-cdf_network.rtt=100us."+format), filepath.Join(dir, "plots", "queue-cdf_network.rtt=300us."+format))
+			filepath.Join(dir, "plots", "queue-cdf_rtt=100us."+format), filepath.Join(dir, "plots", "queue-cdf_rtt=300us."+format))
 		for _, f := range files {
 			data, _ := os.ReadFile(f)
-			magic := map[string]string{"png": "\x89PNG", "svg": "<?xml"}[format]
+			magic := map[string]string{"png": "\x89PNG", "svg": "<?xml", "pdf": "%PDF"}[format]
 			if !strings.HasPrefix(string(data), magic) || len(data) < 1000 {
 				t.Errorf("%s: not a %s figure (%d bytes)", f, format, len(data))
 			}

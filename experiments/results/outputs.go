@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 
+	"qcnlab/algos"
 	"qcnlab/experiments"
 	"qcnlab/experiments/batch"
 	"qcnlab/experiments/outdir"
@@ -14,23 +15,23 @@ import (
 
 // outputs writes a batch's files into a directory: the experiment first, the
 // time series of each run into its own part file (in a temporary folder of
-// this batch's) as it runs, and at the end timeseries.csv (the finished
+// this batch's) as it runs, and at the end timeseries.csv.gz (the finished
 // parts, in run order), then what Finish writes. It is the batch's Sink.
 type outputs struct {
 	dir     *outdir.Dir
-	parts   string // the temporary folder of the parts
+	parts   string // the temporary folder of the parts; "" without a time series
 	exp     *experiments.Experiment
-	toml    []byte   // experiment.toml
-	labels  []string // of every run of the batch
-	rows    []int    // time series rows written per run
-	plot    string   // figure format, "" for none
-	columns []string // sweep keys
-	sources int      // the most sources of any run: the rate columns
-	links   int      // the most links of any run: the queue columns
-	fabric  bool     // a run is on a fabric: its columns are its watched ports and flows
+	toml    []byte        // experiment.toml
+	labels  []string      // of every run of the batch
+	rows    []int         // time series rows written per run
+	plot    plots.Options // figures; Format "" for none
+	series  Series
+	every   algos.Time // series.Every
+	sources int        // the most sources of any run: the rate columns
+	links   int        // the most links of any run: the queue columns
 }
 
-func newOutputs(dir *outdir.Dir, e *experiments.Experiment, runs []experiments.Run, plotFormat string) (*outputs, error) {
+func newOutputs(dir *outdir.Dir, e *experiments.Experiment, runs []experiments.Run, plot plots.Options, series Series) (*outputs, error) {
 	var saved bytes.Buffer
 	if err := e.Encode(&saved); err != nil {
 		return nil, err
@@ -38,24 +39,22 @@ func newOutputs(dir *outdir.Dir, e *experiments.Experiment, runs []experiments.R
 	if err := dir.WriteFile("experiment.toml", saved.Bytes()); err != nil {
 		return nil, err
 	}
-	if plotFormat != "" {
+	if plot.Format != "" {
 		if err := dir.MkdirAll("plots"); err != nil { // before the runs, not after
 			return nil, err
 		}
 	}
-	parts, err := dir.MkdirTemp("parts")
-	if err != nil {
-		return nil, err
-	}
-	o := &outputs{dir: dir, parts: parts, plot: plotFormat, exp: e, toml: saved.Bytes(), rows: make([]int, len(runs))}
-	for _, a := range e.Sweep {
-		o.columns = append(o.columns, a.Key)
+	o := &outputs{dir: dir, plot: plot, series: series, every: series.Every, exp: e, toml: saved.Bytes(), rows: make([]int, len(runs))}
+	if !series.None {
+		var err error
+		if o.parts, err = dir.MkdirTemp("parts"); err != nil {
+			return nil, err
+		}
 	}
 	for _, r := range runs {
 		o.labels = append(o.labels, r.Label())
 		queues, rates := r.Exp.SeriesShape()
 		o.sources, o.links = max(o.sources, rates), max(o.links, queues)
-		o.fabric = o.fabric || r.Exp.IsFabric()
 	}
 	return o, nil
 }
@@ -64,16 +63,18 @@ func newOutputs(dir *outdir.Dir, e *experiments.Experiment, runs []experiments.R
 // then what Finish writes, then the part's record. It stops when ctx is
 // cancelled, its temporary files removed.
 func (o *outputs) finish(ctx context.Context, res *Result, summaries []*batch.RunSummary, part Part) error {
-	tmp, err := o.dir.CreateTemp(".", "timeseries.csv")
-	if err != nil {
-		return err
-	}
-	if err := o.joinParts(ctx, tmp, summaries); err != nil {
-		o.dir.Discard(tmp)
-		return err
-	}
-	if err := o.dir.Commit(tmp, "timeseries.csv"); err != nil {
-		return err
+	if !o.series.None {
+		tmp, err := o.dir.CreateTemp(".", SeriesFile)
+		if err != nil {
+			return err
+		}
+		if err := o.joinParts(ctx, tmp, summaries); err != nil {
+			o.dir.Discard(tmp)
+			return err
+		}
+		if err := o.dir.Commit(tmp, SeriesFile); err != nil {
+			return err
+		}
 	}
 	if err := Finish(ctx, o.dir, o.exp, res, o.plot); err != nil {
 		return err
@@ -81,7 +82,7 @@ func (o *outputs) finish(ctx context.Context, res *Result, summaries []*batch.Ru
 	if part == nil {
 		return nil
 	}
-	w := Written{Experiment: o.exp.Name, TOML: o.toml, Total: len(summaries)}
+	w := Written{Experiment: o.exp.Name, TOML: o.toml, Total: len(summaries), Series: o.series}
 	for i, s := range summaries {
 		if s != nil {
 			w.Runs = append(w.Runs, WrittenRun{Index: i, Label: o.labels[i], Rows: o.rows[i]})
@@ -95,25 +96,30 @@ func (o *outputs) finish(ctx context.Context, res *Result, summaries []*batch.Ru
 type recorder struct {
 	o      *outputs
 	i      int
+	run    experiments.Run
 	series *seriesWriter
 	fig    *plots.RunFigure
 }
 
 // Start begins run i's part file, and its figure if the batch draws them.
 func (o *outputs) Start(i int, run experiments.Run, cfg *model.Config) (batch.Recorder, error) {
-	series, err := o.series(i, run)
-	if err != nil {
-		return nil, err
+	r := &recorder{o: o, i: i, run: run}
+	if !o.series.None {
+		var err error
+		if r.series, err = o.newSeries(i, run); err != nil {
+			return nil, err
+		}
 	}
-	r := &recorder{o: o, i: i, series: series}
-	if o.plot != "" {
-		r.fig = plots.NewRunFigure(run.Exp.Name+": "+run.Label(), cfg)
+	if o.plot.Format != "" {
+		r.fig = plots.NewRunFigure(run.Exp.Name+": "+run.Exp.ShortLabel(run), cfg)
 	}
 	return r, nil
 }
 
 func (r *recorder) Sample(x *model.Sample) {
-	r.series.write(x)
+	if r.series != nil {
+		r.series.write(x)
+	}
 	if r.fig != nil {
 		r.fig.Add(x)
 	}
@@ -121,14 +127,16 @@ func (r *recorder) Sample(x *model.Sample) {
 
 // Finish closes the run's part and draws its figure.
 func (r *recorder) Finish(s *batch.RunSummary) error {
-	if err := r.series.close(); err != nil {
-		return err
+	if r.series != nil {
+		if err := r.series.close(); err != nil {
+			return err
+		}
+		r.o.rows[r.i] = r.series.rows
 	}
-	r.o.rows[r.i] = r.series.rows
 	if r.fig != nil {
-		data, err := r.fig.Render(r.o.plot)
+		data, err := r.fig.Render(s, r.o.plot)
 		if err == nil {
-			err = r.o.dir.WriteFile(plots.RunFigureName(r.i, s.Label, r.o.plot), data)
+			err = r.o.dir.WriteFile(plots.RunFigureName(r.i, len(r.o.labels), r.o.exp.ShortLabel(r.run), r.o.plot.Format), data)
 		}
 		if err != nil {
 			return fmt.Errorf("plot: %w", err)
@@ -137,4 +145,8 @@ func (r *recorder) Finish(s *batch.RunSummary) error {
 	return nil
 }
 
-func (r *recorder) Discard() { r.series.discard() }
+func (r *recorder) Discard() {
+	if r.series != nil {
+		r.series.discard()
+	}
+}

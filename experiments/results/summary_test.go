@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"qcnlab/experiments/batch"
+	"qcnlab/experiments/stats"
 	"qcnlab/model"
 )
 
@@ -36,5 +37,76 @@ func TestManySourcesSummarised(t *testing.T) {
 	WriteText(&b, &Result{Complete: true, Runs: []batch.RunSummary{r}})
 	if b.Len() > 2000 || !strings.Contains(b.String(), "(65520 more)") || !strings.Contains(b.String(), "of the 65536 sources: min 0") {
 		t.Errorf("%d bytes: %.500s", b.Len(), b.String())
+	}
+}
+
+// Times read in the unit that reads: seconds from a second on.
+func TestSecondsReadInTheirUnit(t *testing.T) {
+	for x, want := range map[float64]string{4.9997: "5.00 s", 12.34: "12.3 s", 0.0123: "12.3 ms", 0.00105: "1.05 ms", 850e-6: "850 us", 1: "1.00 s"} {
+		if got := seconds(x); got != want {
+			t.Errorf("seconds(%g) = %q, want %q", x, got, want)
+		}
+	}
+	if got := secondsCI(stats.Of([]float64{2, 4})); got != "3.00 ± 12.7 s" {
+		t.Errorf("%q", got)
+	}
+}
+
+func ptr(x float64) *float64 { return &x }
+
+// A sweep over seeds: one block per point with means and intervals, the
+// seeds that reached fairness counted; a run's phases are listed.
+func TestTextSummaryOfASweep(t *testing.T) {
+	e := mustParse(t, `
+name = "s"
+[output]
+phases = ["50ms"]
+[sweep]
+network.rtt = ["100us", "300us"]
+seed = [1, 2, 3]
+`)
+	runs, _ := e.Runs()
+	res := &Result{Complete: true, exp: e}
+	for i, r := range runs {
+		s := batch.RunSummary{Run: i, Label: r.Label(), Point: map[string]string{}}
+		for _, a := range r.Point {
+			s.Point[a.Key] = a.Value
+		}
+		s.Algorithm, s.Seed, s.SimSeconds = r.Algorithm, r.Exp.Seed, 0.1
+		s.Bottlenecks = []model.BottleneckSummary{{Name: "sw0", CapacityBps: 1e10, Utilization: 0.9 + 0.01*float64(i%3), QueueMean: 3e4}}
+		s.JainFairness = ptr(1)
+		if i%3 != 2 {
+			s.TimeToFairness = ptr(4.99 + 0.01*float64(i%3))
+		}
+		phase := model.PhaseSummary{Start: 0, End: 0.05, Bottlenecks: s.Bottlenecks, JainFairness: ptr(0.5)}
+		s.Phases = []model.PhaseSummary{phase, phase}
+		res.Runs = append(res.Runs, s)
+	}
+	var b strings.Builder
+	WriteText(&b, res)
+	out := b.String()
+	for _, want := range []string{
+		"mean ± half-width of the 95% confidence interval over the seeds",
+		"qcn rtt=100us  (3 seeds: 1 2 3; runs 0 1 2)",
+		"qcn rtt=300us  (3 seeds: 1 2 3; runs 3 4 5)",
+		"utilization 91.00% ± 2.48",
+		"time to fairness  5.00 ± 0.06 s (2 of 3 seeds reached it)",
+		"phase 0s-50ms",
+		"Jain 0.500",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in\n%s", want, out)
+		}
+	}
+	if n := strings.Count(out, "seeds:"); n != 2 {
+		t.Errorf("%d blocks, want one per point", n)
+	}
+	// One seed per point: a block per run, with its run number.
+	res.Runs = res.Runs[:1]
+	b.Reset()
+	WriteText(&b, res)
+	if out := b.String(); !strings.Contains(out, "qcn network.rtt=100us seed=1  (run 0, seed 1)") || !strings.Contains(out, "time to fairness  4.99 s") ||
+		!strings.Contains(out, "phase 0s-50ms") {
+		t.Errorf("per-run summary:\n%s", out)
 	}
 }

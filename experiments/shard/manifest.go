@@ -14,15 +14,18 @@ type Manifest struct {
 	Experiment string `json:"experiment"`
 	// ExperimentSHA256 is the hash of experiment.toml: the resolved
 	// experiment, every default explicit.
-	ExperimentSHA256 string        `json:"experiment_sha256"`
-	Shard            int           `json:"shard"`
-	Shards           int           `json:"shards"`
-	RunsTotal        int           `json:"runs_total"` // of the whole batch
-	Runs             []ManifestRun `json:"runs"`       // the slice's finished runs, in run order
+	ExperimentSHA256 string `json:"experiment_sha256"`
+	// Series is what the time series holds: "full", "none" or the
+	// interval of its rows (--series); the shards of a merge agree on it.
+	Series    string        `json:"series"`
+	Shard     int           `json:"shard"`
+	Shards    int           `json:"shards"`
+	RunsTotal int           `json:"runs_total"` // of the whole batch
+	Runs      []ManifestRun `json:"runs"`       // the slice's finished runs, in run order
 }
 
 // ManifestRun is one finished run of a slice: its index in the whole
-// batch, its label, and its rows in the slice's timeseries.csv.
+// batch, its label, and its rows in the slice's timeseries.csv.gz.
 type ManifestRun struct {
 	Index int    `json:"index"`
 	Label string `json:"label"`

@@ -3,6 +3,7 @@ package shard
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"errors"
@@ -145,7 +146,7 @@ type place struct {
 }
 
 // Merge joins the shard directories of one batch into out: the same
-// experiment.toml, summary.json, results.csv and timeseries.csv as the
+// experiment.toml, summary.json, results.csv and timeseries.csv.gz as the
 // batch run whole (the runs' wall times aside). It checks that the shards
 // come from the same experiment, that each of the N shards is there once,
 // that every run of the batch finished in one of them, and that each run's
@@ -154,12 +155,12 @@ type place struct {
 // also draws the sweep's figure and the queue CDFs into out/plots; the
 // per-run figures stay in the shards' directories. If ctx is cancelled it
 // stops, removes its temporary files and returns ctx's error.
-func Merge(ctx context.Context, dirs []string, out, plot string) (*results.Result, error) {
+func Merge(ctx context.Context, dirs []string, out string, plot plots.Options) (*results.Result, error) {
 	if len(dirs) == 0 {
 		return nil, errors.New("name the shard directories")
 	}
-	if plot != "" && !slices.Contains(plots.Formats, plot) {
-		return nil, fmt.Errorf("--plot: %q is not one of %q", plot, plots.Formats)
+	if err := plot.Check(); err != nil {
+		return nil, err
 	}
 	runs, e, first, err := check(ctx, dirs, out)
 	if err != nil {
@@ -170,21 +171,25 @@ func Merge(ctx context.Context, dirs []string, out, plot string) (*results.Resul
 		return nil, err
 	}
 	defer dir.Close()
-	tmp, err := dir.CreateTemp(".", "timeseries.csv")
-	if err != nil {
-		return nil, err
-	}
-	if err := mergeSeries(ctx, e, runs, tmp); err != nil {
-		dir.Discard(tmp)
-		return nil, err
+	var tmp *outdir.Temp
+	if first.manifest.Series != "none" {
+		if tmp, err = dir.CreateTemp(".", results.SeriesFile); err != nil {
+			return nil, err
+		}
+		if err := mergeSeries(ctx, e, runs, tmp); err != nil {
+			dir.Discard(tmp)
+			return nil, err
+		}
 	}
 	// Every input is valid: now the outputs.
 	res := &results.Result{Experiment: first.result.Experiment, Complete: true}
 	for _, p := range runs {
 		res.Runs = append(res.Runs, p.s.result.Runs[p.k])
 	}
-	if err := dir.Commit(tmp, "timeseries.csv"); err != nil {
-		return nil, err
+	if tmp != nil {
+		if err := dir.Commit(tmp, results.SeriesFile); err != nil {
+			return nil, err
+		}
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -222,6 +227,9 @@ func check(ctx context.Context, dirs []string, out string) ([]place, *experiment
 		}
 		if m.Shards != n || m.RunsTotal != total {
 			return nil, nil, nil, fmt.Errorf("%s is one of %d shards of %d runs, %s one of %d of %d", first.dir, n, total, s.dir, m.Shards, m.RunsTotal)
+		}
+		if m.Series != first.manifest.Series {
+			return nil, nil, nil, fmt.Errorf("%s has --series %s, %s --series %s: run the shards with the same", first.dir, first.manifest.Series, s.dir, m.Series)
 		}
 		listed += len(m.Runs)
 	}
@@ -276,7 +284,7 @@ func check(ctx context.Context, dirs []string, out string) ([]place, *experiment
 				return nil, nil, nil, fmt.Errorf("%s: run %d is labelled %q in %s; the experiment's run %d is %q",
 					s.name(), r.Index, r.Label, File, r.Index, want.Label())
 			}
-			if err := sameRun(s.result.Runs[k], want); err != nil {
+			if err := sameRun(s.result.Runs[k], r.Index, want); err != nil {
 				return nil, nil, nil, fmt.Errorf("%s: summary.json: its run %d (run %d of the batch): %w", s.name(), k+1, r.Index, err)
 			}
 			if most := maxRows(want.Exp); r.Rows < 0 || r.Rows > most {
@@ -298,10 +306,13 @@ func check(ctx context.Context, dirs []string, out string) ([]place, *experiment
 	return runs, e, first, nil
 }
 
-// sameRun checks that a summary is of the run the experiment has there.
-func sameRun(got batch.RunSummary, want experiments.Run) error {
+// sameRun checks that a summary is of the run the experiment has at index.
+func sameRun(got batch.RunSummary, index int, want experiments.Run) error {
 	if got.Algorithm != want.Algorithm || got.Seed != want.Exp.Seed {
 		return fmt.Errorf("it is %s with seed %d, not %s with seed %d", orNone(got.Algorithm), got.Seed, want.Algorithm, want.Exp.Seed)
+	}
+	if got.Run != index {
+		return fmt.Errorf("it is run %d, not run %d", got.Run, index)
 	}
 	point := map[string]string{}
 	for _, a := range want.Point {
@@ -331,11 +342,13 @@ func maxRows(e *experiments.Experiment) int {
 	return int(min(float64(e.Duration)/float64(max(e.Output.SampleInterval, 1)), 1e12)) + 1
 }
 
-// mergeSeries writes the time series of every run, in batch order, into w:
-// the header the shards share, then each run's rows read in turn from its
-// shard's file, so memory does not grow with the data. Each line is checked
-// as it is copied: no longer than its columns allow, starting with its
-// run's algorithm and swept values, its time after the row before.
+// mergeSeries writes the time series of every run, in batch order, into w
+// as timeseries.csv.gz: the header the shards share, then each run's rows
+// read in turn from its shard's file, so memory does not grow with the data,
+// each compressed as one gzip member as the batch run whole writes it. Each
+// line is checked as it is copied: no longer than its columns allow,
+// starting with its run's identity (run, swept values, algorithm, seed),
+// its time after the row before.
 func mergeSeries(ctx context.Context, e *experiments.Experiment, runs []place, w io.Writer) error {
 	type source struct {
 		r    *bufio.Reader
@@ -344,16 +357,12 @@ func mergeSeries(ctx context.Context, e *experiments.Experiment, runs []place, w
 	}
 	readers := map[*slice]*source{}
 	var header []byte
-	var columns []string
-	for _, a := range e.Sweep {
-		columns = append(columns, a.Key)
-	}
 	for _, p := range runs {
 		s := p.s
 		if readers[s] != nil {
 			continue
 		}
-		name := filepath.Join(s.dir, "timeseries.csv")
+		name := filepath.Join(s.dir, results.SeriesFile)
 		f, err := os.Open(name)
 		if err != nil {
 			return err
@@ -364,7 +373,11 @@ func mergeSeries(ctx context.Context, e *experiments.Experiment, runs []place, w
 		} else if !info.Mode().IsRegular() {
 			return fmt.Errorf("%s: not a regular file", name)
 		}
-		src := &source{r: bufio.NewReaderSize(ctxReader{ctx, f}, 1<<16), name: name}
+		z, err := gzip.NewReader(bufio.NewReaderSize(ctxReader{ctx, f}, 1<<16))
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		src := &source{r: bufio.NewReaderSize(z, 1<<16), name: name}
 		h, err := readLine(src.r, maxHeader)
 		src.line++
 		if err != nil {
@@ -373,17 +386,20 @@ func mergeSeries(ctx context.Context, e *experiments.Experiment, runs []place, w
 		if header == nil {
 			header = slices.Clone(h)
 		} else if !bytes.Equal(h, header) {
-			return fmt.Errorf("%s and %s: timeseries.csv headers differ", runs[0].s.dir, s.dir)
+			return fmt.Errorf("%s and %s: %s headers differ", runs[0].s.dir, s.dir, results.SeriesFile)
 		}
 		readers[s] = src
 	}
 	maxLine := cellBytes * (bytes.Count(header, []byte(",")) + 1)
 	bw := bufio.NewWriterSize(w, 1<<16)
-	bw.Write(header)
+	if err := results.Gzip(bw, header); err != nil {
+		return err
+	}
 	for i, p := range runs {
 		src := readers[p.s]
-		prefix := results.SeriesPrefix(columns, p.run)
+		prefix := results.SeriesPrefix(e, i, p.run)
 		last := math.Inf(-1)
+		z, _ := gzip.NewWriterLevel(bw, results.SeriesLevel)
 		for rows := p.s.manifest.Runs[p.k].Rows; rows > 0; rows-- {
 			line, err := readLine(src.r, maxLine)
 			src.line++
@@ -402,7 +418,12 @@ func mergeSeries(ctx context.Context, e *experiments.Experiment, runs []place, w
 				return fmt.Errorf("%s:%d: time %q does not follow the row before (%g s)", src.name, src.line, cell, last)
 			}
 			last = t
-			bw.Write(line)
+			if _, err := z.Write(line); err != nil {
+				return err
+			}
+		}
+		if err := z.Close(); err != nil {
+			return err
 		}
 	}
 	for s, src := range readers {
@@ -410,7 +431,7 @@ func mergeSeries(ctx context.Context, e *experiments.Experiment, runs []place, w
 			if err == nil {
 				err = fmt.Errorf("has more rows than %s lists", File)
 			}
-			return fmt.Errorf("%s: %s: %w", s.dir, "timeseries.csv", err)
+			return fmt.Errorf("%s: %s: %w", s.dir, results.SeriesFile, err)
 		}
 	}
 	return bw.Flush()

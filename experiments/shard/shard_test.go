@@ -2,9 +2,12 @@ package shard
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -14,6 +17,7 @@ import (
 	"qcnlab/experiments"
 	"qcnlab/experiments/batch"
 	"qcnlab/experiments/outdir"
+	"qcnlab/experiments/plots"
 	"qcnlab/experiments/results"
 )
 
@@ -47,6 +51,25 @@ func run(t *testing.T, e *experiments.Experiment, dir string, part results.Part)
 }
 
 var wall = regexp.MustCompile(`"wall_seconds": [0-9.e+-]+`)
+
+// gunzip reads a gzip file whole.
+func gunzip(t *testing.T, path string) []byte {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	z, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := io.ReadAll(z)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
 
 // readFile returns a file with the wall times, the one thing that differs
 // between runs, blanked out.
@@ -85,14 +108,14 @@ func TestShardsMergedEqualTheWhole(t *testing.T) {
 		dirs = append(dirs, d)
 	}
 	merged := filepath.Join(root, "merged")
-	res, err := Merge(context.Background(), dirs, merged, "svg")
+	res, err := Merge(context.Background(), dirs, merged, plots.Options{Format: "svg"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(res.Runs) != 16 || !res.Complete {
 		t.Fatalf("%d runs, complete %v", len(res.Runs), res.Complete)
 	}
-	for _, f := range []string{"experiment.toml", "summary.json", "results.csv", "timeseries.csv"} {
+	for _, f := range []string{"experiment.toml", "summary.json", "results.csv", "timeseries.csv.gz"} {
 		a, b := readFile(t, filepath.Join(whole, f)), readFile(t, filepath.Join(merged, f))
 		if a != b {
 			t.Errorf("%s: merged (%d bytes) differs from the whole run (%d bytes)", f, len(b), len(a))
@@ -101,9 +124,9 @@ func TestShardsMergedEqualTheWhole(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(merged, "plots", "sweep.svg")); err != nil {
 		t.Errorf("no sweep figure: %v", err)
 	}
-	raw, _ := os.ReadFile(filepath.Join(whole, "timeseries.csv"))
+	raw := gunzip(t, filepath.Join(whole, "timeseries.csv.gz"))
 	if n := bytes.Count(raw, []byte("\n")); n != 1+16*200 {
-		t.Errorf("timeseries.csv has %d lines, want 16 runs of 200 samples", n)
+		t.Errorf("timeseries.csv.gz has %d lines, want 16 runs of 200 samples", n)
 	}
 }
 
@@ -142,17 +165,17 @@ func TestMergeRefusesBadSets(t *testing.T) {
 		{[]string{dir("a0"), dir("cut1")}, "did not finish run"},
 		{[]string{dir("a0"), dir("a1")}, ""},
 	} {
-		_, err := Merge(context.Background(), c.dirs, dir("out"), "")
+		_, err := Merge(context.Background(), c.dirs, dir("out"), plots.Options{})
 		if (c.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), c.want)) {
 			t.Errorf("%v: %v, want %q", c.dirs, err, c.want)
 		}
 	}
 	// A changed experiment.toml is caught, and the output may not be a shard.
 	os.WriteFile(filepath.Join(dir("a1"), "experiment.toml"), []byte("# edited\n"), 0o644)
-	if _, err := Merge(context.Background(), []string{dir("a0"), dir("a1")}, dir("out"), ""); err == nil || !strings.Contains(err.Error(), "changed after the run") {
+	if _, err := Merge(context.Background(), []string{dir("a0"), dir("a1")}, dir("out"), plots.Options{}); err == nil || !strings.Contains(err.Error(), "changed after the run") {
 		t.Errorf("edited experiment.toml: %v", err)
 	}
-	if _, err := Merge(context.Background(), []string{dir("a0")}, dir("a0"), ""); err == nil || !strings.Contains(err.Error(), "is one of the shards") {
+	if _, err := Merge(context.Background(), []string{dir("a0")}, dir("a0"), plots.Options{}); err == nil || !strings.Contains(err.Error(), "is one of the shards") {
 		t.Errorf("output into a shard: %v", err)
 	}
 }
@@ -182,7 +205,7 @@ func tampered(t *testing.T, root string, edit func(dir string)) error {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{"shard.json", "summary.json", "experiment.toml", "timeseries.csv"} {
+	for _, f := range []string{"shard.json", "summary.json", "experiment.toml", "timeseries.csv.gz"} {
 		data, err := os.ReadFile(filepath.Join(a1, f))
 		if err != nil {
 			t.Fatal(err)
@@ -194,7 +217,7 @@ func tampered(t *testing.T, root string, edit func(dir string)) error {
 	os.RemoveAll(out)
 	os.MkdirAll(out, 0o755)
 	os.WriteFile(filepath.Join(out, "summary.json"), []byte("an older merge"), 0o644)
-	_, err = Merge(context.Background(), []string{a0, dir}, out, "")
+	_, err = Merge(context.Background(), []string{a0, dir}, out, plots.Options{})
 	if err != nil {
 		// A failing merge writes nothing beside older outputs.
 		entries, _ := os.ReadDir(out)
@@ -243,10 +266,11 @@ func TestMergeRefusesTamperedShards(t *testing.T) {
 	}
 	series := func(f func(lines []string) []string) func(string) {
 		return func(dir string) {
-			path := filepath.Join(dir, "timeseries.csv")
-			data, _ := os.ReadFile(path)
-			lines := strings.SplitAfter(string(data), "\n")
-			os.WriteFile(path, []byte(strings.Join(f(lines), "")), 0o644)
+			path := filepath.Join(dir, "timeseries.csv.gz")
+			lines := strings.SplitAfter(string(gunzip(t, path)), "\n")
+			var b bytes.Buffer
+			results.Gzip(&b, []byte(strings.Join(f(lines), "")))
+			os.WriteFile(path, b.Bytes(), 0o644)
 		}
 	}
 	for _, c := range []struct {
@@ -276,17 +300,22 @@ func TestMergeRefusesTamperedShards(t *testing.T) {
 				body[i], body[j] = body[j], body[i]
 			}
 			return ls
-		}), "timeseries.csv:3: time"},
+		}), "timeseries.csv.gz:3: time"},
 		{"another run's rows", series(func(ls []string) []string {
 			return append(append([]string{ls[0]}, ls[201:401]...), append(ls[1:201], ls[401:]...)...)
-		}), "timeseries.csv:2: the row is not of run 1"},
+		}), "timeseries.csv.gz:2: the row is not of run 1"},
 		{"a line far too long", series(func(ls []string) []string {
 			ls[5] = strings.Repeat("9", 1<<20) + "\n"
 			return ls
-		}), "timeseries.csv:6: a line longer than"},
+		}), "timeseries.csv.gz:6: a line longer than"},
 		{"a truncated file", series(func(ls []string) []string {
 			return append(ls[:100], "qcn,60us,2,1,0.0")
-		}), "timeseries.csv:101: the last line has no end"},
+		}), "timeseries.csv.gz:101: the last line has no end"},
+		{"a cut gzip stream", func(dir string) {
+			path := filepath.Join(dir, "timeseries.csv.gz")
+			data, _ := os.ReadFile(path)
+			os.WriteFile(path, data[:len(data)/2], 0o644)
+		}, "unexpected EOF"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			err := tampered(t, root, c.edit)
@@ -308,7 +337,7 @@ func TestMergeStopsWhenCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	out := filepath.Join(root, "out")
-	if _, err := Merge(ctx, []string{filepath.Join(root, "a0")}, out, ""); !errors.Is(err, context.Canceled) {
+	if _, err := Merge(ctx, []string{filepath.Join(root, "a0")}, out, plots.Options{}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("%v, want context.Canceled", err)
 	}
 	entries, _ := os.ReadDir(out)
@@ -316,5 +345,32 @@ func TestMergeStopsWhenCancelled(t *testing.T) {
 		if e.Name() != outdir.JournalName {
 			t.Errorf("a cancelled merge left %s", e.Name())
 		}
+	}
+}
+
+// Shards without a time series merge into outputs without one; shards
+// that disagree on --series are refused.
+func TestMergeSeriesModes(t *testing.T) {
+	e := sweep(t)
+	root := t.TempDir()
+	dir := func(name string) string { return filepath.Join(root, name) }
+	for i, series := range []string{"none", "none", "1ms"} {
+		s, err := results.ParseSeries(series)
+		if err != nil {
+			t.Fatal(err)
+		}
+		slice := Slice{Index: i % 2, Count: 2}
+		if _, err := results.Execute(context.Background(), e, results.Options{OutDir: dir(fmt.Sprint(i)), Part: slice, Series: s}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := Merge(context.Background(), []string{dir("0"), dir("1")}, dir("out"), plots.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir("out"), results.SeriesFile)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a merge of shards without a time series wrote one: %v", err)
+	}
+	if _, err := Merge(context.Background(), []string{dir("0"), dir("2")}, dir("out2"), plots.Options{}); err == nil || !strings.Contains(err.Error(), "--series none") {
+		t.Errorf("shards of different --series merged: %v", err)
 	}
 }

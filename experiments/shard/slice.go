@@ -57,7 +57,7 @@ func (s Slice) Runs(n int) ([]int, error) {
 
 // Record writes the slice's manifest, shard.json, beside its outputs.
 func (s Slice) Record(ctx context.Context, dir *outdir.Dir, w results.Written) error {
-	m := Manifest{Experiment: w.Experiment, ExperimentSHA256: hash(w.TOML), Shard: s.Index, Shards: s.Count,
+	m := Manifest{Experiment: w.Experiment, ExperimentSHA256: hash(w.TOML), Series: w.Series.String(), Shard: s.Index, Shards: s.Count,
 		RunsTotal: w.Total, Runs: []ManifestRun{}}
 	for _, r := range w.Runs {
 		m.Runs = append(m.Runs, ManifestRun{Index: r.Index, Label: r.Label, Rows: r.Rows})

@@ -1,0 +1,415 @@
+package results
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"qcnlab/algos"
+	"qcnlab/experiments/batch"
+	"qcnlab/experiments/stats"
+	"qcnlab/model"
+	"qcnlab/units"
+)
+
+// WriteText writes a summary for people. A batch whose points ran over
+// several seeds gets one block per point and algorithm: each metric's mean
+// over the seeds and the half-width of its 95% confidence interval
+// (package stats). Otherwise one block per run. Either way the blocks list
+// the phases of an experiment that has them.
+func WriteText(w io.Writer, res *Result) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	groups := seedGroups(res)
+	several := slices.ContainsFunc(groups, func(g *seedGroup) bool { return len(g.runs) > 1 })
+	if several {
+		fmt.Fprintln(tw, "mean ± half-width of the 95% confidence interval over the seeds (Student's t)")
+		for _, g := range groups {
+			fmt.Fprintln(tw)
+			writeGroup(tw, g)
+		}
+	} else {
+		for i := range res.Runs {
+			if i > 0 {
+				fmt.Fprintln(tw)
+			}
+			writeRun(tw, &res.Runs[i])
+		}
+	}
+	switch {
+	case res.Complete:
+	case res.stopped:
+		fmt.Fprintln(tw, "\n(incomplete: the batch was stopped)")
+	default:
+		fmt.Fprintln(tw, "\n(incomplete: some runs failed, as reported on stderr)")
+	}
+	return tw.Flush()
+}
+
+// seedGroup is the runs of one algorithm at one point of the sweep, the
+// seed apart.
+type seedGroup struct {
+	label string
+	runs  []*batch.RunSummary
+}
+
+// seedGroups groups the runs by algorithm and point without the seed, in
+// the order of their first run.
+func seedGroups(res *Result) []*seedGroup {
+	var groups []*seedGroup
+	byLabel := map[string]*seedGroup{}
+	for i := range res.Runs {
+		r := &res.Runs[i]
+		label := pointLabel(res, r, false)
+		g := byLabel[label]
+		if g == nil {
+			g = &seedGroup{label: label}
+			byLabel[label] = g
+			groups = append(groups, g)
+		}
+		g.runs = append(g.runs, r)
+	}
+	return groups
+}
+
+// pointLabel names a run by its algorithm and point, short keys in the
+// sweep's order, with or without its seed.
+func pointLabel(res *Result, r *batch.RunSummary, seed bool) string {
+	parts := []string{r.Algorithm}
+	if res.exp != nil {
+		for _, a := range res.exp.Sweep {
+			if v, ok := r.Point[a.Key]; ok && (seed || a.Key != "seed") {
+				parts = append(parts, res.exp.ShortKey(a.Key)+"="+strings.Trim(v, `"`))
+			}
+		}
+		return strings.Join(parts, " ")
+	}
+	fields := strings.Fields(r.Label) // a result without its experiment: the label's words
+	if len(fields) > 0 {
+		fields = fields[1:]
+	}
+	for _, part := range fields {
+		if seed || !strings.HasPrefix(part, "seed=") {
+			parts = append(parts, part)
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+func writeRun(tw io.Writer, r *batch.RunSummary) {
+	label := r.Label
+	if label == "" {
+		label = r.Algorithm
+	}
+	fmt.Fprintf(tw, "%s  (run %d, seed %d): %s simulated in %.3f s wall, %d frames, %.1f M frames/s\n", label, r.Run, r.Seed,
+		units.FormatDuration(algos.Seconds(r.SimSeconds)), r.WallSeconds, r.Frames, float64(r.Frames)/max(r.WallSeconds, 1e-9)/1e6)
+	for _, b := range r.Bottlenecks {
+		fmt.Fprintf(tw, "  %s %s\tutilization %.2f%%, drops %d, empty %.1f%% of the time\n", b.Name, units.FormatRate(b.CapacityBps),
+			100*b.Utilization, b.Drops, 100*b.EmptyFraction)
+		fmt.Fprintf(tw, "  queue\tmean %s, std %s, min %s, max %s (target %s)\n", kb(b.QueueMean), kb(b.QueueStd),
+			kb(b.QueueMin), kb(b.QueueMax), kb(b.QEq))
+		if b.PauseFrames > 0 || b.HeldFraction > 0 {
+			fmt.Fprintf(tw, "  PFC\t%d pause frames, pausing its feeders %.1f%% of the time, paused %.1f%%\n",
+				b.PauseFrames, 100*b.PausedFraction, 100*b.HeldFraction)
+		}
+	}
+	jain := "none (nothing delivered)"
+	if r.JainFairness != nil {
+		jain = fmt.Sprintf("%.3f", *r.JainFairness)
+	}
+	fmt.Fprintf(tw, "  throughput\t%s Gbps; Jain fairness %s\n", throughputs(r.Sources), jain)
+	var paused []string
+	for _, s := range r.Sources {
+		if s.PausedFraction > 0 {
+			paused = append(paused, fmt.Sprintf("%d: %.1f%%", s.ID, 100*s.PausedFraction))
+		}
+	}
+	if len(paused) > maxListed {
+		paused = append(paused[:maxListed], fmt.Sprintf("and %d more", len(paused)-maxListed))
+	}
+	if len(paused) > 0 {
+		fmt.Fprintf(tw, "  sources paused\t%s of the time\n", strings.Join(paused, ", "))
+	}
+	ttf := "not reached"
+	if r.JainFairness == nil {
+		ttf = "none (nothing delivered)"
+	} else if r.TimeToFairness != nil {
+		ttf = seconds(*r.TimeToFairness)
+	}
+	fmt.Fprintf(tw, "  time to fairness\t%s\n", ttf)
+	if f := r.Flows; f != nil {
+		fmt.Fprintf(tw, "  short flows\t%d started, %d completed, %d lost, mean size %s\n", f.Started, f.Completed, f.Lost, kb(f.SizeMean))
+		fmt.Fprintf(tw, "  FCT\tmean %s, p50 %s, p99 %s; slowdown mean %.3g, p99 %.3g\n",
+			seconds(f.FCTMean), seconds(f.FCTP50), seconds(f.FCTP99), f.SlowdownMean, f.SlowdownP99)
+	}
+	for _, p := range r.Phases {
+		for j, b := range p.Bottlenecks {
+			head := ""
+			if j == 0 {
+				head = "phase " + span(p.Start, p.End)
+			}
+			jain := ""
+			if j == len(p.Bottlenecks)-1 {
+				jain = "; Jain " + optional(p.JainFairness, "%.3f", "none")
+			}
+			fmt.Fprintf(tw, "  %s\t%s utilization %.2f%%, queue %s ± %s, drops %d%s\n", head, b.Name, 100*b.Utilization,
+				kb(b.QueueMean), kb(b.QueueStd), b.Drops, jain)
+		}
+	}
+}
+
+// writeGroup writes one point's block: each metric over its seeds.
+func writeGroup(tw io.Writer, g *seedGroup) {
+	var seeds, runs []string
+	for _, r := range g.runs {
+		seeds = append(seeds, strconv.FormatUint(r.Seed, 10))
+		runs = append(runs, strconv.Itoa(r.Run))
+	}
+	wall, frames := 0.0, uint64(0)
+	for _, r := range g.runs {
+		wall += r.WallSeconds
+		frames += r.Frames
+	}
+	first := g.runs[0]
+	fmt.Fprintf(tw, "%s  (%d seeds: %s; runs %s): %s simulated each, %.3f s wall in all, %.1f M frames/s\n", g.label, len(g.runs),
+		strings.Join(seeds, " "), strings.Join(runs, " "), units.FormatDuration(algos.Seconds(first.SimSeconds)), wall,
+		float64(frames)/max(wall, 1e-9)/1e6)
+	links := 0
+	for _, r := range g.runs {
+		links = max(links, len(r.Bottlenecks))
+	}
+	for j := range links {
+		b := func(f func(b *model.BottleneckSummary) float64) stats.Sample {
+			return over(g.runs, func(r *batch.RunSummary) (float64, bool) {
+				if j >= len(r.Bottlenecks) {
+					return 0, false
+				}
+				return f(&r.Bottlenecks[j]), true
+			})
+		}
+		name := first.Bottlenecks[min(j, len(first.Bottlenecks)-1)].Name
+		fmt.Fprintf(tw, "  %s %s\tutilization %s, drops %s, empty %s of the time\n", name,
+			units.FormatRate(b(func(b *model.BottleneckSummary) float64 { return b.CapacityBps }).Mean),
+			pct(b(func(b *model.BottleneckSummary) float64 { return b.Utilization }), 2),
+			num(b(func(b *model.BottleneckSummary) float64 { return float64(b.Drops) }), "%.1f"),
+			pct(b(func(b *model.BottleneckSummary) float64 { return b.EmptyFraction }), 1))
+		fmt.Fprintf(tw, "  queue\tmean %s, std %s, min %s, max %s (target %s)\n",
+			kbCI(b(func(b *model.BottleneckSummary) float64 { return b.QueueMean })),
+			kbCI(b(func(b *model.BottleneckSummary) float64 { return b.QueueStd })),
+			kbCI(b(func(b *model.BottleneckSummary) float64 { return b.QueueMin })),
+			kbCI(b(func(b *model.BottleneckSummary) float64 { return b.QueueMax })),
+			kb(b(func(b *model.BottleneckSummary) float64 { return b.QEq }).Mean))
+		if p := b(func(b *model.BottleneckSummary) float64 { return float64(b.PauseFrames) + b.HeldFraction }); p.Mean > 0 {
+			fmt.Fprintf(tw, "  PFC\t%s pause frames, pausing its feeders %s of the time, paused %s\n",
+				num(b(func(b *model.BottleneckSummary) float64 { return float64(b.PauseFrames) }), "%.1f"),
+				pct(b(func(b *model.BottleneckSummary) float64 { return b.PausedFraction }), 1),
+				pct(b(func(b *model.BottleneckSummary) float64 { return b.HeldFraction }), 1))
+		}
+	}
+	jain := over(g.runs, func(r *batch.RunSummary) (float64, bool) { return optionalValue(r.JainFairness) })
+	total := over(g.runs, func(r *batch.RunSummary) (float64, bool) {
+		sum := 0.0
+		for _, s := range r.Sources {
+			sum += s.ThroughputBps
+		}
+		return sum / 1e9, true
+	})
+	jainText := "none (nothing delivered)"
+	if jain.N > 0 {
+		jainText = num(jain, "%.3f") + reached(jain.N, len(g.runs), "delivered")
+	}
+	fmt.Fprintf(tw, "  throughput\t%s Gbps in all; Jain fairness %s\n", num(total, "%.3f"), jainText)
+	ttf := over(g.runs, func(r *batch.RunSummary) (float64, bool) { return optionalValue(r.TimeToFairness) })
+	ttfText := "not reached"
+	if ttf.N > 0 {
+		ttfText = secondsCI(ttf) + reached(ttf.N, len(g.runs), "reached it")
+	}
+	fmt.Fprintf(tw, "  time to fairness\t%s\n", ttfText)
+	if first.Flows != nil {
+		flow := func(f func(f *model.FlowSummary) float64) stats.Sample {
+			return over(g.runs, func(r *batch.RunSummary) (float64, bool) {
+				if r.Flows == nil {
+					return 0, false
+				}
+				return f(r.Flows), true
+			})
+		}
+		fmt.Fprintf(tw, "  short flows\t%s started, %s completed, %s lost\n",
+			num(flow(func(f *model.FlowSummary) float64 { return float64(f.Started) }), "%.1f"),
+			num(flow(func(f *model.FlowSummary) float64 { return float64(f.Completed) }), "%.1f"),
+			num(flow(func(f *model.FlowSummary) float64 { return float64(f.Lost) }), "%.1f"))
+		fmt.Fprintf(tw, "  FCT\tmean %s, p99 %s; slowdown mean %s\n",
+			secondsCI(flow(func(f *model.FlowSummary) float64 { return f.FCTMean })),
+			secondsCI(flow(func(f *model.FlowSummary) float64 { return f.FCTP99 })),
+			num(flow(func(f *model.FlowSummary) float64 { return f.SlowdownMean }), "%.3g"))
+	}
+	for k, p := range first.Phases {
+		phase := func(f func(p *model.PhaseSummary) (float64, bool)) stats.Sample {
+			return over(g.runs, func(r *batch.RunSummary) (float64, bool) {
+				if k >= len(r.Phases) {
+					return 0, false
+				}
+				return f(&r.Phases[k])
+			})
+		}
+		for j, b := range p.Bottlenecks {
+			pb := func(f func(b *model.BottleneckSummary) float64) stats.Sample {
+				return phase(func(p *model.PhaseSummary) (float64, bool) {
+					if j >= len(p.Bottlenecks) {
+						return 0, false
+					}
+					return f(&p.Bottlenecks[j]), true
+				})
+			}
+			head := ""
+			if j == 0 {
+				head = "phase " + span(p.Start, p.End)
+			}
+			jain := ""
+			if j == len(p.Bottlenecks)-1 {
+				jain = "; Jain " + num(phase(func(p *model.PhaseSummary) (float64, bool) { return optionalValue(p.JainFairness) }), "%.3f")
+			}
+			fmt.Fprintf(tw, "  %s\t%s utilization %s, queue mean %s (std %s), drops %s%s\n", head, b.Name,
+				pct(pb(func(b *model.BottleneckSummary) float64 { return b.Utilization }), 2),
+				kbCI(pb(func(b *model.BottleneckSummary) float64 { return b.QueueMean })),
+				kb(pb(func(b *model.BottleneckSummary) float64 { return b.QueueStd }).Mean),
+				num(pb(func(b *model.BottleneckSummary) float64 { return float64(b.Drops) }), "%.1f"), jain)
+		}
+	}
+}
+
+// over is a metric of the runs over their seeds; a run without a value is
+// left out.
+func over(runs []*batch.RunSummary, f func(r *batch.RunSummary) (float64, bool)) stats.Sample {
+	xs := make([]float64, 0, len(runs))
+	for _, r := range runs {
+		if v, ok := f(r); ok {
+			xs = append(xs, v)
+		}
+	}
+	return stats.Of(xs)
+}
+
+func optionalValue(p *float64) (float64, bool) {
+	if p == nil {
+		return 0, false
+	}
+	return *p, true
+}
+
+func optional(p *float64, format, none string) string {
+	if p == nil {
+		return none
+	}
+	return fmt.Sprintf(format, *p)
+}
+
+// reached says how many of the seeds have the value, when not all do.
+func reached(n, of int, what string) string {
+	if n == of {
+		return ""
+	}
+	return fmt.Sprintf(" (%d of %d seeds %s)", n, of, what)
+}
+
+// num is a sample's mean ± its interval in format.
+func num(s stats.Sample, format string) string {
+	if s.N == 0 {
+		return "none"
+	}
+	if s.N < 2 || s.Mean == 0 && s.CI95 == 0 {
+		return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf(format, s.Mean), "0"), ".")
+	}
+	return fmt.Sprintf(format+" ± "+format, s.Mean, s.CI95)
+}
+
+// pct is a fraction's sample in percent, the interval in points.
+func pct(s stats.Sample, decimals int) string {
+	f := "%." + strconv.Itoa(decimals) + "f"
+	if s.N < 2 {
+		return fmt.Sprintf(f+"%%", 100*s.Mean)
+	}
+	return fmt.Sprintf(f+"%% ± "+f, 100*s.Mean, 100*s.CI95)
+}
+
+func kb(bytes float64) string { return fmt.Sprintf("%.1fKB", bytes/1e3) }
+
+func kbCI(s stats.Sample) string {
+	if s.N < 2 {
+		return kb(s.Mean)
+	}
+	return fmt.Sprintf("%.1fKB ± %.1f", s.Mean/1e3, s.CI95/1e3)
+}
+
+// timeUnit is the unit a time of x seconds reads in: s from a second on
+// (5.00 s, not 4999.70 ms), ms from a millisecond, us below.
+func timeUnit(x float64) (name string, scale float64) {
+	switch {
+	case math.Abs(x) >= 1:
+		return "s", 1
+	case math.Abs(x) >= 1e-3:
+		return "ms", 1e-3
+	}
+	return "us", 1e-6
+}
+
+// seconds writes a time in the unit that reads, to three significant
+// figures at least: 5.00 s, 12.3 ms, 850 us.
+func seconds(x float64) string {
+	name, scale := timeUnit(x)
+	return fmt.Sprintf("%s %s", threeFigures(x/scale), name)
+}
+
+// secondsCI is a time's sample, the interval in the mean's unit.
+func secondsCI(s stats.Sample) string {
+	if s.N < 2 {
+		return seconds(s.Mean)
+	}
+	name, scale := timeUnit(s.Mean)
+	return fmt.Sprintf("%s ± %s %s", threeFigures(s.Mean/scale), threeFigures(s.CI95/scale), name)
+}
+
+// threeFigures writes x, below 1000, with two decimals below 10, one below
+// 100, none above: 5.00, 12.3, 850.
+func threeFigures(x float64) string {
+	switch a := math.Abs(x); {
+	case a < 10:
+		return fmt.Sprintf("%.2f", x)
+	case a < 100:
+		return fmt.Sprintf("%.1f", x)
+	}
+	return fmt.Sprintf("%.0f", x)
+}
+
+// span is a phase's limits: "100ms-110ms".
+func span(start, end float64) string {
+	return units.FormatDuration(algos.Seconds(start)) + "-" + units.FormatDuration(algos.Seconds(end))
+}
+
+// maxListed is the most sources whose throughputs the text summary lists
+// one by one; beyond it, the first and last few and the spread.
+const maxListed = 32
+
+// throughputs lists the sources' throughputs in Gbps.
+func throughputs(sources []model.SourceSummary) string {
+	gbps := func(ss []model.SourceSummary) string {
+		var parts []string
+		for _, s := range ss {
+			parts = append(parts, fmt.Sprintf("%.3g", s.ThroughputBps/1e9))
+		}
+		return strings.Join(parts, " ")
+	}
+	if len(sources) <= maxListed {
+		return gbps(sources)
+	}
+	xs := make([]float64, len(sources))
+	for i, s := range sources {
+		xs[i] = s.ThroughputBps / 1e9
+	}
+	slices.Sort(xs)
+	return fmt.Sprintf("%s ... (%d more) ... %s; of the %d sources: min %.3g, median %.3g, max %.3g",
+		gbps(sources[:8]), len(sources)-16, gbps(sources[len(sources)-8:]), len(sources), xs[0], xs[len(xs)/2], xs[len(xs)-1])
+}
