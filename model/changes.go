@@ -32,8 +32,8 @@ func (s *Packet) retime(j int32, capacity float64) {
 	p, t := s.ports[j], s.now
 	s.events += uint64(s.depart(p, t))
 	old := p.capacity
-	p.capBits += old * float64(t-p.capSince) / float64(algos.Second)
-	p.capSince, p.capacity, p.svcBytes = t, capacity, 0
+	p.capBits = p.capAt(t)
+	p.capSince, p.capacity, p.svcBytes, p.wireDone = t, capacity, 0, 0
 	n := p.queue.len()
 	if n == 0 {
 		return
@@ -41,6 +41,9 @@ func (s *Packet) retime(j int32, capacity float64) {
 	first, start := 0, t
 	if f := p.queue.at(0); f.done-algos.TransmitTime(int(f.bytes), old) < t {
 		first, start = 1, f.done // on the wire
+		if f.done != pendingDone {
+			p.oldRate, p.wireDone = old, f.done
+		}
 	}
 	onward, exits := 0, 0
 	for k := first; k < n; k++ {

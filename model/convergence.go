@@ -326,7 +326,7 @@ func (c *Convergence) Summary() Summary {
 		b.FeedbackFrames += fb
 	}
 	if span > 0 {
-		b.Utilization = sent * 8 / (cfg.Capacity * span)
+		b.Utilization = utilization(sent*8, cfg.Capacity*span)
 	}
 	sum.Bottlenecks = []BottleneckSummary{b}
 	sum.JainFairness = cfg.throughputs(sum.Sources, span, cfg.Warmup, cfg.Duration)

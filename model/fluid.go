@@ -289,7 +289,7 @@ func (f *Fluid) Summary() Summary {
 		sum.Sources = append(sum.Sources, SourceSummary{ID: i, FinalRateBps: f.cr[i], DeliveredBytes: int64(f.delivered[i])})
 	}
 	if span > 0 {
-		b.Utilization = f.sentBytes * 8 / (cfg.Capacity * span)
+		b.Utilization = utilization(f.sentBytes*8, cfg.Capacity*span)
 	}
 	sum.Bottlenecks = []BottleneckSummary{b}
 	sum.JainFairness = cfg.throughputs(sum.Sources, span, cfg.Warmup, cfg.Duration)

@@ -143,7 +143,7 @@ func (s *Packet) measure(from, to int, whole bool) (listed, all []BottleneckSumm
 			sum.QueueMean, sum.QueueStd, sum.QueueMin, sum.QueueMax, sum.EmptyFraction = lv.result()
 			sum.QueueQuantiles = lv.quantiles()
 			if c := b.capBits - a.capBits; c > 0 {
-				sum.Utilization = float64(b.sent-a.sent) * 8 / c
+				sum.Utilization = utilization(float64(b.sent-a.sent)*8+b.partial-a.partial, c)
 			}
 		} else { // the window has not begun
 			sum.Drops, sum.DroppedBytes, sum.DropsTotal, sum.MarkedFrames = 0, 0, 0, 0

@@ -56,8 +56,13 @@ type port struct {
 	marked    int64      // frames its CP marked (ECN)
 	capBits   float64    // capacity integrated up to capSince, bits
 	capSince  algos.Time // when the capacity last changed
-	marks     []portMark // the counters at each boundary passed
-	segments  []levelSummary
+	// The frame on the wire when the capacity last changed finishes at the
+	// old rate, until wireDone: the link's capacity until then is oldRate
+	// (retime), so that a change cannot make a busy link read above 1.
+	oldRate  float64
+	wireDone algos.Time
+	marks    []portMark // the counters at each boundary passed
+	segments []levelSummary
 }
 
 // portMark is a port's counters at a boundary.
@@ -65,6 +70,7 @@ type portMark struct {
 	at                              algos.Time
 	sent, drops, dropped, feedbacks int64
 	marked                          int64
+	partial                         float64 // bits of the frame on the wire already sent
 	capBits                         float64
 }
 
@@ -79,11 +85,44 @@ func newPort(name string, capacity float64, buffer, frame int, cp algos.Congesti
 	return p
 }
 
-// mark returns the counters at t, after the departures up to t.
+// mark returns the counters at t, after the departures up to t. A frame
+// counts as sent when it finishes, so the part of the frame on the wire
+// already sent at t is marked too: the bits served in a window are then
+// exact at both of its edges, and a busy link reads 1, not a frame more or
+// less (it read up to 1.0008 over a 10 ms phase).
 func (p *port) mark(t algos.Time) portMark {
 	return portMark{at: t, sent: p.sentBytes, drops: p.drops, dropped: p.dropped, feedbacks: p.feedbacks,
-		marked:  p.marked,
-		capBits: p.capBits + p.capacity*float64(t-p.capSince)/float64(algos.Second)}
+		marked: p.marked, partial: p.onWire(t), capBits: p.capAt(t)}
+}
+
+// onWire is the bits of the frame on the wire at t that have been sent.
+func (p *port) onWire(t algos.Time) float64 {
+	if p.queue.n == 0 {
+		return 0
+	}
+	h := p.queue.front()
+	if h.done == pendingDone || h.done <= t {
+		return 0
+	}
+	rate := p.capacity
+	if h.done == p.wireDone {
+		rate = p.oldRate
+	}
+	start := h.done - algos.TransmitTime(int(h.bytes), rate)
+	if start >= t {
+		return 0
+	}
+	return 8 * float64(h.bytes) * float64(t-start) / float64(h.done-start)
+}
+
+// capAt is the link's capacity integrated up to t, in bits: the frame on
+// the wire at the last change counts at its old rate until it finishes.
+func (p *port) capAt(t algos.Time) float64 {
+	c := p.capBits + p.capacity*float64(t-p.capSince)/float64(algos.Second)
+	if d := min(t, p.wireDone) - p.capSince; p.wireDone > p.capSince && d > 0 {
+		c += (p.oldRate - p.capacity) * float64(d) / float64(algos.Second)
+	}
+	return c
 }
 
 // boundary closes the stretch of time that ends at t.

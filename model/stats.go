@@ -276,3 +276,10 @@ func satAdd(a, b algos.Time) algos.Time {
 	}
 	return a + b
 }
+
+// utilization is the share of capacity bits that served bits used, to 12
+// digits: sums of bits and of capacity carry rounding errors of about 1e-14,
+// which would read as a link busier than full.
+func utilization(served, capacity float64) float64 {
+	return math.Round(served/capacity*1e12) / 1e12
+}
