@@ -330,7 +330,7 @@ func (c *Convergence) Summary() Summary {
 	}
 	sum.Bottlenecks = []BottleneckSummary{b}
 	sum.JainFairness = cfg.throughputs(sum.Sources, span, cfg.Warmup, cfg.Duration)
-	sum.TimeToFairness = c.sampler.fair.result()
+	sum.TimeToFairness = c.sampler.fair.result(c.now, c.cfg.FairHold())
 	st := c.stats
 	sum.Convergence = &st
 	return sum

@@ -293,6 +293,6 @@ func (f *Fluid) Summary() Summary {
 	}
 	sum.Bottlenecks = []BottleneckSummary{b}
 	sum.JainFairness = cfg.throughputs(sum.Sources, span, cfg.Warmup, cfg.Duration)
-	sum.TimeToFairness = f.rates.fair.result()
+	sum.TimeToFairness = f.rates.fair.result(f.now, f.cfg.FairHold())
 	return sum
 }

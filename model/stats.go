@@ -261,13 +261,22 @@ func (f *fairness) observe(t algos.Time, ok bool) {
 	f.fair = ok
 }
 
-func (f *fairness) result() *float64 {
-	if !f.fair {
+// result is the time to fairness at end: when the last fair stretch began,
+// if it has lasted at least hold (FairHold) by end; nil otherwise, so that a
+// run fair only in its last milliseconds does not report its length.
+func (f *fairness) result(end, hold algos.Time) *float64 {
+	if !f.fair || end-f.fairSince < hold {
 		return nil
 	}
 	t := f.fairSince.Seconds()
 	return &t
 }
+
+// FairHold is how long a run must stay fair, to its end, for its time to
+// fairness to count: one rate window (the shortest stretch the rates can
+// resolve) or a twentieth of the run, whichever is longer (a long run fair
+// only at its very end has not converged).
+func (c *Config) FairHold() algos.Time { return max(c.RateWindow, c.Duration/20) }
 
 // satAdd adds two times, saturating at Never.
 func satAdd(a, b algos.Time) algos.Time {

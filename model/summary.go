@@ -170,7 +170,7 @@ func (s *Packet) Summary() Summary {
 		sum.Flows = s.short.stats.summary()
 	}
 	s.incastSummary(&sum)
-	sum.TimeToFairness = s.rates.fair.result()
+	sum.TimeToFairness = s.rates.fair.result(s.now, cfg.FairHold())
 	sum.Phases = s.phases()
 	return sum
 }
