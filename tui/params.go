@@ -47,23 +47,18 @@ func paramRows(e *experiments.Experiment, algo string) []paramRow {
 		{"warmup", dur(*r.Warmup), "statistics cover [warmup, duration]"},
 		{"seed", strconv.FormatUint(r.Seed, 10), "seed of every random stream; same seed, same run"},
 		{"model", r.Model, "packet (discrete events), fluid (seed 000's equations, QCN only) or convergence (seed 002's model, 2 sources)"},
-		{"network.topology", r.Network.Topology, "dumbbell, or parking_lot: a chain of congestible links"},
-		{"network.capacity", units.FormatRate(float64(r.Network.Capacity)), "rate of each bottleneck link"},
-		{"network.buffer", units.FormatBytes(float64(r.Network.Buffer)), "buffer of each bottleneck (drop-tail)"},
-		{"network.frame_size", units.FormatBytes(float64(r.Network.FrameSize)), "data frame size"},
-		{"network.rtt", dur(r.Network.RTT), "round-trip propagation delay of every source"},
-		{"network.links", strconv.Itoa(*r.Network.Links), "congestible links in the chain (1 for a dumbbell)"},
-		{"network.hop_delay", r.Network.HopDelay.String(), "propagation between switches of a parking lot (default: rtt/2)"},
-		{"sources.count", strconv.Itoa(r.Sources.Count), "number of greedy sources"},
-		{"sources.line_rate", units.FormatRate(float64(*r.Sources.LineRate)), "access link rate of each source"},
-		{"sources.initial_rate", initialRate(r), "rate each source starts at"},
-		{"sources.forward_delay", r.Sources.ForwardDelay.String(), "propagation delay to the bottleneck (default: rtt/2)"},
-		{"sources.backward_delay", r.Sources.BackwardDelay.String(), "delay of feedback back to the source (default: rtt/2)"},
-		{"output.sample_interval", dur(r.Output.SampleInterval), "time series resolution"},
-		{"output.rate_window", dur(r.Output.RateWindow), "per-source rates are averaged over this window"},
-		{"output.fairness_threshold", strconv.FormatFloat(r.Output.FairnessThreshold, 'g', -1, 64),
-			"min/max rate counted as fair (time to fairness)"},
+		{"network.topology", r.Network.Topology, "dumbbell or parking_lot (a chain of bottlenecks); leaf_spine, fat_tree or custom (a fabric)"},
 	}
+	if r.IsFabric() {
+		rows = append(rows, fabricRows(r)...)
+	} else {
+		rows = append(rows, chainRows(r)...)
+	}
+	rows = append(rows,
+		paramRow{"output.sample_interval", dur(r.Output.SampleInterval), "time series resolution"},
+		paramRow{"output.rate_window", dur(r.Output.RateWindow), "per-source rates are averaged over this window"},
+		paramRow{"output.fairness_threshold", strconv.FormatFloat(r.Output.FairnessThreshold, 'g', -1, 64),
+			"min/max rate counted as fair (time to fairness)"})
 	sc, err := algos.Lookup(algo)
 	if err != nil {
 		return rows
@@ -77,6 +72,63 @@ func paramRows(e *experiments.Experiment, algo string) []paramRow {
 			v = units.FormatParam(p, x)
 		}
 		rows = append(rows, paramRow{"params." + algo + "." + p.Key, v, fmt.Sprintf("%s (%s)", p.Doc, p.Unit())})
+	}
+	return rows
+}
+
+// chainRows are the keys of a dumbbell or a parking lot.
+func chainRows(r *experiments.Experiment) []paramRow {
+	dur := func(d units.Duration) string { return units.FormatDuration(algos.Time(d)) }
+	return []paramRow{
+		{"network.capacity", units.FormatRate(float64(r.Network.Capacity)), "rate of each bottleneck link"},
+		{"network.buffer", units.FormatBytes(float64(r.Network.Buffer)), "buffer of each bottleneck (drop-tail)"},
+		{"network.frame_size", units.FormatBytes(float64(r.Network.FrameSize)), "data frame size"},
+		{"network.rtt", dur(r.Network.RTT), "round-trip propagation delay of every source"},
+		{"network.links", strconv.Itoa(*r.Network.Links), "congestible links in the chain (1 for a dumbbell)"},
+		{"network.hop_delay", r.Network.HopDelay.String(), "propagation between switches of a parking lot (default: rtt/2)"},
+		{"network.pfc", strconv.FormatBool(r.Network.PFC), "IEEE 802.1Qbb PAUSE on every switch port"},
+		{"sources.count", strconv.Itoa(r.Sources.Count), "number of greedy sources"},
+		{"sources.line_rate", units.FormatRate(float64(*r.Sources.LineRate)), "access link rate of each source"},
+		{"sources.initial_rate", initialRate(r), "rate each source starts at"},
+		{"sources.forward_delay", r.Sources.ForwardDelay.String(), "propagation delay to the bottleneck (default: rtt/2)"},
+		{"sources.backward_delay", r.Sources.BackwardDelay.String(), "delay of feedback back to the source (default: rtt/2)"},
+	}
+}
+
+// fabricRows are the keys of a fabric: its size, links, routing and
+// traffic.
+func fabricRows(r *experiments.Experiment) []paramRow {
+	n, tr := r.Network, r.Traffic
+	itoa := func(p *int) string {
+		if p == nil {
+			return "-"
+		}
+		return strconv.Itoa(*p)
+	}
+	rows := []paramRow{}
+	switch n.Topology {
+	case "fat_tree":
+		rows = append(rows, paramRow{"network.k", itoa(n.K), "ports of every switch (even): k^3/4 hosts"})
+	case "leaf_spine":
+		rows = append(rows,
+			paramRow{"network.leaves", itoa(n.Leaves), "leaf (top-of-rack) switches"},
+			paramRow{"network.spines", itoa(n.Spines), "spine switches, each linked to every leaf"},
+			paramRow{"network.hosts_per_leaf", itoa(n.HostsPerLeaf), "hosts under each leaf"},
+			paramRow{"network.uplink_capacity", units.FormatRate(float64(*n.UplinkCapacity)), "rate of the leaf-spine links"})
+	}
+	rows = append(rows,
+		paramRow{"network.capacity", units.FormatRate(float64(n.Capacity)), "rate of the host links (every link of a fat-tree)"},
+		paramRow{"network.buffer", units.FormatBytes(float64(n.Buffer)), "buffer of every switch egress port (drop-tail)"},
+		paramRow{"network.frame_size", units.FormatBytes(float64(n.FrameSize)), "data frame size"},
+		paramRow{"network.hop_delay", n.HopDelay.String(), "propagation of every link, drawn per link"},
+		paramRow{"network.routing", n.Routing, "ecmp (a path per flow, by hash) or spray (a next hop per frame)"},
+		paramRow{"network.pfc", strconv.FormatBool(n.PFC), "IEEE 802.1Qbb PAUSE, hop by hop on every switch port"},
+		paramRow{"traffic.pattern", tr.Pattern, "permutation, incast, all_to_all or none (only [[flows]])"},
+		paramRow{"traffic.flow_size", tr.FlowSize, "greedy, or the bytes each pattern flow sends"})
+	if tr.Pattern == "incast" {
+		rows = append(rows,
+			paramRow{"traffic.incast_senders", itoa(tr.IncastSenders), "senders, drawn among the hosts not under the receiver's switch"},
+			paramRow{"traffic.incast_to", itoa(tr.IncastTo), "the receiving host"})
 	}
 	return rows
 }

@@ -1,0 +1,299 @@
+package experiments_test
+
+// The fabric and DCQCN built-ins quote what they measure; these tests run
+// each one and check every number its description quotes, so that neither
+// can drift from the other.
+
+import (
+	"context"
+	"math"
+	"strings"
+	"testing"
+
+	"qcnlab/experiments"
+	"qcnlab/experiments/batch"
+	"qcnlab/experiments/results"
+	"qcnlab/model"
+)
+
+// quoted is a number a description quotes, as it is written there, and
+// how to measure it from the runs.
+type quoted struct {
+	text    string // as the description writes it: "25.6 ms"
+	value   float64
+	measure func(runs []batch.RunSummary) float64
+	tol     float64 // relative
+}
+
+func runBuiltin(t *testing.T, name string) (*experiments.Experiment, []batch.RunSummary) {
+	t.Helper()
+	e, err := experiments.Builtin(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := results.Execute(context.Background(), e, results.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e, res.Runs
+}
+
+// find is the run of algorithm at the sweep point whose values contain
+// every key=value of point.
+func find(t *testing.T, runs []batch.RunSummary, algorithm string, point ...string) *batch.RunSummary {
+	t.Helper()
+outer:
+	for i := range runs {
+		r := &runs[i]
+		if r.Algorithm != algorithm {
+			continue
+		}
+		for _, p := range point {
+			k, v, _ := strings.Cut(p, "=")
+			if strings.Trim(r.Point[k], `"`) != v {
+				continue outer
+			}
+		}
+		return r
+	}
+	t.Fatalf("no run of %s at %v", algorithm, point)
+	return nil
+}
+
+func port(t *testing.T, r *batch.RunSummary, name string) model.BottleneckSummary {
+	t.Helper()
+	for _, b := range r.Bottlenecks {
+		if b.Name == name {
+			return b
+		}
+	}
+	t.Fatalf("no port %s", name)
+	return model.BottleneckSummary{}
+}
+
+func pauses(r *batch.RunSummary) float64 {
+	n := 0.0
+	for _, tr := range r.Tiers {
+		n += float64(tr.PauseFrames)
+	}
+	return n
+}
+
+func gbps(s model.SourceSummary) float64 { return s.ThroughputBps / 1e9 }
+
+func checkQuoted(t *testing.T, e *experiments.Experiment, runs []batch.RunSummary, qs []quoted) {
+	t.Helper()
+	for _, q := range qs {
+		if !strings.Contains(strings.Join(strings.Fields(e.Description), " "), q.text) {
+			t.Errorf("the description does not quote %q", q.text)
+		}
+		got := q.measure(runs)
+		if math.IsNaN(got) || math.Abs(got-q.value) > q.tol*math.Abs(q.value)+1e-12 {
+			t.Errorf("%q: measured %.6g, the description says %g", q.text, got, q.value)
+		}
+	}
+}
+
+func TestQCNIncastLeafSpineBuiltin(t *testing.T) {
+	e, runs := runBuiltin(t, "qcn-incast-leaf-spine")
+	completion := func(alg, pfc string) func([]batch.RunSummary) float64 {
+		return func(rs []batch.RunSummary) float64 {
+			c := find(t, rs, alg, "network.pfc="+pfc).Flows.IncastCompletion
+			if c == nil {
+				return math.NaN()
+			}
+			return *c * 1e3
+		}
+	}
+	victims := func(alg, pfc string, lowest bool) func([]batch.RunSummary) float64 {
+		return func(rs []batch.RunSummary) float64 {
+			r := find(t, rs, alg, "network.pfc="+pfc)
+			x := gbps(r.Sources[32])
+			for _, s := range r.Sources[32:35] { // the victims into leaf 0
+				if lowest {
+					x = min(x, gbps(s))
+				} else {
+					x = max(x, gbps(s))
+				}
+			}
+			return x
+		}
+	}
+	hot := func(alg string) func([]batch.RunSummary) float64 {
+		return func(rs []batch.RunSummary) float64 {
+			return float64(port(t, find(t, rs, alg, "network.pfc=true"), "leaf0->h0").PauseFrames)
+		}
+	}
+	unfinished := func(rs []batch.RunSummary) float64 {
+		f := find(t, rs, "qcn", "network.pfc=true").Flows
+		return float64(f.IncastFlows - f.IncastCompleted)
+	}
+	lostNone := func(rs []batch.RunSummary) float64 {
+		return float64(find(t, rs, "none", "network.pfc=false").Flows.Lost)
+	}
+	drops := func(rs []batch.RunSummary) float64 {
+		return float64(port(t, find(t, rs, "qcn", "network.pfc=false"), "leaf0->h0").Drops)
+	}
+	checkQuoted(t, e, runs, []quoted{
+		{"completes in 25.6 ms", 25.6, completion("none", "true"), 0.002},
+		{"22695 pause frames", 22695, hot("none"), 0},
+		{"6.0 to 6.6 Gbps", 6.0, victims("none", "true", true), 0.01},
+		{"6.0 to 6.6 Gbps", 6.6, victims("none", "true", false), 0.01},
+		{"sends 5134", 5134, hot("qcn"), 0},
+		{"0.69 to 0.81 Gbps", 0.69, victims("qcn", "true", true), 0.01},
+		{"0.69 to 0.81 Gbps", 0.81, victims("qcn", "true", false), 0.01},
+		{"4 of the 32 incast flows", 4, unfinished, 0},
+		{"completes in 28.1 ms with 2941 pause frames", 28.1, completion("dcqcn", "true"), 0.002},
+		{"completes in 28.1 ms with 2941 pause frames", 2941, hot("dcqcn"), 0},
+		{"4.8 to 4.9 Gbps", 4.8, victims("dcqcn", "true", true), 0.02},
+		{"4.8 to 4.9 Gbps", 4.9, victims("dcqcn", "true", false), 0.02},
+		{"keep 9.8 Gbps", 9.8, victims("none", "false", true), 0.01},
+		{"30 of the 32 incast flows", 30, lostNone, 0},
+		{"31.8 ms with 1474 drops", 31.8, completion("qcn", "false"), 0.002},
+		{"31.8 ms with 1474 drops", 1474, drops, 0},
+	})
+}
+
+func TestECMPCollisionsFatTreeBuiltin(t *testing.T) {
+	e, runs := runBuiltin(t, "ecmp-collisions-fat-tree")
+	mean := func(k, routing string) func([]batch.RunSummary) float64 {
+		return func(rs []batch.RunSummary) float64 {
+			r := find(t, rs, "qcn", "network.k="+k, "network.routing="+routing)
+			sum := 0.0
+			for _, s := range r.Sources {
+				sum += gbps(s)
+			}
+			return sum / float64(len(r.Sources))
+		}
+	}
+	jain := func(k, routing string) func([]batch.RunSummary) float64 {
+		return func(rs []batch.RunSummary) float64 {
+			return find(t, rs, "qcn", "network.k="+k, "network.routing="+routing).Jain()
+		}
+	}
+	slowest := func(alg, k, routing string) func([]batch.RunSummary) float64 {
+		return func(rs []batch.RunSummary) float64 {
+			r := find(t, rs, alg, "network.k="+k, "network.routing="+routing)
+			x := math.Inf(1)
+			for _, s := range r.Sources {
+				x = min(x, gbps(s))
+			}
+			return x
+		}
+	}
+	qs := []quoted{
+		{"7.03 Gbps on k = 4", 7.03, mean("4", "ecmp"), 0.001},
+		{"4.75 Gbps on k = 8", 4.75, mean("8", "ecmp"), 0.001},
+		{"(the slowest 0.73 Gbps)", 0.73, slowest("qcn", "8", "ecmp"), 0.01},
+		{"9.21 and 8.36 Gbps", 9.21, mean("4", "spray"), 0.001},
+		{"9.21 and 8.36 Gbps", 8.36, mean("8", "spray"), 0.001},
+		{"0.894 and 0.758", 0.894, jain("4", "ecmp"), 0.001},
+		{"0.894 and 0.758", 0.758, jain("8", "ecmp"), 0.001},
+		{"0.99 and 0.987", 0.99, jain("4", "spray"), 0.005},
+		{"0.99 and 0.987", 0.987, jain("8", "spray"), 0.001},
+	}
+	for _, k := range []string{"4", "8"} {
+		for _, routing := range []string{"ecmp", "spray"} {
+			qs = append(qs, quoted{"(the slowest 0 Gbps on every point)", 0, slowest("none", k, routing), 0})
+		}
+	}
+	checkQuoted(t, e, runs, qs)
+}
+
+func TestPFCSpreadingFatTreeBuiltin(t *testing.T) {
+	e, runs := runBuiltin(t, "pfc-spreading-fat-tree")
+	victim := func(alg string) func([]batch.RunSummary) float64 {
+		return func(rs []batch.RunSummary) float64 { return gbps(find(t, rs, alg).Sources[9]) }
+	}
+	checkQuoted(t, e, runs, []quoted{
+		{"gets 0.83 Gbps of its 10", 0.83, victim("none"), 0.01},
+		{"paused 92% of the time", 92, func(rs []batch.RunSummary) float64 { return 100 * find(t, rs, "none").Sources[9].PausedFraction }, 0.01},
+		{"it gets 8.71 Gbps", 8.71, victim("qcn"), 0.01},
+		{"from all five switch tiers", 5, func(rs []batch.RunSummary) float64 {
+			n := 0.0
+			for _, tr := range find(t, rs, "none").Tiers {
+				if tr.PauseFrames > 0 {
+					n++
+				}
+			}
+			return n
+		}, 0},
+		{"nobody is paused", 0, func(rs []batch.RunSummary) float64 { return pauses(find(t, rs, "qcn")) }, 0},
+	})
+	r := find(t, runs, "none")
+	if len(r.Tiers) != 6 {
+		t.Fatalf("%d tiers", len(r.Tiers))
+	}
+	for _, tr := range r.Tiers {
+		if tr.Tier != "host" && tr.PauseFrames == 0 { // a host's NIC pauses no one
+			t.Errorf("switch tier %s sent no pause frame under none: the spreading is not all the way", tr.Tier)
+		}
+	}
+}
+
+func TestDCQCNVsQCNBuiltin(t *testing.T) {
+	e, runs := runBuiltin(t, "dcqcn-vs-qcn")
+	at := func(alg, c, n string, f func(*batch.RunSummary) float64) func([]batch.RunSummary) float64 {
+		return func(rs []batch.RunSummary) float64 {
+			return f(find(t, rs, alg, "network.capacity="+c, "sources.count="+n))
+		}
+	}
+	qmean := func(r *batch.RunSummary) float64 { return r.Bottlenecks[0].QueueMean / 1e3 }
+	qcnQueues := func(rs []batch.RunSummary) (lo, hi float64) {
+		lo, hi = math.Inf(1), 0
+		for i := range rs {
+			if rs[i].Algorithm == "qcn" {
+				lo, hi = min(lo, qmean(&rs[i])), max(hi, qmean(&rs[i]))
+			}
+		}
+		return lo, hi
+	}
+	checkQuoted(t, e, runs, []quoted{
+		{"213 to 215 KB", 213, func(rs []batch.RunSummary) float64 { lo, _ := qcnQueues(rs); return lo }, 0.005},
+		{"213 to 215 KB", 215, func(rs []batch.RunSummary) float64 { _, hi := qcnQueues(rs); return hi }, 0.005},
+		{"from 0.685 (5 sources, 10 Gbps)", 0.685, at("qcn", "10Gbps", "5", (*batch.RunSummary).Jain), 0.002},
+		{"(17 KB with 2 sources at 10 Gbps", 17, at("dcqcn", "10Gbps", "2", qmean), 0.03},
+		{"58 KB with 10 at 40 Gbps)", 58, at("dcqcn", "40Gbps", "10", qmean), 0.01},
+		{"(queue std 77 KB with 10 sources at 40 Gbps)", 77, at("dcqcn", "40Gbps", "10", func(r *batch.RunSummary) float64 { return r.Bottlenecks[0].QueueStd / 1e3 }), 0.01},
+		{"(utilization 0.956 there, 0.934 with 20 sources)", 0.956, at("dcqcn", "40Gbps", "10", func(r *batch.RunSummary) float64 { return r.Bottlenecks[0].Utilization }), 0.001},
+		{"(utilization 0.956 there, 0.934 with 20 sources)", 0.934, at("dcqcn", "40Gbps", "20", func(r *batch.RunSummary) float64 { return r.Bottlenecks[0].Utilization }), 0.001},
+	})
+	for i := range runs {
+		if r := &runs[i]; r.Algorithm == "qcn" && r.Bottlenecks[0].Utilization < 0.999 {
+			t.Errorf("QCN at %v: utilization %.4f, the description says the link is full everywhere", r.Point, r.Bottlenecks[0].Utilization)
+		}
+		if r := &runs[i]; r.Algorithm == "dcqcn" && (r.Jain() < 0.97 || r.Jain() > 1) {
+			t.Errorf("DCQCN at %v: Jain %.3f, the description says 0.97 to 1.0", r.Point, r.Jain())
+		}
+	}
+}
+
+func TestDCQCNIncastBuiltin(t *testing.T) {
+	e, runs := runBuiltin(t, "dcqcn-incast")
+	p := func(alg, n string) func([]batch.RunSummary) float64 {
+		return func(rs []batch.RunSummary) float64 { return pauses(find(t, rs, alg, "traffic.incast_senders="+n)) }
+	}
+	completion := func(alg string) func([]batch.RunSummary) float64 {
+		return func(rs []batch.RunSummary) float64 {
+			c := find(t, rs, alg, "traffic.incast_senders=32").Flows.IncastCompletion
+			if c == nil {
+				return math.NaN()
+			}
+			return *c * 1e3
+		}
+	}
+	checkQuoted(t, e, runs, []quoted{
+		{"none leaves 6514, QCN 323 and DCQCN 0", 6514, p("none", "4"), 0},
+		{"none leaves 6514, QCN 323 and DCQCN 0", 323, p("qcn", "4"), 0},
+		{"none leaves 6514, QCN 323 and DCQCN 0", 0, p("dcqcn", "4"), 0},
+		{"none 65145, QCN 4956 and DCQCN 3630", 65145, p("none", "32"), 0},
+		{"none 65145, QCN 4956 and DCQCN 3630", 4956, p("qcn", "32"), 0},
+		{"none 65145, QCN 4956 and DCQCN 3630", 3630, p("dcqcn", "32"), 0},
+		{"25.6 ms for 32 senders", 25.6, completion("none"), 0.002},
+		{"completes in 30.5 ms", 30.5, completion("dcqcn"), 0.002},
+		{"leaves 10 of the 32 flows unfinished", 10, func(rs []batch.RunSummary) float64 {
+			f := find(t, rs, "qcn", "traffic.incast_senders=32").Flows
+			return float64(f.IncastFlows - f.IncastCompleted)
+		}, 0},
+	})
+}
