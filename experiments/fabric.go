@@ -752,12 +752,9 @@ func (e *Experiment) SeriesShape() (queues, rates int) {
 	if !e.IsFabric() {
 		return e.LinkCount(), e.Sources.Count
 	}
-	ports, flows := 8, 16 // model.Fabric's defaults
-	if e.Output.WatchPorts != nil {
-		ports = *e.Output.WatchPorts
+	cfg, err := e.fabricConfig()
+	if err != nil {
+		return 0, 0 // Validate reports it
 	}
-	if e.Output.WatchFlows != nil {
-		flows = *e.Output.WatchFlows
-	}
-	return min(ports, e.fabricPorts()), min(flows, int(min(e.flowCount(), MaxFlows)))
+	return cfg.SeriesShape()
 }

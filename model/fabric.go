@@ -157,6 +157,15 @@ func Check(cfg Config) error {
 	return err
 }
 
+// SeriesShape is the number of queues and rates each Sample carries: on a
+// chain every port and source, on a fabric the watched ones (sample.go).
+func (c *Config) SeriesShape() (queues, rates int) {
+	if c.Fabric == nil {
+		return max(1, len(c.Links)), len(c.Sources)
+	}
+	return min(c.Fabric.switchPorts(), c.Fabric.watchPorts()), min(len(c.Fabric.Flows), c.Fabric.watchFlows())
+}
+
 // Random streams of a fabric's choices.
 const (
 	streamSpray   = 5 << 32 // random spraying

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -21,5 +22,41 @@ func TestEveryBuiltinOpens(t *testing.T) {
 		if v := h.view(); !strings.Contains(v, name) {
 			t.Errorf("%s: the view does not name it:\n%s", name, v)
 		}
+	}
+}
+
+// A fabric in the workbench: the header names its shape, the queue chart
+// its watched ports, the stats line its tiers, and the parameter pane its
+// keys.
+func TestFabricInTheWorkbench(t *testing.T) {
+	e, err := experiments.Builtin("pfc-spreading-fat-tree")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, e, 160, 44)
+	for range 40 {
+		h.advance(tick250)
+	}
+	v := h.view()
+	for _, want := range []string{"fat-tree k=4", "ecmp, incast", "->", "tiers host"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the view lacks %q:\n%s", want, v)
+		}
+	}
+	if s := h.m.mainSnap(); s == nil || !strings.Contains(tierText(s.summary), "edge up") || !strings.Contains(tierText(s.summary), "pauses") {
+		t.Errorf("the tier line: %q", tierText(h.m.mainSnap().summary))
+	}
+	rows := paramRows(e, "qcn")
+	var keys []string
+	for _, r := range rows {
+		keys = append(keys, r.key)
+	}
+	for _, want := range []string{"network.k", "network.routing", "traffic.pattern", "traffic.incast_to"} {
+		if !slices.Contains(keys, want) {
+			t.Errorf("the parameter pane lacks %s: %v", want, keys)
+		}
+	}
+	if slices.Contains(keys, "sources.count") {
+		t.Error("the parameter pane offers sources.count on a fabric")
 	}
 }

@@ -38,9 +38,9 @@ func scenarioOf(e *experiments.Experiment) scenario {
 		warmup:   e.WarmupTime(),
 		buffer:   float64(e.Network.Buffer),
 		capacity: float64(e.Network.Capacity),
-		sources:  e.Sources.Count,
 		window:   algos.Time(e.Output.RateWindow),
 	}
+	_, sc.sources = e.SeriesShape() // a fabric's watched flows
 	if e.Network.Topology == "dumbbell" && sc.sources > 0 {
 		sc.fairShare = sc.capacity / float64(sc.sources)
 	}
@@ -118,7 +118,11 @@ func queueTitle(s *snapshot) string {
 	if s.queues > 1 {
 		t = titleStyle.Render("queues") + faintStyle.Render(" (bytes at each bottleneck)")
 		for j := 0; j < s.queues; j++ {
-			t += "  " + seriesStyle(j).Render(fmt.Sprintf("%c━ sw%d", glyphOf(j), j))
+			name := fmt.Sprintf("sw%d", j)
+			if j < len(s.ports) {
+				name = s.ports[j]
+			}
+			t += "  " + seriesStyle(j).Render(fmt.Sprintf("%c━ %s", glyphOf(j), name))
 		}
 	}
 	if q := qEq(s); q > 0 {

@@ -23,6 +23,7 @@ type snapshot struct {
 	events  uint64        // discrete events handled so far
 	busy    time.Duration // wall time spent simulating
 	queues  int           // bottlenecks: the first values of every point
+	ports   []string      // their names
 	points  []point       // downsampled history over [0, now]
 	summary model.Summary
 }
@@ -68,7 +69,7 @@ func newDriver(algo string, cfg model.Config) (*driver, error) {
 	d := &driver{
 		algo: algo,
 		cfg:  cfg,
-		hist: newHistory(max(1, len(cfg.Links)), len(cfg.Sources)),
+		hist: newHistory(cfg.SeriesShape()),
 		wake: make(chan struct{}, 1),
 		quit: make(chan struct{}),
 		done: make(chan struct{}),
@@ -172,6 +173,7 @@ func (d *driver) publish() {
 		events:  d.sim.Events(),
 		busy:    d.busy,
 		queues:  d.hist.queues,
+		ports:   d.hist.ports,
 		points:  d.hist.snapshot(),
 		summary: d.sim.Summary(),
 	}

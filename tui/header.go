@@ -53,19 +53,45 @@ func headerView(w int, e *experiments.Experiment, now algos.Time, speed string, 
 	// first, whole words, never a number cut: the program's name, the
 	// words, the topology, the RTT (the sweep line names a swept one),
 	// the buffer; then the name alone, cut.
-	for _, c := range []string{
+	forms := []string{
 		app + name + fmt.Sprintf("  %s, %d sources → %s, buffer %s, rtt %s", n.Topology, e.Sources.Count, capacity, buffer, rtt),
 		name + fmt.Sprintf("  %s, %d sources → %s, buffer %s, rtt %s", n.Topology, e.Sources.Count, capacity, buffer, rtt),
 		name + fmt.Sprintf("  %s %d → %s, %s, %s", n.Topology, e.Sources.Count, capacity, buffer, rtt),
 		name + fmt.Sprintf("  %d → %s, %s, %s", e.Sources.Count, capacity, buffer, rtt),
 		name + fmt.Sprintf("  %d → %s, %s", e.Sources.Count, capacity, buffer),
 		name + fmt.Sprintf("  %d → %s", e.Sources.Count, capacity),
-	} {
+	}
+	if e.IsFabric() {
+		forms = fabricForms(app, name, e)
+	}
+	for _, c := range forms {
 		if lipgloss.Width(c) <= room {
 			return fit(styleTail(c, name), room) + "  " + right
 		}
 	}
 	return fit(name, room) + "  " + right
+}
+
+// fabricForms describe a fabric in ever shorter forms: its shape, hosts,
+// link rate, routing and traffic.
+func fabricForms(app, name string, e *experiments.Experiment) []string {
+	n, r := e.Network, e.Resolved()
+	shape := n.Topology
+	switch n.Topology {
+	case "fat_tree":
+		shape = fmt.Sprintf("fat-tree k=%d", *r.Network.K)
+	case "leaf_spine":
+		shape = fmt.Sprintf("leaf-spine %dx%d", *r.Network.Leaves, *r.Network.Spines)
+	}
+	capacity, buffer := units.FormatRate(float64(n.Capacity)), units.FormatBytes(float64(n.Buffer))
+	traffic := r.Traffic.Pattern
+	return []string{
+		app + name + fmt.Sprintf("  %s, %s links, buffer %s, %s, %s", shape, capacity, buffer, r.Network.Routing, traffic),
+		name + fmt.Sprintf("  %s, %s links, buffer %s, %s, %s", shape, capacity, buffer, r.Network.Routing, traffic),
+		name + fmt.Sprintf("  %s, %s, %s, %s", shape, capacity, r.Network.Routing, traffic),
+		name + fmt.Sprintf("  %s, %s", shape, capacity),
+		name + fmt.Sprintf("  %s", shape),
+	}
 }
 
 // styleTail renders what follows the name in the header's style.
@@ -134,6 +160,9 @@ func statsLine(w int, s *snapshot, scen scenario, eps float64, link int) string 
 	if lipgloss.Width(text+"  "+rate) > w {
 		text = summaryText(s.summary, false, link)
 	}
+	if t := tierText(s.summary); t != "" {
+		text += "  " + t
+	}
 	return fit(text+"  "+rate, w)
 }
 
@@ -141,7 +170,7 @@ func statsLine(w int, s *snapshot, scen scenario, eps float64, link int) string 
 // for the compare view's cells: the short form of summaryText, then
 // without the drops when there are none, then with fewer digits.
 func summaryForms(sum model.Summary, link int) []string {
-	b := sum.Bottlenecks[min(max(link, 0), len(sum.Bottlenecks)-1)]
+	b := bottleneckAt(sum, link)
 	name := ""
 	if len(sum.Bottlenecks) > 1 {
 		name = b.Name + ": "
@@ -162,7 +191,7 @@ func summaryForms(sum model.Summary, link int) []string {
 // summaryText is the summary's headline numbers: those of the link-th
 // bottleneck, named when there are several, and the fairness of all sources.
 func summaryText(sum model.Summary, long bool, link int) string {
-	b := sum.Bottlenecks[min(max(link, 0), len(sum.Bottlenecks)-1)]
+	b := bottleneckAt(sum, link)
 	name := ""
 	if len(sum.Bottlenecks) > 1 {
 		name = b.Name + ": "
@@ -184,6 +213,50 @@ func summaryText(sum model.Summary, long bool, link int) string {
 			units.FormatDuration(algos.Seconds(f.FCTP99)), f.Completed, f.Started)
 	}
 	return text
+}
+
+// bottleneckAt is the link-th bottleneck the stats line shows: on a fabric
+// the watched ports first (those offered the most load), then the others.
+func bottleneckAt(sum model.Summary, link int) model.BottleneckSummary {
+	bs := sum.Bottlenecks
+	link = min(max(link, 0), len(bs)-1)
+	if sum.Watched == nil {
+		return bs[link]
+	}
+	order := make([]int, 0, len(bs))
+	index := make(map[string]int, len(bs))
+	for i, b := range bs {
+		index[b.Name] = i
+	}
+	first := map[int]bool{}
+	for _, name := range sum.Watched.Ports {
+		if i, ok := index[name]; ok && !first[i] {
+			first[i] = true
+			order = append(order, i)
+		}
+	}
+	for i := range bs {
+		if !first[i] {
+			order = append(order, i)
+		}
+	}
+	return bs[order[link]]
+}
+
+// tierText is a fabric's per-tier line: each tier's mean and highest
+// utilization, then the drops and pause frames of all its ports.
+func tierText(sum model.Summary) string {
+	if len(sum.Tiers) == 0 {
+		return ""
+	}
+	var parts []string
+	var drops, pauses int64
+	for _, t := range sum.Tiers {
+		parts = append(parts, fmt.Sprintf("%s %.0f/%.0f%%", t.Tier, 100*t.UtilizationMean, 100*t.UtilizationMax))
+		drops += t.Drops
+		pauses += t.PauseFrames
+	}
+	return faintStyle.Render("tiers ") + strings.Join(parts, ", ") + fmt.Sprintf("  drops %d  pauses %d", drops, pauses)
 }
 
 // fmtCount writes a large count with a k, M or G suffix.

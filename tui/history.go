@@ -35,9 +35,10 @@ type point struct {
 // history collects a run's samples into at most limit points. It is
 // owned by the simulation goroutine (model.Config.OnSample feeds it).
 type history struct {
-	limit  int // points kept: maxPoints, fewer with many sources
-	queues int // bottlenecks
-	stride int // samples per point
+	limit  int      // points kept: maxPoints, fewer with many sources
+	queues int      // bottlenecks
+	ports  []string // their names, as the first sample gives them
+	stride int      // samples per point
 	points []point
 
 	sum []float64 // the interval being filled
@@ -59,6 +60,9 @@ func newHistory(queues, sources int) *history {
 // add takes one sample. The sample is reused by the model: only its values
 // are kept.
 func (h *history) add(s *model.Sample) {
+	if h.ports == nil {
+		h.ports = slices.Clone(s.Ports)
+	}
 	for i, q := range s.Queues {
 		h.sum[i] += float64(q)
 	}
