@@ -1,6 +1,7 @@
 package results
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"math"
@@ -106,7 +107,10 @@ func writeRun(tw io.Writer, r *batch.RunSummary) {
 	}
 	fmt.Fprintf(tw, "%s  (run %d, seed %d): %s simulated in %.3f s wall, %d frames, %.1f M frames/s\n", label, r.Run, r.Seed,
 		units.FormatDuration(algos.Seconds(r.SimSeconds)), r.WallSeconds, r.Frames, float64(r.Frames)/max(r.WallSeconds, 1e-9)/1e6)
-	for _, b := range r.Bottlenecks {
+	writeTiers(tw, r.Tiers)
+	shown := hottest(r.Bottlenecks, len(r.Tiers) > 0)
+	for _, j := range shown {
+		b := r.Bottlenecks[j]
 		fmt.Fprintf(tw, "  %s %s\tutilization %.2f%%, drops %d, empty %.1f%% of the time\n", b.Name, units.FormatRate(b.CapacityBps),
 			100*b.Utilization, b.Drops, 100*b.EmptyFraction)
 		fmt.Fprintf(tw, "  queue\tmean %s, std %s, min %s, max %s (target %s)\n", kb(b.QueueMean), kb(b.QueueStd),
@@ -115,6 +119,9 @@ func writeRun(tw io.Writer, r *batch.RunSummary) {
 			fmt.Fprintf(tw, "  PFC\t%d pause frames, pausing its feeders %.1f%% of the time, paused %.1f%%\n",
 				b.PauseFrames, 100*b.PausedFraction, 100*b.HeldFraction)
 		}
+	}
+	if more := len(r.Bottlenecks) - len(shown); more > 0 {
+		fmt.Fprintf(tw, "  \t(and %d more ports that carried traffic: summary.json, results.csv)\n", more)
 	}
 	jain := "none (nothing delivered)"
 	if r.JainFairness != nil {
@@ -146,13 +153,15 @@ func writeRun(tw io.Writer, r *batch.RunSummary) {
 			seconds(f.FCTMean), seconds(f.FCTP50), seconds(f.FCTP99), f.SlowdownMean, f.SlowdownP99)
 	}
 	for _, p := range r.Phases {
-		for j, b := range p.Bottlenecks {
+		shown := hottest(p.Bottlenecks, len(p.Tiers) > 0)
+		for k, j := range shown {
+			b := p.Bottlenecks[j]
 			head := ""
-			if j == 0 {
+			if k == 0 {
 				head = "phase " + span(p.Start, p.End)
 			}
 			jain := ""
-			if j == len(p.Bottlenecks)-1 {
+			if k == len(shown)-1 {
 				jain = "; Jain " + optional(p.JainFairness, "%.3f", "none")
 			}
 			fmt.Fprintf(tw, "  %s\t%s utilization %.2f%%, queue %s ± %s, drops %d%s\n", head, b.Name, 100*b.Utilization,
@@ -181,7 +190,8 @@ func writeGroup(tw io.Writer, g *seedGroup) {
 	for _, r := range g.runs {
 		links = max(links, len(r.Bottlenecks))
 	}
-	for j := range links {
+	writeTiers(tw, first.Tiers)
+	for _, j := range hottest(first.Bottlenecks, len(first.Tiers) > 0) {
 		b := func(f func(b *model.BottleneckSummary) float64) stats.Sample {
 			return over(g.runs, func(r *batch.RunSummary) (float64, bool) {
 				if j >= len(r.Bottlenecks) {
@@ -412,4 +422,42 @@ func throughputs(sources []model.SourceSummary) string {
 	slices.Sort(xs)
 	return fmt.Sprintf("%s ... (%d more) ... %s; of the %d sources: min %.3g, median %.3g, max %.3g",
 		gbps(sources[:8]), len(sources)-16, gbps(sources[len(sources)-8:]), len(sources), xs[0], xs[len(xs)/2], xs[len(xs)-1])
+}
+
+// maxPorts is the most ports of a fabric the text summary lists one by one.
+const maxPorts = 8
+
+// hottest lists the indices of the bottlenecks the text summary shows: all
+// of a chain's; of a fabric, at most maxPorts, those that dropped most, then
+// paused most, then queued most (the tiers sum up the rest).
+func hottest(bs []model.BottleneckSummary, fabric bool) []int {
+	idx := make([]int, len(bs))
+	for i := range idx {
+		idx[i] = i
+	}
+	if !fabric || len(bs) <= maxPorts {
+		return idx
+	}
+	slices.SortStableFunc(idx, func(a, b int) int {
+		x, y := &bs[a], &bs[b]
+		return cmp.Or(cmp.Compare(y.Drops, x.Drops), cmp.Compare(y.PauseFrames, x.PauseFrames), cmp.Compare(y.QueueMean, x.QueueMean))
+	})
+	idx = idx[:maxPorts]
+	slices.Sort(idx)
+	return idx
+}
+
+// writeTiers writes a fabric's per-tier lines.
+func writeTiers(tw io.Writer, tiers []model.TierSummary) {
+	for _, t := range tiers {
+		line := fmt.Sprintf("  tier %s\t%d ports, utilization mean %.1f%%, max %.1f%%, drops %d", t.Tier, t.Ports,
+			100*t.UtilizationMean, 100*t.UtilizationMax, t.Drops)
+		if t.PauseFrames > 0 || t.HeldFractionMax > 0 {
+			line += fmt.Sprintf(", %d pause frames, paused up to %.1f%% of the time", t.PauseFrames, 100*t.HeldFractionMax)
+		}
+		if t.MarkedFrames > 0 {
+			line += fmt.Sprintf(", %d frames marked", t.MarkedFrames)
+		}
+		fmt.Fprintln(tw, line)
+	}
 }
