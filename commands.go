@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -130,7 +131,7 @@ func init() {
 		},
 		{
 			name:     "bench",
-			synopsis: []string{"qcnlab bench [--duration D]"},
+			synopsis: []string{"qcnlab bench [--duration D] [--topology dumbbell|fat_tree]"},
 			does:     []string{"simulation speed and memory (D from 1ms)"},
 			about:    "Measure simulation speed and memory.",
 			define:   benchCommand,
@@ -429,35 +430,42 @@ func showCommand(fs *flag.FlagSet) func(c *call) int {
 }
 
 func benchCommand(fs *flag.FlagSet) func(c *call) int {
-	duration := fs.String("duration", "1s", "simulated time `D` of the main measurement, at least 1ms")
+	duration := fs.String("duration", "", "simulated time `D` of the main measurement, at least 1ms (default 1s on the dumbbell, 100ms on the fat-tree)")
+	topology := fs.String("topology", "dumbbell", "the network to measure, `dumbbell|fat_tree`")
 	return func(c *call) int {
 		if len(c.args) > 0 {
 			fmt.Fprintln(c.stderr, "qcnlab bench takes no arguments")
 			return exitUsage
 		}
+		if !slices.Contains(experiments.BenchTopologies, *topology) {
+			return c.fail(fmt.Sprintf("--topology: %q is not one of %q", *topology, experiments.BenchTopologies))
+		}
+		if *duration == "" {
+			*duration = map[string]string{"dumbbell": "1s", "fat_tree": "100ms"}[*topology]
+		}
 		d, err := units.ParseDuration(*duration)
 		if err == nil && d < experiments.MinBenchDuration {
 			err = fmt.Errorf("%s is too short to measure; the least is %s", units.FormatDuration(d), units.FormatDuration(experiments.MinBenchDuration))
 		} else if err == nil {
-			if verr := experiments.BenchExperiment(d).Validate(); verr != nil {
+			if verr := experiments.BenchExperiment(*topology, d).Validate(); verr != nil {
 				err = fmt.Errorf("%s is too long to simulate: %w", units.FormatDuration(d), verr)
 			}
 		}
 		if err != nil {
 			return c.fail("--duration:", err)
 		}
-		fmt.Fprintln(c.stdout, "10 greedy QCN sources, 10 Gbps dumbbell, 1500 B frames, 100 us RTT, one core:")
-		fmt.Fprintf(c.stdout, "%10s %12s %14s %14s %12s\n", "simulated", "wall", "frames/s", "events/s", "peak heap")
+		fmt.Fprintln(c.stdout, experiments.BenchDescription(*topology))
+		fmt.Fprintf(c.stdout, "%10s %12s %14s %14s %14s %12s\n", "simulated", "wall", "frames/s", "frame-hops/s", "events/s", "peak heap")
 		// A short run first: the heap at a tenth of the time shows whether
 		// memory grows with simulated time.
 		for _, t := range []algos.Time{d / 10, d} {
-			r, err := experiments.Bench(t)
+			r, err := experiments.Bench(*topology, t)
 			if err != nil {
 				fmt.Fprintln(c.stderr, err)
 				return exitRun
 			}
-			fmt.Fprintf(c.stdout, "%10s %11.3fs %14.0f %14.0f %10.1fMB\n", units.FormatDuration(t), r.WallSeconds,
-				r.FramesPerSecond(), r.EventsPerSecond(), float64(r.PeakHeap)/1e6)
+			fmt.Fprintf(c.stdout, "%10s %11.3fs %14.0f %14.0f %14.0f %10.1fMB\n", units.FormatDuration(t), r.WallSeconds,
+				r.FramesPerSecond(), r.FrameHopsPerSecond(), r.EventsPerSecond(), float64(r.PeakHeap)/1e6)
 		}
 		return exitOK
 	}
