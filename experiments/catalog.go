@@ -24,7 +24,7 @@ func WriteList(w io.Writer) error {
 	fmt.Fprintln(tw, "\nAlgorithms (qcnlab algos NAME lists the parameters):")
 	for _, name := range algos.Names() {
 		sc, _ := algos.Lookup(name)
-		fmt.Fprintf(tw, "  %s\t%s\tseed %s\t%s\n", name, sc.Display, sc.Ref, sc.Summary)
+		fmt.Fprintf(tw, "  %s\t%s\tsource %s\t%s\n", name, sc.Display, sc.Ref, sc.Summary)
 	}
 	return tw.Flush()
 }
@@ -50,7 +50,7 @@ func WriteAlgos(w io.Writer, e *Experiment, names ...string) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
-		fmt.Fprintf(tw, "\n%s (%s), seed %s: %s\n", name, sc.Display, sc.Ref, sc.Summary)
+		fmt.Fprintf(tw, "\n%s (%s), source %s: %s\n", name, sc.Display, sc.Ref, sc.Summary)
 		fmt.Fprintf(tw, "  [params.%s]\tunit\tvalue\t\tmeaning\n", name)
 		for _, p := range sc.Params {
 			set := ""

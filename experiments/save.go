@@ -55,7 +55,7 @@ func (e *Experiment) Encode(w io.Writer) error {
 		if v == nil { // not resolvable (invalid): keep what was given
 			v = e.Params[name]
 		}
-		fmt.Fprintf(&b, "\n[params.%s]  # %s: %s (seed %s)\n", bareKey(name), sc.Display, sc.Summary, sc.Ref)
+		fmt.Fprintf(&b, "\n[params.%s]  # %s: %s (source %s)\n", bareKey(name), sc.Display, sc.Summary, sc.Ref)
 		for _, p := range sc.Params {
 			x, ok := v[p.Key]
 			if !ok {
