@@ -34,7 +34,7 @@ const (
 
 // The default algorithms of the bar, after the experiment's own, when they
 // are registered.
-var defaultAlgorithms = []string{"qcn", "qcn-t", "ap-n-aimd", "dsm"}
+var defaultAlgorithms = []string{"qcn", "qcn-t", "ap-n-aimd", "dsm", "dcqcn"}
 
 // focus is the root model's state: which part of the screen has the keys.
 type focus int
