@@ -42,7 +42,7 @@ type Packet struct {
 
 	frame    algos.Frame // scratch for the congestion point: no allocation per frame
 	fb       algos.Feedback
-	messages messagePool
+	messages slots[message] // the feedback frames and CNPs in flight
 	fbPaths  []feedbackPath // per limiter, nil unless the feedback latency varies
 	loops    []loopStats    // per limiter
 

@@ -14,30 +14,6 @@ type message struct {
 	epoch uint32 // the limiter's: a message to a flow that has ended is dropped on arrival
 }
 
-// messagePool holds the messages in flight; freed slots are reused, so its
-// size is the most messages ever in flight at once.
-type messagePool struct {
-	slots []message
-	free  []int32
-}
-
-func (m *messagePool) add(msg message) int32 {
-	if n := len(m.free); n > 0 {
-		i := m.free[n-1]
-		m.free = m.free[:n-1]
-		m.slots[i] = msg
-		return i
-	}
-	m.slots = append(m.slots, msg)
-	return int32(len(m.slots) - 1)
-}
-
-func (m *messagePool) take(i int32) message {
-	msg := m.slots[i]
-	m.free = append(m.free, i)
-	return msg
-}
-
 // feedbackPath is what the time-varying feedback latency needs per rate
 // limiter: its random stream and, per port of its route (and its receiver,
 // last), when the last message it was sent from there arrives.

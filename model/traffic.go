@@ -39,7 +39,7 @@ type sourceFlows struct {
 	short               ring[int32] // short flows with bytes left to send, round-robin order
 	longLeft, shortLeft int         // what is left of the current round
 	ends                ring[flowEnded]
-	table               *flowTable
+	table               *slots[flow]
 	frameBytes          int
 }
 
@@ -50,7 +50,7 @@ func (fl *sourceFlows) nextSerial(l *limiter) algos.Time {
 	if fl.longLeft > 0 || (fl.shortLeft == 0 && fl.long > 0) || fl.short.len() == 0 {
 		return l.serial
 	}
-	if left := fl.table.flows[*fl.short.front()].left; left < int64(fl.frameBytes) {
+	if left := fl.table.items[*fl.short.front()].left; left < int64(fl.frameBytes) {
 		return algos.TransmitTime(int(left), l.lineRate)
 	}
 	return l.serial
@@ -73,29 +73,6 @@ type flow struct {
 	inWindow bool // arrived in [warmup, duration]: counted in the summary
 }
 
-// flowTable holds the flows alive; freed slots are reused, so its size is
-// the most flows ever alive at once, not the flows ever started.
-type flowTable struct {
-	flows []flow
-	free  []int32
-}
-
-func (t *flowTable) add(f flow) int32 {
-	if n := len(t.free); n > 0 {
-		id := t.free[n-1]
-		t.free = t.free[:n-1]
-		t.flows[id] = f
-		return id
-	}
-	t.flows = append(t.flows, f)
-	return int32(len(t.flows) - 1)
-}
-
-func (t *flowTable) remove(id int32) { t.free = append(t.free, id) }
-
-// alive is the number of flows alive.
-func (t *flowTable) alive() int { return len(t.flows) - len(t.free) }
-
 // shortFlows generates and tracks the short flows: a chain's (Traffic),
 // or a fabric's between random hosts (flows.go), and on a fabric the flows
 // of a given size.
@@ -104,7 +81,7 @@ type shortFlows struct {
 	sizes *FlowSizes // their sizes
 	rng   *rand.Rand
 	next  algos.Time // the next arrival
-	table flowTable
+	table slots[flow]
 	stats flowStats
 }
 
@@ -122,7 +99,7 @@ func (s *Packet) nextFlowFrame(l *limiter) (int, int32) {
 	}
 	fl.shortLeft--
 	id := fl.short.pop()
-	f := &s.short.table.flows[id]
+	f := &s.short.table.items[id]
 	b := min(int64(s.cfg.FrameBytes), f.left)
 	f.left -= b
 	if f.left > 0 {
@@ -220,7 +197,7 @@ func (s *Packet) routeStages(l *limiter) (rates, delays []float64, tail float64)
 // the network at t.
 func (s *Packet) flowEnded(i int32, t algos.Time) {
 	e := s.lims[i].fl.ends.pop()
-	f := &s.short.table.flows[e.flow]
+	f := &s.short.table.items[e.flow]
 	if f.inWindow && t <= s.cfg.Duration {
 		fct := (t - f.start).Seconds()
 		s.short.stats.complete(f.size, fct, fct/f.ideal)
@@ -237,7 +214,7 @@ func (s *Packet) flowLost(l *limiter, sent algos.Time) {
 		if e.sent != sent {
 			continue
 		}
-		if f := &s.short.table.flows[e.flow]; f.inWindow {
+		if f := &s.short.table.items[e.flow]; f.inWindow {
 			s.short.stats.lost++
 		}
 		s.short.table.remove(e.flow)

@@ -173,7 +173,7 @@ func TestFlowMemoryIsBoundedByFlowsAlive(t *testing.T) {
 	if sum.Flows.Started < 9000 {
 		t.Fatalf("only %d flows", sum.Flows.Started)
 	}
-	if n := len(sim.short.table.flows); n > 100 {
+	if n := len(sim.short.table.items); n > 100 {
 		t.Errorf("%d flow slots for %d flows started; want about as many as are alive at once", n, sum.Flows.Started)
 	}
 	if alive := sim.short.table.alive(); alive > 40 {

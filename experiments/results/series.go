@@ -302,8 +302,10 @@ type readCloser struct {
 
 func (r readCloser) Close() error { return r.f.Close() }
 
-// ctxReader is a reader that stops when its context is cancelled: a copy of
-// gigabytes of time series stops within a buffer.
+// ContextReader is r that stops with ctx's error once ctx is cancelled: a
+// copy of gigabytes of time series stops within a buffer.
+func ContextReader(ctx context.Context, r io.Reader) io.Reader { return ctxReader{ctx, r} }
+
 type ctxReader struct {
 	ctx context.Context
 	r   io.Reader

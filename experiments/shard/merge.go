@@ -56,7 +56,7 @@ func readBounded(ctx context.Context, path string, limit int64) ([]byte, error) 
 	} else if info.Size() > limit {
 		return nil, fmt.Errorf("%s: %d bytes, more than the %d a shard's file may be", path, info.Size(), limit)
 	}
-	data, err := io.ReadAll(io.LimitReader(ctxReader{ctx, f}, limit+1))
+	data, err := io.ReadAll(io.LimitReader(results.ContextReader(ctx, f), limit+1))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -66,18 +66,6 @@ func readBounded(ctx context.Context, path string, limit int64) ([]byte, error) 
 	return data, nil
 }
 
-// ctxReader is a reader that stops when its context is cancelled.
-type ctxReader struct {
-	ctx context.Context
-	r   io.Reader
-}
-
-func (c ctxReader) Read(p []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return c.r.Read(p)
-}
 
 // unmarshal is json.Unmarshal that returns as soon as ctx is cancelled: a
 // summary of many sources takes seconds to decode.
@@ -373,7 +361,7 @@ func mergeSeries(ctx context.Context, e *experiments.Experiment, runs []place, w
 		} else if !info.Mode().IsRegular() {
 			return fmt.Errorf("%s: not a regular file", name)
 		}
-		z, err := gzip.NewReader(bufio.NewReaderSize(ctxReader{ctx, f}, 1<<16))
+		z, err := gzip.NewReader(bufio.NewReaderSize(results.ContextReader(ctx, f), 1<<16))
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
