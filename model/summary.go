@@ -116,6 +116,18 @@ type Sample struct {
 // delivered bytes, and returns Jain's index over the sources that sent
 // during [from, to].
 func (s *Packet) throughputs(srcs []SourceSummary, span float64, from, to algos.Time) *float64 {
+	return throughputs(srcs, span, func(i int) bool { f := &s.net.flows[i]; return f.start < to && f.stop > from })
+}
+
+// throughputs is Packet.throughputs for the fluid and convergence models,
+// whose sources are the Config's.
+func (c *Config) throughputs(srcs []SourceSummary, span float64, from, to algos.Time) *float64 {
+	return throughputs(srcs, span, func(i int) bool { src := c.Sources[i]; return src.Start < to && src.Stop > from })
+}
+
+// throughputs sets each source's throughput over span seconds and returns
+// Jain's index over the sources sent says sent.
+func throughputs(srcs []SourceSummary, span float64, sent func(i int) bool) *float64 {
 	if span <= 0 {
 		return nil
 	}
@@ -123,25 +135,8 @@ func (s *Packet) throughputs(srcs []SourceSummary, span float64, from, to algos.
 	for i := range srcs {
 		ss := &srcs[i]
 		ss.ThroughputBps = float64(ss.DeliveredBytes) * 8 / span
-		if f := &s.net.flows[i]; f.start < to && f.stop > from {
+		if sent(i) {
 			xs = append(xs, ss.ThroughputBps)
-		}
-	}
-	return jain(xs)
-}
-
-// throughputs is Packet.throughputs for the fluid and convergence models,
-// whose sources are the Config's.
-func (c *Config) throughputs(srcs []SourceSummary, span float64, from, to algos.Time) *float64 {
-	if span <= 0 {
-		return nil
-	}
-	var xs []float64
-	for i := range srcs {
-		s := &srcs[i]
-		s.ThroughputBps = float64(s.DeliveredBytes) * 8 / span
-		if src := c.Sources[i]; src.Start < to && src.Stop > from {
-			xs = append(xs, s.ThroughputBps)
 		}
 	}
 	return jain(xs)
