@@ -126,7 +126,7 @@ func TestQCNIncastLeafSpineBuiltin(t *testing.T) {
 	}
 	unfinished := func(rs []batch.RunSummary) float64 {
 		f := find(t, rs, "qcn", "network.pfc=true").Flows
-		return float64(f.IncastFlows - f.IncastCompleted)
+		return float64(f.IncastFlows - *f.IncastCompleted)
 	}
 	lostNone := func(rs []batch.RunSummary) float64 {
 		return float64(find(t, rs, "none", "network.pfc=false").Flows.Lost)
@@ -293,7 +293,7 @@ func TestDCQCNIncastBuiltin(t *testing.T) {
 		{"completes in 30.5 ms", 30.5, completion("dcqcn"), 0.002},
 		{"leaves 10 of the 32 flows unfinished", 10, func(rs []batch.RunSummary) float64 {
 			f := find(t, rs, "qcn", "traffic.incast_senders=32").Flows
-			return float64(f.IncastFlows - f.IncastCompleted)
+			return float64(f.IncastFlows - *f.IncastCompleted)
 		}, 0},
 	})
 }

@@ -74,7 +74,7 @@ func ExampleIncast() {
 	sim.Advance(cfg.Duration)
 	f := sim.Summary().Flows
 	fmt.Printf("%d of %d incast flows completed, the last byte after at least %.0f us\n",
-		f.IncastCompleted, f.IncastFlows, 16*64e3*8/10e9*1e6)
+		*f.IncastCompleted, f.IncastFlows, 16*64e3*8/10e9*1e6)
 	fmt.Println(*f.IncastCompletion >= 16*64e3*8/10e9)
 	// Output:
 	// 16 of 16 incast flows completed, the last byte after at least 819 us

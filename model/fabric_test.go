@@ -337,7 +337,7 @@ func TestFabricIncastCompletion(t *testing.T) {
 	cfg.Params = algos.Values{}
 	_, sum := run(t, cfg)
 	fs := sum.Flows
-	if fs == nil || fs.IncastFlows != 8 || fs.IncastCompleted != 8 || fs.IncastCompletion == nil || fs.Completed != 8 {
+	if fs == nil || fs.IncastFlows != 8 || fs.IncastCompleted == nil || *fs.IncastCompleted != 8 || fs.IncastCompletion == nil || fs.Completed != 8 {
 		t.Fatalf("flows %+v", fs)
 	}
 	least := 8 * 200e3 * 8 / 10e9 // the receiver's link's time for all of it

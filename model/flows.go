@@ -128,7 +128,8 @@ func (s *Packet) incastSummary(sum *Summary) {
 	if in.flows == 0 || sum.Flows == nil {
 		return
 	}
-	sum.Flows.IncastFlows, sum.Flows.IncastCompleted = in.flows, in.done
+	done := in.done
+	sum.Flows.IncastFlows, sum.Flows.IncastCompleted = in.flows, &done
 	if in.done == in.flows {
 		t := (in.end - in.start).Seconds()
 		sum.Flows.IncastCompletion = &t

@@ -342,7 +342,7 @@ type FlowSummary struct {
 	// time: from its first flow's start to the last byte of its last, null
 	// unless all completed.
 	IncastFlows      int      `json:"incast_flows,omitempty"`
-	IncastCompleted  int      `json:"incast_completed,omitempty"`
+	IncastCompleted  *int     `json:"incast_completed,omitempty"` // set, 0 included, when there is an incast
 	IncastCompletion *float64 `json:"incast_completion_seconds,omitempty"`
 }
 

@@ -66,7 +66,6 @@ func readBounded(ctx context.Context, path string, limit int64) ([]byte, error) 
 	return data, nil
 }
 
-
 // unmarshal is json.Unmarshal that returns as soon as ctx is cancelled: a
 // summary of many sources takes seconds to decode.
 func unmarshal(ctx context.Context, data []byte, v any) error {
