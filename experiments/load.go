@@ -236,6 +236,15 @@ func (e *Experiment) decode(where, text string, snippet bool) error {
 	if md.IsDefined("sweep") {
 		next.Sweep = mergeAxes(next.Sweep, sweep, wholeSweep(md))
 	}
+	for key := range lines {
+		// An array this text sets replaces the old one whole: the old
+		// elements' places go with it.
+		for k := range next.origin {
+			if strings.HasPrefix(k, key+"[") {
+				delete(next.origin, k)
+			}
+		}
+	}
 	for key, ls := range lines {
 		next.origin[key] = loc(key, 0)
 		for i := range ls { // elements of an array of tables: "sources.override[1]"
