@@ -134,13 +134,17 @@ func adaptability(ev *Evidence) Outcome {
 		}
 	}
 	c, r, _ := strings.Cut(worstDSM, " ")
-	o.Statements = append(o.Statements, check("DSM remains almost 100% regardless of the delays and the bandwidth (at its lowest: "+worstDSM+")", "almost 100%",
-		at("dsm", c, r).collect(utilization), atLeast(0.98)))
+	low := check("DSM remains almost 100% regardless of the delays and the bandwidth, at its lowest", "almost 100%",
+		at("dsm", c, r).collect(utilization), atLeast(0.98))
+	low.Note = joinNonEmpty("; ", "at "+worstDSM, low.Note)
+	o.Statements = append(o.Statements, low)
 	for _, r := range rtts {
 		o.Statements = append(o.Statements, compare(fmt.Sprintf("QCN at %s: the larger the bandwidth, the lower the utilization (%s's minus %s's)", r, hi, lo), "< 0",
 			at("qcn", hi, r).collect(utilization), at("qcn", lo, r).collect(utilization), diffOf, share, below(0)))
 	}
-	o.Statements = append(o.Statements, check("QCN greatly degraded at "+hi+" (its lowest, at "+worstQCN+")", "", at("qcn", hi, worstQCN).collect(utilization), below(0.95)))
+	deg := check("QCN greatly degraded at "+hi+", at its lowest", "", at("qcn", hi, worstQCN).collect(utilization), below(0.95))
+	deg.Note = joinNonEmpty("; ", "at "+worstQCN, deg.Note)
+	o.Statements = append(o.Statements, deg)
 	return o
 }
 

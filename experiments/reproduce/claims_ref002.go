@@ -33,10 +33,10 @@ func claims002() []Claim {
 		{
 			ID: "002-fig1", Ref: "002", Figure: "figure 1",
 			Text:       `From line rate, 2 sources at 1 Gbps: "each RP reaches to its fair share of bandwidth after 10 seconds" (section III)`,
-			Experiment: "qcn-t-fairness",
-			Sets:       []string{`algorithms=["qcn"]`, `sources.override=[]`},
-			Edit:       thresholds(nil),
-			Series:     true,
+			Experiment: "qcn-t-fairness", Quick: Quick{Seeds: 4},
+			Sets:   []string{`algorithms=["qcn"]`, `sources.override=[]`},
+			Edit:   thresholds(nil),
+			Series: true,
 			Rule: func(ev *Evidence) Outcome {
 				rs := ev.Part("")
 				o := Outcome{Criterion: "under each fairness threshold, time_to_fairness_seconds (the first time after which min/max of the 1 s rates stays at or above the threshold to the run's end), mean over the seeds, within 10 s ± 50% (the testbed's one run says \"after 10 seconds\", figure 5 \"about 12\"); a run that never became fair never counts as fair within any time"}
@@ -85,8 +85,8 @@ func claims002() []Claim {
 		{
 			ID: "002-fig6", Ref: "002", Figure: "figure 6",
 			Text:       `From (700, 300) Mbps: "Compared with the results shown in Figure 5, the convergence time is much smaller" (section V-A)`,
-			Experiment: "qcn-t-fairness",
-			Sets:       []string{`algorithms=["qcn"]`},
+			Experiment: "qcn-t-fairness", Quick: Quick{Seeds: 4},
+			Sets: []string{`algorithms=["qcn"]`},
 			Edit: thresholds(func(x *experiments.Experiment) {
 				setAxis(x, "model", []string{"packet", "convergence"})
 				x.Sweep = append(x.Sweep, axis("sources.override", start("900Mbps", "100Mbps"), start("700Mbps", "300Mbps")))
@@ -96,8 +96,8 @@ func claims002() []Claim {
 		{
 			ID: "002-fig6-model", Ref: "002", Figure: "figure 6",
 			Text:       `From (700, 300) Mbps: "Figure 6 plots the experimental rate variations and the model results ... Our model well matches the experimental data." (section V-A)`,
-			Experiment: "qcn-t-fairness",
-			Sets:       []string{`algorithms=["qcn"]`, "sources.override=" + start("700Mbps", "300Mbps")},
+			Experiment: "qcn-t-fairness", Quick: Quick{Seeds: 4},
+			Sets: []string{`algorithms=["qcn"]`, "sources.override=" + start("700Mbps", "300Mbps")},
 			Edit: func(x *experiments.Experiment) {
 				setAxis(x, "model", []string{"packet", "convergence"})
 			},

@@ -68,9 +68,14 @@ type CorrectionResult struct {
 func (r *Report) add(j job) {
 	ev := j.evidence()
 	out := j.claim.Rule(ev).finish()
-	name := j.claim.ID
+	name, corr := j.claim.ID, ""
 	if j.correction != nil {
 		name += "-" + slug(j.correction.Name)
+		corr = j.correction.Name
+	}
+	// The neighbouring seeds were tried with the full report's runs.
+	if _, shortened := quickMeasured[j.claim.ID]; r.SeedOffset == 0 && !(r.Quick && shortened) {
+		markSeedFragile(j.claim.ID, corr, &out)
 	}
 	var plots []string
 	// A plot that cannot be drawn is left out; the verdict stands.
@@ -278,7 +283,7 @@ func writeJudgement(w io.Writer, measured string, ss []Statement, cs []Criterion
 		if c.Verdict == NotJudged {
 			note := ""
 			if len(c.Statements) > 0 {
-				note = ": " + c.Statements[0].Note
+				note = ": " + joinNonEmpty("; ", c.Statements[0].Note, c.Statements[0].Fragile)
 			}
 			fmt.Fprintf(w, "Under **%s** — not judged%s.\n\n", c.Name, note)
 			continue
