@@ -140,7 +140,7 @@ func adaptability(ev *Evidence) Outcome {
 	o.Statements = append(o.Statements, low)
 	for _, r := range rtts {
 		o.Statements = append(o.Statements, compare(fmt.Sprintf("QCN at %s: the larger the bandwidth, the lower the utilization (%s's minus %s's)", r, hi, lo), "< 0",
-			at("qcn", hi, r).collect(utilization), at("qcn", lo, r).collect(utilization), diffOf, share, below(0)))
+			at("qcn", hi, r).collect(utilization), at("qcn", lo, r).collect(utilization), diffOf, shareDiff, below(0)))
 	}
 	deg := check("QCN greatly degraded at "+hi+", at its lowest", "", at("qcn", hi, worstQCN).collect(utilization), below(0.95))
 	deg.Note = joinNonEmpty("; ", "at "+worstQCN, deg.Note)
@@ -163,6 +163,6 @@ func timeVarying(ev *Evidence) Outcome {
 			compare("DSM's queue more concentrated: p75 - p25, DSM's minus QCN's", "< 0", d.collect(iqr), q.collect(iqr), diffOf, kilobyte, below(0)),
 			check("DSM rarely underflows (time empty)", "", d.collect(emptyFrac), below(0.01)),
 			check("QCN suffers a large probability of empty buffer (time empty)", "", q.collect(emptyFrac), atLeast(0.01)),
-			compare("DSM has higher throughput than QCN: utilization, DSM's minus QCN's", "> 0", d.collect(utilization), q.collect(utilization), diffOf, share, above(0)),
+			compare("DSM has higher throughput than QCN: utilization, DSM's minus QCN's", "> 0", d.collect(utilization), q.collect(utilization), diffOf, shareDiff, above(0)),
 		}}
 }

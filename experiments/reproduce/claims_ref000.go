@@ -200,7 +200,7 @@ func fluidMatchesPacket(ev *Evidence) Outcome {
 	for _, rtt := range rtts {
 		p, f := rs.Of("qcn", "network.rtt="+rtt, "model=packet"), rs.Of("qcn", "network.rtt="+rtt, "model=fluid")
 		means.Statements = append(means.Statements, compare("at "+rtt+": |packet - fluid|", "", p.collect(queueMean), f.collect(queueMean), absDiffOf, kilobyte, atMost(0.2*qEq)))
-		util.Statements = append(util.Statements, compare("at "+rtt+": |packet - fluid|", "", p.collect(utilization), f.collect(utilization), absDiffOf, share, atMost(0.01)))
+		util.Statements = append(util.Statements, compare("at "+rtt+": |packet - fluid|", "", p.collect(utilization), f.collect(utilization), absDiffOf, shareDiff, atMost(0.01)))
 		sp, sf := p.Mean(queueStd), f.Mean(queueStd)
 		same := func(th float64) bool { return (sp > th) == (sf > th) }
 		s := direction("at "+rtt+": both stable or both not (queue std above 20% of Q_EQ)",

@@ -56,9 +56,6 @@ func near(p, rel float64) Tol {
 	return Tol{Lo: p * (1 - rel), Hi: p * (1 + rel), Paper: p, Rel: rel}
 }
 
-// span is [lo, hi], both sides given.
-func span(lo, hi float64) Tol { return Tol{Lo: lo, Hi: hi, Paper: math.NaN()} }
-
 func atLeast(x float64) Tol { return Tol{Lo: x, Hi: math.Inf(1), Paper: math.NaN()} }
 func atMost(x float64) Tol  { return Tol{Lo: math.Inf(-1), Hi: x, Paper: math.NaN()} }
 func above(x float64) Tol   { return Tol{Lo: x, Hi: math.Inf(1), LoOpen: true, Paper: math.NaN()} }
@@ -136,15 +133,16 @@ func (t Tol) text(u unit) string {
 type unit string
 
 const (
-	seconds  unit = "s"     // a duration, in the unit that reads best
-	kilobyte unit = "KB"    // a queue, in KB
-	ratio    unit = "ratio" // a plain ratio, two decimals
-	share    unit = "share" // a utilization, three decimals
-	percent  unit = "%"     // a fraction written as a percentage
-	bps      unit = "bps"   // a rate
-	count    unit = "count" // a whole number
-	qeq      unit = "qeq"   // a multiple of the scheme's queue target
-	plain    unit = ""      // three significant digits
+	seconds   unit = "s"                // a duration, in the unit that reads best
+	kilobyte  unit = "KB"               // a queue, in KB
+	ratio     unit = "ratio"            // a plain ratio, two decimals
+	share     unit = "share"            // a utilization, three decimals
+	shareDiff unit = "share difference" // a difference of utilizations
+	percent   unit = "%"                // a fraction written as a percentage
+	bps       unit = "bps"              // a rate
+	count     unit = "count"            // a whole number
+	qeq       unit = "qeq"              // a multiple of the scheme's queue target
+	plain     unit = ""                 // three significant digits
 )
 
 func (u unit) format(x float64) string {
@@ -160,13 +158,13 @@ func (u unit) format(x float64) string {
 	case seconds:
 		return readableDuration(x)
 	case kilobyte:
-		return fmt.Sprintf("%.1f KB", x/1e3)
+		return noNegativeZero(fmt.Sprintf("%.1f KB", x/1e3))
 	case ratio:
 		return fmt.Sprintf("%.2f", x)
-	case share:
-		return fmt.Sprintf("%.3f", x)
+	case share, shareDiff:
+		return noNegativeZero(fmt.Sprintf("%.3f", x))
 	case percent:
-		return fmt.Sprintf("%.2f%%", 100*x)
+		return noNegativeZero(fmt.Sprintf("%.2f%%", 100*x))
 	case bps:
 		return readableRate(x)
 	case count:
@@ -175,6 +173,14 @@ func (u unit) format(x float64) string {
 		return fmt.Sprintf("%.2f Q_EQ", x)
 	}
 	return fmt.Sprintf("%.3g", x)
+}
+
+// noNegativeZero drops the sign of a value that rounds to zero.
+func noNegativeZero(s string) string {
+	if strings.HasPrefix(s, "-") && strings.Trim(s[1:], "0.%KB ") == "" {
+		return s[1:]
+	}
+	return s
 }
 
 // readableDuration writes seconds in s, ms or us with three significant
@@ -258,6 +264,8 @@ func (x ival) text(u unit) string {
 		return "none"
 	case x.exact():
 		return u.format(x.lo)
+	case math.IsInf(x.hi, 1) && x.lo == 0:
+		return "undetermined"
 	case math.IsInf(x.hi, 1):
 		return "≥ " + u.format(x.lo)
 	case math.IsInf(x.lo, -1) || x.lo == 0:
@@ -368,7 +376,7 @@ func (v vals) spread() string {
 			lo, hi, n = math.Min(lo, x.lo), math.Max(hi, x.lo), n+1
 		}
 	}
-	s := plural(len(v.xs), "seed")
+	s := plural(len(v.xs), v.runWord())
 	switch {
 	case n == 0:
 		return s + ", none with a value"
@@ -383,6 +391,19 @@ func (v vals) spread() string {
 		s += fmt.Sprintf(" (%d without a value)", k)
 	}
 	return s
+}
+
+// runWord calls the runs seeds when each has its own, runs otherwise (a
+// model that draws no random numbers, run at several settings it ignores).
+func (v vals) runWord() string {
+	seen := map[uint64]bool{}
+	for _, s := range v.seeds {
+		seen[s] = true
+	}
+	if len(seen) == len(v.xs) {
+		return "seed"
+	}
+	return "run"
 }
 
 // check judges the mean of v against t: it holds if every value the mean
@@ -423,7 +444,7 @@ func compare(text, paper string, a, b vals, f func(a, b ival) ival, u unit, t To
 			}
 		}
 		if lo <= hi {
-			s.Spread = u.format(lo) + " to " + u.format(hi) + " over " + plural(n, "seed")
+			s.Spread = u.format(lo) + " to " + u.format(hi) + " over " + plural(n, a.runWord())
 		}
 	}
 	s.Fragile = fragility(agree, n, t.flips(m.lo, m.hi, u), *s.Holds)

@@ -138,3 +138,22 @@ func TestVerdicts(t *testing.T) {
 		t.Errorf("%s: %q", o.Verdict, o.Measured())
 	}
 }
+
+// A value that rounds to zero has no sign; a ratio of two times that may
+// both be infinite is undetermined; runs of one seed are runs, not seeds.
+func TestFormattingEdges(t *testing.T) {
+	if got := percent.format(-0.00001); got != "0.00%" {
+		t.Errorf("%q", got)
+	}
+	if got := kilobyte.format(-1); got != "0.0 KB" {
+		t.Errorf("%q", got)
+	}
+	if got := ratioOf(ival{5, math.Inf(1)}, ival{20, math.Inf(1)}).text(ratio); got != "undetermined" {
+		t.Errorf("%q", got)
+	}
+	v := ttfRuns(f(3), f(4)).collect(timeToFair)
+	v.seeds = []uint64{1, 1}
+	if got := v.spread(); got != "3 s to 4 s over 2 runs" {
+		t.Errorf("%q", got)
+	}
+}
