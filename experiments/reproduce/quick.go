@@ -58,6 +58,9 @@ var seedFragile = map[string][]string{
 	"000-fig8-margin": {
 		"{sampling = regular} [std>0.2qeq] the AP's margin with 2 sources (240/140)",
 	},
+	"004-fig10": {
+		"{reaching_gain = damped} [heavier short flows, more violent oscillation] link 1, dsm: queue std at 200.0 over at 0.0",
+	},
 	"000-theorem1": {
 		"[std>0.2qeq] the AP's boundary over N-AIMD's (the AP is more stable)",
 		"{early_feedback = apply} [empty>0.01] System 2's boundary over the AP's (equivalent)",

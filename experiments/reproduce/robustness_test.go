@@ -191,7 +191,9 @@ func TestNeighbourSeeds(t *testing.T) {
 		diff := differences(ja[c.ID], jb[c.ID])
 		var got []string
 		for _, d := range diff {
-			got = append(got, strings.SplitN(d, ": ", 2)[0])
+			// "key: a against b", where the key may hold ": " too.
+			head := d[:strings.LastIndex(d, " against ")]
+			got = append(got, head[:strings.LastIndex(head, ": ")])
 		}
 		want := seedFragile[c.ID]
 		sort.Strings(want)
