@@ -284,6 +284,9 @@ func summarize(ss []Statement) string {
 		return "no statement judged"
 	}
 	out := fmt.Sprintf("%d of %d statements hold", held, of)
+	if of == 1 {
+		out = map[bool]string{true: "the statement holds", false: "the statement does not hold"}[held == 1]
+	}
 	if len(not) > 0 {
 		out += "; not: " + strings.Join(not, "; ")
 	}

@@ -239,8 +239,8 @@ func (r *Report) Markdown(w io.Writer) {
 		"measured (the mean over the seeds, with their spread) and held to a tolerance written next to it, two-sided where the paper "+
 		"gives a number; the claim agrees when every statement holds, differs when none does, partly otherwise. Where a rule depends on "+
 		"a criterion, the statements are judged under each, and a criterion that sees nothing (no stability boundary anywhere in the "+
-		"range) counts neither way. A statement is marked fragile when seeds disagree with it or a 5%% change of its tolerance or of "+
-		"the criterion's threshold flips it. A run that never became fair has no time to fairness: it never counts as fair within "+
+		"range) counts neither way. A statement is marked fragile when seeds disagree with it, when a 5%% change of its tolerance or of "+
+		"the criterion's threshold flips it, or when it flipped with every seed moved up by one (TestNeighbourSeeds). A run that never became fair has no time to fairness: it never counts as fair within "+
 		"any time, and never_fair says how many there were. Where a documented correction exists, the claim is judged with the "+
 		"paper's parameters first and then with the correction.\n\n")
 	if len(r.Interrupted) > 0 {

@@ -482,7 +482,7 @@ func (v vals) noteNeverFair(s *Statement) {
 func fragility(agree, n int, flips, holds bool) string {
 	var parts []string
 	if n > 1 && agree < n {
-		parts = append(parts, fmt.Sprintf("seeds disagree: on its own, %d of %d would %s", n-agree, n, map[bool]string{true: "not hold", false: "hold"}[holds]))
+		parts = append(parts, fmt.Sprintf("seeds disagree: taken alone, %d of the %d %s", n-agree, n, map[bool]string{true: "do not satisfy it", false: "satisfy it"}[holds]))
 	}
 	if flips {
 		parts = append(parts, "a 5% change of the tolerance flips it")

@@ -107,7 +107,7 @@ func TestNeverFairNeverCountsAsFair(t *testing.T) {
 // Seeds that disagree with a statement make it fragile.
 func TestSeedsThatDisagreeAreReported(t *testing.T) {
 	s := check("fair within [5, 15] s", "10 s", ttfRuns(f(6), f(14), f(16)).collect(timeToFair), near(10, 0.5))
-	if !s.holds() || !strings.Contains(s.Fragile, "1 of 3 would not hold") {
+	if !s.holds() || !strings.Contains(s.Fragile, "taken alone, 1 of the 3 do not satisfy it") {
 		t.Errorf("%+v", s)
 	}
 }
