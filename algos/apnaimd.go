@@ -1,6 +1,9 @@
 package algos
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // AP-N-AIMD, from Alizadeh et al. (seed 000) section III-B: N-AIMD with the
 // Averaging Principle at the source. "We use a packet counter at the source
@@ -32,9 +35,11 @@ const (
 	EarlyFeedbackApply = 1 // the averaging is done first, then the feedback
 )
 
-// APNAIMDParams are N-AIMD's parameters and the averaging point.
+// APNAIMDParams are N-AIMD's parameters but fb_filter (the AP is what that
+// filter stands for), and the averaging point.
 func APNAIMDParams() []Param {
-	return append(NAIMDParams(),
+	ps := slices.DeleteFunc(NAIMDParams(), func(p Param) bool { return p.Key == "fb_filter" })
+	return append(ps,
 		Param{Key: "averaging_packets", Kind: Count, Min: 1,
 			Doc: "T/2, packets sent after a feedback when CR = (CR + TR)/2: half of T = 1/sample_probability (50)",
 			Default: func(_ Network, v Values) float64 {

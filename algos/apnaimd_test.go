@@ -110,9 +110,8 @@ func TestTheorem1(t *testing.T) {
 	r := rand.New(rand.NewPCG(2008, 1))
 	const r0 = 1 * gbps
 	ap := newAPRP(t, r0, nil)
-	plain := newNAIMDRP(t, nil)
-	plain.rate = r0
-	prevFb := 0.0
+	sys2 := newNAIMDRP(t, Values{"fb_filter": FbFilterTheorem1}) // System 2 through its parameter
+	sys2.rate = r0
 	for n := 1; n <= 2000; n++ {
 		fb := 1 + 2*r.Float64()
 		ap.Feedback(0, Feedback{Fb: fb})
@@ -120,10 +119,9 @@ func TestTheorem1(t *testing.T) {
 		send(ap, 50) // the whole sampling interval's averaging
 		r2 := ap.Rate()
 		re := (r1 + r2) / 2
-		plain.Feedback(0, Feedback{Fb: 0.75*fb - 0.25*prevFb})
-		prevFb = fb
-		if math.Abs(re-plain.Rate()) > 1e-6*r0 {
-			t.Fatalf("n = %d: R_e %g, System 2 R %g", n, re, plain.Rate())
+		sys2.Feedback(0, Feedback{Fb: fb})
+		if math.Abs(re-sys2.Rate()) > 1e-6*r0 {
+			t.Fatalf("n = %d: R_e %g, System 2 R %g", n, re, sys2.Rate())
 		}
 	}
 	if ap.Rate() < 2*r0 {
@@ -162,5 +160,34 @@ func TestAPNAIMDEarlyFeedbackApply(t *testing.T) {
 		if rp.TargetRate() != r {
 			t.Errorf("%s: TR %g after a late feedback, want %g", c.name, rp.TargetRate(), r)
 		}
+	}
+}
+
+// TestNAIMDFbFilterTheorem1: fb_filter = "theorem1" applies eq. (14) to
+// 3/4 Fb[n] - 1/4 Fb[n-1], with Fb[0] = 0, in both branches; "none" (the
+// default) to Fb[n]. AP-N-AIMD has no such parameter: averaging is what the
+// filter stands for.
+func TestNAIMDFbFilterTheorem1(t *testing.T) {
+	if v := resolve(t, "n-aimd", net10G2, nil); v["fb_filter"] != FbFilterNone {
+		t.Errorf("fb_filter defaults to %g", v["fb_filter"])
+	}
+	sc, _ := Lookup("ap-n-aimd")
+	if _, ok := sc.Param("fb_filter"); ok {
+		t.Error("ap-n-aimd has fb_filter")
+	}
+	filtered := newNAIMDRP(t, Values{"fb_filter": FbFilterTheorem1})
+	plain := newNAIMDRP(t, nil)
+	plain.rate, filtered.rate = 5*gbps, 5*gbps
+	prev := 0.0
+	for _, fb := range []float64{4, -2, -10, 3, 0, 8, -1} {
+		filtered.Feedback(0, Feedback{Fb: fb})
+		plain.Feedback(0, Feedback{Fb: 0.75*fb - 0.25*prev})
+		prev = fb
+		if filtered.Rate() != plain.Rate() {
+			t.Fatalf("after Fb %g: filtered %g, eq. 14 on the filtered value %g", fb, filtered.Rate(), plain.Rate())
+		}
+	}
+	if plain.Rate() == 5*gbps {
+		t.Fatal("the rate never moved")
 	}
 }

@@ -66,8 +66,16 @@ func NAIMDParams() []Param {
 			Doc: "Gd, decrease gain: R *= 1 - Gd*|Fb| for Fb < 0 (eq. 14b)"},
 		{Key: "min_rate", Kind: Rate, Default: Fixed(10e6), Min: 1,
 			Doc: "floor of the rate (seed 000 gives none: QCN's MIN_RATE, pseudo-code line 34)"},
+		{Key: "fb_filter", Kind: Choice, Choices: []string{"none", "theorem1"}, Default: Fixed(FbFilterNone),
+			Doc: "none: eq. 14 on each Fb[n]; theorem1: eq. 14 on 3/4 Fb[n] - 1/4 Fb[n-1], System 2 of seed 000 section III-C (Theorem 1: the AP's equivalent without averaging)"},
 	}
 }
+
+// The values of N-AIMD's fb_filter parameter.
+const (
+	FbFilterNone     = 0 // eq. (14) on the feedback as it comes
+	FbFilterTheorem1 = 1 // eq. (14) on 3/4 Fb[n] - 1/4 Fb[n-1] (seed 000, Theorem 1's System 2)
+)
 
 // The values of the sampling parameter of N-AIMD and AP-N-AIMD.
 const (
@@ -156,13 +164,16 @@ type NAIMDReactionPoint struct {
 	gd      float64
 	rate    float64
 	cpid    int
+	filter  bool    // fb_filter = "theorem1"
+	prevFb  float64 // Fb[n-1] for the filter; 0 before the first feedback
 }
 
 // NewNAIMDReactionPoint builds an RP from resolved N-AIMD values. Sources
 // start at their initial rate (line rate unless told otherwise, seed 000
 // section II item 4).
 func NewNAIMDReactionPoint(env RPEnv, v Values) *NAIMDReactionPoint {
-	rp := &NAIMDReactionPoint{c: env.LineRate, minRate: v["min_rate"], gi: v["gi"], ru: v["ru"], gd: v["gd"], rate: env.LineRate}
+	rp := &NAIMDReactionPoint{c: env.LineRate, minRate: v["min_rate"], gi: v["gi"], ru: v["ru"], gd: v["gd"], rate: env.LineRate,
+		filter: v["fb_filter"] == FbFilterTheorem1}
 	if env.InitialRate > 0 && env.InitialRate < env.LineRate {
 		rp.rate = env.InitialRate
 	}
@@ -174,10 +185,15 @@ func (rp *NAIMDReactionPoint) Rate() float64 { return rp.rate }
 func (rp *NAIMDReactionPoint) CPID() int     { return rp.cpid }
 func (rp *NAIMDReactionPoint) Timer() Time   { return Never }
 
-// Feedback applies eq. (14).
+// Feedback applies eq. (14), to Fb[n] or, with fb_filter = "theorem1", to
+// 3/4 Fb[n] - 1/4 Fb[n-1] (seed 000 section III-C, System 2; Fb[0] = 0).
 func (rp *NAIMDReactionPoint) Feedback(now Time, fb Feedback) {
 	rp.cpid = fb.CPID
-	rp.rate = rp.Apply(rp.rate, fb.Fb)
+	x := fb.Fb
+	if rp.filter {
+		x, rp.prevFb = 0.75*fb.Fb-0.25*rp.prevFb, fb.Fb
+	}
+	rp.rate = rp.Apply(rp.rate, x)
 }
 
 // Apply returns rate after eq. (14) with feedback fb, clamped to

@@ -3,6 +3,7 @@ package reproduce
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -28,113 +29,282 @@ type Search struct {
 
 // criteria resolves the search's criteria for frames of the given size.
 func (s *Search) criteria(frame float64) ([]stability.Criterion, error) {
-	text := s.Criteria
+	return defaultCriteria(s.Criteria, frame)
+}
+
+// defaultCriteria are the criteria a claim's stability is judged under: the
+// stability package's defaults and queue std above three frames (the
+// threshold the built-ins of seed 000 were first judged by), unless the
+// claim names its own.
+func defaultCriteria(text string, frame float64) ([]stability.Criterion, error) {
 	if text == "" {
 		text = stability.DefaultCriteria + ",std>" + units.FormatBytes(3*frame)
 	}
 	return stability.ParseCriteria(text)
 }
 
-// Judge judges a claim from a stability search.
-type Judge func(r *stability.Report) Outcome
-
-// placed says where the paper puts an algorithm's boundary: stable at
-// stableAt and below, unstable at unstableAt (each optional, in the key's
-// text with units).
-type placed struct {
-	alg, stableAt, unstableAt string
+// bound is what the paper says about where one algorithm's boundary lies,
+// as a tolerance on it: near the paper's value, or past a value the paper
+// calls stable (above), or before one it calls unstable.
+type bound struct {
+	alg   string
+	text  string // the paper's words
+	paper string // the paper's value
+	tol   Tol    // on the boundary, in the key's base unit
+	// only, if set, limits the statement to the criteria it accepts (an
+	// oscillation to the queue-std criteria, an underflow to the empty
+	// one).
+	only func(c stability.Criterion) bool
 }
 
-// boundaryJudge judges, under each criterion searched, the statements on
-// where each algorithm's boundary lies: it is past each value the paper
-// calls stable and at or before each it calls unstable.
-func boundaryJudge(claims ...placed) Judge {
-	return func(r *stability.Report) Outcome {
+// oscillation and underflow select criteria by what they see.
+func oscillation(c stability.Criterion) bool { return c.Metric == "std" }
+func underflow(c stability.Criterion) bool   { return c.Metric == "empty" }
+
+// judgeBoundaries judges the bounds under each criterion searched. A
+// criterion under which none of the claim's algorithms turns unstable
+// anywhere in the range sees nothing: its statements are not judged
+// ("no boundary in range") and it counts for nothing.
+func judgeBoundaries(r *stability.Report, bounds ...bound) []CriterionResult {
+	var out []CriterionResult
+	for _, name := range criteriaOf(r) {
+		crit, err := stability.ParseCriteria(name)
+		if err != nil {
+			continue
+		}
+		c := crit[0]
+		blind := true
+		for _, b := range bounds {
+			if x := r.Find(b.alg, name); x != nil && x.Boundary != nil {
+				blind = false
+			}
+		}
+		cr := CriterionResult{Name: name}
+		for _, b := range bounds {
+			if b.only != nil && !b.only(c) {
+				continue
+			}
+			res := r.Find(b.alg, name)
+			if res == nil {
+				continue
+			}
+			cr.Statements = append(cr.Statements, boundaryStatement(r, c, res, b, blind))
+		}
+		out = append(out, cr)
+	}
+	return out
+}
+
+// criteriaOf lists the report's criteria in their order.
+func criteriaOf(r *stability.Report) []string {
+	var cs []string
+	for _, b := range r.Results {
+		if !slices.Contains(cs, b.Criterion) {
+			cs = append(cs, b.Criterion)
+		}
+	}
+	return cs
+}
+
+// boundaryStatement judges one bound on one search result.
+func boundaryStatement(r *stability.Report, c stability.Criterion, res *stability.Boundary, b bound, blind bool) Statement {
+	u := keyUnit(r.Unit)
+	lo, hi := r.Range[0], r.Range[1]
+	s := Statement{Text: b.alg + ": " + b.text, Paper: b.paper, Tolerance: b.tol.text(u)}
+	at := boundaryIval(r, res)
+	s.Measured, s.Spread = boundaryText(r, res)
+	switch {
+	case blind:
+		s.Note = fmt.Sprintf("no boundary in range (%s to %s): the criterion sees no instability here, so it counts for nothing", u.format(lo), u.format(hi))
+		return s
+	case math.IsInf(at.hi, 1) && !math.IsInf(b.tol.Hi, 1) && b.tol.Hi > hi:
+		s.Note = "stable over the whole range, which ends inside the tolerance: not judged"
+		return s
+	}
+	s.Holds = boolPtr(b.tol.holdsAll(at.lo, at.hi))
+	var frag []string
+	if b.tol.flips(at.lo, at.hi, u) {
+		frag = append(frag, "a 5% change of the tolerance flips it")
+	}
+	// The search places the boundary between its last stable value and
+	// its first unstable one.
+	if res.Bracket[0] != nil && res.Boundary != nil && b.tol.holds(*res.Bracket[0]) != b.tol.holds(*res.Boundary) {
+		frag = append(frag, "the search's bracket straddles the tolerance's edge")
+	}
+	for _, f := range []float64{1 - fragileIf, 1 + fragileIf} {
+		x := boundaryAt(res, c, f)
+		if b.tol.holdsAll(x.lo, x.hi) != *s.Holds {
+			frag = append(frag, fmt.Sprintf("with the criterion's threshold times %g the boundary is %s and the statement flips", f, x.text(u)))
+		}
+	}
+	s.Fragile = strings.Join(frag, "; ")
+	if n := notMonotone(r, res, c); n != "" {
+		s.Note = n
+	}
+	return s
+}
+
+// boundaryIval is where the boundary lies: the first unstable value; from
+// 0 up to the range's start if it is unstable there; past the range's end
+// if none.
+func boundaryIval(r *stability.Report, res *stability.Boundary) ival {
+	switch {
+	case res.Boundary == nil:
+		return ival{r.Range[1], math.Inf(1)}
+	case res.Bracket[0] == nil:
+		return ival{0, *res.Boundary}
+	}
+	return ival{*res.Boundary, *res.Boundary}
+}
+
+// boundaryText writes the boundary and the bracket it was found in.
+func boundaryText(r *stability.Report, res *stability.Boundary) (measured, spread string) {
+	u := keyUnit(r.Unit)
+	switch {
+	case res.Boundary == nil:
+		return "none in range", "stable to " + u.format(r.Range[1])
+	case res.Bracket[0] == nil:
+		return "≤ " + u.format(*res.Boundary), "unstable from the range's start"
+	}
+	return u.format(*res.Boundary), "between " + u.format(*res.Bracket[0]) + " (stable) and " + u.format(*res.Boundary)
+}
+
+// boundaryAt is where the boundary would lie, from the points the search
+// measured, with the criterion's threshold times f.
+func boundaryAt(res *stability.Boundary, c stability.Criterion, f float64) ival {
+	th := c.Threshold * f
+	if criterionMetric(c).Unit == share {
+		th = 1 - (1-c.Threshold)*f // a utilization's scale is its shortfall
+	}
+	for i, p := range res.Points {
+		bad := p.Metric < th
+		if c.Above {
+			bad = p.Metric > th
+		}
+		if bad {
+			if i == 0 {
+				return ival{0, p.Value}
+			}
+			return ival{p.Value, p.Value}
+		}
+	}
+	return ival{math.Inf(1), math.Inf(1)}
+}
+
+// notMonotone notes a value judged stable after the boundary.
+func notMonotone(r *stability.Report, res *stability.Boundary, c stability.Criterion) string {
+	if res.Boundary == nil {
+		return ""
+	}
+	u := keyUnit(r.Unit)
+	for _, p := range res.Points {
+		if p.Value > *res.Boundary && !p.Unstable {
+			return fmt.Sprintf("not monotone: stable again at %s after unstable at %s", u.format(p.Value), u.format(*res.Boundary))
+		}
+	}
+	return ""
+}
+
+// keyUnit is how a search key's values read.
+func keyUnit(u string) unit {
+	switch u {
+	case "s":
+		return seconds
+	case "bytes":
+		return kilobyte
+	case "bits/s":
+		return bps
+	}
+	return plain
+}
+
+// searchNotes says what a search ran.
+func searchNotes(r *stability.Report) string {
+	seeds := make([]string, len(r.Seeds))
+	for i, s := range r.Seeds {
+		seeds[i] = fmt.Sprint(s)
+	}
+	return fmt.Sprintf("the search ran %s (%s; each criterion's metric averaged over the seeds at each value)",
+		plural(r.Runs, "run"), plural(len(r.Seeds), "seed")+" "+strings.Join(seeds, ", "))
+}
+
+// stateClaim says the paper finds alg stable (or not) at one point.
+type stateClaim struct {
+	alg, at string
+	stable  bool
+}
+
+// statesAt judges the paper's stable/unstable statements at points of a
+// sweep under each stability criterion, as a search judges a point: the
+// criterion's metric averaged over the seeds against its threshold, which
+// is the tolerance.
+func statesAt(key string, frame float64, claims []stateClaim) Rule {
+	return func(ev *Evidence) Outcome {
+		rs := ev.Part("")
 		var o Outcome
-		o.Criterion = "under each criterion, the boundary (first value judged unstable, metric averaged over the seeds; grid then bisection) must lie past every value the paper calls stable and at or before every value it calls unstable"
-		criteria := []string{}
-		for _, b := range r.Results {
-			if !containsString(criteria, b.Criterion) {
-				criteria = append(criteria, b.Criterion)
-			}
-		}
+		o.Criterion = "under each criterion, the criterion's metric at the point, averaged over the seeds as the stability search does, against its threshold: below it where the paper says stable, above it where it says not"
+		criteria, _ := defaultCriteria("", frame)
 		for _, c := range criteria {
-			held, of := 0, 0
-			var ms []string
-			for _, pc := range claims {
-				b := r.Find(pc.alg, c)
-				if b == nil {
-					continue
+			cr := CriterionResult{Name: c.Name}
+			for _, sc := range claims {
+				v := rs.Of(sc.alg, key+"="+sc.at).collect(criterionMetric(c))
+				var t Tol
+				switch {
+				case c.Above && sc.stable:
+					t = atMost(c.Threshold)
+				case c.Above:
+					t = above(c.Threshold)
+				case sc.stable:
+					t = atLeast(c.Threshold)
+				default:
+					t = below(c.Threshold)
 				}
-				at := math.Inf(1)
-				if b.Boundary != nil {
-					at = *b.Boundary
+				word := "stable"
+				if !sc.stable {
+					word = "unstable"
 				}
-				if pc.stableAt != "" {
-					of++
-					if at > numeric(pc.stableAt) {
-						held++
-					}
-				}
-				if pc.unstableAt != "" {
-					of++
-					if at <= numeric(pc.unstableAt) {
-						held++
-					}
-				}
-				ms = append(ms, pc.alg+" "+bracketText(r, b))
+				cr.Statements = append(cr.Statements, check(fmt.Sprintf("%s %s at %s", sc.alg, word, sc.at), word, v, t))
 			}
-			o.Criteria = append(o.Criteria, CriterionResult{Name: c, Verdict: grade(held, of),
-				Measured: fmt.Sprintf("%s; %d of %d statements hold", strings.Join(ms, "; "), held, of)})
+			o.Criteria = append(o.Criteria, cr)
 		}
-		o = o.combined()
-		var notes []string
-		for _, b := range r.Results {
-			if b.Note != "" {
-				notes = append(notes, b.Algorithm+", "+b.Criterion+": "+b.Note)
-			}
-		}
-		o.Notes = fmt.Sprintf("%d runs, seeds %v, %s; ", r.Runs, r.Seeds, r.Judged) + strings.Join(notes, "; ")
+		o.Notes = pointTable(rs, key)
 		return o
 	}
 }
 
-func containsString(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
+// criterionMetric is a stability criterion's metric as a reproduce metric.
+func criterionMetric(c stability.Criterion) Metric {
+	u := registryUnits[stability.Metrics[c.Metric].Unit]
+	if c.PerQEq {
+		u = qeq
+	}
+	if c.Metric == "empty" {
+		u = percent
+	}
+	return Metric{Name: c.Name, Unit: u, Value: func(r *ClaimRun) (float64, bool) {
+		x, err := c.Measure(&r.Summary)
+		return x, err == nil && !math.IsNaN(x)
+	}}
+}
+
+// pointTable lists queue mean and std, empty time and utilization of every
+// algorithm at every point, the numbers behind the verdicts.
+func pointTable(rs Runs, key string) string {
+	var rows []string
+	for _, alg := range rs.Algorithms() {
+		for _, v := range rs.Values(key) {
+			at := rs.Of(alg, key+"="+v)
+			rows = append(rows, fmt.Sprintf("%s at %s: queue %.1f ± %.1f KB, empty %.1f%%, utilization %.3f",
+				alg, v, at.Mean(queueMean)/1e3, at.Mean(queueStd)/1e3, 100*at.Mean(emptyFrac), at.Mean(utilization)))
 		}
 	}
-	return false
-}
-
-// bracketText says where a boundary lies, in the key's unit.
-func bracketText(r *stability.Report, b *stability.Boundary) string {
-	f := func(x *float64) string { return formatValue(r.Unit, *x) }
-	switch {
-	case b.Boundary == nil:
-		return "stable over the whole range (to " + formatValue(r.Unit, r.Range[1]) + ")"
-	case b.Bracket[0] == nil:
-		return "unstable from the range's start " + f(b.Boundary)
-	}
-	return "unstable from " + f(b.Boundary) + " (stable at " + f(b.Bracket[0]) + ")"
-}
-
-func formatValue(unit string, x float64) string {
-	switch unit {
-	case "s":
-		return fmt.Sprintf("%.0fus", x*1e6)
-	case "bytes":
-		return units.FormatBytes(x)
-	case "bits/s":
-		return units.FormatRate(x)
-	}
-	return fmt.Sprintf("%g", x)
+	return strings.Join(rows, "; ")
 }
 
 // renderSearch draws each algorithm's metric under the first criterion
-// against the key, with the criterion's threshold.
-func renderSearch(title string, r *stability.Report) ([]byte, error) {
+// against the key, with the criterion's threshold and the paper's values
+// of the boundaries as vertical lines.
+func renderSearch(title string, r *stability.Report, marks []mark) ([]byte, error) {
 	if len(r.Results) == 0 {
 		return nil, fmt.Errorf("no results")
 	}
@@ -143,18 +313,21 @@ func renderSearch(title string, r *stability.Report) ([]byte, error) {
 	p.Title.Text = title + ": " + crit
 	p.X.Label.Text = r.Key
 	p.Y.Label.Text = "metric (mean over seeds)"
+	scale := 1.0
+	if r.Unit == "s" {
+		scale = 1e6
+		p.X.Label.Text += " (us)"
+	}
 	var lines []any
+	top := 0.0
 	for _, b := range r.Results {
 		if b.Criterion != crit {
 			continue
 		}
 		var pts plotter.XYs
 		for _, pt := range b.Points {
-			x := pt.Value
-			if r.Unit == "s" {
-				x *= 1e6
-			}
-			pts = append(pts, plotter.XY{X: x, Y: pt.Metric})
+			pts = append(pts, plotter.XY{X: pt.Value * scale, Y: pt.Metric})
+			top = math.Max(top, pt.Metric)
 		}
 		sortXY(pts)
 		lines = append(lines, b.Algorithm, pts)
@@ -162,23 +335,50 @@ func renderSearch(title string, r *stability.Report) ([]byte, error) {
 	if err := plotutil.AddLinePoints(p, lines...); err != nil {
 		return nil, err
 	}
-	if r.Unit == "s" {
-		p.X.Label.Text += " (us)"
-	}
 	if cs, err := stability.ParseCriteria(crit); err == nil {
 		th := cs[0].Threshold
-		lo, hi := r.Range[0], r.Range[1]
-		if r.Unit == "s" {
-			lo, hi = lo*1e6, hi*1e6
-		}
-		if line, err := plotter.NewLine(plotter.XYs{{X: lo, Y: th}, {X: hi, Y: th}}); err == nil {
+		top = math.Max(top, th)
+		if line, err := plotter.NewLine(plotter.XYs{{X: r.Range[0] * scale, Y: th}, {X: r.Range[1] * scale, Y: th}}); err == nil {
 			line.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
 			p.Add(line)
 			p.Legend.Add("threshold", line)
 		}
 	}
+	addMarks(p, marks, scale, top)
 	p.Legend.Top = true
 	return png(p)
+}
+
+// mark is the paper's value of a boundary, drawn on a search's figure.
+type mark struct {
+	label string
+	at    float64 // in the key's base unit
+}
+
+// marksOf lists the paper's values among the bounds (those near a value).
+func marksOf(bounds []bound) []mark {
+	var ms []mark
+	for _, b := range bounds {
+		if !math.IsNaN(b.tol.Paper) {
+			ms = append(ms, mark{label: "paper: " + b.alg + " " + b.paper, at: b.tol.Paper})
+		}
+	}
+	return ms
+}
+
+// addMarks draws vertical dotted lines at the paper's values.
+func addMarks(p *plot.Plot, marks []mark, scale, top float64) {
+	for i, m := range marks {
+		line, err := plotter.NewLine(plotter.XYs{{X: m.at * scale, Y: 0}, {X: m.at * scale, Y: top}})
+		if err != nil {
+			continue
+		}
+		line.Dashes = []vg.Length{vg.Points(1), vg.Points(2)}
+		line.Color = plotutil.Color(i)
+		line.Width = vg.Points(1.5)
+		p.Add(line)
+		p.Legend.Add(m.label, line)
+	}
 }
 
 func sortXY(pts plotter.XYs) {

@@ -11,6 +11,8 @@ import (
 	"qcnlab/algos"
 	"qcnlab/experiments"
 	"qcnlab/experiments/batch"
+	"qcnlab/experiments/metrics"
+	"qcnlab/experiments/stability"
 	"qcnlab/model"
 	"qcnlab/units"
 )
@@ -20,10 +22,15 @@ const (
 	Agrees  = "agrees"
 	Partly  = "partly"
 	Differs = "differs"
+	// NotJudged is the verdict of a criterion (or claim) none of whose
+	// statements could be judged: a stability criterion that finds no
+	// boundary anywhere in the range.
+	NotJudged = "not judged"
 )
 
-// Claim is one statement of a paper, the experiment that tests it and the
-// rule that judges it.
+// Claim is one statement of a paper, the experiments that test it and the
+// rule that judges it. The fields from Experiment to Probe are its main
+// part; Also adds further experiments the rule reads by name.
 type Claim struct {
 	ID     string // "000-fig7"
 	Ref    string // the reference, the seed paper: "000"
@@ -38,6 +45,15 @@ type Claim struct {
 
 	// Series keeps the time series and draws each run (rate curves, queue).
 	Series bool
+	// Search, if set, runs a stability search over the experiment instead
+	// of its sweep.
+	Search *Search
+	// Probe, if set, watches each run for what its summary does not hold.
+	Probe Probe
+
+	// Also are further experiments of the claim, each with a name.
+	Also []Part
+
 	// Overlay, with Series, draws the rate curves of every value of this
 	// swept key in one figure (the packet model against the convergence
 	// model).
@@ -47,22 +63,43 @@ type Claim struct {
 	Plot *SweepPlot
 
 	Rule Rule
-	// Search, if set, runs a stability search over the experiment instead
-	// of its sweep, and Judge judges the claim from it.
-	Search *Search
-	Judge  Judge
 
 	// Corrections are documented settings under which the claim is judged
 	// again, beside the paper's parameters.
 	Corrections []Correction
 }
 
+// Part is one experiment of a claim: a built-in, the settings that make it
+// the claim's scenario, and how it runs (its sweep, a stability search, a
+// probe).
+type Part struct {
+	Name       string // how the rule finds it; "" for the claim's main part
+	Experiment string
+	Sets       []string
+	Edit       func(e *experiments.Experiment)
+	Quick      Quick
+	Series     bool
+	Search     *Search
+	Probe      Probe
+}
+
+// parts lists the claim's experiments, its main part first.
+func (c Claim) parts() []Part {
+	main := Part{Experiment: c.Experiment, Sets: c.Sets, Edit: c.Edit, Quick: c.Quick, Series: c.Series,
+		Search: c.Search, Probe: c.Probe}
+	return append([]Part{main}, c.Also...)
+}
+
 // Correction is a documented change of settings (a scheme switch, a lowered
-// gain) that the report runs next to the paper's parameters.
+// gain) that the report runs next to the paper's parameters, on every part
+// of the claim.
 type Correction struct {
 	Name string   // what it is, in a few words
 	Sets []string // --set overrides on top of the claim's
-	Doc  string   // why, with the seed's reference
+	// Edit changes what --set cannot, after the part's own Edit; nil for
+	// none.
+	Edit func(e *experiments.Experiment)
+	Doc  string // why, with the seed's reference
 	// Requires names the scheme parameters ("dsm.reaching_gain") the
 	// correction sets: it is left out while a scheme lacks one.
 	Requires []string
@@ -83,64 +120,75 @@ func (c Correction) available() bool {
 	return true
 }
 
-// Quick says how --quick shortens a claim's runs: a shorter duration and
+// Quick says how --quick shortens a part's runs: a shorter duration and
 // warm-up and at most Seeds values of the seed axis. Zero values keep the
-// full setting.
+// full setting; a claim whose quick settings change its runs keeps the same
+// verdict as the full report (checked by TestQuickKeepsVerdicts).
 type Quick struct {
 	Duration, Warmup string
 	Seeds            int
 }
 
-// Rule judges a claim from its runs.
-type Rule func(rs Runs) Outcome
+func (q Quick) zero() bool { return q == Quick{} }
 
-// Outcome is a rule's judgement. Criteria lists the verdict under each
-// criterion tried, where it depends on one; Verdict is then their
-// combination (see combine).
+// Rule judges a claim from its evidence.
+type Rule func(ev *Evidence) Outcome
+
+// Evidence is what a claim's parts produced: the runs of its sweeps (each
+// run names its part) and its stability searches.
+type Evidence struct {
+	Runs     Runs
+	Searches map[string]*stability.Report
+}
+
+// Part returns the runs of one part ("" for the main one).
+func (ev *Evidence) Part(name string) Runs {
+	var out Runs
+	for _, r := range ev.Runs {
+		if r.Part == name {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// Search returns the stability search of one part ("" for the main one).
+func (ev *Evidence) Search(name string) *stability.Report { return ev.Searches[name] }
+
+// Outcome is a rule's judgement: the statements it checked, directly or
+// under each of several criteria, and the verdict they give (see finish).
 type Outcome struct {
-	Verdict   string
-	Measured  string
-	Criterion string // the rule, in words
-	Criteria  []CriterionResult
-	Notes     string
+	Verdict    string
+	Criterion  string // the rule, in words
+	Statements []Statement
+	Criteria   []CriterionResult
+	Notes      string
+	// marks are the paper's values to draw on a search's figure, by part.
+	marks map[string][]mark
 }
 
-// CriterionResult is the verdict under one criterion.
+// mark adds the paper's values of bounds to a part's search figure.
+func (o *Outcome) mark(part string, bounds []bound) {
+	if o.marks == nil {
+		o.marks = map[string][]mark{}
+	}
+	o.marks[part] = append(o.marks[part], marksOf(bounds)...)
+}
+
+// CriterionResult is the verdict under one criterion, with its statements.
 type CriterionResult struct {
-	Name     string `json:"name"`
-	Verdict  string `json:"verdict"`
-	Measured string `json:"measured"`
+	Name       string      `json:"name"`
+	Verdict    string      `json:"verdict"`
+	Measured   string      `json:"measured"` // which statements hold, by name
+	Statements []Statement `json:"statements"`
 }
 
-// combine gives the verdict over several criteria: agrees when all agree,
-// differs when all differ, partly otherwise.
-func combine(cs []CriterionResult) string {
-	n := map[string]int{}
-	for _, c := range cs {
-		n[c.Verdict]++
-	}
-	switch {
-	case len(cs) == 0:
-		return Differs
-	case n[Agrees] == len(cs):
-		return Agrees
-	case n[Differs] == len(cs):
-		return Differs
-	}
-	return Partly
-}
-
-// combined sets the verdict and the measured summary from the criteria.
-func (o Outcome) combined() Outcome {
-	o.Verdict = combine(o.Criteria)
-	o.Measured = summarizeCriteria(o.Criteria)
-	return o
-}
-
-// grade turns a count of the claim's statements that hold into a verdict:
-// all of them, some, none.
+// grade turns a count of the statements that hold into a verdict: all of
+// them, some, none; none judged is not judged.
 func grade(held, of int) string {
 	switch {
+	case of == 0:
+		return NotJudged
 	case held == of:
 		return Agrees
 	case held == 0:
@@ -149,8 +197,115 @@ func grade(held, of int) string {
 	return Partly
 }
 
-// Runs are the summaries of a claim's runs.
-type Runs []batch.RunSummary
+// gradeStatements grades the statements that count.
+func gradeStatements(ss []Statement) string {
+	held, of := 0, 0
+	for _, s := range ss {
+		if s.counts() {
+			of++
+			if s.holds() {
+				held++
+			}
+		}
+	}
+	return grade(held, of)
+}
+
+// combine gives the verdict over several groups (criteria): agrees when
+// every judged group agrees, differs when every one differs, partly
+// otherwise; groups not judged do not count.
+func combine(vs []string) string {
+	n := map[string]int{}
+	judged := 0
+	for _, v := range vs {
+		if v != NotJudged {
+			n[v]++
+			judged++
+		}
+	}
+	switch {
+	case judged == 0:
+		return NotJudged
+	case n[Agrees] == judged:
+		return Agrees
+	case n[Differs] == judged:
+		return Differs
+	}
+	return Partly
+}
+
+// finish computes the verdicts: of each criterion from its statements, of
+// the claim from its criteria and its own statements.
+func (o Outcome) finish() Outcome {
+	var vs []string
+	for i := range o.Criteria {
+		c := &o.Criteria[i]
+		c.Verdict = gradeStatements(c.Statements)
+		c.Measured = summarize(c.Statements)
+		vs = append(vs, c.Verdict)
+	}
+	if len(o.Statements) > 0 {
+		vs = append(vs, gradeStatements(o.Statements))
+	}
+	o.Verdict = combine(vs)
+	return o
+}
+
+// Measured names the statements that hold and those that do not: the
+// claim's own, then each criterion's verdict.
+func (o Outcome) Measured() string {
+	var parts []string
+	if len(o.Statements) > 0 {
+		parts = append(parts, summarize(o.Statements))
+	}
+	for _, c := range o.Criteria {
+		parts = append(parts, c.Name+": "+c.Verdict)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// summarize says how many statements hold and names the others.
+func summarize(ss []Statement) string {
+	held, of := 0, 0
+	var not, unjudged []string
+	for _, s := range ss {
+		switch {
+		case !s.counts():
+			unjudged = append(unjudged, s.Text)
+		case s.holds():
+			held++
+			of++
+		default:
+			of++
+			not = append(not, s.Text)
+		}
+	}
+	if of == 0 {
+		return "no statement judged"
+	}
+	out := fmt.Sprintf("%d of %d statements hold", held, of)
+	if of == 1 {
+		out = map[bool]string{true: "the statement holds", false: "the statement does not hold"}[held == 1]
+	}
+	if len(not) > 0 {
+		out += "; not: " + strings.Join(not, "; ")
+	}
+	if len(unjudged) > 0 {
+		out += fmt.Sprintf(" (%d not judged)", len(unjudged))
+	}
+	return out
+}
+
+// ClaimRun is one run of a claim: its summary, the part it belongs to and what
+// a probe measured on it.
+type ClaimRun struct {
+	batch.RunSummary
+	Part  string
+	Extra map[string]float64
+}
+
+// Runs are the runs of a claim.
+type Runs []ClaimRun
 
 // Of returns the runs of one algorithm (all if alg is empty) whose sweep
 // point has every key=value given.
@@ -175,16 +330,19 @@ func (rs Runs) Of(alg string, point ...string) Runs {
 	return out
 }
 
-// Mean averages a metric over the runs (over seeds); NaN for none.
-func (rs Runs) Mean(f Metric) float64 {
-	if len(rs) == 0 {
+// Mean averages a metric over the runs that have it; NaN for none.
+func (rs Runs) Mean(m Metric) float64 {
+	s, n := 0.0, 0
+	for i := range rs {
+		if x, ok := m.Value(&rs[i]); ok {
+			s += x
+			n++
+		}
+	}
+	if n == 0 {
 		return math.NaN()
 	}
-	s := 0.0
-	for _, r := range rs {
-		s += f(r.Summary)
-	}
-	return s / float64(len(rs))
+	return s / float64(n)
 }
 
 // Values returns the distinct values of a sweep key, in the order of their
@@ -231,61 +389,77 @@ func numeric(v string) float64 {
 	return math.NaN()
 }
 
-// Metric reads one number from a summary.
-type Metric func(model.Summary) float64
+// Metric reads one number from a run: a metric of the registry (package
+// metrics) at one element, or a quantity of the claim's own. ok is false
+// when the run has none; for a time to fairness (TTF) that means the run
+// never became fair, and never counts as fair within any time.
+type Metric struct {
+	Name  string
+	Unit  unit
+	TTF   bool
+	Value func(r *ClaimRun) (float64, bool)
+}
 
-// Metrics of the first bottleneck and of fairness.
+// registryUnits says how a registry unit reads in the report.
+var registryUnits = map[string]unit{"seconds": seconds, "bytes": kilobyte, "fraction": share, "bits/s": bps, "frames": count}
+
+// reg is metric m of the registry on element i (a bottleneck or source;
+// ignored for a run metric).
+func reg(m *metrics.Metric, i int) Metric {
+	return Metric{Name: m.Column(i), Unit: registryUnits[m.Unit], TTF: m == metrics.TimeToFairness,
+		Value: func(r *ClaimRun) (float64, bool) { return m.Value(&r.Summary, i) }}
+}
+
+// as is the metric written in another unit (a fraction as a percentage).
+func (m Metric) as(u unit) Metric { m.Unit = u; return m }
+
+// inPhase is metric m of the registry on element i over the phase that
+// starts at start seconds; a run without the phase has no value.
+func inPhase(start float64, m *metrics.Metric, i int) Metric {
+	return Metric{Name: fmt.Sprintf("%s in the phase from %gs", m.Column(i), start), Unit: registryUnits[m.Unit],
+		Value: func(r *ClaimRun) (float64, bool) {
+			p := phase(r.Summary, start)
+			if p == nil {
+				return 0, false
+			}
+			s := model.Summary{Bottlenecks: p.Bottlenecks, Sources: p.Sources, JainFairness: p.JainFairness}
+			return m.Value(&s, i)
+		}}
+}
+
+// extra is a value a probe measured, by name.
+func extra(name string, u unit) Metric {
+	return Metric{Name: name, Unit: u, Value: func(r *ClaimRun) (float64, bool) {
+		x, ok := r.Extra[name]
+		return x, ok && !math.IsNaN(x)
+	}}
+}
+
+// custom is a metric computed from a summary.
+func custom(name string, u unit, f func(s *model.Summary) float64) Metric {
+	return Metric{Name: name, Unit: u, Value: func(r *ClaimRun) (float64, bool) {
+		x := f(&r.Summary)
+		return x, !math.IsNaN(x)
+	}}
+}
+
+// The metrics of the first bottleneck and of fairness, from the registry.
 var (
-	queueStd    Metric = func(s model.Summary) float64 { return s.Bottlenecks[0].QueueStd }
-	queueMean   Metric = func(s model.Summary) float64 { return s.Bottlenecks[0].QueueMean }
-	emptyFrac   Metric = func(s model.Summary) float64 { return s.Bottlenecks[0].EmptyFraction }
-	utilization Metric = func(s model.Summary) float64 { return s.Bottlenecks[0].Utilization }
-	// timeToFair is time_to_fairness_seconds, the run's duration when the
-	// rates never became fair for good (a lower bound).
-	timeToFair Metric = func(s model.Summary) float64 {
-		if s.TimeToFairness == nil {
-			return s.SimSeconds
-		}
-		return *s.TimeToFairness
-	}
+	queueStd    = reg(metrics.QueueStd, 0)
+	queueMean   = reg(metrics.QueueMean, 0)
+	queueTarget = reg(metrics.QueueTarget, 0)
+	emptyFrac   = reg(metrics.EmptyFraction, 0).as(percent)
+	utilization = reg(metrics.Utilization, 0)
+	timeToFair  = reg(metrics.TimeToFairness, 0)
 )
 
-// link returns a metric of bottleneck j.
-func link(j int, f func(model.BottleneckSummary) float64) Metric {
-	return func(s model.Summary) float64 { return f(s.Bottlenecks[j]) }
-}
-
-// stability is a criterion that tells an unstable run from a stable one.
-type stabilityCriterion struct {
-	name     string
-	unstable func(s model.Summary) bool
-}
-
-// stabilityCriteria are the criteria the boundary claims are judged under:
-// the queue's standard deviation above 20% of the scheme's target, above
-// three frames (the threshold the built-ins of seed 000 were first judged
-// by), the queue empty more than 1% of the time, utilization below 0.95.
-func stabilityCriteria(frame float64) []stabilityCriterion {
-	return []stabilityCriterion{
-		{"queue std > 20% of target", func(s model.Summary) bool {
-			b := s.Bottlenecks[0]
-			return b.QueueStd > 0.2*b.QEq
-		}},
-		{fmt.Sprintf("queue std > 3 frames (%s)", units.FormatBytes(3*frame)), func(s model.Summary) bool {
-			return s.Bottlenecks[0].QueueStd > 3*frame
-		}},
-		{"queue empty > 1% of the time", func(s model.Summary) bool { return s.Bottlenecks[0].EmptyFraction > 0.01 }},
-		{"utilization < 0.95", func(s model.Summary) bool { return s.Bottlenecks[0].Utilization < 0.95 }},
-	}
-}
-
-// unstableAt says whether most of the seeds at a point are unstable.
-func (c stabilityCriterion) unstableAt(rs Runs) bool {
-	n := 0
-	for _, r := range rs {
-		if c.unstable(r.Summary) {
-			n++
+// phase returns the summary of the phase that starts at start seconds, or
+// nil.
+func phase(s model.Summary, start float64) *model.PhaseSummary {
+	for i := range s.Phases {
+		if math.Abs(s.Phases[i].Start-start) < 1e-9 {
+			return &s.Phases[i]
 		}
 	}
-	return 2*n > len(rs)
+	return nil
 }

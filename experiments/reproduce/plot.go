@@ -68,10 +68,14 @@ func (sp *SweepPlot) render(title string, rs Runs) ([]byte, error) {
 				continue
 			}
 			m := at.Mean(sp.Metric) * scale
+			if math.IsNaN(m) {
+				continue
+			}
 			lo, hi := m, m
-			for _, r := range at {
-				v := sp.Metric(r.Summary) * scale
-				lo, hi = math.Min(lo, v), math.Max(hi, v)
+			for i := range at {
+				if v, ok := sp.Metric.Value(&at[i]); ok {
+					lo, hi = math.Min(lo, v*scale), math.Max(hi, v*scale)
+				}
 			}
 			pts = append(pts, plotter.XY{X: float64(i), Y: m})
 			errs = append(errs, struct{ Low, High float64 }{m - lo, hi - m})

@@ -18,6 +18,7 @@ type Report struct {
 	Started     time.Time `json:"-"`
 	WallSeconds float64   `json:"-"`
 	Workers     int       `json:"-"`
+	SeedOffset  uint64    `json:"-"`
 	Entries     []Entry   `json:"-"`
 	// Interrupted lists the claims whose runs did not finish.
 	Interrupted []string `json:"-"`
@@ -31,9 +32,15 @@ type Entry struct {
 	Figure    string `json:"figure"`
 	Claim     string `json:"claim"`
 	Verdict   string `json:"verdict"`
-	Measured  string `json:"measured"`
+	Measured  string `json:"measured"` // which statements hold and which do not
 	Criterion string `json:"criterion"`
 	Notes     string `json:"notes"`
+	// Statements are the claim's own; a claim judged under several
+	// criteria has its statements under each of them (Criteria).
+	Statements []Statement `json:"statements"`
+	// QuickDiffers, in --quick, says what the full report is known to
+	// find instead.
+	QuickDiffers string `json:"quick_differs,omitempty"`
 
 	Experiment  string             `json:"experiment"`
 	Settings    []string           `json:"settings"`
@@ -46,34 +53,29 @@ type Entry struct {
 
 // CorrectionResult is a claim judged again under a documented correction.
 type CorrectionResult struct {
-	Name     string            `json:"name"`
-	Doc      string            `json:"doc"`
-	Settings []string          `json:"settings"`
-	Verdict  string            `json:"verdict"`
-	Measured string            `json:"measured"`
-	Criteria []CriterionResult `json:"criteria,omitempty"`
-	Plots    []string          `json:"plots,omitempty"`
+	Name       string            `json:"name"`
+	Doc        string            `json:"doc"`
+	Settings   []string          `json:"settings"`
+	Verdict    string            `json:"verdict"`
+	Measured   string            `json:"measured"`
+	Notes      string            `json:"notes,omitempty"`
+	Statements []Statement       `json:"statements"`
+	Criteria   []CriterionResult `json:"criteria,omitempty"`
+	Plots      []string          `json:"plots,omitempty"`
 }
 
 // add judges one job and files it under its claim.
-func (r *Report) add(j job, opt Options) {
-	var rs Runs
-	var out Outcome
-	runs := 0
-	if j.task.stab != nil {
-		out = j.claim.Judge(j.task.stab)
-		runs = j.task.stab.Runs
-	} else {
-		rs = Runs(j.task.res.Runs)
-		out = j.claim.Rule(rs)
-		runs = len(rs)
-	}
-	if out.Verdict == "" {
-		out.Verdict = combine(out.Criteria)
-	}
-	name := j.claim.ID
+func (r *Report) add(j job) {
+	ev := j.evidence()
+	out := j.claim.Rule(ev).finish()
+	name, corr := j.claim.ID, ""
 	if j.correction != nil {
 		name += "-" + slug(j.correction.Name)
+		corr = j.correction.Name
+	}
+	// The neighbouring seeds were tried with the full report's runs.
+	if _, shortened := quickMeasured[j.claim.ID]; r.SeedOffset == 0 && !(r.Quick && shortened) {
+		markSeedFragile(j.claim.ID, corr, &out)
 	}
 	var plots []string
 	// A plot that cannot be drawn is left out; the verdict stands.
@@ -88,35 +90,58 @@ func (r *Report) add(j job, opt Options) {
 		r.plots[p] = data
 		plots = append(plots, p)
 	}
-	if j.task.stab != nil {
-		data, err := renderSearch(name, j.task.stab)
+	var settings []string
+	runs := 0
+	var wall time.Duration
+	for i, t := range j.tasks {
+		part := j.parts[i]
+		settings = append(settings, strings.Join(t.settings, "; "))
+		wall += t.wall
+		if t.stab != nil {
+			runs += t.stab.Runs
+			file := name
+			if part.Name != "" {
+				file += "-" + slug(part.Name)
+			}
+			data, err := renderSearch(file, t.stab, out.marks[part.Name])
+			keep(file+".png", data, err)
+		} else {
+			runs += len(t.runs)
+		}
+	}
+	if sp := j.claim.Plot; sp != nil {
+		data, err := sp.render(name, ev.Part(""))
 		keep(name+".png", data, err)
 	}
-	if sp := j.claim.Plot; sp != nil && rs != nil {
-		data, err := sp.render(name, rs)
-		keep(name+".png", data, err)
-	}
-	if out := j.task.out; out != nil {
+	if t := j.tasks[0]; t.out != nil {
 		if key := j.claim.Overlay; key != "" {
-			data, err := renderOverlay(name+": rates", out, key)
+			data, err := renderOverlay(name+": rates", t.out, key)
 			keep(name+"-rates.png", data, err)
 		}
-		plots = append(plots, runPlots(out, j.task.dir)...)
+		plots = append(plots, runPlots(t.out, t.dir)...)
+	}
+	if out.Statements == nil {
+		out.Statements = []Statement{}
 	}
 	if j.correction != nil {
 		for i := range r.Entries {
 			if e := &r.Entries[i]; e.ID == j.claim.ID {
 				e.Corrections = append(e.Corrections, CorrectionResult{Name: j.correction.Name, Doc: j.correction.Doc,
-					Settings: j.task.settings, Verdict: out.Verdict, Measured: out.Measured, Criteria: out.Criteria, Plots: plots})
+					Settings: settings, Verdict: out.Verdict, Measured: out.Measured(), Notes: out.Notes,
+					Statements: out.Statements, Criteria: out.Criteria, Plots: plots})
 			}
 		}
 		return
 	}
 	c := j.claim
-	r.Entries = append(r.Entries, Entry{ID: c.ID, Ref: c.Ref, Figure: c.Figure, Claim: c.Text,
-		Verdict: out.Verdict, Measured: out.Measured, Criterion: out.Criterion, Notes: out.Notes,
-		Experiment: c.Experiment, Settings: j.task.settings, Runs: runs, WallSeconds: j.task.wall.Seconds(),
-		Criteria: out.Criteria, Plots: plots})
+	e := Entry{ID: c.ID, Ref: c.Ref, Figure: c.Figure, Claim: c.Text,
+		Verdict: out.Verdict, Measured: out.Measured(), Criterion: out.Criterion, Notes: out.Notes,
+		Statements: out.Statements, Experiment: c.Experiment, Settings: settings, Runs: runs, WallSeconds: wall.Seconds(),
+		Criteria: out.Criteria, Plots: plots}
+	if r.Quick {
+		e.QuickDiffers = quickDiffers[c.ID]
+	}
+	r.Entries = append(r.Entries, e)
 }
 
 // runPlots lists the per-run figures of a series task in its directory out
@@ -191,7 +216,11 @@ func (r *Report) Table(w io.Writer) {
 		for _, c := range e.Corrections {
 			corr = append(corr, c.Name+": "+c.Verdict)
 		}
-		fmt.Fprintf(w, "| %s | %s %s | %s | %s |\n", e.ID, e.Ref, e.Figure, e.Verdict, strings.Join(corr, "; "))
+		v := e.Verdict
+		if e.QuickDiffers != "" {
+			v += " (quick; the full report differs)"
+		}
+		fmt.Fprintf(w, "| %s | %s %s | %s | %s |\n", e.ID, e.Ref, e.Figure, v, strings.Join(corr, "; "))
 	}
 }
 
@@ -199,13 +228,21 @@ func (r *Report) Table(w io.Writer) {
 func (r *Report) Markdown(w io.Writer) {
 	mode := "full: the seeds' own durations and repetitions"
 	if r.Quick {
-		mode = "--quick: shorter runs and fewer seeds, as each claim's settings below state; verdicts are indicative"
+		mode = "--quick: shorter runs or fewer seeds where the claim's settings below say so, each measured to give the full report's verdicts"
+	}
+	if r.SeedOffset > 0 {
+		mode += fmt.Sprintf("; every seed moved up by %d", r.SeedOffset)
 	}
 	fmt.Fprintf(w, "# qcnlab reproduction report\n\n")
-	fmt.Fprintf(w, "Started %s, %.0f s wall on %d workers. Mode: %s.\n\n", r.Started.Format(time.RFC3339), r.WallSeconds, r.Workers, mode)
-	fmt.Fprintf(w, "Each verdict is computed from the runs by the rule stated under its claim (agrees, partly, differs). "+
-		"Where a rule depends on a criterion, the verdict under each criterion is listed; where a documented correction exists, "+
-		"the claim is judged with the paper's parameters first and then with the correction.\n\n")
+	fmt.Fprintf(w, "Started %s, %.0f s wall on %s. Mode: %s.\n\n", r.Started.Format(time.RFC3339), r.WallSeconds, plural(r.Workers, "worker"), mode)
+	fmt.Fprintf(w, "Each verdict is computed from the runs by the rule stated under its claim: each of the paper's statements is "+
+		"measured (the mean over the seeds, with their spread) and held to a tolerance written next to it, two-sided where the paper "+
+		"gives a number; the claim agrees when every statement holds, differs when none does, partly otherwise. Where a rule depends on "+
+		"a criterion, the statements are judged under each, and a criterion that sees nothing (no stability boundary anywhere in the "+
+		"range) counts neither way. A statement is marked fragile when seeds disagree with it, when a 5%% change of its tolerance or of "+
+		"the criterion's threshold flips it, or when it flipped with every seed moved up by one (TestNeighbourSeeds). A run that never became fair has no time to fairness: it never counts as fair within "+
+		"any time, and never_fair says how many there were. Where a documented correction exists, the claim is judged with the "+
+		"paper's parameters first and then with the correction.\n\n")
 	if len(r.Interrupted) > 0 {
 		fmt.Fprintf(w, "**Interrupted**: not judged, their runs did not finish: %s.\n\n", strings.Join(r.Interrupted, ", "))
 	}
@@ -214,31 +251,78 @@ func (r *Report) Markdown(w io.Writer) {
 		fmt.Fprintf(w, "\n## %s: seed %s, %s — %s\n\n", e.ID, e.Ref, e.Figure, e.Verdict)
 		fmt.Fprintf(w, "**Claim.** %s\n\n", e.Claim)
 		fmt.Fprintf(w, "**Rule.** %s\n\n", e.Criterion)
-		fmt.Fprintf(w, "**Measured.** %s\n\n", e.Measured)
-		writeCriteria(w, e.Criteria)
+		if e.QuickDiffers != "" {
+			fmt.Fprintf(w, "**Quick against full.** %s\n\n", e.QuickDiffers)
+		}
+		writeJudgement(w, e.Measured, e.Statements, e.Criteria)
 		if e.Notes != "" {
 			fmt.Fprintf(w, "**Notes.** %s\n\n", e.Notes)
 		}
-		fmt.Fprintf(w, "**Runs.** %d runs, %.1f s wall: %s.\n\n", e.Runs, e.WallSeconds, strings.Join(e.Settings, "; "))
+		fmt.Fprintf(w, "**Runs.** %s.\n\n", joinNonEmpty(": ", fmt.Sprintf("%s, %.1f s wall", plural(e.Runs, "run"), e.WallSeconds), strings.Join(e.Settings, " | ")))
 		writePlots(w, e.Plots)
 		for _, c := range e.Corrections {
 			fmt.Fprintf(w, "### With the correction %s — %s\n\n%s\n\n", c.Name, c.Verdict, c.Doc)
-			fmt.Fprintf(w, "**Measured.** %s\n\n", c.Measured)
-			writeCriteria(w, c.Criteria)
-			fmt.Fprintf(w, "**Runs.** %s.\n\n", strings.Join(c.Settings, "; "))
+			writeJudgement(w, c.Measured, c.Statements, c.Criteria)
+			if c.Notes != "" {
+				fmt.Fprintf(w, "**Notes.** %s\n\n", c.Notes)
+			}
+			if len(c.Settings) > 0 {
+				fmt.Fprintf(w, "**Runs.** %s.\n\n", strings.Join(c.Settings, " | "))
+			}
 			writePlots(w, c.Plots)
 		}
 	}
 }
 
-func writeCriteria(w io.Writer, cs []CriterionResult) {
-	if len(cs) == 0 {
+// writeJudgement writes which statements hold, then the statements: the
+// claim's own, then each criterion's.
+func writeJudgement(w io.Writer, measured string, ss []Statement, cs []CriterionResult) {
+	fmt.Fprintf(w, "**Measured.** %s\n\n", measured)
+	writeStatements(w, ss)
+	for _, c := range cs {
+		if c.Verdict == NotJudged {
+			note := ""
+			if len(c.Statements) > 0 {
+				note = ": " + joinNonEmpty("; ", c.Statements[0].Note, c.Statements[0].Fragile)
+			}
+			fmt.Fprintf(w, "Under **%s** — not judged%s.\n\n", c.Name, note)
+			continue
+		}
+		fmt.Fprintf(w, "Under **%s** — %s: %s\n\n", c.Name, c.Verdict, c.Measured)
+		writeStatements(w, c.Statements)
+	}
+}
+
+// writeStatements writes a table of statements.
+func writeStatements(w io.Writer, ss []Statement) {
+	if len(ss) == 0 {
 		return
 	}
-	fmt.Fprintln(w, "| criterion | verdict | measured |")
-	fmt.Fprintln(w, "|---|---|---|")
-	for _, c := range cs {
-		fmt.Fprintf(w, "| %s | %s | %s |\n", c.Name, c.Verdict, strings.ReplaceAll(c.Measured, "|", "/"))
+	cell := func(s string) string {
+		if s == "" {
+			return "-"
+		}
+		return strings.ReplaceAll(s, "|", `\|`)
+	}
+	fmt.Fprintln(w, "| statement | paper | measured | spread | tolerance | holds | remarks |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
+	for _, s := range ss {
+		holds := "not judged"
+		if s.Holds != nil {
+			holds = map[bool]string{true: "yes", false: "**no**"}[*s.Holds]
+		}
+		var remarks []string
+		if s.NeverFair != nil {
+			remarks = append(remarks, fmt.Sprintf("never fair: %d", *s.NeverFair))
+		}
+		if s.Fragile != "" {
+			remarks = append(remarks, "fragile: "+s.Fragile)
+		}
+		if s.Note != "" {
+			remarks = append(remarks, s.Note)
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s |\n", cell(s.Text), cell(s.Paper), cell(s.Measured), cell(s.Spread),
+			cell(s.Tolerance), holds, cell(strings.Join(remarks, "; ")))
 	}
 	fmt.Fprintln(w)
 }

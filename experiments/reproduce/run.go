@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -101,30 +102,64 @@ type Options struct {
 	// Scale, if positive, multiplies every duration and warm-up (after
 	// --quick): for tests that need a tiny real run.
 	Scale float64
+	// SeedOffset, if positive, adds to every seed of every experiment:
+	// the neighbouring seeds a reviewer tries, to see whether a verdict
+	// depends on the seeds drawn.
+	SeedOffset uint64
 }
 
-// task is one experiment to execute; claims and corrections that need the
-// same experiment share it.
+// task is one experiment to execute; claims, parts and corrections that
+// need the same experiment share it.
 type task struct {
 	exp      *experiments.Experiment
-	key      string // the encoded experiment
+	key      string // the encoded experiment, its search and its probe
 	settings []string
 	series   bool
 	dir      string      // for Series: its own output directory, in the report's
 	out      *outdir.Dir // that directory, open
 	cost     float64
 	search   *Search
-	res      *results.Result
+	probe    Probe
+	runs     Runs // the finished runs of a sweep or probe, in run order
+	complete bool
 	stab     *stability.Report
 	err      error
 	wall     time.Duration
 }
 
-// job is one judgement: a claim, or a correction of it, and its task.
+// job is one judgement: a claim, or a correction of it, and the task of
+// each of its parts.
 type job struct {
 	claim      Claim
 	correction *Correction
-	task       *task
+	parts      []Part
+	tasks      []*task
+}
+
+// evidence gathers what the job's tasks produced, each run under its part.
+func (j job) evidence() *Evidence {
+	ev := &Evidence{Searches: map[string]*stability.Report{}}
+	for i, t := range j.tasks {
+		name := j.parts[i].Name
+		if t.stab != nil {
+			ev.Searches[name] = t.stab
+		}
+		for _, r := range t.runs {
+			r.Part = name
+			ev.Runs = append(ev.Runs, r)
+		}
+	}
+	return ev
+}
+
+// complete says whether every task of the job finished.
+func (j job) complete() bool {
+	for _, t := range j.tasks {
+		if !t.complete {
+			return false
+		}
+	}
+	return true
 }
 
 // Run executes the claims' experiments and judges them. The report holds
@@ -141,18 +176,22 @@ func Run(ctx context.Context, claims []Claim, opt Options) (*Report, error) {
 			variants = append(variants, &c.Corrections[i])
 		}
 		for _, corr := range variants {
-			t, err := plan(c, corr, opt)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", c.ID, err)
+			j := job{claim: c, correction: corr, parts: c.parts()}
+			for _, p := range j.parts {
+				t, err := plan(p, corr, opt)
+				if err != nil {
+					return nil, fmt.Errorf("%s: %w", c.ID, err)
+				}
+				if old, ok := byKey[t.key]; ok {
+					old.series = old.series || t.series
+					t = old
+				} else {
+					byKey[t.key] = t
+					tasks = append(tasks, t)
+				}
+				j.tasks = append(j.tasks, t)
 			}
-			if old, ok := byKey[t.key]; ok {
-				old.series = old.series || t.series
-				t = old
-			} else {
-				byKey[t.key] = t
-				tasks = append(tasks, t)
-			}
-			jobs = append(jobs, job{claim: c, correction: corr, task: t})
+			jobs = append(jobs, j)
 		}
 	}
 	for i, t := range tasks {
@@ -181,19 +220,20 @@ func Run(ctx context.Context, claims []Claim, opt Options) (*Report, error) {
 	}
 	execute(ctx, tasks, opt)
 
-	rep := &Report{Quick: opt.Quick, Started: start.UTC(), Workers: batch.Workers(opt.Workers)}
+	rep := &Report{Quick: opt.Quick, Started: start.UTC(), Workers: batch.Workers(opt.Workers), SeedOffset: opt.SeedOffset}
 	for _, j := range jobs {
-		if j.task.err != nil && !errors.Is(j.task.err, context.Canceled) {
-			return nil, fmt.Errorf("%s: %w", j.claim.ID, j.task.err)
+		for _, t := range j.tasks {
+			if t.err != nil && !errors.Is(t.err, context.Canceled) {
+				return nil, fmt.Errorf("%s: %w", j.claim.ID, t.err)
+			}
 		}
-		complete := (j.task.res != nil && j.task.res.Complete) || (j.task.stab != nil && j.task.stab.Complete)
-		if !complete {
+		if !j.complete() {
 			if j.correction == nil {
 				rep.Interrupted = append(rep.Interrupted, j.claim.ID)
 			}
 			continue
 		}
-		rep.add(j, opt)
+		rep.add(j)
 	}
 	rep.WallSeconds = time.Since(start).Seconds()
 	if dir != nil {
@@ -213,14 +253,21 @@ func Run(ctx context.Context, claims []Claim, opt Options) (*Report, error) {
 	return rep, ctx.Err()
 }
 
-// plan builds the experiment of a claim (or of one of its corrections).
-func plan(c Claim, corr *Correction, opt Options) (*task, error) {
-	e, err := experiments.Builtin(c.Experiment)
+// plan builds the experiment of one part of a claim (or of a correction of
+// it).
+func plan(p Part, corr *Correction, opt Options) (*task, error) {
+	if p.Series && p.Probe != nil {
+		return nil, fmt.Errorf("part %q: a probed part keeps no series", p.Name)
+	}
+	e, err := experiments.Builtin(p.Experiment)
 	if err != nil {
 		return nil, err
 	}
-	settings := []string{"built-in " + c.Experiment}
-	sets := slices.Clone(c.Sets)
+	settings := []string{"built-in " + p.Experiment}
+	if p.Name != "" {
+		settings[0] = p.Name + ": " + settings[0]
+	}
+	sets := slices.Clone(p.Sets)
 	if corr != nil {
 		sets = append(sets, corr.Sets...)
 	}
@@ -230,9 +277,16 @@ func plan(c Claim, corr *Correction, opt Options) (*task, error) {
 		}
 		settings = append(settings, "--set "+s)
 	}
-	if c.Edit != nil {
+	edits := []func(*experiments.Experiment){p.Edit}
+	if corr != nil {
+		edits = append(edits, corr.Edit)
+	}
+	for _, edit := range edits {
+		if edit == nil {
+			continue
+		}
 		before := e.Sweep
-		c.Edit(e)
+		edit(e)
 		for _, a := range before {
 			if !slices.ContainsFunc(e.Sweep, func(b experiments.Axis) bool { return b.Key == a.Key }) {
 				settings = append(settings, "not swept: "+a.Key)
@@ -241,17 +295,24 @@ func plan(c Claim, corr *Correction, opt Options) (*task, error) {
 	}
 	var quick []string // what --quick changed, for the report
 	if opt.Quick {
-		q := c.Quick
+		q := p.Quick
 		for _, s := range []struct{ key, v string }{{"duration", q.Duration}, {"warmup", q.Warmup}} {
-			if s.v != "" {
-				before := e.WarmupTime()
-				if s.key == "duration" {
-					before = algos.Time(e.Duration)
-				}
-				if err := e.Set(s.key + "=" + s.v); err != nil {
-					return nil, err
-				}
-				quick = append(quick, fmt.Sprintf("%s %s instead of %s", s.key, s.v, units.FormatDuration(before)))
+			if s.v == "" {
+				continue
+			}
+			before := e.WarmupTime()
+			if s.key == "duration" {
+				before = algos.Time(e.Duration)
+			}
+			if err := e.Set(s.key + "=" + s.v); err != nil {
+				return nil, err
+			}
+			after := e.WarmupTime()
+			if s.key == "duration" {
+				after = algos.Time(e.Duration)
+			}
+			if after != before {
+				quick = append(quick, fmt.Sprintf("%s %s instead of %s", s.key, units.FormatDuration(after), units.FormatDuration(before)))
 			}
 		}
 		if q.Seeds > 0 {
@@ -266,14 +327,33 @@ func plan(c Claim, corr *Correction, opt Options) (*task, error) {
 	if len(quick) > 0 {
 		settings = append(settings, "--quick: "+strings.Join(quick, ", "))
 	}
+	if opt.SeedOffset > 0 {
+		e.Seed += opt.SeedOffset
+		for i, a := range e.Sweep {
+			if a.Key != "seed" {
+				continue
+			}
+			vs := slices.Clone(a.Values)
+			for k, v := range vs {
+				if x, err := strconv.ParseUint(v, 10, 64); err == nil {
+					vs[k] = strconv.FormatUint(x+opt.SeedOffset, 10)
+				}
+			}
+			e.Sweep[i].Values = vs
+		}
+		settings = append(settings, fmt.Sprintf("every seed moved up by %d", opt.SeedOffset))
+	}
 	if opt.Scale > 0 {
 		w := e.WarmupTime()
 		e.Duration = units.Duration(float64(e.Duration) * opt.Scale)
 		e.Warmup = ptr(units.Duration(float64(w) * opt.Scale))
 	}
 	settings = append(settings, "duration "+units.FormatDuration(algos.Time(e.Duration))+", warm-up "+units.FormatDuration(e.WarmupTime()))
+	if !slices.ContainsFunc(e.Sweep, func(a experiments.Axis) bool { return a.Key == "seed" }) {
+		settings = append(settings, fmt.Sprintf("seed %d", e.Seed))
+	}
 	for _, a := range e.Sweep {
-		if c.Search == nil || a.Key == "seed" { // a search holds the other swept keys at the file's value
+		if p.Search == nil || a.Key == "seed" { // a search holds the other swept keys at the file's value
 			settings = append(settings, fmt.Sprintf("sweep %s = [%s]", a.Key, strings.Join(a.Values, ", ")))
 		}
 	}
@@ -284,7 +364,11 @@ func plan(c Claim, corr *Correction, opt Options) (*task, error) {
 	if err := e.Encode(&b); err != nil {
 		return nil, err
 	}
-	t := &task{exp: e, key: b.String(), settings: settings, series: c.Series, search: c.Search}
+	t := &task{exp: e, key: b.String(), settings: settings, series: p.Series, search: p.Search, probe: p.Probe}
+	if p.Probe != nil {
+		t.key += "\n# probe " + p.Probe.Name()
+		t.settings = append(t.settings, "probe: "+p.Probe.Name())
+	}
 	runs, err := e.Runs()
 	if err != nil {
 		return nil, err
@@ -292,7 +376,7 @@ func plan(c Claim, corr *Correction, opt Options) (*task, error) {
 	for _, r := range runs {
 		t.cost += cost(r)
 	}
-	if s := c.Search; s != nil {
+	if s := p.Search; s != nil {
 		t.key += fmt.Sprintf("\n# search %+v", *s)
 		t.settings = append(t.settings, fmt.Sprintf("stability search along %s over %s (grid %d, then bisection)", s.Key, s.Range, cmpOr(s.Grid, 9)))
 		// The grid and about four rounds of bisection, per algorithm and
@@ -302,6 +386,7 @@ func plan(c Claim, corr *Correction, opt Options) (*task, error) {
 	return t, nil
 }
 
+// ptr returns a pointer to v.
 func ptr[T any](v T) *T { return &v }
 
 func cmpOr(x, def int) int {
@@ -364,10 +449,21 @@ func execute(ctx context.Context, tasks []*task, opt Options) {
 				o.Out, o.Plot = t.out, "png"
 			}
 			began := time.Now()
-			if t.search != nil {
+			switch {
+			case t.search != nil:
 				t.stab, t.err = runSearch(ctx, t, n, func(f float64) { tracker.Update(k, f) })
-			} else {
-				t.res, t.err = results.Execute(ctx, t.exp, o)
+				t.complete = t.stab != nil && t.stab.Complete
+			case t.probe != nil:
+				t.runs, t.complete, t.err = runProbed(ctx, t, n, func(f float64) { tracker.Update(k, f) })
+			default:
+				var res *results.Result
+				res, t.err = results.Execute(ctx, t.exp, o)
+				if res != nil {
+					t.complete = res.Complete
+					for _, r := range res.Runs {
+						t.runs = append(t.runs, ClaimRun{RunSummary: r})
+					}
+				}
 			}
 			t.wall = time.Since(began)
 			tracker.Finish(k)
@@ -387,6 +483,31 @@ func runSearch(ctx context.Context, t *task, n int, progress func(float64)) (*st
 			// The grid is most of the work; each round of bisection less.
 			progress(min(0.95, (float64(p.Step)+p.Fraction)/5))
 		}})
+}
+
+// runProbed runs a probed task's sweep on n workers, with its probe on
+// every run.
+func runProbed(ctx context.Context, t *task, n int, progress func(float64)) (Runs, bool, error) {
+	runs, err := t.exp.Runs()
+	if err != nil {
+		return nil, false, err
+	}
+	sink := &probeSink{probe: t.probe}
+	summaries, errs := batch.Execute(ctx, runs, nil, batch.Options{Workers: n, Sink: sink,
+		Progress: func(p batch.Progress) { progress(p.Fraction) }})
+	if err := batch.Failures(runs, errs); err != nil {
+		return nil, false, err
+	}
+	var out Runs
+	complete := true
+	for i, s := range summaries {
+		if s == nil {
+			complete = false
+			continue
+		}
+		out = append(out, ClaimRun{RunSummary: *s, Extra: sink.extra[i]})
+	}
+	return out, complete, ctx.Err()
 }
 
 // tokens is a counting semaphore handed out in order: a task waiting for

@@ -49,7 +49,7 @@ func TestTinyReproduction(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, e := range entries {
-		for _, k := range []string{"id", "seed", "figure", "claim", "verdict", "measured", "criterion", "notes"} {
+		for _, k := range []string{"id", "seed", "figure", "claim", "verdict", "measured", "criterion", "notes", "statements"} {
 			if _, ok := e[k]; !ok {
 				t.Errorf("entry %d has no %q", i, k)
 			}
@@ -61,10 +61,15 @@ func TestTinyReproduction(t *testing.T) {
 	if entries[0]["id"] != "000-fig5" || entries[1]["id"] != "002-fig7" {
 		t.Errorf("ids %v, %v", entries[0]["id"], entries[1]["id"])
 	}
-	// 002-fig7 at 1.5 s never reaches fairness: each time is the run's
-	// length, so the time does not fall with G_d and the claim differs.
-	if entries[1]["verdict"] != Differs || !strings.Contains(entries[1]["measured"].(string), "1.50, 1.50") {
+	// 002-fig7 at 1.5 s never reaches fairness: no run has a time, so the
+	// time does not fall with G_d and the claim differs; never_fair counts
+	// the runs on its time-to-fairness statement.
+	if entries[1]["verdict"] != Differs || !strings.Contains(entries[1]["measured"].(string), "0 of 2 statements hold") {
 		t.Errorf("002-fig7 at 1.5 s: %v, %v", entries[1]["verdict"], entries[1]["measured"])
+	}
+	st := entries[1]["statements"].([]any)
+	if nf, ok := st[1].(map[string]any)["never_fair"]; !ok || nf.(float64) != 2 {
+		t.Errorf("002-fig7's ratio statement: never_fair %v", st[1])
 	}
 	md, err := os.ReadFile(filepath.Join(dir, "report.md"))
 	if err != nil {
@@ -106,21 +111,34 @@ func TestInterruptedReproduction(t *testing.T) {
 	}
 }
 
-// The report writer: a correction is shown under its claim, criteria as a
-// table, and the verdict table has one line per claim.
+// The report writer: statements as a table with the paper's value, the
+// measurement, its spread, the tolerance and whether it holds; criteria
+// each with their own; a correction under its claim; report.json with
+// "statements" per claim and per criterion.
 func TestReportWriter(t *testing.T) {
-	rep := &Report{Workers: 2, Entries: []Entry{{ID: "004-fig5a", Ref: "004", Figure: "figure 5(a)", Claim: "DSM is stable",
-		Verdict: Differs, Measured: "m", Criterion: "rule text",
-		Criteria: []CriterionResult{{Name: "std>0.2qeq", Verdict: Differs, Measured: "a | b"}},
-		Corrections: []CorrectionResult{{Name: "lower c", Doc: "why", Verdict: Agrees, Measured: "m2",
+	nf := 2
+	st := []Statement{{Text: "a | b", Paper: "10 s", Measured: "≥ 12 s", Spread: "8 s to 11 s over 4 seeds (2 never fair)", Tolerance: "[5 s, 15 s] (10 s ± 50%)",
+		Holds: boolPtr(false), NeverFair: &nf}}
+	rep := &Report{Workers: 1, Entries: []Entry{{ID: "004-fig5a", Ref: "004", Figure: "figure 5(a)", Claim: "DSM is stable",
+		Verdict: Differs, Measured: "m", Criterion: "rule text", Runs: 1, Statements: []Statement{},
+		Criteria: []CriterionResult{{Name: "std>0.2qeq", Verdict: Differs, Measured: "0 of 1 statements hold", Statements: st},
+			{Name: "util<0.95", Verdict: NotJudged, Statements: []Statement{{Text: "x", Note: "no boundary in range"}}}},
+		Corrections: []CorrectionResult{{Name: "lower c", Doc: "why", Verdict: Agrees, Measured: "m2", Statements: st,
 			Plots: []string{"plots/x y.png"}}}}}}
 	var b bytes.Buffer
 	rep.Markdown(&b)
 	md := b.String()
 	for _, want := range []string{"| 004-fig5a | 004 figure 5(a) | differs | lower c: agrees |", "## 004-fig5a: seed 004, figure 5(a) — differs",
-		"### With the correction lower c — agrees", "| std>0.2qeq | differs | a / b |", "![x y.png](plots/x%20y.png)"} {
+		"### With the correction lower c — agrees", "| statement | paper | measured | spread | tolerance | holds | remarks |",
+		"| a \\| b | 10 s | ≥ 12 s | 8 s to 11 s over 4 seeds (2 never fair) | [5 s, 15 s] (10 s ± 50%) | **no** | never fair: 2 |",
+		"Under **util<0.95** — not judged: no boundary in range.", "**Runs.** 1 run, ", "on 1 worker.", "![x y.png](plots/x%20y.png)"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("report.md lacks %q:\n%s", want, md)
+		}
+	}
+	for _, bad := range []string{"1 runs", "1 workers", "; .", ": ."} {
+		if strings.Contains(md, bad) {
+			t.Errorf("report.md has %q", bad)
 		}
 	}
 	dir := t.TempDir()
@@ -132,10 +150,20 @@ func TestReportWriter(t *testing.T) {
 		t.Fatal(err)
 	}
 	out.Finish()
-	var back []Entry
+	var back []map[string]any
 	data, _ := os.ReadFile(filepath.Join(dir, "report.json"))
-	if err := json.Unmarshal(data, &back); err != nil || len(back) != 1 || back[0].Corrections[0].Verdict != Agrees {
-		t.Errorf("report.json: %v %s", err, data)
+	if err := json.Unmarshal(data, &back); err != nil || len(back) != 1 {
+		t.Fatalf("report.json: %v %s", err, data)
+	}
+	crit := back[0]["criteria"].([]any)[0].(map[string]any)
+	s := crit["statements"].([]any)[0].(map[string]any)
+	for _, k := range []string{"text", "paper", "measured", "spread", "tolerance", "holds", "never_fair"} {
+		if _, ok := s[k]; !ok {
+			t.Errorf("a statement in report.json lacks %q: %v", k, s)
+		}
+	}
+	if _, ok := back[0]["statements"]; !ok {
+		t.Error("report.json: no statements per claim")
 	}
 }
 

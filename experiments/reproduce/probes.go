@@ -1,0 +1,166 @@
+package reproduce
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"qcnlab/algos"
+	"qcnlab/experiments"
+	"qcnlab/model"
+)
+
+// rateProbe keeps each source's rate (over the experiment's rate window) at
+// a few times of the run: the mean of the samples within half a second of
+// each, as "rate<i>@<t>s".
+type rateProbe struct{ at []float64 }
+
+// trajectoryTimes are the times seed 002's rate curves are compared at.
+var trajectoryTimes = []float64{1, 2, 5, 10, 15}
+
+func (p rateProbe) Name() string {
+	var ts []string
+	for _, t := range p.at {
+		ts = append(ts, readableDuration(t))
+	}
+	return "each source's rate at " + strings.Join(ts, ", ")
+}
+
+func (p rateProbe) Attach(experiments.Run, *model.Config) ProbeRun {
+	return &rateRun{at: p.at, sum: map[string]float64{}, n: map[string]int{}}
+}
+
+type rateRun struct {
+	at  []float64
+	sum map[string]float64
+	n   map[string]int
+}
+
+func rateKey(i int, t float64) string { return fmt.Sprintf("rate%d@%gs", i, t) }
+
+func (r *rateRun) Sample(x *model.Sample) {
+	now := x.Time.Seconds()
+	for _, t := range r.at {
+		if math.Abs(now-t) > 0.5 {
+			continue
+		}
+		for i, rate := range x.Rates {
+			k := rateKey(i, t)
+			r.sum[k] += rate
+			r.n[k]++
+		}
+	}
+}
+
+func (r *rateRun) Finish(*model.Summary) map[string]float64 {
+	out := map[string]float64{}
+	for k, s := range r.sum {
+		out[k] = s / float64(r.n[k])
+	}
+	return out
+}
+
+// trajectoryMatches compares the rate of the faster source (R_1) in the
+// packet model and in the convergence model at each time the probe kept.
+func trajectoryMatches(ev *Evidence) Outcome {
+	rs := ev.Part("")
+	p, m := rs.Of("qcn", "model=packet"), rs.Of("qcn", "model=convergence")
+	o := Outcome{Criterion: "at each time, R_1 (the source that starts faster) averaged over the packet model's seeds against the convergence model's: within 100 Mbps, a tenth of the link (the paper gives no number for \"well matches\")"}
+	for _, t := range trajectoryTimes {
+		r1 := extra(rateKey(0, t), bps)
+		o.Statements = append(o.Statements, compare(fmt.Sprintf("at %s: |R_1 packet - R_1 model|", readableDuration(t)), "",
+			p.collect(r1), m.collect(r1), absDiffOf, bps, atMost(100e6)))
+		last := &o.Statements[len(o.Statements)-1]
+		last.Note = "R_1 packet " + bps.format(p.Mean(r1)) + ", model " + bps.format(m.Mean(r1))
+	}
+	return o
+}
+
+// associationProbe watches every ECM rate limiter's association with a
+// congestion point: how often it moves, and which CP it holds longest, over
+// the second half of the measurement window (after the seed's "some time").
+type associationProbe struct{}
+
+func (associationProbe) Name() string { return "each ECM rate limiter's CPID over time" }
+
+func (associationProbe) Attach(run experiments.Run, cfg *model.Config) ProbeRun {
+	from := cfg.Warmup + (cfg.Duration-cfg.Warmup)/2
+	pr := &associationRun{from: from, end: cfg.Duration}
+	sc := *cfg.Scheme
+	orig := sc.NewRP
+	sc.NewRP = func(env algos.RPEnv, v algos.Values) algos.ReactionPoint {
+		w := &cpidWatch{ReactionPoint: orig(env, v), from: from, held: map[int]algos.Time{}}
+		pr.watched = append(pr.watched, w)
+		return w
+	}
+	cfg.Scheme = &sc
+	return pr
+}
+
+// cpidWatch counts one rate limiter's association changes and the time it
+// holds each CPID after from.
+type cpidWatch struct {
+	algos.ReactionPoint
+	from     algos.Time
+	cpid     int
+	since    algos.Time
+	switches int
+	held     map[int]algos.Time
+}
+
+// note records the CPID after an event at now.
+func (w *cpidWatch) note(now algos.Time) {
+	c := w.ReactionPoint.CPID()
+	if c == w.cpid {
+		return
+	}
+	if now > w.from {
+		w.held[w.cpid] += now - max(w.since, w.from)
+		if w.cpid != 0 && c != 0 {
+			w.switches++
+		}
+	}
+	w.cpid, w.since = c, now
+}
+
+func (w *cpidWatch) Feedback(now algos.Time, fb algos.Feedback) {
+	w.ReactionPoint.Feedback(now, fb)
+	w.note(now)
+}
+
+func (w *cpidWatch) Transmit(now algos.Time, bytes int, backlogEmpty bool) bool {
+	changed := w.ReactionPoint.Transmit(now, bytes, backlogEmpty)
+	if changed {
+		w.note(now)
+	}
+	return changed
+}
+
+func (w *cpidWatch) Expire(now algos.Time) {
+	w.ReactionPoint.Expire(now)
+	w.note(now)
+}
+
+type associationRun struct {
+	from, end algos.Time
+	watched   []*cpidWatch
+}
+
+func (*associationRun) Sample(*model.Sample) {}
+
+func (pr *associationRun) Finish(*model.Summary) map[string]float64 {
+	out := map[string]float64{}
+	span := (pr.end - pr.from).Seconds()
+	for i, w := range pr.watched {
+		w.held[w.cpid] += pr.end - max(w.since, w.from)
+		var longest algos.Time
+		for c, t := range w.held {
+			if c != 0 && t > longest {
+				longest = t
+			}
+		}
+		out[fmt.Sprintf("src%d_switches_per_s", i)] = float64(w.switches) / span
+		out[fmt.Sprintf("src%d_prevailing_share", i)] = longest.Seconds() / span
+	}
+	return out
+}
