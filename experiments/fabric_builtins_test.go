@@ -13,6 +13,7 @@ import (
 	"qcnlab/experiments"
 	"qcnlab/experiments/batch"
 	"qcnlab/experiments/results"
+	"qcnlab/experiments/stability"
 	"qcnlab/model"
 )
 
@@ -265,6 +266,32 @@ func TestDCQCNVsQCNBuiltin(t *testing.T) {
 		if r := &runs[i]; r.Algorithm == "dcqcn" && (r.Jain() < 0.97 || r.Jain() > 1) {
 			t.Errorf("DCQCN at %v: Jain %.3f, the description says 0.97 to 1.0", r.Point, r.Jain())
 		}
+	}
+}
+
+// The description's stability boundaries: qcnlab stability dcqcn-vs-qcn
+// --vary network.rtt --range 10us:1ms at 40 Gbps and 10 sources.
+func TestDCQCNVsQCNStability(t *testing.T) {
+	e, err := experiments.Builtin("dcqcn-vs-qcn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"sources.count=10", "network.capacity=40Gbps"} {
+		if err := e.Set(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rep, err := stability.Search(context.Background(), e, stability.Options{Key: "network.rtt", Range: "10us:1ms"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := rep.Find("qcn", "std>0.2qeq")
+	if q == nil || q.Boundary == nil || math.Abs(*q.Boundary*1e6-165) > 165*0.01 || !strings.Contains(e.Description, "from 165 us") {
+		t.Errorf("QCN's boundary: %+v, the description says 165 us", q)
+	}
+	d := rep.Find("dcqcn", "std>0.2qeq")
+	if d == nil || d.Boundary == nil || d.Bracket[0] != nil || !strings.Contains(e.Description, "from the start of the range") {
+		t.Errorf("DCQCN's boundary: %+v, the description says the start of the range", d)
 	}
 }
 

@@ -26,8 +26,8 @@ import (
 // references are not quantities: "figure 7", "eqs. 6-25", "seed 000",
 // "802.1Qau", "v2.2", "[23]", "--set key=value" (an example to type).
 var references = []*regexp.Regexp{
-	regexp.MustCompile(`(?i)\b(seeds?|figures?|fig\.|eqs?\.|equations?|sections?|lines?|remark|assumptions?|stages?|propositions?|sources?|links?)\s+[0-9IVX][0-9A-Za-z.()]*(\s*(,|and|to|-)\s*[0-9IVX][0-9A-Za-z.()]*)*`),
-	regexp.MustCompile(`\b\d{3}-[\w()-]+|802\.1\w+|\bv\d+(\.\d+)*|\[\d+\]|--set\s+\S+|-bench(time)?\s+\S+|\bm\^2\+4m\+2|\(2m\+3\)|\bq\(k\)\s*-\s*q\(k-1\)|\bk\b|\(omega\+1\)|loop_delay_\w+|\w+_\w+`),
+	regexp.MustCompile(`(?i)\b(seeds?|figures?|fig\.|eqs?\.|equations?|sections?|lines?|remark|assumptions?|stages?|propositions?|sources?|links?|items?|pods?)\s+[0-9IVX][0-9A-Za-z.()]*(\s*(,|and|to|-)\s*[0-9IVX][0-9A-Za-z.()]*)*`),
+	regexp.MustCompile(`SIGCOMM \d{4}|\b\d{3}-[\w()-]+|802\.1\w+|\bv\d+(\.\d+)*|\[\d+\]|--set\s+\S+|-bench(time)?\s+\S+|\bm\^2\+4m\+2|\(2m\+3\)|\bq\(k\)\s*-\s*q\(k-1\)|\bk\b|\(omega\+1\)|loop_delay_\w+|\w+_\w+`),
 }
 
 var number = regexp.MustCompile(`\d+(\.\d+)?`)
@@ -79,8 +79,10 @@ var derived = map[string]map[string]float64{
 	"qcn-capacity-drop": {},
 	"qcn-t-fairness": {"2.4": 150e3 * 8 / 500e6 * 1e3, "75": 15 * 5, "5": 5, "31": math.Round(15 * 5 / 2.4),
 		"43": 5*2.4 + (31-5)*1.2, "150": 150, "0.8": 0.8, "0.9": 0.9, "50": 50}, // --set network.rtt=50us, spelt out
-	"qcn-convergence-model": {"1.2": 150e3 * 8 / 1e9 * 1e3, "12.5": 15 / 1.2, "2.4": 2.4, "0.9": 0.9},
-	"qcn-fluid-vs-packet":   {"2.5": 10.0 / 4, "100": 1 / 0.01},
+	"qcn-convergence-model":    {"1.2": 150e3 * 8 / 1e9 * 1e3, "12.5": 15 / 1.2, "2.4": 2.4, "0.9": 0.9},
+	"qcn-fluid-vs-packet":      {"2.5": 10.0 / 4, "100": 1 / 0.01},
+	"ecmp-collisions-fat-tree": {"16": 4 * 4 * 4 / 4, "128": 8 * 8 * 8 / 4}, // k^3/4 hosts
+	"dcqcn-vs-qcn":             {"0.2": 0.2},                                // the stability criterion std > 0.2 of the target
 }
 
 // settingNumbers are the numbers of an experiment's own settings: its TOML
@@ -201,6 +203,14 @@ func mustFloat(t *testing.T, s string) float64 {
 var measuredInDescriptions = map[string][]string{}
 
 func init() {
+	// The fabric and DCQCN built-ins' measurements, each checked by its
+	// test in experiments/fabric_builtins_test.go, which runs the built-in.
+	measuredInDescriptions["qcn-incast-leaf-spine"] = []string{"25.6", "22695", "6.0", "6.6", "5134", "0.69", "0.81", "4", "28.1",
+		"2941", "4.8", "4.9", "9.8", "30", "31.8", "1474"}
+	measuredInDescriptions["ecmp-collisions-fat-tree"] = []string{"7.03", "4.75", "0.73", "9.21", "8.36", "0.894", "0.758", "0.99", "0.987", "0"}
+	measuredInDescriptions["pfc-spreading-fat-tree"] = []string{"0.83", "92", "8.71", "5"}
+	measuredInDescriptions["dcqcn-vs-qcn"] = []string{"213", "215", "0.685", "0.999", "17", "58", "0.97", "1.0", "77", "0.956", "0.934", "165"}
+	measuredInDescriptions["dcqcn-incast"] = []string{"6514", "323", "0", "65145", "4956", "3630", "25.6", "30.5", "10"}
 	for _, c := range convergenceChecks {
 		measuredInDescriptions["qcn-convergence-model"] = append(measuredInDescriptions["qcn-convergence-model"], c.want...)
 	}

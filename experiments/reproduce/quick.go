@@ -9,19 +9,20 @@ package reproduce
 // TestQuickRecordIsCurrent fails when the plans change without a new
 // measurement.
 var quickMeasured = map[string]struct{ quick, full string }{
-	// 2026-11-24, go test -run TestQuickKeepsVerdicts -check-quick: every
+	// 2026-11-24, go test -run TestQuickKeepsVerdicts -check-quick (again
+	// after the engine, utilization and time-to-fairness changes): every
 	// statement judged alike. 002-fig5 and 002-fig12 with 4 of their 8
 	// seeds did not (one statement each under threshold 0.8 and 0.9), so
 	// their quick runs are their full ones.
-	"002-fig1":       {quick: "4a543f138087f2fc", full: "0055db2ec0c89009"},
-	"002-fig6":       {quick: "addc942c529eba5e", full: "7320f268ccd81f8f"},
-	"002-fig6-model": {quick: "3664df904d3b1981", full: "a8f4b3bcd3b767c2"},
-	"004-conclusion": {quick: "88258a365cf1b2ae", full: "b7f1a67e159093cd"},
-	"004-fig5b":      {quick: "395ac7d347c0ee9c", full: "cf77f42236230099"},
-	"004-fig6":       {quick: "c55a91cd0f48ff01", full: "497ef6d82a640138"},
-	"004-fig7":       {quick: "cd3bd59040adc8a4", full: "0ff3dc870cba1d88"},
-	"004-fig8":       {quick: "e1d65600f030c090", full: "04391f5db9f92ebc"},
-	"004-fig9":       {quick: "1719b9c80b5db33f", full: "5d9538cb21b76216"},
+	"002-fig1":       {quick: "5ecd0f5c0125f0cf", full: "6680314c45e3357f"},
+	"002-fig6":       {quick: "9c65b420666d6cb4", full: "87fbbb483dd3bd4e"},
+	"002-fig6-model": {quick: "ad50f7026a643658", full: "58aa4266c2fb3953"},
+	"004-conclusion": {quick: "8eeddd0aa2e8dbdb", full: "dd7f6baa57bf58bf"},
+	"004-fig5b":      {quick: "0690dc3d8e0cba9e", full: "e22736a6362e91cf"},
+	"004-fig6":       {quick: "c834a8fbd0145441", full: "5e4fd48cae5bdc29"},
+	"004-fig7":       {quick: "9e77503cfc52d911", full: "fc1deb6495730b97"},
+	"004-fig8":       {quick: "5d70424ec4ff4aed", full: "3b651322bbf201a3"},
+	"004-fig9":       {quick: "1ff6aaacad5cfbf2", full: "0de0ced21fa62e5c"},
 }
 
 // quickDiffers names the claims whose --quick verdict the full report is
