@@ -49,7 +49,7 @@ func KeyKind(key string) (algos.Kind, error) {
 		}
 	}
 	switch t {
-	case reflect.TypeOf(units.Duration(0)):
+	case reflect.TypeOf(units.Duration(0)), reflect.TypeOf(Delay{}): // a delay varied is a fixed one
 		return algos.Duration, nil
 	case reflect.TypeOf(units.Bytes(0)):
 		return algos.Bytes, nil

@@ -126,7 +126,9 @@ func (c Criterion) String() string {
 
 // Measure is the criterion's metric on one run: per bottleneck (divided by
 // its q_eq for a "qeq" threshold), the worst bottleneck's value (the largest
-// for ">", the smallest for "<"). A missing value (jain_fairness of a run
+// for ">", the smallest for "<"). On a fabric the bottlenecks are the ports
+// its time series watches, those the flows load most: its other ports may
+// idle by design (a host's link with nothing to receive). A missing value (jain_fairness of a run
 // that delivered nothing) is NaN, which no threshold calls unstable.
 func (c Criterion) Measure(s *model.Summary) (float64, error) {
 	m := Metrics[c.Metric]
@@ -140,6 +142,9 @@ func (c Criterion) Measure(s *model.Summary) (float64, error) {
 	worst := math.NaN()
 	for i := range s.Bottlenecks {
 		b := &s.Bottlenecks[i]
+		if s.Watched != nil && !slices.Contains(s.Watched.Ports, b.Name) {
+			continue
+		}
 		v, _ := m.Value(s, i)
 		if c.PerQEq {
 			if b.QEq <= 0 {

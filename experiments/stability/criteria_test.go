@@ -54,11 +54,29 @@ func TestMeasureTakesTheWorstBottleneck(t *testing.T) {
 	}
 }
 
+// On a fabric only the watched ports count: a host's link with nothing to
+// receive idles by design and would make every point unstable.
+func TestMeasureOnAFabricTakesTheWatchedPorts(t *testing.T) {
+	s := &model.Summary{Algorithm: "qcn", Bottlenecks: []model.BottleneckSummary{
+		{Name: "edge0.0->h0", QueueStd: 3e3, QEq: 10e3, Utilization: 0.99},
+		{Name: "edge0.0->h1", QueueStd: 0, QEq: 10e3, Utilization: 0.01},
+	}, Watched: &model.Watched{Ports: []string{"edge0.0->h0"}}}
+	crit, _ := ParseCriteria("util<0.95")
+	if v, err := crit[0].Measure(s); err != nil || v != 0.99 {
+		t.Errorf("utilization %g, %v: want the watched port's 0.99", v, err)
+	}
+	s.Watched = nil
+	if v, _ := crit[0].Measure(s); v != 0.01 {
+		t.Errorf("on a chain every port counts: %g", v)
+	}
+}
+
 func TestKeyKinds(t *testing.T) {
 	for key, want := range map[string]string{
 		"network.rtt": "duration", "network.capacity": "rate", "network.buffer": "bytes", "sources.count": "count",
 		"network.links": "count", "sources.line_rate": "rate", "output.fairness_threshold": "number",
 		"params.dsm.q0": "bytes", "params.n-aimd.gi": "number", "duration": "duration",
+		"network.hop_delay": "duration", "network.k": "count", "network.uplink_capacity": "rate",
 	} {
 		k, err := experiments.KeyKind(key)
 		if err != nil || k.String() != want {
