@@ -8,4 +8,9 @@
 // numbers come in as arguments, so every rule can be tested line by line
 // against the seed it comes from. Each scheme registers itself (see Register)
 // with its parameters, their units, defaults and one-line meanings.
+//
+// The package is large (about 2,900 lines) because it holds every scheme, a
+// file each beside its tests; they share the registry, the parameter kinds
+// and QCN's reaction point (QCN-T, QCN-TIMER, QCN-AIMD and DCQCN build on
+// it), so a package per scheme would only add imports.
 package algos

@@ -66,4 +66,10 @@
 // reaches it (catchUp). Frames and events are values in rings and heaps:
 // a run allocates nothing per frame, and its memory is bounded by the
 // network and the frames in flight.
+//
+// The package is large (about 5,800 lines): the packet engine (the life of
+// a frame, the agenda, ports, hosts, PFC, flows, phases), the fluid and
+// convergence models, and what they share (Config, Sample, Summary and the
+// metric accumulators). The network's graph and its routes need none of
+// that and are a package of their own, model/topo.
 package model
