@@ -27,15 +27,7 @@ func TestResultsCSV(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Open(filepath.Join(dir, "results.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := readResults(t, dir)
 	if len(rows) != 1+4 {
 		t.Fatalf("%d rows, want a header and 4 runs", len(rows))
 	}
@@ -126,15 +118,7 @@ func TestResultsCSVHoldsTheRegistry(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Open(filepath.Join(dir, "results.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := readResults(t, dir)
 	missing := 0
 	for k, r := range res.Runs {
 		for _, m := range metrics.All {
@@ -161,4 +145,19 @@ func TestResultsCSVHoldsTheRegistry(t *testing.T) {
 	if missing == 0 {
 		t.Error("no missing value was checked")
 	}
+}
+
+// readResults reads dir's results.csv.
+func readResults(t *testing.T, dir string) [][]string {
+	t.Helper()
+	f, err := os.Open(filepath.Join(dir, "results.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows
 }
