@@ -4,11 +4,13 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -36,6 +38,28 @@ func TestMain(m *testing.M) {
 // and the files they use, checked against qcnlab's output and exit status.
 func TestCLI(t *testing.T) {
 	testscript.Run(t, testscript.Params{Dir: "testdata/script", Cmds: map[string]func(*testscript.TestScript, bool, []string){
+		// status N CMD ARGS... runs CMD as exec does and fails unless it
+		// exits with status N: the CLI's contract (2 for bad input, 1 for a
+		// failed or interrupted run) is checked, where "! exec" accepts any
+		// non-zero status.
+		"status": func(ts *testscript.TestScript, neg bool, args []string) {
+			if neg || len(args) < 2 {
+				ts.Fatalf("usage: status N CMD [ARGS...]")
+			}
+			want, err := strconv.Atoi(args[0])
+			ts.Check(err)
+			got := 0
+			if err := ts.Exec(args[1], args[2:]...); err != nil {
+				var exit *exec.ExitError
+				if !errors.As(err, &exit) {
+					ts.Fatalf("%s: %v", args[1], err)
+				}
+				got = exit.ExitCode()
+			}
+			if got != want {
+				ts.Fatalf("%s exited with status %d, want %d", args[1], got, want)
+			}
+		},
 		// gunzip FILE.gz writes FILE beside it, as gunzip -k does.
 		"gunzip": func(ts *testscript.TestScript, neg bool, args []string) {
 			if neg || len(args) != 1 || !strings.HasSuffix(args[0], ".gz") {
