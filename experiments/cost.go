@@ -7,7 +7,6 @@ import (
 
 	"qcnlab/algos"
 	"qcnlab/model"
-	"qcnlab/model/topo"
 	"qcnlab/units"
 )
 
@@ -177,8 +176,15 @@ func (e *Experiment) Cost() Cost {
 func (e *Experiment) costErrors(bad func(key, format string, args ...any)) {
 	c := e.Cost()
 	if c.Memory > MaxRunMemory {
-		bad(c.MemoryKey, "a run would need ~%s of memory (the most is %s); make the network smaller",
-			units.FormatBytes(roundTo2(c.Memory)), units.FormatBytes(MaxRunMemory))
+		advice := "make the network smaller"
+		switch c.MemoryKey {
+		case "traffic.load", "traffic.short_flow_rate":
+			advice = "lower the short flows' load: on an overloaded network every flow started stays alive"
+		case "traffic.pattern", "flows", "traffic.long_flows":
+			advice = "make fewer flows"
+		}
+		bad(c.MemoryKey, "a run would need ~%s of memory (the most is %s); %s",
+			units.FormatBytes(roundTo2(c.Memory)), units.FormatBytes(MaxRunMemory), advice)
 	}
 	if c.Events > MaxRunEvents {
 		bad(c.EventsKey, "a run would need ~%.2g events, hours of computing (the most is %.0g); shorten the duration or lower the rates",
@@ -280,15 +286,17 @@ func batchErrors(runs []Run, bad func(key, format string, args ...any)) {
 }
 
 // fabricCost is a fabric's cost by the model's own estimate (model.Estimate,
-// from the sizes of its records), for the most expensive algorithm. The
-// memory is blamed on the buffer if most of it is queues, on the traffic if
-// the flows outnumber the hosts, else on the topology's size.
+// from the sizes of its records), for the most expensive algorithm. Each
+// total is blamed on the key that drives its largest part: the topology's
+// size, the buffer, the flows of the pattern or of [[flows]], the short
+// flows' load; the frames' events on the duration, the samples' on the
+// sample interval.
 func (e *Experiment) fabricCost() Cost {
 	cfg, err := e.fabricConfig()
 	if err != nil {
 		return Cost{} // Validate reports it
 	}
-	var c Cost
+	var est model.Cost
 	for _, name := range e.Algorithms {
 		sc, err := algos.Lookup(name)
 		if err != nil {
@@ -298,34 +306,32 @@ func (e *Experiment) fabricCost() Cost {
 		if cfg.Params, err = sc.Resolve(cfg.Network(), e.Params[name]); err != nil {
 			continue
 		}
-		est := model.Estimate(cfg)
-		c.Memory, c.Events = max(c.Memory, est.Memory), max(c.Events, est.Events)
-	}
-	c.EventsKey = "duration"
-	c.MemoryKey = map[string]string{"fat_tree": "network.k", "leaf_spine": "network.hosts_per_leaf", "custom": "network.link"}[e.Network.Topology]
-	small := cfg
-	small.Buffer = small.FrameBytes
-	if f := *cfg.Fabric; f.Topology != nil {
-		small.Fabric = &f
-		if t, err := e.topologyWithBuffer(small.FrameBytes); err == nil {
-			f.Topology = t
-			if model.Estimate(small).Memory < c.Memory/2 {
-				c.MemoryKey = "network.buffer"
-			}
+		if x := model.Estimate(cfg); x.Memory+x.Events > est.Memory+est.Events {
+			est = x
 		}
 	}
-	if c.MemoryKey != "network.buffer" && len(cfg.Fabric.Flows) > 4*len(cfg.Fabric.Topology.Hosts) {
-		c.MemoryKey = "traffic.pattern"
+	flows, short := "traffic.pattern", "traffic.short_flow_rate"
+	if len(e.Flows) > len(cfg.Fabric.Flows)-len(e.Flows) {
+		flows = "flows"
 	}
+	if e.Traffic.Load != nil {
+		short = "traffic.load"
+	}
+	c := Cost{Memory: est.Memory, Events: est.Events}
+	c.MemoryKey = largest([]float64{est.NetworkMemory, est.BufferMemory, est.FlowMemory, est.ShortMemory},
+		[]string{e.sizeKey(), "network.buffer", flows, short})
+	c.EventsKey = largest([]float64{est.FrameEvents, est.SampleEvents, est.ShortEvents},
+		[]string{"duration", "output.sample_interval", short})
 	return c
 }
 
-// topologyWithBuffer is the fabric's topology with every buffer set to b.
-func (e *Experiment) topologyWithBuffer(b int) (*topo.Topology, error) {
-	x := e.Clone()
-	x.Network.Buffer = units.Bytes(b)
-	for i := range x.Network.FabricLinks {
-		x.Network.FabricLinks[i].Buffer = nil
+// largest is the key of the largest part.
+func largest(parts []float64, keys []string) string {
+	best := 0
+	for i, x := range parts {
+		if x > parts[best] {
+			best = i
+		}
 	}
-	return x.Topology()
+	return keys[best]
 }
