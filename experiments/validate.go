@@ -179,6 +179,9 @@ func (e *Experiment) Validate() error {
 	if len(errs) == 0 {
 		e.costErrors(bad)
 	}
+	if len(errs) == 0 {
+		e.seriesErrors(bad)
+	}
 	if len(e.Sweep) > 0 && e.sweepErrors(bad) && len(errs) == 0 {
 		if runs, err := e.Runs(); err != nil {
 			errs = append(errs, err)
