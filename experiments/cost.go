@@ -385,8 +385,16 @@ func (e *Experiment) fabricCost() Cost {
 		[]string{e.sizeKey(), "network.buffer", flows, short})
 	c.EventsKey = largest([]float64{est.FrameEvents, est.SampleEvents, est.ShortEvents},
 		[]string{"duration", "output.sample_interval", short})
-	if est.Work > 2*est.Events { // most of the cost is the hosts' many flows
+	if est.Work > 2*est.Events { // most of the cost is the hosts' many flows: the pattern's or the short ones alive
 		c.EventsKey = flows
+		perHost, most := map[int]int{}, 0
+		for _, f := range cfg.Fabric.Flows {
+			perHost[f.From]++
+			most = max(most, perHost[f.From])
+		}
+		if est.MostFlowsPerHost > 2*most {
+			c.EventsKey = short
+		}
 	}
 	return c
 }

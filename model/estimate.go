@@ -155,6 +155,7 @@ func Estimate(cfg Config) Cost {
 		}
 		c.FlowMemory += float64(len(n.flows)) * float64(unsafe.Sizeof(sourceFlows{}))
 	}
+	shortPerHost := 0.0
 	if f := cfg.Fabric; f != nil && f.Short != nil && f.Short.Rate > 0 && f.Short.Sizes != nil {
 		// A short flow alive holds a limiter; on an overloaded fabric every
 		// flow started stays alive. Its frames are the hosts' load.
@@ -163,6 +164,7 @@ func Estimate(cfg Config) Cost {
 		c.ShortMemory += alive * (limiterBytes(int(hops), rpBytes, npBytes, &cfg) + float64(unsafe.Sizeof(sizedFlow{})))
 		load := math.Min(f.Short.Rate*f.Short.Sizes.Mean()*8, float64(len(t.Hosts))*t.Ports[t.NIC(0)].Capacity)
 		c.ShortEvents += load/frameBits*dur*(1+2*hops) + f.Short.Rate*dur*4
+		shortPerHost = shortFlowsAlive(f.Short, dur, len(t.Hosts), t.Ports[t.NIC(0)].Capacity, frameB)
 	}
 	if cfg.Traffic != nil || (cfg.Fabric != nil && (cfg.Fabric.Short != nil || slices.ContainsFunc(cfg.Fabric.Flows, func(f Flow) bool { return f.Size > 0 }))) {
 		c.FlowMemory += 10 * float64(unsafe.Sizeof(logHist{})+3100*4) // the flows' histograms, by size
@@ -176,10 +178,25 @@ func Estimate(cfg Config) Cost {
 			c.MostFlowsPerHost = max(c.MostFlowsPerHost, perHost[f.host])
 		}
 	}
+	c.MostFlowsPerHost += int(math.Ceil(shortPerHost))
 	// Samples walk the flows once each, counted already; frames and short
 	// flows are the hosts' events.
 	c.Work = c.SampleEvents + (c.FrameEvents+c.ShortEvents)*(1+limiterScanEvents*float64(max(c.MostFlowsPerHost-1, 0)))
 	return c
+}
+
+// shortFlowsAlive is the short flows a host holds on average over a run,
+// each with its limiter: by Little's law about rho/(1-rho) where the host's
+// link is loaded to rho (a flow takes at least a frame), and when it is
+// overloaded every flow started stays: half of them, on average.
+func shortFlowsAlive(s *ShortFlows, dur float64, hosts int, nic, frameBytes float64) float64 {
+	perHost := s.Rate / float64(hosts)
+	started := perHost * dur
+	rho := perHost * math.Max(s.Sizes.Mean(), frameBytes) * 8 / nic
+	if rho >= 0.95 {
+		return started / 2
+	}
+	return math.Min(started, rho/(1-rho)+1)
 }
 
 // limiterBytes is a rate limiter's memory with its reaction point and route.
