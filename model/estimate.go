@@ -162,9 +162,16 @@ func Estimate(cfg Config) Cost {
 		hops := float64(t.Routes().Hops(0, len(t.Hosts)-1))
 		alive := f.Short.Rate * dur
 		c.ShortMemory += alive * (limiterBytes(int(hops), rpBytes, npBytes, &cfg) + float64(unsafe.Sizeof(sizedFlow{})))
-		load := math.Min(f.Short.Rate*f.Short.Sizes.Mean()*8, float64(len(t.Hosts))*t.Ports[t.NIC(0)].Capacity)
+		// A flow is at least a frame; the hosts' links carry at most
+		// their capacity. The slowest host link decides how many stay.
+		nics, slowest := 0.0, math.Inf(1)
+		for h := range t.Hosts {
+			nics += t.Ports[t.NIC(h)].Capacity
+			slowest = math.Min(slowest, t.Ports[t.NIC(h)].Capacity)
+		}
+		load := math.Min(f.Short.Rate*math.Max(f.Short.Sizes.Mean(), frameB)*8, nics)
 		c.ShortEvents += load/frameBits*dur*(1+2*hops) + f.Short.Rate*dur*4
-		shortPerHost = shortFlowsAlive(f.Short, dur, len(t.Hosts), t.Ports[t.NIC(0)].Capacity, frameB)
+		shortPerHost = shortFlowsAlive(f.Short, dur, len(t.Hosts), slowest, frameB)
 	}
 	if cfg.Traffic != nil || (cfg.Fabric != nil && (cfg.Fabric.Short != nil || slices.ContainsFunc(cfg.Fabric.Flows, func(f Flow) bool { return f.Size > 0 }))) {
 		c.FlowMemory += 10 * float64(unsafe.Sizeof(logHist{})+3100*4) // the flows' histograms, by size
