@@ -55,6 +55,9 @@ func (s Slice) Runs(n int) ([]int, error) {
 	return ids, nil
 }
 
+// Files lists what Record writes.
+func (s Slice) Files() []string { return []string{File} }
+
 // Record writes the slice's manifest, shard.json, beside its outputs.
 func (s Slice) Record(ctx context.Context, dir *outdir.Dir, w results.Written) error {
 	m := Manifest{Experiment: w.Experiment, ExperimentSHA256: hash(w.TOML), Series: w.Series.String(), Shard: s.Index, Shards: s.Count,
