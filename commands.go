@@ -277,7 +277,7 @@ func mergeCommand(fs *flag.FlagSet) func(c *call) int {
 		}
 		ctx, stop := signals()
 		defer stop()
-		res, err := shard.Merge(ctx, c.args, *out, plot)
+		res, err := shard.Merge(ctx, c.args, *out, shard.Options{Plot: plot})
 		if errors.Is(err, context.Canceled) {
 			fmt.Fprintln(c.stderr, "qcnlab merge: interrupted; its temporary files are removed")
 			return exitRun
