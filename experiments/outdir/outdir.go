@@ -146,17 +146,6 @@ func firstMissing(dir string) string {
 	}
 }
 
-// Check makes dir if needed and checks that qcnlab can write there: that it
-// is a folder, can be locked and is not in use. A command that runs for
-// minutes before it writes checks its --out first.
-func Check(dir string) error {
-	d, err := Open(dir)
-	if err != nil {
-		return err
-	}
-	return d.Close()
-}
-
 func open(dir string, root *os.Root) (*Dir, error) {
 	if info, err := root.Lstat(JournalName); err == nil && !info.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, JournalName), errNotRegular(info))
