@@ -71,16 +71,17 @@ func TestHPCCInflightFromTwoSamples(t *testing.T) {
 func TestHPCCMostLoadedHop(t *testing.T) {
 	s := newHPCC(t, nil)
 	sendFrames(s, 0, 20, 1000)
-	first := []Hop{{TS: 1 * us, Rate: 100e9}, {TS: 1 * us, QLen: 6250, Rate: 25e9}}
+	first := []Hop{{TS: 1 * us, QLen: 6250, Rate: 25e9}, {TS: 1 * us, Rate: 100e9}}
 	s.OnAck(2*us, &Ack{Seq: 1000, Hops: first})
-	// Hop 0: half busy over 4 us, u = 0.5; hop 1 (25 Gbps): fully busy over
-	// 2 us with 6250 B queued in both samples, u = 1 + 6250*8/(25e9*T) = 1.2.
-	second := []Hop{{TS: 5 * us, TxBytes: 25000, Rate: 100e9}, {TS: 3 * us, TxBytes: 6250, QLen: 6250, Rate: 25e9}}
+	// Hop 0 (25 Gbps): fully busy over 2 us with 6250 B queued in both
+	// samples, u = 1 + 6250*8/(25e9*T) = 1.2; hop 1: half busy over 4 us,
+	// u = 0.5.
+	second := []Hop{{TS: 3 * us, TxBytes: 6250, QLen: 6250, Rate: 25e9}, {TS: 5 * us, TxBytes: 25000, Rate: 100e9}}
 	sendFrames(s, 20000, 20, 1000)
 	s.OnAck(6*us, &Ack{Seq: 30000, Hops: second})
 	U := (1*(10-2) + 1.2*2) / 10.0
 	if math.Abs(s.U()-U) > 1e-12 {
-		t.Errorf("U = %g, want %g (hop 1, u = 1.2, its tau = 2 us)", s.U(), U)
+		t.Errorf("U = %g, want %g (hop 0, u = 1.2, its tau = 2 us)", s.U(), U)
 	}
 }
 
