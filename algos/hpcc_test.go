@@ -43,9 +43,9 @@ func TestHPCCInflightFromTwoSamples(t *testing.T) {
 	hop2 := Hop{TS: 2 * us, TxBytes: 12500, QLen: 10000, Rate: 100e9}
 	sendFrames(s, seq, 20, 1000)
 	s.OnAck(3*us, &Ack{Seq: seq + 1000, Hops: []Hop{hop2}}) // past lastUpdateSeq (20000): a full update
-	u := 1.0 + 5000*8/(100e9*10e-6)                      // txRate/B + min(qlen)/(B*T)
-	U := (1*(10-1) + u*1) / 10.0                         // tau = 1 us of T = 10 us
-	r := 100e9/(U/0.95) + 40e6                           // R_c = line rate
+	u := 1.0 + 5000*8/(100e9*10e-6)                         // txRate/B + min(qlen)/(B*T)
+	U := (1*(10-1) + u*1) / 10.0                            // tau = 1 us of T = 10 us
+	r := 100e9/(U/0.95) + 40e6                              // R_c = line rate
 	if math.Abs(s.U()-U) > 1e-12 {
 		t.Fatalf("U = %.15g, want %.15g", s.U(), U)
 	}
@@ -59,7 +59,7 @@ func TestHPCCInflightFromTwoSamples(t *testing.T) {
 	// the same reference, and leaves the reference alone.
 	hop3 := Hop{TS: 3 * us, TxBytes: 25000, QLen: 0, Rate: 100e9}
 	s.OnAck(4*us, &Ack{Seq: seq + 2000, Hops: []Hop{hop3}}) // before lastUpdateSeq (40000)
-	U = (U*9 + 1*1) / 10 // u = 1 + min(10000, 0)/..., tau 1 us
+	U = (U*9 + 1*1) / 10                                    // u = 1 + min(10000, 0)/..., tau 1 us
 	if math.Abs(s.U()-U) > 1e-12 || math.Abs(s.Rate()-(r/(U/0.95)+40e6)) > 1e-3 || s.Reference() != r {
 		t.Errorf("fast react: U %g rate %g reference %g; want U %g rate %g reference %g",
 			s.U(), s.Rate(), s.Reference(), U, r/(U/0.95)+40e6, r)
@@ -71,17 +71,19 @@ func TestHPCCInflightFromTwoSamples(t *testing.T) {
 func TestHPCCMostLoadedHop(t *testing.T) {
 	s := newHPCC(t, nil)
 	sendFrames(s, 0, 20, 1000)
-	first := []Hop{{TS: 1 * us, QLen: 6250, Rate: 25e9}, {TS: 1 * us, Rate: 100e9}}
+	first := []Hop{{TS: 1 * us, Rate: 100e9}, {TS: 1 * us, QLen: 6250, Rate: 25e9}, {TS: 1 * us, Rate: 100e9}}
 	s.OnAck(2*us, &Ack{Seq: 1000, Hops: first})
-	// Hop 0 (25 Gbps): fully busy over 2 us with 6250 B queued in both
-	// samples, u = 1 + 6250*8/(25e9*T) = 1.2; hop 1: half busy over 4 us,
-	// u = 0.5.
-	second := []Hop{{TS: 3 * us, TxBytes: 6250, QLen: 6250, Rate: 25e9}, {TS: 5 * us, TxBytes: 25000, Rate: 100e9}}
+	// Hop 1 (25 Gbps) is the most loaded: fully busy over 2 us with 6250 B
+	// queued in both samples, u = 1 + 6250*8/(25e9*T) = 1.2. Hops 0 and 2
+	// are half busy, u = 0.5, over 4 and 3 us: neither the longest tau nor
+	// the last hop is the one that counts.
+	second := []Hop{{TS: 5 * us, TxBytes: 25000, Rate: 100e9}, {TS: 3 * us, TxBytes: 6250, QLen: 6250, Rate: 25e9},
+		{TS: 4 * us, TxBytes: 18750, Rate: 100e9}}
 	sendFrames(s, 20000, 20, 1000)
 	s.OnAck(6*us, &Ack{Seq: 30000, Hops: second})
 	U := (1*(10-2) + 1.2*2) / 10.0
 	if math.Abs(s.U()-U) > 1e-12 {
-		t.Errorf("U = %g, want %g (hop 0, u = 1.2, its tau = 2 us)", s.U(), U)
+		t.Errorf("U = %g, want %g (hop 1, u = 1.2, its tau = 2 us)", s.U(), U)
 	}
 }
 

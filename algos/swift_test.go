@@ -118,15 +118,19 @@ func TestSwiftLoss(t *testing.T) {
 	if s.Cwnd() != 10 {
 		t.Fatalf("after 5 timeouts in a row cwnd %g, want min_cwnd 10", s.Cwnd())
 	}
+	// srtt = 7/8 x 10 us + 1/8 x 20 us = 11.25 us (both samples below the
+	// target: no decrease yet).
 	s = newSwift(t, 0, nil)
-	s.OnAck(100*us, &Ack{Seq: 0, Sent: 90 * us}) // srtt 10 us
+	s.OnAck(100*us, &Ack{Seq: 0, Sent: 90 * us})
+	s.OnAck(110*us, &Ack{Seq: 0, Sent: 90 * us})
+	cwnd := s.Cwnd()
 	s.OnLoss(200 * us)
-	s.OnLoss(205 * us) // within an RTT of the first: no cut
-	if s.Cwnd() != 11250 {
-		t.Errorf("fast recovery twice within an RTT: cwnd %g, want 11250", s.Cwnd())
+	s.OnLoss(211 * us) // 11 us later: within the smoothed RTT, no cut
+	if s.Cwnd() != cwnd/2 {
+		t.Errorf("fast recovery twice within an RTT: cwnd %g, want %g", s.Cwnd(), cwnd/2)
 	}
-	s.OnLoss(211 * us)
-	if s.Cwnd() != 5625 {
-		t.Errorf("fast recovery an RTT later: cwnd %g, want 5625", s.Cwnd())
+	s.OnLoss(215 * us) // 15 us after the cut: past 11.25 us
+	if s.Cwnd() != cwnd/4 {
+		t.Errorf("fast recovery an RTT later: cwnd %g, want %g", s.Cwnd(), cwnd/4)
 	}
 }
