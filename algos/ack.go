@@ -36,7 +36,7 @@ type Ack struct {
 }
 
 // Hop is the telemetry one egress port stamps on a data frame as it leaves
-// (HPCC paper section 3.2, figure 4; the HPCC code's IntHop).
+// (HPCC paper section 3; the HPCC code's IntHop, int-header.h).
 type Hop struct {
 	TS      Time    // when the port stamped it
 	TxBytes int64   // bytes the port had transmitted by then, cumulative

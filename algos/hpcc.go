@@ -33,21 +33,21 @@ func init() {
 func HPCCParams() []Param {
 	return []Param{
 		{Key: "eta", Kind: Number, Min: 0.01, Max: 1, Default: Fixed(0.95),
-			Doc: "eta: the target utilisation of the most loaded link (paper 3.3: 95%; run.py --utgt 95, U_TARGET (run.py:71, 84))"},
+			Doc: "eta: the target utilisation of the most loaded link (paper section 3: 95%; run.py --utgt 95, U_TARGET (run.py:71, 84))"},
 		{Key: "max_stage", Kind: Count, Min: 0, Default: Fixed(0),
-			Doc: "maxStage: additive-only updates (W = W_c + W_AI) while U < eta, at most this many in a row before a multiplicative one (paper 3.3 prints 5; the authors' project page says 0 was used and 5 is a typo; run.py --mi defaults to 0, MI_THRESH (run.py:72)): 0, so every update is W_c/(U/eta) + W_AI"},
+			Doc: "maxStage: additive-only updates (W = W_c + W_AI) while U < eta, at most this many in a row before a multiplicative one (paper section 3 prints 5; the authors' project page says 0 was used and 5 is a typo; run.py --mi defaults to 0, MI_THRESH (run.py:72)): 0, so every update is W_c/(U/eta) + W_AI"},
 		{Key: "r_ai", Kind: Rate, Min: 0,
-			Doc:     "R_AI = W_AI / T: the additive step as a rate (paper 3.3: W_AI; run.py: RATE_AI = 10 Mb/s per 25 Gbps of NIC, --hpai to override (run.py:112-114)); scaled with the sources' line rate, as run.py scales it",
+			Doc:     "R_AI = W_AI / T: the additive step as a rate (paper section 3: W_AI; run.py: RATE_AI = 10 Mb/s per 25 Gbps of NIC, --hpai to override (run.py:112-114)); scaled with the sources' line rate, as run.py scales it",
 			Default: func(n Network, _ Values) float64 { return 10e6 * dcqcnNICRate(n) / 25e9 }},
 		{Key: "fast_react", Kind: Switch, Max: 1, Default: Fixed(1),
-			Doc: "recompute W on every ACK against the reference W_c (paper 3.3, 'per-ACK'; FAST_REACT 1, run.py:123); off: only once per RTT, when W_c is updated"},
+			Doc: "recompute W on every ACK against the reference W_c (paper section 3, per-ACK reaction; FAST_REACT 1, run.py:123); off: only once per RTT, when W_c is updated"},
 		{Key: "min_rate", Kind: Rate, Min: 1, Default: Fixed(1e9),
 			Doc: "the floor of the rate (the paper gives none; MIN_RATE 1000 Mb/s (run.py:28), UpdateRateHp's bound, rdma-hw.cc:839-840); not scaled"},
 	}
 }
 
 var hpccReadings = []string{
-	"Sources. Algorithm 1 of the paper (Li et al., SIGCOMM 2019, section 3.3) and the authors' ns-3 code (UpdateRateHp, rdma-hw.cc:754-913) agree; the values are run.py's (--cc hp: U_TARGET 0.95, MI_THRESH 0, RATE_AI 10 Mb/s per 25 Gbps, FAST_REACT 1, MULTI_RATE 0, HAS_WIN 1, VAR_WIN 1, MIN_RATE 1 Gb/s). maxStage defaults to 0, the value the authors' evaluation used (their project page: the paper's 5 is a typo); 5 is max_stage = 5.",
+	"Sources. Algorithm 1 of the paper (Li et al., SIGCOMM 2019, section 3) and the authors' ns-3 code (UpdateRateHp, rdma-hw.cc:754-913) agree; the values are run.py's (--cc hp: U_TARGET 0.95, MI_THRESH 0, RATE_AI 10 Mb/s per 25 Gbps, FAST_REACT 1, MULTI_RATE 0, HAS_WIN 1, VAR_WIN 1, MIN_RATE 1 Gb/s). maxStage defaults to 0, the value the authors' evaluation used (their project page: the paper's 5 is a typo); 5 is max_stage = 5.",
 	"Window as a rate: the code keeps R (starting at line rate) and limits the flow to W = BDP x R / line rate, BDP = line rate x T (rdma-queue-pair.cc:125-137); T is the BaseRTT the transport gives (the code's maxRtt over all host pairs, GLOBAL_T 1). W_AI = R_AI x T.",
 	"U from two INT samples (MeasureInflight): for each hop i, with the sample of the previous ACK, tau = ts - ts', txRate = (txBytes - txBytes')*8/tau, u_i = txRate/B_i + min(qlen, qlen')*8/(B_i*T); the hop with the largest u_i gives u and its tau (from u = 0, as the code: if every u_i is 0, tau is 0 and U stays); tau = min(tau, T); U = (1 - tau/T)*U + (tau/T)*u. U starts at 1 (rdma-queue-pair.cc:49). The samples are stored on every ACK. A hop whose tau is 0 (two ACKs of one stamp) is skipped; a path whose hop count changes starts over from the new sample.",
 	"Stages (ComputeWind): if U/eta >= 1 or incStage >= maxStage, R = R_c/(U/eta) + R_AI and incStage = 0; else R = R_c + R_AI and incStage + 1; R within [min_rate, line rate]. The first ACK past lastUpdateSeq updates R_c and incStage and sets lastUpdateSeq = snd_nxt (once per RTT); the other ACKs only set R from R_c (fast_react). The first ACK only stores its INT and sets lastUpdateSeq.",

@@ -13,11 +13,11 @@ import "math"
 // paces: one frame every rtt/cwnd.
 //
 // Swift is window-limited; it is paced only while its window is below one
-// frame. The paper publishes the algorithm but not its constants; the
-// values are htsim's (Broadcom/csg-htsim at 841d9e7, sim/swift.cpp, whose
-// comments call several of them guesses), the second reading the paper
-// leaves. Host (endpoint) delay is not modelled: Swift's fabric window is its
-// window, and the delay is the RTT sample.
+// frame. The rules are the paper's; the values are htsim's
+// (Broadcom/csg-htsim at 841d9e7, sim/swift.cpp, whose comments call ai,
+// beta, max_mdf, h and RETX_RESET_THRESHOLD guesses). Host (endpoint) delay
+// is not modelled: Swift's fabric window is its window, and the delay is the
+// RTT sample.
 
 func init() {
 	awaitTransport(&Scheme{
@@ -67,7 +67,7 @@ func SwiftParams() []Param {
 }
 
 var swiftReadings = []string{
-	"Sources. The paper (Kumar et al., SIGCOMM 2020) gives Algorithm 1 (the reaction to ACKs, timeouts and fast recovery, the clamp, pacing) and the target's scaling by hops and by the window (section 3) without publishing its constants; htsim's sim/swift.cpp implements it with values it calls guesses, which are the defaults here.",
+	"Sources. The paper (Kumar et al., SIGCOMM 2020) gives Algorithm 1 (the reaction to ACKs, timeouts and fast recovery, the clamp, pacing) and the target's scaling by hops and by the window (section 3). The defaults are htsim's (sim/swift.cpp:605-620, main_swift.cpp:61), several of which its comments call guesses; where the paper states a value, it is to be checked against these.",
 	"Target delay = base_target + hops x h + max(0, min(alpha/sqrt(cwnd) + beta_fs, fs_range)), cwnd in frames, alpha = fs_range / (1/sqrt(fs_min_cwnd) - 1/sqrt(fs_max_cwnd)), beta_fs = -alpha/sqrt(fs_max_cwnd). hops is the number of switches the path crosses (the paper counts hops from the TTL); htsim multiplies h by its route's element count and takes sqrt of the whole frames in cwnd (integer division), neither followed here.",
 	"On an ACK (delay = its RTT sample): below the target, cwnd += ai*frame*acked/cwnd (cwnd >= a frame) or ai*acked (below); at or above it, if can_decrease, cwnd *= max(1 - beta*(delay-target)/delay, 1 - max_mdf). can_decrease = now - t_last_decrease >= rtt, with rtt the smoothed RTT before this sample (srtt = 7/8 srtt + 1/8 sample, the first sample taken whole, as htsim's update_rtt); the retransmit count restarts.",
 	"On a timeout: the count of timeouts in a row grows; at retx_reset cwnd = min_cwnd, else if can_decrease cwnd *= 1 - max_mdf. On fast recovery (OnLoss, as the paper's 'On Fast Recovery'; htsim cuts at its end): the count restarts and, if can_decrease, cwnd *= 1 - max_mdf. After every event cwnd is clamped to [min_cwnd, max_cwnd], and a smaller cwnd than before the event records the time of the decrease.",
