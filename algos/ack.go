@@ -70,6 +70,16 @@ type Sender interface {
 	OnTimeout(now Time)
 }
 
+// TelemetrySender is a Sender that reads in-band telemetry (HPCC's). Stamping
+// costs work at every hop, so the transport has the egress ports stamp a
+// flow's data frames, and the receiver copy the stamps into Ack.Hops, only
+// when the flow's sender is one of these.
+type TelemetrySender interface {
+	Sender
+	// UsesTelemetry marks the sender; it does nothing.
+	UsesTelemetry()
+}
+
 // SenderEnv is what a sender is built from.
 type SenderEnv struct {
 	Network

@@ -52,6 +52,9 @@ func TestAckSchemesAwaitTransport(t *testing.T) {
 		}
 		env := SenderEnv{Network: net10G, LineRate: net10G.LineRate, BaseRTT: 10 * Microsecond, Hops: 3}
 		snd := s.NewSender(env, v)
+		if _, ok := snd.(TelemetrySender); ok != (name == "hpcc") {
+			t.Errorf("%s: TelemetrySender %v; only HPCC reads INT", name, ok)
+		}
 		if snd.Window() < 0 || snd.Rate() < 0 || (snd.Window() == 0 && snd.Rate() == 0) {
 			t.Errorf("%s starts with window %g, rate %g", name, snd.Window(), snd.Rate())
 		}

@@ -97,6 +97,9 @@ func (s *HPCCSender) Reference() float64 { return s.rc }
 // Stage is incStage.
 func (s *HPCCSender) Stage() int { return s.stage }
 
+// UsesTelemetry makes the HPCC sender a TelemetrySender: its ACKs carry INT.
+func (s *HPCCSender) UsesTelemetry() {}
+
 func (s *HPCCSender) OnSend(now Time, seq int64, bytes int) { s.seq.sent(seq, bytes) }
 func (s *HPCCSender) OnLoss(now Time)                       {}
 func (s *HPCCSender) OnTimeout(now Time)                    {}
