@@ -239,3 +239,25 @@ func TestDCTCPRateControl(t *testing.T) {
 		t.Errorf("the HPCC code has no loss response, rate moved to %g", s.Rate())
 	}
 }
+
+// TestDCTCPAlphaTracksTheMarkedFraction checks eq. (1)'s fixed point: with a
+// quarter of every window's bytes marked, alpha after n windows is
+// 0.25 + (alpha_0 - 0.25)(1-g)^n.
+func TestDCTCPAlphaTracksTheMarkedFraction(t *testing.T) {
+	s := newDCTCP(t, net10G, nil)
+	seq := sendFrames(s, 0, 4, 1500)
+	acked := int64(0)
+	for n := 1; n <= 60; n++ {
+		for i := 0; i < 4; i++ { // the window's 4 frames, the first marked
+			acked += 1500
+			s.OnAck(0, &Ack{Seq: acked, ECE: i == 0})
+			if i == 0 {
+				seq = sendFrames(s, seq, 4, 1500) // ACK-clocked: the next window goes out
+			}
+		}
+		want := 0.25 + (1-0.25)*math.Pow(1-1.0/16, float64(n))
+		if math.Abs(s.Alpha()-want) > 1e-12 {
+			t.Fatalf("after %d windows alpha = %.15g, want %.15g", n, s.Alpha(), want)
+		}
+	}
+}

@@ -146,3 +146,42 @@ func TestHPCCBounds(t *testing.T) {
 		t.Errorf("rate under a huge queue %g, want min_rate", s.Rate())
 	}
 }
+
+// TestHPCCConvergesOnOneLink feeds two HPCC senders the telemetry of an
+// ideal link of capacity C that carries both their rates, one ACK per RTT
+// each: Algorithm 1 takes their sum to eta*C + 2 R_AI in one step, and
+// shrinks their difference by eta*C/(sum) per RTT (the additive step is what
+// makes it fair).
+func TestHPCCConvergesOnOneLink(t *testing.T) {
+	a, b := newHPCC(t, nil), newHPCC(t, nil)
+	a.r, a.rc = 80e9, 80e9
+	b.r, b.rc = 20e9, 20e9
+	const T = 10 * us
+	var tx int64
+	seq := int64(0)
+	var ts Time
+	for rtt := 0; rtt < 200; rtt++ {
+		ts += T
+		tx += int64((a.Rate() + b.Rate()) * T.Seconds() / 8)
+		seq = sendFrames(a, seq, 1, 1000)
+		sendFrames(b, seq-1000, 1, 1000)
+		hop := []Hop{{TS: ts, TxBytes: tx, Rate: 100e9}}
+		diff := a.Rate() - b.Rate()
+		a.OnAck(ts, &Ack{Seq: seq, Hops: hop})
+		b.OnAck(ts, &Ack{Seq: seq, Hops: hop})
+		if rtt >= 2 {
+			sum := a.Rate() + b.Rate()
+			if math.Abs(sum-(0.95*100e9+2*40e6)) > 1e3 {
+				t.Fatalf("RTT %d: sum of rates %g, want eta*C + 2 R_AI = %g", rtt, sum, 0.95*100e9+2*40e6)
+			}
+			if want := diff * 0.95 * 100e9 / sum; math.Abs((a.Rate()-b.Rate())-want) > 1e3 {
+				t.Fatalf("RTT %d: difference %g, want %g", rtt, a.Rate()-b.Rate(), want)
+			}
+		}
+	}
+	// 200 RTTs of (1 - 2 R_AI/(eta*C + 2 R_AI)) take 15% off the gap:
+	// fairness comes at the pace of W_AI, as the paper says.
+	if d := a.Rate() - b.Rate(); d <= 0 || d > 60e9*0.85 {
+		t.Errorf("after 200 RTTs the difference is %g of 60e9", d)
+	}
+}
