@@ -93,7 +93,7 @@ func DCTCPParams() []Param {
 
 		// Congestion point (paper 3.1).
 		{Key: "k", Kind: Bytes, Min: 0,
-			Doc: "K: a frame is marked when the queue is above K (paper 3.1: on arrival; section 4: K = 65 packets at 10 Gbps, 20 at 1 Gbps; hpcc: KMIN = KMAX = 30 KB per 10 Gbps, P_MAX 1 (run.py:128-130)); scaled linearly with the bottleneck capacity from 65 frames at 10 Gbps (paper) or 3 KB per Gbps (hpcc), as the paper's guideline K > C*RTT/7 (3.4) and run.py scale it",
+			Doc: "K: a frame is marked when the queue is above K (paper 3.1: on arrival; section 4: K = 65 packets at 10 Gbps, 20 at 1 Gbps; hpcc: KMIN = KMAX = 30 KB per 10 Gbps, P_MAX 1 (run.py:128-130; KB of 1000 B, switch-mmu.cc:111-114)); scaled linearly with the bottleneck capacity from 65 frames at 10 Gbps (paper) or 3 KB per Gbps (hpcc), as the paper's guideline K > C*RTT/7 (3.4) and run.py scale it",
 			Default: func(n Network, v Values) float64 {
 				p := dctcpPresetOf(v)
 				if p.kFrames > 0 {
