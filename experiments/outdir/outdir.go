@@ -613,6 +613,22 @@ func (d *Dir) Begin() error {
 			}
 			d.forget(e.Path)
 		}
+		// The folders of an earlier batch that are output directories of
+		// their own (reproduce's runs/NN-x) are begun too.
+		d.mu.Lock()
+		var folders []entry
+		for p, e := range d.earlier {
+			if _, again := d.wrote[p]; !again && e.Kind == "dir" {
+				folders = append(folders, e)
+			}
+		}
+		d.mu.Unlock()
+		sortEntries(folders)
+		for _, e := range folders {
+			if err := d.beginSub(e); err != nil {
+				errs = append(errs, err)
+			}
+		}
 		if err := errors.Join(errs...); err != nil {
 			d.beginErr = refuse(err)
 			return
@@ -636,6 +652,50 @@ func (d *Dir) Begin() error {
 		d.rewriteJournal(all)
 	})
 	return d.beginErr
+}
+
+// beginSub begins the folder e of an earlier batch if it is an output
+// directory of its own (its own journal): its earlier files go too, and
+// its journal with them if nothing else is left in it (the folder then
+// goes at Finish, as any empty folder of an earlier batch). A folder open
+// elsewhere (this run's own, or another run's) is left alone.
+func (d *Dir) beginSub(e entry) error {
+	info, err := d.root.Lstat(e.Path)
+	if err != nil || !info.IsDir() || e.Ino == 0 || inode(info) != e.Ino {
+		return nil
+	}
+	if j, err := d.root.Lstat(e.Path + "/" + JournalName); err != nil || !j.Mode().IsRegular() {
+		return nil
+	}
+	root, err := d.root.OpenRoot(e.Path)
+	if err != nil {
+		return nil
+	}
+	sub, err := open(d.Join(e.Path), root)
+	if err != nil {
+		root.Close()
+		if errors.Is(err, ErrBusy) {
+			return nil
+		}
+		return err
+	}
+	if err := sub.Begin(); err != nil {
+		sub.Close()
+		return err
+	}
+	sub.removeStale()
+	sub.mu.Lock()
+	empty := len(sub.earlier) == 0
+	sub.mu.Unlock()
+	if entries, err := sub.ReadDir("."); err == nil && empty && len(entries) == 1 && entries[0].Name() == JournalName {
+		sub.mu.Lock()
+		sub.closed = true
+		sub.mu.Unlock()
+		sub.root.Remove(JournalName)
+		sub.unlock()
+		return nil
+	}
+	return sub.Close()
 }
 
 // Abandon closes the directory after a failure that came before the batch
@@ -685,6 +745,13 @@ func (d *Dir) Abandon() error {
 // Finish removes what earlier runs wrote and this one did not write again
 // (if it is still what they wrote), then closes the directory.
 func (d *Dir) Finish() error {
+	d.removeStale()
+	return d.Close()
+}
+
+// removeStale removes what earlier runs wrote and this one did not write
+// again, if it is still what they wrote: files, then empty folders.
+func (d *Dir) removeStale() {
 	d.mu.Lock()
 	var stale []entry
 	for p, e := range d.earlier {
@@ -713,7 +780,6 @@ func (d *Dir) Finish() error {
 			}
 		}
 	}
-	return d.Close()
 }
 
 // unchanged reports whether e is still the regular file an earlier run

@@ -447,3 +447,44 @@ func TestAbandonRemovesWhatOpenMade(t *testing.T) {
 		t.Error("Abandon removed a directory it did not make")
 	}
 }
+
+// Begin also removes the earlier batch's files in its folders that are
+// output directories of their own (reproduce's runs/NN-x), and such a
+// folder once empty; a file of the user's there stays, and its folder.
+func TestBeginRemovesTheEarlierBatchsSubDirectories(t *testing.T) {
+	dir := t.TempDir()
+	d := mustOpen(t, dir)
+	for _, name := range []string{"runs/01-a", "runs/02-b"} {
+		sub, err := d.Sub(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sub.WriteFile("plots/run0.png", []byte(name)); err != nil {
+			t.Fatal(err)
+		}
+		if err := sub.WriteFile("summary.json", []byte(name)); err != nil {
+			t.Fatal(err)
+		}
+		sub.Finish()
+	}
+	d.WriteFile("report.md", nil)
+	d.Finish()
+	write(t, filepath.Join(dir, "runs", "02-b", "notes.txt"), "mine")
+
+	d = mustOpen(t, dir)
+	if err := d.Begin(); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"report.md", "runs/01-a/summary.json", "runs/01-a/plots/run0.png", "runs/02-b/summary.json"} {
+		if exists(filepath.Join(dir, f)) {
+			t.Errorf("the earlier batch's %s is still there after Begin", f)
+		}
+	}
+	d.Finish()
+	if exists(filepath.Join(dir, "runs", "01-a")) {
+		t.Error("the earlier batch's emptied folder runs/01-a is still there")
+	}
+	if !exists(filepath.Join(dir, "runs", "02-b", "notes.txt")) {
+		t.Error("a file of the user's in an earlier batch's folder was removed")
+	}
+}
