@@ -94,9 +94,9 @@ func readBounded(ctx context.Context, path string, limit int64) ([]byte, error) 
 // is cancelled (a summary of many sources takes seconds to decode). What
 // it decodes is bounded before it decodes it: the runs one at a time, no
 // more than most (what shard.json lists), and the whole no larger than
-// boundShape allows.
+// its shape allows.
 func decodeSummary(ctx context.Context, data []byte, most int, res *results.Result) error {
-	if err := boundShape(data); err != nil {
+	if err := summaryShape.bound(data); err != nil {
 		return err
 	}
 	done := make(chan error, 1)
@@ -182,6 +182,9 @@ func read(ctx context.Context, dir string) (*slice, error) {
 	}
 	if err != nil {
 		return nil, err
+	}
+	if err := manifestShape.bound(data); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if err := json.Unmarshal(data, &s.manifest); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)

@@ -121,7 +121,7 @@ func TestMergeRefusesFIFOs(t *testing.T) {
 func TestMergeBoundsWhatSummaryDecodesTo(t *testing.T) {
 	root := t.TempDir()
 	dirs := twoShards(t, root, "v", "v")
-	const n = 1 << 20 // 3 MB of "{},"
+	const n = 3 << 20 // 9 MB of "{},"
 	empties := strings.Repeat("{},", n-1) + "{}"
 	for _, c := range []struct{ name, summary, want string }{
 		{"runs", `{"experiment":"batch","complete":true,"runs":[` + empties + `]}`, "would take more than"},
@@ -129,9 +129,14 @@ func TestMergeBoundsWhatSummaryDecodesTo(t *testing.T) {
 		{"bottlenecks", `{"experiment":"batch","complete":true,"runs":[{"bottlenecks":[` + empties + `]}]}`, "would take more than"},
 		{"phases", `{"experiment":"batch","runs":[{"phases":[{"sources":[` + empties + `]}]}]}`, "would take more than"},
 		{"unknown key", `{"experiment":"batch","runs":[{"mine":[[` + strings.Repeat("[],", n) + `[]]]}]}`, "would take more than"},
+		{"shard.json's runs", `{"shard":1,"shards":2,"runs_total":16,"runs":[` + empties + `]}`, "shard.json: its lists would take more than"},
 	} {
 		dir := copyShard(t, root, dirs[1])
-		if err := os.WriteFile(filepath.Join(dir, "summary.json"), []byte(c.summary), 0o644); err != nil {
+		file := "summary.json"
+		if strings.HasPrefix(c.name, "shard.json") {
+			file = File
+		}
+		if err := os.WriteFile(filepath.Join(dir, file), []byte(c.summary), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		runtime.GC()
@@ -142,7 +147,7 @@ func TestMergeBoundsWhatSummaryDecodesTo(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want %q", c.name, err, c.want)
 		}
-		// Reading the file is 3 MB; decoding a million elements would be
+		// Reading the file is 9 MB; decoding 3 million elements would be
 		// hundreds.
 		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 64<<20 {
 			t.Errorf("%s: the merge allocated %d MB on a %d MB summary", c.name, alloc>>20, len(c.summary)>>20)
@@ -158,11 +163,18 @@ func TestBoundShapeAcceptsRealSummaries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := boundShape(data); err != nil {
+	if err := summaryShape.bound(data); err != nil {
 		t.Error(err)
 	}
-	if elementBytes["runs"] == 0 || elementBytes["bottlenecks"] == 0 || elementBytes["sources"] == 0 || defaultElement < elementBytes["runs"] {
-		t.Errorf("element sizes %v, default %d", elementBytes, defaultElement)
+	sizes := summaryShape.elementBytes
+	if sizes["runs"] == 0 || sizes["bottlenecks"] == 0 || sizes["sources"] == 0 || summaryShape.largest < sizes["runs"] {
+		t.Errorf("element sizes %v, largest %d", sizes, summaryShape.largest)
+	}
+	if data, err = os.ReadFile(filepath.Join(dirs[0], File)); err != nil {
+		t.Fatal(err)
+	}
+	if err := manifestShape.bound(data); err != nil || manifestShape.elementBytes["runs"] == 0 {
+		t.Errorf("shard.json: %v, element sizes %v", err, manifestShape.elementBytes)
 	}
 }
 

@@ -8,23 +8,38 @@ import (
 	"qcnlab/experiments/results"
 )
 
-// What summary.json may decode to is bounded by its size before it is
-// decoded: the 1 GiB limit on the file alone does not bound it, since a
-// tampered list of empty objects ([{},{},...], 3 bytes each) decodes to a
-// struct of hundreds of bytes per element. boundShape counts the elements
-// of every list in the file, each charged the size of what it decodes into
-// (by the list's key), and refuses a file whose elements would take more
-// than maxDecodedFactor times its size (plus maxDecodedSlack): a summary
-// qcnlab wrote takes less memory decoded than its JSON.
+// What summary.json and shard.json may decode to is bounded by their size
+// before they are decoded: the limits on the files' sizes alone do not
+// bound it, since a tampered list of empty objects ([{},{},...], 3 bytes
+// each) decodes to a struct of tens or hundreds of bytes per element. A
+// shape counts the elements of every list in a file, each charged the size
+// of what it decodes into (by the list's key), and refuses a file whose
+// elements would take more than maxDecodedFactor times its size (plus
+// maxDecodedSlack): a file qcnlab wrote takes less memory decoded than its
+// JSON.
 const (
 	maxDecodedFactor = 2
-	maxDecodedSlack  = 64 << 20
+	maxDecodedSlack  = 16 << 20
 )
 
-// elementBytes is, by the key of a list in summary.json, the size of one
-// of its elements decoded (the largest for a key that several lists
-// share); defaultElement is the largest of all, for any other list.
-var elementBytes, defaultElement = listElementSizes(reflect.TypeOf(results.Result{}))
+// shape is what the lists of a JSON file decode to: by the key of a list,
+// the size of one of its elements (the largest for a key that several
+// lists share); largest, the largest of all, for any other list.
+type shape struct {
+	elementBytes map[string]int64
+	largest      int64
+}
+
+// The shapes of summary.json and shard.json.
+var (
+	summaryShape  = shapeOf(reflect.TypeOf(results.Result{}))
+	manifestShape = shapeOf(reflect.TypeOf(Manifest{}))
+)
+
+func shapeOf(t reflect.Type) shape {
+	sizes, largest := listElementSizes(t)
+	return shape{sizes, largest}
+}
 
 // listElementSizes walks t's fields and returns, by JSON key, the size of
 // the elements of each slice field, and the largest of them.
@@ -70,11 +85,10 @@ func listElementSizes(t reflect.Type) (map[string]int64, int64) {
 	return sizes, largest
 }
 
-// boundShape refuses a summary whose lists would decode to more than a
-// summary qcnlab writes can take (see maxDecodedFactor). It reads the JSON
-// a byte at a time, allocating nothing; malformed JSON is left to the
-// decoder.
-func boundShape(data []byte) error {
+// bound refuses a file whose lists would decode to more than a file
+// qcnlab writes can take (see maxDecodedFactor). It reads the JSON a byte
+// at a time, allocating nothing; malformed JSON is left to the decoder.
+func (sh shape) bound(data []byte) error {
 	type frame struct {
 		list      bool
 		element   int64  // a list's element size
@@ -115,9 +129,9 @@ func boundShape(data []byte) error {
 			stack = append(stack, frame{expectKey: true})
 		case '[':
 			value()
-			size := defaultElement
+			size := sh.largest
 			if top := stack[len(stack)-1]; !top.list {
-				if s, ok := elementBytes[string(top.key)]; ok {
+				if s, ok := sh.elementBytes[string(top.key)]; ok {
 					size = s
 				}
 			}
