@@ -12,11 +12,12 @@
 //     temporary only if it bears a temporary name of qcnlab's and is the
 //     file (or folder) recorded; never the directory itself or the journal.
 //     Anything else stays, whatever the journal says.
-//   - A batch's outputs are never mixed with an earlier batch's: Begin
-//     checks every name the batch will write and removes the earlier
-//     batch's files before the first is written, so that wherever a batch
-//     stops (an error, Ctrl-C, a kill, a full disk) the directory holds the
-//     files of one batch.
+//   - A batch's outputs are never mixed with an earlier batch's:
+//     CheckNames checks every name the batch will write before its runs,
+//     and Begin (at the first commit, or sooner) removes the earlier
+//     batch's files before the first new one is renamed into place, so that
+//     wherever a batch stops (an error, Ctrl-C, a kill, a full disk) the
+//     directory holds files of one batch.
 //   - One run at a time: the journal is locked (flock) for as long as the
 //     directory is open, so a second run into it refuses at once with a
 //     clear message instead of deleting the first one's files; a lock dies
