@@ -1,11 +1,13 @@
 // Package results writes what a batch produced: the summary for people
 // (text) or programs (JSON), and into an output directory (--out)
 // experiment.toml, each run's time series as it runs, then
-// timeseries.csv.gz, summary.json, results.csv and the figures of package
-// plots. Every file
-// goes through package outdir, whole or not at all. Execute runs a batch
-// (package batch) with these writers; Finish is the one place a batch's
-// outputs are finished, for a run and for a merge of shards.
+// timeseries.csv.gz, results.csv, the figures of package plots and
+// summary.json, last. Every file goes through package outdir, whole or not
+// at all, and Files lists them all: their names are checked before the
+// runs, and the earlier batch's files are removed before the first is
+// written, so a directory never holds two batches' files. Execute runs a
+// batch (package batch) with these writers; Finish is the one place a
+// batch's outputs are finished, for a run and for a merge of shards.
 package results
 
 import (
