@@ -75,19 +75,23 @@ func readBounded(ctx context.Context, path string, limit int64) ([]byte, error) 
 		return nil, err
 	}
 	defer f.Close()
-	if info, err := f.Stat(); err != nil {
+	info, err := f.Stat()
+	if err != nil {
 		return nil, err
 	} else if info.Size() > limit {
 		return nil, fmt.Errorf("%s: %d bytes, more than the %d a shard's file may be", path, info.Size(), limit)
 	}
-	data, err := io.ReadAll(io.LimitReader(results.ContextReader(ctx, f), limit+1))
-	if err != nil {
+	// One buffer of the file's size (io.ReadAll's doubling would take
+	// twice it), and a byte more to see a file that grew meanwhile.
+	data := make([]byte, info.Size()+1)
+	n, err := io.ReadFull(results.ContextReader(ctx, f), data)
+	switch {
+	case err == nil:
+		return nil, fmt.Errorf("%s: grew while it was read", path)
+	case !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF):
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("%s: more than the %d bytes a shard's file may be", path, limit)
-	}
-	return data, nil
+	return data[:n], nil
 }
 
 // decodeSummary decodes summary.json into res, returning as soon as ctx
