@@ -209,3 +209,12 @@ func TestStepSnap(t *testing.T) {
 		t.Errorf("sources.count snaps 5 to %g", a.snap(5))
 	}
 }
+
+// The experiment's name reaches the terminal escaped.
+func TestReportEscapesTheName(t *testing.T) {
+	var b bytes.Buffer
+	WriteText(&b, &Report{Experiment: "x\x1b[2J", Key: "network.k", axis: newAxis("network.k", algos.Count)})
+	if out := b.String(); strings.Contains(out, "\x1b") || !strings.HasPrefix(out, `x\x1b[2J: stability along network.k`) {
+		t.Errorf("%q", out)
+	}
+}
