@@ -13,6 +13,7 @@ import (
 
 	"qcnlab/algos"
 	"qcnlab/experiments"
+	"qcnlab/printable"
 )
 
 // Speeds in simulated seconds per wall second; fastest (one past the last)
@@ -285,7 +286,7 @@ func (m *Model) restart() {
 }
 
 func (m Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{tea.SetWindowTitle("qcnlab " + m.exp.Name)}
+	cmds := []tea.Cmd{tea.SetWindowTitle("qcnlab " + printable.Text(m.exp.Name))}
 	if m.autoTick {
 		cmds = append(cmds, tick())
 	}
@@ -579,7 +580,7 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 		m.focus = m.back()
 	case key.Matches(msg, k.Save):
 		m.focus = focusSave
-		return m.save.open("./" + m.exp.Name + ".toml")
+		return m.save.open(defaultSavePath(m.exp.Name))
 	case key.Matches(msg, k.Open):
 		m.focus = focusOpen
 		return m.opener.open()
