@@ -257,7 +257,7 @@ func (m *Model) sweepLabel(w int) string {
 		if !m.compare && !experiments.AxisApplies(a.Key, m.bar[m.active]) {
 			continue
 		}
-		kv := m.exp.ShortKey(a.Key) + "=" + strings.Trim(a.Value, `"`)
+		kv := m.exp.ShortKey(a.Key) + "=" + printable.Text(strings.Trim(a.Value, `"`))
 		if a.Key == "seed" {
 			seed = kv
 			continue
