@@ -56,6 +56,11 @@ func (l *loopStats) boundary() {
 // waits behind it, so no loop is longer than the longest latency allows.
 func (s *Packet) sendFeedback(f *frame, fb algos.Feedback, kind eventKind) {
 	l := s.lims[f.lim]
+	if l.rp == nil {
+		// The frame was its flow's last and its loss or delivery ended the
+		// flow (freeLimiter): nothing is left to tell.
+		return
+	}
 	h := &s.hosts[l.host]
 	back := f.prop - h.fwd + h.bwd // links between switches have one delay both ways
 	at := s.now + back + s.cfg.FeedbackLatency.Lo
