@@ -329,9 +329,13 @@ func TestDCQCNVsQCNStability(t *testing.T) {
 	if q == nil || q.Boundary == nil || math.Abs(*q.Boundary*1e6-165) > 165*0.01 || !strings.Contains(e.Description, "from 165 us") {
 		t.Errorf("QCN's boundary: %+v, the description says 165 us", q)
 	}
-	d := rep.Find("dcqcn", "std>0.2qeq")
-	if d == nil || d.Boundary == nil || d.Bracket[0] != nil || !strings.Contains(e.Description, "from the start of the range") {
-		t.Errorf("DCQCN's boundary: %+v, the description says the start of the range", d)
+	if d := rep.Find("dcqcn", "empty>0.05"); d == nil || d.Boundary == nil || math.Abs(*d.Boundary*1e6-41) > 1 || !strings.Contains(e.Description, "from 41 us") {
+		t.Errorf("DCQCN's idle boundary: %+v, the description says 41 us", d)
+	}
+	for _, c := range []string{"p95>1kmax", "swing>1band"} {
+		if d := rep.Find("dcqcn", c); d == nil || d.Boundary == nil || d.Bracket[0] != nil || !strings.Contains(e.Description, "at the start of the range") {
+			t.Errorf("DCQCN's %s boundary: %+v, the description says the start of the range", c, d)
+		}
 	}
 }
 
