@@ -493,7 +493,7 @@ func reproduceCommand(fs *flag.FlagSet) func(c *call) int {
 		}
 		if *list {
 			for _, cl := range claims {
-				fmt.Fprintf(c.stdout, "%-20s seed %s %-12s %s\n", cl.ID, cl.Ref, cl.Figure, cl.Experiment)
+				fmt.Fprintf(c.stdout, "%-20s %s %-12s %s\n", cl.ID, reproduce.RefLabel(cl.Ref), cl.Figure, cl.Experiment)
 			}
 			return exitOK
 		}
