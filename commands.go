@@ -99,7 +99,7 @@ func init() {
 			name: "stability",
 			synopsis: []string{"qcnlab stability FILE|NAME --vary KEY --range LO:HI [--seeds N] [--criteria LIST] [--grid N]",
 				"                 [--resolution X] [--set KEY=VALUE]... [--json] [--workers N]"},
-			does:   []string{"where along KEY each algorithm stops being stable"},
+			does: []string{"where along KEY each algorithm stops being stable"},
 			about: "Find where along KEY each algorithm stops being stable.\n\n" +
 				"Each algorithm is judged by criteria that fit its scheme unless --criteria gives one list for all:\n" +
 				"  qcn, ecm, dsm and the rest of the QCN family: " + stability.DefaultCriteria + "\n" +

@@ -21,7 +21,7 @@ func init() {
 		// No set point: the queue it acts in is the marking band.
 		QueueBand: func(v Values) (float64, float64) { return v["k_min"], v["k_max"] },
 		Display:   "DCQCN",
-		Ref:       "Zhu et al., SIGCOMM 2015 (DCQCN), sections 3-5; presets from bobzhuyb/ns3-rdma and alibaba-edu/High-Precision-Congestion-Control",
+		Ref:       "Zhu et al., SIGCOMM 2015 (DCQCN), sections 3-5; marking on dequeue and one CNP per window as its authors' CoNEXT 2016 analysis models them (jitupadhye-zz/rdma); presets from bobzhuyb/ns3-rdma and alibaba-edu/High-Precision-Congestion-Control",
 		Summary:   "RoCEv2 congestion control: RED-style ECN marking at switches, CNPs from receivers, alpha-weighted cuts and QCN's self-increase at senders",
 		Params:    DCQCNParams(),
 		Readings:  dcqcnReadings,

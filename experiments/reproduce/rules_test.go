@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"qcnlab/algos"
+	"qcnlab/experiments"
 	"qcnlab/experiments/batch"
 	"qcnlab/experiments/stability"
 	"qcnlab/model"
@@ -243,8 +245,8 @@ func worlds() map[string][2]world {
 			})},
 		},
 		"002-fig1": {
-			{sum: withTTF(func(string, map[string]string) *float64 { return ttf(10) })},
-			{sum: withTTF(func(string, map[string]string) *float64 { return nil })},
+			{sum: fixed(healthy), extra: reachedWorld(10)},
+			{sum: fixed(healthy), extra: reachedWorld(math.NaN())},
 		},
 		"002-fig3": {
 			{sum: func(string, string, map[string]string, uint64) model.Summary {
@@ -610,5 +612,44 @@ func TestMaxMinFair(t *testing.T) {
 		if math.Abs(got[i]-want[i]) > 1e-9 {
 			t.Errorf("flow %d: %g, want %g (%v)", i, got[i], want[i], got)
 		}
+	}
+}
+
+// reachedWorld: every run reaches fairness at t (NaN: never), at every
+// threshold.
+func reachedWorld(t float64) func(string, string, map[string]string, uint64) map[string]float64 {
+	return func(string, string, map[string]string, uint64) map[string]float64 {
+		x := map[string]float64{}
+		for _, th := range fairThresholds {
+			x[reachedKey(th)] = t
+		}
+		return x
+	}
+}
+
+// The time fairness is reached does not move with a later dip, so it does
+// not grow with the run's length: fair from 5 s on, a dip at 12 s, fair
+// again; time_to_fairness_seconds would restart at 12 s. A run fair for
+// less than the hold has none.
+func TestFairReachedIgnoresLaterDips(t *testing.T) {
+	r := fairReachedProbe{hold: 3, thresholds: []float64{0.8, 0.9}}.Attach(experiments.Run{}, nil)
+	for ms := 0; ms <= 20000; ms += 10 {
+		s := float64(ms) / 1000
+		lo := 0.5 // unfair
+		switch {
+		case s >= 5 && s < 12, s >= 12.5:
+			lo = 0.85 // fair at 0.8, not at 0.9
+		}
+		if s >= 1 && s < 2.5 {
+			lo = 0.95 // fair at both, for 1.5 s only: less than the hold
+		}
+		r.Sample(&model.Sample{Time: algos.Time(ms) * algos.Millisecond, Rates: []float64{lo * 1e9, 1e9}})
+	}
+	got := r.Finish(nil)
+	if x := got[reachedKey(0.8)]; x != 5 {
+		t.Errorf("threshold 0.8: reached at %g s, want 5 (the dip at 12 s must not move it)", x)
+	}
+	if x := got[reachedKey(0.9)]; !math.IsNaN(x) {
+		t.Errorf("threshold 0.9: reached at %g s, want never (fair for 1.5 s only)", x)
 	}
 }

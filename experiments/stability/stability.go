@@ -60,10 +60,10 @@ type Report struct {
 	IgnoredSweep []string `json:"ignored_sweep,omitempty"`
 	// HeldAt is the value each of them was held at, as TOML writes it;
 	// a key the experiment leaves to its default is absent.
-	HeldAt       map[string]string `json:"held_at,omitempty"`
-	Complete     bool       `json:"complete"`
-	Results      []Boundary `json:"results"`
-	axis         axis
+	HeldAt   map[string]string `json:"held_at,omitempty"`
+	Complete bool              `json:"complete"`
+	Results  []Boundary        `json:"results"`
+	axis     axis
 }
 
 // Boundary is where one algorithm stops being stable under one criterion.
