@@ -337,7 +337,7 @@ func ecmpAgainstMaxMin(ev *Evidence) Outcome {
 			check(alg+", ECMP: mean rate over the max-min fair share", "1", ev.Part("").Of(alg).collect(shareOverBound), near(1, 0.1)),
 			check(alg+", sprayed: mean rate over line rate", "1", ev.Part("spray").Of(alg).collect(shareOverBound), near(1, 0.1)))
 	}
-	o.Notes = fmt.Sprintf("the max-min fair share over the ECMP paths: %s of line rate (mean over the runs; an independent Monte Carlo over random permutations and hashes gave 0.477)",
+	o.Notes = fmt.Sprintf("the max-min fair share over the ECMP paths: %s of line rate (mean over the runs; an independent Monte Carlo over random permutations and hashes gave 0.477); sprayed runs pick each frame's next hop at random (spray = \"random\"): round-robin spraying, the default, lets each switch's turn lock a flow onto one path",
 		share.format(fair.mean().lo))
 	return o
 }
