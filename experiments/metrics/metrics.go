@@ -115,10 +115,9 @@ func optional(p *float64) (float64, bool) {
 // The metrics, in the order summary.json writes them: the run's, each
 // bottleneck's, each source's, then fairness.
 var (
-	SimSeconds  = run("sim_seconds", "seconds", "simulated time of the run", "", func(s *model.Summary) (float64, bool) { return s.SimSeconds, true })
-	WallSeconds = run("wall_seconds", "seconds", "wall-clock time the run took", "", func(s *model.Summary) (float64, bool) { return s.WallSeconds, true })
-	Events      = run("events", "", "discrete events handled (integration steps for a fluid model)", "", func(s *model.Summary) (float64, bool) { return float64(s.Events), true })
-	Frames      = run("frames", "frames", "frames that left the bottleneck", "", func(s *model.Summary) (float64, bool) { return float64(s.Frames), true })
+	SimSeconds = run("sim_seconds", "seconds", "simulated time of the run", "", func(s *model.Summary) (float64, bool) { return s.SimSeconds, true })
+	Events     = run("events", "", "discrete events handled (integration steps for a fluid model)", "", func(s *model.Summary) (float64, bool) { return float64(s.Events), true })
+	Frames     = run("frames", "frames", "frames that left the bottleneck", "", func(s *model.Summary) (float64, bool) { return float64(s.Frames), true })
 
 	Capacity         = link("capacity_bps", "bits/s", "capacity in force at the end of the window", func(b *model.BottleneckSummary) float64 { return b.CapacityBps })
 	Utilization      = link("utilization", "fraction", "delivered bits over the capacity integrated over the window", func(b *model.BottleneckSummary) float64 { return b.Utilization })
@@ -153,7 +152,7 @@ var (
 
 // All lists every metric, in summary.json's order.
 var All = []*Metric{
-	SimSeconds, WallSeconds, Events, Frames,
+	SimSeconds, Events, Frames,
 	Capacity, Utilization, QueueMean, QueueStd, QueueMin, QueueMax, QueueTarget, EmptyFraction,
 	Drops, DroppedBytes, DropsTotal, CPFeedbackFrames, PauseFrames, PausingFraction, HeldFraction,
 	Throughput, FinalRate, DeliveredBytes, SourceFeedbackFrames, LoopDelayMin, LoopDelayMax, SourcePausedFraction,

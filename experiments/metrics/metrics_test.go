@@ -12,7 +12,7 @@ func ptr(x float64) *float64 { return &x }
 // Every metric is named as summary.json names it, in its scope's object,
 // reads the value written there, and is missing exactly where it is null.
 func TestNamesAndValuesAreSummaryJSONs(t *testing.T) {
-	s := model.Summary{SimSeconds: 1, WallSeconds: 2, Events: 3, Frames: 4,
+	s := model.Summary{SimSeconds: 1, Events: 3, Frames: 4,
 		Bottlenecks: []model.BottleneckSummary{{CapacityBps: 5, Utilization: 0.5, QueueMean: 6, QueueStd: 7, QueueMin: 8, QueueMax: 9,
 			QEq: 10, EmptyFraction: 0.1, Drops: 11, DroppedBytes: 12, DropsTotal: 13, FeedbackFrames: 14, PauseFrames: 15,
 			PausedFraction: 0.2, HeldFraction: 0.3}},
