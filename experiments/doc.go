@@ -11,6 +11,7 @@
 //   - plots: the figures;
 //   - stats: a metric over the seeds of a point (mean, 95% interval);
 //   - outdir: the output directory, written safely;
+//   - userfile: the files a user names, read bounded and never blocked;
 //   - shard: a batch spread over machines, and the merge of its slices;
 //   - stability: the search for where a loop stops being stable;
 //   - reproduce: the seed papers' claims, judged from fresh runs.

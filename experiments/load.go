@@ -1,10 +1,9 @@
 package experiments
 
 import (
+	"context"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -14,8 +13,8 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
-
 	"qcnlab/algos"
+	"qcnlab/experiments/userfile"
 	"qcnlab/units"
 )
 
@@ -57,28 +56,8 @@ func Load(path string) (*Experiment, error) {
 // ReadFile reads an experiment file of at most MaxFileBytes. It reads from
 // pipes and devices too (qcnlab run <(...)), never more than the limit, so
 // /dev/zero is refused and not read forever.
-func ReadFile(path string) ([]byte, error) { return readLimited(path, "an experiment file") }
-
-// readLimited reads at most MaxFileBytes of what the file at path is.
-func readLimited(path, what string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if info, err := f.Stat(); err != nil {
-		return nil, err
-	} else if info.IsDir() {
-		return nil, &Error{Where: path, Msg: "is a directory, not " + what}
-	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if len(data) > MaxFileBytes {
-		return nil, &Error{Where: path, Msg: fmt.Sprintf("is larger than %s, the most %s may be", units.FormatBytes(MaxFileBytes), what)}
-	}
-	return data, nil
+func ReadFile(path string) ([]byte, error) {
+	return userfile.Read(context.Background(), path, userfile.Limit{Max: MaxFileBytes, What: "an experiment file", Streams: true})
 }
 
 // Parse reads and validates an experiment from data; where names it in
