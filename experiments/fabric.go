@@ -326,7 +326,7 @@ func (e *Experiment) Fabric() (*model.Fabric, error) {
 		if tr.Load != nil {
 			rate = model.ShortFlowRate(*tr.Load, len(f.Topology.Hosts), float64(e.Network.Capacity), sizes)
 		}
-		c.Short = &model.ShortFlows{Rate: rate, Sizes: sizes}
+		c.Short = &model.ShortFlows{Rate: rate, Sizes: sizes, Drain: e.Traffic.drain()}
 	}
 	return &c, nil
 }

@@ -56,6 +56,10 @@ type Config struct {
 	// OnSample, if set, receives the time series every SampleInterval.
 	// The Sample is reused: copy what you keep.
 	OnSample func(*Sample)
+	// OnFlow, if set, receives every flow of a given size as it ends, and
+	// those still going at the end of the run (flowrecord.go). The record
+	// is reused: copy what you keep.
+	OnFlow func(*FlowRecord)
 }
 
 // SourceConfig is one source and its access link.

@@ -54,7 +54,10 @@ type Packet struct {
 	allRates   []float64 // per flow, its rate over the rate window; the samples show the first
 	rates      rateSampler
 
-	short  *shortFlows // nil unless the flows include short flows (traffic.go, flows.go)
+	short *shortFlows // nil unless the flows include short flows (traffic.go, flows.go)
+	// drain: the arrivals stop (Traffic.Stop, ShortFlows.Stop) and every
+	// flow has a size, so the run ends once they are all over (drained).
+	drain  bool
 	fabric *fabricState
 
 	pausedMarks [][]algos.Time // PFC: [boundary][source] time paused (pfc.go)
@@ -271,6 +274,10 @@ func (s *Packet) Advance(until algos.Time) {
 		case evSample:
 			s.takeSample(ev.at)
 		}
+		if ev.kind == evSample && s.drain && s.drained() {
+			s.cfg.Duration, end = s.now, s.now // every flow is over: the run ends here
+			break
+		}
 	}
 	s.now = end
 	for _, p := range s.ports {
@@ -280,6 +287,7 @@ func (s *Packet) Advance(until algos.Time) {
 		for i := range s.hosts {
 			s.catchUp(&s.hosts[i], end)
 		}
+		s.flushFlows()
 		s.done = true
 	}
 }

@@ -69,6 +69,7 @@ type Flow struct {
 type ShortFlows struct {
 	Rate  float64 // flows per second, whole fabric
 	Sizes *FlowSizes
+	Drain Drain // when they stop arriving
 }
 
 // ShortFlowRate is the arrival rate of short flows that offers load (a
@@ -314,6 +315,8 @@ func (s *Packet) startFabric() error {
 	}
 	if sh := f.Short; sh != nil && sh.Rate > 0 && sh.Sizes != nil {
 		s.short.rate, s.short.sizes = sh.Rate, sh.Sizes
+		s.short.stop, s.short.maxFlows = sh.Drain.Stop, sh.Drain.MaxFlows
+		s.drain = sh.Drain.set() && !slices.ContainsFunc(f.Flows, func(fl Flow) bool { return fl.Size == 0 })
 		s.short.scheduleFirst(s)
 	}
 	return nil
@@ -337,8 +340,11 @@ func (s *Packet) spray(node, dst int32) int32 {
 
 // pathTaken records the path (its hash) a sprayed frame of l took.
 func (s *Packet) pathTaken(l *limiter, path uint32) {
+	if sz := l.sized; sz != nil && !slices.Contains(sz.paths, path) {
+		sz.paths = append(sz.paths, path) // at most the equal-cost paths
+	}
 	if int(l.id) >= s.statics {
-		return // a short flow's: not reported
+		return // a short flow's: in its record only
 	}
 	m := s.fabric.paths[l.id]
 	if m == nil {

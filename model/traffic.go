@@ -28,6 +28,35 @@ type Traffic struct {
 	LongFlows  int        // greedy flows per source; 0: sources send only short flows
 	ShortRate  float64    // short flows per second, whole network
 	ShortSizes *FlowSizes // size distribution of short flows
+	Drain      Drain      // when the short flows stop arriving
+}
+
+// Drain ends the arrivals of short flows at Stop, or after MaxFlows flows
+// (0: no bound), while the run goes on: with no greedy flow, it ends once
+// every flow is over (completed or lost), or at its duration, so that the
+// large flows are not left out of the statistics.
+type Drain struct {
+	Stop     algos.Time
+	MaxFlows int64
+}
+
+func (d Drain) set() bool { return d.Stop > 0 || d.MaxFlows > 0 }
+
+// drained reports, at a sample, whether the run has nothing left to do:
+// the arrivals are over and every flow is, past the warm-up. The ports
+// deliver what they have served by now first: they do so lazily.
+func (s *Packet) drained() bool {
+	sf := s.short
+	if sf.arriving(s) || s.now <= s.cfg.Warmup {
+		return false
+	}
+	for _, p := range s.ports {
+		s.events += uint64(s.depart(p, s.now))
+	}
+	if s.net.chain {
+		return sf.table.alive() == 0
+	}
+	return sf.alive == 0
 }
 
 // streamTraffic is the short-flow generator's random stream.
@@ -66,6 +95,7 @@ type flowEnded struct {
 
 // flow is a short flow alive: arrived and not yet complete.
 type flow struct {
+	id       int64 // FlowRecord.ID: the arrivals in order
 	start    algos.Time
 	size     int64
 	left     int64 // bytes not yet released by the rate limiter
@@ -83,6 +113,13 @@ type shortFlows struct {
 	next  algos.Time // the next arrival
 	table slots[flow]
 	stats flowStats
+	// arrivals counts the flows that arrived; alive those of a given size
+	// not yet over (a fabric's), for the drain.
+	arrivals, alive int64
+	// stop and maxFlows end the arrivals (Traffic.Stop, Traffic.MaxFlows):
+	// the run then drains.
+	stop     algos.Time
+	maxFlows int64
 }
 
 // nextFlowFrame picks the flow whose frame the source releases next, round
@@ -122,7 +159,7 @@ func (s *Packet) flowArrival() {
 		size := sf.sizes.Sample(sf.rng)
 		i := int32(sf.rng.IntN(s.statics))
 		src := s.lims[i]
-		f := flow{start: s.now, size: size, left: size, ideal: s.idealFCT(src, size),
+		f := flow{id: sf.arrivals, start: s.now, size: size, left: size, ideal: s.idealFCT(src, size),
 			inWindow: s.now >= s.cfg.Warmup}
 		if f.inWindow {
 			sf.stats.start(size)
@@ -136,10 +173,23 @@ func (s *Packet) flowArrival() {
 			s.syncArrival(&s.hosts[src.host])
 		}
 	}
+	sf.arrivals++
 	sf.next = s.now + algos.Time(sf.rng.ExpFloat64()/sf.rate*float64(algos.Second)+0.5)
-	if sf.next < s.cfg.Duration {
+	sf.scheduleNext(s)
+}
+
+// scheduleNext schedules the arrival drawn, unless it falls after the
+// run's end or the arrivals' stop, or enough flows arrived.
+func (sf *shortFlows) scheduleNext(s *Packet) {
+	if sf.arriving(s) {
 		s.agenda.schedule(event{kind: evFlowArrival, at: sf.next})
 	}
+}
+
+// arriving reports whether the next arrival drawn comes.
+func (sf *shortFlows) arriving(s *Packet) bool {
+	return sf.next < s.cfg.Duration && (sf.stop == 0 || sf.next < sf.stop) &&
+		(sf.maxFlows == 0 || sf.arrivals < sf.maxFlows)
 }
 
 // idealFCT is the time a flow of size bytes takes alone on limiter l's
@@ -202,6 +252,11 @@ func (s *Packet) flowEnded(i int32, t algos.Time) {
 		fct := (t - f.start).Seconds()
 		s.short.stats.complete(f.size, fct, fct/f.ideal)
 	}
+	if t <= s.cfg.Duration {
+		s.emitChainFlow(i, f, FlowCompleted, t)
+	} else {
+		s.emitChainFlow(i, f, FlowUnfinished, 0)
+	}
 	s.short.table.remove(e.flow)
 }
 
@@ -214,9 +269,11 @@ func (s *Packet) flowLost(l *limiter, sent algos.Time) {
 		if e.sent != sent {
 			continue
 		}
-		if f := &s.short.table.items[e.flow]; f.inWindow {
+		f := &s.short.table.items[e.flow]
+		if f.inWindow {
 			s.short.stats.lost++
 		}
+		s.emitChainFlow(l.id, f, FlowLost, 0)
 		s.short.table.remove(e.flow)
 		ends.removeAt(k)
 		return
@@ -328,9 +385,12 @@ func (h *logHist) quantile(q float64) float64 {
 // [warmup, duration]; FCTs and slowdowns are over those that completed by
 // the end. Quantiles are within 0.5% (log-binned histograms).
 type FlowSummary struct {
-	Started      int64            `json:"started"`
-	Completed    int64            `json:"completed"`
-	Lost         int64            `json:"lost"`
+	Started   int64 `json:"started"`
+	Completed int64 `json:"completed"`
+	Lost      int64 `json:"lost"`
+	// Unfinished are the flows started that neither completed nor were
+	// lost by the end of the run: still sending, or in flight.
+	Unfinished   int64            `json:"unfinished"`
 	SizeMean     float64          `json:"size_mean_bytes"`
 	FCTMean      float64          `json:"fct_mean_seconds"`
 	FCTP50       float64          `json:"fct_p50_seconds"`
@@ -362,7 +422,7 @@ type FlowSizeBucket struct {
 
 func (st *flowStats) summary() *FlowSummary {
 	a := &st.all
-	fs := &FlowSummary{Started: a.started, Completed: a.completed, Lost: st.lost}
+	fs := &FlowSummary{Started: a.started, Completed: a.completed, Lost: st.lost, Unfinished: a.started - a.completed - st.lost}
 	if a.started > 0 {
 		fs.SizeMean = a.sizeSum / float64(a.started)
 	}
@@ -391,7 +451,8 @@ func (st *flowStats) summary() *FlowSummary {
 func (s *Packet) startTraffic() {
 	tr := s.cfg.Traffic
 	s.short = &shortFlows{rate: tr.ShortRate, sizes: tr.ShortSizes, stats: newFlowStats(),
-		rng: rand.New(rand.NewPCG(s.cfg.Seed, streamTraffic))}
+		rng: rand.New(rand.NewPCG(s.cfg.Seed, streamTraffic)), stop: tr.Drain.Stop, maxFlows: tr.Drain.MaxFlows}
+	s.drain = tr.Drain.set() && tr.LongFlows == 0
 	for i := range s.lims {
 		l := s.lims[i]
 		l.fl = &sourceFlows{long: tr.LongFlows, table: &s.short.table, frameBytes: s.cfg.FrameBytes}
@@ -408,7 +469,5 @@ func (s *Packet) startTraffic() {
 // scheduleFirst draws and schedules the first short flow's arrival.
 func (sf *shortFlows) scheduleFirst(s *Packet) {
 	sf.next = algos.Time(sf.rng.ExpFloat64()/sf.rate*float64(algos.Second) + 0.5)
-	if sf.next < s.cfg.Duration {
-		s.agenda.schedule(event{kind: evFlowArrival, at: sf.next})
-	}
+	sf.scheduleNext(s)
 }

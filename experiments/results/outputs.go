@@ -20,6 +20,8 @@ import (
 type outputs struct {
 	dir     *outdir.Dir
 	parts   string // the temporary folder of the parts; "" without a time series
+	// flowParts is the temporary folder of the runs' flow records.
+	flowParts string
 	exp     *experiments.Experiment
 	toml    []byte        // experiment.toml
 	labels  []string      // of every run of the batch
@@ -51,6 +53,10 @@ func newOutputs(dir *outdir.Dir, e *experiments.Experiment, runs []experiments.R
 			return nil, err
 		}
 	}
+	var err error
+	if o.flowParts, err = dir.MkdirTemp("flows"); err != nil {
+		return nil, err
+	}
 	for _, r := range runs {
 		o.labels = append(o.labels, r.Label())
 		queues, rates := r.Exp.SeriesShape()
@@ -76,6 +82,11 @@ func (o *outputs) finish(ctx context.Context, res *Result, summaries []*batch.Ru
 			return err
 		}
 	}
+	if hasFlows(summaries) {
+		if err := o.joinFlows(ctx, summaries); err != nil {
+			return err
+		}
+	}
 	if err := Finish(ctx, o.dir, o.exp, res, o.plot); err != nil {
 		return err
 	}
@@ -98,6 +109,7 @@ type recorder struct {
 	i      int
 	run    experiments.Run
 	series *seriesWriter
+	flows  *flowWriter // nil unless the run has flows of a given size
 	fig    *plots.RunFigure
 }
 
@@ -107,6 +119,12 @@ func (o *outputs) Start(i int, run experiments.Run, cfg *model.Config) (batch.Re
 	if !o.series.None {
 		var err error
 		if r.series, err = o.newSeries(i, run); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.HasSizedFlows() {
+		var err error
+		if r.flows, err = o.newFlows(i, run); err != nil {
 			return nil, err
 		}
 	}
@@ -125,8 +143,20 @@ func (r *recorder) Sample(x *model.Sample) {
 	}
 }
 
-// Finish closes the run's part and draws its figure.
+// Flow writes a flow's record into the run's part.
+func (r *recorder) Flow(x *model.FlowRecord) {
+	if r.flows != nil {
+		r.flows.write(x)
+	}
+}
+
+// Finish closes the run's parts and draws its figure.
 func (r *recorder) Finish(s *batch.RunSummary) error {
+	if r.flows != nil {
+		if err := r.flows.close(); err != nil {
+			return err
+		}
+	}
 	if r.series != nil {
 		if err := r.series.close(); err != nil {
 			return err
@@ -146,6 +176,9 @@ func (r *recorder) Finish(s *batch.RunSummary) error {
 }
 
 func (r *recorder) Discard() {
+	if r.flows != nil {
+		r.flows.discard()
+	}
 	if r.series != nil {
 		r.series.discard()
 	}
