@@ -23,8 +23,8 @@ const FlowsFile = "flows.csv.gz"
 // flow that did not complete has empty finish_s, fct_s and slowdown
 // (NaN in pandas) and says why in outcome.
 var FlowColumns = []string{
-	"flow",             // the run's flow number: a [[flows]] entry's index, then the arrivals in order
-	"from", "to",       // hosts; on a chain the source (src2) and "sink"
+	"flow",       // the run's flow number: a [[flows]] entry's index, then the arrivals in order
+	"from", "to", // hosts; on a chain the source (src2) and "sink"
 	"class",            // traffic class
 	"size_bytes",       // bytes
 	"start_s",          // when it started

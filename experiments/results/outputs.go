@@ -18,19 +18,19 @@ import (
 // this batch's) as it runs, and at the end timeseries.csv.gz (the finished
 // parts, in run order), then what Finish writes. It is the batch's Sink.
 type outputs struct {
-	dir     *outdir.Dir
-	parts   string // the temporary folder of the parts; "" without a time series
+	dir   *outdir.Dir
+	parts string // the temporary folder of the parts; "" without a time series
 	// flowParts is the temporary folder of the runs' flow records.
 	flowParts string
-	exp     *experiments.Experiment
-	toml    []byte        // experiment.toml
-	labels  []string      // of every run of the batch
-	rows    []int         // time series rows written per run
-	plot    plots.Options // figures; Format "" for none
-	series  Series
-	every   algos.Time // series.Every
-	sources int        // the most sources of any run: the rate columns
-	links   int        // the most links of any run: the queue columns
+	exp       *experiments.Experiment
+	toml      []byte        // experiment.toml
+	labels    []string      // of every run of the batch
+	rows      []int         // time series rows written per run
+	plot      plots.Options // figures; Format "" for none
+	series    Series
+	every     algos.Time // series.Every
+	sources   int        // the most sources of any run: the rate columns
+	links     int        // the most links of any run: the queue columns
 }
 
 func newOutputs(dir *outdir.Dir, e *experiments.Experiment, runs []experiments.Run, plot plots.Options, series Series) (*outputs, error) {
