@@ -134,6 +134,10 @@ type Output struct {
 	// offered the most load at the start, and the first flows.
 	WatchPorts *int `toml:"watch_ports,omitempty"`
 	WatchFlows *int `toml:"watch_flows,omitempty"`
+	// FCTBuckets are the upper edges of the flows' size buckets: sizes
+	// ("100KB") or shares of the flow-size distribution ("50%", as the
+	// HPCC paper's figure 11 buckets by percentile of size).
+	FCTBuckets []string `toml:"fct_buckets,omitempty"`
 }
 
 // Default is the experiment every key of a file falls back to.

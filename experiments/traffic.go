@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -154,6 +155,38 @@ func (e *Experiment) dir(key string) string {
 	return filepath.Dir(where)
 }
 
+// FlowBuckets resolves output.fct_buckets into the model's upper edges in
+// bytes: a size, or a percentage of the short flows' size distribution.
+func (e *Experiment) FlowBuckets() ([]float64, error) {
+	var out []float64
+	for k, spec := range e.Output.FCTBuckets {
+		spec = strings.TrimSpace(spec)
+		var edge float64
+		if pct, ok := strings.CutSuffix(spec, "%"); ok {
+			p, err := strconv.ParseFloat(strings.TrimSpace(pct), 64)
+			if err != nil || !(p > 0 && p <= 100) {
+				return nil, fmt.Errorf("%q is not a share of the flows from 0%% (excluded) to 100%%", spec)
+			}
+			sizes, err := e.FlowSizes()
+			if err != nil {
+				return nil, fmt.Errorf("%q: a percentile needs traffic.short_flow_sizes: %v", spec, err)
+			}
+			edge = sizes.Quantile(p / 100)
+		} else {
+			b, err := units.ParseBytes(spec)
+			if err != nil || !(b > 0) {
+				return nil, fmt.Errorf("%q is neither a size such as \"100KB\" nor a percentile such as \"50%%\"", spec)
+			}
+			edge = b
+		}
+		if k > 0 && edge <= out[k-1] {
+			return nil, fmt.Errorf("the buckets' edges must increase: %q (%g bytes) after %g bytes", spec, edge, out[k-1])
+		}
+		out = append(out, edge)
+	}
+	return out, nil
+}
+
 // validateTraffic checks the [traffic] table.
 func (e *Experiment) validateTraffic(bad func(key, format string, args ...any)) {
 	t := e.Traffic
@@ -176,6 +209,9 @@ func (e *Experiment) validateTraffic(bad func(key, format string, args ...any)) 
 	}
 	if (t.Stop != nil || t.MaxFlows != nil) && t.ShortFlowRate == 0 && (t.Load == nil || *t.Load == 0) {
 		bad("traffic.stop", "stops the short flows' arrivals: give traffic.load or traffic.short_flow_rate")
+	}
+	if _, err := e.FlowBuckets(); err != nil {
+		bad("output.fct_buckets", "%v", err)
 	}
 	if !t.classic() && e.Model == "fluid" {
 		bad("traffic", "the fluid model has one greedy flow per source; use model = \"packet\" for flows")

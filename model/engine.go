@@ -53,6 +53,12 @@ type Packet struct {
 	arrived    []float64 // per flow, bytes that reached its first port: the sampler's input
 	allRates   []float64 // per flow, its rate over the rate window; the samples show the first
 	rates      rateSampler
+	// delivery is each flow's delivered rate over the rate window, from
+	// deliveredNow, its bytes delivered: the samples' Delivered, and on a
+	// fabric the time to fairness.
+	delivery     rateSampler
+	deliveredNow []float64
+	allDelivered []float64
 
 	short *shortFlows // nil unless the flows include short flows (traffic.go, flows.go)
 	// drain: the arrivals stop (Traffic.Stop, ShortFlows.Stop) and every

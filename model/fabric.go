@@ -306,7 +306,7 @@ func (s *Packet) startFabric() error {
 	}
 	sized := slices.ContainsFunc(f.Flows, func(fl Flow) bool { return fl.Size > 0 })
 	if sized || f.Short != nil {
-		s.short = &shortFlows{stats: newFlowStats(), rng: rand.New(rand.NewPCG(s.cfg.Seed, streamFlows))}
+		s.short = &shortFlows{stats: newFlowStats(s.cfg.FlowBuckets), rng: rand.New(rand.NewPCG(s.cfg.Seed, streamFlows))}
 	}
 	for _, l := range s.lims {
 		if l.sized != nil {

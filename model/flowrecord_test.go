@@ -123,3 +123,51 @@ func TestDrainEndsTheRun(t *testing.T) {
 		}
 	}
 }
+
+// Configured buckets split the flows by size; pooling two runs sums their
+// flows and takes the quantiles over both.
+func TestFlowBucketsAndPooling(t *testing.T) {
+	cfg := shortOnly(t, 2000, 0)
+	cfg.Duration, cfg.Warmup = 20*ms, 0
+	ws, err := Workload("websearch")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Traffic.ShortSizes = ws
+	cfg.FlowBuckets = []float64{10e3, 100e3, 1e6}
+	_, a, recs := records(t, cfg)
+	cfg.Seed = 2
+	_, b, _ := records(t, cfg)
+	fa := a.Flows
+	if len(fa.BySize) != 4 || fa.BySize[0].MaxBytes != 10e3 || fa.BySize[3].MaxBytes != 0 || fa.BySize[3].MinBytes != 1e6 {
+		t.Fatalf("buckets %+v", fa.BySize)
+	}
+	var small int64
+	for _, r := range recs {
+		if r.InWindow && r.Size <= 10e3 {
+			small++
+		}
+	}
+	if fa.BySize[0].Started != small || small == 0 {
+		t.Errorf("bucket 0 started %d, records %d", fa.BySize[0].Started, small)
+	}
+	if !(fa.SlowdownP50 <= fa.SlowdownP95 && fa.SlowdownP95 <= fa.SlowdownP99 && fa.FCTP50 <= fa.FCTP95) {
+		t.Errorf("quantiles out of order: %+v", fa)
+	}
+	same, ok := PoolFlows([]*FlowSummary{fa, fa})
+	if !ok || same.Started != 2*fa.Started || same.FCTP99 != fa.FCTP99 || same.SlowdownP50 != fa.SlowdownP50 ||
+		math.Abs(same.FCTMean-fa.FCTMean) > 1e-15 {
+		t.Errorf("a run pooled with itself: %+v, want the quantiles of %+v", same, fa)
+	}
+	both, ok := PoolFlows([]*FlowSummary{fa, b.Flows})
+	if !ok || both.Started != fa.Started+b.Flows.Started || both.BySize[2].Completed != fa.BySize[2].Completed+b.Flows.BySize[2].Completed {
+		t.Errorf("pooled %+v", both)
+	}
+	lo, hi := min(fa.SlowdownP99, b.Flows.SlowdownP99), max(fa.SlowdownP99, b.Flows.SlowdownP99)
+	if both.SlowdownP99 < lo/1.02 || both.SlowdownP99 > hi*1.02 {
+		t.Errorf("pooled p99 %g outside [%g, %g]", both.SlowdownP99, lo, hi)
+	}
+	if _, ok := PoolFlows([]*FlowSummary{fa, {}}); ok {
+		t.Error("a summary without histograms pooled")
+	}
+}

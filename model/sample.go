@@ -38,6 +38,24 @@ func (s *Packet) initSampling() {
 		to = append(to, satAdd(f.stop, fwd))
 	}
 	s.rates = newRateSampler(cfg, from, to)
+	s.delivery = newRateSampler(cfg, from, to)
+	s.deliveredNow = make([]float64, s.statics)
+	s.allDelivered = make([]float64, s.statics)
+	s.sample.Delivered = s.allDelivered[:nFlows]
+}
+
+// fairness is the rate sampler whose rates judge the time to fairness: on
+// a chain the rates at the bottleneck, every source's frames crossing it,
+// as the seeds measure them; on a fabric, where a flow's first port is
+// seldom its bottleneck, the delivered rates, the throughputs Jain's index
+// is computed from (under none with ECMP, every flow reaches its first
+// port at line rate while some deliver nothing: fair by the one, 0.4 by
+// the other).
+func (s *Packet) fairness() *rateSampler {
+	if s.net.chain {
+		return &s.rates
+	}
+	return &s.delivery
 }
 
 // watchedPorts picks n ports to sample: on a chain all, in order; on a
@@ -80,6 +98,15 @@ func (s *Packet) takeSample(t algos.Time) {
 		}
 	}
 	s.rates.observe(t, s.arrived, s.allRates)
+	// The bytes delivered by t: every port serves what it has served by
+	// then (ports depart lazily).
+	for _, p := range s.ports {
+		s.events += uint64(s.depart(p, t))
+	}
+	for i := range s.deliveredNow {
+		s.deliveredNow[i] = float64(s.delivered[i])
+	}
+	s.delivery.observe(t, s.deliveredNow, s.allDelivered)
 	if s.cfg.OnSample != nil {
 		s.cfg.OnSample(&s.sample)
 	}

@@ -108,6 +108,9 @@ type Sample struct {
 	Rates        []float64 // each source's rate over the last rate window as it reaches the bottleneck, bits/s
 	CurrentRates []float64 // each source's rate-limiter rate as of its last frame, bits/s
 	Capacity     []float64 // each bottleneck's service rate in force, bits/s
+	// Delivered is each flow's rate delivered to its receiver over the
+	// last rate window, bits/s (packet model; nil in the fluid models).
+	Delivered []float64
 	Ports        []string  // the name of each port of Queues and Capacity
 	Flows        []int     // the source id of each flow of Rates and CurrentRates
 }
@@ -165,7 +168,7 @@ func (s *Packet) Summary() Summary {
 		sum.Flows = s.short.stats.summary()
 	}
 	s.incastSummary(&sum)
-	sum.TimeToFairness = s.rates.fair.result(s.now, cfg.FairHold())
+	sum.TimeToFairness = s.fairness().fair.result(s.now, cfg.FairHold())
 	sum.Phases = s.phases()
 	return sum
 }

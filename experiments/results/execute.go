@@ -73,8 +73,12 @@ type Result struct {
 	Experiment string             `json:"experiment"`
 	Complete   bool               `json:"complete"`
 	Runs       []batch.RunSummary `json:"runs"`
-	stopped    bool               // cancelled, rather than incomplete for failed runs
-	exp        *experiments.Experiment
+	// FlowsPooled is each sweep point's flows, its seeds pooled; none
+	// without flows of a given size, or for a merge of shards (whose
+	// summaries no longer hold the histograms).
+	FlowsPooled []PooledFlows `json:"flows_pooled,omitempty"`
+	stopped     bool          // cancelled, rather than incomplete for failed runs
+	exp         *experiments.Experiment
 }
 
 // Execute runs every run of the experiment (or of opt.Part). If ctx is
@@ -130,6 +134,7 @@ func Execute(ctx context.Context, e *experiments.Experiment, opt Options) (*Resu
 			res.Complete = false
 		}
 	}
+	res.FlowsPooled = poolFlows(res)
 	failures := []error{batch.Failures(runs, errs)}
 	if out != nil {
 		wctx, cancel := writeContext(ctx, opt.Abort)
@@ -176,6 +181,9 @@ func Finish(ctx context.Context, dir *outdir.Dir, e *experiments.Experiment, res
 	steps := []func() error{
 		func() error { return writeSummary(ctx, dir, res) },
 		func() error { return writeResults(ctx, dir, e, res) },
+	}
+	if len(res.FlowsPooled) > 0 {
+		steps = append(steps, func() error { return writeFCT(ctx, dir, e, res.FlowsPooled) })
 	}
 	if plot.Format != "" {
 		steps = append(steps,

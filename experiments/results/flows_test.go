@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -123,5 +124,60 @@ func TestFlowsFileOneRowPerFlow(t *testing.T) {
 		if run.SimSeconds >= 0.02 && fs.Unfinished == 0 {
 			t.Errorf("run %d drained at %g s, yet ran to its end", run.Run, run.SimSeconds)
 		}
+	}
+}
+
+// fct.csv pools each algorithm's seeds: one row per size bucket and one
+// for all sizes, the counts the runs' sums; the text summary says so.
+func TestFCTFilePoolsTheSeeds(t *testing.T) {
+	dir := t.TempDir()
+	e := mustParse(t, fctExperiment(t)+`
+[output]
+fct_buckets = ["50%", "1MB"]
+`)
+	res, err := Execute(context.Background(), e, Options{OutDir: dir, Series: Series{None: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(filepath.Join(dir, FCTFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	all, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	header := all[0]
+	if want := append([]string{"algorithm"}, FCTColumns...); !slices.Equal(header, want) {
+		t.Fatalf("header %v, want %v", header, want)
+	}
+	if len(all) != 1+2*4 { // two algorithms, three buckets and all
+		t.Fatalf("%d rows: %v", len(all)-1, all)
+	}
+	started := map[string]int64{}
+	for _, r := range res.Runs {
+		started[r.Algorithm] += r.Flows.Started
+	}
+	for _, row := range all[1:] {
+		if row[2] != "all" {
+			continue
+		}
+		n, _ := strconv.ParseInt(row[5], 10, 64)
+		if row[1] != "2" || n != started[row[0]] {
+			t.Errorf("row %v: want %d flows over 2 seeds", row, started[row[0]])
+		}
+	}
+	// The 50th percentile of web-search sizes is the first bucket's edge.
+	if row := all[1]; row[2] != "0" || row[3] != "0" || row[4] == "" || row[4] == "1e+06" {
+		t.Errorf("first bucket %v", row)
+	}
+	if len(res.FlowsPooled) != 2 || res.FlowsPooled[0].Flows.Started != started[res.FlowsPooled[0].Algorithm] {
+		t.Errorf("pooled %+v", res.FlowsPooled)
+	}
+	var b strings.Builder
+	WriteText(&b, res)
+	if !strings.Contains(b.String(), "flows, seeds pooled") || !strings.Contains(b.String(), "slowdown p50") {
+		t.Errorf("text:\n%s", b.String())
 	}
 }
