@@ -111,8 +111,8 @@ type Sample struct {
 	// Delivered is each flow's rate delivered to its receiver over the
 	// last rate window, bits/s (packet model; nil in the fluid models).
 	Delivered []float64
-	Ports        []string  // the name of each port of Queues and Capacity
-	Flows        []int     // the source id of each flow of Rates and CurrentRates
+	Ports     []string // the name of each port of Queues and Capacity
+	Flows     []int    // the source id of each flow of Rates and CurrentRates
 }
 
 // throughputs fills in each source's throughput over span seconds from its
