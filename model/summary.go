@@ -47,7 +47,10 @@ type PhaseSummary struct {
 // BottleneckSummary describes one switch egress port: on a chain every
 // port of the chain, on a fabric every port that carried traffic.
 type BottleneckSummary struct {
-	Name        string  `json:"name"`
+	Name string `json:"name"`
+	// Tier is a fabric port's tier, as Tiers name them ("edge up");
+	// empty on a chain.
+	Tier        string  `json:"tier,omitempty"`
 	CapacityBps float64 `json:"capacity_bps"`
 	Utilization float64 `json:"utilization"`
 	QueueMean   float64 `json:"queue_mean_bytes"`

@@ -181,6 +181,7 @@ func Finish(ctx context.Context, dir *outdir.Dir, e *experiments.Experiment, res
 	steps := []func() error{
 		func() error { return writeSummary(ctx, dir, res) },
 		func() error { return writeResults(ctx, dir, e, res) },
+		func() error { return writePorts(ctx, dir, e, res) },
 	}
 	if len(res.FlowsPooled) > 0 {
 		steps = append(steps, func() error { return writeFCT(ctx, dir, e, res.FlowsPooled) })

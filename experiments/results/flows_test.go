@@ -181,3 +181,55 @@ fct_buckets = ["50%", "1MB"]
 		t.Errorf("text:\n%s", b.String())
 	}
 }
+
+// On a fabric, ports.csv.gz names each port, one row per run and port,
+// each name in the same tier in every run; results.csv keeps the runs'
+// scalars and tiers, and no column per port position.
+func TestPortsFileNamesThePorts(t *testing.T) {
+	dir := t.TempDir()
+	e := mustParse(t, fctExperiment(t))
+	res, err := Execute(context.Background(), e, Options{OutDir: dir, Series: Series{None: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	header, rows := readCSVGz(t, filepath.Join(dir, PortsFile))
+	if want := append([]string{"run", "algorithm", "seed"}, PortColumns()...); !slices.Equal(header, want) {
+		t.Fatalf("header %v, want %v", header, want)
+	}
+	if !slices.Contains(header, "marked_frames") || !slices.Contains(header, "utilization") {
+		t.Errorf("header %v", header)
+	}
+	tier := map[string]string{}
+	perRun := map[string][]string{}
+	for _, r := range rows {
+		run, port, tr := r[0], r[3], r[4]
+		if tr == "" {
+			t.Errorf("row %v: no tier", r)
+		}
+		if old, ok := tier[port]; ok && old != tr {
+			t.Errorf("port %s: tier %q in one run, %q in another", port, old, tr)
+		}
+		tier[port] = tr
+		perRun[run] = append(perRun[run], port)
+	}
+	for _, r := range res.Runs {
+		var want []string
+		for _, b := range r.Bottlenecks {
+			want = append(want, b.Name)
+		}
+		if got := perRun[strconv.Itoa(r.Run)]; !slices.Equal(got, want) {
+			t.Errorf("run %d: ports %v, summary %v", r.Run, got, want)
+		}
+	}
+	csvRows := readResults(t, dir)
+	for _, h := range csvRows[0] {
+		if strings.HasPrefix(h, "sw") {
+			t.Fatalf("results.csv has a port position column %s on a fabric", h)
+		}
+	}
+	for _, h := range []string{"tiers0_tier", "tiers0_utilization_mean", "flows_slowdown_p95", "flows_by_size0_slowdown_p99"} {
+		if !slices.Contains(csvRows[0], h) {
+			t.Errorf("results.csv lacks %s: %v", h, csvRows[0])
+		}
+	}
+}
