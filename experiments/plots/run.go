@@ -51,6 +51,10 @@ type RunFigure struct {
 	counts   []int
 	nsources int
 	ports    []string // the queues' port names, from the samples
+	// delivered draws what the flows deliver rather than what reaches
+	// their first port: on a fabric, where the first port is seldom the
+	// bottleneck (Sample.Delivered).
+	delivered bool
 }
 
 // NewRunFigure starts the figure of a run of cfg.
@@ -64,6 +68,7 @@ func NewRunFigure(title string, cfg *model.Config) *RunFigure {
 		buffer:   float64(cfg.Buffer),
 		counts:   make([]int, plotBins+1),
 	}
+	f.delivered = cfg.Fabric != nil
 	if cfg.Fabric == nil && len(cfg.Links) <= 1 && len(cfg.Sources) > 0 {
 		f.share = cfg.Capacity / float64(len(cfg.Sources))
 	}
@@ -103,7 +108,11 @@ func (f *RunFigure) Add(x *model.Sample) {
 			f.qmax[j][b] = float64(q)
 		}
 	}
-	for i, r := range x.Rates {
+	rates := x.Rates
+	if f.delivered && len(x.Delivered) == len(x.Rates) {
+		rates = x.Delivered
+	}
+	for i, r := range rates {
 		if i < f.nsources {
 			f.rates[b][i] += r
 		}
@@ -258,7 +267,11 @@ func (f *RunFigure) build(s *batch.RunSummary) (*runPlots, error) {
 		}
 	}
 	ru := rateUnit(top)
-	r.rates = NewPanel(fmt.Sprintf("time (%s)", tu.name), fmt.Sprintf("rate (%s)", ru.name))
+	what := "rate"
+	if f.delivered {
+		what = "delivered"
+	}
+	r.rates = NewPanel(fmt.Sprintf("time (%s)", tu.name), fmt.Sprintf("%s (%s)", what, ru.name))
 	for k, l := range lines {
 		for i := range l.xys {
 			l.xys[i].Y /= ru.scale
@@ -306,7 +319,18 @@ func (f *RunFigure) build(s *batch.RunSummary) (*runPlots, error) {
 			r.rateKey.Add(name, line)
 		}
 	}
+	// Ports of the same capacity all along share one line and one entry
+	// (eight "capacity swN" of 10 Gbps are one "capacity 10Gbps").
+	distinct := map[string]bool{}
+	for _, c := range capacities {
+		distinct[fmt.Sprint(c)] = true
+	}
+	drawn := map[string]bool{}
 	for j, c := range capacities {
+		if drawn[fmt.Sprint(c)] {
+			continue
+		}
+		drawn[fmt.Sprint(c)] = true
 		if _, now, ok := within(c); ok {
 			line, err := f.refLine(c, ru, dashed(grey, 5, 2))
 			if err != nil {
@@ -314,7 +338,10 @@ func (f *RunFigure) build(s *batch.RunSummary) (*runPlots, error) {
 			}
 			r.rates.Add(line)
 			name := "capacity"
-			if len(capacities) > 1 {
+			switch {
+			case len(distinct) > 1 && j < len(f.ports) && f.ports[j] != "":
+				name = "capacity " + f.ports[j]
+			case len(distinct) > 1:
 				name = fmt.Sprintf("capacity sw%d", j)
 			}
 			if !changes {
@@ -386,6 +413,13 @@ func (f *RunFigure) figure(s *batch.RunSummary, opt Options) (*Figure, error) {
 	r, err := f.build(s)
 	if err != nil {
 		return nil, err
+	}
+	if f.nsources == 0 {
+		// No greedy flow (flows of a given size only): no rates to draw,
+		// rather than an empty panel.
+		r.queue.X.Label.Text = r.rates.X.Label.Text
+		return &Figure{Title: f.title, Rows: [][]*plot.Plot{{r.queue}},
+			Legends: []Legend{r.queueKey}, Size: opt.size(runSize)}, nil
 	}
 	return &Figure{Title: f.title, Rows: [][]*plot.Plot{{r.queue}, {r.rates}},
 		Legends: []Legend{r.queueKey, r.rateKey}, Size: opt.size(runSize)}, nil

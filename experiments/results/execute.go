@@ -190,6 +190,11 @@ func Finish(ctx context.Context, dir *outdir.Dir, e *experiments.Experiment, res
 		steps = append(steps,
 			func() error { return plotError(plots.WriteSweep(ctx, dir, e, res.Runs, plot)) },
 			func() error { return plotError(plots.WriteQueueCDFs(ctx, dir, e, res.Runs, plot)) })
+		if len(res.FlowsPooled) > 0 {
+			steps = append(steps, func() error {
+				return plotError(plots.WriteFCT(ctx, dir, e.Name+": slowdown by flow size", fctLines(e, res.FlowsPooled), plot))
+			})
+		}
 	}
 	for _, step := range steps {
 		if err := ctx.Err(); err != nil {

@@ -7,9 +7,11 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
 
 	"qcnlab/experiments"
 	"qcnlab/experiments/outdir"
+	"qcnlab/experiments/plots"
 	"qcnlab/model"
 	"qcnlab/units"
 )
@@ -185,4 +187,20 @@ func groupFlows(g *seedGroup) (*model.FlowSummary, bool) {
 		fs = append(fs, r.Flows)
 	}
 	return model.PoolFlows(fs)
+}
+
+// fctLines are the FCT figure's lines: a scheme at a point of the sweep
+// each, named by the swept keys other than the seed.
+func fctLines(e *experiments.Experiment, pooled []PooledFlows) []plots.FCTLine {
+	var out []plots.FCTLine
+	for _, p := range pooled {
+		name := p.Algorithm
+		for _, key := range sweptKeys(e) {
+			if v, ok := p.Point[key]; ok {
+				name += " " + e.ShortKey(key) + "=" + strings.Trim(v, `"`)
+			}
+		}
+		out = append(out, plots.FCTLine{Name: name, Seeds: len(p.Seeds), Flows: p.Flows})
+	}
+	return out
 }
