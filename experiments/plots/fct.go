@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -12,7 +13,6 @@ import (
 
 	"qcnlab/experiments/outdir"
 	"qcnlab/model"
-	"qcnlab/units"
 )
 
 // FCTLine is one line of the FCT figure: a scheme, at one point of the
@@ -32,16 +32,16 @@ var fctQuantiles = []struct {
 	name  string
 	value func(b *model.FlowSizeBucket) float64
 }{
-	{"median", func(b *model.FlowSizeBucket) float64 { return b.SlowdownP50 }},
-	{"95th percentile", func(b *model.FlowSizeBucket) float64 { return b.SlowdownP95 }},
-	{"99th percentile", func(b *model.FlowSizeBucket) float64 { return b.SlowdownP99 }},
+	{"p50", func(b *model.FlowSizeBucket) float64 { return b.SlowdownP50 }},
+	{"p95", func(b *model.FlowSizeBucket) float64 { return b.SlowdownP95 }},
+	{"p99", func(b *model.FlowSizeBucket) float64 { return b.SlowdownP99 }},
 }
 
 // FCTFigure draws the slowdown against flow size, a panel per percentile
 // and a line per scheme: the x axis is the size buckets in order, each
 // labelled by its upper bound (the HPCC paper's percentiles of size are
 // buckets of output.fct_buckets = ["10%", ...]), the y axis the slowdown on
-// a log scale from 1. A bucket where no flow completed has no point.
+// a log scale from 1 (slowdown is FCT over the flow's ideal FCT). A bucket where no flow completed has no point.
 func FCTFigure(title string, lines []FCTLine, opt Options) (*Figure, error) {
 	if len(lines) == 0 {
 		return nil, fmt.Errorf("no flows to draw")
@@ -49,9 +49,9 @@ func FCTFigure(title string, lines []FCTLine, opt Options) (*Figure, error) {
 	buckets := lines[0].Flows.BySize
 	var ticks []plot.Tick
 	for i, b := range buckets {
-		label := "> " + units.FormatBytes(b.MinBytes)
+		label := ">" + SizeLabel(b.MinBytes)
 		if b.MaxBytes > 0 {
-			label = "<= " + units.FormatBytes(b.MaxBytes)
+			label = SizeLabel(b.MaxBytes)
 		}
 		ticks = append(ticks, plot.Tick{Value: float64(i), Label: label})
 	}
@@ -64,13 +64,7 @@ func FCTFigure(title string, lines []FCTLine, opt Options) (*Figure, error) {
 	var row []*plot.Plot
 	var key Legend
 	for k, q := range fctQuantiles {
-		ylabel := ""
-		if k == 0 {
-			ylabel = "slowdown (FCT / ideal FCT)"
-		}
-		p := NewPanel("flow size (bucket)", ylabel)
-		p.Title.Text = q.name
-		p.Title.TextStyle.Font.Size = textSize
+		p := NewPanel("flow size (bucket's upper bound)", q.name+" slowdown")
 		p.X.Tick.Marker = plot.ConstantTicks(ticks)
 		p.X.Min, p.X.Max = -0.5, float64(len(buckets))-0.5
 		p.Y.Scale = plot.LogScale{}
@@ -109,6 +103,13 @@ func FCTFigure(title string, lines []FCTLine, opt Options) (*Figure, error) {
 		row = append(row, p)
 	}
 	return &Figure{Title: title, Rows: [][]*plot.Plot{row}, Key: key, Size: opt.size(fctSize)}, nil
+}
+
+// SizeLabel is a size in 3 significant digits and its unit: 73KB, 1MB,
+// 2.5MB.
+func SizeLabel(b float64) string {
+	u := bytesUnit(b)
+	return strconv.FormatFloat(b/u.scale, 'g', 3, 64) + u.name
 }
 
 // FCTFigureName is the FCT figure's file in an output directory.

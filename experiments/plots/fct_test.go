@@ -43,11 +43,11 @@ func TestFCTFigureLayout(t *testing.T) {
 		for _, tk := range p.X.Tick.Marker.Ticks(p.X.Min, p.X.Max) {
 			labels = append(labels, tk.Label)
 		}
-		if got := strings.Join(labels, ", "); got != "<= 100KB, <= 1MB, > 1MB" {
+		if got := strings.Join(labels, ", "); got != "100KB, 1MB, >1MB" {
 			t.Errorf("panel %d: x ticks %q", k, got)
 		}
 	}
-	if fig.Rows[0][0].Y.Label.Text != "slowdown (FCT / ideal FCT)" || fig.Rows[0][1].Title.Text != "95th percentile" {
+	if fig.Rows[0][0].Y.Label.Text != "p50 slowdown" || fig.Rows[0][2].Y.Label.Text != "p99 slowdown" {
 		t.Error("labels")
 	}
 	if len(fig.Key) != 2 || fig.Key[0].Name != "dcqcn (2 seeds pooled)" {

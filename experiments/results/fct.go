@@ -13,7 +13,6 @@ import (
 	"qcnlab/experiments/outdir"
 	"qcnlab/experiments/plots"
 	"qcnlab/model"
-	"qcnlab/units"
 )
 
 // FCTFile holds the flow statistics by size of each sweep point and
@@ -173,11 +172,11 @@ func writeFlowsText(tw io.Writer, f *model.FlowSummary, pooled string) {
 func bucketName(b model.FlowSizeBucket) string {
 	switch {
 	case b.MinBytes == 0:
-		return "<= " + units.FormatBytes(b.MaxBytes)
+		return "<= " + plots.SizeLabel(b.MaxBytes)
 	case b.MaxBytes == 0:
-		return "> " + units.FormatBytes(b.MinBytes)
+		return "> " + plots.SizeLabel(b.MinBytes)
 	}
-	return units.FormatBytes(b.MinBytes) + " - " + units.FormatBytes(b.MaxBytes)
+	return plots.SizeLabel(b.MinBytes) + " - " + plots.SizeLabel(b.MaxBytes)
 }
 
 // groupFlows is the pooled flows of a seed group, if they could be pooled.

@@ -232,6 +232,9 @@ func writeGroup(tw io.Writer, g *seedGroup) {
 	fmt.Fprintf(tw, "  throughput\t%s Gbps in all; Jain fairness %s\n", num(total, "%.3f"), jainText)
 	ttf := over(g.runs, func(r *batch.RunSummary) (float64, bool) { return optionalValue(r.TimeToFairness) })
 	ttfText := "not reached"
+	if len(first.Sources) == 0 && delivered(&first.Summary) {
+		ttfText = "none (no greedy flows)"
+	}
 	if ttf.N > 0 {
 		ttfText = secondsCI(ttf) + reached(ttf.N, len(g.runs), "reached it")
 	}
