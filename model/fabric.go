@@ -28,6 +28,9 @@ type Fabric struct {
 	// most load offered at the start (sample.go) and the first flows.
 	// 0 means 8 ports and 16 flows.
 	WatchPorts, WatchFlows int
+	// Watch orders the flows the time series follows: these flows first
+	// (indices into Flows), then the others in order; nil for in order.
+	Watch []int
 }
 
 // Routing says how a fabric routes a flow's frames over the equal-cost

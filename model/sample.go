@@ -23,11 +23,9 @@ func (s *Packet) initSampling() {
 	for k, j := range s.watched {
 		s.sample.Ports[k] = s.ports[j].name
 	}
-	for i := range s.sample.Flows {
-		s.sample.Flows[i] = i
-	}
+	s.watchFlows()
 	s.allRates = make([]float64, s.statics)
-	s.sample.Rates = s.allRates[:nFlows]
+	s.sample.Rates = make([]float64, nFlows)
 	s.arrived = make([]float64, s.statics)
 	var from, to []algos.Time
 	for _, f := range s.net.flows {
@@ -41,7 +39,29 @@ func (s *Packet) initSampling() {
 	s.delivery = newRateSampler(cfg, from, to)
 	s.deliveredNow = make([]float64, s.statics)
 	s.allDelivered = make([]float64, s.statics)
-	s.sample.Delivered = s.allDelivered[:nFlows]
+	s.sample.Delivered = make([]float64, nFlows)
+}
+
+// watchFlows picks the flows the samples show: on a fabric those
+// Fabric.Watch names first (the explicit flows of an experiment, say),
+// then the others in order.
+func (s *Packet) watchFlows() {
+	var order []int
+	seen := map[int]bool{}
+	if !s.net.chain {
+		for _, i := range s.cfg.Fabric.Watch {
+			if i >= 0 && i < s.statics && !seen[i] {
+				seen[i] = true
+				order = append(order, i)
+			}
+		}
+	}
+	for i := 0; len(order) < len(s.sample.Flows); i++ {
+		if !seen[i] {
+			order = append(order, i)
+		}
+	}
+	copy(s.sample.Flows, order)
 }
 
 // fairness is the rate sampler whose rates judge the time to fairness: on
@@ -89,13 +109,8 @@ func (s *Packet) takeSample(t algos.Time) {
 		s.sample.Capacity[k] = p.capacity
 	}
 	s.sample.Time = t
-	current := s.sample.CurrentRates
 	for i := range s.arrived {
-		l := s.lims[i]
-		s.arrived[i] = float64(l.arrived)
-		if i < len(current) {
-			current[i] = l.rate
-		}
+		s.arrived[i] = float64(s.lims[i].arrived)
 	}
 	s.rates.observe(t, s.arrived, s.allRates)
 	// The bytes delivered by t: every port serves what it has served by
@@ -107,6 +122,10 @@ func (s *Packet) takeSample(t algos.Time) {
 		s.deliveredNow[i] = float64(s.delivered[i])
 	}
 	s.delivery.observe(t, s.deliveredNow, s.allDelivered)
+	for k, i := range s.sample.Flows {
+		s.sample.Rates[k], s.sample.Delivered[k] = s.allRates[i], s.allDelivered[i]
+		s.sample.CurrentRates[k] = s.lims[i].rate
+	}
 	if s.cfg.OnSample != nil {
 		s.cfg.OnSample(&s.sample)
 	}
