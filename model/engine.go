@@ -59,6 +59,13 @@ type Packet struct {
 	delivery     rateSampler
 	deliveredNow []float64
 	allDelivered []float64
+	// With PFC: each port's time held paused by the next switch at the
+	// last sample, and each port's tier among the samples' TierNames.
+	heldAt     []algos.Time
+	heldShare  []float64 // scratch: each port's share of the interval
+	tierCounts []int     // each tier's ports
+	portTier   []int
+	lastAt     algos.Time
 
 	short *shortFlows // nil unless the flows include short flows (traffic.go, flows.go)
 	// drain: the arrivals stop (Traffic.Stop, ShortFlows.Stop) and every

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"math"
 	"testing"
 
 	"qcnlab/algos"
@@ -32,5 +33,51 @@ func TestFabricFairnessJudgesDeliveredRates(t *testing.T) {
 	_, sum = run(t, cfg)
 	if sum.TimeToFairness == nil || *sum.TimeToFairness > 0.5e-3 {
 		t.Errorf("two flows alone: time to fairness %v", sum.TimeToFairness)
+	}
+}
+
+// The samples' PFC view: each tier's share of the interval its ports
+// were held paused, whose time average is the summary's held fraction.
+func TestSamplesShowPausesByTier(t *testing.T) {
+	ft := fatTree4(t, 300e3)
+	flows, err := Incast(ft, 0, 12, 0, 0, 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := fabric(noneScheme(t), ft, flows)
+	cfg.Params = algos.Values{}
+	cfg.PFC = &PFC{Xoff: -1, Xon: -1}
+	sums := map[string]float64{}
+	n := 0
+	var names []string
+	cfg.OnSample = func(x *Sample) {
+		names = x.TierNames
+		for k, h := range x.TierHeld {
+			if h < 0 || h > 1+1e-9 {
+				t.Fatalf("tier %s held %g of an interval", x.TierNames[k], h)
+			}
+			sums[x.TierNames[k]] += h
+		}
+		for _, h := range x.Held {
+			if h < 0 || h > 1+1e-9 {
+				t.Fatalf("a watched port held %g of an interval", h)
+			}
+		}
+		n++
+	}
+	_, sum := run(t, cfg)
+	if len(names) == 0 {
+		t.Fatal("no tiers in the samples")
+	}
+	for _, tr := range sum.Tiers {
+		if tr.Tier == "host" {
+			continue // hosts' links: not switch ports
+		}
+		// Over the whole run (no warm-up), the mean over the samples of
+		// the tier's mean is the mean over its ports of their held share.
+		got := sums[tr.Tier] / float64(n)
+		if math.Abs(got-tr.HeldFractionMean) > 0.01+0.02*tr.HeldFractionMean || (tr.HeldFractionMax > 0.1 && got == 0) {
+			t.Errorf("tier %s: samples %.4f, summary mean %.4f max %.4f", tr.Tier, got, tr.HeldFractionMean, tr.HeldFractionMax)
+		}
 	}
 }

@@ -40,6 +40,66 @@ func (s *Packet) initSampling() {
 	s.deliveredNow = make([]float64, s.statics)
 	s.allDelivered = make([]float64, s.statics)
 	s.sample.Delivered = make([]float64, nFlows)
+	if cfg.PFC != nil {
+		s.initPauseSampling()
+	}
+}
+
+// initPauseSampling sets up the samples' PFC view: each watched port's
+// share of the interval held paused, and on a fabric each tier's.
+func (s *Packet) initPauseSampling() {
+	s.heldAt = make([]algos.Time, len(s.ports))
+	s.heldShare = make([]float64, len(s.ports))
+	s.sample.Held = make([]float64, len(s.watched))
+	if s.net.chain {
+		return
+	}
+	s.portTier = make([]int, len(s.ports))
+	index := map[string]int{}
+	for j := range s.ports {
+		tier := s.net.topo.Ports[s.net.ports[j]].Tier
+		k, ok := index[tier]
+		if !ok {
+			k = len(s.sample.TierNames)
+			index[tier] = k
+			s.sample.TierNames = append(s.sample.TierNames, tier)
+		}
+		s.portTier[j] = k
+	}
+	s.sample.TierHeld = make([]float64, len(s.sample.TierNames))
+	s.tierCounts = make([]int, len(s.sample.TierNames))
+	for _, k := range s.portTier {
+		s.tierCounts[k]++
+	}
+}
+
+// samplePauses fills the samples' PFC view at t: the time each port was
+// held paused since the last sample, over that interval.
+func (s *Packet) samplePauses(t algos.Time) {
+	span := float64(t - s.lastAt)
+	s.lastAt = t
+	if s.portTier != nil {
+		clear(s.sample.TierHeld)
+	}
+	held := s.heldShare
+	for j, p := range s.ports {
+		h := p.pfcAt(t).held
+		if span > 0 {
+			held[j] = float64(h-s.heldAt[j]) / span
+		}
+		s.heldAt[j] = h
+		if s.portTier != nil {
+			s.sample.TierHeld[s.portTier[j]] += held[j]
+		}
+	}
+	for k, n := range s.tierCounts {
+		if n > 0 {
+			s.sample.TierHeld[k] /= float64(n)
+		}
+	}
+	for k, j := range s.watched {
+		s.sample.Held[k] = held[j]
+	}
 }
 
 // watchFlows picks the flows the samples show: on a fabric those
@@ -125,6 +185,9 @@ func (s *Packet) takeSample(t algos.Time) {
 	for k, i := range s.sample.Flows {
 		s.sample.Rates[k], s.sample.Delivered[k] = s.allRates[i], s.allDelivered[i]
 		s.sample.CurrentRates[k] = s.lims[i].rate
+	}
+	if s.heldAt != nil {
+		s.samplePauses(t)
 	}
 	if s.cfg.OnSample != nil {
 		s.cfg.OnSample(&s.sample)

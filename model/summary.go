@@ -114,8 +114,13 @@ type Sample struct {
 	// Delivered is each flow's rate delivered to its receiver over the
 	// last rate window, bits/s (packet model; nil in the fluid models).
 	Delivered []float64
-	Ports     []string // the name of each port of Queues and Capacity
-	Flows     []int    // the source id of each flow of Rates and CurrentRates
+	// With PFC, the share of the last sample interval each watched port
+	// was paused by the next switch (Held), and each tier's ports on
+	// average (TierHeld, tiers as TierNames lists them; a fabric's only).
+	Held, TierHeld []float64
+	TierNames      []string
+	Ports          []string // the name of each port of Queues and Capacity
+	Flows          []int    // the source id of each flow of Rates and CurrentRates
 }
 
 // throughputs fills in each source's throughput over span seconds from its

@@ -114,3 +114,37 @@ load = 0.3
 		t.Errorf("capacity entries %q, rate axis %q", capacity, r.rates.Y.Label.Text)
 	}
 }
+
+// With PFC, the run figure has a third panel: each tier's share of the
+// time paused, on 0..1, its time axis labelled.
+func TestRunFigurePFCPanel(t *testing.T) {
+	e := mustParse(t, `
+duration = "5ms"
+[network]
+topology = "fat_tree"
+k = 4
+pfc = true
+[traffic]
+pattern = "permutation"
+`)
+	cfg, err := e.Config("qcn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := NewRunFigure("pfc", &cfg)
+	for k := range 100 {
+		f.Add(&model.Sample{Time: cfg.Duration * algos.Time(k+1) / 100, Queues: []int{1500}, Capacity: []float64{10e9},
+			Ports: []string{"a"}, Rates: []float64{1e9}, Delivered: []float64{1e9},
+			TierNames: []string{"edge up", "core down"}, TierHeld: []float64{0.5, float64(k) / 100}, Held: []float64{1}})
+	}
+	fig, err := f.figure(&batch.RunSummary{}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fig.Rows) != 3 || fig.Rows[2][0].Y.Label.Text != "paused (share)" || fig.Rows[2][0].X.Label.Text != "time (ms)" ||
+		fig.Rows[1][0].X.Label.Text != "" || len(fig.Legends[2]) != 2 || fig.Legends[2][1].Name != "core down" {
+		t.Errorf("%d rows; PFC panel %q/%q, legend %v", len(fig.Rows), fig.Rows[len(fig.Rows)-1][0].Y.Label.Text,
+			fig.Rows[len(fig.Rows)-1][0].X.Label.Text, fig.Legends)
+	}
+	checkPlaced(t, fig, 3)
+}

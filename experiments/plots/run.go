@@ -51,6 +51,11 @@ type RunFigure struct {
 	counts   []int
 	nsources int
 	ports    []string // the queues' port names, from the samples
+	// held is, with PFC, the share of each bin a tier's ports (a chain's
+	// ports) were paused by the next switch: [line][bin] sums.
+	held      [][]float64
+	heldNames []string
+	flows     []int // a fabric's watched flows, column by column; nil on a chain
 	// delivered draws what the flows deliver rather than what reaches
 	// their first port: on a fabric, where the first port is seldom the
 	// bottleneck (Sample.Delivered).
@@ -89,6 +94,24 @@ func (f *RunFigure) shape(x *model.Sample) {
 		f.capacity = append(f.capacity, make([]float64, plotBins+1))
 	}
 	f.ports = slices.Clone(x.Ports)
+	f.flows = slices.Clone(x.Flows)
+	switch {
+	case len(x.TierHeld) > 0:
+		f.heldNames = slices.Clone(x.TierNames)
+	case len(x.Held) > 0:
+		f.heldNames = slices.Clone(x.Ports)
+	}
+	for range f.heldNames {
+		f.held = append(f.held, make([]float64, plotBins+1))
+	}
+}
+
+// heldOf is a sample's PFC values, one per line of held.
+func (f *RunFigure) heldOf(x *model.Sample) []float64 {
+	if len(x.TierHeld) > 0 {
+		return x.TierHeld
+	}
+	return x.Held
 }
 
 // Add takes one sample of the run.
@@ -120,6 +143,11 @@ func (f *RunFigure) Add(x *model.Sample) {
 	for j, c := range x.Capacity {
 		if j < len(f.capacity) {
 			f.capacity[j][b] += c
+		}
+	}
+	for k, h := range f.heldOf(x) {
+		if k < len(f.held) {
+			f.held[k][b] += h
 		}
 	}
 	f.counts[b]++
@@ -160,7 +188,31 @@ func PickSources(throughputs []float64) (ids []int, agg bool) {
 type runPlots struct {
 	queue, rates      *plot.Plot
 	queueKey, rateKey Legend
+	pfc               *plot.Plot // with PFC: the share of the time paused; nil without
+	pfcKey            Legend
 	time              unit
+}
+
+// pfcPanel draws, with PFC, the share of each bin the tiers' ports (a
+// chain's ports) were paused by the next switch.
+func (f *RunFigure) pfcPanel(r *runPlots) error {
+	if len(f.held) == 0 {
+		return nil
+	}
+	tu := r.time
+	r.pfc = NewPanel(fmt.Sprintf("time (%s)", tu.name), "paused (share)")
+	for k, name := range f.heldNames {
+		line, err := plotter.NewLine(f.binLine(tu, func(b int) float64 { return f.held[k][b] }))
+		if err != nil {
+			return err
+		}
+		line.Color, line.Dashes = colour(k), dashes(k)
+		r.pfc.Add(line)
+		r.pfcKey.Add(name, line)
+	}
+	r.pfc.Y.Min, r.pfc.Y.Max = 0, 1
+	r.pfc.X.Min, r.pfc.X.Max = 0, f.duration.Seconds()/tu.scale
+	return nil
 }
 
 // build makes the panels from the bins and the run's summary (nil: the
@@ -222,7 +274,14 @@ func (f *RunFigure) build(s *batch.RunSummary) (*runPlots, error) {
 	// some out, and the fair share and capacity where they fall within the
 	// axis, which rises to the highest rate drawn.
 	throughputs := make([]float64, f.nsources)
-	if s != nil && len(s.Sources) == f.nsources {
+	switch {
+	case s != nil && f.delivered && len(f.flows) == f.nsources: // a fabric: column i is flow f.flows[i]
+		for i, id := range f.flows {
+			if id < len(s.Sources) {
+				throughputs[i] = s.Sources[id].ThroughputBps
+			}
+		}
+	case s != nil && len(s.Sources) == f.nsources:
 		for i, src := range s.Sources {
 			throughputs[i] = src.ThroughputBps
 		}
@@ -234,7 +293,11 @@ func (f *RunFigure) build(s *batch.RunSummary) (*runPlots, error) {
 	}
 	var lines []rateLine
 	for _, i := range ids {
-		lines = append(lines, rateLine{fmt.Sprintf("source %d", i), f.binLine(tu, func(b int) float64 { return f.rates[b][i] })})
+		name := fmt.Sprintf("source %d", i)
+		if f.delivered && len(f.flows) == f.nsources {
+			name = fmt.Sprintf("flow %d", f.flows[i])
+		}
+		lines = append(lines, rateLine{name, f.binLine(tu, func(b int) float64 { return f.rates[b][i] })})
 	}
 	if agg {
 		lines = append(lines, rateLine{fmt.Sprintf("mean of %d", f.nsources), f.binLine(tu, func(b int) float64 {
@@ -414,15 +477,28 @@ func (f *RunFigure) figure(s *batch.RunSummary, opt Options) (*Figure, error) {
 	if err != nil {
 		return nil, err
 	}
-	if f.nsources == 0 {
-		// No greedy flow (flows of a given size only): no rates to draw,
-		// rather than an empty panel.
-		r.queue.X.Label.Text = r.rates.X.Label.Text
-		return &Figure{Title: f.title, Rows: [][]*plot.Plot{{r.queue}},
-			Legends: []Legend{r.queueKey}, Size: opt.size(runSize)}, nil
+	if err := f.pfcPanel(r); err != nil {
+		return nil, err
 	}
-	return &Figure{Title: f.title, Rows: [][]*plot.Plot{{r.queue}, {r.rates}},
-		Legends: []Legend{r.queueKey, r.rateKey}, Size: opt.size(runSize)}, nil
+	rows, legends := [][]*plot.Plot{{r.queue}}, []Legend{r.queueKey}
+	// No greedy flow (flows of a given size only): no rates to draw,
+	// rather than an empty panel.
+	if f.nsources > 0 {
+		rows, legends = append(rows, []*plot.Plot{r.rates}), append(legends, r.rateKey)
+	}
+	if r.pfc != nil {
+		rows, legends = append(rows, []*plot.Plot{r.pfc}), append(legends, r.pfcKey)
+	}
+	timeLabel := r.rates.X.Label.Text
+	for _, row := range rows[:len(rows)-1] { // the time axis' label on the last row
+		row[0].X.Label.Text = ""
+	}
+	rows[len(rows)-1][0].X.Label.Text = timeLabel
+	size := runSize
+	if len(rows) > 2 {
+		size.H = runSize.H * 1.4
+	}
+	return &Figure{Title: f.title, Rows: rows, Legends: legends, Size: opt.size(size)}, nil
 }
 
 func (f *RunFigure) binStart(b int) float64 { return (algos.Time(b) * f.width).Seconds() }
