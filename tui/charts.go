@@ -98,18 +98,53 @@ func (c *chartsPane) render() {
 	case h < 10:
 		c.rendered = fitLines(sparkLines(w, c.scenario, c.snap), w, h)
 	default:
+		pfc := pfcLines(w, c.snap)
+		if h-len(pfc) < 14 {
+			pfc = nil // the charts first
+		}
+		h -= len(pfc)
 		qh := max(4, (h-2)/2)
 		rh := h - 2 - qh
 		lines := rateSeries(c.scenario, c.snap)
 		yMax := rateCeil(c.scenario, []*snapshot{c.snap}, lines)
 		qp, rp := queuePlot(w, qh, c.scenario, c.snap), ratePlot(w, rh, c.scenario, c.snap, lines, yMax)
 		alignMargins(&qp, &rp)
-		c.rendered = lipgloss.JoinVertical(lipgloss.Left,
+		parts := []string{
 			fit(queueTitle(c.snap, w), w),
 			qp.render(),
 			fit(rateTitle(c.scenario, c.snap, w, yMax), w),
-			rp.render())
+			rp.render()}
+		for _, l := range pfc {
+			parts = append(parts, fit(l, w))
+		}
+		c.rendered = lipgloss.JoinVertical(lipgloss.Left, parts...)
 	}
+}
+
+// pfcLines is the PFC view: a title, then for each tier of a fabric (each
+// port of a chain) the share of the time its ports were paused by the next
+// switch, as a sparkline over the run from 0 to 1; none without PFC.
+func pfcLines(w int, s *snapshot) []string {
+	n := len(s.heldNames)
+	if n == 0 || len(s.points) == 0 {
+		return nil
+	}
+	width := 0
+	for _, name := range s.heldNames {
+		width = max(width, lipgloss.Width(name))
+	}
+	base := len(s.points[0].v) - n
+	out := []string{titleStyle.Render("paused") + faintStyle.Render(" (PFC: share of the time held by the next switch, 0 to 1)")}
+	for k, name := range s.heldNames {
+		_, ys := column(s, base+k)
+		now := 0.0
+		if len(ys) > 0 {
+			now = ys[len(ys)-1]
+		}
+		label := fmt.Sprintf("%-*s %3.0f%% ", width, name, 100*now)
+		out = append(out, label+spark(w-lipgloss.Width(label), ys, 1, seriesStyle(k)))
+	}
+	return out
 }
 
 // alignMargins gives stacked plots the same left margin, so their time

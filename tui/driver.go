@@ -28,10 +28,12 @@ type snapshot struct {
 	delivered bool
 	// band is the scheme's marking band, K_min and K_max (DCQCN), as
 	// resolved for the run; zero for a scheme without one.
-	band    [2]float64
-	ports   []string // their names
-	points  []point  // downsampled history over [0, now]
-	summary model.Summary
+	band [2]float64
+	// heldNames are the PFC view's lines, whose values end every point.
+	heldNames []string
+	ports     []string // their names
+	points    []point  // downsampled history over [0, now]
+	summary   model.Summary
 }
 
 // driver runs one simulation in its own goroutine. The UI moves its target
@@ -184,6 +186,7 @@ func (d *driver) publish() {
 		sources:   d.hist.sources,
 		delivered: d.hist.delivered,
 		band:      d.band,
+		heldNames: d.hist.heldNames,
 		ports:     d.hist.ports,
 		points:    d.hist.snapshot(),
 		summary:   d.sim.Summary(),

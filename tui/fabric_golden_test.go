@@ -27,15 +27,16 @@ func fabricExperiment(t *testing.T) *experiments.Experiment {
 }
 
 // A fabric's workbench draws the victims (flows 32-35, watched first),
-// counts every flow ("of 36 flows"), draws delivered rates, and the t key
-// turns to the sending rates; nothing is cut at 120 columns.
+// counts every flow ("of 36 flows"), draws delivered rates (the t key
+// turns to the sending rates) and, with PFC, each tier's share of the
+// time paused; nothing is cut at 120 columns.
 func TestGoldenFabricVictims(t *testing.T) {
 	h := newHarness(t, fabricExperiment(t), 120, 40)
 	for range 2 {
 		h.advance(tick250)
 	}
 	v := h.view()
-	for _, want := range []string{"delivered", "of 36 flows", "f32", "f33", "f34", "f35"} {
+	for _, want := range []string{"delivered", "of 36 flows", "f32", "f33", "f34", "f35", "paused (PFC", "leaf up "} {
 		if !strings.Contains(v, want) {
 			t.Errorf("view lacks %q", want)
 		}

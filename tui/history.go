@@ -41,6 +41,9 @@ type history struct {
 	// follow them.
 	sources   int
 	delivered bool
+	// heldNames are the PFC view's lines (a fabric's tiers, a chain's
+	// ports), whose shares of the time paused close each point.
+	heldNames []string
 	ports     []string // their names, as the first sample gives them
 	stride    int      // samples per point
 	points    []point
@@ -75,6 +78,26 @@ func newHistory(queues, sources int, delivered bool) *history {
 func (h *history) add(s *model.Sample) {
 	if h.ports == nil {
 		h.ports = slices.Clone(s.Ports)
+		held := s.TierNames
+		if len(s.TierHeld) == 0 && len(s.Held) > 0 {
+			held = s.Ports
+		}
+		if len(s.TierHeld)+len(s.Held) > 0 && len(h.points) == 0 && h.n == 0 {
+			h.heldNames = slices.Clone(held)
+			h.sum = append(h.sum, make([]float64, len(held))...)
+		}
+	}
+	if len(h.heldNames) > 0 {
+		held := s.TierHeld
+		if len(held) == 0 {
+			held = s.Held
+		}
+		base := len(h.sum) - len(h.heldNames)
+		for i, x := range held {
+			if i < len(h.heldNames) {
+				h.sum[base+i] += x
+			}
+		}
 	}
 	for i, q := range s.Queues {
 		h.sum[i] += float64(q)
