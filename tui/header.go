@@ -222,8 +222,8 @@ func summaryText(sum model.Summary, long bool, link int) string {
 		text += fmt.Sprintf("  pausing %.0f%% paused %.0f%%", 100*b.PausedFraction, 100*b.HeldFraction)
 	}
 	if f := sum.Flows; f != nil && f.Completed > 0 {
-		text += fmt.Sprintf("  FCT %s p99 %s (%d/%d flows)", units.FormatDuration(algos.Seconds(f.FCTMean)),
-			units.FormatDuration(algos.Seconds(f.FCTP99)), f.Completed, f.Started)
+		text += fmt.Sprintf("  FCT %s p99 %s, slowdown p50 %.3g p99 %.3g (%d/%d flows)", units.FormatDuration(algos.Seconds(f.FCTMean)),
+			units.FormatDuration(algos.Seconds(f.FCTP99)), f.SlowdownP50, f.SlowdownP99, f.Completed, f.Started)
 	}
 	return text
 }
