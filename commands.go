@@ -89,7 +89,7 @@ func init() {
 		},
 		{
 			name:     "merge",
-			synopsis: []string{"qcnlab merge DIR... --out DIR [--plot png|svg|pdf] [--plot-size WxH]"},
+			synopsis: []string{"qcnlab merge DIR... --out DIR [--plot png|svg|pdf] [--plot-size WxH] [--force]"},
 			does:     []string{"join the shards of one batch into its unsharded outputs"},
 			about:    "Join the output directories of the shards of one batch.",
 			args:     [][2]string{{"DIR...", "the --out directories of qcnlab run --shard I/N"}},
@@ -194,6 +194,7 @@ func runCommand(fs *flag.FlagSet) func(c *call) int {
 			if *out == "" {
 				return c.fail("--shard needs --out DIR (qcnlab merge joins the directories)")
 			}
+			slice.Version = version() // merge refuses shards of different versions
 			part = slice
 		}
 		e, err := c.openExperiment(c.args[0], *sets)
@@ -234,8 +235,11 @@ func runCommand(fs *flag.FlagSet) func(c *call) int {
 		case errors.As(err, new(*batch.InternalError)):
 			fmt.Fprintln(c.stderr, "qcnlab:", err)
 			return exitInternal
-		case res == nil: // the experiment could not be expanded into runs
+		case res == nil: // the experiment could not be expanded into runs, or --out was refused
 			fmt.Fprintln(c.stderr, err)
+			return exitUsage
+		case outdir.IsRefusal(err): // a name in --out, changed while the runs went on
+			fmt.Fprintln(c.stderr, "qcnlab:", err)
 			return exitUsage
 		default:
 			fmt.Fprintln(c.stderr, "qcnlab:", err)
@@ -267,6 +271,7 @@ func runs(n int) string {
 func mergeCommand(fs *flag.FlagSet) func(c *call) int {
 	out := fs.String("out", "", "the directory `DIR` to write the joined outputs to")
 	plotFlags := plotFlags(fs, "also draw the sweep's figures in plots/")
+	force := fs.Bool("force", false, "merge shards that different versions of qcnlab ran (shard.json's qcnlab_version), with a warning")
 	return func(c *call) int {
 		if len(c.args) == 0 || *out == "" {
 			return c.fail("name the shard directories and --out DIR")
@@ -277,7 +282,8 @@ func mergeCommand(fs *flag.FlagSet) func(c *call) int {
 		}
 		ctx, stop := signals()
 		defer stop()
-		res, err := shard.Merge(ctx, c.args, *out, plot)
+		res, err := shard.Merge(ctx, c.args, *out, shard.Options{Plot: plot, Force: *force,
+			Warn: func(w string) { fmt.Fprintln(c.stderr, "qcnlab merge: warning:", w) }})
 		if errors.Is(err, context.Canceled) {
 			fmt.Fprintln(c.stderr, "qcnlab merge: interrupted; its temporary files are removed")
 			return exitRun
@@ -493,9 +499,6 @@ func reproduceCommand(fs *flag.FlagSet) func(c *call) int {
 		if !c.workersValid(*workers) {
 			return exitUsage
 		}
-		if err := outdir.Check(*out); err != nil { // before minutes of runs, not after
-			return c.fail("--out:", err)
-		}
 		ctx, stop := signals()
 		defer stop()
 		report, clear := c.progress("reproduce", "experiments")
@@ -508,6 +511,8 @@ func reproduceCommand(fs *flag.FlagSet) func(c *call) int {
 		switch {
 		case err == nil:
 			return exitOK
+		case outdir.IsRefusal(err): // the output directory, or a name in it, as for run
+			return c.fail("--out:", err)
 		case errors.Is(err, context.Canceled):
 			fmt.Fprintf(c.stderr, "qcnlab reproduce: interrupted; the report holds the %d claims that finished\n", len(rep.Entries))
 		default:

@@ -14,6 +14,7 @@ import (
 	"qcnlab/algos"
 	"qcnlab/experiments"
 	"qcnlab/experiments/plots"
+	"qcnlab/printable"
 	"qcnlab/units"
 )
 
@@ -131,7 +132,7 @@ func pfcLines(w int, s *snapshot) []string {
 	}
 	width := 0
 	for _, name := range s.heldNames {
-		width = max(width, lipgloss.Width(name))
+		width = max(width, lipgloss.Width(printable.Text(name)))
 	}
 	base := len(s.points[0].v) - n
 	out := []string{titleStyle.Render("paused") + faintStyle.Render(" (PFC: share of the time held by the next switch, 0 to 1)")}
@@ -141,7 +142,7 @@ func pfcLines(w int, s *snapshot) []string {
 		if len(ys) > 0 {
 			now = ys[len(ys)-1]
 		}
-		label := fmt.Sprintf("%-*s %3.0f%% ", width, name, 100*now)
+		label := fmt.Sprintf("%-*s %3.0f%% ", width, printable.Text(name), 100*now)
 		out = append(out, label+spark(w-lipgloss.Width(label), ys, 1, seriesStyle(k)))
 	}
 	return out
@@ -171,7 +172,7 @@ func queueTitle(s *snapshot, w int) string {
 		for j := 0; j < s.queues; j++ {
 			name := fmt.Sprintf("sw%d", j)
 			if j < len(s.ports) {
-				name = s.ports[j]
+				name = printable.Text(s.ports[j])
 			}
 			long = append(long, "  "+seriesStyle(j).Render(fmt.Sprintf("%c━ %s", glyphOf(j), name)))
 			short = append(short, " "+seriesStyle(j).Render(fmt.Sprintf("%c%s", glyphOf(j), name)))

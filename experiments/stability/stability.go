@@ -116,7 +116,7 @@ func Search(ctx context.Context, e *experiments.Experiment, opt Options) (*Repor
 	if err != nil {
 		return nil, err
 	}
-	ax := axis{key: opt.Key, kind: kind}
+	ax := newAxis(opt.Key, kind)
 	loText, hiText, ok := strings.Cut(opt.Range, ":")
 	if !ok {
 		return nil, fmt.Errorf("--range: %q is not LO:HI (for example %q)", opt.Range, "60us:300us")
@@ -176,7 +176,7 @@ func Search(ctx context.Context, e *experiments.Experiment, opt Options) (*Repor
 	}
 	switch kind {
 	case algos.Count:
-		res = max(res, 1)
+		res = max(res, ax.step)
 	case algos.Duration:
 		res = max(ax.snap(res), 1e-12) // whole picoseconds
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"qcnlab/algos"
 	"qcnlab/experiments"
 	"qcnlab/experiments/batch"
 )
@@ -151,5 +152,69 @@ func TestHugeGridRefused(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("grid %d, %d seeds: %v, want %q", c.opt.Grid, len(c.opt.Seeds), err, c.want)
 		}
+	}
+}
+
+// A fat-tree's k takes even values only: a search along it judges even
+// values only, on its grid and in its bisection, and a range with an odd
+// end is refused as a range (the default grid asked for k = 5 and the
+// search stopped there with nothing measured).
+func TestVaryFatTreeKOverEvenValues(t *testing.T) {
+	e, err := experiments.Parse("fabric.toml", []byte(`
+name = "k"
+duration = "1ms"
+warmup = "200us"
+algorithms = ["qcn"]
+[network]
+topology = "fat_tree"
+k = 4
+[traffic]
+pattern = "permutation"
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, span := range []string{"4:8", "8:4"} {
+		rep, err := Search(context.Background(), e, Options{Key: "network.k", Range: span, Seeds: []uint64{1}, Criteria: mustCriteria(t, "util<0.5")})
+		if err != nil {
+			t.Fatalf("%s: %v", span, err)
+		}
+		if !rep.Complete || rep.Resolution != 2 || len(rep.Results) != 1 || len(rep.Results[0].Points) != 3 {
+			t.Fatalf("%s: complete %v, resolution %g, results %+v; want k = 4, 6 and 8 judged", span, rep.Complete, rep.Resolution, rep.Results)
+		}
+		for _, p := range rep.Results[0].Points {
+			if int(p.Value)%2 != 0 {
+				t.Errorf("%s: judged k = %g", span, p.Value)
+			}
+		}
+	}
+	for _, span := range []string{"3:8", "4:9"} {
+		_, err := Search(context.Background(), e, Options{Key: "network.k", Range: span})
+		if err == nil || !strings.Contains(err.Error(), "not a multiple of 2") {
+			t.Errorf("%s: %v", span, err)
+		}
+	}
+}
+
+// Along a key with a step the grid and the bisection snap to its
+// multiples: between 4 and 6 there is nothing left to judge.
+func TestStepSnap(t *testing.T) {
+	a := newAxis("network.k", algos.Count)
+	for x, want := range map[float64]float64{4: 4, 4.9: 4, 5: 6, 5.5: 6, 7: 8, 39: 40} {
+		if got := a.snap(x); got != want {
+			t.Errorf("snap(%g) = %g, want %g", x, got, want)
+		}
+	}
+	if a := newAxis("sources.count", algos.Count); a.snap(5) != 5 {
+		t.Errorf("sources.count snaps 5 to %g", a.snap(5))
+	}
+}
+
+// The experiment's name reaches the terminal escaped.
+func TestReportEscapesTheName(t *testing.T) {
+	var b bytes.Buffer
+	WriteText(&b, &Report{Experiment: "x\x1b[2J", Key: "network.k", axis: newAxis("network.k", algos.Count)})
+	if out := b.String(); strings.Contains(out, "\x1b") || !strings.HasPrefix(out, `x\x1b[2J: stability along network.k`) {
+		t.Errorf("%q", out)
 	}
 }
