@@ -204,6 +204,7 @@ func files(e *experiments.Experiment, runs []experiments.Run, todo []int, plot p
 	if !series.None {
 		names = append(names, SeriesFile)
 	}
+	names = append(names, FlowsFile) // with flows of a given size
 	names = append(names, FinishFiles(plot)...)
 	if plot.Format != "" {
 		add := func(i int) {
@@ -226,9 +227,9 @@ func files(e *experiments.Experiment, runs []experiments.Run, todo []int, plot p
 
 // FinishFiles lists what Finish writes.
 func FinishFiles(plot plots.Options) []string {
-	names := []string{"results.csv", "summary.json"}
+	names := []string{"results.csv", PortsFile, FCTFile, "summary.json"}
 	if plot.Format != "" {
-		names = append(names, "plots/sweep."+plot.Format, "plots/queue-cdf*."+plot.Format)
+		names = append(names, "plots/sweep."+plot.Format, "plots/queue-cdf*."+plot.Format, plots.FCTFigureName(plot.Format))
 	}
 	return names
 }
