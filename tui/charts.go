@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -495,43 +494,17 @@ func pickSources(s *snapshot, n int) (ids []int, agg bool) {
 
 // pickPinned is pickSources with the first pinned columns always drawn
 // (a fabric's explicit flows: what the experiment is about), the others
-// picked among the rest: the slowest, the fastest and ranks between.
+// picked among the rest, as a run's figure does (plots.PickPinned).
 func pickPinned(s *snapshot, n, pinned int) (ids []int, agg bool) {
-	pinned = min(pinned, n, maxLines)
-	throughputs := make([]float64, n-pinned)
+	throughputs := make([]float64, n)
 	if s != nil {
 		for k := range throughputs {
-			if i := flowID(s, pinned+k); i < len(s.summary.Sources) {
+			if i := flowID(s, k); i < len(s.summary.Sources) {
 				throughputs[k] = s.summary.Sources[i].ThroughputBps
 			}
 		}
 	}
-	for k := range pinned {
-		ids = append(ids, k)
-	}
-	if pinned == 0 {
-		return plots.PickSources(throughputs)
-	}
-	rest, _ := plots.PickSources(throughputs)
-	if room := maxLines - pinned; len(rest) > room {
-		// The room left, spread over the rest's ranks: the slowest and
-		// the fastest first.
-		slices.SortStableFunc(rest, func(a, b int) int { return cmp.Compare(throughputs[a], throughputs[b]) })
-		var picked []int
-		for k := range room {
-			if room == 1 {
-				picked = append(picked, rest[0])
-				break
-			}
-			picked = append(picked, rest[k*(len(rest)-1)/(room-1)])
-		}
-		slices.Sort(picked)
-		rest = slices.Compact(picked)
-	}
-	for _, k := range rest {
-		ids = append(ids, pinned+k)
-	}
-	return ids, len(ids) < n
+	return plots.PickPinned(throughputs, pinned)
 }
 
 // flowID is the source (a fabric's flow) of the k-th rate column: on a

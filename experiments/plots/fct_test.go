@@ -1,6 +1,7 @@
 package plots
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -147,4 +148,23 @@ pattern = "permutation"
 			fig.Rows[len(fig.Rows)-1][0].X.Label.Text, fig.Legends)
 	}
 	checkPlaced(t, fig, 3)
+}
+
+// The pinned sources are always drawn; the room left goes to the slowest,
+// the fastest and ranks between of the rest.
+func TestPickPinned(t *testing.T) {
+	var xs []float64
+	for i := range 16 {
+		xs = append(xs, float64(100-i)) // the later, the slower
+	}
+	ids, agg := PickPinned(xs, 4)
+	if !agg || len(ids) != MaxSourceLines || ids[0] != 0 || ids[3] != 3 || !slices.Contains(ids, 4) || !slices.Contains(ids, 15) {
+		t.Errorf("picked %v (mean %v): want 0-3, then the fastest (4) and the slowest (15) of the rest", ids, agg)
+	}
+	if ids, agg := PickPinned(xs[:6], 4); agg || len(ids) != 6 {
+		t.Errorf("all 6 fit: %v %v", ids, agg)
+	}
+	if ids, _ := PickPinned(xs, 0); !slices.Equal(ids, func() []int { i, _ := PickSources(xs); return i }()) {
+		t.Errorf("none pinned: %v", ids)
+	}
 }

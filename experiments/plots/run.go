@@ -5,6 +5,7 @@
 package plots
 
 import (
+	"cmp"
 	"fmt"
 	"image/color"
 	"math"
@@ -56,6 +57,7 @@ type RunFigure struct {
 	held      [][]float64
 	heldNames []string
 	flows     []int // a fabric's watched flows, column by column; nil on a chain
+	pinned    int   // the first watched flows always drawn (PickPinned)
 	// delivered draws what the flows deliver rather than what reaches
 	// their first port: on a fabric, where the first port is seldom the
 	// bottleneck (Sample.Delivered).
@@ -74,6 +76,9 @@ func NewRunFigure(title string, cfg *model.Config) *RunFigure {
 		counts:   make([]int, plotBins+1),
 	}
 	f.delivered = cfg.Fabric != nil
+	if cfg.Fabric != nil {
+		f.pinned = len(cfg.Fabric.Watch)
+	}
 	if cfg.Fabric == nil && len(cfg.Links) <= 1 && len(cfg.Sources) > 0 {
 		f.share = cfg.Capacity / float64(len(cfg.Sources))
 	}
@@ -184,6 +189,46 @@ func PickSources(throughputs []float64) (ids []int, agg bool) {
 	return slices.Compact(ids), true
 }
 
+// PickPinned is PickSources with the first pinned sources always drawn
+// (a fabric's explicit flows, what the experiment is about: the victims
+// of an incast), the others picked among the rest as PickSources does,
+// in the room left. The workbench and a run's figure pick alike.
+func PickPinned(throughputs []float64, pinned int) (ids []int, agg bool) {
+	n := len(throughputs)
+	pinned = min(max(pinned, 0), n, MaxSourceLines)
+	if pinned == 0 {
+		return PickSources(throughputs)
+	}
+	for k := range pinned {
+		ids = append(ids, k)
+	}
+	rest := throughputs[pinned:]
+	picked, _ := PickSources(rest)
+	if room := MaxSourceLines - pinned; len(picked) > room {
+		// The room left, spread over the rest's ranks: the slowest and
+		// the fastest first.
+		order := make([]int, len(rest))
+		for i := range order {
+			order[i] = i
+		}
+		slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(rest[a], rest[b]) })
+		picked = picked[:0]
+		for k := range room {
+			if room == 1 {
+				picked = append(picked, order[0])
+				break
+			}
+			picked = append(picked, order[k*(len(order)-1)/(room-1)])
+		}
+		slices.Sort(picked)
+		picked = slices.Compact(picked)
+	}
+	for _, k := range picked {
+		ids = append(ids, pinned+k)
+	}
+	return ids, len(ids) < n
+}
+
 // runPlots are a run figure's panels and legends, before they are drawn.
 type runPlots struct {
 	queue, rates      *plot.Plot
@@ -286,7 +331,7 @@ func (f *RunFigure) build(s *batch.RunSummary) (*runPlots, error) {
 			throughputs[i] = src.ThroughputBps
 		}
 	}
-	ids, agg := PickSources(throughputs)
+	ids, agg := PickPinned(throughputs, f.pinned)
 	type rateLine struct {
 		name string
 		xys  plotter.XYs
