@@ -101,7 +101,9 @@ func TestDefaultSavePathStaysInTheWorkingFolder(t *testing.T) {
 		t.Fatalf("proposed %q", got)
 	}
 	h.keys("enter")
-	if _, err := experiments.Load("x.toml"); err != nil {
+	// The name itself is refused at load (it makes file names); what this
+	// checks is where the file went.
+	if info, err := os.Lstat("x.toml"); err != nil || !info.Mode().IsRegular() {
 		t.Errorf("not saved in the working folder: %v", err)
 	}
 	if _, err := os.Stat(wd + "/../x.toml"); err == nil {
