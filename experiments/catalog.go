@@ -85,7 +85,7 @@ func writeColumns(b *strings.Builder, rows [][]string, width int) {
 		// Too wide for columns (a long source reference): each row's
 		// fields on their line, the last below, both wrapped.
 		for _, r := range rows {
-			for k, line := range wrapWords(strings.Join(r[:cols-1], ", "), width-2) {
+			for k, line := range wrapWords(strings.Join(r[:cols-1], ", "), width-4) {
 				b.WriteString(strings.Repeat(" ", 2+2*min(k, 1)) + line + "\n")
 			}
 			for _, line := range wrapWords(r[cols-1], max(20, width-6)) {
