@@ -101,7 +101,8 @@ func TestDefaultSavePathStaysInTheWorkingFolder(t *testing.T) {
 		t.Fatalf("proposed %q", got)
 	}
 	h.keys("enter")
-	if _, err := experiments.Load("x.toml"); err != nil {
+	// Saved here; loading it back refuses the name, which no file can set.
+	if _, err := experiments.Load("x.toml"); err == nil || !strings.Contains(err.Error(), `x.toml:2: name: "../../x" holds a path separator`) {
 		t.Errorf("not saved in the working folder: %v", err)
 	}
 	if _, err := os.Stat(wd + "/../x.toml"); err == nil {
