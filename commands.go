@@ -99,8 +99,16 @@ func init() {
 			name: "stability",
 			synopsis: []string{"qcnlab stability FILE|NAME --vary KEY --range LO:HI [--seeds N] [--criteria LIST] [--grid N]",
 				"                 [--resolution X] [--set KEY=VALUE]... [--json] [--workers N]"},
-			does:   []string{"where along KEY each algorithm stops being stable"},
-			about:  "Find where along KEY each algorithm stops being stable.",
+			does: []string{"where along KEY each algorithm stops being stable"},
+			about: "Find where along KEY each algorithm stops being stable.\n\n" +
+				"Each algorithm is judged by criteria that fit its scheme unless --criteria gives one list for all:\n" +
+				"  qcn, ecm, dsm and the rest of the QCN family: " + stability.DefaultCriteria + "\n" +
+				"    (queue std above 0.2 of the set point Q_EQ, queue empty over 1% of the time, utilization under 0.95)\n" +
+				"  dcqcn: " + stability.BandCriteria + "\n" +
+				"    (the queue above its marking band, p95 over K_max; the link idle over 5% of the time;\n" +
+				"    the queue's p5-p95 swing wider than the band K_max - K_min)\n" +
+				"Metrics: std, mean, max, min, empty, util, drops, jain, and the queue's p5, p50, p95, p99, swing (p95 - p5).\n" +
+				"Queue sizes take a size (4.5KB) or a multiple of qeq, kmin, kmax or band (K_max - K_min).",
 			args:   [][2]string{experimentArg},
 			define: stabilityCommand,
 		},
@@ -301,7 +309,7 @@ func stabilityCommand(fs *flag.FlagSet) func(c *call) int {
 	key := fs.String("vary", "", "the key to search along: network.rtt, network.capacity, network.buffer, sources.count, params.NAME.KEY")
 	span := fs.String("range", "", "LO:HI with units, walked from LO to HI: 60us:300us")
 	seeds := fs.Int("seeds", 0, "judge each point over this many seeds from the experiment's seed (default: the experiment's seed sweep, else its seed)")
-	criteria := fs.String("criteria", stability.DefaultCriteria, "comma-separated METRIC>X or METRIC<X; queue sizes take Xqeq or a size")
+	criteria := fs.String("criteria", "", "comma-separated METRIC>X or METRIC<X for every algorithm; queue sizes take a size or Xqeq, Xkmin, Xkmax, Xband (default: each scheme's, above)")
 	grid := fs.Int("grid", 9, "coarse grid points over the range, both ends included")
 	resolution := fs.String("resolution", "", "bracket width at which bisection stops, with the key's unit (default: range/64)")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
@@ -315,8 +323,10 @@ func stabilityCommand(fs *flag.FlagSet) func(c *call) int {
 			return c.openFailed(err)
 		}
 		opt := stability.Options{Key: *key, Range: *span, Grid: *grid, Workers: *workers}
-		if opt.Criteria, err = stability.ParseCriteria(*criteria); err != nil {
-			return c.fail(err)
+		if c.set("criteria") {
+			if opt.Criteria, err = stability.ParseCriteria(*criteria); err != nil {
+				return c.fail(err)
+			}
 		}
 		if c.set("seeds") {
 			opt.SeedCount = seeds
@@ -489,7 +499,7 @@ func reproduceCommand(fs *flag.FlagSet) func(c *call) int {
 		}
 		if *list {
 			for _, cl := range claims {
-				fmt.Fprintf(c.stdout, "%-20s seed %s %-12s %s\n", cl.ID, cl.Ref, cl.Figure, cl.Experiment)
+				fmt.Fprintf(c.stdout, "%-20s %s %-12s %s\n", cl.ID, reproduce.RefLabel(cl.Ref), cl.Figure, cl.Experiment)
 			}
 			return exitOK
 		}

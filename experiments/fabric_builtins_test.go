@@ -6,6 +6,7 @@ package experiments_test
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -144,10 +145,10 @@ func TestQCNIncastLeafSpineBuiltin(t *testing.T) {
 		{"0.69 to 0.81 Gbps", 0.69, victims("qcn", "true", true), 0.01},
 		{"0.69 to 0.81 Gbps", 0.81, victims("qcn", "true", false), 0.01},
 		{"4 of the 32 incast flows", 4, unfinished, 0},
-		{"completes in 28.1 ms with 2941 pause frames", 28.1, completion("dcqcn", "true"), 0.002},
-		{"completes in 28.1 ms with 2941 pause frames", 2941, hot("dcqcn"), 0},
-		{"4.8 to 4.9 Gbps", 4.8, victims("dcqcn", "true", true), 0.02},
-		{"4.8 to 4.9 Gbps", 4.9, victims("dcqcn", "true", false), 0.02},
+		{"completes in 27.4 ms with 2601 pause frames", 27.4, completion("dcqcn", "true"), 0.002},
+		{"completes in 27.4 ms with 2601 pause frames", 2601, hot("dcqcn"), 0},
+		{"5.0 to 5.1 Gbps", 5.0, victims("dcqcn", "true", true), 0.02},
+		{"5.0 to 5.1 Gbps", 5.1, victims("dcqcn", "true", false), 0.02},
 		{"keep 9.8 Gbps", 9.8, victims("none", "false", true), 0.01},
 		{"30 of the 32 incast flows", 30, lostNone, 0},
 		{"31.8 ms with 1474 drops", 31.8, completion("qcn", "false"), 0.002},
@@ -253,18 +254,57 @@ func TestDCQCNVsQCNBuiltin(t *testing.T) {
 		{"213 to 215 KB", 213, func(rs []batch.RunSummary) float64 { lo, _ := qcnQueues(rs); return lo }, 0.005},
 		{"213 to 215 KB", 215, func(rs []batch.RunSummary) float64 { _, hi := qcnQueues(rs); return hi }, 0.005},
 		{"from 0.685 (5 sources, 10 Gbps)", 0.685, at("qcn", "10Gbps", "5", (*batch.RunSummary).Jain), 0.002},
-		{"(17 KB with 2 sources at 10 Gbps", 17, at("dcqcn", "10Gbps", "2", qmean), 0.03},
+		{"(16 KB with 2 sources at 10 Gbps", 16, at("dcqcn", "10Gbps", "2", qmean), 0.03},
 		{"58 KB with 10 at 40 Gbps)", 58, at("dcqcn", "40Gbps", "10", qmean), 0.01},
-		{"(queue std 77 KB with 10 sources at 40 Gbps)", 77, at("dcqcn", "40Gbps", "10", func(r *batch.RunSummary) float64 { return r.Bottlenecks[0].QueueStd / 1e3 }), 0.01},
-		{"(utilization 0.956 there, 0.934 with 20 sources)", 0.956, at("dcqcn", "40Gbps", "10", func(r *batch.RunSummary) float64 { return r.Bottlenecks[0].Utilization }), 0.001},
-		{"(utilization 0.956 there, 0.934 with 20 sources)", 0.934, at("dcqcn", "40Gbps", "20", func(r *batch.RunSummary) float64 { return r.Bottlenecks[0].Utilization }), 0.001},
+		{"(queue std 71 KB with 10 sources at 40 Gbps)", 71, at("dcqcn", "40Gbps", "10", func(r *batch.RunSummary) float64 { return r.Bottlenecks[0].QueueStd / 1e3 }), 0.01},
+		{"(utilization 0.969 there, 0.939 with 20 sources)", 0.969, at("dcqcn", "40Gbps", "10", func(r *batch.RunSummary) float64 { return r.Bottlenecks[0].Utilization }), 0.001},
+		{"(utilization 0.969 there, 0.939 with 20 sources)", 0.939, at("dcqcn", "40Gbps", "20", func(r *batch.RunSummary) float64 { return r.Bottlenecks[0].Utilization }), 0.001},
 	})
 	for i := range runs {
 		if r := &runs[i]; r.Algorithm == "qcn" && r.Bottlenecks[0].Utilization < 0.999 {
 			t.Errorf("QCN at %v: utilization %.4f, the description says the link is full everywhere", r.Point, r.Bottlenecks[0].Utilization)
 		}
-		if r := &runs[i]; r.Algorithm == "dcqcn" && (r.Jain() < 0.97 || r.Jain() > 1) {
-			t.Errorf("DCQCN at %v: Jain %.3f, the description says 0.97 to 1.0", r.Point, r.Jain())
+		if r := &runs[i]; r.Algorithm == "dcqcn" && (r.Jain() < 0.98 || r.Jain() > 1) {
+			t.Errorf("DCQCN at %v: Jain %.3f, the description says 0.98 to 1.0", r.Point, r.Jain())
+		}
+	}
+}
+
+// The description's two settings of DCQCN, at 40 Gbps and 10 sources.
+func TestDCQCNVsQCNSettings(t *testing.T) {
+	for _, c := range []struct {
+		set       string
+		std, util float64
+	}{
+		{"params.dcqcn.mark_on=enqueue", 73, 0.925},
+		{"params.dcqcn.cnp_timing=drop", 43, 1.000},
+	} {
+		e, err := experiments.Builtin("dcqcn-vs-qcn")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range []string{"sources.count=10", "network.capacity=40Gbps", c.set} {
+			if err := e.Set(s); err != nil {
+				t.Fatal(err)
+			}
+		}
+		e.Sweep = nil
+		cfg, err := e.Config("dcqcn")
+		if err != nil {
+			t.Fatal(err)
+		}
+		sim, err := model.NewPacket(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sim.Run()
+		b := sim.Summary().Bottlenecks[0]
+		quote := fmt.Sprintf("std %.0f KB, utilization %.3f", c.std, c.util)
+		if !strings.Contains(strings.ReplaceAll(e.Description, "\n", " "), quote) {
+			t.Errorf("the description does not say %q", quote)
+		}
+		if math.Abs(b.QueueStd/1e3-c.std) > 0.5 || math.Abs(b.Utilization-c.util) > 0.0005 {
+			t.Errorf("%s: std %.1f KB, utilization %.4f; the description says %s", c.set, b.QueueStd/1e3, b.Utilization, quote)
 		}
 	}
 }
@@ -289,9 +329,13 @@ func TestDCQCNVsQCNStability(t *testing.T) {
 	if q == nil || q.Boundary == nil || math.Abs(*q.Boundary*1e6-165) > 165*0.01 || !strings.Contains(e.Description, "from 165 us") {
 		t.Errorf("QCN's boundary: %+v, the description says 165 us", q)
 	}
-	d := rep.Find("dcqcn", "std>0.2qeq")
-	if d == nil || d.Boundary == nil || d.Bracket[0] != nil || !strings.Contains(e.Description, "from the start of the range") {
-		t.Errorf("DCQCN's boundary: %+v, the description says the start of the range", d)
+	if d := rep.Find("dcqcn", "empty>0.05"); d == nil || d.Boundary == nil || math.Abs(*d.Boundary*1e6-41) > 1 || !strings.Contains(e.Description, "from 41 us") {
+		t.Errorf("DCQCN's idle boundary: %+v, the description says 41 us", d)
+	}
+	for _, c := range []string{"p95>1kmax", "swing>1band"} {
+		if d := rep.Find("dcqcn", c); d == nil || d.Boundary == nil || d.Bracket[0] != nil || !strings.Contains(e.Description, "at the start of the range") {
+			t.Errorf("DCQCN's %s boundary: %+v, the description says the start of the range", c, d)
+		}
 	}
 }
 
@@ -313,11 +357,11 @@ func TestDCQCNIncastBuiltin(t *testing.T) {
 		{"none leaves 6514, QCN 323 and DCQCN 0", 6514, p("none", "4"), 0},
 		{"none leaves 6514, QCN 323 and DCQCN 0", 323, p("qcn", "4"), 0},
 		{"none leaves 6514, QCN 323 and DCQCN 0", 0, p("dcqcn", "4"), 0},
-		{"none 65145, QCN 4956 and DCQCN 3630", 65145, p("none", "32"), 0},
-		{"none 65145, QCN 4956 and DCQCN 3630", 4956, p("qcn", "32"), 0},
-		{"none 65145, QCN 4956 and DCQCN 3630", 3630, p("dcqcn", "32"), 0},
+		{"none 65145, QCN 4956 and DCQCN 3194", 65145, p("none", "32"), 0},
+		{"none 65145, QCN 4956 and DCQCN 3194", 4956, p("qcn", "32"), 0},
+		{"none 65145, QCN 4956 and DCQCN 3194", 3194, p("dcqcn", "32"), 0},
 		{"25.6 ms for 32 senders", 25.6, completion("none"), 0.002},
-		{"completes in 30.5 ms", 30.5, completion("dcqcn"), 0.002},
+		{"completes in 29.2 ms", 29.2, completion("dcqcn"), 0.002},
 		{"leaves 10 of the 32 flows unfinished", 10, func(rs []batch.RunSummary) float64 {
 			f := find(t, rs, "qcn", "traffic.incast_senders=32").Flows
 			return float64(f.IncastFlows - *f.IncastCompleted)

@@ -101,8 +101,9 @@ func TestDefaultSavePathStaysInTheWorkingFolder(t *testing.T) {
 		t.Fatalf("proposed %q", got)
 	}
 	h.keys("enter")
-	// Saved here; loading it back refuses the name, which no file can set.
-	if _, err := experiments.Load("x.toml"); err == nil || !strings.Contains(err.Error(), `x.toml:2: name: "../../x" holds a path separator`) {
+	// The name itself is refused at load (it makes file names); what this
+	// checks is where the file went.
+	if info, err := os.Lstat("x.toml"); err != nil || !info.Mode().IsRegular() {
 		t.Errorf("not saved in the working folder: %v", err)
 	}
 	if _, err := os.Stat(wd + "/../x.toml"); err == nil {

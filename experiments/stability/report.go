@@ -30,7 +30,11 @@ func WriteText(w io.Writer, r *Report) error {
 	fmt.Fprintf(w, "%d runs of %gs (warm-up %gs), seeds %s, each criterion's metric averaged over the seeds\n\n",
 		r.Runs, r.DurationSeconds, r.WarmupSeconds, strings.Join(seeds, " "))
 	for _, k := range r.IgnoredSweep {
-		fmt.Fprintf(w, "(the experiment's sweep over %s is not run: %s keeps the file's value)\n", k, k)
+		if v, ok := r.HeldAt[k]; ok {
+			fmt.Fprintf(w, "(the experiment's sweep over %s is not run: the search holds %s at %s)\n", k, k, v)
+		} else {
+			fmt.Fprintf(w, "(the experiment's sweep over %s is not run: the search holds %s at its default)\n", k, k)
+		}
 	}
 	if len(r.IgnoredSweep) > 0 {
 		fmt.Fprintln(w)

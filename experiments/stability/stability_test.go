@@ -155,6 +155,39 @@ func TestHugeGridRefused(t *testing.T) {
 	}
 }
 
+// Without --criteria each algorithm is judged by its scheme's criteria,
+// DCQCN's against the marking band the run resolves, and a swept key the
+// search does not vary is reported at the value it is held at, which
+// --set may have changed.
+func TestSchemeCriteriaAndHeldKeys(t *testing.T) {
+	e, err := experiments.OpenWith("dcqcn-vs-qcn", []string{"sources.count=4", "duration=20ms", "warmup=10ms"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Search(context.Background(), e, Options{Key: "network.rtt", Range: "10us:20us", Grid: 2, Seeds: []uint64{1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range rep.Results {
+		got = append(got, r.Algorithm+" "+r.Criterion)
+	}
+	want := []string{"qcn std>0.2qeq", "qcn empty>0.01", "qcn util<0.95", "dcqcn p95>1kmax", "dcqcn empty>0.05", "dcqcn swing>1band"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("criteria %q, want %q", got, want)
+	}
+	if rep.HeldAt["sources.count"] != "4" || rep.HeldAt["network.capacity"] != `"10Gbps"` {
+		t.Errorf("held at %v: want sources.count 4 (--set) and network.capacity 10Gbps (the file's)", rep.HeldAt)
+	}
+	var buf bytes.Buffer
+	if err := WriteText(&buf, rep); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "the search holds sources.count at 4") || strings.Contains(buf.String(), "file's value") {
+		t.Errorf("the note on the held sweep:\n%s", buf.String())
+	}
+}
+
 // A fat-tree's k takes even values only: a search along it judges even
 // values only, on its grid and in its bisection, and a range with an odd
 // end is refused as a range (the default grid asked for k = 5 and the
