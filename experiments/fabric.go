@@ -308,11 +308,19 @@ func (e *Experiment) Fabric() (*model.Fabric, error) {
 		if f, err = e.buildFabric(); err != nil {
 			return nil, err
 		}
+		// The cache holds what the estimates do not count: keep its
+		// routing tables within a run's bound, whatever the sweep.
+		var size float64
+		if sh, ok := e.shape(); ok {
+			size = sh.routeBytes(e.Network.PFC) + 500*sh.switchPorts
+		}
 		fabrics.Lock()
-		if len(fabrics.last) >= 8 {
+		if len(fabrics.last) >= 8 || fabrics.bytes+size > MaxRouteBytes {
 			clear(fabrics.last)
+			fabrics.bytes = 0
 		}
 		fabrics.last[key] = f
+		fabrics.bytes += size
 		fabrics.Unlock()
 	}
 	c := *f // the topology and its routes are shared, read-only
@@ -337,7 +345,8 @@ func (e *Experiment) Fabric() (*model.Fabric, error) {
 // takes a while.
 var fabrics = struct {
 	sync.Mutex
-	last map[string]*model.Fabric
+	last  map[string]*model.Fabric
+	bytes float64 // their routing tables and ports, about
 }{last: map[string]*model.Fabric{}}
 
 // fabricKey is what a fabric is built from, as text.
