@@ -402,7 +402,7 @@ func listCommand(fs *flag.FlagSet) func(c *call) int {
 			fmt.Fprintln(c.stderr, "qcnlab list takes no arguments")
 			return exitUsage
 		}
-		if err := experiments.WriteList(c.stdout); err != nil {
+		if err := experiments.WriteListWidth(c.stdout, terminalWidth(c.stdout)); err != nil {
 			fmt.Fprintln(c.stderr, err)
 			return exitRun
 		}

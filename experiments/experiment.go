@@ -134,6 +134,14 @@ type Output struct {
 	// offered the most load at the start, and the first flows.
 	WatchPorts *int `toml:"watch_ports,omitempty"`
 	WatchFlows *int `toml:"watch_flows,omitempty"`
+	// FCTBuckets are the upper edges of the flows' size buckets: sizes
+	// ("100KB") or shares of the flow-size distribution ("50%", as the
+	// HPCC paper's figure 11 buckets by percentile of size).
+	FCTBuckets []string `toml:"fct_buckets,omitempty"`
+	// Watch names the flows a fabric's time series follows first, before
+	// the explicit [[flows]] and the rest in order: a flow's index, or
+	// its hosts as "20->1" or "h20->h1" (the first such flow).
+	Watch []any `toml:"watch,omitempty"`
 }
 
 // Default is the experiment every key of a file falls back to.
@@ -195,6 +203,8 @@ func (e *Experiment) Clone() *Experiment {
 	t.IncastStart = clonePtr(t.IncastStart)
 	t.IncastFrom, t.Load = slices.Clone(t.IncastFrom), clonePtr(t.Load)
 	c.Output.WatchPorts, c.Output.WatchFlows = clonePtr(e.Output.WatchPorts), clonePtr(e.Output.WatchFlows)
+	t.Stop, t.MaxFlows = clonePtr(t.Stop), clonePtr(t.MaxFlows)
+	c.Output.FCTBuckets, c.Output.Watch = slices.Clone(e.Output.FCTBuckets), slices.Clone(e.Output.Watch)
 	c.Sweep = make([]Axis, len(e.Sweep))
 	for i, a := range e.Sweep {
 		c.Sweep[i] = Axis{Key: a.Key, Values: slices.Clone(a.Values)}

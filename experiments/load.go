@@ -13,8 +13,10 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+
 	"qcnlab/algos"
 	"qcnlab/experiments/userfile"
+	"qcnlab/printable"
 	"qcnlab/units"
 )
 
@@ -26,11 +28,18 @@ type Error struct {
 	Msg   string
 }
 
+// Error escapes what a terminal would act on in the place, the key and the
+// message: a key or a value of the file may hold an escape sequence.
 func (e *Error) Error() string {
-	if e.Key == "" {
-		return e.Where + ": " + e.Msg
+	lines := strings.Split(e.Msg, "\n")
+	for i, l := range lines {
+		lines[i] = printable.Text(l)
 	}
-	return e.Where + ": " + e.Key + ": " + e.Msg
+	msg := strings.Join(lines, "\n")
+	if e.Key == "" {
+		return printable.Text(e.Where) + ": " + msg
+	}
+	return printable.Text(e.Where) + ": " + printable.Text(e.Key) + ": " + msg
 }
 
 // document is what a file decodes into: the experiment with its [params]
@@ -624,6 +633,9 @@ func definesKey(line, name string) bool {
 		}
 		for _, p := range strings.Split(s, ".") {
 			if strings.Trim(strings.TrimSpace(p), `"'`) == name {
+				return true
+			}
+			if q, err := strconv.Unquote(strings.TrimSpace(p)); err == nil && q == name { // "\u001b[2J"
 				return true
 			}
 		}

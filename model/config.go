@@ -49,6 +49,10 @@ type Config struct {
 	// Capacity, Buffer, Links, Sources and Traffic are then unused.
 	Fabric *Fabric
 
+	// FlowBuckets are the upper edges, in bytes and increasing, of the
+	// size buckets of the summary's flows; none for DefaultFlowBuckets.
+	FlowBuckets []float64
+
 	SampleInterval    algos.Time // time series resolution
 	RateWindow        algos.Time // per-source rates are averaged over this window
 	FairnessThreshold float64    // min rate / max rate counted as fair
@@ -56,6 +60,10 @@ type Config struct {
 	// OnSample, if set, receives the time series every SampleInterval.
 	// The Sample is reused: copy what you keep.
 	OnSample func(*Sample)
+	// OnFlow, if set, receives every flow of a given size as it ends, and
+	// those still going at the end of the run (flowrecord.go). The record
+	// is reused: copy what you keep.
+	OnFlow func(*FlowRecord)
 }
 
 // SourceConfig is one source and its access link.
@@ -219,6 +227,12 @@ func (c *Config) validate() error {
 	for k, t := range c.Phases {
 		if t <= 0 || t >= c.Duration || (k > 0 && t <= c.Phases[k-1]) {
 			bad("phase boundaries must increase within (0, duration)")
+		}
+	}
+	for k, e := range c.FlowBuckets {
+		if !(e > 0) || (k > 0 && e <= c.FlowBuckets[k-1]) {
+			bad("flow buckets: their upper edges must be positive and increase")
+			break
 		}
 	}
 	if c.SampleInterval <= 0 || c.RateWindow < c.SampleInterval {

@@ -54,8 +54,24 @@ type Packet struct {
 	arrived    []float64 // per flow, bytes that reached its first port: the sampler's input
 	allRates   []float64 // per flow, its rate over the rate window; the samples show the first
 	rates      rateSampler
+	// delivery is each flow's delivered rate over the rate window, from
+	// deliveredNow, its bytes delivered: the samples' Delivered, and on a
+	// fabric the time to fairness.
+	delivery     rateSampler
+	deliveredNow []float64
+	allDelivered []float64
+	// With PFC: each port's time held paused by the next switch at the
+	// last sample, and each port's tier among the samples' TierNames.
+	heldAt     []algos.Time
+	heldShare  []float64 // scratch: each port's share of the interval
+	tierCounts []int     // each tier's ports
+	portTier   []int
+	lastAt     algos.Time
 
-	short  *shortFlows // nil unless the flows include short flows (traffic.go, flows.go)
+	short *shortFlows // nil unless the flows include short flows (traffic.go, flows.go)
+	// drain: the arrivals stop (Traffic.Stop, ShortFlows.Stop) and every
+	// flow has a size, so the run ends once they are all over (drained).
+	drain  bool
 	fabric *fabricState
 
 	pausedMarks [][]algos.Time // PFC: [boundary][source] time paused (pfc.go)
@@ -294,6 +310,10 @@ func (s *Packet) advance(until algos.Time, stop uint64) {
 		case evSample:
 			s.takeSample(ev.at)
 		}
+		if ev.kind == evSample && s.drain && s.drained() {
+			s.cfg.Duration, end = s.now, s.now // every flow is over: the run ends here
+			break
+		}
 	}
 	s.now = end
 	for _, p := range s.ports {
@@ -303,6 +323,7 @@ func (s *Packet) advance(until algos.Time, stop uint64) {
 		for i := range s.hosts {
 			s.catchUp(&s.hosts[i], end)
 		}
+		s.flushFlows()
 		s.done = true
 	}
 }
