@@ -12,6 +12,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"qcnlab/algos"
+	"qcnlab/experiments/keys"
 	"qcnlab/model"
 	"qcnlab/model/topo"
 	"qcnlab/units"
@@ -24,10 +25,10 @@ import (
 
 // Fabric topologies, and the keys that belong to the chains only.
 var (
-	FabricTopologies = []string{"leaf_spine", "fat_tree", "custom"}
-	Routings         = []string{"ecmp", "spray"}
-	SprayModes       = []string{"round_robin", "random"}
-	Patterns         = []string{"permutation", "incast", "all_to_all", "none"}
+	FabricTopologies = keys.Fabrics
+	Routings         = keys.Choices("network.routing")
+	SprayModes       = keys.Choices("network.spray")
+	Patterns         = keys.Choices("traffic.pattern")
 )
 
 // Bounds on a fabric, checked before anything is built from the file.

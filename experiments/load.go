@@ -15,6 +15,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"qcnlab/algos"
+	"qcnlab/experiments/keys"
 	"qcnlab/experiments/userfile"
 	"qcnlab/printable"
 	"qcnlab/units"
@@ -362,11 +363,6 @@ func tomlValue(v any) string {
 	return text
 }
 
-// arraysOfTables are the keys whose tables repeat ([[flows]]): a key in one
-// is named with its element, "network.link[1].capacity", as Validate names
-// it, whatever found the problem.
-var arraysOfTables = []string{"sources.override", "network.changes", "network.node", "network.link", "flows"}
-
 // elementError names the element of an array of tables that an error's key
 // is in, and the line of the key in it (the toml package places an error
 // inside an array of tables at the array's last line): the first element
@@ -380,7 +376,7 @@ func elementError(err error, text string) error {
 	if !located {
 		return err
 	}
-	for _, array := range arraysOfTables {
+	for _, array := range keys.Repeated() {
 		if !strings.HasPrefix(e.Key, array+".") {
 			continue
 		}
@@ -655,27 +651,11 @@ func definesKey(line, name string) bool {
 	return strings.Contains(rhs, "{") && regexp.MustCompile(`[{,]\s*`+regexp.QuoteMeta(name)+`\s*=`).MatchString(rhs)
 }
 
-// knownKeys are the keys of the schema, for suggestions.
-var knownKeys = []string{
-	"name", "description", "seed", "duration", "warmup", "model", "algorithms",
-	"network.topology", "network.capacity", "network.buffer", "network.frame_size", "network.rtt",
-	"sources.count", "sources.line_rate", "sources.initial_rate", "sources.forward_delay",
-	"sources.backward_delay", "sources.start", "sources.stop", "sources.override",
-	"sources.override.ids", "sources.override.line_rate", "sources.override.initial_rate",
-	"sources.override.rtt", "sources.override.forward_delay", "sources.override.backward_delay",
-	"sources.override.start", "sources.override.stop",
-	"output.sample_interval", "output.rate_window", "output.fairness_threshold",
-	"network.pfc", "network.pfc_xoff", "network.pfc_xon",
-	"traffic.long_flows", "traffic.short_flow_rate", "traffic.short_flow_sizes",
-	"network.links", "network.hop_delay", "network.feedback_latency", "network.changes",
-	"network.changes.at", "network.changes.capacity", "network.changes.link", "output.phases",
-}
-
 // suggest names the known key closest to an unknown one, if any is close.
 func suggest(k toml.Key) string {
 	key := k.String()
 	best, bestD := "", 4
-	for _, known := range knownKeys {
+	for _, known := range keys.Paths() {
 		if d := editDistance(key, known); d < bestD {
 			best, bestD = known, d
 		}

@@ -9,13 +9,14 @@ import (
 	"unicode/utf8"
 
 	"qcnlab/algos"
+	"qcnlab/experiments/keys"
 	"qcnlab/model"
 	"qcnlab/printable"
 	"qcnlab/units"
 )
 
 // Topologies the experiment file accepts.
-var Topologies = []string{"dumbbell", "parking_lot", "leaf_spine", "fat_tree", "custom"}
+var Topologies = keys.Choices("network.topology")
 
 // Limits on frame sizes: Ethernet's minimum frame and a jumbo frame.
 const (
