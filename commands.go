@@ -13,8 +13,8 @@ import (
 
 	"qcnlab/algos"
 	"qcnlab/experiments"
-	"qcnlab/experiments/keys"
 	"qcnlab/experiments/batch"
+	"qcnlab/experiments/keys"
 	"qcnlab/experiments/outdir"
 	"qcnlab/experiments/reproduce"
 	"qcnlab/experiments/results"
