@@ -108,6 +108,12 @@ func Execute(ctx context.Context, e *experiments.Experiment, opt Options) (*Resu
 	}
 	var out *outputs
 	if dir := opt.Out; dir != nil || opt.OutDir != "" {
+		// Each run's series was bounded at load; together they may not be.
+		if !opt.Series.None && opt.Series.Every == 0 {
+			if err := experiments.SeriesError(selected(runs, todo)); err != nil {
+				return nil, err
+			}
+		}
 		if dir == nil {
 			if dir, err = outdir.Open(opt.OutDir); err != nil {
 				return nil, err
@@ -275,4 +281,16 @@ func plotError(err error) error {
 		return fmt.Errorf("plot: %w", err)
 	}
 	return nil
+}
+
+// selected is the runs a batch (or its shard) executes: todo, or all of them.
+func selected(runs []experiments.Run, todo []int) []experiments.Run {
+	if todo == nil {
+		return runs
+	}
+	out := make([]experiments.Run, 0, len(todo))
+	for _, i := range todo {
+		out = append(out, runs[i])
+	}
+	return out
 }
