@@ -318,8 +318,8 @@ func (e *Experiment) LinkCount() int {
 	if e.Network.Links != nil {
 		return *e.Network.Links
 	}
-	if e.Network.Topology == "parking_lot" {
-		return 2
+	if t := chainNamed(e.Network.Topology); t != nil {
+		return t.DefaultLinks()
 	}
 	return 1
 }

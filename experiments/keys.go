@@ -2,7 +2,6 @@ package experiments
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"qcnlab/algos"
@@ -32,7 +31,7 @@ func KeyKind(key string) (algos.Kind, error) {
 		return p.Kind, nil
 	}
 	k, ok := keys.Lookup(key)
-	if !ok || k.Path != key || inRepeated(key) {
+	if !ok || k.Path != key || keys.InRepeated(key) {
 		return 0, fmt.Errorf("%s: unknown key", key)
 	}
 	kind, ok := k.Kind.Numeric()
@@ -40,12 +39,6 @@ func KeyKind(key string) (algos.Kind, error) {
 		return 0, fmt.Errorf("%s: not a numeric key", key)
 	}
 	return kind, nil
-}
-
-// inRepeated reports whether key is inside an array of tables, whose keys
-// one path does not name.
-func inRepeated(key string) bool {
-	return slices.ContainsFunc(keys.Repeated(), func(t string) bool { return strings.HasPrefix(key, t+".") })
 }
 
 // KeyStep is the spacing of the values a whole-number key can hold, when

@@ -1,6 +1,8 @@
 package experiments
 
 import (
+	"encoding"
+	"fmt"
 	"reflect"
 	"strings"
 
@@ -42,6 +44,20 @@ func valueAt(e *Experiment, path string) (reflect.Value, bool) {
 	return v, true
 }
 
+// KeyText is the value of the key at path as the workbench shows it: with
+// its unit, unquoted; "-" where it is unset.
+func (e *Experiment) KeyText(path string) string {
+	v, ok := valueAt(e, path)
+	if !ok {
+		return "-"
+	}
+	if m, ok := v.Interface().(encoding.TextMarshaler); ok {
+		text, _ := m.MarshalText()
+		return string(text)
+	}
+	return fmt.Sprint(v.Interface())
+}
+
 // KeyDefaults is each key's default as a file writes it, where it has one:
 // the value a default experiment resolves it to, on the first topology
 // the key applies to (so a derived default shows what it derives to
@@ -50,7 +66,7 @@ func KeyDefaults() map[string]string {
 	out := map[string]string{}
 	resolved := map[string]*Experiment{}
 	for _, k := range keys.All {
-		if k.Kind == keys.Table || k.Kind == keys.Tables || inRepeated(k.Path) {
+		if k.Kind == keys.Table || k.Kind == keys.Tables || keys.InRepeated(k.Path) {
 			continue
 		}
 		topology := Default().Network.Topology

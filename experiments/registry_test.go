@@ -105,7 +105,7 @@ func kindOf(t reflect.Type) []keys.Kind {
 // not apply, at the place it was set.
 func TestRegistryScopesAreErrors(t *testing.T) {
 	for _, k := range keys.All {
-		if k.Topologies == nil || k.Kind == keys.Table || k.Kind == keys.Tables || inRepeated(k.Path) {
+		if k.Topologies == nil || k.Kind == keys.Table || k.Kind == keys.Tables || keys.InRepeated(k.Path) {
 			continue
 		}
 		other := keys.Fabrics[0]
@@ -129,6 +129,25 @@ func TestRegistryScopesAreErrors(t *testing.T) {
 		err := e.Validate()
 		if err == nil || !strings.Contains(err.Error(), "--set: "+k.Path+": ") {
 			t.Errorf("%s on a %s: %v, want an error naming the key", k.Path, other, err)
+		}
+	}
+}
+
+// The registered topologies are the registry's, each a chain or a fabric
+// as the registry says.
+func TestTopologiesAreRegistered(t *testing.T) {
+	want := slices.Sorted(slices.Values(slices.Concat(keys.Chains, keys.Fabrics)))
+	if got := RegisteredTopologies(); !slices.Equal(got, want) {
+		t.Errorf("registered topologies %q, the registry's %q", got, want)
+	}
+	for _, name := range keys.Chains {
+		if chainNamed(name) == nil {
+			t.Errorf("%s: not a registered chain", name)
+		}
+	}
+	for _, name := range keys.Fabrics {
+		if fabricNamed(name) == nil {
+			t.Errorf("%s: not a registered fabric", name)
 		}
 	}
 }

@@ -286,10 +286,10 @@ func (e *Experiment) validateChain(bad func(key, format string, args ...any)) {
 	}
 	links := e.LinkCount()
 	switch {
-	case n.Topology == "dumbbell" && links != 1:
-		bad("network.links", "a dumbbell has one congestible link; use topology = \"parking_lot\" for a chain")
-	case links < 1 || links > 64:
-		bad("network.links", "must be from 1 to 64")
+	case chainNamed(n.Topology) != nil && chainNamed(n.Topology).MaxLinks() == 1 && links != 1:
+		bad("network.links", "a %s has one congestible link; use topology = \"parking_lot\" for a chain", n.Topology)
+	case links < 1 || links > maxChainLinks:
+		bad("network.links", "must be from 1 to %d", maxChainLinks)
 	case e.Model == "fluid" && links > 1:
 		bad("network.links", "the fluid model has one bottleneck; use model = \"packet\" for a parking lot")
 	case e.Model == "convergence" && links > 1:

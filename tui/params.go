@@ -116,16 +116,12 @@ func fabricRows(r *experiments.Experiment) []paramRow {
 		}
 		return strconv.Itoa(*p)
 	}
+	// First the keys of this topology alone: its sizes.
 	rows := []paramRow{}
-	switch n.Topology {
-	case "fat_tree":
-		rows = append(rows, row(r, "network.k", itoa(n.K)))
-	case "leaf_spine":
-		rows = append(rows,
-			row(r, "network.leaves", itoa(n.Leaves)),
-			row(r, "network.spines", itoa(n.Spines)),
-			row(r, "network.hosts_per_leaf", itoa(n.HostsPerLeaf)),
-			row(r, "network.uplink_capacity", units.FormatRate(float64(*n.UplinkCapacity))))
+	for _, k := range keys.All {
+		if len(k.Topologies) == 1 && k.Topologies[0] == n.Topology && k.Kind != keys.Tables && !keys.InRepeated(k.Path) {
+			rows = append(rows, row(r, k.Path, r.KeyText(k.Path)))
+		}
 	}
 	rows = append(rows,
 		row(r, "network.capacity", units.FormatRate(float64(n.Capacity))),

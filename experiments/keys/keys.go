@@ -142,6 +142,12 @@ func Repeated() []string {
 	return out
 }
 
+// InRepeated reports whether path is a key inside an array of tables,
+// which one path does not name (the element does).
+func InRepeated(path string) bool {
+	return slices.ContainsFunc(Repeated(), func(t string) bool { return strings.HasPrefix(path, t+".") })
+}
+
 // Paths lists every key's path, in the registry's order.
 func Paths() []string {
 	out := make([]string, len(All))
