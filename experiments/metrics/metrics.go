@@ -92,6 +92,7 @@ const (
 	noFabric    = "empty on a chain, whose sources have one path"
 	noFlows     = "empty for a run without flows of a given size"
 	noFlowsDone = "empty for a run without flows of a given size, or none completed"
+	noIncast    = "empty for a run without an incast"
 )
 
 func run(name, unit, doc, missing string, f func(s *model.Summary) (float64, bool)) *Metric {
@@ -184,6 +185,29 @@ var (
 	SlowdownP95     = flows("slowdown_p95", "", "95th percentile of the slowdowns", func(f *model.FlowSummary) float64 { return f.SlowdownP95 })
 	SlowdownP99     = flows("slowdown_p99", "", "99th percentile of the slowdowns", func(f *model.FlowSummary) float64 { return f.SlowdownP99 })
 
+	IncastFlows = run("flows_incast_flows", "", "the incast's flows (traffic.pattern = \"incast\"); 0 without an incast", noFlows,
+		func(s *model.Summary) (float64, bool) {
+			if s.Flows == nil {
+				return 0, false
+			}
+			return float64(s.Flows.IncastFlows), true
+		})
+	IncastCompleted = run("flows_incast_completed", "", "of the incast's flows, those whose last byte was delivered by the end", noIncast,
+		func(s *model.Summary) (float64, bool) {
+			if s.Flows == nil || s.Flows.IncastCompleted == nil {
+				return 0, false
+			}
+			return float64(*s.Flows.IncastCompleted), true
+		})
+	IncastCompletion = run("flows_incast_completion_seconds", "seconds", "when the incast's last flow completed, from its start",
+		"empty without an incast, or when one of its flows never completed",
+		func(s *model.Summary) (float64, bool) {
+			if s.Flows == nil {
+				return 0, false
+			}
+			return optional(s.Flows.IncastCompletion)
+		})
+
 	JainFairness   = run("jain_fairness", "", "Jain's index of the sources' throughputs", noDelivery, func(s *model.Summary) (float64, bool) { return optional(s.JainFairness) })
 	TimeToFairness = run("time_to_fairness_seconds", "seconds",
 		"the first time after which min/max of the sources' window-averaged rates stays at or above output.fairness_threshold",
@@ -200,4 +224,5 @@ var All = []*Metric{
 	JainFairness, TimeToFairness,
 	FlowsStarted, FlowsCompleted, FlowsLost, FlowsUnfinished, FlowsSizeMean, FCTMean, FCTP50, FCTP95, FCTP99,
 	SlowdownMean, SlowdownP50, SlowdownP95, SlowdownP99,
+	IncastFlows, IncastCompleted, IncastCompletion,
 }

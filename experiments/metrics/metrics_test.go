@@ -20,7 +20,8 @@ func TestNamesAndValuesAreSummaryJSONs(t *testing.T) {
 			LoopDelayMin: ptr(20), PausedFraction: 0.4, From: "h0", To: "h1", PathCount: 2, CNPs: 22}},
 		JainFairness: ptr(0.9),
 		Flows: &model.FlowSummary{Started: 23, Completed: 22, Lost: 1, FCTMean: 24, FCTP50: 25, FCTP95: 26, FCTP99: 27,
-			SlowdownMean: 28, SlowdownP50: 29, SlowdownP95: 30, SlowdownP99: 31},
+			SlowdownMean: 28, SlowdownP50: 29, SlowdownP95: 30, SlowdownP99: 31,
+			IncastFlows: 32, IncastCompleted: new(int), IncastCompletion: ptr(33)},
 	}
 	data, err := json.Marshal(s)
 	if err != nil {
