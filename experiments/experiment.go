@@ -71,6 +71,11 @@ type Network struct {
 	PFCXon  *units.Bytes `toml:"pfc_xon"`
 	// Changes set the capacity of links during the run.
 	Changes []Change `toml:"changes,omitempty"`
+	// ClockPPM bounds each host's clock offset and SwitchJitter the
+	// variation of a switch's forwarding latency (model/clock.go): what
+	// breaks perfectly periodic senders' lock-step. Defaults in clock.go.
+	ClockPPM     *float64        `toml:"clock_ppm,omitempty"`
+	SwitchJitter *units.Duration `toml:"switch_jitter,omitempty"`
 
 	// A fabric (fabric.go): a leaf-spine of Leaves leaves, Spines spines
 	// and HostsPerLeaf hosts under each, its host links at Capacity and
@@ -176,6 +181,7 @@ func (e *Experiment) Clone() *Experiment {
 	}
 	c.Output.Phases = slices.Clone(e.Output.Phases)
 	c.Network.PFCXoff, c.Network.PFCXon = clonePtr(e.Network.PFCXoff), clonePtr(e.Network.PFCXon)
+	c.Network.ClockPPM, c.Network.SwitchJitter = clonePtr(e.Network.ClockPPM), clonePtr(e.Network.SwitchJitter)
 	c.Network.UplinkCapacity = clonePtr(e.Network.UplinkCapacity)
 	c.Network.Leaves, c.Network.Spines = clonePtr(e.Network.Leaves), clonePtr(e.Network.Spines)
 	c.Network.HostsPerLeaf, c.Network.K = clonePtr(e.Network.HostsPerLeaf), clonePtr(e.Network.K)

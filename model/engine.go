@@ -58,6 +58,7 @@ type Packet struct {
 	fabric *fabricState
 
 	pausedMarks [][]algos.Time // PFC: [boundary][source] time paused (pfc.go)
+	jitter      jitter         // switches' forwarding latency variation (clock.go)
 }
 
 // NewPacket builds a packet-level simulation at time zero.
@@ -97,8 +98,9 @@ func NewPacket(cfg Config) (*Packet, error) {
 	for h, node := range t.Hosts {
 		nic := t.Ports[t.NIC(h)]
 		s.hosts = append(s.hosts, host{id: int32(h), fwd: nic.Delay, bwd: nic.Back, node: int32(nic.To), capacity: nic.Capacity,
-			arrivalAt: algos.Never, name: t.Nodes[node].Name})
+			arrivalAt: algos.Never, name: t.Nodes[node].Name, clock: 1})
 	}
+	s.startClocks()
 	for _, f := range n.flows {
 		s.addLimiter(f, &netw)
 	}
@@ -126,10 +128,11 @@ func NewPacket(cfg Config) (*Packet, error) {
 // ended short flow's.
 func (s *Packet) addLimiter(f flowSpec, netw *algos.Network) *limiter {
 	cfg := &s.cfg
-	serial := algos.TransmitTime(cfg.FrameBytes, f.lineRate)
+	clock := s.hosts[f.host].clock
+	serial := algos.TransmitTime(cfg.FrameBytes, f.lineRate*clock)
 	l := &limiter{
 		host: int32(f.host), route: f.route, hops: int32(f.hops), dst: int32(f.dst),
-		lineRate: f.lineRate, serial: serial, nextSerial: serial,
+		lineRate: f.lineRate, clock: clock, serial: serial, nextSerial: serial,
 		start: f.start, stop: f.stop, frameBits: float64(cfg.FrameBytes) * 8,
 		mark: f.start, nextEmit: algos.Never, rpTimer: algos.Never, timerAt: algos.Never,
 	}
@@ -153,7 +156,7 @@ func (s *Packet) addLimiter(f flowSpec, netw *algos.Network) *limiter {
 	if f.size > 0 {
 		l.sized = &sizedFlow{size: f.size, left: f.size, start: f.start, incast: f.incast}
 		if f.size < int64(cfg.FrameBytes) {
-			l.nextSerial = algos.TransmitTime(int(f.size), f.lineRate)
+			l.nextSerial = algos.TransmitTime(int(f.size), f.lineRate*clock)
 		}
 	}
 	if len(f.route) > 0 {

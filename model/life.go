@@ -113,6 +113,9 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter) {
 			return
 		}
 		next.arrive = done + p.delay
+		if s.jitter.max != 0 {
+			s.jitter.delay(&p.link, next)
+		}
 		if p.link.len() == 1 {
 			s.syncLink(pi)
 		}

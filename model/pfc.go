@@ -38,7 +38,9 @@ type PFCThreshold struct {
 // (the one that crosses XOFF) plus, for every feeder, what it can still
 // send before the PAUSE reaches it and what is already on its link: its
 // rate times the round trip of the hop, and two frames (the one on the
-// wire when the PAUSE lands, and a rate limiter's one frame of credit).
+// wire when the PAUSE lands, and a rate limiter's one frame of credit),
+// and what it sends over the switch's forwarding jitter (clock.go), by
+// which a frame may land after the PAUSE's round trip.
 // XOFF defaults to the buffer less the headroom, XON to XOFF less two
 // frames. An error names the port whose buffer cannot hold what is asked:
 // a chain's by its index, a fabric's by its name.
@@ -67,10 +69,10 @@ func (c *Config) pfcThresholds(n *network) ([]PFCThreshold, error) {
 		for _, f := range n.feeders[j] {
 			if f.port >= 0 {
 				up := t.Ports[n.ports[f.port]]
-				room += 2*up.Delay.Seconds()*up.Capacity/8 + 2*float64(frame)
+				room += (2*up.Delay+c.SwitchJitter).Seconds()*up.Capacity/8 + 2*float64(frame)
 			} else {
 				nic := t.Ports[t.NIC(int(f.host))]
-				room += (nic.Delay+nic.Back).Seconds()*nic.Capacity/8 + 2*float64(frame)
+				room += (nic.Delay+nic.Back+c.SwitchJitter).Seconds()*nic.Capacity/8 + 2*float64(frame)
 			}
 		}
 		th := PFCThreshold{Headroom: int(math.Ceil(room))}
@@ -392,6 +394,9 @@ func (s *Packet) releasePort(k int32) {
 			h := st.held.pop()
 			h.arrive = q.done + p.delay
 			p.link.push(h)
+			if s.jitter.max != 0 {
+				s.jitter.delay(&p.link, p.link.at(p.link.len()-1))
+			}
 		case s.receivers:
 			h := st.heldExits.pop()
 			h.arrive = q.done + p.exitDelay

@@ -1,0 +1,44 @@
+package experiments
+
+import (
+	"strings"
+	"testing"
+
+	"qcnlab/algos"
+)
+
+// A fabric gets real clocks by default, a chain exact ones (the seeds'),
+// and either takes the keys.
+func TestClockDefaultsAndKeys(t *testing.T) {
+	for _, c := range []struct {
+		text   string
+		ppm    float64
+		jitter algos.Time
+	}{
+		{"seed = 1", 0, 0},
+		{"[network]\nclock_ppm = 50\nswitch_jitter = \"100ns\"", 50, 100 * algos.Nanosecond},
+		{"[network]\ntopology = \"fat_tree\"\ncapacity = \"10Gbps\"\nframe_size = \"1500B\"", 100, 1200 * algos.Nanosecond},
+		{"[network]\ntopology = \"fat_tree\"\ncapacity = \"40Gbps\"\nframe_size = \"1000B\"\nclock_ppm = 0", 0, 200 * algos.Nanosecond},
+	} {
+		e, err := Parse("exp.toml", []byte(c.text))
+		if err != nil {
+			t.Fatalf("%q: %v", c.text, err)
+		}
+		cfg, err := e.Config(e.Algorithms[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cfg.ClockPPM != c.ppm || cfg.SwitchJitter != c.jitter {
+			t.Errorf("%q: clock_ppm %g, switch_jitter %d ps; want %g, %d", c.text, cfg.ClockPPM, cfg.SwitchJitter, c.ppm, c.jitter)
+		}
+	}
+	for _, c := range []struct{ text, want string }{
+		{"[network]\nclock_ppm = -1", "exp.toml:2: network.clock_ppm: must be within 0 and 10000 ppm"},
+		{"[network]\nswitch_jitter = \"1ms\"", "exp.toml:2: network.switch_jitter: must be within 0 and 10 us"},
+	} {
+		_, err := Parse("exp.toml", []byte(c.text))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: got %v, want %q", c.text, err, c.want)
+		}
+	}
+}
