@@ -42,3 +42,38 @@ func TestClockDefaultsAndKeys(t *testing.T) {
 		}
 	}
 }
+
+// PFC is decided per ingress link on a fabric, per egress port on a chain,
+// unless network.pfc_accounting says.
+func TestPFCAccountingDefaultsAndKey(t *testing.T) {
+	for _, c := range []struct {
+		text    string
+		ingress bool
+	}{
+		{"[network]\nbuffer = \"1MB\"\npfc = true", false},
+		{"[network]\nbuffer = \"1MB\"\npfc = true\npfc_accounting = \"ingress\"", true},
+		{"[network]\ntopology = \"fat_tree\"\npfc = true", true},
+		{"[network]\ntopology = \"fat_tree\"\npfc = true\npfc_accounting = \"egress\"", false},
+	} {
+		e, err := Parse("exp.toml", []byte(c.text))
+		if err != nil {
+			t.Fatalf("%q: %v", c.text, err)
+		}
+		cfg, err := e.Config(e.Algorithms[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cfg.PFC == nil || cfg.PFC.Ingress != c.ingress {
+			t.Errorf("%q: PFC %+v, want ingress %v", c.text, cfg.PFC, c.ingress)
+		}
+	}
+	for _, c := range []struct{ text, want string }{
+		{"[network]\npfc = true\npfc_accounting = \"both\"", `exp.toml:3: network.pfc_accounting: "both": must be "ingress" or "egress"`},
+		{"[network]\npfc_accounting = \"ingress\"", "exp.toml:2: network.pfc_accounting: set network.pfc = true"},
+	} {
+		_, err := Parse("exp.toml", []byte(c.text))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: got %v, want %q", c.text, err, c.want)
+		}
+	}
+}

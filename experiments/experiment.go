@@ -69,6 +69,8 @@ type Network struct {
 	PFC     bool         `toml:"pfc"`
 	PFCXoff *units.Bytes `toml:"pfc_xoff"`
 	PFCXon  *units.Bytes `toml:"pfc_xon"`
+	// PFCAccounting is "ingress" or "egress" (pfc.go).
+	PFCAccounting string `toml:"pfc_accounting,omitempty"`
 	// Changes set the capacity of links during the run.
 	Changes []Change `toml:"changes,omitempty"`
 	// ClockPPM bounds each host's clock offset and SwitchJitter the

@@ -136,18 +136,18 @@ func TestQCNIncastLeafSpineBuiltin(t *testing.T) {
 		return float64(port(t, find(t, rs, "qcn", "network.pfc=false"), "leaf0->h0").Drops)
 	}
 	checkQuoted(t, e, runs, []quoted{
-		{"completes in 25.6 ms", 25.6, completion("none", "true"), 0.002},
-		{"18207 pause frames", 18207, hot("none"), 0},
-		{"6.0 to 6.6 Gbps", 6.0, victims("none", "true", true), 0.01},
-		{"6.0 to 6.6 Gbps", 6.6, victims("none", "true", false), 0.01},
-		{"sends 4267", 4267, hot("qcn"), 0},
-		{"0.14 to 1.46 Gbps", 0.14, victims("qcn", "true", true), 0.01},
-		{"0.14 to 1.46 Gbps", 1.46, victims("qcn", "true", false), 0.01},
-		{"7 of the 32 incast flows", 7, unfinished, 0},
-		{"completes in 27.5 ms with 2278 pause frames", 27.5, completion("dcqcn", "true"), 0.002},
-		{"completes in 27.5 ms with 2278 pause frames", 2278, hot("dcqcn"), 0},
-		{"4.8 to 4.9 Gbps", 4.8, victims("dcqcn", "true", true), 0.02},
-		{"4.8 to 4.9 Gbps", 4.9, victims("dcqcn", "true", false), 0.02},
+		{"completes in 28.7 ms", 28.7, completion("none", "true"), 0.002},
+		{"1380 pause frames", 1380, hot("none"), 0},
+		{"3.67 to 5.40 Gbps", 3.67, victims("none", "true", true), 0.01},
+		{"3.67 to 5.40 Gbps", 5.40, victims("none", "true", false), 0.01},
+		{"sends 1126", 1126, hot("qcn"), 0},
+		{"0.76 to 1.07 Gbps", 0.76, victims("qcn", "true", true), 0.01},
+		{"0.76 to 1.07 Gbps", 1.07, victims("qcn", "true", false), 0.01},
+		{"1 of the 32 incast flows", 1, unfinished, 0},
+		{"completes in 28.5 ms with 1042", 28.5, completion("dcqcn", "true"), 0.002},
+		{"completes in 28.5 ms with 1042", 1042, hot("dcqcn"), 0},
+		{"2.05 to 2.44 Gbps", 2.05, victims("dcqcn", "true", true), 0.01},
+		{"2.05 to 2.44 Gbps", 2.44, victims("dcqcn", "true", false), 0.01},
 		{"keep 9.8 Gbps", 9.8, victims("none", "false", true), 0.01},
 		{"30 of the 32 incast flows", 30, lostNone, 0},
 		{"28.2 ms with 1397 drops", 28.2, completion("qcn", "false"), 0.002},
@@ -208,9 +208,9 @@ func TestPFCSpreadingFatTreeBuiltin(t *testing.T) {
 		return func(rs []batch.RunSummary) float64 { return gbps(find(t, rs, alg).Sources[9]) }
 	}
 	checkQuoted(t, e, runs, []quoted{
-		{"gets 0.83 Gbps of its 10", 0.83, victim("none"), 0.01},
-		{"paused 92% of the time", 92, func(rs []batch.RunSummary) float64 { return 100 * find(t, rs, "none").Sources[9].PausedFraction }, 0.01},
-		{"it gets 8.71 Gbps", 8.71, victim("qcn"), 0.01},
+		{"gets 3.25 Gbps of its 10", 3.25, victim("none"), 0.01},
+		{"paused 68% of the", 68, func(rs []batch.RunSummary) float64 { return 100 * find(t, rs, "none").Sources[9].PausedFraction }, 0.01},
+		{"it gets 6.78 Gbps", 6.78, victim("qcn"), 0.01},
 		{"from all five switch tiers", 5, func(rs []batch.RunSummary) float64 {
 			n := 0.0
 			for _, tr := range find(t, rs, "none").Tiers {
@@ -311,15 +311,15 @@ func TestDCQCNIncastBuiltin(t *testing.T) {
 		}
 	}
 	checkQuoted(t, e, runs, []quoted{
-		{"none leaves 6369, QCN 170 and DCQCN 0", 6369, p("none", "4"), 0},
-		{"none leaves 6369, QCN 170 and DCQCN 0", 170, p("qcn", "4"), 0},
-		{"none leaves 6369, QCN 170 and DCQCN 0", 0, p("dcqcn", "4"), 0},
-		{"none 62979, QCN 4333 and DCQCN 3700", 62979, p("none", "32"), 0},
-		{"none 62979, QCN 4333 and DCQCN 3700", 4333, p("qcn", "32"), 0},
-		{"none 62979, QCN 4333 and DCQCN 3700", 3700, p("dcqcn", "32"), 0},
+		{"none leaves 1464, QCN 692 and DCQCN 154", 1464, p("none", "4"), 0},
+		{"none leaves 1464, QCN 692 and DCQCN 154", 692, p("qcn", "4"), 0},
+		{"none leaves 1464, QCN 692 and DCQCN 154", 154, p("dcqcn", "4"), 0},
+		{"none 15933, QCN 4946 and DCQCN 2371", 15933, p("none", "32"), 0},
+		{"none 15933, QCN 4946 and DCQCN 2371", 4946, p("qcn", "32"), 0},
+		{"none 15933, QCN 4946 and DCQCN 2371", 2371, p("dcqcn", "32"), 0},
 		{"25.6 ms for 32 senders", 25.6, completion("none"), 0.002},
-		{"completes in 30.4 ms", 30.4, completion("dcqcn"), 0.002},
-		{"leaves 13 of the 32 flows unfinished", 13, func(rs []batch.RunSummary) float64 {
+		{"in 29.9 ms", 29.9, completion("dcqcn"), 0.002},
+		{"leaves 6 of the 32 flows unfinished", 6, func(rs []batch.RunSummary) float64 {
 			f := find(t, rs, "qcn", "traffic.incast_senders=32").Flows
 			return float64(f.IncastFlows - *f.IncastCompleted)
 		}, 0},

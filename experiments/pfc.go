@@ -13,7 +13,7 @@ func (e *Experiment) pfcConfig() *model.PFC {
 	if !n.PFC {
 		return nil
 	}
-	p := &model.PFC{Xoff: -1, Xon: -1}
+	p := &model.PFC{Xoff: -1, Xon: -1, Ingress: e.PFCAccounting() == "ingress"}
 	if n.PFCXoff != nil {
 		p.Xoff = int(*n.PFCXoff)
 	}
@@ -21,6 +21,23 @@ func (e *Experiment) pfcConfig() *model.PFC {
 		p.Xon = int(*n.PFCXon)
 	}
 	return p
+}
+
+// PFCAccounting is network.pfc_accounting or its default: "ingress" on a
+// fabric, PAUSE decided per link into a switch from the bytes that came in
+// by it, as both public ns-3 RDMA switch models decide it (model/
+// pfc_ingress.go); "egress" on a chain, per port from its queue, pausing
+// every link that feeds it, as seed 000 section II describes a congested
+// buffer pausing its upstream buffers (and the seeds' figures keep their
+// numbers).
+func (e *Experiment) PFCAccounting() string {
+	switch {
+	case e.Network.PFCAccounting != "":
+		return e.Network.PFCAccounting
+	case e.IsFabric():
+		return "ingress"
+	}
+	return "egress"
 }
 
 // validatePFC checks network.pfc and its thresholds against every port's
@@ -39,6 +56,14 @@ func (e *Experiment) validatePFC(bad func(key, format string, args ...any), cfg 
 		case *k.v < 0 || float64(*k.v) != float64(int64(*k.v)):
 			bad(k.key, "must be a whole number of bytes, not negative")
 			return
+		}
+	}
+	if a := n.PFCAccounting; a != "" {
+		switch {
+		case a != "ingress" && a != "egress":
+			bad("network.pfc_accounting", "%q: must be \"ingress\" or \"egress\"", a)
+		case !n.PFC:
+			bad("network.pfc_accounting", "set network.pfc = true for the accounting to apply")
 		}
 	}
 	if !n.PFC {

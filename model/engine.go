@@ -59,6 +59,12 @@ type Packet struct {
 
 	pausedMarks [][]algos.Time // PFC: [boundary][source] time paused (pfc.go)
 	jitter      jitter         // switches' forwarding latency variation (clock.go)
+
+	// PFC with ingress accounting (pfc_ingress.go): nil ingress without.
+	ingress     []ingressLink
+	switchPorts [][]int32 // per node, its simulated egress ports
+	nodeIngress [][]int32 // per node, the links into it
+	xonScratch  []departure
 }
 
 // NewPacket builds a packet-level simulation at time zero.
@@ -269,6 +275,8 @@ func (s *Packet) Advance(until algos.Time) {
 			s.pausePort(ev.port, ev.on)
 		case evXonCheck:
 			s.xonCheck(ev.port, ev.gen)
+		case evIngressXonCheck:
+			s.ingressXonCheck(ev.port, ev.gen)
 		case evMilestone:
 			s.milestone(ev.at)
 		case evSample:

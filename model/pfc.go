@@ -8,7 +8,9 @@ import (
 )
 
 // PFC is IEEE 802.1Qbb priority flow control on every switch port, one
-// priority: a port whose queue rises above Xoff pauses whatever feeds it
+// priority. With Ingress, a switch pauses each link into it on its own
+// count (pfc_ingress.go). Without, a port whose queue rises above Xoff
+// pauses whatever feeds it
 // (the switch ports upstream whose frames routing may send through it, the
 // links of the hosts whose flows start there) until it falls to Xon. On a
 // fabric congestion so spreads hop by hop up the tree. Seed 000 section
@@ -24,8 +26,13 @@ import (
 // keeps earning credit up to one frame, as when it is idle.
 type PFC struct {
 	// Xoff and Xon are the queue thresholds in bytes; a negative value is
-	// derived per port (DefaultPFC).
+	// derived per port (DefaultPFC), or per ingress link.
 	Xoff, Xon int
+	// Ingress decides PAUSE per link into a switch, from the bytes that
+	// arrived through it and still sit in the switch (pfc_ingress.go), as
+	// the ns-3 RDMA switches do; else per egress port, from its queue,
+	// pausing every link that routing may send through it.
+	Ingress bool
 }
 
 // PFCThreshold is a port's XOFF and XON and the headroom above XOFF that
@@ -50,6 +57,10 @@ func (c *Config) PFCThresholds() ([]PFCThreshold, error) {
 	}
 	n, err := c.network()
 	if err != nil {
+		return nil, err
+	}
+	if c.PFC.Ingress {
+		_, err := c.ingressThresholds(n)
 		return nil, err
 	}
 	return c.pfcThresholds(n)
@@ -110,10 +121,13 @@ type portPFC struct {
 	since     algos.Time // when pausing began
 	xonGen    uint32     // generation of the live XON check
 	feeders   []feeder
-	pausedBy  int         // ports pausing it: it is held while any is
-	held      ring[frame] // frames for the next switch held while the port is paused
-	heldExits ring[frame] // and frames for receivers, when a notification point follows them
-	heldSince algos.Time
+	pausedBy  int // ports pausing it: it is held while any is
+	// pausingLinks counts, with ingress accounting, the links into its
+	// switch paused on its account: it is pausing while any is.
+	pausingLinks int
+	held         ring[frame] // frames for the next switch held while the port is paused
+	heldExits    ring[frame] // and frames for receivers, when a notification point follows them
+	heldSince    algos.Time
 
 	// Whole-run counters, marked at the summary's boundaries as the
 	// port's other counters are (phases.go).
@@ -200,6 +214,9 @@ func (s *Packet) hostPaused(h int32, from, to int, t1 algos.Time) algos.Time {
 
 // startPFC sets every port's thresholds and feeders.
 func (s *Packet) startPFC() error {
+	if s.cfg.PFC.Ingress {
+		return s.startIngressPFC()
+	}
 	th, err := s.cfg.pfcThresholds(s.net)
 	if err != nil {
 		return err
@@ -407,7 +424,10 @@ func (s *Packet) releasePort(k int32) {
 	if s.receivers {
 		s.syncReceive(k)
 	}
-	if st.pausing {
+	switch {
+	case s.ingress != nil:
+		s.recheckIngress(s.net.portNode(k))
+	case st.pausing:
 		s.checkXon(k)
 	}
 }

@@ -1,14 +1,34 @@
 package model
 
 import (
+	"fmt"
+	"slices"
 	"testing"
 
 	"qcnlab/algos"
+	"qcnlab/model/topo"
 )
 
 // The switch against what a real one does: three behaviours a packet
 // simulator of perfectly periodic senders gets wrong unless it models what
 // breaks their lock-step, and PFC decided per ingress port.
+
+// sharesAPort reports whether flow i's route shares a port with another
+// flow's.
+func sharesAPort(sim *Packet, i int) bool {
+	mine := map[int32]bool{}
+	for _, j := range sim.lims[i].route {
+		mine[j] = true
+	}
+	for k := range sim.statics {
+		for _, j := range sim.lims[k].route {
+			if k != i && mine[j] {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // realClocks gives cfg what real hardware has (clock.go): hosts' clocks
 // within Ethernet's 100 ppm, and switches whose forwarding latency varies
@@ -125,12 +145,13 @@ func TestRoundRobinSprayingSpreadsEveryFlowOfAPermutation(t *testing.T) {
 
 // PFC pauses the ingress links whose frames sit in the congested switch,
 // not every link whose frames routing could send to the hot port: on seed
-// 000's congestion spreading on a k = 4 fat-tree, a flow from host 1 to
-// host 5 shares no egress port with the incast into host 0 and no ingress
-// with the frames queued for it, so it keeps its line rate and is never
-// paused.
+// 000's congestion spreading on a k = 4 fat-tree (pfc-spreading-fat-tree),
+// a flow from host 1 to host 5 that shares no egress port with any other
+// flow keeps its line rate and is never paused. (Under ECMP with seed 1 it
+// shares core2->agg1.1 with the flow from host 13 to host 7, and shares
+// that port's 10 Gbps with it; the test takes the first seed whose ECMP
+// keeps it apart from every other flow.)
 func TestPFCSparesAFlowThatNeverMeetsTheHotPort(t *testing.T) {
-	t.Skip("PFC still pauses every feeder of a port above XOFF, not the ingress whose frames sit in the switch: h1->h5 gets 5.8 Gbps, paused 44% of the time")
 	ft := fatTree4(t, 300e3)
 	flows, err := IncastFrom(0, []int{4, 6, 8, 10, 12, 14}, 0, 0, 0, 1)
 	if err != nil {
@@ -139,8 +160,17 @@ func TestPFCSparesAFlowThatNeverMeetsTheHotPort(t *testing.T) {
 	flows = append(flows, Flow{From: 5, To: 1}, Flow{From: 9, To: 2}, Flow{From: 13, To: 7}, Flow{From: 11, To: 15}, Flow{From: 1, To: 5})
 	cfg := fabric(noneScheme(t), ft, flows)
 	cfg.Duration, cfg.Warmup = 30*ms, 10*ms
-	cfg.PFC = &PFC{Xoff: -1, Xon: -1}
+	cfg.PFC = &PFC{Xoff: -1, Xon: -1, Ingress: true}
 	realClocks(&cfg)
+	for cfg.Seed = 1; ; cfg.Seed++ {
+		sim, err := NewPacket(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !sharesAPort(sim, len(flows)-1) {
+			break
+		}
+	}
 	_, sum := run(t, cfg)
 	v := sum.Sources[len(flows)-1]
 	if v.PausedFraction != 0 || v.ThroughputBps < 0.999*10e9 {
@@ -150,6 +180,92 @@ func TestPFCSparesAFlowThatNeverMeetsTheHotPort(t *testing.T) {
 	for _, b := range sum.Bottlenecks {
 		if b.Drops != 0 {
 			t.Errorf("%s dropped %d frames under PFC", b.Name, b.Drops)
+		}
+	}
+}
+
+// PFC per ingress link against the reference semantics, computed by hand:
+// one leaf switch of 500 KB ports, hosts 1 to 3 send at line rate into
+// host 0 while host 4 sends to host 5. Every port may be fed by the 5
+// other hosts' links, so each link's XOFF is its share of a port's buffer,
+// 500 KB / 5 = 100 KB, less its headroom: a frame, what the host sends in
+// the PAUSE's round trip (2 us at 10 Gbps: 2,500 B) and two frames, 7,000
+// B: XOFF 93,000 B.
+//
+// With T = 1.2 us a frame time and d = 1 us, frame k of each sender reaches
+// the switch at a_k = (k+1)T + d, three at a time; the port down to host 0
+// serves one a frame time from a_0 in arrival order (hosts 1, 2, 3 at each
+// instant), so after the instant a_k it holds 2k+3 frames, and sender m's
+// link (m = 0, 1, 2) has k+1 - floor((k-m+2)/3) of them in the switch,
+// whose departures have taken positions m, m+3, ... of the first k. That
+// first exceeds 93,000 B (62 frames) for host 3 (m = 2) at k = 92, for
+// hosts 1 and 2 at k = 93: PAUSE up host 3's link at a_92 = 112.6 us, up
+// hosts 1's and 2's at a_93 = 113.8 us, and no other link. Each lands a
+// microsecond later: host 3 has released frames up to 94 (112.8 us; 95
+// would be at 114.0 us), hosts 1 and 2 up to 95 (114.0 us; 96 at 115.2
+// us). The last arrival is at a_95, when the port holds 3*95 + 2 arrivals
+// less 95 departures: its peak, 192 frames, 288,000 B. Host 4's flow never
+// waits.
+func TestPFCIngressIncastOnALeafByHand(t *testing.T) {
+	nodes := []topo.Node{{Name: "leaf", Kind: topo.Switch, Tier: "leaf", Level: 1}}
+	var links []topo.Link
+	for h := range 6 {
+		name := fmt.Sprintf("h%d", h)
+		nodes = append(nodes, topo.Node{Name: name, Kind: topo.Host})
+		links = append(links, topo.Duplex(name, "leaf", 10e9, us, 500e3))
+	}
+	tp, err := topo.Custom(nodes, links)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := fabric(noneScheme(t), tp, []Flow{{From: 1, To: 0}, {From: 2, To: 0}, {From: 3, To: 0}, {From: 4, To: 5}})
+	cfg.Duration = ms
+	cfg.PFC = &PFC{Xoff: -1, Xon: -1, Ingress: true}
+	sim, err := NewPacket(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	P := int32(len(sim.ports))
+	for h := 1; h <= 5; h++ {
+		if l := sim.ingress[P+int32(h)]; l.xoff != 93000 || l.xon != 90000 {
+			t.Fatalf("host %d's link: XOFF %d, XON %d; want 93000, 90000", h, l.xoff, l.xon)
+		}
+	}
+	const T = 1200 * algos.Nanosecond
+	paused := func() (out []int) {
+		for h := 0; h <= 5; h++ {
+			if sim.ingress[P+int32(h)].pausing {
+				out = append(out, h)
+			}
+		}
+		return out
+	}
+	for _, c := range []struct {
+		at   algos.Time
+		want []int
+	}{{93*T + us - 1, nil}, {93*T + us, []int{3}}, {94*T + us - 1, []int{3}}, {94*T + us, []int{1, 2, 3}}} {
+		sim.Advance(c.at)
+		if p := paused(); !slices.Equal(p, c.want) {
+			t.Errorf("at %.6f us the paused links are hosts %v, want %v", float64(c.at)/1e6, p, c.want)
+		}
+	}
+	sim.Run()
+	sum := sim.Summary()
+	var hot BottleneckSummary
+	for _, b := range sum.Bottlenecks {
+		if b.Name == "leaf->h0" {
+			hot = b
+		}
+	}
+	if hot.QueueMax != 192*1500 || hot.Drops != 0 {
+		t.Errorf("leaf->h0 peaked at %g B with %d drops, want 288000 B and none", hot.QueueMax, hot.Drops)
+	}
+	if v := sum.Sources[3]; v.PausedFraction != 0 || v.ThroughputBps < 0.99*10e9 {
+		t.Errorf("h4->h5: %.4g Gbps, paused %.3g of the time; want 10 Gbps, never paused", v.ThroughputBps/1e9, v.PausedFraction)
+	}
+	for i := range 3 {
+		if s := sum.Sources[i]; s.PausedFraction == 0 || s.ThroughputBps < 0.3*10e9 {
+			t.Errorf("incast flow %d: %.4g Gbps, paused %.3g of the time; want about a third of 10 Gbps, and paused", i, s.ThroughputBps/1e9, s.PausedFraction)
 		}
 	}
 }

@@ -205,12 +205,12 @@ var measuredInDescriptions = map[string][]string{}
 func init() {
 	// The fabric and DCQCN built-ins' measurements, each checked by its
 	// test in experiments/fabric_builtins_test.go, which runs the built-in.
-	measuredInDescriptions["qcn-incast-leaf-spine"] = []string{"25.6", "18207", "6.0", "6.6", "4267", "0.14", "1.46", "7", "27.5",
-		"2278", "4.8", "4.9", "9.8", "30", "28.2", "1397"}
+	measuredInDescriptions["qcn-incast-leaf-spine"] = []string{"28.7", "1380", "3.67", "5.40", "1126", "0.76", "1.07", "1", "28.5",
+		"1042", "2.05", "2.44", "9.8", "30", "28.2", "1397"}
 	measuredInDescriptions["ecmp-collisions-fat-tree"] = []string{"6.96", "4.86", "0.72", "9.30", "9.01", "0.872", "0.789", "0.99", "0.994", "2.90", "1.06", "8.23", "9.04"}
-	measuredInDescriptions["pfc-spreading-fat-tree"] = []string{"0.83", "92", "8.71", "5"}
+	measuredInDescriptions["pfc-spreading-fat-tree"] = []string{"3.25", "68", "6.78", "5"}
 	measuredInDescriptions["dcqcn-vs-qcn"] = []string{"213", "215", "0.685", "0.999", "17", "58", "0.97", "1.0", "77", "0.956", "0.934", "165"}
-	measuredInDescriptions["dcqcn-incast"] = []string{"6369", "170", "0", "62979", "4333", "3700", "25.6", "30.4", "13"}
+	measuredInDescriptions["dcqcn-incast"] = []string{"1464", "692", "154", "15933", "4946", "2371", "25.6", "29.9", "6"}
 	for _, c := range convergenceChecks {
 		measuredInDescriptions["qcn-convergence-model"] = append(measuredInDescriptions["qcn-convergence-model"], c.want...)
 	}
