@@ -186,6 +186,9 @@ type Scheme struct {
 	// receiver (notify.go); nil for the schemes whose feedback comes from
 	// the switch.
 	NewNP func(env NPEnv, v Values) NotificationPoint
+	// NewSender, if set, builds the ACK-clocked sender of one flow (ack.go):
+	// the scheme reacts to acknowledgements through the transport layer.
+	NewSender func(env SenderEnv, v Values) Sender
 
 	// What the simulation models other than the packet model make of the
 	// scheme (models.go); the packet model runs every scheme.
@@ -321,6 +324,9 @@ func Register(s *Scheme) {
 func Lookup(name string) (*Scheme, error) {
 	if s, ok := registry[name]; ok {
 		return s, nil
+	}
+	if _, ok := awaitingTransport[name]; ok {
+		return nil, &ErrNeedsTransport{Name: name}
 	}
 	return nil, fmt.Errorf("unknown algorithm %q (known: %s)", name, strings.Join(Names(), ", "))
 }

@@ -26,10 +26,18 @@ func WriteList(w io.Writer) error {
 		sc, _ := algos.Lookup(name)
 		fmt.Fprintf(tw, "  %s\t%s\tsource %s\t%s\n", name, sc.Display, sc.Ref, sc.Summary)
 	}
+	if waiting := algos.AwaitingTransport(); len(waiting) > 0 {
+		fmt.Fprintln(tw, "\nNot runnable yet: ACK-clocked, they need the transport layer (qcnlab algos NAME lists the parameters):")
+		for _, name := range waiting {
+			sc, _ := algos.Describe(name)
+			fmt.Fprintf(tw, "  %s\t%s\tsource %s\t%s\n", name, sc.Display, sc.Ref, sc.Summary)
+		}
+	}
 	return tw.Flush()
 }
 
-// WriteAlgos writes the parameters of the named algorithms (all if none):
+// WriteAlgos writes the parameters of the named algorithms (all runnable
+// ones if none; a named one may await the transport layer, and says so):
 // key, unit, value in e (what it sets, else the default for its network),
 // and meaning.
 func WriteAlgos(w io.Writer, e *Experiment, names ...string) error {
@@ -42,7 +50,7 @@ func WriteAlgos(w io.Writer, e *Experiment, names ...string) error {
 		e.Name, units.FormatRate(n.Capacity), n.Sources, units.FormatBytes(n.Buffer), units.FormatBytes(n.FrameBytes))
 	fmt.Fprintln(tw, "\"set\" marks a value the experiment sets; the others are the defaults for its network.")
 	for _, name := range names {
-		sc, err := algos.Lookup(name)
+		sc, err := algos.Describe(name)
 		if err != nil {
 			return err
 		}
@@ -51,6 +59,9 @@ func WriteAlgos(w io.Writer, e *Experiment, names ...string) error {
 			return fmt.Errorf("%s: %w", name, err)
 		}
 		fmt.Fprintf(tw, "\n%s (%s), source %s: %s\n", name, sc.Display, sc.Ref, sc.Summary)
+		if sc.NeedsTransport() {
+			fmt.Fprintf(tw, "  NOT RUNNABLE YET: %s is ACK-clocked and needs the transport layer, which the packet model does not have; experiments refuse it.\n", name)
+		}
 		fmt.Fprintf(tw, "  [params.%s]\tunit\tvalue\t\tmeaning\n", name)
 		for _, p := range sc.Params {
 			set := ""
