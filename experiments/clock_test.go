@@ -77,3 +77,25 @@ func TestPFCAccountingDefaultsAndKey(t *testing.T) {
 		}
 	}
 }
+
+// network.pfc_deadlock_after: 1 ms by default with ingress accounting,
+// refused without PFC, with egress accounting, or negative.
+func TestPFCDeadlockAfterKey(t *testing.T) {
+	e, err := Parse("exp.toml", []byte("[network]\ntopology = \"fat_tree\"\npfc = true"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg, err := e.Config(e.Algorithms[0]); err != nil || cfg.PFC.DeadlockAfter != algos.Millisecond {
+		t.Errorf("default deadlock check after %v (%v), want 1 ms", cfg.PFC, err)
+	}
+	for _, c := range []struct{ text, want string }{
+		{"[network]\npfc_deadlock_after = \"1ms\"", "exp.toml:2: network.pfc_deadlock_after: set network.pfc = true"},
+		{"[network]\ntopology = \"fat_tree\"\npfc = true\npfc_deadlock_after = \"-1ms\"", `exp.toml:4: network.pfc_deadlock_after: duration "-1ms" must not be negative`},
+		{"[network]\nbuffer = \"1MB\"\npfc = true\npfc_deadlock_after = \"1ms\"", "exp.toml:4: network.pfc_deadlock_after: the deadlock check follows ingress accounting"},
+	} {
+		_, err := Parse("exp.toml", []byte(c.text))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: got %v, want %q", c.text, err, c.want)
+		}
+	}
+}

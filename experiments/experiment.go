@@ -69,8 +69,10 @@ type Network struct {
 	PFC     bool         `toml:"pfc"`
 	PFCXoff *units.Bytes `toml:"pfc_xoff"`
 	PFCXon  *units.Bytes `toml:"pfc_xon"`
-	// PFCAccounting is "ingress" or "egress" (pfc.go).
-	PFCAccounting string `toml:"pfc_accounting,omitempty"`
+	// PFCAccounting is "ingress" or "egress" (pfc.go); PFCDeadlockAfter
+	// how long a cycle of pauses must hold to stop the run as a deadlock.
+	PFCAccounting    string          `toml:"pfc_accounting,omitempty"`
+	PFCDeadlockAfter *units.Duration `toml:"pfc_deadlock_after,omitempty"`
 	// Changes set the capacity of links during the run.
 	Changes []Change `toml:"changes,omitempty"`
 	// ClockPPM bounds each host's clock offset and SwitchJitter the
@@ -184,6 +186,7 @@ func (e *Experiment) Clone() *Experiment {
 	c.Output.Phases = slices.Clone(e.Output.Phases)
 	c.Network.PFCXoff, c.Network.PFCXon = clonePtr(e.Network.PFCXoff), clonePtr(e.Network.PFCXon)
 	c.Network.ClockPPM, c.Network.SwitchJitter = clonePtr(e.Network.ClockPPM), clonePtr(e.Network.SwitchJitter)
+	c.Network.PFCDeadlockAfter = clonePtr(e.Network.PFCDeadlockAfter)
 	c.Network.UplinkCapacity = clonePtr(e.Network.UplinkCapacity)
 	c.Network.Leaves, c.Network.Spines = clonePtr(e.Network.Leaves), clonePtr(e.Network.Spines)
 	c.Network.HostsPerLeaf, c.Network.K = clonePtr(e.Network.HostsPerLeaf), clonePtr(e.Network.K)

@@ -3,6 +3,8 @@ package experiments
 import (
 	"strings"
 
+	"qcnlab/algos"
+
 	"qcnlab/model"
 	"qcnlab/units"
 )
@@ -13,7 +15,10 @@ func (e *Experiment) pfcConfig() *model.PFC {
 	if !n.PFC {
 		return nil
 	}
-	p := &model.PFC{Xoff: -1, Xon: -1, Ingress: e.PFCAccounting() == "ingress"}
+	p := &model.PFC{Xoff: -1, Xon: -1, Ingress: e.PFCAccounting() == "ingress", DeadlockAfter: defaultDeadlockAfter}
+	if n.PFCDeadlockAfter != nil {
+		p.DeadlockAfter = algos.Time(*n.PFCDeadlockAfter)
+	}
 	if n.PFCXoff != nil {
 		p.Xoff = int(*n.PFCXoff)
 	}
@@ -22,6 +27,13 @@ func (e *Experiment) pfcConfig() *model.PFC {
 	}
 	return p
 }
+
+// defaultDeadlockAfter is how long a cycle of paused ports, each with
+// frames and waiting on the next, must hold before the run stops as a PFC
+// deadlock (model/deadlock.go): a millisecond is some 800 frame times at
+// 10 Gbps, far longer than any pause that a cycle does not hold. With
+// ingress accounting only; network.pfc_deadlock_after = "0s" turns it off.
+const defaultDeadlockAfter = algos.Millisecond
 
 // PFCAccounting is network.pfc_accounting or its default: "ingress" on a
 // fabric, PAUSE decided per link into a switch from the bytes that came in
@@ -56,6 +68,16 @@ func (e *Experiment) validatePFC(bad func(key, format string, args ...any), cfg 
 		case *k.v < 0 || float64(*k.v) != float64(int64(*k.v)):
 			bad(k.key, "must be a whole number of bytes, not negative")
 			return
+		}
+	}
+	if d := n.PFCDeadlockAfter; d != nil {
+		switch {
+		case *d < 0:
+			bad("network.pfc_deadlock_after", "must not be negative (0s turns the check off)")
+		case !n.PFC:
+			bad("network.pfc_deadlock_after", "set network.pfc = true for the check to apply")
+		case e.PFCAccounting() != "ingress":
+			bad("network.pfc_deadlock_after", "the deadlock check follows ingress accounting: set network.pfc_accounting = \"ingress\"")
 		}
 	}
 	if a := n.PFCAccounting; a != "" {

@@ -65,6 +65,7 @@ type Packet struct {
 	switchPorts [][]int32 // per node, its simulated egress ports
 	nodeIngress [][]int32 // per node, the links into it
 	xonScratch  []departure
+	deadlock    *Deadlock // the PFC deadlock that stopped the run, if any (deadlock.go)
 }
 
 // NewPacket builds a packet-level simulation at time zero.
@@ -277,6 +278,10 @@ func (s *Packet) Advance(until algos.Time) {
 			s.xonCheck(ev.port, ev.gen)
 		case evIngressXonCheck:
 			s.ingressXonCheck(ev.port, ev.gen)
+		case evDeadlockCheck:
+			if s.deadlockCheck(ev.port, ev.gen); s.deadlock != nil {
+				end = s.now // the run stops here
+			}
 		case evMilestone:
 			s.milestone(ev.at)
 		case evSample:
@@ -287,7 +292,7 @@ func (s *Packet) Advance(until algos.Time) {
 	for _, p := range s.ports {
 		s.events += uint64(s.depart(p, end))
 	}
-	if end == s.cfg.Duration {
+	if end == s.cfg.Duration || s.deadlock != nil {
 		for i := range s.hosts {
 			s.catchUp(&s.hosts[i], end)
 		}

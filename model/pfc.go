@@ -33,6 +33,10 @@ type PFC struct {
 	// the ns-3 RDMA switches do; else per egress port, from its queue,
 	// pausing every link that routing may send through it.
 	Ingress bool
+	// DeadlockAfter, if positive, stops the run when a cycle of ports has
+	// been paused with frames queued, each waiting on the next, for this
+	// long (deadlock.go; ingress accounting only).
+	DeadlockAfter algos.Time
 }
 
 // PFCThreshold is a port's XOFF and XON and the headroom above XOFF that
@@ -125,6 +129,7 @@ type portPFC struct {
 	// pausingLinks counts, with ingress accounting, the links into its
 	// switch paused on its account: it is pausing while any is.
 	pausingLinks int
+	holdGen      uint32      // generation of its current hold, for the deadlock check
 	held         ring[frame] // frames for the next switch held while the port is paused
 	heldExits    ring[frame] // and frames for receivers, when a notification point follows them
 	heldSince    algos.Time
@@ -331,6 +336,7 @@ func (s *Packet) pausePort(k int32, on bool) {
 		st.pausedBy++
 		if st.pausedBy == 1 {
 			s.holdPort(k)
+			s.armDeadlockCheck(k)
 		}
 	case st.pausedBy > 0:
 		st.pausedBy--

@@ -269,3 +269,99 @@ func TestPFCIngressIncastOnALeafByHand(t *testing.T) {
 		}
 	}
 }
+
+// ring5 is five switches in a ring, host i under switch i, links of 10
+// Gbps, 1 us and buffers of buffer bytes, and flows from every host to the
+// host two switches on clockwise: each flow's only shortest path, so every
+// clockwise port carries two line-rate flows, and the frames of each wait
+// for room in the next switch around the ring (a cycle of buffer
+// dependencies).
+func ring5(t *testing.T, buffer int) Config {
+	var nodes []topo.Node
+	var links []topo.Link
+	for i := range 5 {
+		nodes = append(nodes, topo.Node{Name: fmt.Sprintf("s%d", i), Kind: topo.Switch, Tier: "ring", Level: 1},
+			topo.Node{Name: fmt.Sprintf("h%d", i), Kind: topo.Host})
+		links = append(links, topo.Duplex(fmt.Sprintf("h%d", i), fmt.Sprintf("s%d", i), 10e9, us, buffer),
+			topo.Duplex(fmt.Sprintf("s%d", i), fmt.Sprintf("s%d", (i+1)%5), 10e9, us, buffer))
+	}
+	tp, err := topo.Custom(nodes, links)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var flows []Flow
+	for i := range 5 {
+		flows = append(flows, Flow{From: i, To: (i + 2) % 5})
+	}
+	cfg := fabric(noneScheme(t), tp, flows)
+	cfg.Duration = 20 * ms
+	cfg.PFC = &PFC{Xoff: -1, Xon: -1, Ingress: true, DeadlockAfter: ms}
+	return cfg
+}
+
+// On a ring whose routes make a cycle of buffer dependencies, PFC
+// deadlocks for real: every clockwise port paused, with frames, waiting on
+// the next. The run stops a DeadlockAfter after the cycle closed, and its
+// summary names the cycle.
+func TestPFCDeadlockOnARingStopsTheRun(t *testing.T) {
+	cfg := ring5(t, 100e3)
+	sim, err := NewPacket(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sim.Run()
+	d := sim.Summary().PFCDeadlock
+	if d == nil {
+		t.Fatalf("no deadlock reported; the run reached %g s", sim.Now().Seconds())
+	}
+	if !sim.Done() || sim.Now() >= cfg.Duration || sim.Now().Seconds() != d.Detected {
+		t.Errorf("run at %g s, done %v, deadlock detected at %g s", sim.Now().Seconds(), sim.Done(), d.Detected)
+	}
+	want := map[string]bool{"s0->s1": true, "s1->s2": true, "s2->s3": true, "s3->s4": true, "s4->s0": true}
+	if len(d.Ports) != 5 {
+		t.Errorf("cycle %v, want the five clockwise ports", d.Ports)
+	}
+	for _, p := range d.Ports {
+		if !want[p] {
+			t.Errorf("cycle %v: %s is not a clockwise port", d.Ports, p)
+		}
+	}
+	if d.Detected-d.Since < 1e-3-1e-12 {
+		t.Errorf("detected at %g s, the cycle closed at %g s: less than 1 ms", d.Detected, d.Since)
+	}
+	// It is a deadlock, not a slow spell: without the check nothing
+	// moves from then to the end of the run.
+	cfg.PFC.DeadlockAfter = 0
+	cfg.Phases = []algos.Time{2 * ms}
+	_, sum := run(t, cfg)
+	for i, src := range sum.Phases[1].Sources {
+		if src.ThroughputBps != 0 {
+			t.Errorf("flow %d got %.3g Gbps after the deadlock", i, src.ThroughputBps/1e9)
+		}
+	}
+}
+
+// Heavy pausing without a cycle is no deadlock: seed 000's spreading on a
+// fat-tree, every tier pausing, runs to its end.
+func TestPFCSpreadingIsNoDeadlock(t *testing.T) {
+	ft := fatTree4(t, 300e3)
+	flows, err := IncastFrom(0, []int{4, 6, 8, 10, 12, 14}, 0, 0, 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := fabric(noneScheme(t), ft, append(flows, Flow{From: 5, To: 1}, Flow{From: 9, To: 2}, Flow{From: 13, To: 7}, Flow{From: 11, To: 15}))
+	cfg.Duration = 20 * ms
+	cfg.PFC = &PFC{Xoff: -1, Xon: -1, Ingress: true, DeadlockAfter: 100 * us}
+	realClocks(&cfg)
+	_, sum := run(t, cfg)
+	if sum.PFCDeadlock != nil {
+		t.Errorf("reported %v", sum.PFCDeadlock)
+	}
+	var pauses int64
+	for _, tr := range sum.Tiers {
+		pauses += tr.PauseFrames
+	}
+	if pauses == 0 {
+		t.Error("no pause at all: the test proves nothing")
+	}
+}
