@@ -99,3 +99,26 @@ func TestPFCDeadlockAfterKey(t *testing.T) {
 		}
 	}
 }
+
+// network.pfc_threshold and network.pfc_alpha.
+func TestPFCThresholdKeys(t *testing.T) {
+	e, err := Parse("exp.toml", []byte("[network]\ntopology = \"fat_tree\"\npfc = true\npfc_threshold = \"dynamic\""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg, err := e.Config(e.Algorithms[0]); err != nil || !cfg.PFC.Dynamic || cfg.PFC.Alpha != 0.125 {
+		t.Errorf("dynamic: %+v (%v), want Alpha 1/8", cfg.PFC, err)
+	}
+	for _, c := range []struct{ text, want string }{
+		{"[network]\ntopology = \"fat_tree\"\npfc = true\npfc_threshold = \"adaptive\"", `exp.toml:4: network.pfc_threshold: "adaptive": must be "static" or "dynamic"`},
+		{"[network]\nbuffer = \"1MB\"\npfc = true\npfc_threshold = \"dynamic\"", "exp.toml:4: network.pfc_threshold: dynamic thresholds need ingress accounting"},
+		{"[network]\ntopology = \"fat_tree\"\npfc = true\npfc_threshold = \"dynamic\"\npfc_xoff = \"50KB\"", "network.pfc_threshold: dynamic thresholds are derived"},
+		{"[network]\ntopology = \"fat_tree\"\npfc = true\npfc_alpha = 0.5", "exp.toml:4: network.pfc_alpha: set network.pfc_threshold = \"dynamic\""},
+		{"[network]\ntopology = \"fat_tree\"\npfc = true\npfc_threshold = \"dynamic\"\npfc_alpha = 0", "exp.toml:5: network.pfc_alpha: must be in (0, 16]"},
+	} {
+		_, err := Parse("exp.toml", []byte(c.text))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: got %v, want %q", c.text, err, c.want)
+		}
+	}
+}

@@ -583,7 +583,7 @@ var knownKeys = []string{
 	"sources.override.start", "sources.override.stop",
 	"output.sample_interval", "output.rate_window", "output.fairness_threshold",
 	"network.pfc", "network.pfc_xoff", "network.pfc_xon", "network.clock_ppm", "network.switch_jitter",
-	"network.pfc_accounting", "network.pfc_deadlock_after",
+	"network.pfc_accounting", "network.pfc_deadlock_after", "network.pfc_threshold", "network.pfc_alpha",
 	"traffic.long_flows", "traffic.short_flow_rate", "traffic.short_flow_sizes",
 	"network.links", "network.hop_delay", "network.feedback_latency", "network.changes",
 	"network.changes.at", "network.changes.capacity", "network.changes.link", "output.phases",

@@ -19,6 +19,12 @@ func (e *Experiment) pfcConfig() *model.PFC {
 	if n.PFCDeadlockAfter != nil {
 		p.DeadlockAfter = algos.Time(*n.PFCDeadlockAfter)
 	}
+	if n.PFCThreshold == "dynamic" {
+		p.Dynamic, p.Alpha = true, defaultPFCAlpha
+		if n.PFCAlpha != nil {
+			p.Alpha = *n.PFCAlpha
+		}
+	}
 	if n.PFCXoff != nil {
 		p.Xoff = int(*n.PFCXoff)
 	}
@@ -34,6 +40,12 @@ func (e *Experiment) pfcConfig() *model.PFC {
 // 10 Gbps, far longer than any pause that a cycle does not hold. With
 // ingress accounting only; network.pfc_deadlock_after = "0s" turns it off.
 const defaultDeadlockAfter = algos.Millisecond
+
+// defaultPFCAlpha is the dynamic threshold's share of a switch's free
+// shared buffer: HPCC's simulation's 1/8 (pfc_a_shift 3 for a port at the
+// hosts' rate, alibaba-edu/High-Precision-Congestion-Control scratch/
+// third.cc).
+const defaultPFCAlpha = 0.125
 
 // PFCAccounting is network.pfc_accounting or its default: "ingress" on a
 // fabric, PAUSE decided per link into a switch from the bytes that came in
@@ -78,6 +90,25 @@ func (e *Experiment) validatePFC(bad func(key, format string, args ...any), cfg 
 			bad("network.pfc_deadlock_after", "set network.pfc = true for the check to apply")
 		case e.PFCAccounting() != "ingress":
 			bad("network.pfc_deadlock_after", "the deadlock check follows ingress accounting: set network.pfc_accounting = \"ingress\"")
+		}
+	}
+	switch t := n.PFCThreshold; {
+	case t == "":
+	case t != "static" && t != "dynamic":
+		bad("network.pfc_threshold", "%q: must be \"static\" or \"dynamic\"", t)
+	case !n.PFC:
+		bad("network.pfc_threshold", "set network.pfc = true for the threshold to apply")
+	case t == "dynamic" && e.PFCAccounting() != "ingress":
+		bad("network.pfc_threshold", "dynamic thresholds need ingress accounting: set network.pfc_accounting = \"ingress\"")
+	case t == "dynamic" && (n.PFCXoff != nil || n.PFCXon != nil):
+		bad("network.pfc_threshold", "dynamic thresholds are derived: leave network.pfc_xoff and network.pfc_xon out")
+	}
+	if a := n.PFCAlpha; a != nil {
+		switch {
+		case n.PFCThreshold != "dynamic":
+			bad("network.pfc_alpha", "set network.pfc_threshold = \"dynamic\" for it to apply")
+		case !(*a > 0 && *a <= 16):
+			bad("network.pfc_alpha", "must be in (0, 16]")
 		}
 	}
 	if a := n.PFCAccounting; a != "" {

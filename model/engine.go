@@ -65,6 +65,8 @@ type Packet struct {
 	switchPorts [][]int32 // per node, its simulated egress ports
 	nodeIngress [][]int32 // per node, the links into it
 	xonScratch  []departure
+	nodeBytes   []int     // per node, the bytes in the switch
+	nodeFree    []int     // per node, with dynamic thresholds, its shared buffer less the headroom of the links into it
 	deadlock    *Deadlock // the PFC deadlock that stopped the run, if any (deadlock.go)
 }
 

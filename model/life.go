@@ -163,7 +163,9 @@ func (s *Packet) depart(p *port, t algos.Time) int {
 			s.departMark(p, q)
 		}
 		if s.ingress != nil {
-			s.ingress[p.inq.pop()].bytes -= int(q.bytes)
+			in := &s.ingress[p.inq.pop()]
+			in.bytes -= int(q.bytes)
+			s.nodeBytes[in.node] -= int(q.bytes)
 		}
 		if q.flags&queuedExit != 0 {
 			s.delivered[q.lim] += int64(q.bytes)

@@ -37,6 +37,11 @@ type PFC struct {
 	// been paused with frames queued, each waiting on the next, for this
 	// long (deadlock.go; ingress accounting only).
 	DeadlockAfter algos.Time
+	// Dynamic makes each ingress link's XOFF Alpha times the switch's
+	// free shared buffer (pfc_ingress.go), as HPCC's switch does; the
+	// switch's ports then share its buffer. Ingress accounting only.
+	Dynamic bool
+	Alpha   float64
 }
 
 // PFCThreshold is a port's XOFF and XON and the headroom above XOFF that

@@ -26,6 +26,15 @@ import (
 // less its headroom (the in-flight bytes of pfcThresholds' formula); a link
 // takes the least over the ports it may feed. network.pfc_xoff and
 // network.pfc_xon, when set, are every link's.
+//
+// Dynamic thresholds (PFC.Dynamic) make the switch's ports share one
+// buffer, the sum of theirs, B, as HPCC's SwitchMmu does: a link's XOFF is
+// Alpha (B - H - U), H the headroom of every link into the switch, U the
+// bytes it holds, so that the more the switch holds, the sooner each link
+// pauses; with n links at their threshold U + H stays below B, so nothing
+// is dropped. XON is XOFF - 2 frames at the moment it is checked; the check
+// is planned at the departure that would take the link there counting its
+// own departures' effect on U, and runs again if arrivals moved it.
 
 // ingressLink is one link into a switch, as PFC sees it. Links are indexed
 // by their sender: a simulated port's index, or ports + a host's.
@@ -73,12 +82,15 @@ func (c *Config) ingressThresholds(n *network) ([]ingressLink, error) {
 			l.feeds, l.room = true, r
 			l.node = int32(t.Ports[tp].From)
 			share := buffer/len(feeders) - r
-			if share < frame {
+			if share < frame && !c.PFC.Dynamic {
 				return nil, fmt.Errorf("port %s's buffer (%d B) cannot hold a frame below XOFF and the PFC headroom (%d B) for each of its %d feeders: give it a buffer of at least %d B",
 					name, buffer, r, len(feeders), len(feeders)*(r+2*frame))
 			}
 			l.xoff = min(l.xoff, share)
 		}
+	}
+	if c.PFC.Dynamic {
+		return links, c.checkSharedBuffers(n, links)
 	}
 	for i := range links {
 		l := &links[i]
@@ -102,6 +114,29 @@ func (c *Config) ingressThresholds(n *network) ([]ingressLink, error) {
 	return links, nil
 }
 
+// checkSharedBuffers checks that every switch's shared buffer (its ports')
+// holds the headroom of the links into it and a few frames.
+func (c *Config) checkSharedBuffers(n *network, links []ingressLink) error {
+	t := n.topo
+	free := make([]int, len(t.Nodes))
+	for _, tp := range n.ports {
+		free[t.Ports[tp].From] += t.Ports[tp].Buffer
+	}
+	room := make([]int, len(t.Nodes))
+	for _, l := range links {
+		if l.feeds {
+			room[l.node] += l.room
+		}
+	}
+	for node := range free {
+		if room[node] > 0 && free[node]-room[node] < 4*c.FrameBytes {
+			return fmt.Errorf("switch %s's shared buffer (%d B, its ports') cannot hold the PFC headroom of the links into it (%d B) and a few frames",
+				t.Nodes[node].Name, free[node], room[node])
+		}
+	}
+	return nil
+}
+
 // startIngressPFC sets up the ingress links and each switch's ports.
 func (s *Packet) startIngressPFC() error {
 	links, err := s.cfg.ingressThresholds(s.net)
@@ -114,10 +149,28 @@ func (s *Packet) startIngressPFC() error {
 		from := s.net.topo.Ports[tp].From
 		s.switchPorts[from] = append(s.switchPorts[from], int32(j))
 	}
-	s.nodeIngress = make([][]int32, len(s.net.topo.Nodes))
+	nodes := len(s.net.topo.Nodes)
+	s.nodeIngress = make([][]int32, nodes)
+	s.nodeBytes, s.nodeFree = make([]int, nodes), make([]int, nodes)
 	for i, l := range links {
 		if l.feeds {
 			s.nodeIngress[l.node] = append(s.nodeIngress[l.node], int32(i))
+			s.nodeFree[l.node] -= l.room
+		}
+	}
+	if s.cfg.PFC.Dynamic {
+		// The ports of a switch share its buffer: each may hold all of it.
+		shared := make([]int, nodes)
+		for node, ports := range s.switchPorts {
+			for _, j := range ports {
+				shared[node] += s.ports[j].buffer
+			}
+			s.nodeFree[node] += shared[node]
+			for _, j := range ports {
+				p := s.ports[j]
+				p.buffer = shared[node]
+				p.level = newLevelStats(float64(s.cfg.FrameBytes), float64(p.buffer))
+			}
 		}
 	}
 	for _, p := range s.ports {
@@ -133,12 +186,29 @@ func (s *Packet) ingressArrive(pi, in int32, bytes int) {
 	s.ports[pi].inq.push(in)
 	l := &s.ingress[in]
 	l.bytes += bytes
-	if l.bytes > l.xoff && !l.pausing {
+	s.nodeBytes[l.node] += bytes
+	if l.bytes > s.xoff(l) && !l.pausing {
 		s.departSwitch(l.node) // the count is exact only once every port's departures are in
-		if l.bytes > l.xoff {
+		if l.bytes > s.xoff(l) {
 			s.pauseIngress(in, pi)
 		}
 	}
+}
+
+// xoff is link l's XOFF now.
+func (s *Packet) xoff(l *ingressLink) int {
+	if !s.cfg.PFC.Dynamic {
+		return l.xoff
+	}
+	return int(s.cfg.PFC.Alpha * float64(s.nodeFree[l.node]-s.nodeBytes[l.node]))
+}
+
+// xon is link l's XON now.
+func (s *Packet) xon(l *ingressLink) int {
+	if !s.cfg.PFC.Dynamic {
+		return l.xon
+	}
+	return s.xoff(l) - 2*s.cfg.FrameBytes
 }
 
 // departSwitch applies the departures of every port of switch node up to now.
@@ -180,7 +250,10 @@ func (s *Packet) signalIngress(in int32, on bool) {
 func (s *Packet) checkIngressXon(in int32) {
 	l := &s.ingress[in]
 	l.gen++
-	need := l.bytes - l.xon
+	need := l.bytes - s.xon(l)
+	if s.cfg.PFC.Dynamic { // each byte that leaves raises XON by Alpha
+		need = int(math.Ceil(float64(need) / (1 + s.cfg.PFC.Alpha)))
+	}
 	if need <= 0 {
 		s.agenda.schedule(event{kind: evIngressXonCheck, at: s.now, port: in, gen: l.gen})
 		return
@@ -223,7 +296,7 @@ func (s *Packet) ingressXonCheck(in int32, gen uint32) {
 		return
 	}
 	s.departSwitch(l.node)
-	if l.bytes > l.xon {
+	if l.bytes > s.xon(l) {
 		s.checkIngressXon(in)
 		return
 	}

@@ -365,3 +365,61 @@ func TestPFCSpreadingIsNoDeadlock(t *testing.T) {
 		t.Error("no pause at all: the test proves nothing")
 	}
 }
+
+// Dynamic thresholds, by hand: the leaf of TestPFCIngressIncastOnALeafByHand
+// without host 4's flow, its six 500 KB ports sharing 3 MB, Alpha 1/8. Its
+// six links' headroom is 42,000 B, so a link's XOFF is (2,958,000 - U) / 8
+// with U the bytes in the switch. When sender m's frame of instant k
+// arrives, U = (2k + m + 1) 1500 B and the link holds k+1 - floor((k-m+2)/3)
+// frames: the first to exceed XOFF are hosts 2 and 3 at k = 268 (180
+// frames against 268,875 and 268,687 B), at a_268 = 323.8 us, and host 1
+// at k = 269, 325.0 us. Hosts 2 and 3 release frames up to 270, host 1 up
+// to 271 before their PAUSE lands; at a_270 the switch holds 3*271 - 270 =
+// 543 frames, and at a_271 one more arrival and one departure leave it
+// there: a peak of 814,500 B, all at the port down to host 0, above its
+// own 500 KB (the buffer is shared), and nothing dropped.
+func TestPFCDynamicThresholdOnALeafByHand(t *testing.T) {
+	nodes := []topo.Node{{Name: "leaf", Kind: topo.Switch, Tier: "leaf", Level: 1}}
+	var links []topo.Link
+	for h := range 6 {
+		name := fmt.Sprintf("h%d", h)
+		nodes = append(nodes, topo.Node{Name: name, Kind: topo.Host})
+		links = append(links, topo.Duplex(name, "leaf", 10e9, us, 500e3))
+	}
+	tp, err := topo.Custom(nodes, links)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := fabric(noneScheme(t), tp, []Flow{{From: 1, To: 0}, {From: 2, To: 0}, {From: 3, To: 0}})
+	cfg.Duration = ms
+	cfg.PFC = &PFC{Xoff: -1, Xon: -1, Ingress: true, Dynamic: true, Alpha: 0.125}
+	sim, err := NewPacket(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	P := int32(len(sim.ports))
+	paused := func() (out []int) {
+		for h := 0; h <= 5; h++ {
+			if sim.ingress[P+int32(h)].pausing {
+				out = append(out, h)
+			}
+		}
+		return out
+	}
+	const T = 1200 * algos.Nanosecond
+	for _, c := range []struct {
+		at   algos.Time
+		want []int
+	}{{269*T + us - 1, nil}, {269*T + us, []int{2, 3}}, {270*T + us - 1, []int{2, 3}}, {270*T + us, []int{1, 2, 3}}} {
+		sim.Advance(c.at)
+		if p := paused(); !slices.Equal(p, c.want) {
+			t.Errorf("at %.6f us the paused links are hosts %v, want %v", float64(c.at)/1e6, p, c.want)
+		}
+	}
+	sim.Run()
+	for _, b := range sim.Summary().Bottlenecks {
+		if b.Name == "leaf->h0" && (b.QueueMax != 543*1500 || b.Drops != 0) {
+			t.Errorf("leaf->h0 peaked at %g B with %d drops, want 814500 B and none", b.QueueMax, b.Drops)
+		}
+	}
+}
