@@ -89,7 +89,7 @@ func init() {
 		},
 		{
 			name:     "merge",
-			synopsis: []string{"qcnlab merge DIR... --out DIR [--plot png|svg|pdf] [--plot-size WxH]"},
+			synopsis: []string{"qcnlab merge DIR... --out DIR [--plot png|svg|pdf] [--plot-size WxH] [--force]"},
 			does:     []string{"join the shards of one batch into its unsharded outputs"},
 			about:    "Join the output directories of the shards of one batch.",
 			args:     [][2]string{{"DIR...", "the --out directories of qcnlab run --shard I/N"}},
@@ -99,8 +99,16 @@ func init() {
 			name: "stability",
 			synopsis: []string{"qcnlab stability FILE|NAME --vary KEY --range LO:HI [--seeds N] [--criteria LIST] [--grid N]",
 				"                 [--resolution X] [--set KEY=VALUE]... [--json] [--workers N]"},
-			does:   []string{"where along KEY each algorithm stops being stable"},
-			about:  "Find where along KEY each algorithm stops being stable.",
+			does: []string{"where along KEY each algorithm stops being stable"},
+			about: "Find where along KEY each algorithm stops being stable.\n\n" +
+				"Each algorithm is judged by criteria that fit its scheme unless --criteria gives one list for all:\n" +
+				"  qcn, ecm, dsm and the rest of the QCN family: " + stability.DefaultCriteria + "\n" +
+				"    (queue std above 0.2 of the set point Q_EQ, queue empty over 1% of the time, utilization under 0.95)\n" +
+				"  dcqcn: " + stability.BandCriteria + "\n" +
+				"    (the queue above its marking band, p95 over K_max; the link idle over 5% of the time;\n" +
+				"    the queue's p5-p95 swing wider than the band K_max - K_min)\n" +
+				"Metrics: std, mean, max, min, empty, util, drops, jain, and the queue's p5, p50, p95, p99, swing (p95 - p5).\n" +
+				"Queue sizes take a size (4.5KB) or a multiple of qeq, kmin, kmax or band (K_max - K_min).",
 			args:   [][2]string{experimentArg},
 			define: stabilityCommand,
 		},
@@ -194,6 +202,7 @@ func runCommand(fs *flag.FlagSet) func(c *call) int {
 			if *out == "" {
 				return c.fail("--shard needs --out DIR (qcnlab merge joins the directories)")
 			}
+			slice.Version = version() // merge refuses shards of different versions
 			part = slice
 		}
 		e, err := c.openExperiment(c.args[0], *sets)
@@ -243,8 +252,11 @@ func runCommand(fs *flag.FlagSet) func(c *call) int {
 		case errors.As(err, new(*batch.InternalError)):
 			fmt.Fprintln(c.stderr, "qcnlab:", err)
 			return exitInternal
-		case res == nil: // the experiment could not be expanded into runs
+		case res == nil: // the experiment could not be expanded into runs, or --out was refused
 			fmt.Fprintln(c.stderr, err)
+			return exitUsage
+		case outdir.IsRefusal(err): // a name in --out, changed while the runs went on
+			fmt.Fprintln(c.stderr, "qcnlab:", err)
 			return exitUsage
 		default:
 			fmt.Fprintln(c.stderr, "qcnlab:", err)
@@ -276,6 +288,7 @@ func runs(n int) string {
 func mergeCommand(fs *flag.FlagSet) func(c *call) int {
 	out := fs.String("out", "", "the directory `DIR` to write the joined outputs to")
 	plotFlags := plotFlags(fs, "also draw the sweep's figures in plots/")
+	force := fs.Bool("force", false, "merge shards that different versions of qcnlab ran (shard.json's qcnlab_version), with a warning")
 	return func(c *call) int {
 		if len(c.args) == 0 || *out == "" {
 			return c.fail("name the shard directories and --out DIR")
@@ -286,7 +299,8 @@ func mergeCommand(fs *flag.FlagSet) func(c *call) int {
 		}
 		ctx, stop := signals()
 		defer stop()
-		res, err := shard.Merge(ctx, c.args, *out, plot)
+		res, err := shard.Merge(ctx, c.args, *out, shard.Options{Plot: plot, Force: *force,
+			Warn: func(w string) { fmt.Fprintln(c.stderr, "qcnlab merge: warning:", w) }})
 		if errors.Is(err, context.Canceled) {
 			fmt.Fprintln(c.stderr, "qcnlab merge: interrupted; its temporary files are removed")
 			return exitRun
@@ -304,7 +318,7 @@ func stabilityCommand(fs *flag.FlagSet) func(c *call) int {
 	key := fs.String("vary", "", "the key to search along: network.rtt, network.capacity, network.buffer, sources.count, params.NAME.KEY")
 	span := fs.String("range", "", "LO:HI with units, walked from LO to HI: 60us:300us")
 	seeds := fs.Int("seeds", 0, "judge each point over this many seeds from the experiment's seed (default: the experiment's seed sweep, else its seed)")
-	criteria := fs.String("criteria", stability.DefaultCriteria, "comma-separated METRIC>X or METRIC<X; queue sizes take Xqeq or a size")
+	criteria := fs.String("criteria", "", "comma-separated METRIC>X or METRIC<X for every algorithm; queue sizes take a size or Xqeq, Xkmin, Xkmax, Xband (default: each scheme's, above)")
 	grid := fs.Int("grid", 9, "coarse grid points over the range, both ends included")
 	resolution := fs.String("resolution", "", "bracket width at which bisection stops, with the key's unit (default: range/64)")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
@@ -318,8 +332,10 @@ func stabilityCommand(fs *flag.FlagSet) func(c *call) int {
 			return c.openFailed(err)
 		}
 		opt := stability.Options{Key: *key, Range: *span, Grid: *grid, Workers: *workers}
-		if opt.Criteria, err = stability.ParseCriteria(*criteria); err != nil {
-			return c.fail(err)
+		if c.set("criteria") {
+			if opt.Criteria, err = stability.ParseCriteria(*criteria); err != nil {
+				return c.fail(err)
+			}
 		}
 		if c.set("seeds") {
 			opt.SeedCount = seeds
@@ -492,7 +508,7 @@ func reproduceCommand(fs *flag.FlagSet) func(c *call) int {
 		}
 		if *list {
 			for _, cl := range claims {
-				fmt.Fprintf(c.stdout, "%-20s seed %s %-12s %s\n", cl.ID, cl.Ref, cl.Figure, cl.Experiment)
+				fmt.Fprintf(c.stdout, "%-20s %s %-12s %s\n", cl.ID, reproduce.RefLabel(cl.Ref), cl.Figure, cl.Experiment)
 			}
 			return exitOK
 		}
@@ -501,9 +517,6 @@ func reproduceCommand(fs *flag.FlagSet) func(c *call) int {
 		}
 		if !c.workersValid(*workers) {
 			return exitUsage
-		}
-		if err := outdir.Check(*out); err != nil { // before minutes of runs, not after
-			return c.fail("--out:", err)
 		}
 		ctx, stop := signals()
 		defer stop()
@@ -517,6 +530,8 @@ func reproduceCommand(fs *flag.FlagSet) func(c *call) int {
 		switch {
 		case err == nil:
 			return exitOK
+		case outdir.IsRefusal(err): // the output directory, or a name in it, as for run
+			return c.fail("--out:", err)
 		case errors.Is(err, context.Canceled):
 			fmt.Fprintf(c.stderr, "qcnlab reproduce: interrupted; the report holds the %d claims that finished\n", len(rep.Entries))
 		default:

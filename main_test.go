@@ -123,6 +123,13 @@ func TestSignalsStopEveryPhase(t *testing.T) {
 	if err := os.WriteFile(big, []byte(sweep.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// A fabric of a thousand hosts, whose steps of simulated time hold
+	// hundreds of thousands of events: its run stops at bounded work
+	// (batch's TestRunChecksItsContextAtBoundedWork), not at the next step.
+	fabric := filepath.Join(dir, "fabric.toml")
+	if err := os.WriteFile(fabric, []byte("duration = \"10s\"\nalgorithms = [\"qcn\"]\n[network]\ntopology = \"fat_tree\"\nk = 16\n[traffic]\npattern = \"permutation\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	const hung = time.Minute
 	for _, c := range []struct {
 		phase string // as qcnlab reports it
@@ -135,6 +142,7 @@ func TestSignalsStopEveryPhase(t *testing.T) {
 		{"runs", []string{"run", "qcn-dumbbell", "--set", "duration=100s", "--out", filepath.Join(dir, "out")}, syscall.SIGINT,
 			"interrupted before any run finished; " + filepath.Join(dir, "out") + " holds the experiment and an empty summary"},
 		{"runs", []string{"run", "qcn-dumbbell", "--set", "duration=100s", "--json"}, syscall.SIGTERM, "interrupted before any run finished"},
+		{"runs", []string{"run", fabric, "--json"}, syscall.SIGINT, "interrupted before any run finished"},
 	} {
 		name := fmt.Sprintf("%s %s", c.phase, c.args[1])
 		r, w, err := os.Pipe()

@@ -21,7 +21,7 @@ func init() {
 		// No set point: the queue it acts in is the marking band.
 		QueueBand: func(v Values) (float64, float64) { return v["k_min"], v["k_max"] },
 		Display:   "DCQCN",
-		Ref:       "Zhu et al., SIGCOMM 2015 (DCQCN), sections 3-5; presets from bobzhuyb/ns3-rdma and alibaba-edu/High-Precision-Congestion-Control",
+		Ref:       "Zhu et al., SIGCOMM 2015 (DCQCN), sections 3-5; marking on dequeue and one CNP per window as its authors' CoNEXT 2016 analysis models them (jitupadhye-zz/rdma); presets from bobzhuyb/ns3-rdma and alibaba-edu/High-Precision-Congestion-Control",
 		Summary:   "RoCEv2 congestion control: RED-style ECN marking at switches, CNPs from receivers, alpha-weighted cuts and QCN's self-increase at senders",
 		Params:    DCQCNParams(),
 		Readings:  dcqcnReadings,
@@ -115,17 +115,18 @@ func NewDCQCNCongestionPoint(env CPEnv, v Values) CongestionPoint {
 }
 
 // DCQCNNotificationPoint is the receiver side of one flow (section 3.1,
-// figure 6): it turns the flow's marked frames into CNPs.
+// figure 6): it turns the flow's marked frames into CNPs. The readings of
+// cnp_timing and their sources are in dcqcn_presets.go.
 type DCQCNNotificationPoint struct {
 	interval Time // N; 0: a CNP per marked frame
-	window   bool // cnp_timing = window
+	timing   int  // cnp_timing
 
-	sent bool // paper timing: a CNP has gone ...
-	last Time // ... at last
+	sent bool // a CNP has gone or is due ...
+	last Time // ... at last (window, drop)
 
-	started   bool // window timing: the flow's first frame has come
-	windowEnd Time // the end of the current window
-	pending   bool // a marked frame came in the current window
+	started   bool // grid: the flow's first frame has come
+	windowEnd Time // grid: the end of the current window
+	pending   bool // grid: the current window's CNP is due at windowEnd
 }
 
 // NewDCQCNNotificationPoint builds the NP of one flow from resolved DCQCN
@@ -133,52 +134,78 @@ type DCQCNNotificationPoint struct {
 func NewDCQCNNotificationPoint(env NPEnv, v Values) *DCQCNNotificationPoint {
 	return &DCQCNNotificationPoint{
 		interval: Seconds(v["cnp_interval"]),
-		window:   v["cnp_timing"] == DCQCNCNPWindow,
+		timing:   int(v["cnp_timing"]),
 	}
 }
 
 // Receive runs on each frame of the flow at the receiver. A CNP goes back
-// as a Feedback with Fb = 1 and the frame's timestamp; it names no CP.
+// as a Feedback with Fb = 1 and the frame's timestamp; it names no CP. A
+// CNP due at the end of a window is returned at the window's first mark,
+// with Hold the time left to the end, since no later frame can change it.
 func (np *DCQCNNotificationPoint) Receive(now Time, f *Frame, fb *Feedback) bool {
-	var send bool
+	if np.timing == DCQCNCNPGrid && !np.started && np.interval > 0 {
+		// The flow's first frame, marked or not, starts the grid, and its
+		// mark is checked at once (qbb-net-device.cc:515).
+		np.started, np.windowEnd = true, now+np.interval
+		if f.ECN {
+			*fb = Feedback{Fb: 1, Sent: f.Sent}
+		}
+		return f.ECN
+	}
+	if !f.ECN {
+		return false // only marks make CNPs, in every reading
+	}
+	hold, send := Time(0), false
 	switch {
 	case np.interval <= 0:
-		send = f.ECN
-	case np.window:
-		send = np.receiveWindow(now, f.ECN)
-	default:
-		// Section 3.1: "If a marked packet arrives for a flow, and no CNP
-		// has been sent for the flow in last N microseconds, a CNP is sent
-		// immediately."
-		send = f.ECN && (!np.sent || now-np.last >= np.interval)
+		send = true
+	case np.timing == DCQCNCNPGrid:
+		hold, send = np.receiveGrid(now)
+	case np.timing == DCQCNCNPDrop:
+		send = !np.sent || now-np.last >= np.interval
 		if send {
 			np.sent, np.last = true, now
 		}
+	default:
+		hold, send = np.receiveWindow(now)
 	}
 	if send {
-		*fb = Feedback{Fb: 1, Sent: f.Sent}
+		*fb = Feedback{Fb: 1, Sent: f.Sent, Hold: hold}
 	}
 	return send
 }
 
-// receiveWindow is ns3-rdma's CNP timing (qbb-net-device.cc:483-515,
-// 1111-1164): windows of N from the flow's first frame, a CNP for a window
-// in which a marked frame came. ns3-rdma sends it at the window's end; an NP
-// has no timer, so here it goes with the first frame after the end.
-func (np *DCQCNNotificationPoint) receiveWindow(now Time, marked bool) bool {
-	if !np.started {
-		// The first frame starts the windows and is checked at once.
-		np.started, np.windowEnd = true, now+np.interval
-		return marked
+// receiveWindow is htsim's sink (dcqcn.cpp DCQCNSink::receivePacket and
+// doNextEvent): a mark N or more after the last CNP sends at once; a mark
+// sooner makes one CNP due N after the last, unless one is due already.
+func (np *DCQCNNotificationPoint) receiveWindow(now Time) (hold Time, send bool) {
+	switch {
+	case np.sent && now < np.last:
+		return 0, false // the CNP due at last covers it
+	case !np.sent || now-np.last >= np.interval:
+		np.sent, np.last = true, now
+		return 0, true
 	}
-	send := false
+	np.last += np.interval
+	return np.last - now, true
+}
+
+// receiveGrid is ns3-rdma's timing (qbb-net-device.cc:483-515,
+// QbbNetDevice::CheckandSendQCN 1111-1164): windows of N from the flow's
+// first frame, whose mark is checked at once; a CNP at the end of each
+// window in which a mark came. Receive starts the grid at the first frame;
+// this runs on the marks after it.
+func (np *DCQCNNotificationPoint) receiveGrid(now Time) (hold Time, send bool) {
 	if now >= np.windowEnd {
-		send, np.pending = np.pending, false
 		k := (now-np.windowEnd)/np.interval + 1
 		np.windowEnd += k * np.interval
+		np.pending = false
 	}
-	np.pending = np.pending || marked
-	return send
+	if np.pending {
+		return 0, false
+	}
+	np.pending = true
+	return np.windowEnd - now, true
 }
 
 // DCQCNReactionPoint is the rate limiter of one flow at its sender (section

@@ -20,7 +20,7 @@ import (
 
 // The values of DCQCN's preset parameter.
 const (
-	DCQCNPresetPaper     = 0 // the paper (sections 3 and 5)
+	DCQCNPresetPaper     = 0 // the paper (sections 3 and 5), marking and CNPs as its authors' analysis models them
 	DCQCNPresetNS3RDMA   = 1 // bobzhuyb/ns3-rdma, mix/config.txt (40 Gbps)
 	DCQCNPresetHPCC      = 2 // HPCC's run.py --cc dcqcn
 	DCQCNPresetHPCCPaper = 3 // HPCC's run.py --cc dcqcn_paper
@@ -28,14 +28,15 @@ const (
 
 // The values of DCQCN's mark_on parameter.
 const (
-	DCQCNMarkOnEnqueue = 0 // mark an arriving frame (the paper, after DCTCP)
-	DCQCNMarkOnDequeue = 1 // mark a departing frame (both ns-3 codes)
+	DCQCNMarkOnEnqueue = 0 // mark an arriving frame (SIGCOMM 2015's wording, after DCTCP)
+	DCQCNMarkOnDequeue = 1 // mark a departing frame (CoNEXT 2016's analysis, both ns-3 codes)
 )
 
 // The values of DCQCN's cnp_timing parameter.
 const (
-	DCQCNCNPPaper  = 0 // a marked frame sends a CNP if none went in the last cnp_interval
-	DCQCNCNPWindow = 1 // fixed windows from the flow's first frame; a CNP per window with a mark (ns3-rdma)
+	DCQCNCNPWindow = 0 // a CNP per cnp_interval window that saw a mark, the window opened by a CNP (htsim; the fluid model)
+	DCQCNCNPGrid   = 1 // the same on fixed windows from the flow's first frame (ns3-rdma)
+	DCQCNCNPDrop   = 2 // a mark within cnp_interval of the last CNP sends nothing, none later either
 )
 
 // The values of DCQCN's alpha_update parameter.
@@ -80,9 +81,9 @@ type dcqcnPreset struct {
 // dcqcnPresets are indexed by the preset parameter's value.
 var dcqcnPresets = [...]dcqcnPreset{
 	DCQCNPresetPaper: {
-		ref: 40e9, markOn: DCQCNMarkOnEnqueue,
+		ref: 40e9, markOn: DCQCNMarkOnDequeue,
 		kMin: 5e3, kMax: 200e3, pMax: 0.01, kPerPort: 0,
-		cnpInterval: 50e-6, cnpTiming: DCQCNCNPPaper,
+		cnpInterval: 50e-6, cnpTiming: DCQCNCNPWindow,
 		g: 1.0 / 256, initialAlpha: 1, alphaUpdate: DCQCNAlphaPerCNP, alphaInterval: 55e-6, alphaFirst: 0,
 		decInterval: 0, clamp: 1, rpTimer: 55e-6, byteCounter: 10e6, frTh: 5,
 		rAI: 40e6, haiRatio: 5, hyper: DCQCNHyperQCN, trr: 1, minRate: 100e6,
@@ -90,7 +91,7 @@ var dcqcnPresets = [...]dcqcnPreset{
 	DCQCNPresetNS3RDMA: {
 		ref: 40e9, markOn: DCQCNMarkOnDequeue,
 		kMin: 40 * 1030, kMax: 1000 * 1030, pMax: 1, kPerPort: 0,
-		cnpInterval: 50e-6, cnpTiming: DCQCNCNPWindow,
+		cnpInterval: 50e-6, cnpTiming: DCQCNCNPGrid,
 		g: 1.0 / 256, initialAlpha: 0.5, alphaUpdate: DCQCNAlphaPerCNP, alphaInterval: 55e-6, alphaFirst: 1,
 		decInterval: 0, clamp: 1, rpTimer: 60e-6, byteCounter: 300e6, frTh: 4,
 		rAI: 40e6, haiRatio: 5, hyper: DCQCNHyperQCN, trr: 1, minRate: 100e6,
@@ -98,7 +99,7 @@ var dcqcnPresets = [...]dcqcnPreset{
 	DCQCNPresetHPCC: {
 		ref: 1e9, markOn: DCQCNMarkOnDequeue,
 		kMin: 4e3, kMax: 16e3, pMax: 0.2, kPerPort: 1,
-		cnpInterval: 0, cnpTiming: DCQCNCNPPaper,
+		cnpInterval: 0, cnpTiming: DCQCNCNPWindow,
 		g: 1.0 / 256, initialAlpha: 1, alphaUpdate: DCQCNAlphaPeriodic, alphaInterval: 1e-6, alphaFirst: 0,
 		decInterval: 4e-6, clamp: 0, rpTimer: 300e-6, byteCounter: 0, frTh: 1,
 		rAI: 0.2e6, haiRatio: 10, hyper: DCQCNHyperTimer, trr: 0, minRate: 1e9,
@@ -106,7 +107,7 @@ var dcqcnPresets = [...]dcqcnPreset{
 	DCQCNPresetHPCCPaper: {
 		ref: 1e9, markOn: DCQCNMarkOnDequeue,
 		kMin: 4e3, kMax: 16e3, pMax: 0.2, kPerPort: 1,
-		cnpInterval: 0, cnpTiming: DCQCNCNPPaper,
+		cnpInterval: 0, cnpTiming: DCQCNCNPWindow,
 		g: 1.0 / 256, initialAlpha: 1, alphaUpdate: DCQCNAlphaPeriodic, alphaInterval: 50e-6, alphaFirst: 0,
 		decInterval: 50e-6, clamp: 0, rpTimer: 55e-6, byteCounter: 0, frTh: 1,
 		rAI: 0.2e6, haiRatio: 10, hyper: DCQCNHyperTimer, trr: 0, minRate: 1e9,
@@ -146,7 +147,7 @@ func DCQCNParams() []Param {
 
 		// Congestion point: RED-style ECN marking (paper section 3.1, figure 5).
 		{Key: "mark_on", Kind: Choice, Choices: []string{"enqueue", "dequeue"}, Default: dcqcnFrom(func(p *dcqcnPreset) float64 { return p.markOn }),
-			Doc: "when the switch marks: enqueue = an arriving frame, against the queue it joins (paper 3.1: the CP is DCTCP's, which marks a packet on arrival); dequeue = a departing frame, against the queue it leaves (ns3-rdma qbb-net-device.cc:355-369, HPCC switch-node.cc:195-213; presets ns3-rdma, hpcc, hpcc-paper)"},
+			Doc: "when the switch marks: dequeue, the default = a departing frame, against the queue it leaves, as the DCQCN authors' CoNEXT 2016 analysis says switches do and its fluid model's fixed loop delay assumes (conext2016/discussion.tex, 'ECN marking is done on packet egress'; dcqcn-model.tex), and as both ns-3 codes do (ns3-rdma qbb-net-device.cc:355-369 QbbNetDevice::DequeueAndTransmit, HPCC switch-node.cc:195-213 SwitchNode::SwitchNotifyDequeue); enqueue = an arriving frame, against the queue it joins (SIGCOMM 2015 3.1 and CoNEXT 2016 dcqcn-protocol.tex word it so, after DCTCP; the same analysis shows it makes the queue swing, discussion.tex figure dcqcn_bufferbloat)"},
 		{Key: "k_min", Kind: Bytes, Min: 0,
 			Doc: "K_min: no frame is marked at or below this queue (paper: 5 KB at 40 Gbps (section 5); ns3-rdma: KMIN 40 cells of 1030 B at 40 Gbps (config.txt:29, broadcom-node.cc:423); hpcc: 4 KB per Gbps (run.py:97, switch-mmu.cc:112)); scaled linearly with the bottleneck capacity, as run.py scales it with the link rate",
 			Default: func(n Network, v Values) float64 {
@@ -167,8 +168,8 @@ func DCQCNParams() []Param {
 		// Notification point (paper section 3.1, figure 6).
 		{Key: "cnp_interval", Kind: Duration, Min: 0, Default: dcqcnFrom(func(p *dcqcnPreset) float64 { return p.cnpInterval }),
 			Doc: "N: at most one CNP per flow per N (paper: 50 us (3.1); ns3-rdma: CNP_INTERVAL 50 (config.txt:20)); 0 sends a CNP for every marked frame, as HPCC's receiver flags every ACK of a marked frame (rdma-hw.cc:306-322, L2_ACK_INTERVAL 1 in run.py:33) and spaces decreases at the sender with rate_decrease_interval instead"},
-		{Key: "cnp_timing", Kind: Choice, Choices: []string{"paper", "window"}, Default: dcqcnFrom(func(p *dcqcnPreset) float64 { return p.cnpTiming }),
-			Doc: "paper = a marked frame sends a CNP at once if none went for the flow in the last N, measured from the last CNP sent; a mark inside that interval is covered by the CNP already sent (3.1); window = ns3-rdma's fixed windows of N from the flow's first frame (a marked first frame sends at once), a CNP for each window that saw a mark, sent with the flow's first frame after the window closes (qbb-net-device.cc:483-515, 1111-1164)"},
+		{Key: "cnp_timing", Kind: Choice, Choices: []string{"window", "grid", "drop"}, Default: dcqcnFrom(func(p *dcqcnPreset) float64 { return p.cnpTiming }),
+			Doc: "window, the default = one CNP per window of N in which a marked frame came: the first mark after a quiet N sends at once and opens a window, a mark inside it sends one CNP at its end, which opens the next (htsim dcqcn.cpp DCQCNSink::receivePacket, doNextEvent; the CoNEXT 2016 fluid model's CNP rate (1-(1-p)^(tau R_C))/tau, dcqcn-model.tex, fluidmodel/dcqcn/dcqcn2.m); grid = ns3-rdma's fixed windows of N from the flow's first frame (a marked first frame sends at once), a CNP at the end of each window that saw a mark (qbb-net-device.cc:483-515 QbbNetDevice::Receive, 1111-1164 CheckandSendQCN); drop = a mark within N of the last CNP sends nothing, then or later (the letter of SIGCOMM 2015 3.1, 'if ... no CNP has been sent for the flow in last N microseconds, a CNP is sent immediately', read as dropping the others)"},
 
 		// Reaction point: decrease and alpha (paper section 3.1, eqs. 1-2).
 		{Key: "g", Kind: Number, Min: 0, Max: 1, Default: dcqcnFrom(func(p *dcqcnPreset) float64 { return p.g }),
@@ -222,9 +223,9 @@ func dcqcnCheck(_ Network, v Values) error {
 // dcqcnReadings are printed by qcnlab algos dcqcn.
 var dcqcnReadings = []string{
 	"Sources. The paper (Zhu et al., SIGCOMM 2015) gives the algorithm in section 3.1 (CP, NP, RP; eqs. 1-4, figures 5-7) and the parameter values with its analysis (section 5): K_min 5 KB, K_max 200 KB, P_max 1%, g 1/256, timer 55 us, byte counter 10 MB, R_AI 40 Mbps, at 40 Gbps; N = 50 us and K = 55 us are in 3.1. ns3-rdma is its authors' ns-3 code (mix/config.txt, qbb-net-device.cc, broadcom-node.cc); HPCC's is rdma-hw.cc ('Mellanox's version of DCQCN'), switch-mmu.cc, switch-node.cc and run.py.",
-	"Marking on enqueue by default: section 3.1 says the CP is DCTCP's, which marks a packet on arrival. Both ns-3 codes mark on dequeue, against the queue left once the frame is out (qbb-net-device.cc:358-368, switch-node.cc:200-210); their presets mark on dequeue. Enqueue marking compares the occupancy Arrive reports, the frame included. Thresholds are strict as in both codes: no mark at q = K_min, probability P_max at q = K_max, certain above; K_min = K_max gives DCTCP's step (3.1).",
+	"Marking on dequeue by default: the DCQCN authors' CoNEXT 2016 analysis (Zhu et al., 'ECN or Delay: Lessons Learnt from Analysis of DCQCN and TIMELY'; jitupadhye-zz/rdma, conext2016/discussion.tex) says switches mark on egress, against the queue at the instant the frame departs, so that the mark is delayed by propagation only; its fluid model's constant loop delay tau* rests on that (dcqcn-model.tex), and it shows marking on ingress makes the queue swing. Both ns-3 codes mark on dequeue, against the queue left once the frame is out (ns3-rdma qbb-net-device.cc:358-368 DequeueAndTransmit, HPCC switch-node.cc:200-210 SwitchNotifyDequeue). SIGCOMM 2015 3.1 and the CoNEXT protocol summary word it as marking the arriving packet, DCTCP-like: mark_on = enqueue, which compares the occupancy Arrive reports, the frame included. At 40 Gbps, 10 flows, a 4 us loop, enqueue marking leaves the link idle part of the time where dequeue keeps it busy (TestDCQCNDequeueMarkingKeepsTheLinkBusy). Thresholds are strict as in both codes: no mark at q = K_min, probability P_max at q = K_max, certain above; K_min = K_max gives DCTCP's step (3.1).",
 	"Scaling with link speed: the paper's values are for 40 Gbps and say nothing of other speeds; HPCC scales K_min, K_max (per port, third.cc:829-833) and R_AI, R_HAI (per NIC) linearly with the rate (run.py:96-101; its authors: 'K should be proportional to the link bandwidth. DCQCN paper uses 40Gbps', HPCC issue #21). qcnlab scales every preset's thresholds linearly with Network.Capacity and its rate steps with Network.LineRate from the rate the set is quoted at (40 Gbps for paper and ns3-rdma, per Gbps for hpcc); at 40 Gbps paper and ns3-rdma give exactly their numbers. min_rate, timers, intervals and byte counts are not scaled (no source scales them).",
-	"Notification point (paper reading, default): a marked frame sends a CNP at once if the flow's last CNP went at least N ago (first mark: at once); other marked frames send nothing: at most one CNP per N, the interval measured from the last CNP sent; unmarked frames never send. The paper's 'if any packet that arrives within that time window was marked' is read as that state machine; ns3-rdma instead checks fixed windows from the flow's first frame and sends at each window's end (cnp_timing = window: here with the flow's first frame after the end, since a notification point has no timer). HPCC sends a CNP flag on the ACK of every marked frame (cnp_interval 0).",
+	"Notification point: one CNP per window of N in which a marked frame came (cnp_timing = window, the default). The first mark after N without a CNP sends one at once and opens a window of N; a mark inside the window is not lost: one CNP goes at the window's end and opens the next. This is what the sources that model the NP do: htsim's DCQCN sink (uet-htsim htsim/sim/dcqcn.cpp, DCQCNSink::receivePacket sends at once or counts the mark, DCQCNSink::doNextEvent sends N after the last CNP if marks came; Broadcom/csg-htsim at 841d9e7 has no DCQCN), the CoNEXT 2016 fluid model, whose CNP rate is (1-(1-p)^(tau R_C))/tau, the probability that a window of tau holds a mark, per window (dcqcn-model.tex; tau = 50 us in fluidmodel/dcqcn/dcqcn2.m), and ns3-rdma, on fixed windows of N from the flow's first frame, a CNP at each window's end if a mark came (cnp_timing = grid; QbbNetDevice::CheckandSendQCN, qbb-net-device.cc:1111-1164, first called at the flow's first frame, 515). SIGCOMM 2015 3.1 words it 'if a marked packet arrives for a flow, and no CNP has been sent for the flow in last N microseconds, a CNP is sent immediately' and also 'at most one CNP every N microseconds for the flow, if any packet that arrives within that time window was marked'; the reading that drops the marks inside the interval is cnp_timing = drop (it sends fewer CNPs and holds the queue higher: the fixed point lies 17-27% above the fluid model's). A CNP due at a window's end is decided at the window's first mark and leaves the receiver at the end (Feedback.Hold): the NP needs no timer. HPCC sends a CNP flag on the ACK of every marked frame (cnp_interval 0).",
 	"Reaction point, a CNP (paper, eq. 1): RT = RC, RC = max(min_rate, RC*(1 - alpha/2)), then alpha = (1-g)*alpha + g; the byte counter restarts from B, both stages go to 0 and the rate timer restarts (QCN lines 38-59, ns3-rdma qbb-net-device.cc:1390-1412). Any Feedback delivered to a DCQCN reaction point is a CNP. ns3-rdma updates alpha first (alpha_before_cut); HPCC cuts on a grid (rate_decrease_interval) and updates alpha on its own grid (alpha_update = periodic).",
 	"Alpha: it starts at initial_alpha (1) and does not move before the first CNP: the decay of eq. (2) runs only after one, once per K since the last CNP (the timer restarted by each CNP, as ns3-rdma's ResumeAlpha). The decay is computed when alpha is next used (a CNP or a cut), exactly as the timer would have applied it, so it costs the simulator no events; Alpha(now) reads it.",
 	"Rate increase as QCN (3.1: 'in a manner identical to QCN'): each timer expiry and each B bytes sent advance their stage; the rule is QCN pseudo-code lines 62-95: fast recovery RC = (RT+RC)/2 while both stages <= F, additive increase RT += R_AI when one is past F, hyper increase RT += R_HAI*(min - F) when both are. The paper's 'increases rate for every B bytes ... every T time units' is read as fixed cycles: no 30% randomisation and no half-length AI cycles (neither ns-3 code has them; ns3-rdma halves only its hyper-increase cycles, not modelled). A byte cycle ends when B bytes have left since it began.",

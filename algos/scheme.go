@@ -29,6 +29,10 @@ type Feedback struct {
 	Qdelta float64 // queue change since the last sample (QCN: qlen - qlen_old, bytes)
 	QSat   bool    // ECM's Q bit: Qdelta saturated (seed 003 section 3.1)
 	Sent   Time    // timestamp copied from the sampled frame
+	// Hold is how long the sender keeps it before it goes back: a
+	// notification point that sends a CNP at the end of a window fills it
+	// as soon as it knows the CNP is due. 0 for everything else.
+	Hold Time
 }
 
 // CongestionPoint runs on one switch output queue.

@@ -18,7 +18,7 @@ func TestBoundsRefuseAtLoad(t *testing.T) {
 		{"[network]\ncapacity = \"1e30Gbps\"", `exp.toml:2: network.capacity: rate "1e30Gbps" is above 1.6Tbps`},
 		{"[sources]\nline_rate = \"100000Tbps\"", `exp.toml:2: sources.line_rate: rate "100000Tbps" is above`},
 		{"[sources]\ninitial_rate = \"2Tbps\"", `exp.toml:2: sources.initial_rate: rate "2Tbps" is above`},
-		{"[[sources.override]]\nids = [0]\nline_rate = \"2Tbps\"", `exp.toml:3: sources.override.line_rate: rate "2Tbps" is above`},
+		{"[[sources.override]]\nids = [0]\nline_rate = \"2Tbps\"", `exp.toml:3: sources.override[0].line_rate: rate "2Tbps" is above`},
 		{"[params.qcn]\nmin_rate = \"5Tbps\"", `exp.toml:2: params.qcn.min_rate: rate "5Tbps" is above`},
 		{"[network]\nbuffer = \"5000GB\"", `exp.toml:2: network.buffer: size "5000GB" is above`},
 		{"[sources]\ncount = 100000000", "exp.toml:2: sources.count: must be at most 65535"},
@@ -30,7 +30,7 @@ func TestBoundsRefuseAtLoad(t *testing.T) {
 		{"duration = \"1.5ps\"", `exp.toml:1: duration: duration "1.5ps" is not a whole number of picoseconds`},
 		{"seed = -1", "exp.toml:1: seed: must not be negative"},
 		{"[network]\ncapacity = \"0.5bps\"", "exp.toml:2: network.capacity: must be at least 1bps"},
-		{"[[sources.override]]\nids = [2]\nline_rate = \"0.1bps\"", "exp.toml:1: sources.override[0].line_rate: source 2: rates must be at least 1bps"},
+		{"[[sources.override]]\nids = [2]\nline_rate = \"0.1bps\"", "exp.toml:3: sources.override[0].line_rate: source 2: rates must be at least 1bps"},
 		// Short flows that a network cannot drain all stay alive.
 		{"duration = \"1s\"\n[traffic]\nshort_flow_rate = 1e9", "exp.toml:3: traffic.short_flow_rate: a run would need ~200GB of memory"},
 		// Every phase boundary copies each link's queue histogram, a slot

@@ -7,7 +7,6 @@ import (
 
 	"qcnlab/algos"
 	"qcnlab/model"
-	"qcnlab/model/topo"
 	"qcnlab/units"
 )
 
@@ -22,15 +21,28 @@ const (
 	MaxRunEvents   = 1e11      // one run: about an hour at 30 M events/s
 	MaxBatchEvents = 1e12      // every run of a batch
 	maxErrors      = 20        // problems listed before "and N more"
+	// MaxSeriesBytes bounds the time series of one run in full (every
+	// sample), before compression: the samples times the columns. A batch
+	// that writes them (--out, --series full) is bounded by the same for
+	// all its runs together (SeriesError); one that does not (a stability
+	// search, --series none) only by its events.
+	MaxSeriesBytes = 10e9
 )
+
+// seriesCellBytes is a value of the time series as text, with its comma:
+// measured 10 to 12 bytes ("8.4e+09,", "106500,", "1e-05,").
+const seriesCellBytes = 12
 
 // Cost is the estimate of what one run of an experiment needs, and the key
 // that contributes the most to each part.
 type Cost struct {
 	Memory    float64 // bytes at the peak
 	MemoryKey string
-	Events    float64 // discrete events, samples counted as one per source
+	Events    float64 // discrete events, samples counted as one per source, weighed by their cost (model.Cost.Work)
 	EventsKey string
+	// FlowsPerHost is the most flows a fabric's host holds: each of its
+	// events looks at every one.
+	FlowsPerHost int
 }
 
 // Sizes of the simulator's records, in bytes, rounded up: they set the
@@ -177,13 +189,56 @@ func (e *Experiment) Cost() Cost {
 func (e *Experiment) costErrors(bad func(key, format string, args ...any)) {
 	c := e.Cost()
 	if c.Memory > MaxRunMemory {
-		bad(c.MemoryKey, "a run would need ~%s of memory (the most is %s); make the network smaller",
-			units.FormatBytes(roundTo2(c.Memory)), units.FormatBytes(MaxRunMemory))
+		advice := "make the network smaller"
+		switch c.MemoryKey {
+		case "traffic.load", "traffic.short_flow_rate":
+			advice = "lower the short flows' load: on an overloaded network every flow started stays alive"
+		case "traffic.pattern", "flows", "traffic.long_flows":
+			advice = "make fewer flows"
+		}
+		bad(c.MemoryKey, "a run would need ~%s of memory (the most is %s); %s",
+			units.FormatBytes(roundTo2(c.Memory)), units.FormatBytes(MaxRunMemory), advice)
 	}
 	if c.Events > MaxRunEvents {
-		bad(c.EventsKey, "a run would need ~%.2g events, hours of computing (the most is %.0g); shorten the duration or lower the rates",
-			c.Events, float64(MaxRunEvents))
+		why := ""
+		if c.FlowsPerHost > 1 {
+			why = fmt.Sprintf(" (counted by their cost: each of a host's events looks at its %d flows)", c.FlowsPerHost)
+		}
+		bad(c.EventsKey, "a run would need ~%.2g events%s, hours of computing (the most is %.0g); shorten the duration or lower the rates",
+			c.Events, why, float64(MaxRunEvents))
 	}
+}
+
+// SeriesBytes is the size of a run's time series in full (every sample),
+// before compression: a row per sample interval, a column per watched
+// queue and its capacity, per watched rate, and the run's label.
+func (e *Experiment) SeriesBytes() float64 {
+	if e.Output.SampleInterval <= 0 {
+		return 0
+	}
+	queues, rates := e.SeriesShape()
+	rows := float64(algos.Time(e.Duration) / algos.Time(e.Output.SampleInterval))
+	return rows * float64(4+2*queues+rates) * seriesCellBytes
+}
+
+// seriesErrors refuses a run whose time series would be larger than a
+// batch may write.
+func (e *Experiment) seriesErrors(bad func(key, format string, args ...any)) {
+	if b := e.SeriesBytes(); b > MaxSeriesBytes {
+		key := "output.sample_interval"
+		if _, set := e.origin["output.watch_ports"]; set && e.IsFabric() {
+			key = "output.watch_ports"
+		}
+		bad(key, "the time series would be ~%s (a row every %s, %s); the most is %s: make the sample interval longer or watch fewer ports",
+			units.FormatBytes(roundTo2(b)), units.FormatDuration(algos.Time(e.Output.SampleInterval)),
+			seriesColumns(e), units.FormatBytes(MaxSeriesBytes))
+	}
+}
+
+// seriesColumns says what the time series follows, for messages.
+func seriesColumns(e *Experiment) string {
+	queues, rates := e.SeriesShape()
+	return fmt.Sprintf("%s and %s", pluralize(queues, "queue"), pluralize(rates, "rate"))
 }
 
 // roundTo2 keeps two significant digits, for estimates.
@@ -279,16 +334,32 @@ func batchErrors(runs []Run, bad func(key, format string, args ...any)) {
 	}
 }
 
+// SeriesError refuses to write the time series of runs in full when they
+// would be more than MaxSeriesBytes together, before compression.
+func SeriesError(runs []Run) error {
+	total := 0.0
+	for _, r := range runs {
+		total += r.Exp.SeriesBytes()
+	}
+	if total > MaxSeriesBytes {
+		return fmt.Errorf("the %d runs' time series would be ~%s together (the most is %s); write less of it (--series 1ms, --series none), sweep fewer values or make the sample interval longer",
+			len(runs), units.FormatBytes(roundTo2(total)), units.FormatBytes(MaxSeriesBytes))
+	}
+	return nil
+}
+
 // fabricCost is a fabric's cost by the model's own estimate (model.Estimate,
-// from the sizes of its records), for the most expensive algorithm. The
-// memory is blamed on the buffer if most of it is queues, on the traffic if
-// the flows outnumber the hosts, else on the topology's size.
+// from the sizes of its records), for the most expensive algorithm. Each
+// total is blamed on the key that drives its largest part: the topology's
+// size, the buffer, the flows of the pattern or of [[flows]], the short
+// flows' load; the frames' events on the duration, the samples' on the
+// sample interval.
 func (e *Experiment) fabricCost() Cost {
 	cfg, err := e.fabricConfig()
 	if err != nil {
 		return Cost{} // Validate reports it
 	}
-	var c Cost
+	var est model.Cost
 	for _, name := range e.Algorithms {
 		sc, err := algos.Lookup(name)
 		if err != nil {
@@ -298,34 +369,43 @@ func (e *Experiment) fabricCost() Cost {
 		if cfg.Params, err = sc.Resolve(cfg.Network(), e.Params[name]); err != nil {
 			continue
 		}
-		est := model.Estimate(cfg)
-		c.Memory, c.Events = max(c.Memory, est.Memory), max(c.Events, est.Events)
-	}
-	c.EventsKey = "duration"
-	c.MemoryKey = map[string]string{"fat_tree": "network.k", "leaf_spine": "network.hosts_per_leaf", "custom": "network.link"}[e.Network.Topology]
-	small := cfg
-	small.Buffer = small.FrameBytes
-	if f := *cfg.Fabric; f.Topology != nil {
-		small.Fabric = &f
-		if t, err := e.topologyWithBuffer(small.FrameBytes); err == nil {
-			f.Topology = t
-			if model.Estimate(small).Memory < c.Memory/2 {
-				c.MemoryKey = "network.buffer"
-			}
+		if x := model.Estimate(cfg); x.Memory+x.Events > est.Memory+est.Events {
+			est = x
 		}
 	}
-	if c.MemoryKey != "network.buffer" && len(cfg.Fabric.Flows) > 4*len(cfg.Fabric.Topology.Hosts) {
-		c.MemoryKey = "traffic.pattern"
+	flows, short := "traffic.pattern", "traffic.short_flow_rate"
+	if len(e.Flows) > len(cfg.Fabric.Flows)-len(e.Flows) {
+		flows = "flows"
+	}
+	if e.Traffic.Load != nil {
+		short = "traffic.load"
+	}
+	c := Cost{Memory: est.Memory, Events: est.Work, FlowsPerHost: est.MostFlowsPerHost}
+	c.MemoryKey = largest([]float64{est.NetworkMemory, est.BufferMemory, est.FlowMemory, est.ShortMemory},
+		[]string{e.sizeKey(), "network.buffer", flows, short})
+	c.EventsKey = largest([]float64{est.FrameEvents, est.SampleEvents, est.ShortEvents},
+		[]string{"duration", "output.sample_interval", short})
+	if est.Work > 2*est.Events { // most of the cost is the hosts' many flows: the pattern's or the short ones alive
+		c.EventsKey = flows
+		perHost, most := map[int]int{}, 0
+		for _, f := range cfg.Fabric.Flows {
+			perHost[f.From]++
+			most = max(most, perHost[f.From])
+		}
+		if est.MostFlowsPerHost > 2*most {
+			c.EventsKey = short
+		}
 	}
 	return c
 }
 
-// topologyWithBuffer is the fabric's topology with every buffer set to b.
-func (e *Experiment) topologyWithBuffer(b int) (*topo.Topology, error) {
-	x := e.Clone()
-	x.Network.Buffer = units.Bytes(b)
-	for i := range x.Network.FabricLinks {
-		x.Network.FabricLinks[i].Buffer = nil
+// largest is the key of the largest part.
+func largest(parts []float64, keys []string) string {
+	best := 0
+	for i, x := range parts {
+		if x > parts[best] {
+			best = i
+		}
 	}
-	return x.Topology()
+	return keys[best]
 }

@@ -41,7 +41,7 @@ func TestDelayErrorsNameFileLineKey(t *testing.T) {
 		{"[sources]\nforward_delay = \"uniform(250us, 150us)\"\n", "bad.toml:2: sources.forward_delay: \"uniform(250us, 150us)\": the least value 250us is above the most 150us"},
 		{"[sources]\ncount = 2\nbackward_delay = \"uniform(1us, -2us)\"\n", "bad.toml:3: sources.backward_delay:"},
 		{"[network]\ntopology = \"parking_lot\"\nhop_delay = \"uniform(1us 2us)\"\n", "bad.toml:3: network.hop_delay:"},
-		{"[sources]\ncount = 2\n[[sources.override]]\nids = [1]\nrtt = \"gauss(1us, 2us)\"\n", "bad.toml:5: sources.override.rtt: \"gauss(1us, 2us)\": unknown distribution"},
+		{"[sources]\ncount = 2\n[[sources.override]]\nids = [1]\nrtt = \"gauss(1us, 2us)\"\n", "bad.toml:5: sources.override[0].rtt: \"gauss(1us, 2us)\": unknown distribution"},
 	} {
 		_, err := Parse("bad.toml", []byte(c.text))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -127,11 +127,11 @@ func TestDrawnDelaysStayInRangeAndDiffer(t *testing.T) {
 func TestScenarioKeyErrors(t *testing.T) {
 	for _, c := range []struct{ text, want string }{
 		{"duration = \"10ms\"\n[network]\n[[network.changes]]\nat = \"10ms\"\ncapacity = \"1Gbps\"\n",
-			"bad.toml:3: network.changes[0].at: 10ms is not before the end of the run (10ms)"},
-		{"[[network.changes]]\nat = \"-1ms\"\ncapacity = \"1Gbps\"\n", "bad.toml:2: network.changes.at"},
+			"bad.toml:4: network.changes[0].at: 10ms is not before the end of the run (10ms)"},
+		{"[[network.changes]]\nat = \"-1ms\"\ncapacity = \"1Gbps\"\n", "bad.toml:2: network.changes[0].at"},
 		{"[[network.changes]]\nat = \"1ms\"\ncapacity = \"1Gbps\"\n[[network.changes]]\nat = \"2ms\"\ncapacity = \"0Gbps\"\n",
 			"bad.toml:6: network.changes[1].capacity: must be positive"},
-		{"[[network.changes]]\nat = \"1ms\"\ncapacity = \"1Gbps\"\nlink = 1\n", "bad.toml:1: network.changes[0].link: link 1 does not exist"},
+		{"[[network.changes]]\nat = \"1ms\"\ncapacity = \"1Gbps\"\nlink = 1\n", "bad.toml:4: network.changes[0].link: link 1 does not exist"},
 		{"[[network.changes]]\ncapacity = \"1Gbps\"\n", "network.changes[0].at: missing"},
 		{"[[network.changes]]\nat = \"1ms\"\n", "network.changes[0].capacity: missing"},
 		{"[network]\nfeedback_latency = \"uniform(3us, 1us)\"\n", "bad.toml:2: network.feedback_latency:"},

@@ -202,7 +202,7 @@ func (e *Experiment) Clone() *Experiment {
 	}
 	c.Flows = nil
 	for _, f := range e.Flows {
-		f.Stop = clonePtr(f.Stop)
+		f.From, f.To, f.Stop = clonePtr(f.From), clonePtr(f.To), clonePtr(f.Stop)
 		c.Flows = append(c.Flows, f)
 	}
 	t := &c.Traffic

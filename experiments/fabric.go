@@ -59,8 +59,8 @@ type FabricLink struct {
 
 // FlowEntry is a [[flows]] entry: one flow between two hosts.
 type FlowEntry struct {
-	From  int             `toml:"from"`
-	To    int             `toml:"to"`
+	From  *int            `toml:"from"` // required: nil only when the file left it out
+	To    *int            `toml:"to"`   // required
 	Start units.Duration  `toml:"start"`
 	Stop  *units.Duration `toml:"stop,omitempty"` // default: never
 	Size  string          `toml:"size,omitempty"` // "greedy" (the default) or a size
@@ -400,7 +400,13 @@ func (e *Experiment) buildFabric() (*model.Fabric, error) {
 			flows, err = model.Incast(t, to, senders, size, tr.incastStart(), jitter, e.Seed)
 		}
 		if err != nil {
-			return nil, &fabricError{"traffic.incast_to", err}
+			// The receiver is checked in range before: what is left is
+			// the senders, listed or too many for the hosts away from it.
+			key := "traffic.incast_senders"
+			if len(tr.IncastFrom) > 0 {
+				key = "traffic.incast_from"
+			}
+			return nil, &fabricError{key, err}
 		}
 		f.Flows = flows
 		size = 0 // the incast's flows carry it
@@ -415,7 +421,10 @@ func (e *Experiment) buildFabric() (*model.Fabric, error) {
 		if err != nil {
 			return nil, &fabricError{fmt.Sprintf("flows[%d].size", i), err}
 		}
-		fl := model.Flow{From: fe.From, To: fe.To, Start: algos.Time(fe.Start), Size: s}
+		if fe.From == nil || fe.To == nil {
+			return nil, &fabricError{fmt.Sprintf("flows[%d]", i), errors.New("a flow names its hosts, from and to")}
+		}
+		fl := model.Flow{From: *fe.From, To: *fe.To, Start: algos.Time(fe.Start), Size: s}
 		if fe.Stop != nil {
 			fl.Stop = algos.Time(*fe.Stop)
 		}
@@ -444,18 +453,19 @@ func (e *Experiment) flowKey(i, fromPattern int) string {
 func (e *Experiment) validateFabric(bad func(key, format string, args ...any)) {
 	n := e.Network
 	isSet := func(key string) bool { _, ok := e.origin[key]; return ok }
-	// Keys of the chains have no meaning on a fabric.
-	for _, key := range []string{"network.rtt", "network.links", "sources"} {
-		if isSet(key) {
-			bad(key, "a %s fabric has no %s: its delays are its links' (network.hop_delay, [[network.link]] delay) and its traffic is [traffic] pattern and [[flows]]",
-				n.Topology, key)
-		}
-	}
 	if e.Traffic.LongFlows != 1 && isSet("traffic.long_flows") {
 		bad("traffic.long_flows", "a fabric's flows are [traffic] pattern and [[flows]]; long_flows is the chains' sources'")
 	}
 	if e.Model != "packet" {
 		bad("network.topology", "the %s model has one bottleneck; a fabric needs model = \"packet\"", e.Model)
+	}
+	for _, w := range []struct {
+		key, what string
+		v         *int
+	}{{"output.watch_ports", "ports", e.Output.WatchPorts}, {"output.watch_flows", "flows", e.Output.WatchFlows}} {
+		if w.v != nil && *w.v < 1 {
+			bad(w.key, "%d: the time series follows at least 1 of the %s (leave the key out for the default)", *w.v, w.what)
+		}
 	}
 	if !slices.Contains(Routings, n.Routing) && n.Routing != "" {
 		bad("network.routing", "%q is not one of %q", n.Routing, Routings)
@@ -490,16 +500,10 @@ func (e *Experiment) validateFabric(bad func(key, format string, args ...any)) {
 	case "custom":
 		e.validateCustom(bad)
 	}
-	for _, key := range []string{"network.leaves", "network.spines", "network.hosts_per_leaf", "network.uplink_capacity"} {
-		if isSet(key) && n.Topology != "leaf_spine" {
-			bad(key, "applies to topology = \"leaf_spine\"")
-		}
-	}
-	if isSet("network.k") && n.Topology != "fat_tree" {
-		bad("network.k", "applies to topology = \"fat_tree\"")
-	}
 	if hosts := e.hostCount(); hosts > MaxHosts {
 		bad("network.topology", "%d hosts; the most is %d", hosts, MaxHosts)
+	} else {
+		e.shapeErrors(bad)
 	}
 	e.validateTrafficPattern(bad)
 }
@@ -602,10 +606,17 @@ func (e *Experiment) validateTrafficPattern(bad func(key, format string, args ..
 	}
 	for i, f := range e.Flows {
 		key := fmt.Sprintf("flows[%d]", i)
-		inRange(key+".from", f.From)
-		inRange(key+".to", f.To)
-		if f.From == f.To {
-			bad(key+".to", "a flow from host %d to itself", f.From)
+		switch {
+		case f.From == nil:
+			bad(key+".from", "missing: the host the flow starts at, e.g. from = 0")
+		case f.To == nil:
+			bad(key+".to", "missing: the host the flow goes to, e.g. to = 1")
+		default:
+			inRange(key+".from", *f.From)
+			inRange(key+".to", *f.To)
+			if *f.From == *f.To {
+				bad(key+".to", "a flow from host %d to itself", *f.From)
+			}
 		}
 		if _, err := flowSize(f.Size); err != nil {
 			bad(key+".size", "%v", err)
@@ -636,7 +647,12 @@ func (e *Experiment) checkFabric(bad func(key, format string, args ...any)) {
 		return
 	}
 	fromPattern := len(cfg.Fabric.Flows) - len(e.Flows)
-	for _, err := range unjoin(model.Check(cfg)) {
+	errs := unjoin(model.Check(cfg))
+	// A topology in pieces is an error even where no flow crosses the gap.
+	if r := cfg.Fabric.Topology.Routes(); r.Unreachable() >= 0 && !slices.ContainsFunc(errs, func(err error) bool { return errors.Is(err, topo.ErrDisconnected) }) {
+		errs = append(errs, r.Check(0, r.Unreachable()))
+	}
+	for _, err := range errs {
 		var flow *model.FlowError
 		switch {
 		case errors.Is(err, topo.ErrDisconnected):

@@ -6,6 +6,7 @@ package experiments_test
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -144,10 +145,10 @@ func TestQCNIncastLeafSpineBuiltin(t *testing.T) {
 		{"0.76 to 1.07 Gbps", 0.76, victims("qcn", "true", true), 0.01},
 		{"0.76 to 1.07 Gbps", 1.07, victims("qcn", "true", false), 0.01},
 		{"1 of the 32 incast flows", 1, unfinished, 0},
-		{"completes in 28.5 ms with 1042", 28.5, completion("dcqcn", "true"), 0.002},
-		{"completes in 28.5 ms with 1042", 1042, hot("dcqcn"), 0},
-		{"2.05 to 2.44 Gbps", 2.05, victims("dcqcn", "true", true), 0.01},
-		{"2.05 to 2.44 Gbps", 2.44, victims("dcqcn", "true", false), 0.01},
+		{"completes in 29.2 ms with 997", 29.2, completion("dcqcn", "true"), 0.002},
+		{"completes in 29.2 ms with 997", 997, hot("dcqcn"), 0},
+		{"2.05 to 2.51 Gbps", 2.05, victims("dcqcn", "true", true), 0.01},
+		{"2.05 to 2.51 Gbps", 2.51, victims("dcqcn", "true", false), 0.01},
 		{"keep 9.8 Gbps", 9.8, victims("none", "false", true), 0.01},
 		{"30 of the 32 incast flows", 30, lostNone, 0},
 		{"28.2 ms with 1397 drops", 28.2, completion("qcn", "false"), 0.002},
@@ -185,19 +186,19 @@ func TestECMPCollisionsFatTreeBuiltin(t *testing.T) {
 	qs := []quoted{
 		{"6.96 Gbps on k = 4", 6.96, mean("4", "ecmp"), 0.001},
 		{"4.86 Gbps on k = 8", 4.86, mean("8", "ecmp"), 0.002},
-		{"(the slowest 0.72 Gbps)", 0.72, slowest("qcn", "8", "ecmp"), 0.01},
-		{"9.30 and 9.01 Gbps", 9.30, mean("4", "spray"), 0.001},
-		{"9.30 and 9.01 Gbps", 9.01, mean("8", "spray"), 0.001},
+		{"(the slowest 0.73 Gbps)", 0.73, slowest("qcn", "8", "ecmp"), 0.01},
+		{"9.44 and 9.01 Gbps", 9.44, mean("4", "spray"), 0.001},
+		{"9.44 and 9.01 Gbps", 9.01, mean("8", "spray"), 0.001},
 		{"0.872 and 0.789", 0.872, jain("4", "ecmp"), 0.001},
 		{"0.872 and 0.789", 0.789, jain("8", "ecmp"), 0.001},
-		{"0.99 and 0.994", 0.99, jain("4", "spray"), 0.005},
-		{"0.99 and 0.994", 0.994, jain("8", "spray"), 0.001},
+		{"0.996 and 0.994", 0.996, jain("4", "spray"), 0.001},
+		{"0.996 and 0.994", 0.994, jain("8", "spray"), 0.001},
 	}
 	for _, x := range []struct {
 		k, routing string
 		gbps       float64
-	}{{"4", "ecmp", 2.90}, {"8", "ecmp", 1.06}, {"4", "spray", 8.23}, {"8", "spray", 9.04}} {
-		qs = append(qs, quoted{"the slowest get 2.90 and 1.06 Gbps with ECMP, 8.23 and 9.04 sprayed", x.gbps, slowest("none", x.k, x.routing), 0.01})
+	}{{"4", "ecmp", 2.90}, {"8", "ecmp", 1.03}, {"4", "spray", 8.23}, {"8", "spray", 9.04}} {
+		qs = append(qs, quoted{"the slowest get 2.90 and 1.03 Gbps with ECMP, 8.23 and 9.04 sprayed", x.gbps, slowest("none", x.k, x.routing), 0.01})
 	}
 	checkQuoted(t, e, runs, qs)
 }
@@ -210,7 +211,7 @@ func TestPFCSpreadingFatTreeBuiltin(t *testing.T) {
 	checkQuoted(t, e, runs, []quoted{
 		{"gets 3.25 Gbps of its 10", 3.25, victim("none"), 0.01},
 		{"paused 68% of the", 68, func(rs []batch.RunSummary) float64 { return 100 * find(t, rs, "none").Sources[9].PausedFraction }, 0.01},
-		{"it gets 6.78 Gbps", 6.78, victim("qcn"), 0.01},
+		{"it gets 6.64 Gbps", 6.64, victim("qcn"), 0.01},
 		{"from all five switch tiers", 5, func(rs []batch.RunSummary) float64 {
 			n := 0.0
 			for _, tr := range find(t, rs, "none").Tiers {
@@ -254,18 +255,57 @@ func TestDCQCNVsQCNBuiltin(t *testing.T) {
 		{"213 to 215 KB", 213, func(rs []batch.RunSummary) float64 { lo, _ := qcnQueues(rs); return lo }, 0.005},
 		{"213 to 215 KB", 215, func(rs []batch.RunSummary) float64 { _, hi := qcnQueues(rs); return hi }, 0.005},
 		{"from 0.685 (5 sources, 10 Gbps)", 0.685, at("qcn", "10Gbps", "5", (*batch.RunSummary).Jain), 0.002},
-		{"(17 KB with 2 sources at 10 Gbps", 17, at("dcqcn", "10Gbps", "2", qmean), 0.03},
+		{"(16 KB with 2 sources at 10 Gbps", 16, at("dcqcn", "10Gbps", "2", qmean), 0.03},
 		{"58 KB with 10 at 40 Gbps)", 58, at("dcqcn", "40Gbps", "10", qmean), 0.01},
-		{"(queue std 77 KB with 10 sources at 40 Gbps)", 77, at("dcqcn", "40Gbps", "10", func(r *batch.RunSummary) float64 { return r.Bottlenecks[0].QueueStd / 1e3 }), 0.01},
-		{"(utilization 0.956 there, 0.934 with 20 sources)", 0.956, at("dcqcn", "40Gbps", "10", func(r *batch.RunSummary) float64 { return r.Bottlenecks[0].Utilization }), 0.001},
-		{"(utilization 0.956 there, 0.934 with 20 sources)", 0.934, at("dcqcn", "40Gbps", "20", func(r *batch.RunSummary) float64 { return r.Bottlenecks[0].Utilization }), 0.001},
+		{"(queue std 71 KB with 10 sources at 40 Gbps)", 71, at("dcqcn", "40Gbps", "10", func(r *batch.RunSummary) float64 { return r.Bottlenecks[0].QueueStd / 1e3 }), 0.01},
+		{"(utilization 0.969 there, 0.939 with 20 sources)", 0.969, at("dcqcn", "40Gbps", "10", func(r *batch.RunSummary) float64 { return r.Bottlenecks[0].Utilization }), 0.001},
+		{"(utilization 0.969 there, 0.939 with 20 sources)", 0.939, at("dcqcn", "40Gbps", "20", func(r *batch.RunSummary) float64 { return r.Bottlenecks[0].Utilization }), 0.001},
 	})
 	for i := range runs {
 		if r := &runs[i]; r.Algorithm == "qcn" && r.Bottlenecks[0].Utilization < 0.999 {
 			t.Errorf("QCN at %v: utilization %.4f, the description says the link is full everywhere", r.Point, r.Bottlenecks[0].Utilization)
 		}
-		if r := &runs[i]; r.Algorithm == "dcqcn" && (r.Jain() < 0.97 || r.Jain() > 1) {
-			t.Errorf("DCQCN at %v: Jain %.3f, the description says 0.97 to 1.0", r.Point, r.Jain())
+		if r := &runs[i]; r.Algorithm == "dcqcn" && (r.Jain() < 0.98 || r.Jain() > 1) {
+			t.Errorf("DCQCN at %v: Jain %.3f, the description says 0.98 to 1.0", r.Point, r.Jain())
+		}
+	}
+}
+
+// The description's two settings of DCQCN, at 40 Gbps and 10 sources.
+func TestDCQCNVsQCNSettings(t *testing.T) {
+	for _, c := range []struct {
+		set       string
+		std, util float64
+	}{
+		{"params.dcqcn.mark_on=enqueue", 73, 0.925},
+		{"params.dcqcn.cnp_timing=drop", 43, 1.000},
+	} {
+		e, err := experiments.Builtin("dcqcn-vs-qcn")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range []string{"sources.count=10", "network.capacity=40Gbps", c.set} {
+			if err := e.Set(s); err != nil {
+				t.Fatal(err)
+			}
+		}
+		e.Sweep = nil
+		cfg, err := e.Config("dcqcn")
+		if err != nil {
+			t.Fatal(err)
+		}
+		sim, err := model.NewPacket(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sim.Run()
+		b := sim.Summary().Bottlenecks[0]
+		quote := fmt.Sprintf("std %.0f KB, utilization %.3f", c.std, c.util)
+		if !strings.Contains(strings.ReplaceAll(e.Description, "\n", " "), quote) {
+			t.Errorf("the description does not say %q", quote)
+		}
+		if math.Abs(b.QueueStd/1e3-c.std) > 0.5 || math.Abs(b.Utilization-c.util) > 0.0005 {
+			t.Errorf("%s: std %.1f KB, utilization %.4f; the description says %s", c.set, b.QueueStd/1e3, b.Utilization, quote)
 		}
 	}
 }
@@ -290,9 +330,13 @@ func TestDCQCNVsQCNStability(t *testing.T) {
 	if q == nil || q.Boundary == nil || math.Abs(*q.Boundary*1e6-165) > 165*0.01 || !strings.Contains(e.Description, "from 165 us") {
 		t.Errorf("QCN's boundary: %+v, the description says 165 us", q)
 	}
-	d := rep.Find("dcqcn", "std>0.2qeq")
-	if d == nil || d.Boundary == nil || d.Bracket[0] != nil || !strings.Contains(e.Description, "from the start of the range") {
-		t.Errorf("DCQCN's boundary: %+v, the description says the start of the range", d)
+	if d := rep.Find("dcqcn", "empty>0.05"); d == nil || d.Boundary == nil || math.Abs(*d.Boundary*1e6-41) > 1 || !strings.Contains(e.Description, "from 41 us") {
+		t.Errorf("DCQCN's idle boundary: %+v, the description says 41 us", d)
+	}
+	for _, c := range []string{"p95>1kmax", "swing>1band"} {
+		if d := rep.Find("dcqcn", c); d == nil || d.Boundary == nil || d.Bracket[0] != nil || !strings.Contains(e.Description, "at the start of the range") {
+			t.Errorf("DCQCN's %s boundary: %+v, the description says the start of the range", c, d)
+		}
 	}
 }
 
@@ -311,14 +355,14 @@ func TestDCQCNIncastBuiltin(t *testing.T) {
 		}
 	}
 	checkQuoted(t, e, runs, []quoted{
-		{"none leaves 1464, QCN 692 and DCQCN 154", 1464, p("none", "4"), 0},
-		{"none leaves 1464, QCN 692 and DCQCN 154", 692, p("qcn", "4"), 0},
-		{"none leaves 1464, QCN 692 and DCQCN 154", 154, p("dcqcn", "4"), 0},
-		{"none 15933, QCN 4946 and DCQCN 2371", 15933, p("none", "32"), 0},
-		{"none 15933, QCN 4946 and DCQCN 2371", 4946, p("qcn", "32"), 0},
-		{"none 15933, QCN 4946 and DCQCN 2371", 2371, p("dcqcn", "32"), 0},
+		{"none leaves 1464, QCN 692 and DCQCN 70", 1464, p("none", "4"), 0},
+		{"none leaves 1464, QCN 692 and DCQCN 70", 692, p("qcn", "4"), 0},
+		{"none leaves 1464, QCN 692 and DCQCN 70", 70, p("dcqcn", "4"), 0},
+		{"none 15933, QCN 4946 and DCQCN 2047", 15933, p("none", "32"), 0},
+		{"none 15933, QCN 4946 and DCQCN 2047", 4946, p("qcn", "32"), 0},
+		{"none 15933, QCN 4946 and DCQCN 2047", 2047, p("dcqcn", "32"), 0},
 		{"25.6 ms for 32 senders", 25.6, completion("none"), 0.002},
-		{"in 29.9 ms", 29.9, completion("dcqcn"), 0.002},
+		{"in 29.7 ms", 29.7, completion("dcqcn"), 0.002},
 		{"leaves 6 of the 32 flows unfinished", 6, func(rs []batch.RunSummary) float64 {
 			f := find(t, rs, "qcn", "traffic.incast_senders=32").Flows
 			return float64(f.IncastFlows - *f.IncastCompleted)

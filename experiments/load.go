@@ -6,8 +6,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -87,7 +89,7 @@ func Parse(where string, data []byte) (*Experiment, error) {
 	if _, name, ok := strings.Cut(where, "builtin:"); ok {
 		base = name
 	}
-	e.Name = strings.TrimSuffix(base, ".toml")
+	e.Name = safeName(strings.TrimSuffix(base, ".toml"))
 	if len(data) > MaxFileBytes {
 		return nil, &Error{Where: where, Msg: fmt.Sprintf("is larger than %s, the most an experiment file may be", units.FormatBytes(MaxFileBytes))}
 	}
@@ -153,7 +155,7 @@ func (e *Experiment) decode(where, text string, snippet bool) error {
 	if err != nil {
 		var values map[string]any // to name a value of the wrong type
 		toml.Decode(text, &values)
-		return typeError(tomlError(where, snippet, err), func(key string) any { return lookup(values, key) })
+		return elementError(typeError(tomlError(where, snippet, err), func(key string) any { return lookup(values, key) }), text)
 	}
 	lines := keyLines(text, md.Keys())
 	loc := func(key string, i int) string {
@@ -191,7 +193,7 @@ func (e *Experiment) decode(where, text string, snippet bool) error {
 		if k[0] == "params" || k[0] == "sweep" {
 			continue // decoded below
 		}
-		errs = append(errs, &Error{Where: loc(k.String(), 0), Key: k.String(), Msg: "unknown key" + suggest(k)})
+		errs = append(errs, elementError(&Error{Where: loc(k.String(), 0), Key: k.String(), Msg: "unknown key" + suggest(k)}, text))
 	}
 	next := doc.Experiment
 	for _, name := range sortedKeys(doc.Params) {
@@ -250,11 +252,13 @@ func (e *Experiment) decode(where, text string, snippet bool) error {
 		for i := range ls { // elements of an array of tables: "sources.override[1]"
 			next.origin[fmt.Sprintf("%s[%d]", key, i)] = loc(key, i)
 		}
-		// A key every element of an array of tables sets is located in
-		// each: "flows[1].to".
-		if parent := key[:max(0, lastDot(key))]; parent != "" && len(lines[parent]) > 1 && len(ls) == len(lines[parent]) {
-			for i := range ls {
-				next.origin[fmt.Sprintf("%s[%d]%s", parent, i, key[len(parent):])] = loc(key, i)
+		// A key of an array of tables is located in its element: the
+		// last of the array's headers above its line, "flows[1].to".
+		if parent := key[:max(0, lastDot(key))]; parent != "" && len(lines[parent]) > 0 && !snippet {
+			for i, l := range ls {
+				if el := sort.SearchInts(lines[parent], l+1) - 1; el >= 0 {
+					next.origin[fmt.Sprintf("%s[%d]%s", parent, el, key[len(parent):])] = loc(key, i)
+				}
 			}
 		}
 	}
@@ -368,6 +372,94 @@ func tomlValue(v any) string {
 	toml.NewEncoder(&b).Encode(map[string]any{"v": v})
 	_, text, _ := strings.Cut(strings.TrimSpace(b.String()), "= ")
 	return text
+}
+
+// arraysOfTables are the keys whose tables repeat ([[flows]]): a key in one
+// is named with its element, "network.link[1].capacity", as Validate names
+// it, whatever found the problem.
+var arraysOfTables = []string{"sources.override", "network.changes", "network.node", "network.link", "flows"}
+
+// elementError names the element of an array of tables that an error's key
+// is in, and the line of the key in it (the toml package places an error
+// inside an array of tables at the array's last line): the first element
+// that does not decode alone is the one.
+func elementError(err error, text string) error {
+	var e *Error
+	if !errors.As(err, &e) {
+		return err
+	}
+	file, _, located := strings.Cut(e.Where, ":")
+	if !located {
+		return err
+	}
+	for _, array := range arraysOfTables {
+		if !strings.HasPrefix(e.Key, array+".") {
+			continue
+		}
+		var values map[string]any
+		if _, err := toml.Decode(text, &values); err != nil {
+			return err
+		}
+		elems, _ := lookup(values, array).([]map[string]any)
+		field, ok := tomlField(array)
+		if !ok {
+			break
+		}
+		name := e.Key[len(array)+1:]
+		for i, el := range elems {
+			var b strings.Builder
+			if toml.NewEncoder(&b).Encode(el) != nil {
+				break
+			}
+			md, err := toml.Decode(b.String(), reflect.New(field.Elem()).Interface())
+			unknown := slices.ContainsFunc(md.Undecoded(), func(k toml.Key) bool { return k.String() == name })
+			if err == nil && !unknown {
+				continue
+			}
+			e.Key = fmt.Sprintf("%s[%d].%s", array, i, name)
+			if line := elementLine(text, array, i, name); line > 0 {
+				e.Where = fmt.Sprintf("%s:%d", file, line)
+			}
+			break
+		}
+		break
+	}
+	return err
+}
+
+// elementLine is the line of key name in element i of an array of tables
+// written [[array]], 0 if not found.
+func elementLine(text, array string, i int, name string) int {
+	n := -1
+	for k, l := range strings.Split(text, "\n") {
+		t := strings.TrimSpace(l)
+		if strings.HasPrefix(t, "[") {
+			header, _, _ := strings.Cut(strings.TrimPrefix(t, "[["), "]]")
+			if strings.HasPrefix(t, "[[") && strings.ReplaceAll(header, " ", "") == array {
+				n++
+			} else if n == i {
+				return 0
+			}
+			continue
+		}
+		if n == i && definesKey(l, name[strings.LastIndexByte(name, '.')+1:]) {
+			return k + 1
+		}
+	}
+	return 0
+}
+
+// tomlField is the Go type of the experiment's field at a dotted TOML key.
+func tomlField(key string) (reflect.Type, bool) {
+	t := reflect.TypeOf(Experiment{})
+	for _, part := range strings.Split(key, ".") {
+		f, ok := fieldByTOML(t, part)
+		if !ok {
+			return nil, false
+		}
+		t = f.Type
+	}
+	return t, t.Kind() == reflect.Slice
 }
 
 // tomlError turns the toml package's errors into an Error with file, line

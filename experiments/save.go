@@ -167,10 +167,22 @@ func (e *Experiment) Save(path string) error {
 // CheckSaveTarget reports whether path can be saved to, before anything is
 // written or asked: only a regular file, or a new file in a folder that
 // exists. A directory, a FIFO, a device or a socket is never replaced by a
-// file (as root, saving onto /dev/null must not replace it).
+// file (as root, saving onto /dev/null must not replace it). A symbolic
+// link that leads nowhere is refused too: replacing it would lose the
+// link, and writing through it would create a file where the link points,
+// which the one saving may not have looked at.
 func CheckSaveTarget(path string) error {
-	if info, err := os.Stat(path); err == nil && !info.Mode().IsRegular() {
+	info, err := os.Stat(path)
+	if err == nil && !info.Mode().IsRegular() {
 		return &fs.PathError{Op: "save", Path: path, Err: errors.New("is " + fileKind(info.Mode()) + ", not a regular file")}
+	}
+	if li, lerr := os.Lstat(path); err != nil && lerr == nil && li.Mode()&fs.ModeSymlink != 0 {
+		dest, _ := os.Readlink(path)
+		why := "which does not exist"
+		if !errors.Is(err, fs.ErrNotExist) {
+			why = "which cannot be followed"
+		}
+		return &fs.PathError{Op: "save", Path: path, Err: fmt.Errorf("is a link to %s, %s: save to that path itself, or remove the link", dest, why)}
 	}
 	dir := filepath.Dir(path)
 	if info, err := os.Stat(dir); err != nil {

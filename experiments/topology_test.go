@@ -56,7 +56,7 @@ func TestTopologyErrors(t *testing.T) {
 		{"[network]\ntopology = \"ring\"\n", "bad.toml:2: network.topology: \"ring\" is not available"},
 		{"model = \"fluid\"\n[network]\ntopology = \"parking_lot\"\n", "network.links: the fluid model has one bottleneck"},
 		{"[network]\ntopology = \"parking_lot\"\n[sources]\npath = [1, 0]\n", "bad.toml:4: sources.path: [1 0] is not a run of consecutive links from 0 to 1"},
-		{"[network]\ntopology = \"parking_lot\"\nlinks = 3\n[[sources.override]]\nids = [0]\npath = [2, 3]\n", "bad.toml:4: sources.override[0].path: [2 3] is not a run"},
+		{"[network]\ntopology = \"parking_lot\"\nlinks = 3\n[[sources.override]]\nids = [0]\npath = [2, 3]\n", "bad.toml:6: sources.override[0].path: [2 3] is not a run"},
 	} {
 		_, err := Parse("bad.toml", []byte(c.text))
 		if err == nil || !strings.Contains(err.Error(), c.want) {

@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"qcnlab/algos"
 	"qcnlab/model"
@@ -45,6 +48,7 @@ func (e *Experiment) Validate() error {
 	if e.Name == "" {
 		bad("name", "must not be empty")
 	}
+	e.nameErrors(bad)
 	if e.Duration <= 0 || algos.Time(e.Duration) == algos.Never {
 		bad("duration", "must be a positive, finite duration")
 	}
@@ -73,6 +77,7 @@ func (e *Experiment) Validate() error {
 	if !slices.Contains(Topologies, n.Topology) {
 		bad("network.topology", "%q is not available (available: %q)", n.Topology, Topologies)
 	}
+	e.scopeErrors(bad)
 	if n.Capacity < units.MinRate {
 		bad("network.capacity", "must be at least %s", units.FormatRate(units.MinRate))
 	}
@@ -175,6 +180,9 @@ func (e *Experiment) Validate() error {
 	if len(errs) == 0 {
 		e.costErrors(bad)
 	}
+	if len(errs) == 0 {
+		e.seriesErrors(bad)
+	}
 	if len(e.Sweep) > 0 && e.sweepErrors(bad) && len(errs) == 0 {
 		if runs, err := e.Runs(); err != nil {
 			errs = append(errs, err)
@@ -198,7 +206,7 @@ func (e *Experiment) where(key string) string {
 			break
 		}
 	}
-	return "experiment " + e.Name
+	return "experiment " + safeName(e.Name) // a name that is refused must not reach the terminal raw
 }
 
 func lastDot(s string) int {
@@ -388,4 +396,43 @@ func (e *Experiment) validateChanges(bad func(key, format string, args ...any), 
 		}
 	}
 
+}
+
+// nameErrors refuses names that would reach a terminal or a path raw: a
+// control character (an escape sequence blanks a screen or retitles it)
+// in any name, and a path separator or ".." in the experiment's name, which
+// the workbench makes its default save path from.
+func (e *Experiment) nameErrors(bad func(key, format string, args ...any)) {
+	check := func(key, name string, path bool) {
+		switch {
+		case strings.ContainsFunc(name, unicode.IsControl) || !utf8.ValidString(name):
+			bad(key, "%q holds a control character; a name is printable text", name)
+		case path && (strings.ContainsAny(name, `/\`) || strings.Contains(name, "..")):
+			bad(key, "%q holds a path separator or \"..\"; the name makes file names", name)
+		}
+	}
+	check("name", e.Name, true)
+	if strings.ContainsFunc(e.Description, func(r rune) bool { return unicode.IsControl(r) && r != '\n' && r != '\t' }) {
+		bad("description", "holds a control character other than a line break or a tab")
+	}
+	for i, n := range e.Network.Nodes {
+		check(fmt.Sprintf("network.node[%d].name", i), n.Name, false)
+		check(fmt.Sprintf("network.node[%d].tier", i), n.Tier, false)
+	}
+	for i, l := range e.Network.FabricLinks {
+		check(fmt.Sprintf("network.link[%d].a", i), l.A, false)
+		check(fmt.Sprintf("network.link[%d].b", i), l.B, false)
+	}
+}
+
+// safeName is a name derived from a file's, with what nameErrors refuses
+// replaced by "_".
+func safeName(name string) string {
+	name = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || r == '/' || r == '\\' || r == utf8.RuneError {
+			return '_'
+		}
+		return r
+	}, name)
+	return strings.ReplaceAll(name, "..", "__")
 }

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 
 	"qcnlab/algos"
@@ -238,16 +239,38 @@ func (s *Packet) FrameHops() uint64 {
 // Run advances to the end of the run.
 func (s *Packet) Run() { s.Advance(s.cfg.Duration) }
 
-// Advance runs every event up to time until (or the end of the run), each
+// Advance runs every event up to time until (or the end of the run).
+func (s *Packet) Advance(until algos.Time) { s.advance(until, math.MaxUint64) }
+
+// AdvanceBounded is Advance that returns early, between two events, once
+// it has handled about maxEvents (at least one; a frame's arrival may
+// release a few more at its host): Now is then the time of the last event
+// handled, and the next call goes on where this one stopped, with the
+// same numbers as one Advance. A caller that must look at something at
+// bounded work, such as a context, calls it until Now reaches until: a
+// step of simulated time can hold millions of events on a large fabric.
+func (s *Packet) AdvanceBounded(until algos.Time, maxEvents uint64) {
+	stop := uint64(math.MaxUint64)
+	if maxEvents < stop-s.events {
+		stop = s.events + max(maxEvents, 1)
+	}
+	s.advance(until, stop)
+}
+
+// advance runs every event up to time until (or the end of the run), each
 // kind by its own case: the life of a frame (life.go), the messages back
 // (feedback.go), the rate limiters' timers (host.go), short flows, PFC
-// (pfc.go), and the timeline (phases.go).
-func (s *Packet) Advance(until algos.Time) {
+// (pfc.go), and the timeline (phases.go); it stops early when the events
+// handled reach stop.
+func (s *Packet) advance(until algos.Time, stop uint64) {
 	if s.done {
 		return
 	}
 	end := min(until, s.cfg.Duration)
 	for {
+		if s.events >= stop {
+			return // between two events: the rest at this time come next call
+		}
 		ev := s.agenda.next(end)
 		if ev == nil {
 			break

@@ -283,10 +283,10 @@ type fabricState struct {
 	rr       []uint32   // per node, spraying's round-robin turn
 	rng      *rand.Rand // random spraying
 	paths    []map[uint32]struct{}
-	hostMark [][]int64 // [boundary][host]: bytes its link sent, for the tiers
-	free     []int32   // limiters of ended short flows, to reuse
-	retired  [2]int64  // bytes the short flows of reused limiters released and delivered
-	keys     uint64    // ECMP keys handed out: flows made so far
+	hostMark [][]float64 // [boundary][host]: bits its link sent, for the tiers
+	free     []int32     // limiters of ended short flows, to reuse
+	retired  [2]int64    // bytes the short flows of reused limiters released and delivered
+	keys     uint64      // ECMP keys handed out: flows made so far
 }
 
 // startFabric sets up a fabric's routing state, its flows of a given size
@@ -296,7 +296,7 @@ func (s *Packet) startFabric() error {
 		return nil
 	}
 	f := s.cfg.Fabric
-	fs := &fabricState{keys: uint64(len(f.Flows)), hostMark: [][]int64{make([]int64, len(s.hosts))}}
+	fs := &fabricState{keys: uint64(len(f.Flows)), hostMark: [][]float64{make([]float64, len(s.hosts))}}
 	s.fabric = fs
 	if s.net.spray {
 		fs.rr = make([]uint32, len(s.net.topo.Nodes))

@@ -56,20 +56,26 @@ func (l *loopStats) boundary() {
 // waits behind it, so no loop is longer than the longest latency allows.
 func (s *Packet) sendFeedback(f *frame, fb algos.Feedback, kind eventKind) {
 	l := s.lims[f.lim]
+	if l.rp == nil {
+		// The frame was its flow's last and its loss or delivery ended the
+		// flow (freeLimiter): nothing is left to tell.
+		return
+	}
 	h := &s.hosts[l.host]
 	back := f.prop - h.fwd + h.bwd // links between switches have one delay both ways
-	at := s.now + back + s.cfg.FeedbackLatency.Lo
+	// A CNP due at the end of its window leaves the receiver then.
+	at := s.now + fb.Hold + back + s.cfg.FeedbackLatency.Lo
 	if s.fbPaths != nil {
 		from := int(f.hop)
 		if kind == evNotification {
 			from = int(l.hops)
 		}
 		fp := &s.fbPaths[f.lim]
-		at = max(s.now+back+s.cfg.FeedbackLatency.Draw(fp.rand), fp.last[from])
+		at = max(s.now+fb.Hold+back+s.cfg.FeedbackLatency.Draw(fp.rand), fp.last[from])
 		fp.last[from] = at
 	}
 	// The loop: forward propagation to here, then back.
-	s.loops[f.lim].observe(f.prop + at - s.now)
+	s.loops[f.lim].observe(f.prop + at - s.now - fb.Hold)
 	msg := s.messages.add(message{fb: fb, epoch: l.epoch})
 	s.agenda.schedule(event{kind: kind, at: at, limiter: f.lim, msg: msg})
 }

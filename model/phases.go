@@ -88,7 +88,7 @@ func (s *Packet) boundary(t algos.Time) {
 	}
 	s.srcMarks = append(s.srcMarks, s.markSources())
 	s.pfcBoundary(t)
-	s.fabricBoundary()
+	s.fabricBoundary(t)
 	s.passed++
 }
 

@@ -77,8 +77,7 @@ func (s *Packet) tiers(all []BottleneckSummary, from, to int, t1 algos.Time) []T
 		nic := t.Ports[t.NIC(h)]
 		util, held := 0.0, 0.0
 		if span > 0 && from <= to {
-			sent := s.hostSent(h, from, to)
-			util = float64(sent) * 8 / (nic.Capacity * span)
+			util = s.hostSent(h, from, to, t1) / (nic.Capacity * span)
 			if s.cfg.PFC != nil {
 				held = s.hostPaused(int32(h), from, to, t1).Seconds() / span
 			}
@@ -104,24 +103,54 @@ func (s *Packet) tiers(all []BottleneckSummary, from, to int, t1 algos.Time) []T
 	return out
 }
 
-// hostSent is the bytes host h's link sent over segments from to to.
-func (s *Packet) hostSent(h, from, to int) int64 {
+// hostSent is the bits host h's link sent over segments from to to, the
+// last of which ends at t1.
+func (s *Packet) hostSent(h, from, to int, t1 algos.Time) float64 {
 	marks := s.fabric.hostMark
-	a, b := marks[min(from, len(marks)-1)][h], s.hosts[h].sent
+	a := marks[min(from, len(marks)-1)][h]
 	if to+1 < len(marks) {
-		b = marks[to+1][h]
+		return marks[to+1][h] - a
 	}
-	return b - a
+	return s.hosts[h].sentBits(t1) - a
 }
 
-// fabricBoundary marks the hosts' links' counters at a boundary.
-func (s *Packet) fabricBoundary() {
+// sentBits is the bits h's link has sent by t, the part of the frame on
+// the wire at t included, as a port's marks count it: a busy link then
+// reads 1 over any window, not a frame more or less. The host must have
+// run its own events up to t (catchUp).
+func (h *host) sentBits(t algos.Time) float64 {
+	bits := float64(h.sent) * 8
+	if h.free <= t || h.inflight.n == 0 {
+		return bits
+	}
+	// The frame released last is still on the wire: it leaves the ring
+	// only when it reaches the switch, after its last bit is sent.
+	f := h.inflight.at(h.inflight.n - 1)
+	unsent := float64(f.bytes) * 8
+	if f.sent < t {
+		unsent *= float64(h.free-t) / float64(h.free-f.sent)
+	}
+	return bits - unsent
+}
+
+// fabricBoundary marks the hosts' links' counters at a boundary t. Hosts
+// run their own events late (catchUp), so each is first brought up to t:
+// a frame released before t and not yet run would otherwise count in the
+// next window (a busy host link read 1.002 over 1 ms). Running them early
+// changes nothing: nothing from outside reaches a host before t.
+func (s *Packet) fabricBoundary(t algos.Time) {
 	if s.fabric == nil {
 		return
 	}
-	m := make([]int64, len(s.hosts))
-	for h := range s.hosts {
-		m[h] = s.hosts[h].sent
+	m := make([]float64, len(s.hosts))
+	for i := range s.hosts {
+		h := &s.hosts[i]
+		if h.due(t) {
+			s.runLocal(h, t)
+			s.syncTimers(h)
+			s.syncArrival(h)
+		}
+		m[i] = h.sentBits(t)
 	}
 	s.fabric.hostMark = append(s.fabric.hostMark, m)
 }

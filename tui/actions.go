@@ -12,6 +12,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"qcnlab/experiments"
+	"qcnlab/printable"
 )
 
 // The root model's actions: what the keys and the panes' messages do.
@@ -133,9 +134,12 @@ func (m *Model) applyEdit(msg editMsg) {
 // screen. The Cmd's result comes back as a message (savedMsg, openedMsg).
 
 // savedMsg is the end of a save: the file was written, or not and why, or
-// it exists and replacing it needs a yes.
+// it exists and replacing it needs a yes. target is where path, a symbolic
+// link, leads: the file written or to be replaced ("" if path is not a
+// link).
 type savedMsg struct {
 	path   string
+	target string
 	exists bool
 	err    error
 }
@@ -151,23 +155,52 @@ func (m *Model) saveTo(msg saveMsg) tea.Cmd {
 	out := m.exp.Clone()
 	active := m.bar[m.active]
 	out.Algorithms = append([]string{active}, slices.DeleteFunc(slices.Clone(m.exp.Algorithms), func(s string) bool { return s == active })...)
-	return func() tea.Msg { return save(out, path, msg.overwrite) }
+	return func() tea.Msg { return save(out, path, msg.overwrite, msg.target) }
 }
 
-// save writes e to path, unless path is a folder, a FIFO or a device, or
-// exists and overwrite is not set.
-func save(e *experiments.Experiment, path string, overwrite bool) savedMsg {
+// save writes e to path, unless path is a folder, a FIFO or a device, a
+// link that leads nowhere, or exists and overwrite is not set. A link to a
+// file is written through, as editors do, and the question names the file
+// it replaces: a yes holds for the target it named (agreed) only, so that
+// a link moved meanwhile is asked about again.
+func save(e *experiments.Experiment, path string, overwrite bool, agreed string) savedMsg {
+	target := linkTarget(path)
 	if info, err := os.Stat(path); err == nil && info.IsDir() {
 		return savedMsg{path: path, err: errors.New(path + " is a folder: name a file in it")}
 	} else if err := experiments.CheckSaveTarget(path); err != nil {
-		return savedMsg{path: path, err: err} // a FIFO or a device is never replaced
-	} else if info != nil && !overwrite {
-		return savedMsg{path: path, exists: true}
+		return savedMsg{path: path, err: err} // a FIFO, a device or a dangling link is never replaced
+	} else if info != nil && (!overwrite || target != agreed) {
+		return savedMsg{path: path, target: target, exists: true}
 	}
-	if err := e.Save(path); err != nil {
-		return savedMsg{path: path, err: err}
+	dest := path
+	if target != "" {
+		dest = target
 	}
-	return savedMsg{path: path}
+	if err := e.Save(dest); err != nil {
+		return savedMsg{path: path, target: target, err: err}
+	}
+	return savedMsg{path: path, target: target}
+}
+
+// linkTarget is the file path leads to if it is a symbolic link to one,
+// else "".
+func linkTarget(path string) string {
+	if info, err := os.Lstat(path); err != nil || info.Mode()&os.ModeSymlink == 0 {
+		return ""
+	}
+	target, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return "" // leads nowhere: CheckSaveTarget refuses it
+	}
+	return target
+}
+
+// savedText is the status line of a save that wrote its file.
+func (msg savedMsg) savedText() string {
+	if msg.target != "" {
+		return "saved " + msg.target + " (through the link " + msg.path + ")"
+	}
+	return "saved " + msg.path
 }
 
 // saved shows how a save ended: in the prompt, or on the status line if
@@ -180,18 +213,18 @@ func (m *Model) saved(msg savedMsg) {
 		case msg.err != nil:
 			m.setStatus(msg.err.Error(), true)
 		default:
-			m.setStatus("saved "+msg.path, false)
+			m.setStatus(msg.savedText(), false)
 		}
 		return
 	}
 	switch {
 	case msg.exists:
-		m.save.ask()
+		m.save.ask(msg.target)
 	case msg.err != nil:
 		m.save.fail(msg.err.Error())
 	default:
 		m.focus = m.back()
-		m.setStatus("saved "+msg.path, false)
+		m.setStatus(msg.savedText(), false)
 	}
 }
 
@@ -244,8 +277,10 @@ func (m *Model) opened(msg openedMsg) tea.Cmd {
 	return nil
 }
 
+// setStatus shows s on the status line; it may name files and
+// experiments, whose control characters are shown escaped.
 func (m *Model) setStatus(s string, isErr bool) {
-	m.status, m.statusErr, m.statusAt = s, isErr, m.lastTick
+	m.status, m.statusErr, m.statusAt = printable.Text(s), isErr, m.lastTick
 	m.statusSeq++
 	if m.autoTick {
 		// The clock may be stopped (idle): lastTick can be long past.

@@ -13,6 +13,7 @@ import (
 	"qcnlab/algos"
 	"qcnlab/experiments"
 	"qcnlab/experiments/plots"
+	"qcnlab/printable"
 	"qcnlab/units"
 )
 
@@ -120,7 +121,7 @@ func queueTitle(s *snapshot) string {
 		for j := 0; j < s.queues; j++ {
 			name := fmt.Sprintf("sw%d", j)
 			if j < len(s.ports) {
-				name = s.ports[j]
+				name = printable.Text(s.ports[j])
 			}
 			t += "  " + seriesStyle(j).Render(fmt.Sprintf("%c━ %s", glyphOf(j), name))
 		}

@@ -10,6 +10,7 @@ import (
 	"qcnlab/algos"
 	"qcnlab/experiments"
 	"qcnlab/model"
+	"qcnlab/printable"
 	"qcnlab/units"
 )
 
@@ -44,7 +45,7 @@ func headerView(w int, e *experiments.Experiment, now algos.Time, speed string, 
 	n := e.Network
 	capacity, buffer, rtt := units.FormatRate(float64(n.Capacity)), units.FormatBytes(float64(n.Buffer)),
 		units.FormatDuration(algos.Time(n.RTT))
-	app, name := appNameStyle.Render("qcnlab")+"  ", titleStyle.Render(e.Name)
+	app, name := appNameStyle.Render("qcnlab")+"  ", titleStyle.Render(printable.Text(e.Name))
 	room := w - lipgloss.Width(right) - 2
 	if room < 8 {
 		return fit(right, w)
@@ -139,7 +140,7 @@ func display(name string) string {
 	if sc, err := algos.Lookup(name); err == nil {
 		return sc.Display
 	}
-	return name
+	return printable.Text(name)
 }
 
 // statsLine is the run's summary so far: its metrics cover [warmup, now]
@@ -173,7 +174,7 @@ func summaryForms(sum model.Summary, link int) []string {
 	b := bottleneckAt(sum, link)
 	name := ""
 	if len(sum.Bottlenecks) > 1 {
-		name = b.Name + ": "
+		name = printable.Text(b.Name) + ": "
 	}
 	drops := ""
 	if b.Drops > 0 {
@@ -194,14 +195,14 @@ func summaryText(sum model.Summary, long bool, link int) string {
 	b := bottleneckAt(sum, link)
 	name := ""
 	if len(sum.Bottlenecks) > 1 {
-		name = b.Name + ": "
+		name = printable.Text(b.Name) + ": "
 	}
 	if !long {
 		return fmt.Sprintf("%sutil %.1f%%  q %s±%s  drops %d  J %.3f",
 			name, 100*b.Utilization, fmtBytes(b.QueueMean), fmtBytes(b.QueueStd), b.Drops, sum.Jain())
 	}
 	if name != "" {
-		name = fmt.Sprintf("link %s (l: next): ", b.Name)
+		name = fmt.Sprintf("link %s (l: next): ", printable.Text(b.Name))
 	}
 	text := fmt.Sprintf("%sutilization %.1f%%  drops %d  queue %s ± %s  Jain %.3f",
 		name, 100*b.Utilization, b.Drops, fmtBytes(b.QueueMean), fmtBytes(b.QueueStd), sum.Jain())
@@ -252,7 +253,7 @@ func tierText(sum model.Summary) string {
 	var parts []string
 	var drops, pauses int64
 	for _, t := range sum.Tiers {
-		parts = append(parts, fmt.Sprintf("%s %.0f/%.0f%%", t.Tier, 100*t.UtilizationMean, 100*t.UtilizationMax))
+		parts = append(parts, fmt.Sprintf("%s %.0f/%.0f%%", printable.Text(t.Tier), 100*t.UtilizationMean, 100*t.UtilizationMax))
 		drops += t.Drops
 		pauses += t.PauseFrames
 	}

@@ -13,6 +13,7 @@ import (
 
 	"qcnlab/algos"
 	"qcnlab/experiments"
+	"qcnlab/printable"
 )
 
 // Speeds in simulated seconds per wall second; fastest (one past the last)
@@ -256,7 +257,7 @@ func (m *Model) sweepLabel(w int) string {
 		if !m.compare && !experiments.AxisApplies(a.Key, m.bar[m.active]) {
 			continue
 		}
-		kv := m.exp.ShortKey(a.Key) + "=" + strings.Trim(a.Value, `"`)
+		kv := m.exp.ShortKey(a.Key) + "=" + printable.Text(strings.Trim(a.Value, `"`))
 		if a.Key == "seed" {
 			seed = kv
 			continue
@@ -285,7 +286,7 @@ func (m *Model) restart() {
 }
 
 func (m Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{tea.SetWindowTitle("qcnlab " + m.exp.Name)}
+	cmds := []tea.Cmd{tea.SetWindowTitle("qcnlab " + printable.Text(m.exp.Name))}
 	if m.autoTick {
 		cmds = append(cmds, tick())
 	}
@@ -579,7 +580,7 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 		m.focus = m.back()
 	case key.Matches(msg, k.Save):
 		m.focus = focusSave
-		return m.save.open("./" + m.exp.Name + ".toml")
+		return m.save.open(defaultSavePath(m.exp.Name))
 	case key.Matches(msg, k.Open):
 		m.focus = focusOpen
 		return m.opener.open()

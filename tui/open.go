@@ -16,6 +16,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"qcnlab/experiments"
+	"qcnlab/printable"
 )
 
 // openMsg asks the root model to load an experiment: a file or a built-in
@@ -110,7 +111,7 @@ func (p *openPrompt) setValue(v string) tea.Cmd {
 // its list read anew (the file may have vanished).
 func (p *openPrompt) fail(msg string) tea.Cmd {
 	cmd := p.refresh(true)
-	p.err = msg
+	p.err = printable.Text(msg)
 	return cmd
 }
 
@@ -343,9 +344,9 @@ func (p *openPrompt) view() string {
 	case p.err != "":
 		lines = append(lines, wrap(errorStyle, p.err, w, 1)...)
 	case p.listing:
-		lines = append(lines, fit(faintStyle.Render("listing "+p.dir+" …"), w))
+		lines = append(lines, fit(faintStyle.Render("listing "+printable.Text(p.dir)+" …"), w))
 	case p.note != "":
-		lines = append(lines, fit(faintStyle.Render(p.note), w))
+		lines = append(lines, fit(faintStyle.Render(printable.Text(p.note)), w))
 	case len(p.matches) == 0:
 		lines = append(lines, fit(faintStyle.Render("no .toml file, folder or built-in experiment matches"), w))
 	default:
@@ -356,7 +357,7 @@ func (p *openPrompt) view() string {
 		first = p.sel - openListLines + 1
 	}
 	for i := first; i < len(p.matches) && i < first+openListLines; i++ {
-		m := p.matches[i].text
+		m := printable.Text(p.matches[i].text) // a file's name may hold anything but a slash
 		if p.matches[i].builtin {
 			m += faintStyle.Render("  (built-in)")
 		}

@@ -14,6 +14,7 @@ import (
 
 	"qcnlab/algos"
 	"qcnlab/experiments"
+	"qcnlab/printable"
 	"qcnlab/units"
 )
 
@@ -189,7 +190,7 @@ func (p *paramsPane) syncRows() {
 		if p.swept[r.key] {
 			value += " (swept)"
 		}
-		rows[i] = table.Row{marker + shortKey(r.key, p.algo), value}
+		rows[i] = table.Row{marker + shortKey(r.key, p.algo), printable.Text(value)}
 	}
 	p.table.SetRows(rows)
 }
@@ -269,7 +270,7 @@ func (p *paramsPane) stopEdit() {
 }
 
 // fail shows why an edit was not applied; the input stays open.
-func (p *paramsPane) fail(msg string) { p.err = msg }
+func (p *paramsPane) fail(msg string) { p.err = printable.Text(msg) }
 
 func (p *paramsPane) update(msg tea.Msg) tea.Cmd {
 	km, isKey := msg.(tea.KeyMsg)

@@ -149,19 +149,25 @@ func Failures(runs []experiments.Run, errs []error) error {
 func safeExecute(ctx context.Context, run experiments.Run, i int, sink Sink, tracker *Tracker, k int) (s *RunSummary, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			s, err = nil, &InternalError{Value: r, Stack: debug.Stack()}
+			ie, ok := r.(*InternalError) // from the build (unlessCancelled), with its own stack
+			if !ok {
+				ie = &InternalError{Value: r, Stack: debug.Stack()}
+			}
+			s, err = nil, ie
 		}
 	}()
 	return execute(ctx, run, i, sink, tracker, k)
 }
 
 // execute runs one simulation in steps, so that it can be cancelled and its
-// progress reported.
+// progress reported. Building it (a large fabric's network and routes take
+// seconds) and every step end as soon as ctx is cancelled, or after at most
+// checkEvents events.
 func execute(ctx context.Context, run experiments.Run, i int, sink Sink, tracker *Tracker, k int) (*RunSummary, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	cfg, err := run.Exp.Config(run.Algorithm)
+	cfg, err := unlessCancelled(ctx, func() (model.Config, error) { return run.Exp.Config(run.Algorithm) })
 	if err != nil {
 		return nil, err
 	}
@@ -180,18 +186,21 @@ func execute(ctx context.Context, run experiments.Run, i int, sink Sink, tracker
 		}
 	}
 	start := time.Now()
-	sim, err := model.New(cfg)
+	sim, err := unlessCancelled(ctx, func() (model.Sim, error) { return model.New(cfg) })
 	if err != nil {
 		discard()
 		return nil, err
 	}
 	step := stepFor(run.Exp, cfg.Duration)
 	for !sim.Done() {
+		if checking != nil {
+			checking(sim.Events())
+		}
 		if err := ctx.Err(); err != nil {
 			discard()
 			return nil, err
 		}
-		sim.Advance(sim.Now() + step)
+		advance(sim, sim.Now()+step)
 		tracker.Update(k, float64(sim.Now())/float64(cfg.Duration))
 	}
 	sum := &RunSummary{Run: i, Summary: sim.Summary(), Label: run.Label()}
@@ -211,13 +220,71 @@ func execute(ctx context.Context, run experiments.Run, i int, sink Sink, tracker
 	return sum, nil
 }
 
-// stepFor is how far a run advances between checks for cancellation: at
-// most a millisecond, a 200th of the run, and about a million events by
-// Cost's estimate, so that Ctrl-C stops any run within a fraction of a second.
+// checkEvents is the most events a packet-level run handles between two
+// looks at its context: a tenth of a second at a million events a second,
+// about what a fabric of thousands of hosts does (a step of simulated time
+// held 700,000 events and 1.5 s of computing on a 16,000-host fat-tree).
+const checkEvents = 100_000
+
+// checking, set by the tests only, hears the events a run has handled each
+// time it looks at its context.
+var checking func(events uint64)
+
+// advance runs sim towards until: the packet model stops early after
+// checkEvents events; the others' steps are bounded by stepFor.
+func advance(sim model.Sim, until algos.Time) {
+	if b, ok := sim.(interface{ AdvanceBounded(algos.Time, uint64) }); ok {
+		b.AdvanceBounded(until, checkEvents)
+		return
+	}
+	sim.Advance(until)
+}
+
+// stepFor is how far a run advances between checks for cancellation and
+// progress reports: at most a millisecond and a 200th of the run, and, on a
+// chain, about a million events by Cost's estimate (the fluid model's
+// integration steps are bounded by it). A fabric's is not asked for: it
+// builds the fabric's network again, seconds for thousands of hosts that
+// nothing would interrupt, and its runs are bounded by events (advance).
 func stepFor(e *experiments.Experiment, d algos.Time) algos.Time {
 	step := max(10*algos.Microsecond, min(algos.Millisecond, d/200))
+	if e.IsFabric() {
+		return step
+	}
 	if ev := e.Cost().Events; ev > 0 {
 		step = min(step, algos.Time(float64(d)*1e6/ev))
 	}
 	return max(step, algos.Picosecond)
+}
+
+// unlessCancelled returns f's result, or ctx's error as soon as ctx is
+// done: building a simulation does not watch a context. f then finishes in
+// the background and its result is dropped; a panic in f is re-raised here
+// while anyone waits for it, so that safeExecute reports it.
+func unlessCancelled[T any](ctx context.Context, f func() (T, error)) (T, error) {
+	type result struct {
+		v     T
+		err   error
+		panic *InternalError
+	}
+	done := make(chan result, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				done <- result{panic: &InternalError{Value: r, Stack: debug.Stack()}}
+			}
+		}()
+		v, err := f()
+		done <- result{v: v, err: err}
+	}()
+	select {
+	case r := <-done:
+		if r.panic != nil {
+			panic(r.panic)
+		}
+		return r.v, r.err
+	case <-ctx.Done():
+		var zero T
+		return zero, ctx.Err()
+	}
 }

@@ -5,10 +5,19 @@
 //     os.Root, and qcnlab neither writes through nor deletes a symbolic link
 //     (it refuses with an error that names it).
 //   - Only what qcnlab wrote is deleted: a journal, .qcnlab-outputs, lists
-//     the files and folders each run wrote and the temporary files it made.
-//     The next run removes an earlier run's file that it does not write
-//     again only if it is still a regular file of the size and modification
-//     time recorded; anything else stays.
+//     the files and folders each run wrote and the temporary files it made,
+//     each with its inode. An earlier run's file goes only if it is still a
+//     regular file of the inode, size and modification time recorded, a
+//     folder only if it is the one recorded and empty, and a killed run's
+//     temporary only if it bears a temporary name of qcnlab's and is the
+//     file (or folder) recorded; never the directory itself or the journal.
+//     Anything else stays, whatever the journal says.
+//   - A batch's outputs are never mixed with an earlier batch's:
+//     CheckNames checks every name the batch will write before its runs,
+//     and Begin (at the first commit, or sooner) removes the earlier
+//     batch's files before the first new one is renamed into place, so that
+//     wherever a batch stops (an error, Ctrl-C, a kill, a full disk) the
+//     directory holds files of one batch.
 //   - One run at a time: the journal is locked (flock) for as long as the
 //     directory is open, so a second run into it refuses at once with a
 //     clear message instead of deleting the first one's files; a lock dies
@@ -47,11 +56,43 @@ const maxJournal = 16 << 20
 // ErrBusy is the error of Open on a directory another process has open.
 var ErrBusy = errors.New("in use by another qcnlab run")
 
+// Refusal is an error of a directory, or a name in it, that qcnlab will not
+// use: the user's to fix (exit status 2), not a failure of the run.
+type Refusal struct{ Err error }
+
+func (r *Refusal) Error() string { return r.Err.Error() }
+func (r *Refusal) Unwrap() error { return r.Err }
+
+// refuse wraps err, if any, as a Refusal.
+func refuse(err error) error {
+	if err == nil || errors.As(err, new(*Refusal)) {
+		return err
+	}
+	return &Refusal{Err: err}
+}
+
+// IsRefusal reports whether err is a refusal of an output directory or of a
+// name in it.
+func IsRefusal(err error) bool { return errors.As(err, new(*Refusal)) }
+
+// TestHookBeforeRename, if set, is called before each rename that commits a
+// file, with its path in the directory; an error it returns fails that
+// commit as a failed rename would. Tests stop a batch with it at each of its
+// commits.
+var TestHookBeforeRename func(rel string) error
+
 // Dir is an open output directory. Its methods are safe for concurrent use.
 type Dir struct {
 	path    string
 	root    *os.Root
 	journal *os.File // locked while the directory is open
+
+	// made is the outermost folder of the path that Open made, "" if the
+	// directory was there: Abandon removes what Open made.
+	made string
+
+	begin    sync.Once // Begin's removal of the earlier batch's files
+	beginErr error
 
 	mu      sync.Mutex
 	earlier map[string]entry // what earlier runs wrote, by path
@@ -64,6 +105,7 @@ type Dir struct {
 type entry struct {
 	Path  string `json:"path"`
 	Kind  string `json:"kind"`            // "file", "dir", "temp" or "tempdir"
+	Ino   uint64 `json:"ino,omitempty"`   // its inode: which file or folder it was
 	Size  int64  `json:"size,omitempty"`  // a file's size
 	MTime int64  `json:"mtime,omitempty"` // a file's modification time, ns
 	Done  bool   `json:"done,omitempty"`  // a temporary removed or renamed
@@ -71,32 +113,38 @@ type entry struct {
 
 // Open makes the directory at dir if needed, locks it and reads what earlier
 // runs wrote there. Temporary files left by a run that was killed are
-// removed now.
+// removed now. Its errors are Refusals.
 func Open(dir string) (*Dir, error) {
+	made := firstMissing(dir)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
+		return nil, refuse(err)
 	}
 	root, err := os.OpenRoot(dir)
 	if err != nil {
-		return nil, err
+		return nil, refuse(err)
 	}
 	d, err := open(dir, root)
 	if err != nil {
 		root.Close()
-		return nil, err
+		return nil, refuse(err)
 	}
+	d.made = made
 	return d, nil
 }
 
-// Check makes dir if needed and checks that qcnlab can write there: that it
-// is a folder, can be locked and is not in use. A command that runs for
-// minutes before it writes checks its --out first.
-func Check(dir string) error {
-	d, err := Open(dir)
-	if err != nil {
-		return err
+// firstMissing is the outermost folder of dir that does not exist yet, ""
+// if dir does.
+func firstMissing(dir string) string {
+	missing := ""
+	for p := filepath.Clean(dir); ; p = filepath.Dir(p) {
+		if _, err := os.Lstat(p); !errors.Is(err, fs.ErrNotExist) {
+			return missing
+		}
+		missing = p
+		if filepath.Dir(p) == p {
+			return missing
+		}
 	}
-	return d.Close()
 }
 
 func open(dir string, root *os.Root) (*Dir, error) {
@@ -137,7 +185,7 @@ func (d *Dir) readJournal() {
 	temps := map[string]entry{}
 	for line := range bytes.SplitSeq(data, []byte("\n")) {
 		var e entry
-		if len(bytes.TrimSpace(line)) == 0 || json.Unmarshal(line, &e) != nil || !local(e.Path) {
+		if len(bytes.TrimSpace(line)) == 0 || json.Unmarshal(line, &e) != nil || !ours(e) {
 			continue // a torn last line of a killed run, or not ours
 		}
 		switch e.Kind {
@@ -152,7 +200,7 @@ func (d *Dir) readJournal() {
 		}
 	}
 	for _, t := range temps {
-		d.removeTemp(t.Path, t.Kind == "tempdir")
+		d.removeKilledTemp(t)
 	}
 	// The journal now holds only what is still there.
 	d.rewriteJournal(d.earlierEntries())
@@ -180,7 +228,70 @@ func local(rel string) bool {
 	return rel != "" && filepath.IsLocal(filepath.FromSlash(rel)) && path.Clean(rel) == rel
 }
 
+// ours reports whether a journal entry may name something qcnlab wrote: a
+// path below the directory, not the directory itself nor a journal, and a
+// temporary by one of qcnlab's temporary names, with the inode it was made
+// with. (Whether the file there is still that one is checked when it would
+// be removed.)
+func ours(e entry) bool {
+	if !local(e.Path) || e.Path == "." || path.Base(e.Path) == JournalName {
+		return false
+	}
+	switch e.Kind {
+	case "temp":
+		return tempName(path.Base(e.Path)) && (e.Done || e.Ino != 0)
+	case "tempdir":
+		return !strings.Contains(e.Path, "/") && tempDirName(e.Path) && (e.Done || e.Ino != 0)
+	}
+	return true
+}
+
+// tempName reports whether name is one CreateTemp makes: .BASE.SUFFIX.tmp.
+func tempName(name string) bool {
+	rest, ok := strings.CutSuffix(name, ".tmp")
+	if !ok || !strings.HasPrefix(rest, ".") {
+		return false
+	}
+	i := strings.LastIndexByte(rest, '.')
+	return i > 1 && randomName(rest[i+1:])
+}
+
+// tempDirName reports whether name is one MkdirTemp makes: .BASE-SUFFIX.
+func tempDirName(name string) bool {
+	i := strings.LastIndexByte(name, '-')
+	return strings.HasPrefix(name, ".") && i > 1 && randomName(name[i+1:])
+}
+
+// randomName reports whether s is a suffix of randomSuffix.
+func randomName(s string) bool {
+	if len(s) != 2*suffixBytes {
+		return false
+	}
+	_, err := hex.DecodeString(s)
+	return err == nil && strings.ToLower(s) == s
+}
+
+// inode is the inode number of info's file, 0 if unknown.
+func inode(info fs.FileInfo) uint64 {
+	if st, ok := info.Sys().(*syscall.Stat_t); ok {
+		return st.Ino
+	}
+	return 0
+}
+
+// links is the number of hard links of info's file, 1 if unknown.
+func links(info fs.FileInfo) uint64 {
+	if st, ok := info.Sys().(*syscall.Stat_t); ok {
+		return uint64(st.Nlink)
+	}
+	return 1
+}
+
 func errNotRegular(info fs.FileInfo) error {
+	return &Refusal{Err: notRegular(info)}
+}
+
+func notRegular(info fs.FileInfo) error {
 	what := "not a regular file"
 	switch m := info.Mode(); {
 	case m&fs.ModeSymlink != 0:
@@ -219,7 +330,9 @@ func (d *Dir) mkdirs(rel string) error {
 		if err := d.root.Mkdir(p, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
 			return err
 		}
-		d.record(entry{Path: p, Kind: "dir"})
+		if info, err := d.root.Lstat(p); err == nil && info.IsDir() {
+			d.record(entry{Path: p, Kind: "dir", Ino: inode(info)})
+		}
 	}
 	return nil
 }
@@ -229,15 +342,15 @@ func (d *Dir) mkdirs(rel string) error {
 // folder they cannot use is reported before minutes of runs, not after.
 func (d *Dir) MkdirAll(rel string) error {
 	if !local(rel) {
-		return fmt.Errorf("%s: not a path inside %s", rel, d.path)
+		return refuse(fmt.Errorf("%s: not a path inside %s", rel, d.path))
 	}
 	return d.mkdirs(rel)
 }
 
 // checkTarget refuses to replace anything but a regular file at rel.
 func (d *Dir) checkTarget(rel string) error {
-	if !local(rel) {
-		return fmt.Errorf("%s: not a path inside %s", rel, d.path)
+	if !local(rel) || path.Base(rel) == JournalName {
+		return refuse(fmt.Errorf("%s: not a path inside %s that qcnlab may write", rel, d.path))
 	}
 	info, err := d.root.Lstat(rel)
 	if err == nil && !info.Mode().IsRegular() {
@@ -282,15 +395,23 @@ func (d *Dir) CreateTemp(dir, base string) (*Temp, error) {
 	}
 	for {
 		name := path.Join(dir, "."+base+"."+randomSuffix()+".tmp")
-		d.journalTemp(entry{Path: name, Kind: "temp"})
 		f, err := d.root.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
 		if errors.Is(err, fs.ErrExist) {
 			continue
 		}
 		if err != nil {
-			d.tempDone(name)
 			return nil, err
 		}
+		// Journalled once made, with its inode: the proof a later run
+		// needs to remove it if this one is killed. (A kill between the
+		// two leaves a hidden temporary that no one removes.)
+		info, err := f.Stat()
+		if err != nil {
+			f.Close()
+			d.root.Remove(name)
+			return nil, err
+		}
+		d.journalTemp(entry{Path: name, Kind: "temp", Ino: inode(info)})
 		return &Temp{File: f, rel: name}, nil
 	}
 }
@@ -312,6 +433,12 @@ func (d *Dir) Commit(f *Temp, rel string) error {
 		err = d.mkdirs(path.Dir(rel))
 	}
 	if err == nil {
+		err = d.Begin()
+	}
+	if err == nil && TestHookBeforeRename != nil {
+		err = TestHookBeforeRename(rel)
+	}
+	if err == nil {
 		if err = d.root.Rename(tmp, rel); err != nil {
 			err = fmt.Errorf("%s: %w", d.Join(rel), unwrapPath(err))
 		}
@@ -326,7 +453,7 @@ func (d *Dir) Commit(f *Temp, rel string) error {
 	if err != nil {
 		return err
 	}
-	d.record(entry{Path: rel, Kind: "file", Size: info.Size(), MTime: info.ModTime().UnixNano()})
+	d.record(entry{Path: rel, Kind: "file", Ino: inode(info), Size: info.Size(), MTime: info.ModTime().UnixNano()})
 	return nil
 }
 
@@ -343,15 +470,19 @@ func (d *Dir) Discard(f *Temp) {
 func (d *Dir) MkdirTemp(base string) (string, error) {
 	for {
 		name := "." + base + "-" + randomSuffix()
-		d.journalTemp(entry{Path: name, Kind: "tempdir"})
 		err := d.root.Mkdir(name, 0o755)
 		if errors.Is(err, fs.ErrExist) {
 			continue
 		}
 		if err != nil {
-			d.tempDone(name)
 			return "", err
 		}
+		info, err := d.root.Lstat(name)
+		if err != nil {
+			d.root.Remove(name)
+			return "", err
+		}
+		d.journalTemp(entry{Path: name, Kind: "tempdir", Ino: inode(info)})
 		return name, nil
 	}
 }
@@ -385,26 +516,243 @@ func (d *Dir) ReadDir(rel string) ([]fs.DirEntry, error) {
 // anywhere on the way.
 func (d *Dir) Sub(rel string) (*Dir, error) {
 	if !local(rel) {
-		return nil, fmt.Errorf("%s: not a path inside %s", rel, d.path)
+		return nil, refuse(fmt.Errorf("%s: not a path inside %s", rel, d.path))
 	}
 	if err := d.mkdirs(rel); err != nil {
-		return nil, err
+		return nil, refuse(err)
 	}
 	root, err := d.root.OpenRoot(rel)
 	if err != nil {
-		return nil, err
+		return nil, refuse(err)
 	}
 	sub, err := open(d.Join(rel), root)
 	if err != nil {
 		root.Close()
-		return nil, err
+		return nil, refuse(err)
 	}
 	return sub, nil
+}
+
+// CheckNames refuses, naming it, what a batch could not write at each of
+// names: anything but a regular file (or nothing) there, or a folder on the
+// way that is not a real folder. A name may be a pattern of path.Match for
+// the files of a folder (plots/queue-cdf*.png). A batch checks every name
+// it will write before its runs, so that a refusal comes before them, not
+// after.
+func (d *Dir) CheckNames(names ...string) error {
+	for _, name := range names {
+		if err := d.checkName(name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (d *Dir) checkName(name string) error {
+	if !local(name) || path.Base(name) == JournalName {
+		return refuse(fmt.Errorf("%s: not a path inside %s that qcnlab may write", name, d.path))
+	}
+	parts := strings.Split(name, "/")
+	for i := range parts[:len(parts)-1] {
+		p := strings.Join(parts[:i+1], "/")
+		info, err := d.root.Lstat(p)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return nil // nothing below it yet
+		case err != nil:
+			return refuse(fmt.Errorf("%s: %w", d.Join(p), unwrapPath(err)))
+		case !info.IsDir():
+			return fmt.Errorf("%s: %w", d.Join(p), errNotRegular(info))
+		}
+	}
+	base := parts[len(parts)-1]
+	if !strings.ContainsAny(base, `*?[\`) {
+		return d.checkTarget(name)
+	}
+	folder := path.Dir(name)
+	entries, err := fs.ReadDir(d.root.FS(), folder)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return refuse(fmt.Errorf("%s: %w", d.Join(folder), unwrapPath(err)))
+	}
+	for _, e := range entries {
+		if ok, _ := path.Match(base, e.Name()); ok {
+			if err := d.checkTarget(path.Join(folder, e.Name())); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// Begin starts a batch: it removes the files earlier runs wrote (each only
+// if it is still what they wrote), so that from the batch's first file on
+// the directory never holds two batches' files, wherever the batch stops.
+// The first commit of a file calls it; a writer calls it sooner when its
+// first file comes long after its first output elsewhere (reproduce's
+// report, after its runs' folders). A file it cannot remove is an error:
+// the batch does not begin beside it.
+func (d *Dir) Begin() error {
+	d.begin.Do(func() {
+		d.mu.Lock()
+		var earlier []entry
+		for p, e := range d.earlier {
+			if _, again := d.wrote[p]; !again && e.Kind == "file" {
+				earlier = append(earlier, e)
+			}
+		}
+		d.mu.Unlock()
+		sortEntries(earlier)
+		var errs []error
+		for _, e := range earlier {
+			if !d.unchanged(e) {
+				d.forget(e.Path) // changed since, or gone: not ours now
+				continue
+			}
+			if err := d.root.Remove(e.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				errs = append(errs, fmt.Errorf("%s: cannot remove the earlier batch's file: %w", d.Join(e.Path), unwrapPath(err)))
+				continue
+			}
+			d.forget(e.Path)
+		}
+		// The folders of an earlier batch that are output directories of
+		// their own (reproduce's runs/NN-x) are begun too.
+		d.mu.Lock()
+		var folders []entry
+		for p, e := range d.earlier {
+			if _, again := d.wrote[p]; !again && e.Kind == "dir" {
+				folders = append(folders, e)
+			}
+		}
+		d.mu.Unlock()
+		sortEntries(folders)
+		for _, e := range folders {
+			if err := d.beginSub(e); err != nil {
+				errs = append(errs, err)
+			}
+		}
+		if err := errors.Join(errs...); err != nil {
+			d.beginErr = refuse(err)
+			return
+		}
+		// The journal lists only what is still there.
+		d.mu.Lock()
+		all := make([]entry, 0, len(d.earlier)+len(d.wrote))
+		for _, e := range d.earlier {
+			all = append(all, e)
+		}
+		for p, e := range d.wrote {
+			if _, dup := d.earlier[p]; !dup {
+				all = append(all, e)
+			}
+		}
+		for t := range d.temps {
+			all = append(all, d.tempEntry(t))
+		}
+		d.mu.Unlock()
+		sortEntries(all)
+		d.rewriteJournal(all)
+	})
+	return d.beginErr
+}
+
+// beginSub begins the folder e of an earlier batch if it is an output
+// directory of its own (its own journal): its earlier files go too, and
+// its journal with them if nothing else is left in it (the folder then
+// goes at Finish, as any empty folder of an earlier batch). A folder open
+// elsewhere (this run's own, or another run's) is left alone.
+func (d *Dir) beginSub(e entry) error {
+	info, err := d.root.Lstat(e.Path)
+	if err != nil || !info.IsDir() || e.Ino == 0 || inode(info) != e.Ino {
+		return nil
+	}
+	if j, err := d.root.Lstat(e.Path + "/" + JournalName); err != nil || !j.Mode().IsRegular() {
+		return nil
+	}
+	root, err := d.root.OpenRoot(e.Path)
+	if err != nil {
+		return nil
+	}
+	sub, err := open(d.Join(e.Path), root)
+	if err != nil {
+		root.Close()
+		if errors.Is(err, ErrBusy) {
+			return nil
+		}
+		return err
+	}
+	if err := sub.Begin(); err != nil {
+		sub.Close()
+		return err
+	}
+	sub.removeStale()
+	sub.mu.Lock()
+	empty := len(sub.earlier) == 0
+	sub.mu.Unlock()
+	if entries, err := sub.ReadDir("."); err == nil && empty && len(entries) == 1 && entries[0].Name() == JournalName {
+		sub.mu.Lock()
+		sub.closed = true
+		sub.mu.Unlock()
+		sub.root.Remove(JournalName)
+		sub.unlock()
+		return nil
+	}
+	return sub.Close()
+}
+
+// Abandon closes the directory after a failure that came before the batch
+// wrote a file: as Close, and if Open made the directory, it also removes
+// the folders this run made (if empty), the journal and the directory, so
+// that a command that failed leaves nothing behind.
+func (d *Dir) Abandon() error {
+	d.mu.Lock()
+	kept := d.made == "" || d.closed || len(d.earlier) > 0
+	var dirs []entry
+	for _, e := range d.wrote {
+		if e.Kind != "dir" {
+			kept = true
+		}
+		dirs = append(dirs, e)
+	}
+	temps := make([]string, 0, len(d.temps))
+	for t := range d.temps {
+		temps = append(temps, t)
+	}
+	d.mu.Unlock()
+	if kept {
+		return d.Close()
+	}
+	for _, t := range temps {
+		d.removeTemp(t, !strings.HasSuffix(t, ".tmp"))
+	}
+	sortEntries(dirs)
+	for i := len(dirs) - 1; i >= 0; i-- {
+		d.root.Remove(dirs[i].Path) // only if empty
+	}
+	d.mu.Lock()
+	d.closed = true
+	d.mu.Unlock()
+	d.root.Remove(JournalName)
+	d.unlock()
+	// The folders Open made, innermost first, each only if empty; a
+	// symbolic link put in one's place is not followed (rmdir fails).
+	for p := filepath.Clean(d.path); ; p = filepath.Dir(p) {
+		if syscall.Rmdir(p) != nil || p == d.made || filepath.Dir(p) == p {
+			break
+		}
+	}
+	return nil
 }
 
 // Finish removes what earlier runs wrote and this one did not write again
 // (if it is still what they wrote), then closes the directory.
 func (d *Dir) Finish() error {
+	d.removeStale()
+	return d.Close()
+}
+
+// removeStale removes what earlier runs wrote and this one did not write
+// again, if it is still what they wrote: files, then empty folders.
+func (d *Dir) removeStale() {
 	d.mu.Lock()
 	var stale []entry
 	for p, e := range d.earlier {
@@ -426,20 +774,21 @@ func (d *Dir) Finish() error {
 	}
 	for i := len(stale) - 1; i >= 0; i-- {
 		if e := stale[i]; e.Kind == "dir" {
-			if info, err := d.root.Lstat(e.Path); err != nil || !info.IsDir() {
-				d.forget(e.Path)
+			if info, err := d.root.Lstat(e.Path); err != nil || !info.IsDir() || e.Ino == 0 || inode(info) != e.Ino {
+				d.forget(e.Path) // not the folder qcnlab made: the user's
 			} else if d.root.Remove(e.Path) == nil {
 				d.forget(e.Path)
 			}
 		}
 	}
-	return d.Close()
 }
 
-// unchanged reports whether e is still the regular file an earlier run wrote.
+// unchanged reports whether e is still the regular file an earlier run
+// wrote: its inode (if recorded), size and modification time.
 func (d *Dir) unchanged(e entry) bool {
 	info, err := d.root.Lstat(e.Path)
-	return err == nil && info.Mode().IsRegular() && info.Size() == e.Size && info.ModTime().UnixNano() == e.MTime
+	return err == nil && info.Mode().IsRegular() && info.Size() == e.Size && info.ModTime().UnixNano() == e.MTime &&
+		(e.Ino == 0 || inode(info) == e.Ino)
 }
 
 func (d *Dir) forget(p string) {
@@ -483,21 +832,39 @@ func (d *Dir) unlock() {
 	d.root.Close()
 }
 
+// removeKilledTemp removes a temporary that a killed run journalled, if it
+// is still the file or folder it made (ours has checked its name).
+func (d *Dir) removeKilledTemp(e entry) {
+	info, err := d.root.Lstat(e.Path)
+	if err != nil || inode(info) != e.Ino {
+		return
+	}
+	folder := e.Kind == "tempdir"
+	if folder && !info.IsDir() || !folder && (!info.Mode().IsRegular() || links(info) != 1) {
+		return
+	}
+	d.mu.Lock()
+	d.temps[e.Path] = true // removeTemp journals it done
+	d.mu.Unlock()
+	d.removeTemp(e.Path, folder)
+}
+
 // removeTemp removes a temporary file, or a temporary folder and the
-// regular files in it, and nothing else.
+// regular files in it (each with no other link), and nothing else.
 func (d *Dir) removeTemp(name string, folder bool) {
 	if folder {
 		if entries, err := fs.ReadDir(d.root.FS(), name); err == nil {
 			for _, e := range entries {
-				if e.Type().IsRegular() {
-					d.root.Remove(name + "/" + e.Name())
+				p := name + "/" + e.Name()
+				if info, err := d.root.Lstat(p); err == nil && info.Mode().IsRegular() && links(info) == 1 {
+					d.root.Remove(p)
 				}
 			}
 		}
 		if info, err := d.root.Lstat(name); err == nil && info.IsDir() {
 			d.root.Remove(name)
 		}
-	} else if info, err := d.root.Lstat(name); err == nil && info.Mode().IsRegular() {
+	} else if info, err := d.root.Lstat(name); err == nil && info.Mode().IsRegular() && links(info) == 1 {
 		d.root.Remove(name)
 	}
 	d.tempDone(name)
@@ -520,6 +887,19 @@ func (d *Dir) journalTemp(e entry) {
 	defer d.mu.Unlock()
 	d.temps[e.Path] = true
 	d.appendJournal(e)
+}
+
+// tempEntry is the journal entry of a temporary this run made; d.mu is held.
+func (d *Dir) tempEntry(name string) entry {
+	kind := "temp"
+	if !strings.HasSuffix(name, ".tmp") {
+		kind = "tempdir"
+	}
+	var ino uint64
+	if info, err := d.root.Lstat(name); err == nil {
+		ino = inode(info)
+	}
+	return entry{Path: name, Kind: kind, Ino: ino}
 }
 
 func (d *Dir) tempDone(name string) {
@@ -570,8 +950,11 @@ func sortEntries(es []entry) {
 	slices.SortFunc(es, func(a, b entry) int { return strings.Compare(a.Path, b.Path) })
 }
 
+// suffixBytes is the random bytes in a temporary name.
+const suffixBytes = 6
+
 func randomSuffix() string {
-	var b [6]byte
+	var b [suffixBytes]byte
 	rand.Read(b[:])
 	return hex.EncodeToString(b[:])
 }

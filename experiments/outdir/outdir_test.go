@@ -2,6 +2,7 @@ package outdir
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -274,5 +275,216 @@ func TestPathsMustStayInside(t *testing.T) {
 		if err := d.WriteFile(p, nil); err == nil {
 			t.Errorf("WriteFile(%q) was allowed", p)
 		}
+	}
+}
+
+// plantJournal writes lines as the journal of dir, as a tampered or copied
+// journal would be.
+func plantJournal(t *testing.T, dir string, lines ...string) {
+	t.Helper()
+	write(t, filepath.Join(dir, JournalName), strings.Join(lines, "\n")+"\n")
+}
+
+// A journal that names the user's files as temporaries deletes nothing:
+// not the directory's files (nor the journal, and so the lock), not a
+// file, not a folder's contents; a temporary goes only if it has a
+// temporary name of qcnlab's and the inode recorded.
+func TestPlantedJournalDeletesNothing(t *testing.T) {
+	dir := t.TempDir()
+	userFiles := []string{"thesis.tex", "notes.txt", "mydata/a.csv", "mydata/b.csv", "empty/.keep",
+		".thesis.tex.0123456789ab.tmp", ".parts-0123456789ab/000001.csv.gz"}
+	for _, f := range userFiles {
+		write(t, filepath.Join(dir, f), "mine")
+	}
+	os.Mkdir(filepath.Join(dir, "emptydir"), 0o755)
+	info, err := os.Stat(filepath.Join(dir, "mydata"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ino := inode(info)
+	plantJournal(t, dir,
+		`{"path":".","kind":"tempdir"}`,
+		`{"path":".","kind":"tempdir","ino":1}`,
+		`{"path":"thesis.tex","kind":"temp"}`,
+		`{"path":"thesis.tex","kind":"temp","ino":12345}`,
+		`{"path":"mydata","kind":"tempdir"}`,
+		fmt.Sprintf(`{"path":"mydata","kind":"tempdir","ino":%d}`, ino),
+		`{"path":".thesis.tex.0123456789ab.tmp","kind":"temp","ino":12345}`,
+		`{"path":".parts-0123456789ab","kind":"tempdir","ino":12345}`,
+		`{"path":"emptydir","kind":"dir"}`,
+		`{"path":".qcnlab-outputs","kind":"temp"}`,
+		`{"path":"../outside","kind":"temp"}`)
+	d := mustOpen(t, dir)
+	for _, f := range userFiles {
+		if !exists(filepath.Join(dir, f)) {
+			t.Errorf("%s was deleted by a planted journal", f)
+		}
+	}
+	if !exists(filepath.Join(dir, JournalName)) {
+		t.Fatal("the journal was deleted")
+	}
+	if _, err := Open(dir); !errors.Is(err, ErrBusy) {
+		t.Errorf("a second open while the first lives: %v", err)
+	}
+	if err := d.WriteFile("summary.json", []byte("{}")); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range append(userFiles, "emptydir") {
+		if !exists(filepath.Join(dir, f)) {
+			t.Errorf("%s was deleted by a planted journal", f)
+		}
+	}
+}
+
+// A killed run's temporaries are recognised by name and inode: a file the
+// user put in place of one (same name, another inode) stays.
+func TestKilledRunsTemporaryReplacedByUserStays(t *testing.T) {
+	dir := t.TempDir()
+	d := mustOpen(t, dir)
+	tmp, err := d.CreateTemp(".", "summary.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := tmp.rel
+	tmp.Close()
+	d.unlock() // killed: no Close
+	write(t, filepath.Join(dir, "mine"), "mine")
+	if err := os.Rename(filepath.Join(dir, "mine"), filepath.Join(dir, name)); err != nil {
+		t.Fatal(err)
+	}
+	mustOpen(t, dir).Close()
+	if !exists(filepath.Join(dir, name)) {
+		t.Error("a file in place of a killed run's temporary was deleted")
+	}
+}
+
+// Begin removes every file of the earlier batch before the first file of
+// the new one is committed: a batch stopped after its first commit leaves
+// none of the earlier batch's files beside it, and a file the user edited
+// stays.
+func TestBeginRemovesTheEarlierBatchFirst(t *testing.T) {
+	dir := t.TempDir()
+	d := mustOpen(t, dir)
+	for _, f := range []string{"experiment.toml", "summary.json", "results.csv", "plots/run0.png"} {
+		if err := d.WriteFile(f, []byte("old "+f)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d.Finish()
+	edited := filepath.Join(dir, "results.csv")
+	write(t, edited, "edited by user")
+	d = mustOpen(t, dir)
+	if err := d.WriteFile("experiment.toml", []byte("new")); err != nil {
+		t.Fatal(err)
+	}
+	d.unlock() // killed here
+	for _, f := range []string{"summary.json", "plots/run0.png"} {
+		if exists(filepath.Join(dir, f)) {
+			t.Errorf("the earlier batch's %s is still beside the new batch's experiment.toml", f)
+		}
+	}
+	if data, _ := os.ReadFile(edited); string(data) != "edited by user" {
+		t.Error("a file the user edited was removed")
+	}
+}
+
+// CheckNames refuses, before anything is written, a symbolic link, a
+// folder or a FIFO at a name, a link on the way, and a match of a pattern
+// that is not a regular file.
+func TestCheckNamesRefusesUpFront(t *testing.T) {
+	dir := t.TempDir()
+	os.Symlink("../elsewhere", filepath.Join(dir, "summary.json"))
+	os.MkdirAll(filepath.Join(dir, "plots", "queue-cdf_a.png"), 0o755)
+	os.Symlink(".", filepath.Join(dir, "link"))
+	d := mustOpen(t, dir)
+	defer d.Close()
+	for name, want := range map[string]string{
+		"summary.json":         "summary.json: is a symbolic link",
+		"plots/queue-cdf*.png": "queue-cdf_a.png: is a directory",
+		"link/results.csv":     "link: is a symbolic link",
+		"../x":                 "not a path inside",
+		JournalName:            "not a path inside",
+		"plots/run000_qcn.png": "",
+		"results.csv":          "",
+		"missing/a/b/c.csv":    "",
+		"plots/sweep*.svg":     "",
+	} {
+		err := d.CheckNames(name)
+		if want == "" && err != nil || want != "" && (err == nil || !strings.Contains(err.Error(), want) || !IsRefusal(err)) {
+			t.Errorf("CheckNames(%q) = %v, want %q", name, err, want)
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 4 {
+		t.Errorf("CheckNames wrote into the directory: %v", entries)
+	}
+}
+
+// Abandon removes a directory that Open made, when nothing was written.
+func TestAbandonRemovesWhatOpenMade(t *testing.T) {
+	base := t.TempDir()
+	out := filepath.Join(base, "a", "b")
+	d := mustOpen(t, out)
+	tmp, err := d.CreateTemp(".", "timeseries.csv.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = tmp
+	d.MkdirAll("plots")
+	if err := d.Abandon(); err != nil {
+		t.Fatal(err)
+	}
+	if exists(filepath.Join(base, "a")) {
+		t.Error("an abandoned directory that Open made is still there")
+	}
+	// A directory that was there stays, its journal with it.
+	os.Mkdir(out, 0o755)
+	write(t, filepath.Join(out, "mine"), "mine")
+	mustOpen(t, out).Abandon()
+	if !exists(filepath.Join(out, "mine")) || !exists(filepath.Join(out, JournalName)) {
+		t.Error("Abandon removed a directory it did not make")
+	}
+}
+
+// Begin also removes the earlier batch's files in its folders that are
+// output directories of their own (reproduce's runs/NN-x), and such a
+// folder once empty; a file of the user's there stays, and its folder.
+func TestBeginRemovesTheEarlierBatchsSubDirectories(t *testing.T) {
+	dir := t.TempDir()
+	d := mustOpen(t, dir)
+	for _, name := range []string{"runs/01-a", "runs/02-b"} {
+		sub, err := d.Sub(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sub.WriteFile("plots/run0.png", []byte(name)); err != nil {
+			t.Fatal(err)
+		}
+		if err := sub.WriteFile("summary.json", []byte(name)); err != nil {
+			t.Fatal(err)
+		}
+		sub.Finish()
+	}
+	d.WriteFile("report.md", nil)
+	d.Finish()
+	write(t, filepath.Join(dir, "runs", "02-b", "notes.txt"), "mine")
+
+	d = mustOpen(t, dir)
+	if err := d.Begin(); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"report.md", "runs/01-a/summary.json", "runs/01-a/plots/run0.png", "runs/02-b/summary.json"} {
+		if exists(filepath.Join(dir, f)) {
+			t.Errorf("the earlier batch's %s is still there after Begin", f)
+		}
+	}
+	d.Finish()
+	if exists(filepath.Join(dir, "runs", "01-a")) {
+		t.Error("the earlier batch's emptied folder runs/01-a is still there")
+	}
+	if !exists(filepath.Join(dir, "runs", "02-b", "notes.txt")) {
+		t.Error("a file of the user's in an earlier batch's folder was removed")
 	}
 }

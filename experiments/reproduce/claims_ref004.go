@@ -72,6 +72,8 @@ func claims004() []Claim {
 			ID: "004-fig5a-boundary", Ref: "004", Figure: "figure 5(a)",
 			Text:        `10 Gbps: DSM "works well" up to 500 µs; when the delay increases to 300 µs QCN becomes "out of control and oscillate[s]. However these oscillations are not too violent to underflows"; at 500 µs "QCN begins to underflows" (section V-B)`,
 			Experiment:  "dsm-qcn-delay-10g",
+			Edit:        seeds(1, 2, 3),
+			Quick:       Quick{Seeds: 1},
 			Search:      &Search{Key: "network.rtt", Range: "50us:800us"},
 			Rule:        boundaryRule("", fig5aBounds...),
 			Corrections: dsmDamped,

@@ -164,3 +164,68 @@ func (pr *associationRun) Finish(*model.Summary) map[string]float64 {
 	}
 	return out
 }
+
+// fairReachedProbe measures when a run reaches fairness and holds it: for
+// each threshold, the first sample from which min/max of the sources'
+// window rates stays at or above it for hold seconds
+// ("reached_fair_s@<threshold>"). Unlike time_to_fairness_seconds, which
+// restarts at every later dip and so grows with the run's length, it is
+// fixed once fairness is reached and held: a longer run cannot move it. A
+// run that never holds fairness that long has none (it never counts as
+// fair). One run serves every threshold.
+type fairReachedProbe struct {
+	hold       float64
+	thresholds []float64
+}
+
+func (p fairReachedProbe) Name() string {
+	return fmt.Sprintf("the first time fairness is held for %s, at thresholds %v", readableDuration(p.hold), p.thresholds)
+}
+
+func reachedKey(threshold float64) string { return fmt.Sprintf("reached_fair_s@%g", threshold) }
+
+func (p fairReachedProbe) Attach(experiments.Run, *model.Config) ProbeRun {
+	r := &fairReachedRun{hold: p.hold, thresholds: p.thresholds}
+	for range p.thresholds {
+		r.since = append(r.since, math.NaN())
+		r.reached = append(r.reached, math.NaN())
+	}
+	return r
+}
+
+type fairReachedRun struct {
+	hold       float64
+	thresholds []float64
+	since      []float64 // per threshold, the start of the current fair stretch; NaN outside one
+	reached    []float64
+}
+
+func (r *fairReachedRun) Sample(x *model.Sample) {
+	now := x.Time.Seconds()
+	lo, hi := math.Inf(1), 0.0
+	for _, rate := range x.Rates {
+		lo, hi = min(lo, rate), max(hi, rate)
+	}
+	for i, th := range r.thresholds {
+		switch {
+		case !math.IsNaN(r.reached[i]):
+		case !(hi > 0 && lo/hi >= th):
+			r.since[i] = math.NaN()
+		case math.IsNaN(r.since[i]):
+			r.since[i] = now
+			fallthrough
+		default:
+			if now-r.since[i] >= r.hold {
+				r.reached[i] = r.since[i]
+			}
+		}
+	}
+}
+
+func (r *fairReachedRun) Finish(*model.Summary) map[string]float64 {
+	out := map[string]float64{}
+	for i, th := range r.thresholds {
+		out[reachedKey(th)] = r.reached[i]
+	}
+	return out
+}

@@ -248,7 +248,7 @@ func (r *Report) Markdown(w io.Writer) {
 	}
 	r.Table(w)
 	for _, e := range r.Entries {
-		fmt.Fprintf(w, "\n## %s: seed %s, %s — %s\n\n", e.ID, e.Ref, e.Figure, e.Verdict)
+		fmt.Fprintf(w, "\n## %s: %s, %s — %s\n\n", e.ID, RefLabel(e.Ref), e.Figure, e.Verdict)
 		fmt.Fprintf(w, "**Claim.** %s\n\n", e.Claim)
 		fmt.Fprintf(w, "**Rule.** %s\n\n", e.Criterion)
 		if e.QuickDiffers != "" {
@@ -334,4 +334,13 @@ func writePlots(w io.Writer, plots []string) {
 	if len(plots) > 0 {
 		fmt.Fprintln(w)
 	}
+}
+
+// RefLabel names a claim's reference for people: "seed 000" for a seed
+// paper, the reference itself otherwise ("Zhu et al., CoNEXT 2016").
+func RefLabel(ref string) string {
+	if len(ref) == 3 && strings.Trim(ref, "0123456789") == "" {
+		return "seed " + ref
+	}
+	return ref
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"qcnlab/algos"
+	"qcnlab/experiments"
 	"qcnlab/experiments/batch"
 	"qcnlab/experiments/stability"
 	"qcnlab/model"
@@ -243,8 +245,8 @@ func worlds() map[string][2]world {
 			})},
 		},
 		"002-fig1": {
-			{sum: withTTF(func(string, map[string]string) *float64 { return ttf(10) })},
-			{sum: withTTF(func(string, map[string]string) *float64 { return nil })},
+			{sum: fixed(healthy), extra: reachedWorld(10)},
+			{sum: fixed(healthy), extra: reachedWorld(math.NaN())},
 		},
 		"002-fig3": {
 			{sum: func(string, string, map[string]string, uint64) model.Summary {
@@ -400,6 +402,18 @@ func worlds() map[string][2]world {
 				return links(1, bottleneck(64e3, 1e3, 0, u), 0)
 			}},
 		},
+		"conext-fixed-point": {
+			{sum: fixedPointWorld(1)},
+			{sum: fixedPointWorld(1.5)},
+		},
+		"conext-stability": {
+			{sum: loopDelayWorld(false)},
+			{sum: loopDelayWorld(true)},
+		},
+		"conext-ecmp": {
+			{sum: fixed(healthy), extra: ecmpWorld(0.98, 0.95)},
+			{sum: fixed(healthy), extra: ecmpWorld(0.6, 0.7)},
+		},
 		"004-fig8": {
 			{sum: byAlg(map[string]model.Summary{"dsm": links(1, bottleneck(64e3, 1e3, 0, 1), 0), "qcn": links(1, bottleneck(30e3, 30e3, 0.05, 0.95), 0)})},
 			{sum: byAlg(map[string]model.Summary{"qcn": links(1, bottleneck(64e3, 1e3, 0, 1), 0), "dsm": links(1, bottleneck(30e3, 30e3, 0.05, 0.95), 0)})},
@@ -470,5 +484,172 @@ func TestEveryRuleCanAgreeAndDiffer(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// fixedPointWorld: the mean queue is the fluid fixed point times k.
+func fixedPointWorld(k float64) func(string, string, map[string]string, uint64) model.Summary {
+	return func(_, _ string, pt map[string]string, _ uint64) model.Summary {
+		q, _ := dcqcnFixedPoint(int(point(pt, "sources.count")))
+		return links(1, bottleneck(k*q, 20e3, 0.005, 0.995), 0)
+	}
+}
+
+// loopDelayWorld: 10 flows at 85 us idle 9% of the time and everything
+// else is calm, as the paper says; inverted, the other way round.
+func loopDelayWorld(inverted bool) func(string, string, map[string]string, uint64) model.Summary {
+	return func(_, _ string, pt map[string]string, _ uint64) model.Summary {
+		bad := point(pt, "network.rtt") > 50e-6 && point(pt, "sources.count") == 10
+		if bad != inverted {
+			return links(1, bottleneck(45e3, 90e3, 0.09, 0.91), 0)
+		}
+		return links(1, bottleneck(60e3, 30e3, 0.005, 0.995), 0)
+	}
+}
+
+// ecmpWorld: ECMP runs reach ecmp times their max-min fair share (0.477),
+// sprayed runs spray times line rate.
+func ecmpWorld(ecmp, spray float64) func(string, string, map[string]string, uint64) map[string]float64 {
+	return func(part, _ string, _ map[string]string, _ uint64) map[string]float64 {
+		if part == "spray" {
+			return map[string]float64{"maxmin_share": 1, "mean_share": spray}
+		}
+		return map[string]float64{"maxmin_share": 0.477, "mean_share": 0.477 * ecmp}
+	}
+}
+
+// The fixed-point rule is two-sided: a queue 25% below or above the fluid
+// fixed point fails it, one 10% off passes.
+func TestFixedPointRuleIsTwoSided(t *testing.T) {
+	c, err := Select([]string{"conext-fixed-point"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, want := range map[float64]string{0.75: Differs, 0.9: Agrees, 1.1: Agrees, 1.25: Differs} {
+		if o := c[0].Rule(evidenceIn(t, c[0], world{sum: fixedPointWorld(k)})).finish(); o.Verdict != want {
+			t.Errorf("queue %.2f q*: %s, want %s (%s)", k, o.Verdict, want, o.Measured())
+		}
+	}
+}
+
+// Each statement of the stability rule fails alone when its own number
+// crosses its threshold: a short loop with 10 flows idling 3% of the time,
+// or swinging with a std of 0.5 of the band, and 10 flows at 85 us idling
+// only 3%.
+func TestLoopDelayRuleEachStatementCanFail(t *testing.T) {
+	c, err := Select([]string{"conext-stability"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, perturb := range map[string]func(rtt, n float64, b *model.BottleneckSummary){
+		"4us, 10 flows: stable (link idle)": func(rtt, n float64, b *model.BottleneckSummary) {
+			if rtt < 50e-6 && n == 10 {
+				b.EmptyFraction = 0.03
+			}
+		},
+		"4us, 10 flows: stable (queue std)": func(rtt, n float64, b *model.BottleneckSummary) {
+			if rtt < 50e-6 && n == 10 {
+				b.QueueStd = 0.5 * 195e3
+			}
+		},
+		"85us, 10 flows: unstable (link idle)": func(rtt, n float64, b *model.BottleneckSummary) {
+			if rtt > 50e-6 && n == 10 {
+				b.EmptyFraction = 0.03
+			}
+		},
+	} {
+		w := world{sum: func(part, alg string, pt map[string]string, seed uint64) model.Summary {
+			s := loopDelayWorld(false)(part, alg, pt, seed)
+			perturb(point(pt, "network.rtt"), point(pt, "sources.count"), &s.Bottlenecks[0])
+			return s
+		}}
+		o := c[0].Rule(evidenceIn(t, c[0], w)).finish()
+		var failed []string
+		for _, s := range o.Statements {
+			if !s.holds() {
+				failed = append(failed, s.Text)
+			}
+		}
+		if o.Verdict != Partly || len(failed) != 1 || failed[0] != name {
+			t.Errorf("perturbing %q: %s, failed %q", name, o.Verdict, failed)
+		}
+	}
+}
+
+// The fluid fixed point, solved from the paper's equations, against the
+// paper's own closed-form approximation (eq. fixedp, its Taylor series at
+// p = 0): close where p* is small, the exact root below the approximation.
+func TestDCQCNFixedPoint(t *testing.T) {
+	m := conextFluid
+	for _, n := range []int{2, 4, 10} {
+		q, p := dcqcnFixedPoint(n)
+		c := m.capacity / m.packet
+		approx := math.Cbrt(m.rAI / m.packet * float64(n*n) / (m.tauPrime * c * c) *
+			math.Pow(1/(m.b*8/m.packet)+float64(n)/(m.t*c), 2))
+		if p >= approx || p < 0.7*approx {
+			t.Errorf("%d flows: p* %.5f, the paper's approximation %.5f", n, p, approx)
+		}
+		if want := m.kMin + p/m.pMax*(m.kMax-m.kMin); q != want {
+			t.Errorf("%d flows: q* %g, want %g", n, q, want)
+		}
+	}
+	if q, _ := dcqcnFixedPoint(2); math.Abs(q-20.15e3) > 50 {
+		t.Errorf("2 flows: q* %.0f B, want 20.15 KB", q)
+	}
+	if q, p := dcqcnFixedPoint(20); !math.IsNaN(q) || p <= m.pMax {
+		t.Errorf("20 flows: q* %g, p* %g: want no fixed point inside the band", q, p)
+	}
+}
+
+// Water filling: the max-min fair allocation of a small network by hand.
+func TestMaxMinFair(t *testing.T) {
+	// Links 0 (capacity 10) and 1 (capacity 4); flow 0 crosses both,
+	// flow 1 only link 0, flow 2 only link 1. Link 1 fills first at 2
+	// each (flows 0 and 2), then flow 1 takes the rest of link 0: 8.
+	got := maxMinFair([][]int{{0, 1}, {0}, {1}}, []float64{10, 4})
+	want := []float64{2, 8, 2}
+	for i := range want {
+		if math.Abs(got[i]-want[i]) > 1e-9 {
+			t.Errorf("flow %d: %g, want %g (%v)", i, got[i], want[i], got)
+		}
+	}
+}
+
+// reachedWorld: every run reaches fairness at t (NaN: never), at every
+// threshold.
+func reachedWorld(t float64) func(string, string, map[string]string, uint64) map[string]float64 {
+	return func(string, string, map[string]string, uint64) map[string]float64 {
+		x := map[string]float64{}
+		for _, th := range fairThresholds {
+			x[reachedKey(th)] = t
+		}
+		return x
+	}
+}
+
+// The time fairness is reached does not move with a later dip, so it does
+// not grow with the run's length: fair from 5 s on, a dip at 12 s, fair
+// again; time_to_fairness_seconds would restart at 12 s. A run fair for
+// less than the hold has none.
+func TestFairReachedIgnoresLaterDips(t *testing.T) {
+	r := fairReachedProbe{hold: 3, thresholds: []float64{0.8, 0.9}}.Attach(experiments.Run{}, nil)
+	for ms := 0; ms <= 20000; ms += 10 {
+		s := float64(ms) / 1000
+		lo := 0.5 // unfair
+		switch {
+		case s >= 5 && s < 12, s >= 12.5:
+			lo = 0.85 // fair at 0.8, not at 0.9
+		}
+		if s >= 1 && s < 2.5 {
+			lo = 0.95 // fair at both, for 1.5 s only: less than the hold
+		}
+		r.Sample(&model.Sample{Time: algos.Time(ms) * algos.Millisecond, Rates: []float64{lo * 1e9, 1e9}})
+	}
+	got := r.Finish(nil)
+	if x := got[reachedKey(0.8)]; x != 5 {
+		t.Errorf("threshold 0.8: reached at %g s, want 5 (the dip at 12 s must not move it)", x)
+	}
+	if x := got[reachedKey(0.9)]; !math.IsNaN(x) {
+		t.Errorf("threshold 0.9: reached at %g s, want never (fair for 1.5 s only)", x)
 	}
 }

@@ -25,7 +25,7 @@ import (
 // Claims returns every claim the seeds support, by ID.
 func Claims() []Claim {
 	var cs []Claim
-	for _, f := range []func() []Claim{claims000, claims002, claims003, claims004, claimsDynamic} {
+	for _, f := range []func() []Claim{claims000, claims002, claims003, claims004, claimsDynamic, claimsConext} {
 		cs = append(cs, f()...)
 	}
 	cs = slices.DeleteFunc(cs, func(c Claim) bool { return !hasBuiltin(c.Experiment) })
@@ -206,14 +206,17 @@ func Run(ctx context.Context, claims []Claim, opt Options) (*Report, error) {
 			return nil, err
 		}
 		defer dir.Close() // after Finish, nothing
-		if err := dir.MkdirAll("plots"); err != nil {
+		if err := openOutputs(dir, claims, tasks); err != nil {
+			for _, t := range tasks {
+				if t.out != nil {
+					t.out.Close()
+				}
+			}
+			dir.Abandon()
 			return nil, err
 		}
 		for _, t := range tasks {
-			if t.series {
-				if t.out, err = dir.Sub(filepath.ToSlash(t.dir)); err != nil {
-					return nil, err
-				}
+			if t.out != nil {
 				defer t.out.Close()
 			}
 		}
@@ -251,6 +254,51 @@ func Run(ctx context.Context, claims []Claim, opt Options) (*Report, error) {
 		}
 	}
 	return rep, ctx.Err()
+}
+
+// openOutputs checks every name the report writes into dir, and those of
+// each series task's folder (opening it as t.out), before any run: a
+// refusal comes first, not after minutes of runs. Then it removes the
+// earlier report's files, its folders' included, so that wherever this
+// one stops, dir holds one report's files.
+func openOutputs(dir *outdir.Dir, claims []Claim, tasks []*task) error {
+	names := []string{"report.md", "report.json"}
+	for _, c := range claims {
+		names = append(names, "plots/"+c.ID+"*.png")
+	}
+	if err := dir.CheckNames(names...); err != nil {
+		return err
+	}
+	if err := dir.MkdirAll("plots"); err != nil {
+		return err
+	}
+	for _, t := range tasks {
+		if !t.series {
+			continue
+		}
+		var err error
+		if t.out, err = dir.Sub(filepath.ToSlash(t.dir)); err != nil {
+			return err
+		}
+		files, err := results.Files(t.exp, results.Options{Plot: "png"})
+		if err != nil {
+			return err
+		}
+		if err := t.out.CheckNames(files...); err != nil {
+			return err
+		}
+	}
+	if err := dir.Begin(); err != nil {
+		return err
+	}
+	for _, t := range tasks {
+		if t.out != nil {
+			if err := t.out.Begin(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // plan builds the experiment of one part of a claim (or of a correction of

@@ -1,11 +1,13 @@
 // Package results writes what a batch produced: the summary for people
 // (text) or programs (JSON), and into an output directory (--out)
 // experiment.toml, each run's time series as it runs, then
-// timeseries.csv.gz, summary.json, results.csv and the figures of package
-// plots. Every file
-// goes through package outdir, whole or not at all. Execute runs a batch
-// (package batch) with these writers; Finish is the one place a batch's
-// outputs are finished, for a run and for a merge of shards.
+// timeseries.csv.gz, results.csv, the figures of package plots and
+// summary.json, last. Every file goes through package outdir, whole or not
+// at all, and Files lists them all: their names are checked before the
+// runs, and the earlier batch's files are removed before the first is
+// written, so a directory never holds two batches' files. Execute runs a
+// batch (package batch) with these writers; Finish is the one place a
+// batch's outputs are finished, for a run and for a merge of shards.
 package results
 
 import (
@@ -48,6 +50,8 @@ type Part interface {
 	Runs(n int) ([]int, error)
 	// Record writes, once the outputs are, what the part holds.
 	Record(ctx context.Context, dir *outdir.Dir, w Written) error
+	// Files lists the files Record writes (Files).
+	Files() []string
 }
 
 // Written is what a batch wrote into its directory, for a Part's record.
@@ -106,7 +110,10 @@ func Execute(ctx context.Context, e *experiments.Experiment, opt Options) (*Resu
 			}
 			defer dir.Close() // after Finish, nothing
 		}
-		if out, err = newOutputs(dir, e, runs, plot, opt.Series); err != nil {
+		if out, err = newOutputs(dir, e, runs, todo, plot, opt.Series, opt.Part); err != nil {
+			if opt.Out == nil {
+				dir.Abandon()
+			}
 			return nil, err
 		}
 	}
@@ -116,7 +123,7 @@ func Execute(ctx context.Context, e *experiments.Experiment, opt Options) (*Resu
 	}
 	summaries, errs := batch.Execute(ctx, runs, todo, bopt)
 
-	res := &Result{Experiment: e.Name, Complete: true, stopped: ctx.Err() != nil, exp: e}
+	res := &Result{Experiment: e.Name, Complete: true, Runs: []batch.RunSummary{}, stopped: ctx.Err() != nil, exp: e}
 	if todo == nil {
 		todo = make([]int, len(runs))
 		for i := range todo {
@@ -167,14 +174,68 @@ func writeContext(ctx, abort context.Context) (context.Context, context.CancelFu
 	return w, cancel
 }
 
+// Files lists the files a batch of e writes into its directory with opt
+// (paths in it, or patterns of path.Match): the one list of a batch's
+// outputs. The batch checks every name on it before its runs
+// (outdir.CheckNames), and a test checks that a batch writes nothing else:
+// a writer of a new output adds its file here.
+func Files(e *experiments.Experiment, opt Options) ([]string, error) {
+	runs, err := e.Runs()
+	if err != nil {
+		return nil, err
+	}
+	var todo []int
+	if opt.Part != nil {
+		if todo, err = opt.Part.Runs(len(runs)); err != nil {
+			return nil, err
+		}
+	}
+	return files(e, runs, todo, plots.Options{Format: opt.Plot}, opt.Series, opt.Part), nil
+}
+
+// files is Files for the runs todo (nil: all) of runs.
+func files(e *experiments.Experiment, runs []experiments.Run, todo []int, plot plots.Options, series Series, part Part) []string {
+	names := []string{"experiment.toml"}
+	if !series.None {
+		names = append(names, SeriesFile)
+	}
+	names = append(names, FinishFiles(plot)...)
+	if plot.Format != "" {
+		add := func(i int) {
+			names = append(names, plots.RunFigureName(i, len(runs), e.ShortLabel(runs[i]), plot.Format))
+		}
+		if todo == nil {
+			for i := range runs {
+				add(i)
+			}
+		}
+		for _, i := range todo {
+			add(i)
+		}
+	}
+	if part != nil {
+		names = append(names, part.Files()...)
+	}
+	return names
+}
+
+// FinishFiles lists what Finish writes.
+func FinishFiles(plot plots.Options) []string {
+	names := []string{"results.csv", "summary.json"}
+	if plot.Format != "" {
+		names = append(names, "plots/sweep."+plot.Format, "plots/queue-cdf*."+plot.Format)
+	}
+	return names
+}
+
 // Finish writes the outputs of a batch that come from its summaries, each
-// through a temporary file and a rename: summary.json, results.csv and,
-// with a plot format, the sweep's figure and the queue CDFs (plots/). A
-// batch run and a merge of shards both end with it. It stops when ctx is
-// cancelled, with ctx's error.
+// through a temporary file and a rename: results.csv, with a plot format
+// the sweep's figure and the queue CDFs (plots/), then summary.json, last:
+// the directory of a batch stopped while it wrote its outputs has no
+// summary.json. A batch run and a merge of shards both end with it. It
+// stops when ctx is cancelled, with ctx's error.
 func Finish(ctx context.Context, dir *outdir.Dir, e *experiments.Experiment, res *Result, plot plots.Options) error {
 	steps := []func() error{
-		func() error { return writeSummary(ctx, dir, res) },
 		func() error { return writeResults(ctx, dir, e, res) },
 	}
 	if plot.Format != "" {
@@ -182,6 +243,7 @@ func Finish(ctx context.Context, dir *outdir.Dir, e *experiments.Experiment, res
 			func() error { return plotError(plots.WriteSweep(ctx, dir, e, res.Runs, plot)) },
 			func() error { return plotError(plots.WriteQueueCDFs(ctx, dir, e, res.Runs, plot)) })
 	}
+	steps = append(steps, func() error { return writeSummary(ctx, dir, res) })
 	for _, step := range steps {
 		if err := ctx.Err(); err != nil {
 			return err

@@ -31,18 +31,26 @@ type outputs struct {
 	links   int        // the most links of any run: the queue columns
 }
 
-func newOutputs(dir *outdir.Dir, e *experiments.Experiment, runs []experiments.Run, plot plots.Options, series Series) (*outputs, error) {
+func newOutputs(dir *outdir.Dir, e *experiments.Experiment, runs []experiments.Run, todo []int, plot plots.Options, series Series, part Part) (*outputs, error) {
 	var saved bytes.Buffer
 	if err := e.Encode(&saved); err != nil {
 		return nil, err
 	}
-	if err := dir.WriteFile("experiment.toml", saved.Bytes()); err != nil {
+	// Every name the batch writes, before the runs, not after them.
+	if err := dir.CheckNames(files(e, runs, todo, plot, series, part)...); err != nil {
 		return nil, err
 	}
 	if plot.Format != "" {
-		if err := dir.MkdirAll("plots"); err != nil { // before the runs, not after
+		if err := dir.MkdirAll("plots"); err != nil {
 			return nil, err
 		}
+	}
+	// The earlier batch's files go before this one's first lands.
+	if err := dir.Begin(); err != nil {
+		return nil, err
+	}
+	if err := dir.WriteFile("experiment.toml", saved.Bytes()); err != nil {
+		return nil, err
 	}
 	o := &outputs{dir: dir, plot: plot, series: series, every: series.Every, exp: e, toml: saved.Bytes(), rows: make([]int, len(runs))}
 	if !series.None {

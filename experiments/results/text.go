@@ -14,6 +14,7 @@ import (
 	"qcnlab/experiments/batch"
 	"qcnlab/experiments/stats"
 	"qcnlab/model"
+	"qcnlab/printable"
 	"qcnlab/units"
 )
 
@@ -105,13 +106,13 @@ func writeRun(tw io.Writer, r *batch.RunSummary) {
 	if label == "" {
 		label = r.Algorithm
 	}
-	fmt.Fprintf(tw, "%s  (run %d, seed %d): %s simulated in %.3f s wall, %d frames, %.1f M frames/s\n", label, r.Run, r.Seed,
+	fmt.Fprintf(tw, "%s  (run %d, seed %d): %s simulated in %.3f s wall, %d frames, %.1f M frames/s\n", printable.Text(label), r.Run, r.Seed,
 		units.FormatDuration(algos.Seconds(r.SimSeconds)), r.WallSeconds, r.Frames, float64(r.Frames)/max(r.WallSeconds, 1e-9)/1e6)
 	writeTiers(tw, r.Tiers)
 	shown := hottest(r.Bottlenecks, len(r.Tiers) > 0)
 	for _, j := range shown {
 		b := r.Bottlenecks[j]
-		fmt.Fprintf(tw, "  %s %s\tutilization %.2f%%, drops %d, empty %.1f%% of the time\n", b.Name, units.FormatRate(b.CapacityBps),
+		fmt.Fprintf(tw, "  %s %s\tutilization %.2f%%, drops %d, empty %.1f%% of the time\n", printable.Text(b.Name), units.FormatRate(b.CapacityBps),
 			100*b.Utilization, b.Drops, 100*b.EmptyFraction)
 		fmt.Fprintf(tw, "  queue\tmean %s, std %s, min %s, max %s (target %s)\n", kb(b.QueueMean), kb(b.QueueStd),
 			kb(b.QueueMin), kb(b.QueueMax), kb(b.QEq))
@@ -164,7 +165,7 @@ func writeRun(tw io.Writer, r *batch.RunSummary) {
 			if k == len(shown)-1 {
 				jain = "; Jain " + optional(p.JainFairness, "%.3f", "none")
 			}
-			fmt.Fprintf(tw, "  %s\t%s utilization %.2f%%, queue %s ± %s, drops %d%s\n", head, b.Name, 100*b.Utilization,
+			fmt.Fprintf(tw, "  %s\t%s utilization %.2f%%, queue %s ± %s, drops %d%s\n", head, printable.Text(b.Name), 100*b.Utilization,
 				kb(b.QueueMean), kb(b.QueueStd), b.Drops, jain)
 		}
 	}
@@ -183,7 +184,7 @@ func writeGroup(tw io.Writer, g *seedGroup) {
 		frames += r.Frames
 	}
 	first := g.runs[0]
-	fmt.Fprintf(tw, "%s  (%d seeds: %s; runs %s): %s simulated each, %.3f s wall in all, %.1f M frames/s\n", g.label, len(g.runs),
+	fmt.Fprintf(tw, "%s  (%d seeds: %s; runs %s): %s simulated each, %.3f s wall in all, %.1f M frames/s\n", printable.Text(g.label), len(g.runs),
 		strings.Join(seeds, " "), strings.Join(runs, " "), units.FormatDuration(algos.Seconds(first.SimSeconds)), wall,
 		float64(frames)/max(wall, 1e-9)/1e6)
 	links := 0
@@ -201,7 +202,7 @@ func writeGroup(tw io.Writer, g *seedGroup) {
 			})
 		}
 		name := first.Bottlenecks[min(j, len(first.Bottlenecks)-1)].Name
-		fmt.Fprintf(tw, "  %s %s\tutilization %s, drops %s, empty %s of the time\n", name,
+		fmt.Fprintf(tw, "  %s %s\tutilization %s, drops %s, empty %s of the time\n", printable.Text(name),
 			units.FormatRate(b(func(b *model.BottleneckSummary) float64 { return b.CapacityBps }).Mean),
 			pct(b(func(b *model.BottleneckSummary) float64 { return b.Utilization }), 2),
 			num(b(func(b *model.BottleneckSummary) float64 { return float64(b.Drops) }), "%.1f"),
@@ -282,7 +283,7 @@ func writeGroup(tw io.Writer, g *seedGroup) {
 			if j == len(p.Bottlenecks)-1 {
 				jain = "; Jain " + num(phase(func(p *model.PhaseSummary) (float64, bool) { return optionalValue(p.JainFairness) }), "%.3f")
 			}
-			fmt.Fprintf(tw, "  %s\t%s utilization %s, queue mean %s (std %s), drops %s%s\n", head, b.Name,
+			fmt.Fprintf(tw, "  %s\t%s utilization %s, queue mean %s (std %s), drops %s%s\n", head, printable.Text(b.Name),
 				pct(pb(func(b *model.BottleneckSummary) float64 { return b.Utilization }), 2),
 				kbCI(pb(func(b *model.BottleneckSummary) float64 { return b.QueueMean })),
 				kb(pb(func(b *model.BottleneckSummary) float64 { return b.QueueStd }).Mean),
@@ -450,7 +451,7 @@ func hottest(bs []model.BottleneckSummary, fabric bool) []int {
 // writeTiers writes a fabric's per-tier lines.
 func writeTiers(tw io.Writer, tiers []model.TierSummary) {
 	for _, t := range tiers {
-		line := fmt.Sprintf("  tier %s\t%d ports, utilization mean %.1f%%, max %.1f%%, drops %d", t.Tier, t.Ports,
+		line := fmt.Sprintf("  tier %s\t%d ports, utilization mean %.1f%%, max %.1f%%, drops %d", printable.Text(t.Tier), t.Ports,
 			100*t.UtilizationMean, 100*t.UtilizationMax, t.Drops)
 		if t.PauseFrames > 0 || t.HeldFractionMax > 0 {
 			line += fmt.Sprintf(", %d pause frames, paused up to %.1f%% of the time", t.PauseFrames, 100*t.HeldFractionMax)

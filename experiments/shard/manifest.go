@@ -11,6 +11,10 @@ const File = "shard.json"
 // Manifest says which slice of which batch a directory holds, so that
 // merging can check that the slices belong together and cover the batch.
 type Manifest struct {
+	// Version is the qcnlab that ran the slice, as qcnlab --version
+	// prints it (module version, VCS revision, Go version): merge refuses
+	// slices of different versions, whose numbers may differ.
+	Version    string `json:"qcnlab_version"`
 	Experiment string `json:"experiment"`
 	// ExperimentSHA256 is the hash of experiment.toml: the resolved
 	// experiment, every default explicit.

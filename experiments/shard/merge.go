@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"qcnlab/experiments"
 	"qcnlab/experiments/batch"
@@ -41,42 +42,139 @@ type slice struct {
 	toml     []byte
 }
 
+// openRegular opens the regular file at path (or what a link there names)
+// for reading, refusing anything else before it reads: a FIFO would block
+// the open, and then every read, for ever.
+func openRegular(path string) (*os.File, error) {
+	if info, err := os.Stat(path); err != nil {
+		return nil, err
+	} else if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file (%s); a shard's files are the regular files qcnlab run wrote", path, info.Mode().Type())
+	}
+	// O_NONBLOCK: a FIFO swapped in after the check opens at once, and is
+	// refused below, instead of blocking the open.
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	if info, err := f.Stat(); err != nil {
+		f.Close()
+		return nil, err
+	} else if !info.Mode().IsRegular() {
+		f.Close()
+		return nil, fmt.Errorf("%s: not a regular file (%s); a shard's files are the regular files qcnlab run wrote", path, info.Mode().Type())
+	}
+	return f, nil
+}
+
 // readBounded reads the regular file at path, at most limit bytes, and
 // stops if ctx is cancelled.
 func readBounded(ctx context.Context, path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := openRegular(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	if info, err := f.Stat(); err != nil {
+	info, err := f.Stat()
+	if err != nil {
 		return nil, err
-	} else if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file", path)
 	} else if info.Size() > limit {
 		return nil, fmt.Errorf("%s: %d bytes, more than the %d a shard's file may be", path, info.Size(), limit)
 	}
-	data, err := io.ReadAll(io.LimitReader(results.ContextReader(ctx, f), limit+1))
-	if err != nil {
+	// One buffer of the file's size (io.ReadAll's doubling would take
+	// twice it), and a byte more to see a file that grew meanwhile.
+	data := make([]byte, info.Size()+1)
+	n, err := io.ReadFull(results.ContextReader(ctx, f), data)
+	switch {
+	case err == nil:
+		return nil, fmt.Errorf("%s: grew while it was read", path)
+	case !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF):
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("%s: more than the %d bytes a shard's file may be", path, limit)
-	}
-	return data, nil
+	return data[:n], nil
 }
 
-// unmarshal is json.Unmarshal that returns as soon as ctx is cancelled: a
-// summary of many sources takes seconds to decode.
-func unmarshal(ctx context.Context, data []byte, v any) error {
+// decodeSummary decodes summary.json into res, returning as soon as ctx
+// is cancelled (a summary of many sources takes seconds to decode). What
+// it decodes is bounded before it decodes it: the runs one at a time, no
+// more than most (what shard.json lists), and the whole no larger than
+// its shape allows.
+func decodeSummary(ctx context.Context, data []byte, most int, res *results.Result) error {
+	if err := summaryShape.bound(data); err != nil {
+		return err
+	}
 	done := make(chan error, 1)
-	go func() { done <- json.Unmarshal(data, v) }()
+	go func() { done <- decodeRuns(ctx, data, most, res) }()
 	select {
 	case err := <-done:
 		return err
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+}
+
+// decodeRuns decodes a summary as a stream: its runs one by one, stopping
+// past the most a shard lists, and at ctx's cancellation.
+func decodeRuns(ctx context.Context, data []byte, most int, res *results.Result) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if t, err := dec.Token(); err != nil {
+		return err
+	} else if t != json.Delim('{') {
+		return errors.New("not a JSON object")
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		switch key, _ := t.(string); key {
+		case "experiment":
+			err = dec.Decode(&res.Experiment)
+		case "complete":
+			err = dec.Decode(&res.Complete)
+		case "runs":
+			err = decodeList(ctx, dec, most, &res.Runs)
+		default:
+			var skip json.RawMessage
+			err = dec.Decode(&skip)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if _, err := dec.Token(); err != nil { // the closing brace
+		return err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return errors.New("more after the summary's object")
+	}
+	return nil
+}
+
+// decodeList decodes the runs array (or null), at most most of them.
+func decodeList(ctx context.Context, dec *json.Decoder, most int, runs *[]batch.RunSummary) error {
+	t, err := dec.Token()
+	if err != nil || t == nil {
+		return err
+	}
+	if t != json.Delim('[') {
+		return errors.New(`"runs" is not a list`)
+	}
+	for dec.More() {
+		if len(*runs) == most {
+			return fmt.Errorf("holds more runs than the %d %s lists", most, File)
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		var r batch.RunSummary
+		if err := dec.Decode(&r); err != nil {
+			return err
+		}
+		*runs = append(*runs, r)
+	}
+	_, err = dec.Token()
+	return err
 }
 
 func read(ctx context.Context, dir string) (*slice, error) {
@@ -88,6 +186,9 @@ func read(ctx context.Context, dir string) (*slice, error) {
 	}
 	if err != nil {
 		return nil, err
+	}
+	if err := manifestShape.bound(data); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if err := json.Unmarshal(data, &s.manifest); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
@@ -105,7 +206,7 @@ func read(ctx context.Context, dir string) (*slice, error) {
 	if data, err = readBounded(ctx, filepath.Join(dir, "summary.json"), maxSummary); err != nil {
 		return nil, err
 	}
-	if err := unmarshal(ctx, data, &s.result); err != nil {
+	if err := decodeSummary(ctx, data, len(m.Runs), &s.result); err != nil {
 		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, "summary.json"), err)
 	}
 	if s.toml, err = readBounded(ctx, filepath.Join(dir, "experiment.toml"), experiments.MaxFileBytes); err != nil {
@@ -132,24 +233,40 @@ type place struct {
 	run experiments.Run
 }
 
+// Options control a merge.
+type Options struct {
+	Plot plots.Options // the sweep's figures and the queue CDFs; Format "" for none
+	// Force merges shards that different versions of qcnlab ran, which
+	// Merge otherwise refuses; Warn, if set, is told of them.
+	Force bool
+	Warn  func(string)
+}
+
+// ErrVersions is the error of Merge on shards that different versions of
+// qcnlab ran.
+var ErrVersions = errors.New("different versions of qcnlab")
+
 // Merge joins the shard directories of one batch into out: the same
 // experiment.toml, summary.json, results.csv and timeseries.csv.gz as the
 // batch run whole (the runs' wall times aside). It checks that the shards
 // come from the same experiment, that each of the N shards is there once,
 // that every run of the batch finished in one of them, and that each run's
 // summary and time series are the run the experiment says is at that index;
-// it writes nothing into out until all of that holds. With a plot format it
-// also draws the sweep's figure and the queue CDFs into out/plots; the
+// it writes nothing into out until all of that holds (and leaves no out
+// behind if it made it and failed). Shards that different versions of
+// qcnlab ran are refused (ErrVersions) unless opt.Force. With a plot format
+// it also draws the sweep's figure and the queue CDFs into out/plots; the
 // per-run figures stay in the shards' directories. If ctx is cancelled it
 // stops, removes its temporary files and returns ctx's error.
-func Merge(ctx context.Context, dirs []string, out string, plot plots.Options) (*results.Result, error) {
+func Merge(ctx context.Context, dirs []string, out string, opt Options) (*results.Result, error) {
+	plot := opt.Plot
 	if len(dirs) == 0 {
 		return nil, errors.New("name the shard directories")
 	}
 	if err := plot.Check(); err != nil {
 		return nil, err
 	}
-	runs, e, first, err := check(ctx, dirs, out)
+	runs, e, first, err := check(ctx, dirs, out, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -158,18 +275,29 @@ func Merge(ctx context.Context, dirs []string, out string, plot plots.Options) (
 		return nil, err
 	}
 	defer dir.Close()
+	names := []string{"experiment.toml"}
+	if first.manifest.Series != "none" {
+		names = append(names, results.SeriesFile)
+	}
+	if err := dir.CheckNames(append(names, results.FinishFiles(plot)...)...); err != nil {
+		dir.Abandon()
+		return nil, err
+	}
 	var tmp *outdir.Temp
 	if first.manifest.Series != "none" {
 		if tmp, err = dir.CreateTemp(".", results.SeriesFile); err != nil {
+			dir.Abandon()
 			return nil, err
 		}
 		if err := mergeSeries(ctx, e, runs, tmp); err != nil {
 			dir.Discard(tmp)
+			dir.Abandon()
 			return nil, err
 		}
 	}
-	// Every input is valid: now the outputs.
-	res := &results.Result{Experiment: first.result.Experiment, Complete: true}
+	// Every input is valid: now the outputs, the earlier batch's files
+	// removed before the first (outdir's Begin).
+	res := &results.Result{Experiment: first.result.Experiment, Complete: true, Runs: []batch.RunSummary{}}
 	for _, p := range runs {
 		res.Runs = append(res.Runs, p.s.result.Runs[p.k])
 	}
@@ -192,7 +320,7 @@ func Merge(ctx context.Context, dirs []string, out string, plot plots.Options) (
 
 // check reads the shards and returns every run of the batch in order, where
 // each is, the experiment and the first shard.
-func check(ctx context.Context, dirs []string, out string) ([]place, *experiments.Experiment, *slice, error) {
+func check(ctx context.Context, dirs []string, out string, opt Options) ([]place, *experiments.Experiment, *slice, error) {
 	var all []*slice
 	for _, d := range dirs {
 		if same(d, out) {
@@ -217,6 +345,16 @@ func check(ctx context.Context, dirs []string, out string) ([]place, *experiment
 		}
 		if m.Series != first.manifest.Series {
 			return nil, nil, nil, fmt.Errorf("%s has --series %s, %s --series %s: run the shards with the same", first.dir, first.manifest.Series, s.dir, m.Series)
+		}
+		if m.Version != first.manifest.Version {
+			err := fmt.Errorf("%w ran the shards: %s by %s, %s by %s", ErrVersions,
+				first.dir, versionOf(first.manifest), s.dir, versionOf(m))
+			if !opt.Force {
+				return nil, nil, nil, fmt.Errorf("%w; run them again with one version, or merge anyway with --force", err)
+			}
+			if opt.Warn != nil {
+				opt.Warn(err.Error() + "; merged anyway (--force)")
+			}
 		}
 		listed += len(m.Runs)
 	}
@@ -293,6 +431,14 @@ func check(ctx context.Context, dirs []string, out string) ([]place, *experiment
 	return runs, e, first, nil
 }
 
+// versionOf names the qcnlab that ran a shard.
+func versionOf(m Manifest) string {
+	if m.Version == "" {
+		return "a qcnlab that did not record its version"
+	}
+	return m.Version
+}
+
 // sameRun checks that a summary is of the run the experiment has at index.
 func sameRun(got batch.RunSummary, index int, want experiments.Run) error {
 	if got.Algorithm != want.Algorithm || got.Seed != want.Exp.Seed {
@@ -350,16 +496,11 @@ func mergeSeries(ctx context.Context, e *experiments.Experiment, runs []place, w
 			continue
 		}
 		name := filepath.Join(s.dir, results.SeriesFile)
-		f, err := os.Open(name)
+		f, err := openRegular(name)
 		if err != nil {
 			return err
 		}
 		defer f.Close()
-		if info, err := f.Stat(); err != nil {
-			return err
-		} else if !info.Mode().IsRegular() {
-			return fmt.Errorf("%s: not a regular file", name)
-		}
 		z, err := gzip.NewReader(bufio.NewReaderSize(results.ContextReader(ctx, f), 1<<16))
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)

@@ -108,7 +108,7 @@ func TestShardsMergedEqualTheWhole(t *testing.T) {
 		dirs = append(dirs, d)
 	}
 	merged := filepath.Join(root, "merged")
-	res, err := Merge(context.Background(), dirs, merged, plots.Options{Format: "svg"})
+	res, err := Merge(context.Background(), dirs, merged, Options{Plot: plots.Options{Format: "svg"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,17 +165,17 @@ func TestMergeRefusesBadSets(t *testing.T) {
 		{[]string{dir("a0"), dir("cut1")}, "did not finish run"},
 		{[]string{dir("a0"), dir("a1")}, ""},
 	} {
-		_, err := Merge(context.Background(), c.dirs, dir("out"), plots.Options{})
+		_, err := Merge(context.Background(), c.dirs, dir("out"), Options{Plot: plots.Options{}})
 		if (c.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), c.want)) {
 			t.Errorf("%v: %v, want %q", c.dirs, err, c.want)
 		}
 	}
 	// A changed experiment.toml is caught, and the output may not be a shard.
 	os.WriteFile(filepath.Join(dir("a1"), "experiment.toml"), []byte("# edited\n"), 0o644)
-	if _, err := Merge(context.Background(), []string{dir("a0"), dir("a1")}, dir("out"), plots.Options{}); err == nil || !strings.Contains(err.Error(), "changed after the run") {
+	if _, err := Merge(context.Background(), []string{dir("a0"), dir("a1")}, dir("out"), Options{Plot: plots.Options{}}); err == nil || !strings.Contains(err.Error(), "changed after the run") {
 		t.Errorf("edited experiment.toml: %v", err)
 	}
-	if _, err := Merge(context.Background(), []string{dir("a0")}, dir("a0"), plots.Options{}); err == nil || !strings.Contains(err.Error(), "is one of the shards") {
+	if _, err := Merge(context.Background(), []string{dir("a0")}, dir("a0"), Options{Plot: plots.Options{}}); err == nil || !strings.Contains(err.Error(), "is one of the shards") {
 		t.Errorf("output into a shard: %v", err)
 	}
 }
@@ -217,7 +217,7 @@ func tampered(t *testing.T, root string, edit func(dir string)) error {
 	os.RemoveAll(out)
 	os.MkdirAll(out, 0o755)
 	os.WriteFile(filepath.Join(out, "summary.json"), []byte("an older merge"), 0o644)
-	_, err = Merge(context.Background(), []string{a0, dir}, out, plots.Options{})
+	_, err = Merge(context.Background(), []string{a0, dir}, out, Options{Plot: plots.Options{}})
 	if err != nil {
 		// A failing merge writes nothing beside older outputs.
 		entries, _ := os.ReadDir(out)
@@ -337,7 +337,7 @@ func TestMergeStopsWhenCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	out := filepath.Join(root, "out")
-	if _, err := Merge(ctx, []string{filepath.Join(root, "a0")}, out, plots.Options{}); !errors.Is(err, context.Canceled) {
+	if _, err := Merge(ctx, []string{filepath.Join(root, "a0")}, out, Options{Plot: plots.Options{}}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("%v, want context.Canceled", err)
 	}
 	entries, _ := os.ReadDir(out)
@@ -364,13 +364,13 @@ func TestMergeSeriesModes(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := Merge(context.Background(), []string{dir("0"), dir("1")}, dir("out"), plots.Options{}); err != nil {
+	if _, err := Merge(context.Background(), []string{dir("0"), dir("1")}, dir("out"), Options{Plot: plots.Options{}}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(dir("out"), results.SeriesFile)); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("a merge of shards without a time series wrote one: %v", err)
 	}
-	if _, err := Merge(context.Background(), []string{dir("0"), dir("2")}, dir("out2"), plots.Options{}); err == nil || !strings.Contains(err.Error(), "--series none") {
+	if _, err := Merge(context.Background(), []string{dir("0"), dir("2")}, dir("out2"), Options{Plot: plots.Options{}}); err == nil || !strings.Contains(err.Error(), "--series none") {
 		t.Errorf("shards of different --series merged: %v", err)
 	}
 }

@@ -19,7 +19,12 @@ import (
 // of the batch, in run order, belongs to slice k mod Count (owner). Every
 // slice of a sweep gets a share of each algorithm and point, and the slices
 // together are the batch. A Slice is a results.Part.
-type Slice struct{ Index, Count int }
+type Slice struct {
+	Index, Count int
+	// Version is the qcnlab that runs the slice (qcnlab --version), for
+	// its manifest.
+	Version string
+}
 
 // owner is the slice of Count that run k belongs to: the one rule by which
 // runs are dealt out, round robin.
@@ -55,9 +60,12 @@ func (s Slice) Runs(n int) ([]int, error) {
 	return ids, nil
 }
 
+// Files lists what Record writes.
+func (s Slice) Files() []string { return []string{File} }
+
 // Record writes the slice's manifest, shard.json, beside its outputs.
 func (s Slice) Record(ctx context.Context, dir *outdir.Dir, w results.Written) error {
-	m := Manifest{Experiment: w.Experiment, ExperimentSHA256: hash(w.TOML), Series: w.Series.String(), Shard: s.Index, Shards: s.Count,
+	m := Manifest{Version: s.Version, Experiment: w.Experiment, ExperimentSHA256: hash(w.TOML), Series: w.Series.String(), Shard: s.Index, Shards: s.Count,
 		RunsTotal: w.Total, Runs: []ManifestRun{}}
 	for _, r := range w.Runs {
 		m.Runs = append(m.Runs, ManifestRun{Index: r.Index, Label: r.Label, Rows: r.Rows})

@@ -1,6 +1,7 @@
 package stability
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -86,6 +87,57 @@ func TestKeyKinds(t *testing.T) {
 	for _, bad := range []string{"network.topology", "network.rtt.x", "network", "nope", "params.qcn", "params.qcn.nope", "params.nope.x", "algorithms", "params.n-aimd.sampling"} {
 		if _, err := experiments.KeyKind(bad); err == nil {
 			t.Errorf("%s: no error", bad)
+		}
+	}
+}
+
+// Band thresholds divide the queue metric by the scheme's marking band:
+// p95 against K_max, swing (p95 - p5) against K_max - K_min.
+func TestBandCriteria(t *testing.T) {
+	crit, err := ParseCriteria(BandCriteria + ",p5<0.5kmin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if crit[0].Per != "kmax" || crit[2].Per != "band" || crit[3].Per != "kmin" || crit[0].PerQEq {
+		t.Fatalf("parsed %+v", crit)
+	}
+	s := &model.Summary{Algorithm: "dcqcn", Bottlenecks: []model.BottleneckSummary{
+		{QEq: 102.5e3, EmptyFraction: 0.09, QueueQuantiles: model.Quantiles{P5: 2e3, P95: 220e3}},
+	}}
+	band := Band{5e3, 200e3}
+	want := []float64{1.1, 0.09, 218e3 / 195e3, 0.4}
+	for i, c := range crit {
+		v, err := c.MeasureIn(s, band)
+		if err != nil || math.Abs(v-want[i]) > 1e-12 {
+			t.Errorf("%s: %g, %v; want %g", c.Name, v, err, want[i])
+		}
+	}
+	if _, err := crit[0].Measure(s); err == nil || !strings.Contains(err.Error(), "no marking band") {
+		t.Errorf("a band threshold without a band: %v", err)
+	}
+	for _, bad := range []string{"p95>1", "util<1kmax", "p95>1kmeh"} {
+		if _, err := ParseCriteria(bad); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
+	}
+}
+
+// Each scheme gets its own criteria: DCQCN's band, the QCN family's set
+// point.
+func TestCriteriaFor(t *testing.T) {
+	names := func(cs []Criterion) string {
+		var out []string
+		for _, c := range cs {
+			out = append(out, c.Name)
+		}
+		return strings.Join(out, ",")
+	}
+	if got := names(CriteriaFor("dcqcn")); got != BandCriteria {
+		t.Errorf("dcqcn: %s", got)
+	}
+	for _, alg := range []string{"qcn", "ecm", "dsm", "n-aimd"} {
+		if got := names(CriteriaFor(alg)); got != DefaultCriteria {
+			t.Errorf("%s: %s", alg, got)
 		}
 	}
 }

@@ -14,6 +14,16 @@ import (
 type axis struct {
 	key  string
 	kind algos.Kind
+	step float64 // a whole-number key's spacing (experiments.KeyStep): k of a fat-tree takes even values only
+}
+
+// newAxis is the axis of key, of kind.
+func newAxis(key string, kind algos.Kind) axis {
+	a := axis{key: key, kind: kind, step: 1}
+	if kind == algos.Count {
+		a.step = float64(experiments.KeyStep(key))
+	}
+	return a
 }
 
 // parse reads one end of the range in base units (seconds for a duration).
@@ -25,14 +35,20 @@ func (a axis) parse(s string) (float64, error) {
 	if a.kind == algos.Count && x != math.Trunc(x) {
 		return 0, fmt.Errorf("--range: %s: %q is not a whole number", a.key, s)
 	}
+	if a.kind == algos.Count && math.Mod(x, a.step) != 0 {
+		return 0, fmt.Errorf("--range: %s: %q is not a multiple of %g: the key takes no other value", a.key, s, a.step)
+	}
 	return x, nil
 }
 
-// snap rounds x to a value the key can hold (whole bytes and counts, whole
-// picoseconds) and that its text form writes exactly.
+// snap rounds x to a value the key can hold (whole bytes, whole counts and
+// their multiples of the key's step, whole picoseconds) and that its text
+// form writes exactly.
 func (a axis) snap(x float64) float64 {
 	switch a.kind {
-	case algos.Count, algos.Bytes:
+	case algos.Count:
+		return a.step * math.Round(x/a.step)
+	case algos.Bytes:
 		return math.Round(x)
 	case algos.Duration:
 		return algos.Seconds(x).Seconds()

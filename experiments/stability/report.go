@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
+
+	"qcnlab/printable"
 )
 
 // WriteJSON writes the report as JSON.
@@ -23,12 +25,16 @@ func WriteText(w io.Writer, r *Report) error {
 	for i, s := range r.Seeds {
 		seeds[i] = fmt.Sprint(s)
 	}
-	fmt.Fprintf(w, "%s: stability along %s from %s to %s, resolution %s\n", r.Experiment, r.Key,
+	fmt.Fprintf(w, "%s: stability along %s from %s to %s, resolution %s\n", printable.Text(r.Experiment), r.Key,
 		r.axis.format(r.Range[0]), r.axis.format(r.Range[1]), r.axis.format(r.Resolution))
 	fmt.Fprintf(w, "%d runs of %gs (warm-up %gs), seeds %s, each criterion's metric averaged over the seeds\n\n",
 		r.Runs, r.DurationSeconds, r.WarmupSeconds, strings.Join(seeds, " "))
 	for _, k := range r.IgnoredSweep {
-		fmt.Fprintf(w, "(the experiment's sweep over %s is not run: %s keeps the file's value)\n", k, k)
+		if v, ok := r.HeldAt[k]; ok {
+			fmt.Fprintf(w, "(the experiment's sweep over %s is not run: the search holds %s at %s)\n", k, k, v)
+		} else {
+			fmt.Fprintf(w, "(the experiment's sweep over %s is not run: the search holds %s at its default)\n", k, k)
+		}
 	}
 	if len(r.IgnoredSweep) > 0 {
 		fmt.Fprintln(w)

@@ -15,7 +15,7 @@ type request struct {
 }
 
 // judgeFunc measures a batch of requests: for each, one metric value per
-// criterion, in the criteria's order.
+// criterion of its algorithm, in the criteria's order.
 type judgeFunc func(ctx context.Context, reqs []request) ([][]float64, error)
 
 // plan is the shape of a search: the range walked from lo to hi (hi may be
@@ -34,7 +34,7 @@ type plan struct {
 // point bisected for one criterion also narrows the others.
 type searcher struct {
 	algs     []string
-	criteria []Criterion
+	criteria [][]Criterion // per algorithm
 	plan     plan
 	judge    judgeFunc
 	seen     []map[float64][]float64 // [alg][x] -> metrics
@@ -95,7 +95,7 @@ func (s *searcher) next() []request {
 	var reqs []request
 	for a := range s.algs {
 		want := map[float64]bool{}
-		for c := range s.criteria {
+		for c := range s.criteria[a] {
 			b := s.boundary(a, c)
 			if b.Boundary == nil || b.Bracket[0] == nil {
 				continue
@@ -123,7 +123,7 @@ func (s *searcher) next() []request {
 // algorithm, in walk order: the first unstable value is the boundary, the
 // value before it the stable end of the bracket.
 func (s *searcher) boundary(a, c int) Boundary {
-	crit := s.criteria[c]
+	crit := s.criteria[a][c]
 	xs := slices.Collect(maps.Keys(s.seen[a]))
 	slices.SortFunc(xs, func(x, y float64) int { return cmpFloat(s.along(x), s.along(y)) })
 	b := Boundary{Algorithm: s.algs[a], Criterion: crit.Name}

@@ -37,7 +37,11 @@ func search(t *testing.T, algs []string, criteria string, p plan, metric func(in
 	}
 	p.format = fmtG
 	f := &fake{metric: metric, calls: map[request]int{}}
-	s := &searcher{algs: algs, criteria: crit, plan: p, judge: f.judge}
+	perAlg := make([][]Criterion, len(algs))
+	for a := range perAlg {
+		perAlg[a] = crit
+	}
+	s := &searcher{algs: algs, criteria: perAlg, plan: p, judge: f.judge}
 	if err := s.run(context.Background(), nil); err != nil {
 		t.Fatal(err)
 	}

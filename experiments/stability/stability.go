@@ -1,11 +1,14 @@
 package stability
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/BurntSushi/toml"
 
 	"qcnlab/algos"
 	"qcnlab/experiments"
@@ -24,7 +27,7 @@ type Options struct {
 	// positive, and is checked against the batch limits before any seed is
 	// listed.
 	SeedCount *int
-	Criteria  []Criterion // nil means DefaultCriteria
+	Criteria  []Criterion // for every algorithm; nil means each scheme's own (CriteriaFor)
 	Grid      int         // coarse grid points, both ends included, at least 2; 0 means 9
 	// Resolution is the bracket width at which bisection stops, in base
 	// units; 0 means a 64th of the range (the grid's step halved three
@@ -53,11 +56,14 @@ type Report struct {
 	WarmupSeconds   float64 `json:"warmup_seconds"`
 	Runs            int     `json:"runs"` // simulations the search ran
 	// IgnoredSweep lists the keys the experiment sweeps that the search
-	// held at the file's value instead.
-	IgnoredSweep []string   `json:"ignored_sweep,omitempty"`
-	Complete     bool       `json:"complete"`
-	Results      []Boundary `json:"results"`
-	axis         axis
+	// held at one value instead: the experiment's own, after any --set.
+	IgnoredSweep []string `json:"ignored_sweep,omitempty"`
+	// HeldAt is the value each of them was held at, as TOML writes it;
+	// a key the experiment leaves to its default is absent.
+	HeldAt   map[string]string `json:"held_at,omitempty"`
+	Complete bool              `json:"complete"`
+	Results  []Boundary        `json:"results"`
+	axis     axis
 }
 
 // Boundary is where one algorithm stops being stable under one criterion.
@@ -116,7 +122,7 @@ func Search(ctx context.Context, e *experiments.Experiment, opt Options) (*Repor
 	if err != nil {
 		return nil, err
 	}
-	ax := axis{key: opt.Key, kind: kind}
+	ax := newAxis(opt.Key, kind)
 	loText, hiText, ok := strings.Cut(opt.Range, ":")
 	if !ok {
 		return nil, fmt.Errorf("--range: %q is not LO:HI (for example %q)", opt.Range, "60us:300us")
@@ -166,9 +172,12 @@ func Search(ctx context.Context, e *experiments.Experiment, opt Options) (*Repor
 	if seeds == nil {
 		seeds = []uint64{e.Seed}
 	}
-	criteria := opt.Criteria
-	if criteria == nil {
-		criteria, _ = ParseCriteria(DefaultCriteria)
+	criteria := make([][]Criterion, len(e.Algorithms))
+	for a, alg := range e.Algorithms {
+		criteria[a] = opt.Criteria
+		if criteria[a] == nil {
+			criteria[a] = CriteriaFor(alg)
+		}
 	}
 	res := opt.Resolution
 	if res <= 0 {
@@ -176,7 +185,7 @@ func Search(ctx context.Context, e *experiments.Experiment, opt Options) (*Repor
 	}
 	switch kind {
 	case algos.Count:
-		res = max(res, 1)
+		res = max(res, ax.step)
 	case algos.Duration:
 		res = max(ax.snap(res), 1e-12) // whole picoseconds
 	}
@@ -196,10 +205,11 @@ func Search(ctx context.Context, e *experiments.Experiment, opt Options) (*Repor
 	err = s.run(ctx, func(step int) { j.step = step })
 	rep := &Report{Experiment: e.Name, Key: opt.Key, Unit: ax.unit(), Range: [2]float64{lo, hi}, Resolution: res,
 		Seeds: seeds, Judged: "mean over seeds", DurationSeconds: algos.Time(base.Duration).Seconds(),
-		WarmupSeconds: base.WarmupTime().Seconds(), Runs: j.runs, IgnoredSweep: ignored, Complete: err == nil, axis: ax}
+		WarmupSeconds: base.WarmupTime().Seconds(), Runs: j.runs, IgnoredSweep: ignored, HeldAt: heldAt(base, ignored),
+		Complete: err == nil, axis: ax}
 	if s.seen != nil {
 		for a := range s.algs {
-			for c := range criteria {
+			for c := range criteria[a] {
 				rep.Results = append(rep.Results, s.boundary(a, c))
 			}
 		}
@@ -241,7 +251,7 @@ type judge struct {
 	base     *experiments.Experiment
 	axis     axis
 	seeds    []uint64
-	criteria []Criterion
+	criteria [][]Criterion // per algorithm
 	algs     []string
 	points   map[float64]*experiments.Experiment // the experiment at each value
 	opt      Options
@@ -298,12 +308,16 @@ func (j *judge) measure(ctx context.Context, reqs []request) ([][]float64, error
 	j.runs += len(runs)
 	out := make([][]float64, len(reqs))
 	var errs []error
-	for i := range reqs {
-		out[i] = make([]float64, len(j.criteria))
-		for c, crit := range j.criteria {
+	for i, r := range reqs {
+		band, err := j.band(r)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = make([]float64, len(j.criteria[r.alg]))
+		for c, crit := range j.criteria[r.alg] {
 			sum := 0.0
 			for k := range j.seeds {
-				v, err := crit.Measure(&sums[i*len(j.seeds)+k].Summary)
+				v, err := crit.MeasureIn(&sums[i*len(j.seeds)+k].Summary, band)
 				if err != nil {
 					errs = append(errs, err)
 				}
@@ -316,4 +330,67 @@ func (j *judge) measure(ctx context.Context, reqs []request) ([][]float64, error
 		return nil, errs[0] // the same for every point: one is enough
 	}
 	return out, nil
+}
+
+// band is the marking band of the request's algorithm at its value: its
+// scheme's QueueBand on the parameters the run resolves (K_min, K_max
+// scale with the capacity), the zero Band for a scheme with a set point.
+func (j *judge) band(r request) (Band, error) {
+	p, err := j.at(r.x)
+	if err != nil {
+		return Band{}, err
+	}
+	cfg, err := p.Config(j.algs[r.alg])
+	if err != nil {
+		return Band{}, err
+	}
+	if cfg.Scheme == nil || cfg.Scheme.QueueBand == nil {
+		return Band{}, nil
+	}
+	lo, hi := cfg.Scheme.QueueBand(cfg.Params)
+	if lo >= hi {
+		return Band{}, nil
+	}
+	return Band{lo, hi}, nil
+}
+
+// heldAt reads the values the swept keys in keys are held at from the
+// experiment as it would be saved (after any --set).
+func heldAt(e *experiments.Experiment, keys []string) map[string]string {
+	if len(keys) == 0 {
+		return nil
+	}
+	var buf bytes.Buffer
+	if err := e.Encode(&buf); err != nil {
+		return nil
+	}
+	var doc map[string]any
+	if _, err := toml.Decode(buf.String(), &doc); err != nil {
+		return nil
+	}
+	out := map[string]string{}
+	for _, k := range keys {
+		var v any = doc
+		for _, part := range strings.Split(k, ".") {
+			m, ok := v.(map[string]any)
+			if !ok {
+				v = nil
+				break
+			}
+			v = m[part]
+		}
+		if v != nil {
+			out[k] = tomlText(v)
+		}
+	}
+	return out
+}
+
+// tomlText writes a decoded TOML value back as TOML would.
+func tomlText(v any) string {
+	var buf bytes.Buffer
+	if err := toml.NewEncoder(&buf).Encode(map[string]any{"v": v}); err != nil {
+		return fmt.Sprint(v)
+	}
+	return strings.TrimSpace(strings.TrimPrefix(buf.String(), "v = "))
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"qcnlab/algos"
 	"qcnlab/experiments"
 	"qcnlab/experiments/batch"
 )
@@ -151,5 +152,102 @@ func TestHugeGridRefused(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("grid %d, %d seeds: %v, want %q", c.opt.Grid, len(c.opt.Seeds), err, c.want)
 		}
+	}
+}
+
+// Without --criteria each algorithm is judged by its scheme's criteria,
+// DCQCN's against the marking band the run resolves, and a swept key the
+// search does not vary is reported at the value it is held at, which
+// --set may have changed.
+func TestSchemeCriteriaAndHeldKeys(t *testing.T) {
+	e, err := experiments.OpenWith("dcqcn-vs-qcn", []string{"sources.count=4", "duration=20ms", "warmup=10ms"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Search(context.Background(), e, Options{Key: "network.rtt", Range: "10us:20us", Grid: 2, Seeds: []uint64{1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range rep.Results {
+		got = append(got, r.Algorithm+" "+r.Criterion)
+	}
+	want := []string{"qcn std>0.2qeq", "qcn empty>0.01", "qcn util<0.95", "dcqcn p95>1kmax", "dcqcn empty>0.05", "dcqcn swing>1band"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("criteria %q, want %q", got, want)
+	}
+	if rep.HeldAt["sources.count"] != "4" || rep.HeldAt["network.capacity"] != `"10Gbps"` {
+		t.Errorf("held at %v: want sources.count 4 (--set) and network.capacity 10Gbps (the file's)", rep.HeldAt)
+	}
+	var buf bytes.Buffer
+	if err := WriteText(&buf, rep); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "the search holds sources.count at 4") || strings.Contains(buf.String(), "file's value") {
+		t.Errorf("the note on the held sweep:\n%s", buf.String())
+	}
+}
+
+// A fat-tree's k takes even values only: a search along it judges even
+// values only, on its grid and in its bisection, and a range with an odd
+// end is refused as a range (the default grid asked for k = 5 and the
+// search stopped there with nothing measured).
+func TestVaryFatTreeKOverEvenValues(t *testing.T) {
+	e, err := experiments.Parse("fabric.toml", []byte(`
+name = "k"
+duration = "1ms"
+warmup = "200us"
+algorithms = ["qcn"]
+[network]
+topology = "fat_tree"
+k = 4
+[traffic]
+pattern = "permutation"
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, span := range []string{"4:8", "8:4"} {
+		rep, err := Search(context.Background(), e, Options{Key: "network.k", Range: span, Seeds: []uint64{1}, Criteria: mustCriteria(t, "util<0.5")})
+		if err != nil {
+			t.Fatalf("%s: %v", span, err)
+		}
+		if !rep.Complete || rep.Resolution != 2 || len(rep.Results) != 1 || len(rep.Results[0].Points) != 3 {
+			t.Fatalf("%s: complete %v, resolution %g, results %+v; want k = 4, 6 and 8 judged", span, rep.Complete, rep.Resolution, rep.Results)
+		}
+		for _, p := range rep.Results[0].Points {
+			if int(p.Value)%2 != 0 {
+				t.Errorf("%s: judged k = %g", span, p.Value)
+			}
+		}
+	}
+	for _, span := range []string{"3:8", "4:9"} {
+		_, err := Search(context.Background(), e, Options{Key: "network.k", Range: span})
+		if err == nil || !strings.Contains(err.Error(), "not a multiple of 2") {
+			t.Errorf("%s: %v", span, err)
+		}
+	}
+}
+
+// Along a key with a step the grid and the bisection snap to its
+// multiples: between 4 and 6 there is nothing left to judge.
+func TestStepSnap(t *testing.T) {
+	a := newAxis("network.k", algos.Count)
+	for x, want := range map[float64]float64{4: 4, 4.9: 4, 5: 6, 5.5: 6, 7: 8, 39: 40} {
+		if got := a.snap(x); got != want {
+			t.Errorf("snap(%g) = %g, want %g", x, got, want)
+		}
+	}
+	if a := newAxis("sources.count", algos.Count); a.snap(5) != 5 {
+		t.Errorf("sources.count snaps 5 to %g", a.snap(5))
+	}
+}
+
+// The experiment's name reaches the terminal escaped.
+func TestReportEscapesTheName(t *testing.T) {
+	var b bytes.Buffer
+	WriteText(&b, &Report{Experiment: "x\x1b[2J", Key: "network.k", axis: newAxis("network.k", algos.Count)})
+	if out := b.String(); strings.Contains(out, "\x1b") || !strings.HasPrefix(out, `x\x1b[2J: stability along network.k`) {
+		t.Errorf("%q", out)
 	}
 }

@@ -61,6 +61,7 @@ func (t *Topology) computeRoutes() *Routes {
 	}
 	n := len(t.Nodes)
 	queue := make([]int, 0, n)
+	var scratch []int32 // next hops of one group, copied at their size: no slack kept per group
 	for _, g := range groups {
 		dist := make([]uint16, n)
 		for i := range dist {
@@ -79,7 +80,7 @@ func (t *Topology) computeRoutes() *Routes {
 			}
 		}
 		off := make([]int32, n+1)
-		var hops []int32
+		hops := scratch[:0]
 		for u := 0; u < n; u++ {
 			off[u] = int32(len(hops))
 			if t.Nodes[u].Kind != Switch || dist[u] == 0 || dist[u] == unreachable {
@@ -92,9 +93,21 @@ func (t *Topology) computeRoutes() *Routes {
 			}
 		}
 		off[n] = int32(len(hops))
-		r.dist, r.off, r.hops = append(r.dist, dist), append(r.off, off), append(r.hops, hops)
+		scratch = hops
+		r.dist, r.off, r.hops = append(r.dist, dist), append(r.off, off), append(r.hops, slices.Clone(hops))
 	}
 	return r
+}
+
+// Bytes is the memory the routing tables hold, as allocated: what a cost
+// estimate counts for them.
+func (r *Routes) Bytes() float64 {
+	const header = 24 // a slice's
+	b := float64(cap(r.down)+cap(r.group))*4 + 3*header*float64(cap(r.dist))
+	for g := range r.dist {
+		b += float64(cap(r.dist[g]))*2 + float64(cap(r.off[g])+cap(r.hops[g]))*4
+	}
+	return b
 }
 
 // Topology is the topology the routes are of.
@@ -126,6 +139,22 @@ func (r *Routes) Hops(src, dst int) int {
 		return -1
 	}
 	return int(x) + 1
+}
+
+// Unreachable is a host that no path joins to host 0, or -1 if every host
+// can reach every other (links are full duplex, so one host's view is
+// everyone's).
+func (r *Routes) Unreachable() int {
+	if len(r.t.Hosts) == 0 {
+		return -1
+	}
+	dist := r.dist[r.group[r.t.Attach(0)]]
+	for h := range r.t.Hosts {
+		if dist[r.t.Attach(h)] == unreachable {
+			return h
+		}
+	}
+	return -1
 }
 
 // Check reports why a flow from host src to host dst cannot be routed.
@@ -274,11 +303,12 @@ func (r *Routes) Farthest() algos.Time {
 	t := r.t
 	var far algos.Time
 	prop := make([]algos.Time, len(t.Nodes))
+	order := make([]int, 0, len(t.Nodes))
 	for g := range r.dist {
 		dist := r.dist[g]
 		// Nodes nearer the group first: each one's farthest way down is
 		// its longest next hop plus that hop's own.
-		order := make([]int, 0, len(t.Nodes))
+		order = order[:0]
 		for u := range t.Nodes {
 			if t.Nodes[u].Kind == Switch && dist[u] != unreachable {
 				order = append(order, u)

@@ -1,0 +1,155 @@
+package experiments_test
+
+import (
+	"compress/gzip"
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"qcnlab/algos"
+	"qcnlab/experiments"
+	"qcnlab/experiments/results"
+	"qcnlab/model"
+)
+
+// estimateCases are small accepted experiments of every shape the estimate
+// covers: chains, fabrics whose routes matter (many leaves), a host with
+// many flows, PFC, short flows.
+var estimateCases = map[string]string{
+	"dumbbell":                "duration = \"5ms\"\n[sources]\ncount = 8\n",
+	"parking lot":             "duration = \"5ms\"\n[network]\ntopology = \"parking_lot\"\nlinks = 3\n",
+	"leaf-spine, many leaves": "duration = \"200us\"\n[network]\ntopology = \"leaf_spine\"\nleaves = 128\nspines = 8\nhosts_per_leaf = 2\n",
+	"all to all":              "duration = \"1ms\"\n[network]\ntopology = \"leaf_spine\"\nleaves = 4\nspines = 2\nhosts_per_leaf = 8\n[traffic]\npattern = \"all_to_all\"\n",
+	"incast with PFC":         "duration = \"2ms\"\n[network]\ntopology = \"leaf_spine\"\npfc = true\n[traffic]\npattern = \"incast\"\nincast_senders = 8\nflow_size = \"200KB\"\n",
+	"short flows":             "duration = \"5ms\"\n[network]\ntopology = \"fat_tree\"\nk = 4\n[traffic]\npattern = \"none\"\nload = 0.3\n",
+}
+
+// Accepted inputs stay within the estimate that let them in: the heap a
+// run needs at its peak, from loading the file to its summary (collected
+// before each look: between collections the runtime lets garbage grow the
+// heap by up to GOGC's share), is at most the estimate (and a megabyte the
+// heap grows by in spans and arenas), and the events it counts at most the
+// estimate's; the estimate errs high by at most estimateFactor. Counted,
+// never timed.
+func TestAcceptedRunsStayWithinTheEstimate(t *testing.T) {
+	const estimateFactor = 16
+	for name, text := range estimateCases {
+		var m runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&m)
+		base, top := m.HeapInuse, m.HeapInuse
+		look := func() {
+			runtime.GC()
+			runtime.ReadMemStats(&m)
+			top = max(top, m.HeapInuse)
+		}
+		e, err := experiments.Parse("exp.toml", []byte(text))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		look()
+		cost := e.Cost()
+		cfg, err := e.Config(e.Algorithms[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		est := model.Estimate(cfg)
+		sim, err := model.NewPacket(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		look()
+		for !sim.Done() {
+			sim.Advance(sim.Now() + max(cfg.Duration/50, algos.Microsecond))
+			look()
+		}
+		runtime.KeepAlive(sim.Summary())
+		look()
+		peak, events := float64(top-base), float64(sim.Events())
+		t.Logf("%s: memory %.2f MB estimated, %.2f MB at the peak; events %.3g estimated (%.3g by their cost), %.0f counted",
+			name, est.Memory/1e6, peak/1e6, est.Events, cost.Events, events)
+		if peak > est.Memory+1e6 || est.Memory > estimateFactor*peak+1e6 {
+			t.Errorf("%s: peak heap %.0f B against an estimate of %.0f B: not within [1, %d] times", name, peak, est.Memory, estimateFactor)
+		}
+		if events > est.Events || est.Events > estimateFactor*events {
+			t.Errorf("%s: %.0f events against an estimate of %.0f: not within [1, %d] times", name, events, est.Events, estimateFactor)
+		}
+		if peak > cost.Memory+1e6 || events > cost.Events {
+			t.Errorf("%s: the bounds' estimate %.0f B, %.0f events, is below the run's %.0f B, %.0f events", name, cost.Memory, cost.Events, peak, events)
+		}
+		if e.IsFabric() && (cost.Events < est.Events || (est.MostFlowsPerHost > 1) != (cost.Events > est.Events)) {
+			t.Errorf("%s: the events' cost %.3g against %.3g events with %d flows per host", name, cost.Events, est.Events, est.MostFlowsPerHost)
+		}
+	}
+}
+
+// The time series a batch writes is at most what SeriesBytes says it is,
+// before compression, and not far below it.
+func TestSeriesBytesBoundWhatIsWritten(t *testing.T) {
+	for _, name := range []string{"dumbbell", "all to all"} {
+		e, err := experiments.Parse("exp.toml", []byte(estimateCases[name]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := t.TempDir()
+		if _, err := results.Execute(context.Background(), e, results.Options{Workers: 1, OutDir: dir}); err != nil {
+			t.Fatal(err)
+		}
+		f, err := os.Open(filepath.Join(dir, "timeseries.csv.gz"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		z, err := gzip.NewReader(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, err := io.Copy(io.Discard, z)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := e.SeriesBytes()
+		t.Logf("%s: %d bytes written, %.0f estimated", name, n, want)
+		if float64(n) > want || 3*float64(n) < want {
+			t.Errorf("%s: %d bytes of time series against an estimate of %.0f", name, n, want)
+		}
+	}
+}
+
+// A fabric's time series with every port watched at a fine sampling
+// interval is refused at load: a k = 8 fat-tree every 10 ns.
+func TestSeriesBounded(t *testing.T) {
+	text := "duration = \"10ms\"\n[network]\ntopology = \"fat_tree\"\nk = 8\n[output]\nsample_interval = \"10ns\"\nrate_window = \"1ms\"\nwatch_ports = 1000\n"
+	_, err := experiments.Parse("exp.toml", []byte(text))
+	want := "exp.toml:8: output.watch_ports: the time series would be ~16GB (a row every 10ns, 640 queues and 16 rates); the most is 10GB"
+	if err == nil || err.Error()[:min(len(err.Error()), len(want))] != want {
+		t.Errorf("got %v\nwant %s", err, want)
+	}
+}
+
+// The time series of a batch is bounded together: 100 runs of 100 s of a
+// dumbbell sampled every 10 us are 96 GB of text, 10 runs under 10 GB.
+func TestBatchSeriesBounded(t *testing.T) {
+	e, err := experiments.Builtin("ap-n-aimd-2-sources")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Set("duration=100s"); err != nil {
+		t.Fatal(err)
+	}
+	runs, err := e.Runs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = experiments.SeriesError(runs)
+	if err == nil || !strings.Contains(err.Error(), "the 100 runs' time series would be ~96GB together (the most is 10GB)") {
+		t.Errorf("got %v", err)
+	}
+	if err := experiments.SeriesError(runs[:10]); err != nil {
+		t.Errorf("10 runs: %v", err)
+	}
+}

@@ -1,0 +1,180 @@
+package results
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"qcnlab/experiments/batch"
+	"qcnlab/experiments/outdir"
+)
+
+// smallBatch is a two-run sweep, named name and seeded with seed, so that
+// two batches differ in every file.
+func smallBatch(t *testing.T, name string, seed int) string {
+	return fmt.Sprintf(`
+name = %q
+duration = "2ms"
+seed = %d
+algorithms = ["qcn"]
+[sources]
+count = 2
+[sweep]
+network.rtt = ["100us", "300us"]
+`, name, seed)
+}
+
+// recordPart is a Part that writes a record of its own, as a shard does.
+type recordPart struct{}
+
+func (recordPart) Runs(n int) ([]int, error) {
+	var all []int
+	for i := range n {
+		all = append(all, i)
+	}
+	return all, nil
+}
+func (recordPart) Files() []string { return []string{"part.json"} }
+func (recordPart) Record(ctx context.Context, dir *outdir.Dir, w Written) error {
+	return dir.WriteFile("part.json", []byte("{}\n"))
+}
+
+// readTree reads every file of dir but the journal, by path.
+func readTree(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	files := map[string]string{}
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || d.Name() == outdir.JournalName {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel, _ := filepath.Rel(dir, p)
+		files[filepath.ToSlash(rel)] = string(data)
+		return nil
+	})
+	return files
+}
+
+// Files is the one list of a batch's outputs: a batch writes nothing that
+// is not on it.
+func TestBatchWritesOnlyItsListedFiles(t *testing.T) {
+	dir := t.TempDir()
+	e := mustParse(t, smallBatch(t, "listed", 1))
+	opt := Options{OutDir: dir, Plot: "svg", Part: recordPart{}}
+	if _, err := Execute(context.Background(), e, opt); err != nil {
+		t.Fatal(err)
+	}
+	names, err := Files(e, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for f := range readTree(t, dir) {
+		if !slices.ContainsFunc(names, func(n string) bool { ok, _ := path.Match(n, f); return ok }) {
+			t.Errorf("the batch wrote %s, which Files does not list (%v)", f, names)
+		}
+	}
+}
+
+// A batch stopped at any of its commits (a failed rename: a full disk, or
+// where a kill would stop it) leaves the directory holding one batch's
+// files: none of the earlier batch's remain beside the new batch's.
+func TestBatchStoppedAtEachCommitNeverMixesTwoBatches(t *testing.T) {
+	first := mustParse(t, smallBatch(t, "first", 1))
+	second := mustParse(t, smallBatch(t, "second", 2))
+	opt := Options{Workers: 1, Plot: "svg"}
+	// The commits of the second batch, counted.
+	commits := 0
+	outdir.TestHookBeforeRename = func(string) error { commits++; return nil }
+	defer func() { outdir.TestHookBeforeRename = nil }()
+	opt.OutDir = t.TempDir()
+	if _, err := Execute(context.Background(), second, opt); err != nil {
+		t.Fatal(err)
+	}
+	if commits < 6 {
+		t.Fatalf("%d commits, want one per output", commits)
+	}
+	for stop := range commits {
+		dir := t.TempDir()
+		opt.OutDir = dir
+		outdir.TestHookBeforeRename = nil
+		if _, err := Execute(context.Background(), first, opt); err != nil {
+			t.Fatal(err)
+		}
+		earlier := readTree(t, dir)
+		n := 0
+		var stopped string
+		outdir.TestHookBeforeRename = func(rel string) error {
+			if n++; n > stop {
+				if stopped == "" {
+					stopped = rel
+				}
+				return errors.New("no space left on device")
+			}
+			return nil
+		}
+		if _, err := Execute(context.Background(), second, opt); err == nil {
+			t.Fatalf("stopped at commit %d: no error", stop+1)
+		}
+		now := readTree(t, dir)
+		if len(now) != stop {
+			t.Errorf("stopped at commit %d (%s): %d files, want the %d committed before", stop+1, stopped, len(now), stop)
+		}
+		for f, data := range now {
+			if earlier[f] == data {
+				t.Errorf("stopped at commit %d (%s): the earlier batch's %s is still there", stop+1, stopped, f)
+			}
+		}
+		if _, err := os.Stat(filepath.Join(dir, "summary.json")); err == nil && stopped != "" {
+			t.Errorf("stopped at commit %d (%s): summary.json, which is written last, is there", stop+1, stopped)
+		}
+	}
+}
+
+// Every output name is checked before the runs: a symbolic link at
+// summary.json is refused before any run starts, and nothing is written.
+func TestOutputNamesCheckedBeforeTheRuns(t *testing.T) {
+	for _, name := range []string{"summary.json", "results.csv", "timeseries.csv.gz", "part.json", "plots/sweep.svg", "plots/queue-cdf_rtt=100us.svg"} {
+		dir := t.TempDir()
+		os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755)
+		if err := os.Symlink("/etc/passwd", filepath.Join(dir, name)); err != nil {
+			t.Fatal(err)
+		}
+		ran := false
+		res, err := Execute(context.Background(), mustParse(t, smallBatch(t, "b", 1)),
+			Options{OutDir: dir, Plot: "svg", Part: recordPart{}, Progress: func(p batch.Progress) { ran = true }})
+		if res != nil || !outdir.IsRefusal(err) || !strings.Contains(err.Error(), name+": is a symbolic link") {
+			t.Errorf("%s a symbolic link: %v, want a refusal naming it", name, err)
+		}
+		if ran {
+			t.Errorf("%s a symbolic link: refused only after the runs", name)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "experiment.toml")); err == nil {
+			t.Errorf("%s a symbolic link: experiment.toml was written", name)
+		}
+	}
+}
+
+// A batch stopped before any run finished writes "runs": [], not null.
+func TestSummaryOfNoRunsIsAnEmptyList(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	Execute(ctx, mustParse(t, smallBatch(t, "none", 1)), Options{OutDir: dir})
+	data, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), `"runs": []`) {
+		t.Errorf("summary.json of no runs:\n%s", data)
+	}
+}
