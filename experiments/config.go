@@ -163,6 +163,8 @@ func (e *Experiment) Config(algorithm string) (model.Config, error) {
 func (e *Experiment) baseConfig() model.Config {
 	return model.Config{
 		PFC:               e.pfcConfig(),
+		ClockPPM:          e.ClockPPM(),
+		SwitchJitter:      e.SwitchJitter(),
 		Model:             e.Model,
 		Seed:              e.Seed,
 		Duration:          algos.Time(e.Duration),

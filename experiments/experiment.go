@@ -69,8 +69,21 @@ type Network struct {
 	PFC     bool         `toml:"pfc"`
 	PFCXoff *units.Bytes `toml:"pfc_xoff"`
 	PFCXon  *units.Bytes `toml:"pfc_xon"`
+	// PFCAccounting is "ingress" or "egress" (pfc.go); PFCDeadlockAfter
+	// how long a cycle of pauses must hold to stop the run as a deadlock.
+	PFCAccounting    string          `toml:"pfc_accounting,omitempty"`
+	PFCDeadlockAfter *units.Duration `toml:"pfc_deadlock_after,omitempty"`
+	// PFCThreshold is "static" or "dynamic", PFCAlpha the dynamic
+	// threshold's share of the free shared buffer (pfc.go).
+	PFCThreshold string   `toml:"pfc_threshold,omitempty"`
+	PFCAlpha     *float64 `toml:"pfc_alpha,omitempty"`
 	// Changes set the capacity of links during the run.
 	Changes []Change `toml:"changes,omitempty"`
+	// ClockPPM bounds each host's clock offset and SwitchJitter the
+	// variation of a switch's forwarding latency (model/clock.go): what
+	// breaks perfectly periodic senders' lock-step. Defaults in clock.go.
+	ClockPPM     *float64        `toml:"clock_ppm,omitempty"`
+	SwitchJitter *units.Duration `toml:"switch_jitter,omitempty"`
 
 	// A fabric (fabric.go): a leaf-spine of Leaves leaves, Spines spines
 	// and HostsPerLeaf hosts under each, its host links at Capacity and
@@ -184,6 +197,8 @@ func (e *Experiment) Clone() *Experiment {
 	}
 	c.Output.Phases = slices.Clone(e.Output.Phases)
 	c.Network.PFCXoff, c.Network.PFCXon = clonePtr(e.Network.PFCXoff), clonePtr(e.Network.PFCXon)
+	c.Network.ClockPPM, c.Network.SwitchJitter = clonePtr(e.Network.ClockPPM), clonePtr(e.Network.SwitchJitter)
+	c.Network.PFCDeadlockAfter, c.Network.PFCAlpha = clonePtr(e.Network.PFCDeadlockAfter), clonePtr(e.Network.PFCAlpha)
 	c.Network.UplinkCapacity = clonePtr(e.Network.UplinkCapacity)
 	c.Network.Leaves, c.Network.Spines = clonePtr(e.Network.Leaves), clonePtr(e.Network.Spines)
 	c.Network.HostsPerLeaf, c.Network.K = clonePtr(e.Network.HostsPerLeaf), clonePtr(e.Network.K)

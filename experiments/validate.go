@@ -127,6 +127,7 @@ func (e *Experiment) Validate() error {
 		bad("output.fairness_threshold", "must be in (0, 1]")
 	}
 
+	e.validateClocks(bad)
 	if len(errs) == 0 && e.IsFabric() { // routes, and flows, need sound keys
 		e.checkFabric(bad)
 	}

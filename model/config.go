@@ -44,6 +44,14 @@ type Config struct {
 	Phases []algos.Time
 	// PFC, if set, turns on IEEE 802.1Qbb on every switch port (pfc.go).
 	PFC *PFC
+	// ClockPPM bounds each host's clock offset, drawn from the seed
+	// uniformly within +-ClockPPM parts per million: its link and its rate
+	// limiters run that much fast or slow (clock.go). 0: every clock exact.
+	ClockPPM float64
+	// SwitchJitter bounds the variation of a switch's forwarding latency:
+	// each frame reaches the switch after its link's propagation plus a
+	// delay drawn uniformly from [0, SwitchJitter) (clock.go). 0: none.
+	SwitchJitter algos.Time
 
 	// Fabric, if set, is the network instead of a chain (fabric.go):
 	// Capacity, Buffer, Links, Sources and Traffic are then unused.
@@ -210,6 +218,12 @@ func (c *Config) validate() error {
 		c.validateFabric(bad)
 	} else {
 		c.validateChain(bad)
+	}
+	if !(c.ClockPPM >= 0 && c.ClockPPM <= MaxClockPPM) {
+		bad("clock offsets must be within 0 and %g ppm", float64(MaxClockPPM))
+	}
+	if c.SwitchJitter < 0 || c.SwitchJitter > MaxSwitchJitter {
+		bad("switch jitter must be within 0 and %g s", MaxSwitchJitter.Seconds())
 	}
 	if d := c.FeedbackLatency; d.Lo < 0 || d.Max() < d.Lo || d.Max() >= algos.Never {
 		bad("feedback latency must be finite, not negative, its least value at most its most")

@@ -63,7 +63,7 @@ func (s *Packet) afterSizedFrame(l *limiter) {
 	case sz.left == 0:
 		l.hold |= holdIdle
 	case sz.left < int64(s.cfg.FrameBytes):
-		l.nextSerial = algos.TransmitTime(int(sz.left), l.lineRate)
+		l.nextSerial = algos.TransmitTime(int(sz.left), l.lineRate*l.clock)
 	default:
 		l.nextSerial = l.serial
 	}

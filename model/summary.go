@@ -32,6 +32,9 @@ type Summary struct {
 	// Watched names, on a fabric, the ports and flows its time series
 	// follows, in the order of its columns (sample.go).
 	Watched *Watched `json:"watched,omitempty"`
+	// PFCDeadlock is the cycle of pauses that stopped the run, if one did
+	// (deadlock.go): the run ends at its detection, before its duration.
+	PFCDeadlock *Deadlock `json:"pfc_deadlock,omitempty"`
 }
 
 // PhaseSummary is what a run measured over one phase, [start, end]: the
@@ -179,6 +182,7 @@ func (s *Packet) Summary() Summary {
 	s.incastSummary(&sum)
 	sum.TimeToFairness = s.fairness().fair.result(s.now, cfg.FairHold())
 	sum.Phases = s.phases()
+	sum.PFCDeadlock = s.deadlock
 	return sum
 }
 

@@ -81,7 +81,7 @@ func (fl *sourceFlows) nextSerial(l *limiter) algos.Time {
 		return l.serial
 	}
 	if left := fl.table.items[*fl.short.front()].left; left < int64(fl.frameBytes) {
-		return algos.TransmitTime(int(left), l.lineRate)
+		return algos.TransmitTime(int(left), l.lineRate*l.clock)
 	}
 	return l.serial
 }
