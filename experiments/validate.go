@@ -286,9 +286,15 @@ func (e *Experiment) validateChain(bad func(key, format string, args ...any)) {
 		bad("network.rtt", "must be finite")
 	}
 	links := e.LinkCount()
+	t := chainNamed(n.Topology)
+	oneLink := t != nil && t.MaxLinks() == 1 // a dumbbell
 	switch {
-	case chainNamed(n.Topology) != nil && chainNamed(n.Topology).MaxLinks() == 1 && links != 1:
+	case oneLink && links != 1:
 		bad("network.links", "a %s has one congestible link; use topology = \"parking_lot\" for a chain", n.Topology)
+	case oneLink && n.HopDelay != nil && *n.HopDelay != FixedDelay(algos.Time(n.RTT)/2):
+		// Files saved before dumbbells stopped writing it hold rtt/2, which
+		// changes nothing; any other value would be silently ignored.
+		bad("network.hop_delay", "a %s has no hop between switches: its delays are network.rtt's and the sources' ([[sources.override]] rtt)", n.Topology)
 	case links < 1 || links > maxChainLinks:
 		bad("network.links", "must be from 1 to %d", maxChainLinks)
 	case e.Model == "fluid" && links > 1:
