@@ -90,20 +90,23 @@ func paramRows(e *experiments.Experiment, algo string) []paramRow {
 // chainRows are the keys of a dumbbell or a parking lot.
 func chainRows(r *experiments.Experiment) []paramRow {
 	dur := func(d units.Duration) string { return units.FormatDuration(algos.Time(d)) }
-	return []paramRow{
+	rows := []paramRow{
 		row(r, "network.capacity", units.FormatRate(float64(r.Network.Capacity))),
 		row(r, "network.buffer", units.FormatBytes(float64(r.Network.Buffer))),
 		row(r, "network.frame_size", units.FormatBytes(float64(r.Network.FrameSize))),
 		row(r, "network.rtt", dur(r.Network.RTT)),
 		row(r, "network.links", strconv.Itoa(*r.Network.Links)),
-		row(r, "network.hop_delay", r.Network.HopDelay.String()),
+	}
+	if r.Network.HopDelay != nil { // a dumbbell has no hop between switches
+		rows = append(rows, row(r, "network.hop_delay", r.Network.HopDelay.String()))
+	}
+	return append(rows,
 		row(r, "network.pfc", strconv.FormatBool(r.Network.PFC)),
 		row(r, "sources.count", strconv.Itoa(r.Sources.Count)),
 		row(r, "sources.line_rate", units.FormatRate(float64(*r.Sources.LineRate))),
 		row(r, "sources.initial_rate", initialRate(r)),
 		row(r, "sources.forward_delay", r.Sources.ForwardDelay.String()),
-		row(r, "sources.backward_delay", r.Sources.BackwardDelay.String()),
-	}
+		row(r, "sources.backward_delay", r.Sources.BackwardDelay.String()))
 }
 
 // fabricRows are the keys of a fabric: its size, links, routing and
