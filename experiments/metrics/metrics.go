@@ -2,8 +2,9 @@
 // runs by: each one's name (as summary.json and results.csv write it), unit,
 // scope (the run, each bottleneck or each source), how to read it from a
 // run's summary, and what a missing value means. The sweep figure, the
-// stability criteria and results.csv read metrics through it, so a metric
-// means the same thing in each.
+// stability criteria, results.csv and the text summary's link and fairness
+// lines read metrics through it, so a metric means the same thing in each;
+// a test fails when a number of the summary is not registered.
 package metrics
 
 import (
