@@ -16,6 +16,7 @@ var reportedApart = map[string]string{
 	"tiers.":                             "results.csv (tiers...), the text summary's tier lines, the sweep figure per tier",
 	"convergence.":                       "seed 002's model: results.csv (convergence_...), the text summary",
 	"flows.by_size.":                     "fct.csv (one row per size bucket), the FCT figure, results.csv (flows_by_size...)",
+	"pfc_deadlock.":                      "the cycle of pauses that stopped a run: stderr, results.csv (pfc_deadlock_...)",
 	"watched.":                           "the time series' column names (the ports and flows it follows)",
 }
 
