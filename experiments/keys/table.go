@@ -29,7 +29,7 @@ var All = []Key{
 	{Path: "network.frame_size", Kind: Bytes, Doc: "data frame size", Cost: "events grow as it shrinks"},
 	{Path: "network.rtt", Kind: Duration, Topologies: chainsOnly, Doc: "round-trip propagation delay of every source"},
 	{Path: "network.links", Kind: Count, Topologies: chainsOnly, Derived: "1 for a dumbbell, 2 for a parking lot", Doc: "congestible links in the chain (1 for a dumbbell)"},
-	{Path: "network.hop_delay", Kind: Delay, Derived: "network.rtt / 2 (a fabric: 1us)", Doc: "propagation between switches of a parking lot (default: rtt/2)", FabricDoc: "propagation of every link, drawn per link"},
+	{Path: "network.hop_delay", Kind: Delay, Derived: "network.rtt / 2 on a parking lot, 1us on a fabric; a dumbbell has none", Doc: "propagation between switches of a parking lot (default: rtt/2)", FabricDoc: "propagation of every link, drawn per link"},
 	{Path: "network.feedback_latency", Kind: Delay, Models: packetOnly, Doc: "the switch's time to generate a feedback frame, drawn per frame"},
 	{Path: "network.pfc", Kind: Switch, Doc: "IEEE 802.1Qbb PAUSE on every switch port", FabricDoc: "IEEE 802.1Qbb PAUSE, hop by hop on every switch port"},
 	{Path: "network.pfc_xoff", Kind: Bytes, Derived: "per port, from its buffer and the bytes in flight (model/pfc.go)", Doc: "PFC: the queue at which a port pauses its feeders"},
