@@ -616,26 +616,6 @@ func (t Traffic) incastStart() algos.Time {
 	return algos.Time(*t.IncastStart)
 }
 
-// dropChainTables removes from a saved fabric experiment what only the
-// chains have: the [sources] tables and network.rtt, which the encoder
-// writes for every experiment.
-func dropChainTables(text string) string {
-	var out []string
-	skip, table := false, ""
-	for _, line := range strings.SplitAfter(text, "\n") {
-		t := strings.TrimSpace(line)
-		if strings.HasPrefix(t, "[") {
-			table = strings.Trim(t, "[] ")
-			skip = table == "sources" || strings.HasPrefix(table, "sources.")
-		}
-		if skip || (table == "network" && strings.HasPrefix(t, "rtt =")) {
-			continue
-		}
-		out = append(out, line)
-	}
-	return strings.Join(out, "")
-}
-
 // SeriesShape is the number of queue and rate columns a run's time series
 // has: on a chain every link and source, on a fabric the ports and flows it
 // watches (at most output.watch_ports and output.watch_flows).
