@@ -39,17 +39,7 @@ func (e *Error) Error() string { return e.Path + ": " + e.Msg }
 // error once ctx is cancelled. A regular file is read into one buffer of
 // its size (io.ReadAll's doubling would take twice it).
 func Read(ctx context.Context, path string, l Limit) ([]byte, error) {
-	info, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if info.IsDir() && l.Streams {
-		return nil, &Error{path, "is a directory, not " + l.What}
-	}
-	if !info.Mode().IsRegular() && (!l.Streams || info.IsDir()) {
-		return nil, notRegular(path, info.Mode(), l.What)
-	}
-	if info.Mode().IsRegular() {
+	if !l.Streams {
 		f, err := Open(path, l.What)
 		if err != nil {
 			return nil, err
@@ -57,11 +47,21 @@ func Read(ctx context.Context, path string, l Limit) ([]byte, error) {
 		defer f.Close()
 		return readRegular(ctx, f, path, l)
 	}
-	f, err := os.Open(path)
+	f, err := os.Open(path) // a FIFO's open waits for its writer, as <(...) needs
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case info.IsDir():
+		return nil, &Error{path, "is a directory, not " + l.What}
+	case info.Mode().IsRegular():
+		return readRegular(ctx, f, path, l)
+	}
 	data, err := io.ReadAll(io.LimitReader(contextReader{ctx, f}, l.Max+1))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
