@@ -13,6 +13,7 @@
 //   - stats: a metric over the seeds of a point (mean, 95% interval);
 //   - outdir: the output directory, written safely;
 //   - userfile: the files a user names, read bounded and never blocked;
+//   - tomltext: a TOML text as written, for errors that name the line;
 //   - shard: a batch spread over machines, and the merge of its slices;
 //   - stability: the search for where a loop stops being stable;
 //   - reproduce: the seed papers' claims, judged from fresh runs.

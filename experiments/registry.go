@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"qcnlab/experiments/keys"
+	"qcnlab/experiments/tomltext"
 )
 
 // fieldByTOML is the field of struct type t that TOML names name.
@@ -84,7 +85,7 @@ func KeyDefaults() map[string]string {
 		if !ok || v.IsZero() && k.Kind != keys.Count && k.Kind != keys.Number && k.Kind != keys.Switch && k.Kind != keys.Duration && k.Kind != keys.Delay {
 			continue
 		}
-		out[k.Path] = tomlValue(v.Interface())
+		out[k.Path] = tomltext.Value(v.Interface())
 	}
 	return out
 }
