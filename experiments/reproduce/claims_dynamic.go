@@ -52,7 +52,7 @@ func claimsDynamic() []Claim {
 		asMain(Claim{
 			ID: "004-fig7", Ref: "004", Figure: "figure 7",
 			Text:        `Capacities 1 to 100 Gbps, loop delays 80 to 320 µs: "the larger the bandwidth, the lower the utilization for QCN ... when the link capacity increases to 100Gbps, the utilizations of QCN ... greatly degrade ... DSM remains almost 100% utilization regardless of the delays and the bandwidth" (section V-B)`,
-			Plot:        &SweepPlot{Key: "network.capacity", Metric: utilization, YLabel: "utilization"},
+			Plot:        &SweepPlot{Key: "network.capacity", Metric: utilization, YLabel: "utilization (fraction)"},
 			Rule:        adaptability,
 			Corrections: dsmDamped,
 		}, dsm7),

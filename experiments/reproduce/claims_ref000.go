@@ -42,7 +42,7 @@ func claims000() []Claim {
 			Text:       `2 sources, RTT 240 µs: "N-AIMD is unstable, with underflowing queues leading to substantial link under-utilization" (section III-B)`,
 			Experiment: "ap-n-aimd-2-sources",
 			Edit:       func(e *experiments.Experiment) { keepAxes("seed")(e); rttList("140us", "240us")(e) },
-			Plot:       &SweepPlot{Key: "network.rtt", Metric: utilization, YLabel: "utilization"},
+			Plot:       &SweepPlot{Key: "network.rtt", Metric: utilization, YLabel: "utilization (fraction)"},
 			Rule:       underflowAt("n-aimd", "network.rtt=240us"),
 		},
 		{

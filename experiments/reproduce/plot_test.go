@@ -1,6 +1,9 @@
 package reproduce
 
 import (
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"qcnlab/experiments/batch"
@@ -32,10 +35,81 @@ func TestClaimFigureLegendOffTheData(t *testing.T) {
 	if l.Min.X < d.Max.X && d.Min.X < l.Max.X && l.Min.Y < d.Max.Y && d.Min.Y < l.Max.Y {
 		t.Errorf("legend %v covers the data %v", l, d)
 	}
-	if len(fig.Key)+len(fig.Legends[0]) != 3 || fig.Rows[0][0].X.Label.Text != "network.rtt (swept values)" {
+	if len(fig.Key)+len(fig.Legends[0]) != 3 || fig.Rows[0][0].X.Label.Text != "network.rtt (us)" {
 		t.Errorf("legend %v, x label %q", fig.Legends[0], fig.Rows[0][0].X.Label.Text)
 	}
 	if _, err := sp.render("x", rs); err != nil {
 		t.Error(err)
+	}
+}
+
+// unitOf is the unit an axis label names in its last parentheses; "" for
+// none.
+func unitOf(label string) string {
+	a, b := strings.LastIndex(label, "("), strings.LastIndex(label, ")")
+	if a < 0 || b != len(label)-1 || b-a < 2 {
+		return ""
+	}
+	return label[a+1 : b]
+}
+
+// Every claim figure drawn against a swept key names the unit of both
+// axes, the key's from its values as the report's runs read them.
+func TestEveryClaimSweepFigureHasUnits(t *testing.T) {
+	n := 0
+	for _, c := range Claims() {
+		sp := c.Plot
+		if sp == nil {
+			continue
+		}
+		n++
+		tk, err := plan(c.parts()[0], nil, Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", c.ID, err)
+		}
+		var values []string
+		for _, a := range tk.exp.Sweep {
+			if a.Key == sp.Key {
+				values = a.Values
+			}
+		}
+		if len(values) == 0 {
+			t.Errorf("%s: the figure's key %s is not swept", c.ID, sp.Key)
+			continue
+		}
+		label, ticks := sp.xAxis(values)
+		if unitOf(label) == "" || unitOf(sp.YLabel) == "" {
+			t.Errorf("%s: axes %q and %q, not both with a unit", c.ID, label, sp.YLabel)
+		}
+		for _, tick := range ticks {
+			if _, err := strconv.ParseFloat(tick, 64); err != nil {
+				t.Errorf("%s: tick %q is not a number in the axis' unit (%q)", c.ID, tick, label)
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no claim figure")
+	}
+}
+
+// A swept size, rate or duration reads in the unit its largest value
+// reads in; another key in the unit its plot names.
+func TestSweptAxisUnits(t *testing.T) {
+	for _, tc := range []struct {
+		sp     SweepPlot
+		values []string
+		label  string
+		ticks  []string
+	}{
+		{SweepPlot{Key: "network.rtt"}, []string{`"100us"`, `"1ms"`, `"500us"`}, "network.rtt (ms)", []string{"0.1", "1", "0.5"}},
+		{SweepPlot{Key: "network.rtt"}, []string{"20us", "80us"}, "network.rtt (us)", []string{"20", "80"}},
+		{SweepPlot{Key: "network.capacity"}, []string{"1Gbps", "100Gbps"}, "network.capacity (Gbps)", []string{"1", "100"}},
+		{SweepPlot{Key: "network.buffer"}, []string{"20KB", "60KB"}, "network.buffer (KB)", []string{"20", "60"}},
+		{SweepPlot{Key: "traffic.short_flow_rate"}, []string{"0", "200"}, "traffic.short_flow_rate (flows/s)", []string{"0", "200"}},
+	} {
+		label, ticks := tc.sp.xAxis(tc.values)
+		if label != tc.label || !slices.Equal(ticks, tc.ticks) {
+			t.Errorf("%s %v: %q %q, want %q %q", tc.sp.Key, tc.values, label, ticks, tc.label, tc.ticks)
+		}
 	}
 }
