@@ -12,7 +12,6 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
 
 	"qcnlab/algos"
 	"qcnlab/experiments"
@@ -200,10 +199,4 @@ func shorten(v string) string {
 		return v[:37] + "..."
 	}
 	return v
-}
-
-// png draws a plot as an 8 by 5 inch PNG, through the one renderer of
-// qcnlab's figures.
-func png(p *plot.Plot) ([]byte, error) {
-	return plots.Render([][]*plot.Plot{{p}}, 8*vg.Inch, 5*vg.Inch, draw.Tiles{Rows: 1, Cols: 1}, "png")
 }

@@ -6,7 +6,11 @@ import (
 	"strings"
 	"testing"
 
+	"gonum.org/v1/plot/vg/draw"
+
 	"qcnlab/experiments/batch"
+	"qcnlab/experiments/plots"
+	"qcnlab/experiments/stability"
 	"qcnlab/model"
 )
 
@@ -110,6 +114,63 @@ func TestSweptAxisUnits(t *testing.T) {
 		label, ticks := tc.sp.xAxis(tc.values)
 		if label != tc.label || !slices.Equal(ticks, tc.ticks) {
 			t.Errorf("%s %v: %q %q, want %q %q", tc.sp.Key, tc.values, label, ticks, tc.label, tc.ticks)
+		}
+	}
+}
+
+// checkLayout checks a claim figure in the run figures' style: one panel
+// with a unit on each axis, and one legend of the given entries, right of
+// the data and clear of it.
+func checkLayout(t *testing.T, name string, fig *plots.Figure, entries int) {
+	t.Helper()
+	p := fig.Rows[0][0]
+	if unitOf(p.X.Label.Text) == "" || unitOf(p.Y.Label.Text) == "" {
+		t.Errorf("%s: axes %q and %q, not both with a unit", name, p.X.Label.Text, p.Y.Label.Text)
+	}
+	if sz := p.Legend.Rectangle(draw.Canvas{}).Size(); sz.X > 0 || sz.Y > 0 {
+		t.Errorf("%s: the panel's own legend (%v) is drawn over the data", name, sz)
+	}
+	pl := fig.Place()
+	if len(pl.Legends) != 1 || len(pl.Data) != 1 || len(fig.Legends[0]) != entries {
+		t.Fatalf("%s: %d legends, %d panels, legend %d entries (want %d)", name, len(pl.Legends), len(pl.Data), len(fig.Legends[0]), entries)
+	}
+	l, d := pl.Legends[0], pl.Data[0]
+	if l.Min.X < d.Max.X && d.Min.X < l.Max.X && l.Min.Y < d.Max.Y && d.Min.Y < l.Max.Y || l.Min.X < d.Max.X {
+		t.Errorf("%s: legend %v not right of the data %v", name, l, d)
+	}
+}
+
+// A stability search's figure names its key's and its metric's units and
+// keeps its legend (algorithms, threshold, the paper's boundaries) beside
+// the data.
+func TestSearchFigureLayout(t *testing.T) {
+	for _, tc := range []struct {
+		crit, unit    string
+		rng           [2]float64
+		metric        float64
+		xLabel, yUnit string
+	}{
+		{"std>0.2qeq", "s", [2]float64{20e-6, 500e-6}, 0.3, "network.rtt (us)", "multiple of Q_EQ"},
+		{"std>4.5KB", "s", [2]float64{1e-3, 5e-3}, 6000, "network.rtt (ms)", "KB"},
+		{"empty>0.01", "bits/s", [2]float64{1e9, 40e9}, 0.02, "network.rtt (Gbps)", "fraction"},
+		{"util<0.95", "count", [2]float64{2, 20}, 0.9, "network.rtt (count)", "fraction"},
+	} {
+		r := &stability.Report{Key: "network.rtt", Unit: tc.unit, Range: tc.rng}
+		for _, alg := range []string{"n-aimd", "ap-n-aimd"} {
+			r.Results = append(r.Results, stability.Boundary{Algorithm: alg, Criterion: tc.crit, Points: []stability.Point{
+				{Value: tc.rng[0], Metric: tc.metric / 2}, {Value: tc.rng[1], Metric: tc.metric}}})
+		}
+		fig, err := searchFigure("000-fig7", r, []mark{{label: "paper: n-aimd 140 us", at: tc.rng[1] / 2}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkLayout(t, tc.crit, fig, 4)
+		p := fig.Rows[0][0]
+		if p.X.Label.Text != tc.xLabel || unitOf(p.Y.Label.Text) != tc.yUnit {
+			t.Errorf("%s: axes %q, %q", tc.crit, p.X.Label.Text, p.Y.Label.Text)
+		}
+		if _, err := renderSearch("x", r, nil); err != nil {
+			t.Error(err)
 		}
 	}
 }
