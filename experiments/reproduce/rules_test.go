@@ -652,4 +652,8 @@ func TestFairReachedIgnoresLaterDips(t *testing.T) {
 	if x := got[reachedKey(0.9)]; !math.IsNaN(x) {
 		t.Errorf("threshold 0.9: reached at %g s, want never (fair for 1.5 s only)", x)
 	}
+	// First reached, held or not: the 1.5 s stretch counts.
+	if x, y := got[firstFairKey(0.8)], got[firstFairKey(0.9)]; x != 1 || y != 1 {
+		t.Errorf("first reached at %g and %g s, want 1 and 1", x, y)
+	}
 }
