@@ -183,9 +183,9 @@ func TestDifferingClaimsSayWhy(t *testing.T) {
 		verdict, notes string
 		want           string
 	}{
-		{c, Differs, "2 sources: boundary 160 us", "Why it differs: the paper's eq. 9 resets TR. 2 sources: boundary 160 us"},
+		{c, Differs, "the search ran 4 runs", "Why it differs: the paper's eq. 9 resets TR. The search ran 4 runs"},
 		{c, Partly, "", "Why it differs: the paper's eq. 9 resets TR."},
-		{Claim{ID: "y"}, Differs, "n", "Why it differs: not known. n"},
+		{Claim{ID: "y"}, Differs, "n", "Why it differs: not known. N"},
 		{c, Agrees, "n", "n"},
 		{c, NotJudged, "", ""},
 	} {

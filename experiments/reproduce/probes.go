@@ -172,9 +172,11 @@ func (pr *associationRun) Finish(*model.Summary) map[string]float64 {
 // restarts at every later dip and so grows with the run's length, it is
 // fixed once fairness is reached and held: a longer run cannot move it. A
 // run that never holds fairness that long has none (it never counts as
-// fair). It also records the first time min/max reaches the threshold at
-// all, held or not ("first_fair_s@<threshold>"): the measure the built-in's
-// description once quoted, which the report shows beside the one it judges.
+// fair). It also records the first time min/max reaches the threshold from
+// below, held or not ("first_fair_s@<threshold>"; sources that start alike,
+// at line rate, are fair only until their rates part): the first-time-fair
+// measure the README once quoted, which the report shows beside the one it
+// judges.
 // One run serves every threshold.
 type fairReachedProbe struct {
 	hold       float64
@@ -195,6 +197,7 @@ func (p fairReachedProbe) Attach(experiments.Run, *model.Config) ProbeRun {
 		r.since = append(r.since, math.NaN())
 		r.reached = append(r.reached, math.NaN())
 		r.first = append(r.first, math.NaN())
+		r.parted = append(r.parted, false)
 	}
 	return r
 }
@@ -204,7 +207,8 @@ type fairReachedRun struct {
 	thresholds []float64
 	since      []float64 // per threshold, the start of the current fair stretch; NaN outside one
 	reached    []float64
-	first      []float64 // per threshold, the first time min/max reached it; NaN before
+	first      []float64 // per threshold, the first time min/max reached it from below; NaN before
+	parted     []bool    // per threshold, whether min/max has been below it
 }
 
 func (r *fairReachedRun) Sample(x *model.Sample) {
@@ -214,7 +218,11 @@ func (r *fairReachedRun) Sample(x *model.Sample) {
 		lo, hi = min(lo, rate), max(hi, rate)
 	}
 	for i, th := range r.thresholds {
-		if math.IsNaN(r.first[i]) && hi > 0 && lo/hi >= th {
+		fair := hi > 0 && lo/hi >= th
+		switch {
+		case !fair:
+			r.parted[i] = true
+		case r.parted[i] && math.IsNaN(r.first[i]):
 			r.first[i] = now
 		}
 		switch {

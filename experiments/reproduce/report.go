@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Report is the outcome of a reproduction.
@@ -154,6 +156,9 @@ func claimNotes(c Claim, verdict, notes string) string {
 	why := c.Why
 	if why == "" {
 		why = "not known"
+	}
+	if r, n := utf8.DecodeRuneInString(notes); n > 0 {
+		notes = string(unicode.ToUpper(r)) + notes[n:]
 	}
 	return joinNonEmpty(" ", "Why it differs: "+why+".", notes)
 }
