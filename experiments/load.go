@@ -501,7 +501,7 @@ func typeError(err error, value func(key string) any) error {
 		return err
 	}
 	want := map[string]string{"integer": "a whole number", "float": "a plain number", "boolean": "true or false",
-		"bool": "true or false", "string": "a string"}[m[1]]
+		"bool": "true or false", "string": "a string", "slice": "an array"}[m[1]]
 	if want == "" {
 		return err
 	}
