@@ -223,9 +223,16 @@ func runCommand(fs *flag.FlagSet) func(c *call) int {
 		res, err := results.Execute(ctx, e, results.Options{Workers: *workers, OutDir: *out, Plot: plot.Format, PlotSize: plot.Size, Series: series, Part: part,
 			Abort: abort, Progress: report})
 		clear()
+		deadlocked := false
 		if res != nil {
 			for _, w := range results.Warnings(res) {
 				fmt.Fprintln(c.stderr, "qcnlab: warning:", w)
+			}
+			for _, r := range res.Runs {
+				if d := r.PFCDeadlock; d != nil { // the run stopped there: a failed run
+					fmt.Fprintf(c.stderr, "qcnlab: run %d (%s): %v\n", r.Run, r.Label, d)
+					deadlocked = true
+				}
 			}
 			write := results.WriteText
 			if *asJSON {
@@ -236,6 +243,8 @@ func runCommand(fs *flag.FlagSet) func(c *call) int {
 			}
 		}
 		switch {
+		case err == nil && deadlocked:
+			return exitRun
 		case err == nil:
 			return exitOK
 		case errors.Is(err, context.Canceled) && res != nil && (res.Complete || abort.Err() != nil):
@@ -404,7 +413,7 @@ func listCommand(fs *flag.FlagSet) func(c *call) int {
 			fmt.Fprintln(c.stderr, "qcnlab list takes no arguments")
 			return exitUsage
 		}
-		if err := experiments.WriteList(c.stdout); err != nil {
+		if err := experiments.WriteListWidth(c.stdout, terminalWidth(c.stdout)); err != nil {
 			fmt.Fprintln(c.stderr, err)
 			return exitRun
 		}

@@ -5,35 +5,131 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
+	"unicode/utf8"
 
 	"qcnlab/algos"
 	"qcnlab/units"
 )
 
-// WriteList writes the built-in experiments and the algorithms.
-func WriteList(w io.Writer) error {
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "Built-in experiments (qcnlab show NAME prints one):")
+// WriteList writes the built-in experiments and the algorithms, each on
+// one line however long.
+func WriteList(w io.Writer) error { return WriteListWidth(w, 0) }
+
+// WriteListWidth writes the list for a terminal width columns wide: the
+// last column (what an experiment or algorithm is) wraps at spaces, its
+// continuation lines under its start; 0 for no wrapping.
+func WriteListWidth(w io.Writer, width int) error {
+	var experiments, schemes [][]string
 	for _, name := range BuiltinNames() {
 		e, err := Builtin(name)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(tw, "  %s\t%s\n", name, firstSentence(e.Description))
+		experiments = append(experiments, []string{name, firstSentence(e.Description)})
 	}
-	fmt.Fprintln(tw, "\nAlgorithms (qcnlab algos NAME lists the parameters):")
 	for _, name := range algos.Names() {
 		sc, _ := algos.Lookup(name)
-		fmt.Fprintf(tw, "  %s\t%s\tsource %s\t%s\n", name, sc.Display, sc.Ref, sc.Summary)
+		schemes = append(schemes, []string{name, sc.Display, "source " + sc.Ref, sc.Summary})
 	}
+	var b strings.Builder
+	heading(&b, "Built-in experiments (qcnlab show NAME prints one):", width)
+	writeColumns(&b, experiments, width)
+	heading(&b, "\nAlgorithms (qcnlab algos NAME lists the parameters):", width)
+	writeColumns(&b, schemes, width)
 	if waiting := algos.AwaitingTransport(); len(waiting) > 0 {
-		fmt.Fprintln(tw, "\nNot runnable yet: ACK-clocked, they need the transport layer (qcnlab algos NAME lists the parameters):")
+		var rows [][]string
 		for _, name := range waiting {
 			sc, _ := algos.Describe(name)
-			fmt.Fprintf(tw, "  %s\t%s\tsource %s\t%s\n", name, sc.Display, sc.Ref, sc.Summary)
+			rows = append(rows, []string{name, sc.Display, "source " + sc.Ref, sc.Summary})
+		}
+		heading(&b, "\nNot runnable yet: ACK-clocked, they need the transport layer (qcnlab algos NAME lists the parameters):", width)
+		writeColumns(&b, rows, width)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// heading writes a heading line, wrapped to width (0: not wrapped).
+func heading(b *strings.Builder, text string, width int) {
+	if strings.HasPrefix(text, "\n") {
+		b.WriteByte('\n')
+	}
+	if width <= 0 {
+		b.WriteString(strings.TrimPrefix(text, "\n") + "\n")
+		return
+	}
+	for _, line := range wrapWords(text, width) {
+		b.WriteString(line + "\n")
+	}
+}
+
+// writeColumns writes rows as aligned columns, two spaces in, two between,
+// the last one wrapped to width (0: not wrapped; at least 30 columns are
+// left for it).
+func writeColumns(b *strings.Builder, rows [][]string, width int) {
+	if len(rows) == 0 {
+		return
+	}
+	cols := len(rows[0])
+	widths := make([]int, cols-1)
+	for _, r := range rows {
+		for c := range widths {
+			widths[c] = max(widths[c], utf8.RuneCountInString(r[c]))
 		}
 	}
-	return tw.Flush()
+	indent := 2
+	for _, w := range widths {
+		indent += w + 2
+	}
+	if width > 0 && indent+30 > width {
+		// Too wide for columns (a long source reference): each row's
+		// fields on their line, the last below, both wrapped.
+		for _, r := range rows {
+			for k, line := range wrapWords(strings.Join(r[:cols-1], ", "), width-4) {
+				b.WriteString(strings.Repeat(" ", 2+2*min(k, 1)) + line + "\n")
+			}
+			for _, line := range wrapWords(r[cols-1], max(20, width-6)) {
+				b.WriteString("      " + line + "\n")
+			}
+		}
+		return
+	}
+	for _, r := range rows {
+		b.WriteString("  ")
+		for c, w := range widths {
+			fmt.Fprintf(b, "%-*s  ", w, r[c])
+		}
+		lines := []string{r[cols-1]}
+		if width > 0 {
+			lines = wrapWords(r[cols-1], max(30, width-indent))
+		}
+		for k, line := range lines {
+			if k > 0 {
+				b.WriteString(strings.Repeat(" ", indent))
+			}
+			b.WriteString(line)
+			b.WriteByte('\n')
+		}
+	}
+}
+
+// wrapWords breaks s into lines of at most width characters, at spaces;
+// a word longer than width has a line of its own.
+func wrapWords(s string, width int) []string {
+	var lines []string
+	line := ""
+	for _, word := range strings.Fields(s) {
+		switch {
+		case line == "":
+			line = word
+		case utf8.RuneCountInString(line)+1+utf8.RuneCountInString(word) <= width:
+			line += " " + word
+		default:
+			lines = append(lines, line)
+			line = word
+		}
+	}
+	return append(lines, line)
 }
 
 // WriteAlgos writes the parameters of the named algorithms (all runnable

@@ -142,6 +142,9 @@ func (e *Experiment) Config(algorithm string) (model.Config, error) {
 	}
 	cfg := e.baseConfig()
 	cfg.Scheme, cfg.Params = sc, v
+	if cfg.FlowBuckets, err = e.FlowBuckets(); err != nil {
+		return model.Config{}, fmt.Errorf("output.fct_buckets: %w", err)
+	}
 	if e.IsFabric() {
 		if cfg.Fabric, err = e.Fabric(); err != nil {
 			return model.Config{}, err
@@ -160,6 +163,8 @@ func (e *Experiment) Config(algorithm string) (model.Config, error) {
 func (e *Experiment) baseConfig() model.Config {
 	return model.Config{
 		PFC:               e.pfcConfig(),
+		ClockPPM:          e.ClockPPM(),
+		SwitchJitter:      e.SwitchJitter(),
 		Model:             e.Model,
 		Seed:              e.Seed,
 		Duration:          algos.Time(e.Duration),

@@ -69,8 +69,21 @@ type Network struct {
 	PFC     bool         `toml:"pfc"`
 	PFCXoff *units.Bytes `toml:"pfc_xoff"`
 	PFCXon  *units.Bytes `toml:"pfc_xon"`
+	// PFCAccounting is "ingress" or "egress" (pfc.go); PFCDeadlockAfter
+	// how long a cycle of pauses must hold to stop the run as a deadlock.
+	PFCAccounting    string          `toml:"pfc_accounting,omitempty"`
+	PFCDeadlockAfter *units.Duration `toml:"pfc_deadlock_after,omitempty"`
+	// PFCThreshold is "static" or "dynamic", PFCAlpha the dynamic
+	// threshold's share of the free shared buffer (pfc.go).
+	PFCThreshold string   `toml:"pfc_threshold,omitempty"`
+	PFCAlpha     *float64 `toml:"pfc_alpha,omitempty"`
 	// Changes set the capacity of links during the run.
 	Changes []Change `toml:"changes,omitempty"`
+	// ClockPPM bounds each host's clock offset and SwitchJitter the
+	// variation of a switch's forwarding latency (model/clock.go): what
+	// breaks perfectly periodic senders' lock-step. Defaults in clock.go.
+	ClockPPM     *float64        `toml:"clock_ppm,omitempty"`
+	SwitchJitter *units.Duration `toml:"switch_jitter,omitempty"`
 
 	// A fabric (fabric.go): a leaf-spine of Leaves leaves, Spines spines
 	// and HostsPerLeaf hosts under each, its host links at Capacity and
@@ -134,6 +147,14 @@ type Output struct {
 	// offered the most load at the start, and the first flows.
 	WatchPorts *int `toml:"watch_ports,omitempty"`
 	WatchFlows *int `toml:"watch_flows,omitempty"`
+	// FCTBuckets are the upper edges of the flows' size buckets: sizes
+	// ("100KB") or shares of the flow-size distribution ("50%", as the
+	// HPCC paper's figure 11 buckets by percentile of size).
+	FCTBuckets []string `toml:"fct_buckets,omitempty"`
+	// Watch names the flows a fabric's time series follows first, before
+	// the explicit [[flows]] and the rest in order: a flow's index, or
+	// its hosts as "20->1" or "h20->h1" (the first such flow).
+	Watch []any `toml:"watch,omitempty"`
 }
 
 // Default is the experiment every key of a file falls back to.
@@ -176,6 +197,8 @@ func (e *Experiment) Clone() *Experiment {
 	}
 	c.Output.Phases = slices.Clone(e.Output.Phases)
 	c.Network.PFCXoff, c.Network.PFCXon = clonePtr(e.Network.PFCXoff), clonePtr(e.Network.PFCXon)
+	c.Network.ClockPPM, c.Network.SwitchJitter = clonePtr(e.Network.ClockPPM), clonePtr(e.Network.SwitchJitter)
+	c.Network.PFCDeadlockAfter, c.Network.PFCAlpha = clonePtr(e.Network.PFCDeadlockAfter), clonePtr(e.Network.PFCAlpha)
 	c.Network.UplinkCapacity = clonePtr(e.Network.UplinkCapacity)
 	c.Network.Leaves, c.Network.Spines = clonePtr(e.Network.Leaves), clonePtr(e.Network.Spines)
 	c.Network.HostsPerLeaf, c.Network.K = clonePtr(e.Network.HostsPerLeaf), clonePtr(e.Network.K)
@@ -195,6 +218,8 @@ func (e *Experiment) Clone() *Experiment {
 	t.IncastStart = clonePtr(t.IncastStart)
 	t.IncastFrom, t.Load = slices.Clone(t.IncastFrom), clonePtr(t.Load)
 	c.Output.WatchPorts, c.Output.WatchFlows = clonePtr(e.Output.WatchPorts), clonePtr(e.Output.WatchFlows)
+	t.Stop, t.MaxFlows = clonePtr(t.Stop), clonePtr(t.MaxFlows)
+	c.Output.FCTBuckets, c.Output.Watch = slices.Clone(e.Output.FCTBuckets), slices.Clone(e.Output.Watch)
 	c.Sweep = make([]Axis, len(e.Sweep))
 	for i, a := range e.Sweep {
 		c.Sweep[i] = Axis{Key: a.Key, Values: slices.Clone(a.Values)}

@@ -6,3 +6,12 @@ const (
 	ParkingLotText = parkingLotText
 	ScenarioText   = scenario
 )
+
+// ForgetFabrics empties the cache of fabrics built, so that a measure of
+// the heap starts from none.
+func ForgetFabrics() {
+	fabrics.Lock()
+	clear(fabrics.last)
+	fabrics.bytes = 0
+	fabrics.Unlock()
+}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -307,11 +308,19 @@ func (e *Experiment) Fabric() (*model.Fabric, error) {
 		if f, err = e.buildFabric(); err != nil {
 			return nil, err
 		}
+		// The cache holds what the estimates do not count: keep its
+		// routing tables within a run's bound, whatever the sweep.
+		var size float64
+		if sh, ok := e.shape(); ok {
+			size = sh.routeBytes(e.Network.PFC) + 500*sh.switchPorts
+		}
 		fabrics.Lock()
-		if len(fabrics.last) >= 8 {
+		if len(fabrics.last) >= 8 || fabrics.bytes+size > MaxRouteBytes {
 			clear(fabrics.last)
+			fabrics.bytes = 0
 		}
 		fabrics.last[key] = f
+		fabrics.bytes += size
 		fabrics.Unlock()
 	}
 	c := *f // the topology and its routes are shared, read-only
@@ -326,7 +335,7 @@ func (e *Experiment) Fabric() (*model.Fabric, error) {
 		if tr.Load != nil {
 			rate = model.ShortFlowRate(*tr.Load, len(f.Topology.Hosts), float64(e.Network.Capacity), sizes)
 		}
-		c.Short = &model.ShortFlows{Rate: rate, Sizes: sizes}
+		c.Short = &model.ShortFlows{Rate: rate, Sizes: sizes, Drain: e.Traffic.drain()}
 	}
 	return &c, nil
 }
@@ -336,7 +345,8 @@ func (e *Experiment) Fabric() (*model.Fabric, error) {
 // takes a while.
 var fabrics = struct {
 	sync.Mutex
-	last map[string]*model.Fabric
+	last  map[string]*model.Fabric
+	bytes float64 // their routing tables and ports, about
 }{last: map[string]*model.Fabric{}}
 
 // fabricKey is what a fabric is built from, as text.
@@ -436,7 +446,77 @@ func (e *Experiment) buildFabric() (*model.Fabric, error) {
 	if e.Output.WatchFlows != nil {
 		f.WatchFlows = *e.Output.WatchFlows
 	}
+	watch, err := e.watchedFlows(f, len(f.Flows)-len(e.Flows))
+	if err != nil {
+		return nil, &fabricError{"output.watch", err}
+	}
+	f.Watch = watch
 	return f, nil
+}
+
+// watchedFlows is the order in which a fabric's time series follows its
+// flows: those output.watch names, then the explicit [[flows]] (from
+// index explicit on: the victims of an incast, say), then the others.
+func (e *Experiment) watchedFlows(f *model.Fabric, explicit int) ([]int, error) {
+	var out []int
+	seen := map[int]bool{}
+	add := func(i int) {
+		if !seen[i] {
+			seen[i] = true
+			out = append(out, i)
+		}
+	}
+	t := f.Topology
+	for _, w := range e.Output.Watch {
+		i, err := watchIndex(w, f.Flows, func(name string) (int, bool) {
+			if n, err := strconv.Atoi(name); err == nil {
+				return n, n >= 0 && n < len(t.Hosts)
+			}
+			for h := range t.Hosts {
+				if t.HostName(h) == name {
+					return h, true
+				}
+			}
+			return 0, false
+		})
+		if err != nil {
+			return nil, err
+		}
+		add(i)
+	}
+	for i := max(explicit, 0); i < len(f.Flows); i++ {
+		add(i)
+	}
+	if len(out) == len(f.Flows) && slices.IsSorted(out) {
+		return nil, nil // the flows in order: the default
+	}
+	return out, nil
+}
+
+// watchIndex resolves one output.watch entry: a flow's index, or
+// "FROM->TO" with hosts host resolves.
+func watchIndex(w any, flows []model.Flow, host func(string) (int, bool)) (int, error) {
+	switch v := w.(type) {
+	case int64:
+		if v < 0 || v >= int64(len(flows)) {
+			return 0, fmt.Errorf("flow %d is out of range: the fabric has flows 0 to %d", v, len(flows)-1)
+		}
+		return int(v), nil
+	case string:
+		a, b, ok := strings.Cut(v, "->")
+		from, okFrom := host(strings.TrimSpace(a))
+		to, okTo := host(strings.TrimSpace(b))
+		if !ok || !okFrom || !okTo {
+			return 0, fmt.Errorf("%q is not a flow's index or its hosts as \"20->1\" or \"h20->h1\"", v)
+		}
+		for i, fl := range flows {
+			if fl.From == from && fl.To == to {
+				return i, nil
+			}
+		}
+		return 0, fmt.Errorf("no flow from %s to %s", a, b)
+	}
+	return 0, fmt.Errorf("%v is not a flow's index or its hosts as \"20->1\"", w)
 }
 
 // flowKey is the key that made flow i of a fabric: the pattern's, or its

@@ -16,6 +16,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"qcnlab/algos"
+	"qcnlab/printable"
 	"qcnlab/units"
 )
 
@@ -27,11 +28,18 @@ type Error struct {
 	Msg   string
 }
 
+// Error escapes what a terminal would act on in the place, the key and the
+// message: a key or a value of the file may hold an escape sequence.
 func (e *Error) Error() string {
-	if e.Key == "" {
-		return e.Where + ": " + e.Msg
+	lines := strings.Split(e.Msg, "\n")
+	for i, l := range lines {
+		lines[i] = printable.Text(l)
 	}
-	return e.Where + ": " + e.Key + ": " + e.Msg
+	msg := strings.Join(lines, "\n")
+	if e.Key == "" {
+		return printable.Text(e.Where) + ": " + msg
+	}
+	return printable.Text(e.Where) + ": " + printable.Text(e.Key) + ": " + msg
 }
 
 // document is what a file decodes into: the experiment with its [params]
@@ -668,6 +676,9 @@ func definesKey(line, name string) bool {
 			if strings.Trim(strings.TrimSpace(p), `"'`) == name {
 				return true
 			}
+			if q, err := strconv.Unquote(strings.TrimSpace(p)); err == nil && q == name { // "\u001b[2J"
+				return true
+			}
 		}
 		return false
 	}
@@ -695,7 +706,8 @@ var knownKeys = []string{
 	"sources.override.rtt", "sources.override.forward_delay", "sources.override.backward_delay",
 	"sources.override.start", "sources.override.stop",
 	"output.sample_interval", "output.rate_window", "output.fairness_threshold",
-	"network.pfc", "network.pfc_xoff", "network.pfc_xon",
+	"network.pfc", "network.pfc_xoff", "network.pfc_xon", "network.clock_ppm", "network.switch_jitter",
+	"network.pfc_accounting", "network.pfc_deadlock_after", "network.pfc_threshold", "network.pfc_alpha",
 	"traffic.long_flows", "traffic.short_flow_rate", "traffic.short_flow_sizes",
 	"network.links", "network.hop_delay", "network.feedback_latency", "network.changes",
 	"network.changes.at", "network.changes.capacity", "network.changes.link", "output.phases",

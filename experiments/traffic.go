@@ -5,10 +5,12 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/BurntSushi/toml"
 
+	"qcnlab/algos"
 	"qcnlab/model"
 	"qcnlab/units"
 )
@@ -32,6 +34,23 @@ type Traffic struct {
 	IncastStart   *units.Duration `toml:"incast_start,omitempty"`
 	IncastJitter  *units.Duration `toml:"incast_jitter,omitempty"` // starts spread over [start, start+jitter)
 	Load          *float64        `toml:"load,omitempty"`
+
+	// The drain: short flows stop arriving at Stop, or after MaxFlows
+	// flows, and a run with no greedy flow ends once every flow is over.
+	Stop     *units.Duration `toml:"stop,omitempty"`
+	MaxFlows *int64          `toml:"max_flows,omitempty"`
+}
+
+// drain is the model's drain of traffic.stop and traffic.max_flows.
+func (t Traffic) drain() model.Drain {
+	var d model.Drain
+	if t.Stop != nil {
+		d.Stop = algos.Time(*t.Stop)
+	}
+	if t.MaxFlows != nil {
+		d.MaxFlows = *t.MaxFlows
+	}
+	return d
 }
 
 // defaultTraffic is one greedy flow per source and no short flows: the
@@ -136,6 +155,38 @@ func (e *Experiment) dir(key string) string {
 	return filepath.Dir(where)
 }
 
+// FlowBuckets resolves output.fct_buckets into the model's upper edges in
+// bytes: a size, or a percentage of the short flows' size distribution.
+func (e *Experiment) FlowBuckets() ([]float64, error) {
+	var out []float64
+	for k, spec := range e.Output.FCTBuckets {
+		spec = strings.TrimSpace(spec)
+		var edge float64
+		if pct, ok := strings.CutSuffix(spec, "%"); ok {
+			p, err := strconv.ParseFloat(strings.TrimSpace(pct), 64)
+			if err != nil || !(p > 0 && p <= 100) {
+				return nil, fmt.Errorf("%q is not a share of the flows from 0%% (excluded) to 100%%", spec)
+			}
+			sizes, err := e.FlowSizes()
+			if err != nil {
+				return nil, fmt.Errorf("%q: a percentile needs traffic.short_flow_sizes: %v", spec, err)
+			}
+			edge = sizes.Quantile(p / 100)
+		} else {
+			b, err := units.ParseBytes(spec)
+			if err != nil || !(b > 0) {
+				return nil, fmt.Errorf("%q is neither a size such as \"100KB\" nor a percentile such as \"50%%\"", spec)
+			}
+			edge = b
+		}
+		if k > 0 && edge <= out[k-1] {
+			return nil, fmt.Errorf("the buckets' edges must increase: %q (%g bytes) after %g bytes", spec, edge, out[k-1])
+		}
+		out = append(out, edge)
+	}
+	return out, nil
+}
+
 // validateTraffic checks the [traffic] table.
 func (e *Experiment) validateTraffic(bad func(key, format string, args ...any)) {
 	t := e.Traffic
@@ -150,6 +201,18 @@ func (e *Experiment) validateTraffic(bad func(key, format string, args ...any)) 
 			bad("traffic.short_flow_sizes", "%v", err)
 		}
 	}
+	if t.Stop != nil && (*t.Stop <= 0 || algos.Time(*t.Stop) > algos.Time(e.Duration)) {
+		bad("traffic.stop", "must be in (0, duration]: when the short flows stop arriving")
+	}
+	if t.MaxFlows != nil && (*t.MaxFlows < 1 || *t.MaxFlows > MaxFlows) {
+		bad("traffic.max_flows", "must be from 1 to %d flows", MaxFlows)
+	}
+	if (t.Stop != nil || t.MaxFlows != nil) && t.ShortFlowRate == 0 && (t.Load == nil || *t.Load == 0) {
+		bad("traffic.stop", "stops the short flows' arrivals: give traffic.load or traffic.short_flow_rate")
+	}
+	if _, err := e.FlowBuckets(); err != nil {
+		bad("output.fct_buckets", "%v", err)
+	}
 	if !t.classic() && e.Model == "fluid" {
 		bad("traffic", "the fluid model has one greedy flow per source; use model = \"packet\" for flows")
 	}
@@ -160,7 +223,7 @@ func (e *Experiment) trafficConfig() (*model.Traffic, error) {
 	if e.Traffic.classic() {
 		return nil, nil
 	}
-	tr := &model.Traffic{LongFlows: e.Traffic.LongFlows, ShortRate: e.Traffic.ShortFlowRate}
+	tr := &model.Traffic{LongFlows: e.Traffic.LongFlows, ShortRate: e.Traffic.ShortFlowRate, Drain: e.Traffic.drain()}
 	if tr.ShortRate > 0 {
 		sizes, err := e.FlowSizes()
 		if err != nil {

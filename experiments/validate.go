@@ -6,11 +6,11 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"qcnlab/algos"
 	"qcnlab/model"
+	"qcnlab/printable"
 	"qcnlab/units"
 )
 
@@ -126,6 +126,7 @@ func (e *Experiment) Validate() error {
 		bad("output.fairness_threshold", "must be in (0, 1]")
 	}
 
+	e.validateClocks(bad)
 	if len(errs) == 0 && e.IsFabric() { // routes, and flows, need sound keys
 		e.checkFabric(bad)
 	}
@@ -404,14 +405,14 @@ func (e *Experiment) validateChanges(bad func(key, format string, args ...any), 
 func (e *Experiment) nameErrors(bad func(key, format string, args ...any)) {
 	check := func(key, name string, path bool) {
 		switch {
-		case strings.ContainsFunc(name, unicode.IsControl) || !utf8.ValidString(name):
+		case printable.Text(name) != name: // control characters, bidirectional overrides, bytes not UTF-8
 			bad(key, "%q holds a control character; a name is printable text", name)
 		case path && (strings.ContainsAny(name, `/\`) || strings.Contains(name, "..")):
 			bad(key, "%q holds a path separator or \"..\"; the name makes file names", name)
 		}
 	}
 	check("name", e.Name, true)
-	if strings.ContainsFunc(e.Description, func(r rune) bool { return unicode.IsControl(r) && r != '\n' && r != '\t' }) {
+	if d := strings.NewReplacer("\n", "", "\t", "").Replace(e.Description); printable.Text(d) != d {
 		bad("description", "holds a control character other than a line break or a tab")
 	}
 	for i, n := range e.Network.Nodes {
@@ -428,7 +429,7 @@ func (e *Experiment) nameErrors(bad func(key, format string, args ...any)) {
 // replaced by "_".
 func safeName(name string) string {
 	name = strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) || r == '/' || r == '\\' || r == utf8.RuneError {
+		if r == '/' || r == '\\' || r == utf8.RuneError || printable.Text(string(r)) != string(r) {
 			return '_'
 		}
 		return r

@@ -25,6 +25,9 @@ const (
 	evPauseHost // host, on: an XOFF (on) or XON reaches a host's NIC
 	evPausePort // port, on: an XOFF (on) or XON reaches a switch port
 	evXonCheck  // port, gen: a pausing port may have drained to XON
+	// port (an ingress link), gen: a paused link may have drained to XON
+	evIngressXonCheck
+	evDeadlockCheck // port, gen: a held port may be in a cycle of pauses (deadlock.go)
 	// The timeline: milestones (capacity changes, the window's and phases'
 	// boundaries) and samples run before any other event at their time.
 	evMilestone

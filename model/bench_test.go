@@ -110,3 +110,52 @@ func BenchmarkFatTreePermutationQCN(b *testing.B) {
 	b.ReportMetric(float64(hops)/b.Elapsed().Seconds(), "frame-hops/s")
 	b.ReportMetric(float64(peak)/1e6, "peak-heap-MB")
 }
+
+// realSwitchConfig is fatTreeConfig with what a fabric experiment has by
+// default: hosts' clocks within 100 ppm, a frame time of switch jitter, and
+// PFC decided per ingress link.
+func realSwitchConfig(b testing.TB, d algos.Time) Config {
+	cfg := fatTreeConfig(b, d)
+	cfg.ClockPPM, cfg.SwitchJitter = 100, algos.TransmitTime(1500, 10e9)
+	cfg.PFC = &PFC{Xoff: -1, Xon: -1, Ingress: true}
+	return cfg
+}
+
+// BenchmarkFatTreeRealSwitch is BenchmarkFatTreePermutationQCN on
+// realSwitchConfig, with its allocations.
+func BenchmarkFatTreeRealSwitch(b *testing.B) {
+	b.ReportAllocs()
+	var hops uint64
+	for b.Loop() {
+		sim, err := NewPacket(realSwitchConfig(b, 20*algos.Millisecond))
+		if err != nil {
+			b.Fatal(err)
+		}
+		sim.Run()
+		hops += sim.FrameHops()
+	}
+	b.ReportMetric(float64(hops)/b.Elapsed().Seconds(), "frame-hops/s")
+}
+
+// The switch allocates nothing per frame: running twice as long on the
+// real-switch fat-tree (clocks, jitter, ingress PFC) adds a handful of
+// allocations (rings that grow, marks at boundaries), not one per frame.
+func TestRealSwitchAllocatesNothingPerFrame(t *testing.T) {
+	allocs := func(d algos.Time) (float64, uint64) {
+		var hops uint64
+		n := testing.AllocsPerRun(1, func() {
+			sim, err := NewPacket(realSwitchConfig(t, d))
+			if err != nil {
+				t.Fatal(err)
+			}
+			sim.Run()
+			hops = sim.FrameHops()
+		})
+		return n, hops
+	}
+	a1, h1 := allocs(2 * algos.Millisecond)
+	a2, h2 := allocs(4 * algos.Millisecond)
+	if extra := a2 - a1; extra > 0.001*float64(h2-h1) {
+		t.Errorf("%g more allocations for %d more frame-hops", extra, h2-h1)
+	}
+}

@@ -44,10 +44,22 @@ type Config struct {
 	Phases []algos.Time
 	// PFC, if set, turns on IEEE 802.1Qbb on every switch port (pfc.go).
 	PFC *PFC
+	// ClockPPM bounds each host's clock offset, drawn from the seed
+	// uniformly within +-ClockPPM parts per million: its link and its rate
+	// limiters run that much fast or slow (clock.go). 0: every clock exact.
+	ClockPPM float64
+	// SwitchJitter bounds the variation of a switch's forwarding latency:
+	// each frame reaches the switch after its link's propagation plus a
+	// delay drawn uniformly from [0, SwitchJitter) (clock.go). 0: none.
+	SwitchJitter algos.Time
 
 	// Fabric, if set, is the network instead of a chain (fabric.go):
 	// Capacity, Buffer, Links, Sources and Traffic are then unused.
 	Fabric *Fabric
+
+	// FlowBuckets are the upper edges, in bytes and increasing, of the
+	// size buckets of the summary's flows; none for DefaultFlowBuckets.
+	FlowBuckets []float64
 
 	SampleInterval    algos.Time // time series resolution
 	RateWindow        algos.Time // per-source rates are averaged over this window
@@ -56,6 +68,10 @@ type Config struct {
 	// OnSample, if set, receives the time series every SampleInterval.
 	// The Sample is reused: copy what you keep.
 	OnSample func(*Sample)
+	// OnFlow, if set, receives every flow of a given size as it ends, and
+	// those still going at the end of the run (flowrecord.go). The record
+	// is reused: copy what you keep.
+	OnFlow func(*FlowRecord)
 }
 
 // SourceConfig is one source and its access link.
@@ -203,6 +219,12 @@ func (c *Config) validate() error {
 	} else {
 		c.validateChain(bad)
 	}
+	if !(c.ClockPPM >= 0 && c.ClockPPM <= MaxClockPPM) {
+		bad("clock offsets must be within 0 and %g ppm", float64(MaxClockPPM))
+	}
+	if c.SwitchJitter < 0 || c.SwitchJitter > MaxSwitchJitter {
+		bad("switch jitter must be within 0 and %g s", MaxSwitchJitter.Seconds())
+	}
 	if d := c.FeedbackLatency; d.Lo < 0 || d.Max() < d.Lo || d.Max() >= algos.Never {
 		bad("feedback latency must be finite, not negative, its least value at most its most")
 	}
@@ -219,6 +241,12 @@ func (c *Config) validate() error {
 	for k, t := range c.Phases {
 		if t <= 0 || t >= c.Duration || (k > 0 && t <= c.Phases[k-1]) {
 			bad("phase boundaries must increase within (0, duration)")
+		}
+	}
+	for k, e := range c.FlowBuckets {
+		if !(e > 0) || (k > 0 && e <= c.FlowBuckets[k-1]) {
+			bad("flow buckets: their upper edges must be positive and increase")
+			break
 		}
 	}
 	if c.SampleInterval <= 0 || c.RateWindow < c.SampleInterval {

@@ -44,9 +44,16 @@
 // Feedback and CNPs travel back to the flow's reaction point over the
 // reverse of the frame's path, plus the switch's feedback latency, never
 // queued or dropped (feedback.go); the reaction point's new rate takes
-// effect from the moment it lands. With PFC (pfc.go) a port above XOFF
-// pauses the links that feed it, which stop serving after the frame on the
-// wire, and releases them below XON.
+// effect from the moment it lands. With PFC a switch pauses a link into it
+// whose frames in the switch rise above XOFF (pfc_ingress.go), or, with
+// egress accounting, a port above XOFF pauses every link that may feed it
+// (pfc.go); a paused link stops serving after the frame on the wire, and
+// is released below XON.
+//
+// Hosts' clocks run within a few parts per million of nominal, and a
+// switch's forwarding latency varies from frame to frame by up to a
+// bound (clock.go): without them, perfectly periodic senders lock in phase
+// with the ports they share.
 //
 // # Time
 //

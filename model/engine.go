@@ -54,11 +54,37 @@ type Packet struct {
 	arrived    []float64 // per flow, bytes that reached its first port: the sampler's input
 	allRates   []float64 // per flow, its rate over the rate window; the samples show the first
 	rates      rateSampler
+	// delivery is each flow's delivered rate over the rate window, from
+	// deliveredNow, its bytes delivered: the samples' Delivered, and on a
+	// fabric the time to fairness.
+	delivery     rateSampler
+	deliveredNow []float64
+	allDelivered []float64
+	// With PFC: each port's time held paused by the next switch at the
+	// last sample, and each port's tier among the samples' TierNames.
+	heldAt     []algos.Time
+	heldShare  []float64 // scratch: each port's share of the interval
+	tierCounts []int     // each tier's ports
+	portTier   []int
+	lastAt     algos.Time
 
-	short  *shortFlows // nil unless the flows include short flows (traffic.go, flows.go)
+	short *shortFlows // nil unless the flows include short flows (traffic.go, flows.go)
+	// drain: the arrivals stop (Traffic.Stop, ShortFlows.Stop) and every
+	// flow has a size, so the run ends once they are all over (drained).
+	drain  bool
 	fabric *fabricState
 
 	pausedMarks [][]algos.Time // PFC: [boundary][source] time paused (pfc.go)
+	jitter      jitter         // switches' forwarding latency variation (clock.go)
+
+	// PFC with ingress accounting (pfc_ingress.go): nil ingress without.
+	ingress     []ingressLink
+	switchPorts [][]int32 // per node, its simulated egress ports
+	nodeIngress [][]int32 // per node, the links into it
+	xonScratch  []departure
+	nodeBytes   []int     // per node, the bytes in the switch
+	nodeFree    []int     // per node, with dynamic thresholds, its shared buffer less the headroom of the links into it
+	deadlock    *Deadlock // the PFC deadlock that stopped the run, if any (deadlock.go)
 }
 
 // NewPacket builds a packet-level simulation at time zero.
@@ -98,8 +124,9 @@ func NewPacket(cfg Config) (*Packet, error) {
 	for h, node := range t.Hosts {
 		nic := t.Ports[t.NIC(h)]
 		s.hosts = append(s.hosts, host{id: int32(h), fwd: nic.Delay, bwd: nic.Back, node: int32(nic.To), capacity: nic.Capacity,
-			arrivalAt: algos.Never, name: t.Nodes[node].Name})
+			arrivalAt: algos.Never, name: t.Nodes[node].Name, clock: 1})
 	}
+	s.startClocks()
 	for _, f := range n.flows {
 		s.addLimiter(f, &netw)
 	}
@@ -127,10 +154,11 @@ func NewPacket(cfg Config) (*Packet, error) {
 // ended short flow's.
 func (s *Packet) addLimiter(f flowSpec, netw *algos.Network) *limiter {
 	cfg := &s.cfg
-	serial := algos.TransmitTime(cfg.FrameBytes, f.lineRate)
+	clock := s.hosts[f.host].clock
+	serial := algos.TransmitTime(cfg.FrameBytes, f.lineRate*clock)
 	l := &limiter{
 		host: int32(f.host), route: f.route, hops: int32(f.hops), dst: int32(f.dst),
-		lineRate: f.lineRate, serial: serial, nextSerial: serial,
+		lineRate: f.lineRate, clock: clock, serial: serial, nextSerial: serial,
 		start: f.start, stop: f.stop, frameBits: float64(cfg.FrameBytes) * 8,
 		mark: f.start, nextEmit: algos.Never, rpTimer: algos.Never, timerAt: algos.Never,
 	}
@@ -154,7 +182,7 @@ func (s *Packet) addLimiter(f flowSpec, netw *algos.Network) *limiter {
 	if f.size > 0 {
 		l.sized = &sizedFlow{size: f.size, left: f.size, start: f.start, incast: f.incast}
 		if f.size < int64(cfg.FrameBytes) {
-			l.nextSerial = algos.TransmitTime(int(f.size), f.lineRate)
+			l.nextSerial = algos.TransmitTime(int(f.size), f.lineRate*clock)
 		}
 	}
 	if len(f.route) > 0 {
@@ -289,20 +317,31 @@ func (s *Packet) advance(until algos.Time, stop uint64) {
 			s.pausePort(ev.port, ev.on)
 		case evXonCheck:
 			s.xonCheck(ev.port, ev.gen)
+		case evIngressXonCheck:
+			s.ingressXonCheck(ev.port, ev.gen)
+		case evDeadlockCheck:
+			if s.deadlockCheck(ev.port, ev.gen); s.deadlock != nil {
+				end = s.now // the run stops here
+			}
 		case evMilestone:
 			s.milestone(ev.at)
 		case evSample:
 			s.takeSample(ev.at)
+		}
+		if ev.kind == evSample && s.drain && s.drained() {
+			s.cfg.Duration, end = s.now, s.now // every flow is over: the run ends here
+			break
 		}
 	}
 	s.now = end
 	for _, p := range s.ports {
 		s.events += uint64(s.depart(p, end))
 	}
-	if end == s.cfg.Duration {
+	if end == s.cfg.Duration || s.deadlock != nil {
 		for i := range s.hosts {
 			s.catchUp(&s.hosts[i], end)
 		}
+		s.flushFlows()
 		s.done = true
 	}
 }

@@ -28,6 +28,9 @@ type Fabric struct {
 	// most load offered at the start (sample.go) and the first flows.
 	// 0 means 8 ports and 16 flows.
 	WatchPorts, WatchFlows int
+	// Watch orders the flows the time series follows: these flows first
+	// (indices into Flows), then the others in order; nil for in order.
+	Watch []int
 }
 
 // Routing says how a fabric routes a flow's frames over the equal-cost
@@ -69,6 +72,7 @@ type Flow struct {
 type ShortFlows struct {
 	Rate  float64 // flows per second, whole fabric
 	Sizes *FlowSizes
+	Drain Drain // when they stop arriving
 }
 
 // ShortFlowRate is the arrival rate of short flows that offers load (a
@@ -305,7 +309,7 @@ func (s *Packet) startFabric() error {
 	}
 	sized := slices.ContainsFunc(f.Flows, func(fl Flow) bool { return fl.Size > 0 })
 	if sized || f.Short != nil {
-		s.short = &shortFlows{stats: newFlowStats(), rng: rand.New(rand.NewPCG(s.cfg.Seed, streamFlows))}
+		s.short = &shortFlows{stats: newFlowStats(s.cfg.FlowBuckets), rng: rand.New(rand.NewPCG(s.cfg.Seed, streamFlows))}
 	}
 	for _, l := range s.lims {
 		if l.sized != nil {
@@ -314,6 +318,8 @@ func (s *Packet) startFabric() error {
 	}
 	if sh := f.Short; sh != nil && sh.Rate > 0 && sh.Sizes != nil {
 		s.short.rate, s.short.sizes = sh.Rate, sh.Sizes
+		s.short.stop, s.short.maxFlows = sh.Drain.Stop, sh.Drain.MaxFlows
+		s.drain = sh.Drain.set() && !slices.ContainsFunc(f.Flows, func(fl Flow) bool { return fl.Size == 0 })
 		s.short.scheduleFirst(s)
 	}
 	return nil
@@ -337,8 +343,11 @@ func (s *Packet) spray(node, dst int32) int32 {
 
 // pathTaken records the path (its hash) a sprayed frame of l took.
 func (s *Packet) pathTaken(l *limiter, path uint32) {
+	if sz := l.sized; sz != nil && !slices.Contains(sz.paths, path) {
+		sz.paths = append(sz.paths, path) // at most the equal-cost paths
+	}
 	if int(l.id) >= s.statics {
-		return // a short flow's: not reported
+		return // a short flow's: in its record only
 	}
 	m := s.fabric.paths[l.id]
 	if m == nil {

@@ -13,6 +13,7 @@ import "qcnlab/algos"
 
 // sizedFlow is the state of a flow of a given size.
 type sizedFlow struct {
+	id          int64 // FlowRecord.ID
 	size, left  int64 // bytes, and bytes not yet released
 	start       algos.Time
 	ideal       float64    // seconds alone on its path (idealFCT)
@@ -23,6 +24,7 @@ type sizedFlow struct {
 	incast      bool
 	short       bool // a short flow: its limiter is reused once it is over
 	over        bool
+	paths       []uint32 // sprayed: the distinct paths (hashes) its frames took to its receiver
 }
 
 // startSized starts the flow of limiter l.
@@ -30,6 +32,10 @@ func (s *Packet) startSized(l *limiter) {
 	sz := l.sized
 	sz.ideal = s.idealFCT(l, sz.size)
 	sz.inWindow = sz.start >= s.cfg.Warmup
+	if !sz.short {
+		sz.id = int64(l.id) // a [[flows]] entry's index
+	}
+	s.short.alive++
 	if sz.inWindow {
 		s.short.stats.start(sz.size)
 	}
@@ -57,7 +63,7 @@ func (s *Packet) afterSizedFrame(l *limiter) {
 	case sz.left == 0:
 		l.hold |= holdIdle
 	case sz.left < int64(s.cfg.FrameBytes):
-		l.nextSerial = algos.TransmitTime(int(sz.left), l.lineRate)
+		l.nextSerial = algos.TransmitTime(int(sz.left), l.lineRate*l.clock)
 	default:
 		l.nextSerial = l.serial
 	}
@@ -94,12 +100,17 @@ func (s *Packet) sizedCheck(l *limiter) {
 		return
 	}
 	sz.over = true
+	s.short.alive--
 	switch {
 	case sz.endLost:
 		if sz.inWindow {
 			s.short.stats.lost++
 		}
-	case sz.last <= s.cfg.Duration:
+		s.emitSized(l, FlowLost)
+	case sz.last > s.cfg.Duration:
+		s.emitSized(l, FlowUnfinished) // its last byte arrives after the end
+	default:
+		s.emitSized(l, FlowCompleted)
 		if sz.inWindow {
 			fct := (sz.last - sz.start).Seconds()
 			s.short.stats.complete(sz.size, fct, fct/sz.ideal)
@@ -161,6 +172,7 @@ func (s *Packet) fabricFlowArrival() {
 	s.catchUp(h, s.now) // the host's link serves one more limiter from now on
 	l := s.addLimiter(spec, &s.netw)
 	l.sized.short = true
+	l.sized.id = int64(key)
 	if h.paused > 0 {
 		l.hold |= holdPaused
 	}

@@ -32,6 +32,7 @@ type host struct {
 	pausedFor algos.Time  // PFC: time paused, to pausedAt0
 	sent      int64       // bytes its link sent
 	capacity  float64     // its link's rate
+	clock     float64     // 1 + its clock's offset (clock.go)
 	name      string
 }
 
@@ -163,6 +164,9 @@ func (s *Packet) release(h *host, l *limiter, e algos.Time) {
 	// copied, and the copy stalls on the stores it reads (store forwarding).
 	f := h.inflight.pushSlot()
 	f.arrive, f.sent, f.prop = e+l.nextSerial+h.fwd, e, h.fwd
+	if s.jitter.max != 0 {
+		s.jitter.delay(&h.inflight, f)
+	}
 	f.lim, f.cpid, f.route = l.id, l.rpCPID, 0
 	f.bytes, f.hop, f.flags = uint16(bytes), 0, 0
 	if !l.greedy {

@@ -18,11 +18,12 @@ func (s *Packet) hostFrameArrives(h *host) {
 		l = s.lims[f.lim]
 	}
 	l.arrived += int64(f.bytes)
-	if l.first != nil { // its route's first port, at hand
-		s.enter(l.first, l.route[0], f, l)
+	in := int32(len(s.ports)) + h.id // the link it came in by
+	if l.first != nil {              // its route's first port, at hand
+		s.enter(l.first, l.route[0], f, l, in)
 	} else {
 		pi := s.nextPort(l, h.node, f)
-		s.enter(s.ports[pi], pi, f, l)
+		s.enter(s.ports[pi], pi, f, l, in)
 	}
 	if h.solo == nil { // syncTimers, the solo limiter's case inline
 		s.syncTimers(h)
@@ -48,7 +49,7 @@ func (s *Packet) linkFrameArrives(pi int32) {
 	if s.net.spray {
 		next = s.spray(p.to, l.dst)
 	}
-	s.enter(s.ports[next], next, f, l)
+	s.enter(s.ports[next], next, f, l, pi)
 }
 
 // nextPort is the port at node that frame f of limiter l takes first: the
@@ -61,12 +62,13 @@ func (s *Packet) nextPort(l *limiter, node int32, f *frame) int32 {
 	return s.spray(node, l.dst)
 }
 
-// enter hands frame f of limiter l to port p (index pi): the port queues
+// enter hands frame f of limiter l, come in by link in (its sender's
+// index, ingress accounting's), to port p (index pi): the port queues
 // or drops it, its congestion point sees it and may answer, and a frame
 // with more ports to cross goes onto the port's link toward the next
 // switch; one that leaves the network here is delivered as it leaves the
 // queue (depart).
-func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter) {
+func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
 	s.events += uint64(s.depart(p, s.now)) + 1
 	s.setFrame(f)
 	last := int32(f.hop) == l.hops-1
@@ -86,6 +88,9 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter) {
 	}
 	if p.bytes > p.xoff && !p.pfc.pausing {
 		s.startPausing(pi)
+	}
+	if s.ingress != nil && done != algos.Never {
+		s.ingressArrive(pi, in, int(f.bytes))
 	}
 	if send {
 		s.sendFeedback(f, s.fb, evFeedback)
@@ -113,6 +118,9 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter) {
 			return
 		}
 		next.arrive = done + p.delay
+		if s.jitter.max != 0 {
+			s.jitter.delay(&p.link, next)
+		}
 		if p.link.len() == 1 {
 			s.syncLink(pi)
 		}
@@ -153,6 +161,11 @@ func (s *Packet) depart(p *port, t algos.Time) int {
 		p.sentBytes += int64(q.bytes)
 		if marking {
 			s.departMark(p, q)
+		}
+		if s.ingress != nil {
+			in := &s.ingress[p.inq.pop()]
+			in.bytes -= int(q.bytes)
+			s.nodeBytes[in.node] -= int(q.bytes)
 		}
 		if q.flags&queuedExit != 0 {
 			s.delivered[q.lim] += int64(q.bytes)

@@ -22,6 +22,7 @@ type limiter struct {
 	rp         algos.ReactionPoint
 	np         algos.NotificationPoint // the receiver's, if the scheme has one
 	lineRate   float64
+	clock      float64    // its host's clock: 1 + its offset (clock.go); its times run at rates times clock
 	serial     algos.Time // a full frame's time on the host's link
 	nextSerial algos.Time // the next frame's: serial but for a flow's last frame
 	frameBits  float64
@@ -77,12 +78,12 @@ func (l *limiter) clampRate(r float64) float64 {
 // keeping the credit earned so far.
 func (l *limiter) setRate(t algos.Time, r float64) {
 	if t > l.mark {
-		l.credit = min(l.frameBits, l.credit+float64(t-l.mark)*l.rate/float64(algos.Second))
+		l.credit = min(l.frameBits, l.credit+float64(t-l.mark)*l.rate*l.clock/float64(algos.Second))
 		l.mark = t
 	}
 	l.rate = r
 	if r > 0 {
-		l.interval = algos.Time(l.frameBits*float64(algos.Second)/r + 0.5)
+		l.interval = algos.Time(l.frameBits*float64(algos.Second)/(r*l.clock) + 0.5)
 	}
 	l.schedule()
 }
@@ -95,7 +96,7 @@ func (l *limiter) schedule() {
 	}
 	wait := l.interval // the usual case: a whole frame of credit to earn
 	if l.credit != 0 {
-		w := (l.frameBits - l.credit) * float64(algos.Second) / l.rate
+		w := (l.frameBits - l.credit) * float64(algos.Second) / (l.rate * l.clock)
 		if w > float64(algos.Never/2) {
 			l.nextEmit = algos.Never
 			return

@@ -55,6 +55,9 @@ type feeder struct {
 	port int32 // the simulated port, or -1
 }
 
+// portNode is the switch of simulated port j.
+func (n *network) portNode(j int32) int32 { return int32(n.topo.Ports[n.ports[j]].From) }
+
 // simulate marks the topology ports the simulation follows, in order.
 func (n *network) simulate(ports []int) {
 	n.ports = ports

@@ -8,7 +8,9 @@ import (
 )
 
 // PFC is IEEE 802.1Qbb priority flow control on every switch port, one
-// priority: a port whose queue rises above Xoff pauses whatever feeds it
+// priority. With Ingress, a switch pauses each link into it on its own
+// count (pfc_ingress.go). Without, a port whose queue rises above Xoff
+// pauses whatever feeds it
 // (the switch ports upstream whose frames routing may send through it, the
 // links of the hosts whose flows start there) until it falls to Xon. On a
 // fabric congestion so spreads hop by hop up the tree. Seed 000 section
@@ -24,8 +26,22 @@ import (
 // keeps earning credit up to one frame, as when it is idle.
 type PFC struct {
 	// Xoff and Xon are the queue thresholds in bytes; a negative value is
-	// derived per port (DefaultPFC).
+	// derived per port (DefaultPFC), or per ingress link.
 	Xoff, Xon int
+	// Ingress decides PAUSE per link into a switch, from the bytes that
+	// arrived through it and still sit in the switch (pfc_ingress.go), as
+	// the ns-3 RDMA switches do; else per egress port, from its queue,
+	// pausing every link that routing may send through it.
+	Ingress bool
+	// DeadlockAfter, if positive, stops the run when a cycle of ports has
+	// been paused with frames queued, each waiting on the next, for this
+	// long (deadlock.go; ingress accounting only).
+	DeadlockAfter algos.Time
+	// Dynamic makes each ingress link's XOFF Alpha times the switch's
+	// free shared buffer (pfc_ingress.go), as HPCC's switch does; the
+	// switch's ports then share its buffer. Ingress accounting only.
+	Dynamic bool
+	Alpha   float64
 }
 
 // PFCThreshold is a port's XOFF and XON and the headroom above XOFF that
@@ -38,7 +54,9 @@ type PFCThreshold struct {
 // (the one that crosses XOFF) plus, for every feeder, what it can still
 // send before the PAUSE reaches it and what is already on its link: its
 // rate times the round trip of the hop, and two frames (the one on the
-// wire when the PAUSE lands, and a rate limiter's one frame of credit).
+// wire when the PAUSE lands, and a rate limiter's one frame of credit),
+// and what it sends over the switch's forwarding jitter (clock.go), by
+// which a frame may land after the PAUSE's round trip.
 // XOFF defaults to the buffer less the headroom, XON to XOFF less two
 // frames. An error names the port whose buffer cannot hold what is asked:
 // a chain's by its index, a fabric's by its name.
@@ -48,6 +66,10 @@ func (c *Config) PFCThresholds() ([]PFCThreshold, error) {
 	}
 	n, err := c.network()
 	if err != nil {
+		return nil, err
+	}
+	if c.PFC.Ingress {
+		_, err := c.ingressThresholds(n)
 		return nil, err
 	}
 	return c.pfcThresholds(n)
@@ -67,10 +89,10 @@ func (c *Config) pfcThresholds(n *network) ([]PFCThreshold, error) {
 		for _, f := range n.feeders[j] {
 			if f.port >= 0 {
 				up := t.Ports[n.ports[f.port]]
-				room += 2*up.Delay.Seconds()*up.Capacity/8 + 2*float64(frame)
+				room += (2*up.Delay+c.SwitchJitter).Seconds()*up.Capacity/8 + 2*float64(frame)
 			} else {
 				nic := t.Ports[t.NIC(int(f.host))]
-				room += (nic.Delay+nic.Back).Seconds()*nic.Capacity/8 + 2*float64(frame)
+				room += (nic.Delay+nic.Back+c.SwitchJitter).Seconds()*nic.Capacity/8 + 2*float64(frame)
 			}
 		}
 		th := PFCThreshold{Headroom: int(math.Ceil(room))}
@@ -108,10 +130,14 @@ type portPFC struct {
 	since     algos.Time // when pausing began
 	xonGen    uint32     // generation of the live XON check
 	feeders   []feeder
-	pausedBy  int         // ports pausing it: it is held while any is
-	held      ring[frame] // frames for the next switch held while the port is paused
-	heldExits ring[frame] // and frames for receivers, when a notification point follows them
-	heldSince algos.Time
+	pausedBy  int // ports pausing it: it is held while any is
+	// pausingLinks counts, with ingress accounting, the links into its
+	// switch paused on its account: it is pausing while any is.
+	pausingLinks int
+	holdGen      uint32      // generation of its current hold, for the deadlock check
+	held         ring[frame] // frames for the next switch held while the port is paused
+	heldExits    ring[frame] // and frames for receivers, when a notification point follows them
+	heldSince    algos.Time
 
 	// Whole-run counters, marked at the summary's boundaries as the
 	// port's other counters are (phases.go).
@@ -198,6 +224,9 @@ func (s *Packet) hostPaused(h int32, from, to int, t1 algos.Time) algos.Time {
 
 // startPFC sets every port's thresholds and feeders.
 func (s *Packet) startPFC() error {
+	if s.cfg.PFC.Ingress {
+		return s.startIngressPFC()
+	}
 	th, err := s.cfg.pfcThresholds(s.net)
 	if err != nil {
 		return err
@@ -312,6 +341,7 @@ func (s *Packet) pausePort(k int32, on bool) {
 		st.pausedBy++
 		if st.pausedBy == 1 {
 			s.holdPort(k)
+			s.armDeadlockCheck(k)
 		}
 	case st.pausedBy > 0:
 		st.pausedBy--
@@ -392,6 +422,9 @@ func (s *Packet) releasePort(k int32) {
 			h := st.held.pop()
 			h.arrive = q.done + p.delay
 			p.link.push(h)
+			if s.jitter.max != 0 {
+				s.jitter.delay(&p.link, p.link.at(p.link.len()-1))
+			}
 		case s.receivers:
 			h := st.heldExits.pop()
 			h.arrive = q.done + p.exitDelay
@@ -402,7 +435,10 @@ func (s *Packet) releasePort(k int32) {
 	if s.receivers {
 		s.syncReceive(k)
 	}
-	if st.pausing {
+	switch {
+	case s.ingress != nil:
+		s.recheckIngress(s.net.portNode(k))
+	case st.pausing:
 		s.checkXon(k)
 	}
 }

@@ -139,6 +139,9 @@ func (s *Packet) measure(from, to int, whole bool) (listed, all []BottleneckSumm
 		sum := BottleneckSummary{Name: p.name, CapacityBps: s.capacityAt(t1, j), QEq: cfg.Scheme.QueueTarget(cfg.Params),
 			Drops: b.drops - a.drops, DroppedBytes: b.dropped - a.dropped, DropsTotal: b.drops - a.drops,
 			FeedbackFrames: b.feedbacks - a.feedbacks, MarkedFrames: b.marked - a.marked}
+		if !s.net.chain {
+			sum.Tier = s.net.topo.Ports[s.net.ports[j]].Tier
+		}
 		if from <= to {
 			sum.QueueMean, sum.QueueStd, sum.QueueMin, sum.QueueMax, sum.EmptyFraction = lv.result()
 			sum.QueueQuantiles = lv.quantiles()

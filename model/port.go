@@ -32,6 +32,7 @@ type port struct {
 	xoff int
 	held bool // paused by the next switch: frames queue with pendingDone
 	pfc  *portPFC
+	inq  ring[int32] // with ingress accounting, the link each queued frame came in by (pfc_ingress.go)
 	// The frames it has accepted that go on to the next switch, in flight
 	// on its link or still queued; and, when the scheme has a notification
 	// point, those that leave the network here, on their way to their

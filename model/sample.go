@@ -23,11 +23,9 @@ func (s *Packet) initSampling() {
 	for k, j := range s.watched {
 		s.sample.Ports[k] = s.ports[j].name
 	}
-	for i := range s.sample.Flows {
-		s.sample.Flows[i] = i
-	}
+	s.watchFlows()
 	s.allRates = make([]float64, s.statics)
-	s.sample.Rates = s.allRates[:nFlows]
+	s.sample.Rates = make([]float64, nFlows)
 	s.arrived = make([]float64, s.statics)
 	var from, to []algos.Time
 	for _, f := range s.net.flows {
@@ -38,6 +36,106 @@ func (s *Packet) initSampling() {
 		to = append(to, satAdd(f.stop, fwd))
 	}
 	s.rates = newRateSampler(cfg, from, to)
+	s.delivery = newRateSampler(cfg, from, to)
+	s.deliveredNow = make([]float64, s.statics)
+	s.allDelivered = make([]float64, s.statics)
+	s.sample.Delivered = make([]float64, nFlows)
+	if cfg.PFC != nil {
+		s.initPauseSampling()
+	}
+}
+
+// initPauseSampling sets up the samples' PFC view: each watched port's
+// share of the interval held paused, and on a fabric each tier's.
+func (s *Packet) initPauseSampling() {
+	s.heldAt = make([]algos.Time, len(s.ports))
+	s.heldShare = make([]float64, len(s.ports))
+	s.sample.Held = make([]float64, len(s.watched))
+	if s.net.chain {
+		return
+	}
+	s.portTier = make([]int, len(s.ports))
+	index := map[string]int{}
+	for j := range s.ports {
+		tier := s.net.topo.Ports[s.net.ports[j]].Tier
+		k, ok := index[tier]
+		if !ok {
+			k = len(s.sample.TierNames)
+			index[tier] = k
+			s.sample.TierNames = append(s.sample.TierNames, tier)
+		}
+		s.portTier[j] = k
+	}
+	s.sample.TierHeld = make([]float64, len(s.sample.TierNames))
+	s.tierCounts = make([]int, len(s.sample.TierNames))
+	for _, k := range s.portTier {
+		s.tierCounts[k]++
+	}
+}
+
+// samplePauses fills the samples' PFC view at t: the time each port was
+// held paused since the last sample, over that interval.
+func (s *Packet) samplePauses(t algos.Time) {
+	span := float64(t - s.lastAt)
+	s.lastAt = t
+	if s.portTier != nil {
+		clear(s.sample.TierHeld)
+	}
+	held := s.heldShare
+	for j, p := range s.ports {
+		h := p.pfcAt(t).held
+		if span > 0 {
+			held[j] = float64(h-s.heldAt[j]) / span
+		}
+		s.heldAt[j] = h
+		if s.portTier != nil {
+			s.sample.TierHeld[s.portTier[j]] += held[j]
+		}
+	}
+	for k, n := range s.tierCounts {
+		if n > 0 {
+			s.sample.TierHeld[k] /= float64(n)
+		}
+	}
+	for k, j := range s.watched {
+		s.sample.Held[k] = held[j]
+	}
+}
+
+// watchFlows picks the flows the samples show: on a fabric those
+// Fabric.Watch names first (the explicit flows of an experiment, say),
+// then the others in order.
+func (s *Packet) watchFlows() {
+	var order []int
+	seen := map[int]bool{}
+	if !s.net.chain {
+		for _, i := range s.cfg.Fabric.Watch {
+			if i >= 0 && i < s.statics && !seen[i] {
+				seen[i] = true
+				order = append(order, i)
+			}
+		}
+	}
+	for i := 0; len(order) < len(s.sample.Flows); i++ {
+		if !seen[i] {
+			order = append(order, i)
+		}
+	}
+	copy(s.sample.Flows, order)
+}
+
+// fairness is the rate sampler whose rates judge the time to fairness: on
+// a chain the rates at the bottleneck, every source's frames crossing it,
+// as the seeds measure them; on a fabric, where a flow's first port is
+// seldom its bottleneck, the delivered rates, the throughputs Jain's index
+// is computed from (under none with ECMP, every flow reaches its first
+// port at line rate while some deliver nothing: fair by the one, 0.4 by
+// the other).
+func (s *Packet) fairness() *rateSampler {
+	if s.net.chain {
+		return &s.rates
+	}
+	return &s.delivery
 }
 
 // watchedPorts picks n ports to sample: on a chain all, in order; on a
@@ -71,15 +169,26 @@ func (s *Packet) takeSample(t algos.Time) {
 		s.sample.Capacity[k] = p.capacity
 	}
 	s.sample.Time = t
-	current := s.sample.CurrentRates
 	for i := range s.arrived {
-		l := s.lims[i]
-		s.arrived[i] = float64(l.arrived)
-		if i < len(current) {
-			current[i] = l.rate
-		}
+		s.arrived[i] = float64(s.lims[i].arrived)
 	}
 	s.rates.observe(t, s.arrived, s.allRates)
+	// The bytes delivered by t: every port serves what it has served by
+	// then (ports depart lazily).
+	for _, p := range s.ports {
+		s.events += uint64(s.depart(p, t))
+	}
+	for i := range s.deliveredNow {
+		s.deliveredNow[i] = float64(s.delivered[i])
+	}
+	s.delivery.observe(t, s.deliveredNow, s.allDelivered)
+	for k, i := range s.sample.Flows {
+		s.sample.Rates[k], s.sample.Delivered[k] = s.allRates[i], s.allDelivered[i]
+		s.sample.CurrentRates[k] = s.lims[i].rate
+	}
+	if s.heldAt != nil {
+		s.samplePauses(t)
+	}
 	if s.cfg.OnSample != nil {
 		s.cfg.OnSample(&s.sample)
 	}

@@ -31,6 +31,9 @@ type Summary struct {
 	// Watched names, on a fabric, the ports and flows its time series
 	// follows, in the order of its columns (sample.go).
 	Watched *Watched `json:"watched,omitempty"`
+	// PFCDeadlock is the cycle of pauses that stopped the run, if one did
+	// (deadlock.go): the run ends at its detection, before its duration.
+	PFCDeadlock *Deadlock `json:"pfc_deadlock,omitempty"`
 }
 
 // PhaseSummary is what a run measured over one phase, [start, end]: the
@@ -47,7 +50,10 @@ type PhaseSummary struct {
 // BottleneckSummary describes one switch egress port: on a chain every
 // port of the chain, on a fabric every port that carried traffic.
 type BottleneckSummary struct {
-	Name        string  `json:"name"`
+	Name string `json:"name"`
+	// Tier is a fabric port's tier, as Tiers name them ("edge up");
+	// empty on a chain.
+	Tier        string  `json:"tier,omitempty"`
 	CapacityBps float64 `json:"capacity_bps"`
 	Utilization float64 `json:"utilization"`
 	QueueMean   float64 `json:"queue_mean_bytes"`
@@ -108,8 +114,16 @@ type Sample struct {
 	Rates        []float64 // each source's rate over the last rate window as it reaches the bottleneck, bits/s
 	CurrentRates []float64 // each source's rate-limiter rate as of its last frame, bits/s
 	Capacity     []float64 // each bottleneck's service rate in force, bits/s
-	Ports        []string  // the name of each port of Queues and Capacity
-	Flows        []int     // the source id of each flow of Rates and CurrentRates
+	// Delivered is each flow's rate delivered to its receiver over the
+	// last rate window, bits/s (packet model; nil in the fluid models).
+	Delivered []float64
+	// With PFC, the share of the last sample interval each watched port
+	// was paused by the next switch (Held), and each tier's ports on
+	// average (TierHeld, tiers as TierNames lists them; a fabric's only).
+	Held, TierHeld []float64
+	TierNames      []string
+	Ports          []string // the name of each port of Queues and Capacity
+	Flows          []int    // the source id of each flow of Rates and CurrentRates
 }
 
 // throughputs fills in each source's throughput over span seconds from its
@@ -165,8 +179,9 @@ func (s *Packet) Summary() Summary {
 		sum.Flows = s.short.stats.summary()
 	}
 	s.incastSummary(&sum)
-	sum.TimeToFairness = s.rates.fair.result(s.now, cfg.FairHold())
+	sum.TimeToFairness = s.fairness().fair.result(s.now, cfg.FairHold())
 	sum.Phases = s.phases()
+	sum.PFCDeadlock = s.deadlock
 	return sum
 }
 

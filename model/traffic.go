@@ -3,6 +3,7 @@ package model
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"qcnlab/algos"
 )
@@ -28,6 +29,35 @@ type Traffic struct {
 	LongFlows  int        // greedy flows per source; 0: sources send only short flows
 	ShortRate  float64    // short flows per second, whole network
 	ShortSizes *FlowSizes // size distribution of short flows
+	Drain      Drain      // when the short flows stop arriving
+}
+
+// Drain ends the arrivals of short flows at Stop, or after MaxFlows flows
+// (0: no bound), while the run goes on: with no greedy flow, it ends once
+// every flow is over (completed or lost), or at its duration, so that the
+// large flows are not left out of the statistics.
+type Drain struct {
+	Stop     algos.Time
+	MaxFlows int64
+}
+
+func (d Drain) set() bool { return d.Stop > 0 || d.MaxFlows > 0 }
+
+// drained reports, at a sample, whether the run has nothing left to do:
+// the arrivals are over and every flow is, past the warm-up. The ports
+// deliver what they have served by now first: they do so lazily.
+func (s *Packet) drained() bool {
+	sf := s.short
+	if sf.arriving(s) || s.now <= s.cfg.Warmup {
+		return false
+	}
+	for _, p := range s.ports {
+		s.events += uint64(s.depart(p, s.now))
+	}
+	if s.net.chain {
+		return sf.table.alive() == 0
+	}
+	return sf.alive == 0
 }
 
 // streamTraffic is the short-flow generator's random stream.
@@ -51,7 +81,7 @@ func (fl *sourceFlows) nextSerial(l *limiter) algos.Time {
 		return l.serial
 	}
 	if left := fl.table.items[*fl.short.front()].left; left < int64(fl.frameBytes) {
-		return algos.TransmitTime(int(left), l.lineRate)
+		return algos.TransmitTime(int(left), l.lineRate*l.clock)
 	}
 	return l.serial
 }
@@ -66,6 +96,7 @@ type flowEnded struct {
 
 // flow is a short flow alive: arrived and not yet complete.
 type flow struct {
+	id       int64 // FlowRecord.ID: the arrivals in order
 	start    algos.Time
 	size     int64
 	left     int64 // bytes not yet released by the rate limiter
@@ -83,6 +114,13 @@ type shortFlows struct {
 	next  algos.Time // the next arrival
 	table slots[flow]
 	stats flowStats
+	// arrivals counts the flows that arrived; alive those of a given size
+	// not yet over (a fabric's), for the drain.
+	arrivals, alive int64
+	// stop and maxFlows end the arrivals (Traffic.Stop, Traffic.MaxFlows):
+	// the run then drains.
+	stop     algos.Time
+	maxFlows int64
 }
 
 // nextFlowFrame picks the flow whose frame the source releases next, round
@@ -122,7 +160,7 @@ func (s *Packet) flowArrival() {
 		size := sf.sizes.Sample(sf.rng)
 		i := int32(sf.rng.IntN(s.statics))
 		src := s.lims[i]
-		f := flow{start: s.now, size: size, left: size, ideal: s.idealFCT(src, size),
+		f := flow{id: sf.arrivals, start: s.now, size: size, left: size, ideal: s.idealFCT(src, size),
 			inWindow: s.now >= s.cfg.Warmup}
 		if f.inWindow {
 			sf.stats.start(size)
@@ -136,10 +174,23 @@ func (s *Packet) flowArrival() {
 			s.syncArrival(&s.hosts[src.host])
 		}
 	}
+	sf.arrivals++
 	sf.next = s.now + algos.Time(sf.rng.ExpFloat64()/sf.rate*float64(algos.Second)+0.5)
-	if sf.next < s.cfg.Duration {
+	sf.scheduleNext(s)
+}
+
+// scheduleNext schedules the arrival drawn, unless it falls after the
+// run's end or the arrivals' stop, or enough flows arrived.
+func (sf *shortFlows) scheduleNext(s *Packet) {
+	if sf.arriving(s) {
 		s.agenda.schedule(event{kind: evFlowArrival, at: sf.next})
 	}
+}
+
+// arriving reports whether the next arrival drawn comes.
+func (sf *shortFlows) arriving(s *Packet) bool {
+	return sf.next < s.cfg.Duration && (sf.stop == 0 || sf.next < sf.stop) &&
+		(sf.maxFlows == 0 || sf.arrivals < sf.maxFlows)
 }
 
 // idealFCT is the time a flow of size bytes takes alone on limiter l's
@@ -202,6 +253,11 @@ func (s *Packet) flowEnded(i int32, t algos.Time) {
 		fct := (t - f.start).Seconds()
 		s.short.stats.complete(f.size, fct, fct/f.ideal)
 	}
+	if t <= s.cfg.Duration {
+		s.emitChainFlow(i, f, FlowCompleted, t)
+	} else {
+		s.emitChainFlow(i, f, FlowUnfinished, 0)
+	}
 	s.short.table.remove(e.flow)
 }
 
@@ -214,23 +270,27 @@ func (s *Packet) flowLost(l *limiter, sent algos.Time) {
 		if e.sent != sent {
 			continue
 		}
-		if f := &s.short.table.items[e.flow]; f.inWindow {
+		f := &s.short.table.items[e.flow]
+		if f.inWindow {
 			s.short.stats.lost++
 		}
+		s.emitChainFlow(l.id, f, FlowLost, 0)
 		s.short.table.remove(e.flow)
 		ends.removeAt(k)
 		return
 	}
 }
 
-// Size buckets of the summary's by_size, after the small/large split of
-// the data-center transport literature (pFabric, HPCC): up to 100 KB, to
-// 1 MB, to 10 MB, above.
-var flowBuckets = []float64{100e3, 1e6, 10e6, math.Inf(1)}
+// DefaultFlowBuckets are the upper edges, in bytes, of the summary's
+// by_size buckets unless Config.FlowBuckets says: after the small/large
+// split of the data-center transport literature (pFabric, HPCC), up to
+// 100 KB, to 1 MB, to 10 MB, above.
+var DefaultFlowBuckets = []float64{100e3, 1e6, 10e6, math.Inf(1)}
 
 // flowStats are the short flows' statistics, in memory independent of the
 // number of flows: sums, and log-binned histograms for the quantiles.
 type flowStats struct {
+	edges   []float64 // the buckets' upper edges, the last +Inf
 	all     flowBucket
 	buckets []flowBucket
 	lost    int64
@@ -243,8 +303,18 @@ type flowBucket struct {
 	fctHist, slowdownHist logHist
 }
 
-func newFlowStats() flowStats {
-	st := flowStats{all: newFlowBucket(), buckets: make([]flowBucket, len(flowBuckets))}
+// newFlowStats makes the statistics of buckets with upper edges edges
+// (increasing); none for DefaultFlowBuckets. A last bucket without an
+// upper bound is added if the edges lack one.
+func newFlowStats(edges []float64) flowStats {
+	if len(edges) == 0 {
+		edges = DefaultFlowBuckets
+	}
+	edges = slices.Clone(edges)
+	if !math.IsInf(edges[len(edges)-1], 1) {
+		edges = append(edges, math.Inf(1))
+	}
+	st := flowStats{edges: edges, all: newFlowBucket(), buckets: make([]flowBucket, len(edges))}
 	for i := range st.buckets {
 		st.buckets[i] = newFlowBucket()
 	}
@@ -256,30 +326,66 @@ func newFlowBucket() flowBucket {
 	return flowBucket{fctHist: newLogHist(1e-9, 1e4), slowdownHist: newLogHist(1, 1e7)}
 }
 
-func bucketOf(size int64) int {
-	for i, hi := range flowBuckets {
+func (st *flowStats) bucketOf(size int64) int {
+	for i, hi := range st.edges {
 		if float64(size) <= hi {
 			return i
 		}
 	}
-	return len(flowBuckets) - 1
+	return len(st.edges) - 1
 }
 
 func (st *flowStats) start(size int64) {
-	for _, b := range []*flowBucket{&st.all, &st.buckets[bucketOf(size)]} {
+	for _, b := range []*flowBucket{&st.all, &st.buckets[st.bucketOf(size)]} {
 		b.started++
 		b.sizeSum += float64(size)
 	}
 }
 
 func (st *flowStats) complete(size int64, fct, slowdown float64) {
-	for _, b := range []*flowBucket{&st.all, &st.buckets[bucketOf(size)]} {
+	for _, b := range []*flowBucket{&st.all, &st.buckets[st.bucketOf(size)]} {
 		b.completed++
 		b.fctSum += fct
 		b.slowSum += slowdown
 		b.fctHist.add(fct)
 		b.slowdownHist.add(slowdown)
 	}
+}
+
+// compact is st with its histograms' empty bins left out: what a summary
+// keeps for PoolFlows, a few KB rather than a hundred.
+func (st *flowStats) compact() *flowStats {
+	c := &flowStats{edges: st.edges, all: st.all.compact(), lost: st.lost}
+	for i := range st.buckets {
+		c.buckets = append(c.buckets, st.buckets[i].compact())
+	}
+	return c
+}
+
+func (b *flowBucket) compact() flowBucket {
+	c := *b
+	c.fctHist, c.slowdownHist = b.fctHist.compact(), b.slowdownHist.compact()
+	return c
+}
+
+// merge adds o's flows, compact or not, to st's; both have the same
+// buckets.
+func (st *flowStats) merge(o *flowStats) {
+	st.all.merge(&o.all)
+	for i := range st.buckets {
+		st.buckets[i].merge(&o.buckets[i])
+	}
+	st.lost += o.lost
+}
+
+func (b *flowBucket) merge(o *flowBucket) {
+	b.started += o.started
+	b.completed += o.completed
+	b.sizeSum += o.sizeSum
+	b.fctSum += o.fctSum
+	b.slowSum += o.slowSum
+	b.fctHist.merge(&o.fctHist)
+	b.slowdownHist.merge(&o.slowdownHist)
 }
 
 // logHistRatio is the ratio between consecutive bins' edges: a quantile is
@@ -292,6 +398,21 @@ type logHist struct {
 	lo     float64
 	counts []uint32
 	n      int64
+	first  int // a compact histogram's counts start at this bin
+}
+
+// compact is h with the empty bins before its first value and after its
+// last left out.
+func (h *logHist) compact() logHist {
+	lo := slices.IndexFunc(h.counts, func(c uint32) bool { return c > 0 })
+	if lo < 0 {
+		return logHist{lo: h.lo, n: h.n}
+	}
+	hi := len(h.counts)
+	for h.counts[hi-1] == 0 {
+		hi--
+	}
+	return logHist{lo: h.lo, counts: slices.Clone(h.counts[lo:hi]), n: h.n, first: h.first + lo}
 }
 
 func newLogHist(lo, hi float64) logHist {
@@ -307,6 +428,13 @@ func (h *logHist) add(x float64) {
 	h.n++
 }
 
+func (h *logHist) merge(o *logHist) {
+	for i, c := range o.counts {
+		h.counts[o.first+i-h.first] += c
+	}
+	h.n += o.n
+}
+
 // quantile returns the q-quantile (0 < q <= 1): the middle of the bin that
 // holds the ceil(q n)-th smallest value; 0 if empty.
 func (h *logHist) quantile(q float64) float64 {
@@ -318,7 +446,7 @@ func (h *logHist) quantile(q float64) float64 {
 	for i, c := range h.counts {
 		seen += int64(c)
 		if seen >= max(rank, 1) {
-			return h.lo * math.Pow(logHistRatio, float64(i)+0.5)
+			return h.lo * math.Pow(logHistRatio, float64(h.first+i)+0.5)
 		}
 	}
 	return 0
@@ -328,22 +456,31 @@ func (h *logHist) quantile(q float64) float64 {
 // [warmup, duration]; FCTs and slowdowns are over those that completed by
 // the end. Quantiles are within 0.5% (log-binned histograms).
 type FlowSummary struct {
-	Started      int64            `json:"started"`
-	Completed    int64            `json:"completed"`
-	Lost         int64            `json:"lost"`
-	SizeMean     float64          `json:"size_mean_bytes"`
-	FCTMean      float64          `json:"fct_mean_seconds"`
-	FCTP50       float64          `json:"fct_p50_seconds"`
-	FCTP99       float64          `json:"fct_p99_seconds"`
-	SlowdownMean float64          `json:"slowdown_mean"`
-	SlowdownP99  float64          `json:"slowdown_p99"`
-	BySize       []FlowSizeBucket `json:"by_size"`
+	Started   int64 `json:"started"`
+	Completed int64 `json:"completed"`
+	Lost      int64 `json:"lost"`
+	// Unfinished are the flows started that neither completed nor were
+	// lost by the end of the run: still sending, or in flight.
+	Unfinished   int64   `json:"unfinished"`
+	SizeMean     float64 `json:"size_mean_bytes"`
+	FCTMean      float64 `json:"fct_mean_seconds"`
+	FCTP50       float64 `json:"fct_p50_seconds"`
+	FCTP95       float64 `json:"fct_p95_seconds"`
+	FCTP99       float64 `json:"fct_p99_seconds"`
+	SlowdownMean float64 `json:"slowdown_mean"`
+	SlowdownP50  float64 `json:"slowdown_p50"`
+	SlowdownP95  float64 `json:"slowdown_p95"`
+	SlowdownP99  float64 `json:"slowdown_p99"`
+	// BySize splits them by size (Config.FlowBuckets).
+	BySize []FlowSizeBucket `json:"by_size"`
 	// An incast's flows (Flow.Incast), those completed, and its completion
 	// time: from its first flow's start to the last byte of its last, null
 	// unless all completed.
 	IncastFlows      int      `json:"incast_flows,omitempty"`
 	IncastCompleted  *int     `json:"incast_completed,omitempty"` // set, 0 included, when there is an incast
 	IncastCompletion *float64 `json:"incast_completion_seconds,omitempty"`
+
+	stats *flowStats // the histograms, for PoolFlows; nil when read back from JSON
 }
 
 // FlowSizeBucket is FlowSummary's numbers for flows of a size range
@@ -355,43 +492,80 @@ type FlowSizeBucket struct {
 	Completed    int64   `json:"completed"`
 	FCTMean      float64 `json:"fct_mean_seconds"`
 	FCTP50       float64 `json:"fct_p50_seconds"`
+	FCTP95       float64 `json:"fct_p95_seconds"`
 	FCTP99       float64 `json:"fct_p99_seconds"`
 	SlowdownMean float64 `json:"slowdown_mean"`
+	SlowdownP50  float64 `json:"slowdown_p50"`
+	SlowdownP95  float64 `json:"slowdown_p95"`
 	SlowdownP99  float64 `json:"slowdown_p99"`
+}
+
+// flowNumbers are the statistics of one bucket, or of all flows.
+type flowNumbers struct {
+	fctMean, fctP50, fctP95, fctP99, slowMean, slowP50, slowP95, slowP99 float64
+}
+
+func (b *flowBucket) numbers() flowNumbers {
+	if b.completed == 0 {
+		return flowNumbers{}
+	}
+	n := float64(b.completed)
+	return flowNumbers{b.fctSum / n, b.fctHist.quantile(0.5), b.fctHist.quantile(0.95), b.fctHist.quantile(0.99),
+		b.slowSum / n, b.slowdownHist.quantile(0.5), b.slowdownHist.quantile(0.95), b.slowdownHist.quantile(0.99)}
 }
 
 func (st *flowStats) summary() *FlowSummary {
 	a := &st.all
-	fs := &FlowSummary{Started: a.started, Completed: a.completed, Lost: st.lost}
+	fs := &FlowSummary{Started: a.started, Completed: a.completed, Lost: st.lost, Unfinished: a.started - a.completed - st.lost,
+		stats: st.compact()}
 	if a.started > 0 {
 		fs.SizeMean = a.sizeSum / float64(a.started)
 	}
-	if a.completed > 0 {
-		fs.FCTMean, fs.SlowdownMean = a.fctSum/float64(a.completed), a.slowSum/float64(a.completed)
-		fs.FCTP50, fs.FCTP99, fs.SlowdownP99 = a.fctHist.quantile(0.5), a.fctHist.quantile(0.99), a.slowdownHist.quantile(0.99)
-	}
+	x := a.numbers()
+	fs.FCTMean, fs.FCTP50, fs.FCTP95, fs.FCTP99 = x.fctMean, x.fctP50, x.fctP95, x.fctP99
+	fs.SlowdownMean, fs.SlowdownP50, fs.SlowdownP95, fs.SlowdownP99 = x.slowMean, x.slowP50, x.slowP95, x.slowP99
 	lo := 0.0
 	for i, b := range st.buckets {
-		hi := flowBuckets[i]
+		hi := st.edges[i]
 		out := FlowSizeBucket{MinBytes: lo, Started: b.started, Completed: b.completed}
 		if !math.IsInf(hi, 1) {
 			out.MaxBytes = hi
 		}
-		if b.completed > 0 {
-			out.FCTMean, out.SlowdownMean = b.fctSum/float64(b.completed), b.slowSum/float64(b.completed)
-			out.FCTP50, out.FCTP99, out.SlowdownP99 = b.fctHist.quantile(0.5), b.fctHist.quantile(0.99), b.slowdownHist.quantile(0.99)
-		}
+		x := b.numbers()
+		out.FCTMean, out.FCTP50, out.FCTP95, out.FCTP99 = x.fctMean, x.fctP50, x.fctP95, x.fctP99
+		out.SlowdownMean, out.SlowdownP50, out.SlowdownP95, out.SlowdownP99 = x.slowMean, x.slowP50, x.slowP95, x.slowP99
 		fs.BySize = append(fs.BySize, out)
 		lo = hi
 	}
 	return fs
 }
 
+// PoolFlows is the flow statistics of several runs pooled, as if one run
+// had made every flow: the seeds of a sweep point. ok is false when a
+// summary has no histograms (read back from summary.json) or other
+// buckets; the incast's numbers are left out.
+func PoolFlows(runs []*FlowSummary) (pooled *FlowSummary, ok bool) {
+	if len(runs) == 0 {
+		return nil, false
+	}
+	for _, r := range runs {
+		if r == nil || r.stats == nil || !slices.Equal(r.stats.edges, runs[0].stats.edges) {
+			return nil, false
+		}
+	}
+	st := newFlowStats(runs[0].stats.edges)
+	for _, r := range runs {
+		st.merge(r.stats)
+	}
+	return st.summary(), true
+}
+
 // startTraffic sets up a chain's sources' flows and the first short flow.
 func (s *Packet) startTraffic() {
 	tr := s.cfg.Traffic
-	s.short = &shortFlows{rate: tr.ShortRate, sizes: tr.ShortSizes, stats: newFlowStats(),
-		rng: rand.New(rand.NewPCG(s.cfg.Seed, streamTraffic))}
+	s.short = &shortFlows{rate: tr.ShortRate, sizes: tr.ShortSizes, stats: newFlowStats(s.cfg.FlowBuckets),
+		rng: rand.New(rand.NewPCG(s.cfg.Seed, streamTraffic)), stop: tr.Drain.Stop, maxFlows: tr.Drain.MaxFlows}
+	s.drain = tr.Drain.set() && tr.LongFlows == 0
 	for i := range s.lims {
 		l := s.lims[i]
 		l.fl = &sourceFlows{long: tr.LongFlows, table: &s.short.table, frameBytes: s.cfg.FrameBytes}
@@ -408,7 +582,5 @@ func (s *Packet) startTraffic() {
 // scheduleFirst draws and schedules the first short flow's arrival.
 func (sf *shortFlows) scheduleFirst(s *Packet) {
 	sf.next = algos.Time(sf.rng.ExpFloat64()/sf.rate*float64(algos.Second) + 0.5)
-	if sf.next < s.cfg.Duration {
-		s.agenda.schedule(event{kind: evFlowArrival, at: sf.next})
-	}
+	sf.scheduleNext(s)
 }

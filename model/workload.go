@@ -99,6 +99,15 @@ func (d *FlowSizes) Sample(r *rand.Rand) int64 {
 	return max(1, int64(math.Round(d.quantile(r.Float64()))))
 }
 
+// Quantile is the size in bytes at or below which a share u (in [0, 1])
+// of the flows fall: the CDF inverted, linear within a segment.
+func (d *FlowSizes) Quantile(u float64) float64 {
+	if d.fixed > 0 {
+		return float64(d.fixed)
+	}
+	return d.quantile(u)
+}
+
 // quantile inverts the CDF at u in [0, 1): linear within a segment.
 func (d *FlowSizes) quantile(u float64) float64 {
 	i := sort.SearchFloat64s(d.cum, u) // first point with cum >= u

@@ -31,6 +31,13 @@ type scenario struct {
 	fairShare float64 // bits/s: capacity over sources on a dumbbell, else 0
 	sources   int
 	window    algos.Time // the rates' averaging window
+	// flows is all of a fabric's flows, of which sources are watched; 0
+	// on a chain. The first pinned watched flows (output.watch's, the
+	// explicit [[flows]]) are drawn whatever their rates.
+	flows, pinned int
+	// sending draws the rates at which the flows reach their first port
+	// rather than what they deliver, on a fabric (the t key).
+	sending bool
 }
 
 func scenarioOf(e *experiments.Experiment) scenario {
@@ -42,6 +49,11 @@ func scenarioOf(e *experiments.Experiment) scenario {
 		window:   algos.Time(e.Output.RateWindow),
 	}
 	_, sc.sources = e.SeriesShape() // a fabric's watched flows
+	if e.IsFabric() {
+		if f, err := e.Fabric(); err == nil {
+			sc.flows, sc.pinned = len(f.Flows), min(len(f.Watch), sc.sources)
+		}
+	}
 	if e.Network.Topology == "dumbbell" && sc.sources > 0 {
 		sc.fairShare = sc.capacity / float64(sc.sources)
 	}
@@ -86,18 +98,53 @@ func (c *chartsPane) render() {
 	case h < 10:
 		c.rendered = fitLines(sparkLines(w, c.scenario, c.snap), w, h)
 	default:
+		pfc := pfcLines(w, c.snap)
+		if h-len(pfc) < 14 {
+			pfc = nil // the charts first
+		}
+		h -= len(pfc)
 		qh := max(4, (h-2)/2)
 		rh := h - 2 - qh
 		lines := rateSeries(c.scenario, c.snap)
 		yMax := rateCeil(c.scenario, []*snapshot{c.snap}, lines)
 		qp, rp := queuePlot(w, qh, c.scenario, c.snap), ratePlot(w, rh, c.scenario, c.snap, lines, yMax)
 		alignMargins(&qp, &rp)
-		c.rendered = lipgloss.JoinVertical(lipgloss.Left,
-			fit(queueTitle(c.snap), w),
+		parts := []string{
+			fit(queueTitle(c.snap, w), w),
 			qp.render(),
 			fit(rateTitle(c.scenario, c.snap, w, yMax), w),
-			rp.render())
+			rp.render()}
+		for _, l := range pfc {
+			parts = append(parts, fit(l, w))
+		}
+		c.rendered = lipgloss.JoinVertical(lipgloss.Left, parts...)
 	}
+}
+
+// pfcLines is the PFC view: a title, then for each tier of a fabric (each
+// port of a chain) the share of the time its ports were paused by the next
+// switch, as a sparkline over the run from 0 to 1; none without PFC.
+func pfcLines(w int, s *snapshot) []string {
+	n := len(s.heldNames)
+	if n == 0 || len(s.points) == 0 {
+		return nil
+	}
+	width := 0
+	for _, name := range s.heldNames {
+		width = max(width, lipgloss.Width(printable.Text(name)))
+	}
+	base := len(s.points[0].v) - n
+	out := []string{titleStyle.Render("paused") + faintStyle.Render(" (PFC: share of the time held by the next switch, 0 to 1)")}
+	for k, name := range s.heldNames {
+		_, ys := column(s, base+k)
+		now := 0.0
+		if len(ys) > 0 {
+			now = ys[len(ys)-1]
+		}
+		label := fmt.Sprintf("%-*s %3.0f%% ", width, printable.Text(name), 100*now)
+		out = append(out, label+spark(w-lipgloss.Width(label), ys, 1, seriesStyle(k)))
+	}
+	return out
 }
 
 // alignMargins gives stacked plots the same left margin, so their time
@@ -113,23 +160,54 @@ func alignMargins(ps ...*plot) {
 }
 
 // queueTitle names the queue chart and its marks; with several bottlenecks
-// (a parking lot) it is their legend too.
-func queueTitle(s *snapshot) string {
-	t := titleStyle.Render("queue") + faintStyle.Render(" (bytes at the bottleneck)")
+// (a parking lot, a fabric's watched ports) it is their legend too, in the
+// longest form that fits w: with its note, without, with short entries,
+// then as many entries as fit and how many more.
+func queueTitle(s *snapshot, w int) string {
+	title, note := titleStyle.Render("queue"), faintStyle.Render(" (bytes at the bottleneck)")
+	var long, short []string
 	if s.queues > 1 {
-		t = titleStyle.Render("queues") + faintStyle.Render(" (bytes at each bottleneck)")
+		title, note = titleStyle.Render("queues"), faintStyle.Render(" (bytes at each bottleneck)")
 		for j := 0; j < s.queues; j++ {
 			name := fmt.Sprintf("sw%d", j)
 			if j < len(s.ports) {
 				name = printable.Text(s.ports[j])
 			}
-			t += "  " + seriesStyle(j).Render(fmt.Sprintf("%c━ %s", glyphOf(j), name))
+			long = append(long, "  "+seriesStyle(j).Render(fmt.Sprintf("%c━ %s", glyphOf(j), name)))
+			short = append(short, " "+seriesStyle(j).Render(fmt.Sprintf("%c%s", glyphOf(j), name)))
 		}
 	}
-	if q := qEq(s); q > 0 {
-		t += "  " + targetStyle.Render("┈┈ q_eq "+units.FormatBytes(q))
+	marks := ""
+	if lo, hi, ok := markingBand(s); ok {
+		marks = "  " + targetStyle.Render("┈┈ K_min "+units.FormatBytes(lo)+", K_max "+units.FormatBytes(hi))
+	} else if q := qEq(s); q > 0 {
+		marks = "  " + targetStyle.Render("┈┈ q_eq "+units.FormatBytes(q))
 	}
-	return t
+	for _, form := range []string{
+		title + note + strings.Join(long, "") + marks,
+		title + strings.Join(long, "") + marks,
+		title + strings.Join(short, "") + marks,
+	} {
+		if lipgloss.Width(form) <= w {
+			return form
+		}
+	}
+	for n := len(short) - 1; n >= 0; n-- {
+		form := title + strings.Join(short[:n], "") + faintStyle.Render(fmt.Sprintf(" +%d more", len(short)-n)) + marks
+		if lipgloss.Width(form) <= w {
+			return form
+		}
+	}
+	return title + marks
+}
+
+// markingBand is the marking band of a scheme that marks between two
+// thresholds (DCQCN's K_min and K_max), as the run resolved them.
+func markingBand(s *snapshot) (lo, hi float64, ok bool) {
+	if s.band[1] > 0 {
+		return s.band[0], s.band[1], true
+	}
+	return 0, 0, false
 }
 
 // qEq is the queue target of the run's scheme, 0 if it has none.
@@ -156,7 +234,9 @@ func queuePlot(w, h int, scen scenario, s *snapshot) plot {
 		xLabel: axisTime, yLabel: axisBytes,
 		series: queues,
 	}
-	if q := qEq(s); q > 0 {
+	if lo, hi, ok := markingBand(s); ok {
+		p.marks = []mark{{y: lo, style: targetStyle, glyph: '┈'}, {y: hi, style: targetStyle, glyph: '┈'}}
+	} else if q := qEq(s); q > 0 {
 		p.marks = []mark{{y: q, style: targetStyle, glyph: '┈'}}
 	}
 	return p
@@ -165,12 +245,16 @@ func queuePlot(w, h int, scen scenario, s *snapshot) plot {
 // rateTitle names the rate chart and holds its legend and the marks drawn
 // under yMax, in the longest form that fits w.
 func rateTitle(scen scenario, s *snapshot, w int, yMax float64) string {
-	ids, agg := pickSources(s, scen.sources)
+	ids, agg := pickPinned(s, scen.sources, scen.pinned)
 	// The legend, then a narrower one.
 	var legends [2]strings.Builder
 	for i, id := range ids {
-		legends[0].WriteString("  " + seriesStyle(i).Render(fmt.Sprintf("%c━ s%d", glyphOf(i), id)))
-		legends[1].WriteString(" " + seriesStyle(i).Render(fmt.Sprintf("%cs%d", glyphOf(i), id)))
+		name := fmt.Sprintf("s%d", id)
+		if scen.flows > 0 {
+			name = fmt.Sprintf("f%d", flowID(s, id)) // a fabric's flow, by its number
+		}
+		legends[0].WriteString("  " + seriesStyle(i).Render(fmt.Sprintf("%c━ %s", glyphOf(i), name)))
+		legends[1].WriteString(" " + seriesStyle(i).Render(fmt.Sprintf("%c%s", glyphOf(i), name)))
 	}
 	if agg {
 		legends[0].WriteString("  " + aggregateStyle.Render(fmt.Sprintf("%c━ mean", meanGlyph)))
@@ -181,21 +265,36 @@ func rateTitle(scen scenario, s *snapshot, w int, yMax float64) string {
 		marks = append(marks, mk.name)
 	}
 	window := units.FormatDuration(scen.window)
+	// What is drawn of what: "8 of 128 flows" counts every flow of a
+	// fabric, not the watched ones alone.
+	of, what := scen.sources, "sources"
+	if scen.flows > 0 {
+		of, what = scen.flows, "flows"
+	}
 	var notes []string
 	for _, mk := range [][]string{marks, nil} {
 		tail := ""
 		if len(mk) > 0 {
 			tail = ", " + strings.Join(mk, ", ")
 		}
-		if agg {
+		switch {
+		case scen.flows > 0 && len(ids) < of:
 			notes = append(notes,
-				fmt.Sprintf(" (%s windows, the %d most different of %d sources%s)", window, len(ids), scen.sources, tail),
-				fmt.Sprintf(" (%d of %d%s)", len(ids), scen.sources, tail))
-		} else {
+				fmt.Sprintf(" (%s windows, %d of %d %s%s)", window, len(ids), of, what, tail),
+				fmt.Sprintf(" (%d of %d%s)", len(ids), of, tail))
+		case agg:
+			notes = append(notes,
+				fmt.Sprintf(" (%s windows, the %d most different of %d %s%s)", window, len(ids), of, what, tail),
+				fmt.Sprintf(" (%d of %d%s)", len(ids), of, tail))
+		default:
 			notes = append(notes, fmt.Sprintf(" (%s windows%s)", window, tail))
 		}
 	}
-	title := titleStyle.Render("rates")
+	name := "rates"
+	if showsDelivered(scen, s) {
+		name = "delivered"
+	}
+	title := titleStyle.Render(name)
 	for _, legend := range legends {
 		for _, n := range notes {
 			if t := title + faintStyle.Render(n) + legend.String(); lipgloss.Width(t) <= w {
@@ -269,14 +368,14 @@ func capacitySteps(scen scenario, s *snapshot) mark {
 // rateSeries are the lines of the rate chart: the sources pickSources
 // chooses, and their mean when it leaves some out.
 func rateSeries(scen scenario, s *snapshot) []series {
-	ids, agg := pickSources(s, scen.sources)
+	ids, agg := pickPinned(s, scen.sources, scen.pinned)
 	var out []series
 	for i, id := range ids {
-		xs, ys := column(s, s.queues+id)
+		xs, ys := column(s, rateOffset(scen, s)+id)
 		out = append(out, series{xs: xs, ys: ys, style: seriesStyle(i), glyph: glyphOf(i)})
 	}
 	if agg {
-		xs, ys := meanRates(s)
+		xs, ys := meanRates(scen, s)
 		out = append(out, series{xs: xs, ys: ys, style: aggregateStyle, glyph: meanGlyph})
 	}
 	return out
@@ -325,7 +424,7 @@ func ratePlot(w, h int, scen scenario, s *snapshot, lines []series, yMax float64
 // queue and one for the mean rate, each with its latest value.
 func sparkLines(w int, scen scenario, s *snapshot) []string {
 	_, q := column(s, 0)
-	_, r := meanRates(s)
+	_, r := meanRates(scen, s)
 	label := func(name, value string) string {
 		return fmt.Sprintf("%-5s %9s ", name, value)
 	}
@@ -350,12 +449,28 @@ func column(s *snapshot, j int) (xs, ys []float64) {
 	return xs, ys
 }
 
+// showsDelivered reports whether the rate charts draw delivered rates: on
+// a fabric, unless the user asked for the sending rates.
+func showsDelivered(scen scenario, s *snapshot) bool { return s.delivered && !scen.sending }
+
+// rateOffset is where the rates drawn start in a point's values.
+func rateOffset(scen scenario, s *snapshot) int {
+	if showsDelivered(scen, s) {
+		return s.queues + s.sources
+	}
+	return s.queues
+}
+
 // meanRates is the mean rate of all sources at every point.
-func meanRates(s *snapshot) (xs, ys []float64) {
+func meanRates(scen scenario, s *snapshot) (xs, ys []float64) {
 	xs = make([]float64, len(s.points))
 	ys = make([]float64, len(s.points))
+	off := rateOffset(scen, s)
 	for i, p := range s.points {
-		rates := p.v[s.queues:]
+		rates := p.v[off:]
+		if s.sources > 0 {
+			rates = p.v[off : off+s.sources]
+		}
 		var sum float64
 		for _, r := range rates {
 			sum += r
@@ -374,15 +489,31 @@ func meanRates(s *snapshot) (xs, ys []float64) {
 // the fastest, and evenly spaced ranks between. agg says the mean of all
 // is drawn too.
 func pickSources(s *snapshot, n int) (ids []int, agg bool) {
+	return pickPinned(s, n, 0)
+}
+
+// pickPinned is pickSources with the first pinned columns always drawn
+// (a fabric's explicit flows: what the experiment is about), the others
+// picked among the rest, as a run's figure does (plots.PickPinned).
+func pickPinned(s *snapshot, n, pinned int) (ids []int, agg bool) {
 	throughputs := make([]float64, n)
 	if s != nil {
-		for i, src := range s.summary.Sources {
-			if i < n {
-				throughputs[i] = src.ThroughputBps
+		for k := range throughputs {
+			if i := flowID(s, k); i < len(s.summary.Sources) {
+				throughputs[k] = s.summary.Sources[i].ThroughputBps
 			}
 		}
 	}
-	return plots.PickSources(throughputs)
+	return plots.PickPinned(throughputs, pinned)
+}
+
+// flowID is the source (a fabric's flow) of the k-th rate column: on a
+// fabric the k-th watched flow, which need not be flow k.
+func flowID(s *snapshot, k int) int {
+	if w := s.summary.Watched; w != nil && k < len(w.Flows) {
+		return w.Flows[k]
+	}
+	return k
 }
 
 // Axis labels: exact values with units, as the experiment files write them.

@@ -23,9 +23,17 @@ type snapshot struct {
 	events  uint64        // discrete events handled so far
 	busy    time.Duration // wall time spent simulating
 	queues  int           // bottlenecks: the first values of every point
-	ports   []string      // their names
-	points  []point       // downsampled history over [0, now]
-	summary model.Summary
+	sources int           // rates: the next values
+	// delivered says each source's delivered rate follows the rates.
+	delivered bool
+	// band is the scheme's marking band, K_min and K_max (DCQCN), as
+	// resolved for the run; zero for a scheme without one.
+	band [2]float64
+	// heldNames are the PFC view's lines, whose values end every point.
+	heldNames []string
+	ports     []string // their names
+	points    []point  // downsampled history over [0, now]
+	summary   model.Summary
 }
 
 // driver runs one simulation in its own goroutine. The UI moves its target
@@ -39,6 +47,7 @@ type driver struct {
 	cfg  model.Config
 	sim  model.Sim
 	hist *history
+	band [2]float64 // the scheme's marking band (snapshot.band)
 
 	target atomic.Int64 // simulated time to advance to
 	latest atomic.Pointer[snapshot]
@@ -69,12 +78,13 @@ func newDriver(algo string, cfg model.Config) (*driver, error) {
 	d := &driver{
 		algo: algo,
 		cfg:  cfg,
-		hist: newHistory(cfg.SeriesShape()),
+		hist: newHistoryOf(&cfg),
 		wake: make(chan struct{}, 1),
 		quit: make(chan struct{}),
 		done: make(chan struct{}),
 	}
 	cfg.OnSample = d.hist.add
+	d.band = markingBandOf(&cfg)
 	sim, err := model.New(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", algo, err)
@@ -168,14 +178,39 @@ func (d *driver) loop() {
 // the goroutine calls it (and startDriver, before the goroutine starts).
 func (d *driver) publish() {
 	s := &snapshot{
-		now:     d.sim.Now(),
-		done:    d.sim.Done(),
-		events:  d.sim.Events(),
-		busy:    d.busy,
-		queues:  d.hist.queues,
-		ports:   d.hist.ports,
-		points:  d.hist.snapshot(),
-		summary: d.sim.Summary(),
+		now:       d.sim.Now(),
+		done:      d.sim.Done(),
+		events:    d.sim.Events(),
+		busy:      d.busy,
+		queues:    d.hist.queues,
+		sources:   d.hist.sources,
+		delivered: d.hist.delivered,
+		band:      d.band,
+		heldNames: d.hist.heldNames,
+		ports:     d.hist.ports,
+		points:    d.hist.snapshot(),
+		summary:   d.sim.Summary(),
 	}
 	d.latest.Store(s)
+}
+
+// newHistoryOf is the history of a run of cfg: with delivered rates on a
+// fabric.
+func newHistoryOf(cfg *model.Config) *history {
+	queues, sources := cfg.SeriesShape()
+	return newHistory(queues, sources, cfg.Fabric != nil)
+}
+
+// markingBandOf is the marking band of cfg's scheme, if it marks between
+// two queue thresholds (k_min and k_max, in bytes).
+func markingBandOf(cfg *model.Config) [2]float64 {
+	if cfg.Scheme == nil {
+		return [2]float64{}
+	}
+	lo, okLo := cfg.Scheme.Param("k_min")
+	hi, okHi := cfg.Scheme.Param("k_max")
+	if !okLo || !okHi || lo.Kind != algos.Bytes || hi.Kind != algos.Bytes {
+		return [2]float64{}
+	}
+	return [2]float64{cfg.Params["k_min"], cfg.Params["k_max"]}
 }

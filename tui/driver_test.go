@@ -158,7 +158,7 @@ func TestDriverPausesOnLowerTarget(t *testing.T) {
 }
 
 func TestHistoryStaysBounded(t *testing.T) {
-	h := newHistory(1, 2)
+	h := newHistory(1, 2, false)
 	s := &model.Sample{Queues: []int{0}, Rates: []float64{0, 0}}
 	const n = 100_000
 	for i := 1; i <= n; i++ {
@@ -197,7 +197,7 @@ func TestHistoryStaysBounded(t *testing.T) {
 // bounded (maxValues values) whatever the count the experiment allows.
 func TestHistoryMemoryBoundedWithManySources(t *testing.T) {
 	const sources = 65535
-	h := newHistory(1, sources)
+	h := newHistory(1, sources, false)
 	s := &model.Sample{Queues: []int{0}, Rates: make([]float64, sources)}
 	for i := 1; i <= 200; i++ {
 		s.Time = algos.Time(i)
@@ -206,7 +206,7 @@ func TestHistoryMemoryBoundedWithManySources(t *testing.T) {
 	if n := len(h.points); n > h.limit || n*(1+sources) > maxValues || n < minPoints/2 {
 		t.Errorf("%d points of %d values (limit %d)", n, 1+sources, h.limit)
 	}
-	if h := newHistory(1, 4); h.limit != maxPoints {
+	if h := newHistory(1, 4, false); h.limit != maxPoints {
 		t.Errorf("4 sources: limit %d, want %d", h.limit, maxPoints)
 	}
 }

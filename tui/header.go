@@ -157,14 +157,27 @@ func statsLine(w int, s *snapshot, scen scenario, eps float64, link int) string 
 		return fit(faintStyle.Render(fmt.Sprintf("statistics start after the warm-up (%s)  ",
 			units.FormatDuration(scen.warmup)))+rate, w)
 	}
-	text := summaryText(s.summary, true, link)
-	if lipgloss.Width(text+"  "+rate) > w {
-		text = summaryText(s.summary, false, link)
+	// The longest form that fits: the long numbers or the short, the
+	// tiers in full or their highest utilizations, the event rate or not.
+	long, short := summaryText(s.summary, true, link), summaryText(s.summary, false, link)
+	tiers, tiersShort := tierText(s.summary, false), tierText(s.summary, true)
+	tiersShortest, _, _ := strings.Cut(tiersShort, "  pauses")
+	var forms []string
+	for _, t := range []string{tiers, tiersShort, tiersShortest} {
+		for _, text := range []string{long, short} {
+			if t != "" {
+				text := text + "  " + t
+				forms = append(forms, text+"  "+rate, text)
+			}
+		}
 	}
-	if t := tierText(s.summary); t != "" {
-		text += "  " + t
+	forms = append(forms, long+"  "+rate, short+"  "+rate, short)
+	for _, f := range forms {
+		if lipgloss.Width(f) <= w {
+			return fit(f, w)
+		}
 	}
-	return fit(text+"  "+rate, w)
+	return fit(short, w)
 }
 
 // summaryForms are the summary's headline numbers in ever shorter forms,
@@ -210,8 +223,8 @@ func summaryText(sum model.Summary, long bool, link int) string {
 		text += fmt.Sprintf("  pausing %.0f%% paused %.0f%%", 100*b.PausedFraction, 100*b.HeldFraction)
 	}
 	if f := sum.Flows; f != nil && f.Completed > 0 {
-		text += fmt.Sprintf("  FCT %s p99 %s (%d/%d flows)", units.FormatDuration(algos.Seconds(f.FCTMean)),
-			units.FormatDuration(algos.Seconds(f.FCTP99)), f.Completed, f.Started)
+		text += fmt.Sprintf("  FCT %s p99 %s, slowdown p50 %.3g p99 %.3g (%d/%d flows)", units.FormatDuration(algos.Seconds(f.FCTMean)),
+			units.FormatDuration(algos.Seconds(f.FCTP99)), f.SlowdownP50, f.SlowdownP99, f.Completed, f.Started)
 	}
 	return text
 }
@@ -245,19 +258,29 @@ func bottleneckAt(sum model.Summary, link int) model.BottleneckSummary {
 }
 
 // tierText is a fabric's per-tier line: each tier's mean and highest
-// utilization, then the drops and pause frames of all its ports.
-func tierText(sum model.Summary) string {
+// utilization (short: the highest only), then the drops and pause frames
+// of all its ports.
+func tierText(sum model.Summary, short bool) string {
 	if len(sum.Tiers) == 0 {
 		return ""
 	}
 	var parts []string
 	var drops, pauses int64
 	for _, t := range sum.Tiers {
-		parts = append(parts, fmt.Sprintf("%s %.0f/%.0f%%", printable.Text(t.Tier), 100*t.UtilizationMean, 100*t.UtilizationMax))
+		if short {
+			parts = append(parts, fmt.Sprintf("%s %.0f%%", printable.Text(t.Tier), 100*t.UtilizationMax))
+		} else {
+			parts = append(parts, fmt.Sprintf("%s %.0f/%.0f%%", printable.Text(t.Tier), 100*t.UtilizationMean, 100*t.UtilizationMax))
+		}
 		drops += t.Drops
 		pauses += t.PauseFrames
 	}
-	return faintStyle.Render("tiers ") + strings.Join(parts, ", ") + fmt.Sprintf("  drops %d  pauses %d", drops, pauses)
+	head := "tiers "
+	if short {
+		head = "max "
+		return faintStyle.Render(head) + strings.Join(parts, ", ") + fmt.Sprintf("  pauses %d", pauses)
+	}
+	return faintStyle.Render(head) + strings.Join(parts, ", ") + fmt.Sprintf("  drops %d  pauses %d", drops, pauses)
 }
 
 // fmtCount writes a large count with a k, M or G suffix.

@@ -26,7 +26,7 @@ const (
 // changed once the point exists, so snapshots share them with the history.
 type point struct {
 	t algos.Time // time of the interval's last sample
-	v []float64  // queue of each bottleneck (bytes), then rate of each source (bits/s)
+	v []float64  // queue of each bottleneck (bytes), then rate of each source (bits/s), then on a fabric each one's delivered rate
 	// capacity of each bottleneck (bits/s) in force at t; shared between
 	// points while it does not change, nil if the model gives none.
 	capacity []float64
@@ -35,25 +35,41 @@ type point struct {
 // history collects a run's samples into at most limit points. It is
 // owned by the simulation goroutine (model.Config.OnSample feeds it).
 type history struct {
-	limit  int      // points kept: maxPoints, fewer with many sources
-	queues int      // bottlenecks
-	ports  []string // their names, as the first sample gives them
-	stride int      // samples per point
-	points []point
+	limit  int // points kept: maxPoints, fewer with many sources
+	queues int // bottlenecks
+	// sources are the rate columns; delivered says their delivered rates
+	// follow them.
+	sources   int
+	delivered bool
+	// heldNames are the PFC view's lines (a fabric's tiers, a chain's
+	// ports), whose shares of the time paused close each point.
+	heldNames []string
+	ports     []string // their names, as the first sample gives them
+	stride    int      // samples per point
+	points    []point
 
 	sum []float64 // the interval being filled
 	n   int       // samples in it
 	cap []float64 // the latest capacities, shared by the points they hold for
 }
 
-func newHistory(queues, sources int) *history {
-	limit := min(maxPoints, max(minPoints, maxValues/(queues+sources)))
+// newHistory keeps queues and sources' rates per point and, with
+// delivered, their delivered rates after them (a fabric's: its flows'
+// first ports are seldom their bottlenecks).
+func newHistory(queues, sources int, delivered bool) *history {
+	cols := queues + sources
+	if delivered {
+		cols += sources
+	}
+	limit := min(maxPoints, max(minPoints, maxValues/max(cols, 1)))
 	return &history{
-		limit:  limit,
-		queues: queues,
-		stride: 1,
-		points: make([]point, 0, limit),
-		sum:    make([]float64, queues+sources),
+		limit:     limit,
+		queues:    queues,
+		sources:   sources,
+		delivered: delivered,
+		stride:    1,
+		points:    make([]point, 0, limit),
+		sum:       make([]float64, cols),
 	}
 }
 
@@ -62,12 +78,37 @@ func newHistory(queues, sources int) *history {
 func (h *history) add(s *model.Sample) {
 	if h.ports == nil {
 		h.ports = slices.Clone(s.Ports)
+		held := s.TierNames
+		if len(s.TierHeld) == 0 && len(s.Held) > 0 {
+			held = s.Ports
+		}
+		if len(s.TierHeld)+len(s.Held) > 0 && len(h.points) == 0 && h.n == 0 {
+			h.heldNames = slices.Clone(held)
+			h.sum = append(h.sum, make([]float64, len(held))...)
+		}
+	}
+	if len(h.heldNames) > 0 {
+		held := s.TierHeld
+		if len(held) == 0 {
+			held = s.Held
+		}
+		base := len(h.sum) - len(h.heldNames)
+		for i, x := range held {
+			if i < len(h.heldNames) {
+				h.sum[base+i] += x
+			}
+		}
 	}
 	for i, q := range s.Queues {
 		h.sum[i] += float64(q)
 	}
 	for i, r := range s.Rates {
 		h.sum[h.queues+i] += r
+	}
+	if h.delivered {
+		for i, r := range s.Delivered {
+			h.sum[h.queues+h.sources+i] += r
+		}
 	}
 	h.n++
 	if h.n < h.stride {

@@ -14,6 +14,7 @@ type keyMap struct {
 	Compare                      key.Binding
 	Params                       key.Binding
 	Link                         key.Binding
+	Rates                        key.Binding // delivered or sending rates, on a fabric
 	NextPoint, PrevPoint         key.Binding
 	Save, Open                   key.Binding
 	Help                         key.Binding
@@ -44,6 +45,7 @@ func defaultKeys() keyMap {
 		NextPoint: key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "next sweep point")),
 		PrevPoint: key.NewBinding(key.WithKeys("["), key.WithHelp("[", "previous sweep point")),
 		Link:      key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "next link (stats)")),
+		Rates:     key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "delivered/sending rates")),
 		Save:      key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "save")),
 		Open:      key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "open")),
 		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
@@ -88,7 +90,7 @@ func (h mainHelp) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.NextAlgo, k.PrevAlgo, k.PickAlgo, k.Compare, k.NextPoint, k.PrevPoint},
 		{k.Pause, k.Faster, k.Slower, k.Fastest, k.Restart},
-		{k.Link, k.Params, k.Save, k.Open, k.Help, k.Quit},
+		{k.Link, k.Rates, k.Params, k.Save, k.Open, k.Help, k.Quit},
 	}
 }
 

@@ -192,7 +192,9 @@ func (m *Model) start(e *experiments.Experiment, bar []string, active int) error
 	if m.sess != nil {
 		m.sess.stop()
 	}
+	sending := m.scenario.sending // the user's choice outlives a restart
 	m.sess, m.exp, m.run, m.bar, m.active, m.scenario = sess, e, run, bar, active, scenarioOf(run)
+	m.scenario.sending = sending
 	m.points, m.point = points, point
 	if m.link >= m.links() {
 		m.link = 0
@@ -588,6 +590,9 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 		m.pickPoint(m.point + 1)
 	case key.Matches(msg, k.PrevPoint):
 		m.pickPoint(m.point - 1)
+	case key.Matches(msg, k.Rates):
+		m.scenario.sending = !m.scenario.sending
+		m.refreshPanes()
 	case key.Matches(msg, k.Link):
 		m.link = (m.link + 1) % max(1, m.links())
 		m.refreshPanes()

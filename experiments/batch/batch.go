@@ -72,6 +72,13 @@ type Recorder interface {
 	Discard()
 }
 
+// A FlowRecorder is a Recorder that also takes the run's flows of a given
+// size as they end (model.Config.OnFlow).
+type FlowRecorder interface {
+	Recorder
+	Flow(r *model.FlowRecord)
+}
+
 // Options control a batch.
 type Options struct {
 	Workers  int // runs at once; 0 means one per CPU (Workers)
@@ -179,6 +186,9 @@ func execute(ctx context.Context, run experiments.Run, i int, sink Sink, tracker
 	}
 	if rec != nil {
 		cfg.OnSample = rec.Sample
+		if fr, ok := rec.(FlowRecorder); ok {
+			cfg.OnFlow = fr.Flow
+		}
 	}
 	discard := func() {
 		if rec != nil {

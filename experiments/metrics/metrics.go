@@ -9,6 +9,7 @@ package metrics
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"qcnlab/model"
 )
@@ -86,8 +87,11 @@ func Lookup(scope Scope, name string) (*Metric, error) {
 
 // What a missing value means, for the metrics that may have none.
 const (
-	noDelivery = "null when nothing was delivered in [warmup, duration]: no fairness to measure"
-	noLoop     = "null for a source that was sent no feedback: no loop was observed, and 0 would read as an instant one"
+	noDelivery  = "null when nothing was delivered in [warmup, duration]: no fairness to measure"
+	noLoop      = "null for a source that was sent no feedback: no loop was observed, and 0 would read as an instant one"
+	noFabric    = "empty on a chain, whose sources have one path"
+	noFlows     = "empty for a run without flows of a given size"
+	noFlowsDone = "empty for a run without flows of a given size, or none completed"
 )
 
 func run(name, unit, doc, missing string, f func(s *model.Summary) (float64, bool)) *Metric {
@@ -103,6 +107,24 @@ func link(name, unit, doc string, f func(b *model.BottleneckSummary) float64) *M
 func source(name, unit, doc, missing string, f func(x *model.SourceSummary) (float64, bool)) *Metric {
 	return &Metric{Name: name, Unit: unit, Scope: Source, Doc: doc, Missing: missing,
 		value: func(s *model.Summary, i int) (float64, bool) { return f(&s.Sources[i]) }}
+}
+
+// flows is a run metric of its flows of a given size (summary.json's
+// flows.NAME, results.csv's flows_NAME), missing without such flows; the
+// quantiles and means also when none completed.
+func flows(name, unit, doc string, f func(f *model.FlowSummary) float64) *Metric {
+	counted := !strings.HasPrefix(name, "fct_") && !strings.HasPrefix(name, "slowdown_")
+	missing := noFlows
+	if !counted {
+		missing = noFlowsDone
+	}
+	return &Metric{Name: "flows_" + name, Unit: unit, Scope: Run, Doc: doc, Missing: missing,
+		value: func(s *model.Summary, _ int) (float64, bool) {
+			if s.Flows == nil || (!counted && s.Flows.Completed == 0) {
+				return 0, false
+			}
+			return f(s.Flows), true
+		}}
 }
 
 func optional(p *float64) (float64, bool) {
@@ -144,6 +166,25 @@ var (
 	LoopDelayMax         = source("loop_delay_max_seconds", "seconds", "the longest loop its feedback took", noLoop, func(x *model.SourceSummary) (float64, bool) { return optional(x.LoopDelayMax) })
 	SourcePausedFraction = source("paused_fraction", "fraction", "PFC: share of the time its access link was paused", "", func(x *model.SourceSummary) (float64, bool) { return x.PausedFraction, true })
 
+	MarkedFrames = link("marked_frames", "frames", "frames the congestion point marked (ECN, DCQCN's switch)", func(b *model.BottleneckSummary) float64 { return float64(b.MarkedFrames) })
+	PathCount    = source("path_count", "", "distinct paths a fabric flow's frames took: 1 under ECMP, up to every equal-cost path when sprayed; 0 on a chain, and before the flow's first frame arrived", "",
+		func(x *model.SourceSummary) (float64, bool) { return float64(x.PathCount), true })
+	CNPs = source("cnps", "frames", "notifications (DCQCN's CNPs) the source's reaction point received from its receiver", "", func(x *model.SourceSummary) (float64, bool) { return float64(x.CNPs), true })
+
+	FlowsStarted    = flows("started", "", "flows of a given size that started in [warmup, duration]", func(f *model.FlowSummary) float64 { return float64(f.Started) })
+	FlowsCompleted  = flows("completed", "", "of those, the flows whose last byte was delivered by the end", func(f *model.FlowSummary) float64 { return float64(f.Completed) })
+	FlowsLost       = flows("lost", "", "of those, the flows whose last frame was dropped (no transport resends it)", func(f *model.FlowSummary) float64 { return float64(f.Lost) })
+	FlowsUnfinished = flows("unfinished", "", "of those, the flows still sending or in flight at the end", func(f *model.FlowSummary) float64 { return float64(f.Unfinished) })
+	FlowsSizeMean   = flows("size_mean_bytes", "bytes", "mean size of the flows started", func(f *model.FlowSummary) float64 { return f.SizeMean })
+	FCTMean         = flows("fct_mean_seconds", "seconds", "mean flow completion time", func(f *model.FlowSummary) float64 { return f.FCTMean })
+	FCTP50          = flows("fct_p50_seconds", "seconds", "median flow completion time", func(f *model.FlowSummary) float64 { return f.FCTP50 })
+	FCTP95          = flows("fct_p95_seconds", "seconds", "95th percentile of the flow completion times", func(f *model.FlowSummary) float64 { return f.FCTP95 })
+	FCTP99          = flows("fct_p99_seconds", "seconds", "99th percentile of the flow completion times", func(f *model.FlowSummary) float64 { return f.FCTP99 })
+	SlowdownMean    = flows("slowdown_mean", "", "mean slowdown: FCT over the flow's ideal FCT alone on its path", func(f *model.FlowSummary) float64 { return f.SlowdownMean })
+	SlowdownP50     = flows("slowdown_p50", "", "median slowdown", func(f *model.FlowSummary) float64 { return f.SlowdownP50 })
+	SlowdownP95     = flows("slowdown_p95", "", "95th percentile of the slowdowns", func(f *model.FlowSummary) float64 { return f.SlowdownP95 })
+	SlowdownP99     = flows("slowdown_p99", "", "99th percentile of the slowdowns", func(f *model.FlowSummary) float64 { return f.SlowdownP99 })
+
 	JainFairness   = run("jain_fairness", "", "Jain's index of the sources' throughputs", noDelivery, func(s *model.Summary) (float64, bool) { return optional(s.JainFairness) })
 	TimeToFairness = run("time_to_fairness_seconds", "seconds",
 		"the first time after which min/max of the sources' window-averaged rates stays at or above output.fairness_threshold",
@@ -155,7 +196,9 @@ var (
 var All = []*Metric{
 	SimSeconds, WallSeconds, Events, Frames,
 	Capacity, Utilization, QueueMean, QueueStd, QueueMin, QueueMax, QueueTarget, EmptyFraction,
-	Drops, DroppedBytes, DropsTotal, CPFeedbackFrames, PauseFrames, PausingFraction, HeldFraction,
-	Throughput, FinalRate, DeliveredBytes, SourceFeedbackFrames, LoopDelayMin, LoopDelayMax, SourcePausedFraction,
+	Drops, DroppedBytes, DropsTotal, CPFeedbackFrames, PauseFrames, PausingFraction, HeldFraction, MarkedFrames,
+	Throughput, FinalRate, DeliveredBytes, SourceFeedbackFrames, LoopDelayMin, LoopDelayMax, SourcePausedFraction, PathCount, CNPs,
 	JainFairness, TimeToFairness,
+	FlowsStarted, FlowsCompleted, FlowsLost, FlowsUnfinished, FlowsSizeMean, FCTMean, FCTP50, FCTP95, FCTP99,
+	SlowdownMean, SlowdownP50, SlowdownP95, SlowdownP99,
 }

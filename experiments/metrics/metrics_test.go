@@ -15,10 +15,12 @@ func TestNamesAndValuesAreSummaryJSONs(t *testing.T) {
 	s := model.Summary{SimSeconds: 1, WallSeconds: 2, Events: 3, Frames: 4,
 		Bottlenecks: []model.BottleneckSummary{{CapacityBps: 5, Utilization: 0.5, QueueMean: 6, QueueStd: 7, QueueMin: 8, QueueMax: 9,
 			QEq: 10, EmptyFraction: 0.1, Drops: 11, DroppedBytes: 12, DropsTotal: 13, FeedbackFrames: 14, PauseFrames: 15,
-			PausedFraction: 0.2, HeldFraction: 0.3}},
+			PausedFraction: 0.2, HeldFraction: 0.3, MarkedFrames: 21}},
 		Sources: []model.SourceSummary{{ThroughputBps: 16, FinalRateBps: 17, DeliveredBytes: 18, FeedbackFrames: 19,
-			LoopDelayMin: ptr(20), PausedFraction: 0.4}},
+			LoopDelayMin: ptr(20), PausedFraction: 0.4, From: "h0", To: "h1", PathCount: 2, CNPs: 22}},
 		JainFairness: ptr(0.9),
+		Flows: &model.FlowSummary{Started: 23, Completed: 22, Lost: 1, FCTMean: 24, FCTP50: 25, FCTP95: 26, FCTP99: 27,
+			SlowdownMean: 28, SlowdownP50: 29, SlowdownP95: 30, SlowdownP99: 31},
 	}
 	data, err := json.Marshal(s)
 	if err != nil {
@@ -31,6 +33,13 @@ func TestNamesAndValuesAreSummaryJSONs(t *testing.T) {
 	}
 	json.Unmarshal(data, &doc)
 	json.Unmarshal(data, &doc.Run)
+	// The flows' numbers are the run's, flows_NAME for summary.json's
+	// flows.NAME (results.csv flattens them so).
+	for name, v := range doc.Run["flows"].(map[string]any) {
+		if name != "by_size" { // by bucket: fct.csv, and results.csv's flows_by_size* columns
+			doc.Run["flows_"+name] = v
+		}
+	}
 	seen := map[[2]string]bool{}
 	for _, m := range All {
 		obj := map[Scope]map[string]any{Run: doc.Run, Bottleneck: doc.Bottlenecks[0], Source: doc.Sources[0]}[m.Scope]

@@ -44,22 +44,36 @@ type cdfGroup struct {
 }
 
 type cdfLine struct {
-	name string
-	qs   [][]float64 // [seed run][level]
+	name  string
+	qs    [][]float64 // [seed run, or port of a tier][level]
+	tier  bool        // a fabric's tier: qs are its ports' over the seeds
+	seeds int
 }
 
+// add adds a run's ports: a chain's each on its line, a fabric's by tier
+// (its ports are hundreds, and a position is a different port in
+// different runs): the tier's line averages its ports' quantiles.
 func (g *cdfGroup) add(r *batch.RunSummary) {
+	fabric := len(r.Tiers) > 0
+	counted := map[int]bool{}
 	for j, b := range r.Bottlenecks {
 		name := r.Algorithm
-		if len(r.Bottlenecks) > 1 {
+		switch {
+		case fabric:
+			name += " " + b.Tier
+		case len(r.Bottlenecks) > 1:
 			name += fmt.Sprintf(" sw%d", j)
 		}
 		k := slices.IndexFunc(g.lines, func(l *cdfLine) bool { return l.name == name })
 		if k < 0 {
-			g.lines = append(g.lines, &cdfLine{name: name})
+			g.lines = append(g.lines, &cdfLine{name: name, tier: fabric})
 			k = len(g.lines) - 1
 		}
 		g.lines[k].qs = append(g.lines[k].qs, quantileValues(b.QueueQuantiles))
+		if !counted[k] {
+			counted[k] = true
+			g.lines[k].seeds++
+		}
 	}
 }
 
@@ -143,7 +157,11 @@ func cdfFigure(e *experiments.Experiment, g *cdfGroup, opt Options) (*Figure, er
 			bars.Color = colour(k)
 			p.Add(bars)
 		}
-		key.Add(fmt.Sprintf("%s (%d seeds)", l.name, len(l.qs)), ln, points)
+		name := fmt.Sprintf("%s (%d seeds)", l.name, l.seeds)
+		if l.tier {
+			name = fmt.Sprintf("%s (mean of %d ports over %d seeds)", l.name, len(l.qs), l.seeds)
+		}
+		key.Add(name, ln, points)
 	}
 	p.X.Min = 0
 	title := e.Name + ": queue CDF after warm-up"

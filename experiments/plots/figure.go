@@ -202,6 +202,10 @@ type Placed struct {
 	Width   vg.Length
 }
 
+// Place is where the figure puts its parts: for tests of the layout of
+// figures drawn elsewhere (the reproduction report's).
+func (f *Figure) Place() Placed { return f.place() }
+
 // place computes where everything goes, on a canvas of the figure's size
 // that draws nothing.
 func (f *Figure) place() Placed {

@@ -5,6 +5,7 @@
 package plots
 
 import (
+	"cmp"
 	"fmt"
 	"image/color"
 	"math"
@@ -51,6 +52,16 @@ type RunFigure struct {
 	counts   []int
 	nsources int
 	ports    []string // the queues' port names, from the samples
+	// held is, with PFC, the share of each bin a tier's ports (a chain's
+	// ports) were paused by the next switch: [line][bin] sums.
+	held      [][]float64
+	heldNames []string
+	flows     []int // a fabric's watched flows, column by column; nil on a chain
+	pinned    int   // the first watched flows always drawn (PickPinned)
+	// delivered draws what the flows deliver rather than what reaches
+	// their first port: on a fabric, where the first port is seldom the
+	// bottleneck (Sample.Delivered).
+	delivered bool
 }
 
 // NewRunFigure starts the figure of a run of cfg.
@@ -63,6 +74,10 @@ func NewRunFigure(title string, cfg *model.Config) *RunFigure {
 		target:   cfg.Scheme.QueueTarget(cfg.Params),
 		buffer:   float64(cfg.Buffer),
 		counts:   make([]int, plotBins+1),
+	}
+	f.delivered = cfg.Fabric != nil
+	if cfg.Fabric != nil {
+		f.pinned = len(cfg.Fabric.Watch)
 	}
 	if cfg.Fabric == nil && len(cfg.Links) <= 1 && len(cfg.Sources) > 0 {
 		f.share = cfg.Capacity / float64(len(cfg.Sources))
@@ -84,6 +99,24 @@ func (f *RunFigure) shape(x *model.Sample) {
 		f.capacity = append(f.capacity, make([]float64, plotBins+1))
 	}
 	f.ports = slices.Clone(x.Ports)
+	f.flows = slices.Clone(x.Flows)
+	switch {
+	case len(x.TierHeld) > 0:
+		f.heldNames = slices.Clone(x.TierNames)
+	case len(x.Held) > 0:
+		f.heldNames = slices.Clone(x.Ports)
+	}
+	for range f.heldNames {
+		f.held = append(f.held, make([]float64, plotBins+1))
+	}
+}
+
+// heldOf is a sample's PFC values, one per line of held.
+func (f *RunFigure) heldOf(x *model.Sample) []float64 {
+	if len(x.TierHeld) > 0 {
+		return x.TierHeld
+	}
+	return x.Held
 }
 
 // Add takes one sample of the run.
@@ -103,7 +136,11 @@ func (f *RunFigure) Add(x *model.Sample) {
 			f.qmax[j][b] = float64(q)
 		}
 	}
-	for i, r := range x.Rates {
+	rates := x.Rates
+	if f.delivered && len(x.Delivered) == len(x.Rates) {
+		rates = x.Delivered
+	}
+	for i, r := range rates {
 		if i < f.nsources {
 			f.rates[b][i] += r
 		}
@@ -111,6 +148,11 @@ func (f *RunFigure) Add(x *model.Sample) {
 	for j, c := range x.Capacity {
 		if j < len(f.capacity) {
 			f.capacity[j][b] += c
+		}
+	}
+	for k, h := range f.heldOf(x) {
+		if k < len(f.held) {
+			f.held[k][b] += h
 		}
 	}
 	f.counts[b]++
@@ -147,11 +189,75 @@ func PickSources(throughputs []float64) (ids []int, agg bool) {
 	return slices.Compact(ids), true
 }
 
+// PickPinned is PickSources with the first pinned sources always drawn
+// (a fabric's explicit flows, what the experiment is about: the victims
+// of an incast), the others picked among the rest as PickSources does,
+// in the room left. The workbench and a run's figure pick alike.
+func PickPinned(throughputs []float64, pinned int) (ids []int, agg bool) {
+	n := len(throughputs)
+	pinned = min(max(pinned, 0), n, MaxSourceLines)
+	if pinned == 0 {
+		return PickSources(throughputs)
+	}
+	for k := range pinned {
+		ids = append(ids, k)
+	}
+	rest := throughputs[pinned:]
+	picked, _ := PickSources(rest)
+	if room := MaxSourceLines - pinned; len(picked) > room {
+		// The room left, spread over the rest's ranks: the slowest and
+		// the fastest first.
+		order := make([]int, len(rest))
+		for i := range order {
+			order[i] = i
+		}
+		slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(rest[a], rest[b]) })
+		picked = picked[:0]
+		for k := range room {
+			if room == 1 {
+				picked = append(picked, order[0])
+				break
+			}
+			picked = append(picked, order[k*(len(order)-1)/(room-1)])
+		}
+		slices.Sort(picked)
+		picked = slices.Compact(picked)
+	}
+	for _, k := range picked {
+		ids = append(ids, pinned+k)
+	}
+	return ids, len(ids) < n
+}
+
 // runPlots are a run figure's panels and legends, before they are drawn.
 type runPlots struct {
 	queue, rates      *plot.Plot
 	queueKey, rateKey Legend
+	pfc               *plot.Plot // with PFC: the share of the time paused; nil without
+	pfcKey            Legend
 	time              unit
+}
+
+// pfcPanel draws, with PFC, the share of each bin the tiers' ports (a
+// chain's ports) were paused by the next switch.
+func (f *RunFigure) pfcPanel(r *runPlots) error {
+	if len(f.held) == 0 {
+		return nil
+	}
+	tu := r.time
+	r.pfc = NewPanel(fmt.Sprintf("time (%s)", tu.name), "paused (share)")
+	for k, name := range f.heldNames {
+		line, err := plotter.NewLine(f.binLine(tu, func(b int) float64 { return f.held[k][b] }))
+		if err != nil {
+			return err
+		}
+		line.Color, line.Dashes = colour(k), dashes(k)
+		r.pfc.Add(line)
+		r.pfcKey.Add(name, line)
+	}
+	r.pfc.Y.Min, r.pfc.Y.Max = 0, 1
+	r.pfc.X.Min, r.pfc.X.Max = 0, f.duration.Seconds()/tu.scale
+	return nil
 }
 
 // build makes the panels from the bins and the run's summary (nil: the
@@ -213,19 +319,30 @@ func (f *RunFigure) build(s *batch.RunSummary) (*runPlots, error) {
 	// some out, and the fair share and capacity where they fall within the
 	// axis, which rises to the highest rate drawn.
 	throughputs := make([]float64, f.nsources)
-	if s != nil && len(s.Sources) == f.nsources {
+	switch {
+	case s != nil && f.delivered && len(f.flows) == f.nsources: // a fabric: column i is flow f.flows[i]
+		for i, id := range f.flows {
+			if id < len(s.Sources) {
+				throughputs[i] = s.Sources[id].ThroughputBps
+			}
+		}
+	case s != nil && len(s.Sources) == f.nsources:
 		for i, src := range s.Sources {
 			throughputs[i] = src.ThroughputBps
 		}
 	}
-	ids, agg := PickSources(throughputs)
+	ids, agg := PickPinned(throughputs, f.pinned)
 	type rateLine struct {
 		name string
 		xys  plotter.XYs
 	}
 	var lines []rateLine
 	for _, i := range ids {
-		lines = append(lines, rateLine{fmt.Sprintf("source %d", i), f.binLine(tu, func(b int) float64 { return f.rates[b][i] })})
+		name := fmt.Sprintf("source %d", i)
+		if f.delivered && len(f.flows) == f.nsources {
+			name = fmt.Sprintf("flow %d", f.flows[i])
+		}
+		lines = append(lines, rateLine{name, f.binLine(tu, func(b int) float64 { return f.rates[b][i] })})
 	}
 	if agg {
 		lines = append(lines, rateLine{fmt.Sprintf("mean of %d", f.nsources), f.binLine(tu, func(b int) float64 {
@@ -258,7 +375,11 @@ func (f *RunFigure) build(s *batch.RunSummary) (*runPlots, error) {
 		}
 	}
 	ru := rateUnit(top)
-	r.rates = NewPanel(fmt.Sprintf("time (%s)", tu.name), fmt.Sprintf("rate (%s)", ru.name))
+	what := "rate"
+	if f.delivered {
+		what = "delivered"
+	}
+	r.rates = NewPanel(fmt.Sprintf("time (%s)", tu.name), fmt.Sprintf("%s (%s)", what, ru.name))
 	for k, l := range lines {
 		for i := range l.xys {
 			l.xys[i].Y /= ru.scale
@@ -306,7 +427,18 @@ func (f *RunFigure) build(s *batch.RunSummary) (*runPlots, error) {
 			r.rateKey.Add(name, line)
 		}
 	}
+	// Ports of the same capacity all along share one line and one entry
+	// (eight "capacity swN" of 10 Gbps are one "capacity 10Gbps").
+	distinct := map[string]bool{}
+	for _, c := range capacities {
+		distinct[fmt.Sprint(c)] = true
+	}
+	drawn := map[string]bool{}
 	for j, c := range capacities {
+		if drawn[fmt.Sprint(c)] {
+			continue
+		}
+		drawn[fmt.Sprint(c)] = true
 		if _, now, ok := within(c); ok {
 			line, err := f.refLine(c, ru, dashed(grey, 5, 2))
 			if err != nil {
@@ -314,7 +446,10 @@ func (f *RunFigure) build(s *batch.RunSummary) (*runPlots, error) {
 			}
 			r.rates.Add(line)
 			name := "capacity"
-			if len(capacities) > 1 {
+			switch {
+			case len(distinct) > 1 && j < len(f.ports) && f.ports[j] != "":
+				name = "capacity " + f.ports[j]
+			case len(distinct) > 1:
 				name = fmt.Sprintf("capacity sw%d", j)
 			}
 			if !changes {
@@ -387,8 +522,28 @@ func (f *RunFigure) figure(s *batch.RunSummary, opt Options) (*Figure, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Figure{Title: f.title, Rows: [][]*plot.Plot{{r.queue}, {r.rates}},
-		Legends: []Legend{r.queueKey, r.rateKey}, Size: opt.size(runSize)}, nil
+	if err := f.pfcPanel(r); err != nil {
+		return nil, err
+	}
+	rows, legends := [][]*plot.Plot{{r.queue}}, []Legend{r.queueKey}
+	// No greedy flow (flows of a given size only): no rates to draw,
+	// rather than an empty panel.
+	if f.nsources > 0 {
+		rows, legends = append(rows, []*plot.Plot{r.rates}), append(legends, r.rateKey)
+	}
+	if r.pfc != nil {
+		rows, legends = append(rows, []*plot.Plot{r.pfc}), append(legends, r.pfcKey)
+	}
+	timeLabel := r.rates.X.Label.Text
+	for _, row := range rows[:len(rows)-1] { // the time axis' label on the last row
+		row[0].X.Label.Text = ""
+	}
+	rows[len(rows)-1][0].X.Label.Text = timeLabel
+	size := runSize
+	if len(rows) > 2 {
+		size.H = runSize.H * 1.4
+	}
+	return &Figure{Title: f.title, Rows: rows, Legends: legends, Size: opt.size(size)}, nil
 }
 
 func (f *RunFigure) binStart(b int) float64 { return (algos.Time(b) * f.width).Seconds() }

@@ -119,9 +119,46 @@ func (p errorPoints) YError(i int) (float64, float64) { return p.lo[i], p.hi[i] 
 // sweepFigure builds the sweep's figure; nil for a batch without a numeric
 // swept key.
 func sweepFigure(e *experiments.Experiment, runs []batch.RunSummary, opt Options) (*Figure, error) {
+	fig, _, err := sweepFigureLines(e, runs, opt)
+	return fig, err
+}
+
+// drawnLine is a line of a sweep panel: its name and its style's index.
+type drawnLine struct {
+	name string
+	k    int
+}
+
+// tierValues are a per-port metric of a fabric's run summed up by tier:
+// the mean over the tier's ports that carried traffic, in the order of the
+// run's tiers. A fabric's ports differ from run to run (and are hundreds):
+// a line per port position would mix ports.
+func tierValues(m *metrics.Metric, r *batch.RunSummary) (tiers []string, values []float64) {
+	sums, counts := map[string]float64{}, map[string]int{}
+	for j, b := range r.Bottlenecks {
+		if y, ok := m.Value(&r.Summary, j); ok {
+			sums[b.Tier] += y
+			counts[b.Tier]++
+		}
+	}
+	for _, t := range r.Tiers {
+		if counts[t.Tier] > 0 {
+			tiers = append(tiers, t.Tier)
+			values = append(values, sums[t.Tier]/float64(counts[t.Tier]))
+		}
+	}
+	return tiers, values
+}
+
+// sweepFigureLines is sweepFigure and the lines of each panel. A line's
+// style (colour, dashes, marker) follows its name, the same in every panel
+// and in the legend, which lists every line of every panel: a panel
+// where some line has no value (a scheme that never became fair) draws
+// the others in their own colours, not in the missing one's.
+func sweepFigureLines(e *experiments.Experiment, runs []batch.RunSummary, opt Options) (*Figure, [][]drawnLine, error) {
 	ax, ok := newSweepAxis(e, runs)
 	if !ok {
-		return nil, nil
+		return nil, nil, nil
 	}
 	links := 0
 	for _, r := range runs {
@@ -149,7 +186,9 @@ func sweepFigure(e *experiments.Experiment, runs []batch.RunSummary, opt Options
 			seeds[seriesKey(e, ax.key, r)+"\x00"+v]++
 		}
 	}
-	for m, panel := range sweepPanels {
+	styles := map[string]int{} // line name -> style index, in first-seen order
+	var drawn [][]drawnLine
+	for _, panel := range sweepPanels {
 		perQ := panel.metric.Scope == metrics.Bottleneck // one line per bottleneck
 		// line name -> x -> values over the seeds; names in first-seen order.
 		var names []string
@@ -162,6 +201,21 @@ func sweepFigure(e *experiments.Experiment, runs []batch.RunSummary, opt Options
 				continue
 			}
 			x := ax.base(v) / ax.unit.scale
+			add := func(name string, y float64) {
+				if values[name] == nil {
+					values[name] = map[float64][]float64{}
+					names = append(names, name)
+				}
+				values[name][x] = append(values[name][x], y)
+				top = max(top, y)
+			}
+			if perQ && len(r.Tiers) > 0 { // a fabric: one line per tier
+				tiers, ys := tierValues(panel.metric, r)
+				for t, tier := range tiers {
+					add(seriesKey(e, ax.key, r)+" "+tier, ys[t])
+				}
+				continue
+			}
 			for j := range max(1, len(r.Bottlenecks)) {
 				if !perQ && j > 0 {
 					continue
@@ -174,12 +228,7 @@ func sweepFigure(e *experiments.Experiment, runs []batch.RunSummary, opt Options
 				if perQ && links > 1 {
 					name += fmt.Sprintf(" sw%d", j)
 				}
-				if values[name] == nil {
-					values[name] = map[float64][]float64{}
-					names = append(names, name)
-				}
-				values[name][x] = append(values[name][x], y)
-				top = max(top, y)
+				add(name, y)
 			}
 		}
 		u := unit{"", 1}
@@ -189,7 +238,14 @@ func sweepFigure(e *experiments.Experiment, runs []batch.RunSummary, opt Options
 			label = fmt.Sprintf("%s (%s)", panel.label, u.name)
 		}
 		p := NewPanel(ax.label(), label)
-		for k, name := range names {
+		var lines []drawnLine
+		for _, name := range names {
+			k, seen := styles[name]
+			if !seen {
+				k = len(styles)
+				styles[name] = k
+			}
+			lines = append(lines, drawnLine{name, k})
 			var pts errorPoints
 			for _, x := range slices.Sorted(maps.Keys(values[name])) {
 				s := stats.Of(values[name][x])
@@ -204,7 +260,7 @@ func sweepFigure(e *experiments.Experiment, runs []batch.RunSummary, opt Options
 			}
 			line, points, err := plotter.NewLinePoints(pts.XYs)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			line.Color, line.Dashes = colour(k), dashes(k)
 			points.Color, points.Shape = colour(k), plotutil.Shape(k)
@@ -212,15 +268,16 @@ func sweepFigure(e *experiments.Experiment, runs []batch.RunSummary, opt Options
 			if slices.ContainsFunc(pts.hi, func(x float64) bool { return x > 0 }) {
 				bars, err := plotter.NewYErrorBars(pts)
 				if err != nil {
-					return nil, err
+					return nil, nil, err
 				}
 				bars.Color = colour(k)
 				p.Add(bars)
 			}
-			if m == 0 {
+			if !seen {
 				key.Add(name, line, points)
 			}
 		}
+		drawn = append(drawn, lines)
 		p.X.Min, p.X.Max = xlo-margin, xhi+margin
 		p.Y.Min = max(p.Y.Min, 0)
 		if len(names) == 0 || p.Y.Max <= p.Y.Min { // nothing, or one value: a range above it
@@ -246,7 +303,7 @@ func sweepFigure(e *experiments.Experiment, runs []batch.RunSummary, opt Options
 	if len(rows[len(rows)-1]) == 2 {
 		cells++ // the legend takes a row of its own
 	}
-	return &Figure{Title: title, Rows: rows, Key: key, Size: opt.size(sweepSize(cells))}, nil
+	return &Figure{Title: title, Rows: rows, Key: key, Size: opt.size(sweepSize(cells))}, drawn, nil
 }
 
 // WriteSweep draws DIR/plots/sweep.FORMAT from a batch's runs: each summary

@@ -1,6 +1,7 @@
 package plots
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -42,5 +43,109 @@ network.rtt = ["100us", "20ms"]
 	}
 	if got := seriesKey(e, "sources.count", &runs[0]); got != "dsm rtt=20ms" {
 		t.Errorf("line %q", got)
+	}
+}
+
+// A line keeps its style in every panel: where QCN never became fair, the
+// time-to-fairness panel draws DCQCN alone in DCQCN's colour, not in the
+// first colour, which the legend gives QCN.
+func TestSweepLinesKeepTheirStyle(t *testing.T) {
+	e, err := experiments.Parse("test.toml", []byte(`
+algorithms = ["qcn", "dcqcn"]
+[sweep]
+network.rtt = ["100us", "200us"]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ttf := 0.185
+	var runs []batch.RunSummary
+	for _, rtt := range []string{`"100us"`, `"200us"`} {
+		for _, alg := range []string{"qcn", "dcqcn"} {
+			r := batch.RunSummary{Summary: model.Summary{Algorithm: alg, Bottlenecks: []model.BottleneckSummary{{Name: "sw0", Utilization: 0.9}},
+				JainFairness: ptr(0.99)}, Point: map[string]string{"network.rtt": rtt}}
+			if alg == "dcqcn" {
+				r.TimeToFairness = &ttf
+			}
+			runs = append(runs, r)
+		}
+	}
+	fig, drawn, err := sweepFigureLines(e, runs, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := drawn[len(drawn)-1]
+	if len(last) != 1 || last[0].name != "dcqcn" || last[0].k != 1 {
+		t.Errorf("time to fairness panel: %+v, want dcqcn in style 1", last)
+	}
+	if len(fig.Key) != 2 || fig.Key[0].Name != "qcn" || fig.Key[1].Name != "dcqcn" {
+		t.Errorf("key %v", fig.Key)
+	}
+}
+
+// On a fabric a per-port panel draws one line per algorithm and tier, the
+// mean over the tier's ports, not one per port position.
+func TestFabricSweepDrawsTiers(t *testing.T) {
+	e, err := experiments.Parse("test.toml", []byte(`
+algorithms = ["qcn"]
+[network]
+topology = "fat_tree"
+k = 4
+[traffic]
+pattern = "permutation"
+[sweep]
+network.buffer = ["100KB", "200KB"]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var runs []batch.RunSummary
+	for _, buf := range []string{`"100KB"`, `"200KB"`} {
+		r := batch.RunSummary{Summary: model.Summary{Algorithm: "qcn", Tiers: []model.TierSummary{{Tier: "edge up"}, {Tier: "core down"}}},
+			Point: map[string]string{"network.buffer": buf}}
+		for j := range 40 {
+			tier := "edge up"
+			if j%2 == 1 {
+				tier = "core down"
+			}
+			r.Bottlenecks = append(r.Bottlenecks, model.BottleneckSummary{Name: fmt.Sprintf("p%d", j), Tier: tier, Utilization: float64(j%2) + 0.5})
+		}
+		runs = append(runs, r)
+	}
+	_, drawn, err := sweepFigureLines(e, runs, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := drawn[0]; len(got) != 2 || got[0].name != "qcn edge up" || got[1].name != "qcn core down" {
+		t.Errorf("utilization panel lines %+v, want one per tier", got)
+	}
+}
+
+func ptr(x float64) *float64 { return &x }
+
+// A fabric's queue CDF has a line per algorithm and tier.
+func TestFabricQueueCDFByTier(t *testing.T) {
+	e, err := experiments.Parse("test.toml", []byte(`
+algorithms = ["qcn"]
+[network]
+topology = "fat_tree"
+k = 4
+[traffic]
+pattern = "permutation"
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := batch.RunSummary{Summary: model.Summary{Algorithm: "qcn", Tiers: []model.TierSummary{{Tier: "edge up"}, {Tier: "core down"}}}}
+	for j := range 40 {
+		r.Bottlenecks = append(r.Bottlenecks, model.BottleneckSummary{Name: fmt.Sprintf("p%d", j), Tier: []string{"edge up", "core down"}[j%2]})
+	}
+	g := cdfGroups(e, []batch.RunSummary{r})
+	if len(g) != 1 || len(g[0].lines) != 2 || g[0].lines[0].name != "qcn edge up" || len(g[0].lines[0].qs) != 20 || g[0].lines[0].seeds != 1 {
+		t.Fatalf("lines %+v", g[0].lines)
+	}
+	fig, err := cdfFigure(e, g[0], Options{})
+	if err != nil || fig.Legends[0][0].Name != "qcn edge up (mean of 20 ports over 1 seeds)" {
+		t.Errorf("legend %v, %v", fig.Legends, err)
 	}
 }

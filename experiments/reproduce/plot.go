@@ -24,16 +24,23 @@ type SweepPlot struct {
 	Scale  float64 // multiplies the metric; 0 means 1
 }
 
-// render draws the plot as PNG.
+// render draws the plot as PNG, in the run figures' style: the title
+// over the panel, the legend right of the data, never over it.
 func (sp *SweepPlot) render(title string, rs Runs) ([]byte, error) {
+	fig, err := sp.figure(title, rs)
+	if err != nil {
+		return nil, err
+	}
+	return fig.Render("png")
+}
+
+// figure lays the plot out: one panel, its legend beside it.
+func (sp *SweepPlot) figure(title string, rs Runs) (*plots.Figure, error) {
 	scale := sp.Scale
 	if scale == 0 {
 		scale = 1
 	}
-	p := plot.New()
-	p.Title.Text = title
-	p.X.Label.Text = sp.Key
-	p.Y.Label.Text = sp.YLabel
+	p := plots.NewPanel(sp.Key+" (swept values)", sp.YLabel)
 	xs := rs.Values(sp.Key)
 	ticks := make([]plot.Tick, len(xs))
 	for i, v := range xs {
@@ -57,8 +64,8 @@ func (sp *SweepPlot) render(title string, rs Runs) ([]byte, error) {
 		}
 		groups[name] = append(groups[name], r)
 	}
-	var lines []any
-	for _, name := range names {
+	var key plots.Legend
+	for k, name := range names {
 		g := groups[name]
 		var pts plotter.XYs
 		var errs plotter.YErrors
@@ -80,22 +87,29 @@ func (sp *SweepPlot) render(title string, rs Runs) ([]byte, error) {
 			pts = append(pts, plotter.XY{X: float64(i), Y: m})
 			errs = append(errs, struct{ Low, High float64 }{m - lo, hi - m})
 		}
-		lines = append(lines, name, pts)
-		bars, err := plotter.NewYErrorBars(struct {
+		if len(pts) == 0 {
+			continue
+		}
+		line, points, err := plotter.NewLinePoints(pts)
+		if err != nil {
+			return nil, err
+		}
+		line.Color, points.Color = plotutil.Color(k), plotutil.Color(k)
+		points.Shape = plotutil.Shape(k)
+		p.Add(line, points)
+		if bars, err := plotter.NewYErrorBars(struct {
 			plotter.XYer
 			plotter.YErrorer
-		}{pts, errs})
-		if err == nil {
+		}{pts, errs}); err == nil {
+			bars.Color = plotutil.Color(k)
 			p.Add(bars)
 		}
-	}
-	if err := plotutil.AddLinePoints(p, lines...); err != nil {
-		return nil, err
+		key.Add(name, line, points)
 	}
 	p.X.Tick.Marker = plot.ConstantTicks(ticks)
 	p.X.Min, p.X.Max = -0.3, float64(len(xs))-0.7
-	p.Legend.Top = true
-	return png(p)
+	return &plots.Figure{Title: title, Rows: [][]*plot.Plot{{p}}, Legends: []plots.Legend{key},
+		Size: plots.Size{W: 8 * vg.Inch, H: 5 * vg.Inch}}, nil
 }
 
 func shorten(v string) string {

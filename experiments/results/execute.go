@@ -77,8 +77,12 @@ type Result struct {
 	Experiment string             `json:"experiment"`
 	Complete   bool               `json:"complete"`
 	Runs       []batch.RunSummary `json:"runs"`
-	stopped    bool               // cancelled, rather than incomplete for failed runs
-	exp        *experiments.Experiment
+	// FlowsPooled is each sweep point's flows, its seeds pooled; none
+	// without flows of a given size, or for a merge of shards (whose
+	// summaries no longer hold the histograms).
+	FlowsPooled []PooledFlows `json:"flows_pooled,omitempty"`
+	stopped     bool          // cancelled, rather than incomplete for failed runs
+	exp         *experiments.Experiment
 }
 
 // Execute runs every run of the experiment (or of opt.Part). If ctx is
@@ -104,6 +108,12 @@ func Execute(ctx context.Context, e *experiments.Experiment, opt Options) (*Resu
 	}
 	var out *outputs
 	if dir := opt.Out; dir != nil || opt.OutDir != "" {
+		// Each run's series was bounded at load; together they may not be.
+		if !opt.Series.None && opt.Series.Every == 0 {
+			if err := experiments.SeriesError(selected(runs, todo)); err != nil {
+				return nil, err
+			}
+		}
 		if dir == nil {
 			if dir, err = outdir.Open(opt.OutDir); err != nil {
 				return nil, err
@@ -137,6 +147,7 @@ func Execute(ctx context.Context, e *experiments.Experiment, opt Options) (*Resu
 			res.Complete = false
 		}
 	}
+	res.FlowsPooled = poolFlows(res)
 	failures := []error{batch.Failures(runs, errs)}
 	if out != nil {
 		wctx, cancel := writeContext(ctx, opt.Abort)
@@ -199,6 +210,7 @@ func files(e *experiments.Experiment, runs []experiments.Run, todo []int, plot p
 	if !series.None {
 		names = append(names, SeriesFile)
 	}
+	names = append(names, FlowsFile) // with flows of a given size
 	names = append(names, FinishFiles(plot)...)
 	if plot.Format != "" {
 		add := func(i int) {
@@ -221,9 +233,9 @@ func files(e *experiments.Experiment, runs []experiments.Run, todo []int, plot p
 
 // FinishFiles lists what Finish writes.
 func FinishFiles(plot plots.Options) []string {
-	names := []string{"results.csv", "summary.json"}
+	names := []string{"results.csv", PortsFile, FCTFile, "summary.json"}
 	if plot.Format != "" {
-		names = append(names, "plots/sweep."+plot.Format, "plots/queue-cdf*."+plot.Format)
+		names = append(names, "plots/sweep."+plot.Format, "plots/queue-cdf*."+plot.Format, plots.FCTFigureName(plot.Format))
 	}
 	return names
 }
@@ -237,11 +249,20 @@ func FinishFiles(plot plots.Options) []string {
 func Finish(ctx context.Context, dir *outdir.Dir, e *experiments.Experiment, res *Result, plot plots.Options) error {
 	steps := []func() error{
 		func() error { return writeResults(ctx, dir, e, res) },
+		func() error { return writePorts(ctx, dir, e, res) },
+	}
+	if len(res.FlowsPooled) > 0 {
+		steps = append(steps, func() error { return writeFCT(ctx, dir, e, res.FlowsPooled) })
 	}
 	if plot.Format != "" {
 		steps = append(steps,
 			func() error { return plotError(plots.WriteSweep(ctx, dir, e, res.Runs, plot)) },
 			func() error { return plotError(plots.WriteQueueCDFs(ctx, dir, e, res.Runs, plot)) })
+		if len(res.FlowsPooled) > 0 {
+			steps = append(steps, func() error {
+				return plotError(plots.WriteFCT(ctx, dir, e.Name+": slowdown by flow size", fctLines(e, res.FlowsPooled), plot))
+			})
+		}
 	}
 	steps = append(steps, func() error { return writeSummary(ctx, dir, res) })
 	for _, step := range steps {
@@ -260,4 +281,16 @@ func plotError(err error) error {
 		return fmt.Errorf("plot: %w", err)
 	}
 	return nil
+}
+
+// selected is the runs a batch (or its shard) executes: todo, or all of them.
+func selected(runs []experiments.Run, todo []int) []experiments.Run {
+	if todo == nil {
+		return runs
+	}
+	out := make([]experiments.Run, 0, len(todo))
+	for _, i := range todo {
+		out = append(out, runs[i])
+	}
+	return out
 }

@@ -166,7 +166,7 @@ func TestOutputFiles(t *testing.T) {
 	for _, e := range entries {
 		names = append(names, e.Name())
 	}
-	if want := ".qcnlab-outputs experiment.toml results.csv summary.json timeseries.csv.gz"; strings.Join(names, " ") != want {
+	if want := ".qcnlab-outputs experiment.toml ports.csv.gz results.csv summary.json timeseries.csv.gz"; strings.Join(names, " ") != want {
 		t.Errorf("output dir holds %v, want %s", names, want)
 	}
 }

@@ -18,17 +18,19 @@ import (
 // this batch's) as it runs, and at the end timeseries.csv.gz (the finished
 // parts, in run order), then what Finish writes. It is the batch's Sink.
 type outputs struct {
-	dir     *outdir.Dir
-	parts   string // the temporary folder of the parts; "" without a time series
-	exp     *experiments.Experiment
-	toml    []byte        // experiment.toml
-	labels  []string      // of every run of the batch
-	rows    []int         // time series rows written per run
-	plot    plots.Options // figures; Format "" for none
-	series  Series
-	every   algos.Time // series.Every
-	sources int        // the most sources of any run: the rate columns
-	links   int        // the most links of any run: the queue columns
+	dir   *outdir.Dir
+	parts string // the temporary folder of the parts; "" without a time series
+	// flowParts is the temporary folder of the runs' flow records.
+	flowParts string
+	exp       *experiments.Experiment
+	toml      []byte        // experiment.toml
+	labels    []string      // of every run of the batch
+	rows      []int         // time series rows written per run
+	plot      plots.Options // figures; Format "" for none
+	series    Series
+	every     algos.Time // series.Every
+	sources   int        // the most sources of any run: the rate columns
+	links     int        // the most links of any run: the queue columns
 }
 
 func newOutputs(dir *outdir.Dir, e *experiments.Experiment, runs []experiments.Run, todo []int, plot plots.Options, series Series, part Part) (*outputs, error) {
@@ -59,6 +61,10 @@ func newOutputs(dir *outdir.Dir, e *experiments.Experiment, runs []experiments.R
 			return nil, err
 		}
 	}
+	var err error
+	if o.flowParts, err = dir.MkdirTemp("flows"); err != nil {
+		return nil, err
+	}
 	for _, r := range runs {
 		o.labels = append(o.labels, r.Label())
 		queues, rates := r.Exp.SeriesShape()
@@ -84,6 +90,11 @@ func (o *outputs) finish(ctx context.Context, res *Result, summaries []*batch.Ru
 			return err
 		}
 	}
+	if hasFlows(summaries) {
+		if err := o.joinFlows(ctx, summaries); err != nil {
+			return err
+		}
+	}
 	if err := Finish(ctx, o.dir, o.exp, res, o.plot); err != nil {
 		return err
 	}
@@ -106,6 +117,7 @@ type recorder struct {
 	i      int
 	run    experiments.Run
 	series *seriesWriter
+	flows  *flowWriter // nil unless the run has flows of a given size
 	fig    *plots.RunFigure
 }
 
@@ -115,6 +127,12 @@ func (o *outputs) Start(i int, run experiments.Run, cfg *model.Config) (batch.Re
 	if !o.series.None {
 		var err error
 		if r.series, err = o.newSeries(i, run); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.HasSizedFlows() {
+		var err error
+		if r.flows, err = o.newFlows(i, run); err != nil {
 			return nil, err
 		}
 	}
@@ -133,8 +151,20 @@ func (r *recorder) Sample(x *model.Sample) {
 	}
 }
 
-// Finish closes the run's part and draws its figure.
+// Flow writes a flow's record into the run's part.
+func (r *recorder) Flow(x *model.FlowRecord) {
+	if r.flows != nil {
+		r.flows.write(x)
+	}
+}
+
+// Finish closes the run's parts and draws its figure.
 func (r *recorder) Finish(s *batch.RunSummary) error {
+	if r.flows != nil {
+		if err := r.flows.close(); err != nil {
+			return err
+		}
+	}
 	if r.series != nil {
 		if err := r.series.close(); err != nil {
 			return err
@@ -154,6 +184,9 @@ func (r *recorder) Finish(s *batch.RunSummary) error {
 }
 
 func (r *recorder) Discard() {
+	if r.flows != nil {
+		r.flows.discard()
+	}
 	if r.series != nil {
 		r.series.discard()
 	}

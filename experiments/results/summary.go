@@ -8,6 +8,7 @@ import (
 	"io"
 
 	"qcnlab/experiments/outdir"
+	"qcnlab/model"
 )
 
 // WriteJSON writes the result as JSON, port names as they read
@@ -20,11 +21,13 @@ func WriteJSON(w io.Writer, res *Result) error {
 }
 
 // Warnings are what a reader of the result should know about the numbers:
-// a run with nothing delivered has no fairness to measure.
+// a run with nothing delivered has no fairness to measure. A run of flows
+// of a given size only, which has no greedy flow to be fair among, is not
+// warned about when its flows delivered.
 func Warnings(res *Result) []string {
 	var out []string
 	for _, r := range res.Runs {
-		if r.JainFairness == nil {
+		if r.JainFairness == nil && !delivered(&r.Summary) {
 			label := r.Label
 			if label == "" {
 				label = r.Algorithm
@@ -61,4 +64,24 @@ func writeSummary(ctx context.Context, dir *outdir.Dir, res *Result) error {
 		return ctx.Err()
 	}
 	return dir.WriteFile("summary.json", data) // WriteJSON ends it with a newline
+}
+
+// delivered reports whether a run delivered anything: a source's bytes, or
+// a flow of a given size, completed.
+func delivered(s *model.Summary) bool {
+	for _, src := range s.Sources {
+		if src.DeliveredBytes > 0 {
+			return true
+		}
+	}
+	return s.Flows != nil && s.Flows.Completed > 0
+}
+
+// noFairness says why a run has no Jain index: no greedy flow to be fair
+// among, or nothing delivered.
+func noFairness(s *model.Summary) string {
+	if len(s.Sources) == 0 && delivered(s) {
+		return "none (no greedy flows)"
+	}
+	return "none (nothing delivered)"
 }

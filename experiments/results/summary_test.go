@@ -110,3 +110,21 @@ seed = [1, 2, 3]
 		t.Errorf("per-run summary:\n%s", out)
 	}
 }
+
+// A run of short flows only has no Jain index, yet delivered: no warning
+// that nothing was; a run that delivered nothing is warned about.
+func TestNoFalseNothingDeliveredWarning(t *testing.T) {
+	short := batch.RunSummary{Label: "short"}
+	short.Flows = &model.FlowSummary{Started: 10, Completed: 9}
+	empty := batch.RunSummary{Label: "empty"}
+	empty.Sources = []model.SourceSummary{{ID: 0}}
+	w := Warnings(&Result{Runs: []batch.RunSummary{short, empty}})
+	if len(w) != 1 || !strings.HasPrefix(w[0], "empty: nothing was delivered") {
+		t.Errorf("warnings %q", w)
+	}
+	var b strings.Builder
+	WriteText(&b, &Result{Complete: true, Runs: []batch.RunSummary{short}})
+	if strings.Contains(b.String(), "nothing delivered") || !strings.Contains(b.String(), "none (no greedy flows)") {
+		t.Errorf("%s", b.String())
+	}
+}

@@ -124,7 +124,7 @@ func writeRun(tw io.Writer, r *batch.RunSummary) {
 	if more := len(r.Bottlenecks) - len(shown); more > 0 {
 		fmt.Fprintf(tw, "  \t(and %d more ports that carried traffic: summary.json, results.csv)\n", more)
 	}
-	jain := "none (nothing delivered)"
+	jain := noFairness(&r.Summary)
 	if r.JainFairness != nil {
 		jain = fmt.Sprintf("%.3f", *r.JainFairness)
 	}
@@ -143,15 +143,13 @@ func writeRun(tw io.Writer, r *batch.RunSummary) {
 	}
 	ttf := "not reached"
 	if r.JainFairness == nil {
-		ttf = "none (nothing delivered)"
+		ttf = noFairness(&r.Summary)
 	} else if r.TimeToFairness != nil {
 		ttf = seconds(*r.TimeToFairness)
 	}
 	fmt.Fprintf(tw, "  time to fairness\t%s\n", ttf)
 	if f := r.Flows; f != nil {
-		fmt.Fprintf(tw, "  short flows\t%d started, %d completed, %d lost, mean size %s\n", f.Started, f.Completed, f.Lost, kb(f.SizeMean))
-		fmt.Fprintf(tw, "  FCT\tmean %s, p50 %s, p99 %s; slowdown mean %.3g, p99 %.3g\n",
-			seconds(f.FCTMean), seconds(f.FCTP50), seconds(f.FCTP99), f.SlowdownMean, f.SlowdownP99)
+		writeFlowsText(tw, f, "")
 	}
 	for _, p := range r.Phases {
 		shown := hottest(p.Bottlenecks, len(p.Tiers) > 0)
@@ -228,18 +226,23 @@ func writeGroup(tw io.Writer, g *seedGroup) {
 		}
 		return sum / 1e9, true
 	})
-	jainText := "none (nothing delivered)"
+	jainText := noFairness(&first.Summary)
 	if jain.N > 0 {
 		jainText = num(jain, "%.3f") + reached(jain.N, len(g.runs), "delivered")
 	}
 	fmt.Fprintf(tw, "  throughput\t%s Gbps in all; Jain fairness %s\n", num(total, "%.3f"), jainText)
 	ttf := over(g.runs, func(r *batch.RunSummary) (float64, bool) { return optionalValue(r.TimeToFairness) })
 	ttfText := "not reached"
+	if len(first.Sources) == 0 && delivered(&first.Summary) {
+		ttfText = "none (no greedy flows)"
+	}
 	if ttf.N > 0 {
 		ttfText = secondsCI(ttf) + reached(ttf.N, len(g.runs), "reached it")
 	}
 	fmt.Fprintf(tw, "  time to fairness\t%s\n", ttfText)
-	if first.Flows != nil {
+	if pooled, ok := groupFlows(g); ok {
+		writeFlowsText(tw, pooled, ", seeds pooled")
+	} else if first.Flows != nil {
 		flow := func(f func(f *model.FlowSummary) float64) stats.Sample {
 			return over(g.runs, func(r *batch.RunSummary) (float64, bool) {
 				if r.Flows == nil {

@@ -312,6 +312,9 @@ func Merge(ctx context.Context, dirs []string, out string, opt Options) (*result
 	if err := dir.WriteFile("experiment.toml", first.toml); err != nil {
 		return nil, err
 	}
+	if err := mergeFlows(ctx, e, runs, dir); err != nil {
+		return nil, err
+	}
 	if err := results.Finish(ctx, dir, e, res, plot); err != nil {
 		return nil, err
 	}

@@ -374,3 +374,44 @@ func TestMergeSeriesModes(t *testing.T) {
 		t.Errorf("shards of different --series merged: %v", err)
 	}
 }
+
+// The flows of a sharded FCT batch merge into the whole run's
+// flows.csv.gz, row for row, and its ports.csv.gz.
+func TestShardsMergeTheFlows(t *testing.T) {
+	e, err := experiments.Parse("fct.toml", []byte(`
+name = "fct"
+duration = "5ms"
+warmup = "0s"
+algorithms = ["dcqcn", "qcn"]
+[network]
+topology = "fat_tree"
+k = 4
+[traffic]
+pattern = "none"
+load = 0.3
+[sweep]
+seed = [1, 2]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	whole := filepath.Join(root, "whole")
+	run(t, e, whole, nil)
+	var dirs []string
+	for i := range 3 {
+		d := filepath.Join(root, "shard", string(rune('0'+i)))
+		run(t, e, d, Slice{Index: i, Count: 3})
+		dirs = append(dirs, d)
+	}
+	merged := filepath.Join(root, "merged")
+	if _, err := Merge(context.Background(), dirs, merged, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{results.FlowsFile, results.PortsFile} {
+		a, b := gunzip(t, filepath.Join(whole, f)), gunzip(t, filepath.Join(merged, f))
+		if !bytes.Equal(a, b) || bytes.Count(a, []byte("\n")) < 10 {
+			t.Errorf("%s: merged (%d bytes) differs from the whole run (%d bytes)", f, len(b), len(a))
+		}
+	}
+}

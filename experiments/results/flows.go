@@ -1,0 +1,178 @@
+package results
+
+import (
+	"bufio"
+	"compress/gzip"
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+
+	"qcnlab/algos"
+	"qcnlab/experiments"
+	"qcnlab/experiments/batch"
+	"qcnlab/model"
+)
+
+// FlowsFile holds a batch's flows of a given size, one row per flow of
+// every run: completed, lost, or unfinished when its run ended.
+const FlowsFile = "flows.csv.gz"
+
+// FlowColumns are the columns of flows.csv.gz after a run's Identity. A
+// flow that did not complete has empty finish_s, fct_s and slowdown
+// (NaN in pandas) and says why in outcome.
+var FlowColumns = []string{
+	"flow",       // the run's flow number: a [[flows]] entry's index, then the arrivals in order
+	"from", "to", // hosts; on a chain the source (src2) and "sink"
+	"class",            // traffic class
+	"size_bytes",       // bytes
+	"start_s",          // when it started
+	"finish_s",         // when its last byte reached its receiver
+	"fct_s",            // finish_s - start_s
+	"ideal_fct_s",      // alone on its path: exact, one way (model.FlowRecord.Ideal)
+	"slowdown",         // fct_s / ideal_fct_s
+	"hpcc_ideal_fct_s", // the HPCC code's standalone FCT: base RTT + size at the path's slowest link
+	"path_count",       // distinct paths its frames took
+	"outcome",          // completed, lost or unfinished
+	"in_window",        // started in [warmup, duration]: counted in the summary's statistics
+}
+
+// flowWriter writes one run's flow records into its part file, one gzip
+// member, as the time series' seriesWriter does: memory stays flat
+// whatever the number of flows.
+type flowWriter struct {
+	f      io.WriteCloser
+	buffer *bufio.Writer
+	w      *gzip.Writer
+	prefix []byte
+	buf    []byte
+	rows   int
+	err    error
+}
+
+func flowPartName(i int) string { return fmt.Sprintf("flows-%06d.csv.gz", i) }
+
+func (o *outputs) newFlows(i int, run experiments.Run) (*flowWriter, error) {
+	f, err := o.dir.CreateIn(o.flowParts, flowPartName(i))
+	if err != nil {
+		return nil, err
+	}
+	buffer := bufio.NewWriterSize(f, 1<<16)
+	w, _ := gzip.NewWriterLevel(buffer, SeriesLevel)
+	return &flowWriter{f: f, buffer: buffer, w: w, prefix: SeriesPrefix(o.exp, i, run)}, nil
+}
+
+// FlowsHeader is the header line of flows.csv.gz.
+func FlowsHeader(e *experiments.Experiment) []byte {
+	return csvRow(append(Identity(e), FlowColumns...), false)
+}
+
+func (fw *flowWriter) write(r *model.FlowRecord) {
+	b := append(fw.buf[:0], fw.prefix...)
+	b = strconv.AppendInt(b, r.ID, 10)
+	b = append(b, ',')
+	b = appendCSV(b, r.From)
+	b = append(b, ',')
+	b = appendCSV(b, r.To)
+	b = append(b, ',')
+	b = strconv.AppendInt(b, int64(r.Class), 10)
+	b = append(b, ',')
+	b = strconv.AppendInt(b, r.Size, 10)
+	b = append(b, ',')
+	b = appendFloat(b, r.Start.Seconds())
+	b = append(b, ',')
+	if r.Finish != algos.Never {
+		b = appendFloat(b, r.Finish.Seconds())
+	}
+	b = append(b, ',')
+	b = appendFloat(b, r.FCT())
+	b = append(b, ',')
+	b = appendFloat(b, r.Ideal)
+	b = append(b, ',')
+	b = appendFloat(b, r.Slowdown())
+	b = append(b, ',')
+	b = appendFloat(b, r.IdealHPCC)
+	b = append(b, ',')
+	b = strconv.AppendInt(b, int64(r.PathCount), 10)
+	b = append(b, ',')
+	b = append(b, r.Outcome.String()...)
+	b = append(b, ',')
+	b = strconv.AppendBool(b, r.InWindow)
+	b = append(b, '\n')
+	fw.rows++
+	if _, err := fw.w.Write(b); err != nil && fw.err == nil {
+		fw.err = err
+	}
+	fw.buf = b
+}
+
+// appendFloat appends x, or nothing for NaN: an empty cell.
+func appendFloat(b []byte, x float64) []byte {
+	if math.IsNaN(x) {
+		return b
+	}
+	return strconv.AppendFloat(b, x, 'g', -1, 64)
+}
+
+// appendCSV appends a name, quoted if CSV needs it.
+func appendCSV(b []byte, s string) []byte {
+	line := csvRow([]string{s}, false)
+	return append(b, line[:len(line)-1]...)
+}
+
+func (fw *flowWriter) close() error {
+	err := fw.w.Close()
+	if ferr := fw.buffer.Flush(); err == nil {
+		err = ferr
+	}
+	if cerr := fw.f.Close(); err == nil {
+		err = cerr
+	}
+	if fw.err != nil {
+		return fw.err
+	}
+	return err
+}
+
+func (fw *flowWriter) discard() { fw.f.Close() }
+
+// hasFlows reports whether any run of the batch has flows of a given size:
+// then the batch writes flows.csv.gz.
+func hasFlows(summaries []*batch.RunSummary) bool {
+	for _, s := range summaries {
+		if s != nil && s.Flows != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// joinFlows writes flows.csv.gz: its header, then the finished runs'
+// parts in run order.
+func (o *outputs) joinFlows(ctx context.Context, summaries []*batch.RunSummary) error {
+	tmp, err := o.dir.CreateTemp(".", FlowsFile)
+	if err != nil {
+		return err
+	}
+	err = Gzip(tmp, FlowsHeader(o.exp))
+	for i, s := range summaries {
+		if s == nil || s.Flows == nil || err != nil {
+			continue
+		}
+		if err = ctx.Err(); err != nil {
+			break
+		}
+		var part io.ReadCloser
+		if part, err = o.dir.Open(o.flowParts + "/" + flowPartName(i)); err != nil {
+			break
+		}
+		_, err = io.Copy(tmp, ctxReader{ctx, part})
+		part.Close()
+	}
+	if err != nil {
+		o.dir.Discard(tmp)
+		return err
+	}
+	return o.dir.Commit(tmp, FlowsFile)
+}

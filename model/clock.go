@@ -1,0 +1,82 @@
+package model
+
+import (
+	"math/rand/v2"
+
+	"qcnlab/algos"
+)
+
+// Clocks and forwarding jitter: what real hardware has that breaks the
+// lock-step of perfectly periodic senders.
+//
+// Without them, a line-rate source sends a frame every frame time exactly,
+// a saturated port serves one every frame time exactly, and the order in
+// which the frames of two sources reach a full drop-tail queue is the same
+// at every departure: the source whose frames land first after the
+// departure that frees a slot always gets it, the other never does (10 / 0
+// Gbps), and a round-robin sprayer sees its flows in the same order at
+// every turn, so each flow keeps one next hop. These are Floyd and
+// Jacobson's traffic phase effects ("On traffic phase effects in
+// packet-switched gateways", 1992); they belong to the simulation's
+// perfectly periodic senders, not to switches.
+//
+// A host's clock offset alone does not break them in time: Ethernet allows
+// +-100 ppm (IEEE 802.3 clause 4, 22, 36: the transmit clock within 100 ppm
+// of nominal), so two clocks differ by at most 200 ppm and the phase of one
+// sender's frames against another's sweeps a frame time in 1/(200e-6) =
+// 5,000 frames, 6 ms at 10 Gbps and 1500 B, and at the typical 70 ppm
+// apart 17 ms: longer than a 5 ms window, over which one sender still gets
+// everything. What breaks the lock in a real switch is that its
+// forwarding latency is not a constant to the picosecond: arbitration for
+// the shared packet memory, cell scheduling and the ingress pipeline vary
+// it from frame to frame by tens to hundreds of nanoseconds. Even a few
+// nanoseconds of such variation decides the ties that identical delays
+// make, and a variation of the order of a 64 B frame's time reorders the
+// arrivals that land within it of each other at every port, as they are
+// reordered in hardware.
+//
+// Each frame's arrival at a switch (from a host's link or another
+// switch's port) is therefore delayed by a draw from [0, SwitchJitter),
+// never overtaking the frame before it on its link; each host's clock runs
+// 1 + e fast, e drawn within +-ClockPPM.
+
+// jitter is the switches' forwarding-latency variation: one stream of
+// draws for the whole network, in event order, so a run is deterministic.
+type jitter struct {
+	max algos.Time // 0: none
+	rng rand.PCG
+}
+
+// delay adds a draw to frame f's arrival, the newest on link, keeping the
+// link's arrivals in order.
+func (j *jitter) delay(link *ring[frame], f *frame) {
+	f.arrive += algos.Time(j.rng.Uint64() % uint64(j.max))
+	if n := link.len(); n > 1 {
+		f.arrive = max(f.arrive, link.at(n-2).arrive)
+	}
+}
+
+// startClocks draws each host's clock offset and seeds the jitter.
+func (s *Packet) startClocks() {
+	if ppm := s.cfg.ClockPPM; ppm > 0 {
+		r := rand.New(rand.NewPCG(s.cfg.Seed, streamClock))
+		for i := range s.hosts {
+			s.hosts[i].clock = 1 + (2*r.Float64()-1)*ppm*1e-6
+		}
+	}
+	if s.cfg.SwitchJitter > 0 {
+		s.jitter = jitter{max: s.cfg.SwitchJitter, rng: *rand.NewPCG(s.cfg.Seed, streamJitter)}
+	}
+}
+
+// The bounds validation puts on them: a clock 1% off, a microsecond of
+// jitter, are already far beyond any real switch or NIC.
+const (
+	MaxClockPPM     = 10_000
+	MaxSwitchJitter = 10 * algos.Microsecond
+)
+
+const (
+	streamClock  = 8 << 32 // hosts' clock offsets
+	streamJitter = 9 << 32 // switches' forwarding jitter
+)

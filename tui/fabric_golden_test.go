@@ -1,0 +1,65 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	"qcnlab/experiments"
+)
+
+// fabricExperiment is qcn-incast-leaf-spine shortened: 32 incast flows
+// and, as [[flows]], the victims 32-35 the experiment is about.
+func fabricExperiment(t *testing.T) *experiments.Experiment {
+	t.Helper()
+	e, err := experiments.Open("qcn-incast-leaf-spine")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"duration=5ms", `algorithms=["none"]`} {
+		if err := e.Set(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := e.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// A fabric's workbench draws the victims (flows 32-35, watched first),
+// counts every flow ("of 36 flows"), draws delivered rates (the t key
+// turns to the sending rates) and, with PFC, each tier's share of the
+// time paused; nothing is cut at 120 columns.
+func TestGoldenFabricVictims(t *testing.T) {
+	h := newHarness(t, fabricExperiment(t), 120, 40)
+	for range 2 {
+		h.advance(tick250)
+	}
+	v := h.view()
+	for _, want := range []string{"delivered", "of 36 flows", "f32", "f33", "f34", "f35", "paused (PFC", "leaf up "} {
+		if !strings.Contains(v, want) {
+			t.Errorf("view lacks %q", want)
+		}
+	}
+	for _, line := range strings.Split(v, "\n") {
+		if strings.Contains(line, "…") {
+			t.Errorf("a line is cut: %q", line)
+		}
+	}
+	requireView(t, h, 120, 40)
+	h.keys("t")
+	if v := h.view(); !strings.Contains(v, "rates") || strings.Contains(v, "━ delivered") {
+		t.Errorf("after t, the sending rates:\n%s", v)
+	}
+}
+
+// DCQCN marks between K_min and K_max: the queue chart draws and names
+// that band, not a single target.
+func TestDCQCNBand(t *testing.T) {
+	h := newHarness(t, testExperiment(t, `algorithms=["dcqcn"]`), 120, 40)
+	h.advance(tick250)
+	v := h.view()
+	if !strings.Contains(v, "K_min 1.25KB, K_max 50KB") || strings.Contains(v, "q_eq") {
+		t.Errorf("the queue chart's marks:\n%s", v)
+	}
+}
