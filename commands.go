@@ -19,6 +19,7 @@ import (
 	"qcnlab/experiments/results"
 	"qcnlab/experiments/shard"
 	"qcnlab/experiments/stability"
+	"qcnlab/printable"
 	"qcnlab/tui"
 	"qcnlab/units"
 )
@@ -310,7 +311,7 @@ func mergeCommand(fs *flag.FlagSet) func(c *call) int {
 		if err != nil {
 			return c.fail(err)
 		}
-		fmt.Fprintf(c.stdout, "%s: %d runs from %d shards written to %s\n", res.Experiment, len(res.Runs), len(c.args), *out)
+		fmt.Fprintf(c.stdout, "%s: %d runs from %d shards written to %s\n", res.Experiment, len(res.Runs), len(c.args), printable.Text(*out))
 		return exitOK
 	}
 }
@@ -527,7 +528,7 @@ func reproduceCommand(fs *flag.FlagSet) func(c *call) int {
 		clear()
 		if rep != nil {
 			rep.Table(c.stdout)
-			fmt.Fprintf(c.stdout, "\n%d claims judged in %.0f s; report in %s/report.md\n", len(rep.Entries), rep.WallSeconds, *out)
+			fmt.Fprintf(c.stdout, "\n%d claims judged in %.0f s; report in %s/report.md\n", len(rep.Entries), rep.WallSeconds, printable.Text(*out))
 		}
 		switch {
 		case err == nil:
