@@ -277,3 +277,14 @@ func TestBaselineWithoutSetPointIsJudged(t *testing.T) {
 		t.Errorf("criteria %q, want %q", got, want)
 	}
 }
+
+// A search along a scheme's parameter that no algorithm of the experiment
+// runs is refused: no run reads it, and the report said every algorithm
+// "stable over the range" of a key it never varied.
+func TestVaryParameterOfASchemeNotRun(t *testing.T) {
+	e := naimd(t)
+	_, err := Search(context.Background(), e, Options{Key: "params.qcn.q_eq", Range: "10KB:40KB", Grid: 2, Seeds: []uint64{1}})
+	if err == nil || !strings.Contains(err.Error(), "params.qcn.q_eq") || !strings.Contains(err.Error(), "n-aimd") {
+		t.Fatalf("%v, want a refusal naming the key and the algorithms run", err)
+	}
+}
