@@ -402,6 +402,11 @@ func tomlError(where string, snippet bool, err error) error {
 	return &Error{Where: at, Key: m[2], Msg: strings.TrimPrefix(msg, m[0])}
 }
 
+// mismatch is the toml package's word for a value where a table (or an
+// array of tables) goes: "type mismatch for experiments.Output: expected
+// table but found int64".
+var mismatch = regexp.MustCompile(`^type mismatch for \S+: expected table but found \S+$`)
+
 var incompatible = regexp.MustCompile(`^incompatible types: TOML value has type \S+; destination has type (\S+)$`)
 
 // typeError says a value of the wrong type in the project's words: what
@@ -412,12 +417,23 @@ func typeError(err error, value func(key string) any) error {
 	if !errors.As(err, &e) {
 		return err
 	}
+	if mismatch.MatchString(e.Msg) {
+		v := value(e.Key)
+		if list, ok := v.([]any); ok {
+			for _, x := range list {
+				if _, table := x.(map[string]any); !table {
+					return &Error{Where: e.Where, Key: e.Key, Msg: "an array of tables, not " + tomltext.Describe(x)}
+				}
+			}
+		}
+		return &Error{Where: e.Where, Key: e.Key, Msg: "a table, not " + tomltext.Describe(v)}
+	}
 	m := incompatible.FindStringSubmatch(e.Msg)
 	if m == nil {
 		return err
 	}
 	want := map[string]string{"integer": "a whole number", "float": "a plain number", "boolean": "true or false",
-		"bool": "true or false", "string": "a string"}[m[1]]
+		"bool": "true or false", "string": "a string", "slice": "an array"}[m[1]]
 	if want == "" {
 		return err
 	}

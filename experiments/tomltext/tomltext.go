@@ -104,7 +104,12 @@ func Describe(v any) string {
 		}
 		return fmt.Sprintf("the text %q", x)
 	case float64:
-		return strconv.FormatFloat(x, 'g', -1, 64)
+		// 1.0, not 1: a whole number refused as a float must not read as one
+		f := strconv.FormatFloat(x, 'g', -1, 64)
+		if !strings.ContainsAny(f, ".eEnI") {
+			f += ".0"
+		}
+		return f
 	case int64:
 		return strconv.FormatInt(x, 10)
 	case bool:
