@@ -315,6 +315,11 @@ func Merge(ctx context.Context, dirs []string, out string, opt Options) (*result
 	if err := mergeFlows(ctx, e, runs, dir); err != nil {
 		return nil, err
 	}
+	if opt.Warn != nil && slices.ContainsFunc(res.Runs, func(r batch.RunSummary) bool { return r.Flows != nil }) {
+		// The pooled quantiles come from each run's histograms, which
+		// summary.json does not hold.
+		opt.Warn("the flow statistics pooled over seeds (fct.csv, summary.json's flows_pooled, the FCT figure) are not merged: each run's own are in summary.json, and every flow is in " + results.FlowsFile)
+	}
 	if err := results.Finish(ctx, dir, e, res, plot); err != nil {
 		return nil, err
 	}
