@@ -37,10 +37,6 @@ func (s *Packet) hostFrameArrives(h *host) {
 // switch, where routing hands it to its next port.
 func (s *Packet) linkFrameArrives(pi int32) {
 	p := s.ports[pi]
-	if s.marking && p.dcp != nil { // its departure, and the CP's mark, must have happened
-		s.events += uint64(s.depart(p, s.now))
-		p.departedOn--
-	}
 	f := p.link.front() // valid until the port sends another frame on
 	p.link.drop()
 	s.syncLink(pi)
@@ -64,12 +60,10 @@ func (s *Packet) nextPort(l *limiter, node int32, f *frame) int32 {
 
 // enter hands frame f of limiter l, come in by link in (its sender's
 // index, ingress accounting's), to port p (index pi): the port queues
-// or drops it, its congestion point sees it and may answer, and a frame
-// with more ports to cross goes onto the port's link toward the next
-// switch; one that leaves the network here is delivered as it leaves the
-// queue (depart).
+// or drops it, and its congestion point sees it and may answer. The
+// frame's record waits in the port with it until it departs (serve).
 func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
-	s.events += uint64(s.depart(p, s.now)) + 1
+	s.events += uint64(s.serve(p, pi, s.now)) + 1
 	s.setFrame(f)
 	last := int32(f.hop) == l.hops-1
 	var flags uint8
@@ -98,107 +92,150 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
 	if done == algos.Never {
 		return
 	}
+	if done != pendingDone { // it starts service at once
+		s.agenda.setStream(s.agenda.serviceSlot(pi), done)
+	}
 	if !last {
-		// The port's departures are in order, so its link's arrivals are.
-		var next *frame
-		if done == pendingDone { // the port is paused (pfc.go)
-			next = p.pfc.held.pushSlot()
-		} else {
-			next = p.link.pushSlot()
-		}
-		*next = *f
-		next.hop++
-		next.prop += p.delay
+		r := p.recs.pushSlot()
+		*r = *f
+		r.hop++
+		r.prop += p.delay
 		if l.route != nil {
-			next.route = uint32(l.route[next.hop])
+			r.route = uint32(l.route[r.hop])
 		} else {
-			next.route = mixPath(f.route, pi)
+			r.route = mixPath(f.route, pi)
 		}
-		if done == pendingDone {
-			return
-		}
-		next.arrive = done + p.delay
-		if s.jitter.max != 0 {
-			s.jitter.delay(&p.link, next)
-		}
-		if p.link.len() == 1 {
-			s.syncLink(pi)
+		// Until it departs, arrive holds its forwarding jitter (clock.go),
+		// drawn as it is queued behind a port that serves (else as the
+		// port resumes).
+		r.arrive = 0
+		p.onward++
+		if !p.held {
+			if s.jitter.max != 0 {
+				r.arrive = s.jitter.draw()
+			}
+			if p.link.len()+p.onward == 1 {
+				s.syncLink(pi)
+			}
 		}
 		return
 	}
 	if s.receivers { // the notification point will see it at its receiver
-		var r *frame
-		if done == pendingDone {
-			r = p.pfc.heldExits.pushSlot()
-		} else {
-			r = p.exits.pushSlot()
-		}
+		r := p.recs.pushSlot()
 		*r = *f
 		r.prop += p.exitDelay
-		if done == pendingDone {
-			return
-		}
-		r.arrive = done + p.exitDelay
-		if p.exits.len() == 1 {
+		p.toReceivers++
+		if !p.held && p.exits.len()+p.toReceivers == 1 {
 			s.syncReceive(pi)
 		}
 	}
 }
 
-// depart applies every departure from port p up to t and returns how many
-// it applied. A frame that leaves the network here is delivered: its bytes
-// count for its flow, and a flow's last frame completes it.
-func (s *Packet) depart(p *port, t algos.Time) int {
+// serviceEnds: the frame port pi is serving departs.
+func (s *Packet) serviceEnds(pi int32) {
+	p := s.ports[pi]
+	n := s.serve(p, pi, s.now)
+	s.events += uint64(n)
+	if n == 0 { // nothing due: the slot was stale
+		s.syncService(pi)
+	}
+}
+
+// serve applies every departure from port p (index pi) up to t, in order,
+// and returns how many it applied: each frame leaves onto the port's link,
+// or to its receiver, or is delivered (its bytes count for its flow, and a
+// flow's last frame completes it), and the next frame starts service
+// unless the port is paused. The port's service runs at its own events;
+// anything that looks at the port at time t first brings it up to t.
+func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
 	n := 0
-	marking := p.dcp != nil
 	for p.queue.n > 0 {
 		q := p.queue.front()
 		if q.done > t {
 			break
 		}
+		done := q.done
 		p.bytes -= int(q.bytes)
-		p.level.set(q.done, float64(p.bytes))
+		p.level.set(done, float64(p.bytes))
 		p.sentBytes += int64(q.bytes)
-		if marking {
-			s.departMark(p, q)
-		}
 		if s.ingress != nil {
 			in := &s.ingress[p.inq.pop()]
 			in.bytes -= int(q.bytes)
 			s.nodeBytes[in.node] -= int(q.bytes)
+		}
+		switch {
+		case q.flags&queuedExit == 0:
+			s.sendOn(p, pi, done)
+		case s.receivers:
+			s.sendToReceiver(p, pi, q)
+		case p.dcp != nil:
+			s.departMark(p, q, nil)
 		}
 		if q.flags&queuedExit != 0 {
 			s.delivered[q.lim] += int64(q.bytes)
 			p.exitCount++
 			if q.flags != queuedExit { // a flow ends, or has a size
 				if q.flags&queuedEnd != 0 {
-					s.flowEnded(q.lim, q.done)
+					s.flowEnded(q.lim, done)
 				}
 				if q.flags&queuedSized != 0 && !s.receivers { // else at the receiver
-					s.sizedDelivered(s.lims[q.lim], q.done+p.exitDelay)
+					s.sizedDelivered(s.lims[q.lim], done+p.exitDelay)
 				}
 			}
 		}
 		p.queue.pop()
 		n++
+		if p.queue.n > 0 && !p.held {
+			h := p.queue.front()
+			h.done = done + p.serviceTime(int(h.bytes))
+		}
 	}
-	p.frames += uint64(n)
+	if n > 0 {
+		p.frames += uint64(n)
+		s.syncService(pi)
+	}
 	return n
 }
 
-// departMark runs a departing congestion point on q as it leaves port p:
-// its mark goes with the frame's record, on the port's link or on its way
-// to its receiver.
-func (s *Packet) departMark(p *port, q *queued) {
-	var rec *frame
-	switch {
-	case q.flags&queuedExit == 0:
-		rec = p.link.at(p.departedOn)
-		p.departedOn++
-	case s.receivers:
-		rec = p.exits.at(p.departedExit)
-		p.departedExit++
+// sendOn moves the record of the frame leaving port pi at done onto its
+// link, toward the next switch.
+func (s *Packet) sendOn(p *port, pi int32, done algos.Time) {
+	r := p.link.pushSlot()
+	*r = *p.recs.front()
+	p.recs.drop()
+	p.onward--
+	r.arrive += done + p.delay // arrive held its jitter
+	n := p.link.len()
+	if s.jitter.max != 0 && n > 1 { // never overtaking the frame before it
+		r.arrive = max(r.arrive, p.link.at(n-2).arrive)
 	}
+	if p.dcp != nil {
+		s.departMark(p, p.queue.front(), r)
+	}
+	if n == 1 {
+		s.agenda.setStreamSeq(s.agenda.linkSlot(pi), r.arrive, p.linkSeq)
+	}
+}
+
+// sendToReceiver moves the record of frame q, leaving port pi, onto its
+// way to its receiver.
+func (s *Packet) sendToReceiver(p *port, pi int32, q *queued) {
+	r := p.exits.pushSlot()
+	*r = *p.recs.front()
+	p.recs.drop()
+	p.toReceivers--
+	r.arrive = q.done + p.exitDelay
+	if p.dcp != nil {
+		s.departMark(p, q, r)
+	}
+	if p.exits.len() == 1 {
+		s.agenda.setStreamSeq(s.agenda.receiveSlot(pi), r.arrive, p.exitSeq)
+	}
+}
+
+// departMark runs a departing congestion point on q as it leaves port p:
+// its mark goes with the frame's record rec (nil if it has none).
+func (s *Packet) departMark(p *port, q *queued, rec *frame) {
 	f := algos.Frame{Source: int(q.lim), Bytes: int(q.bytes)}
 	if rec != nil {
 		f.CPID, f.Sent, f.ECN = int(rec.cpid), rec.sent, rec.flags&frameECN != 0
@@ -217,12 +254,9 @@ func (s *Packet) departMark(p *port, q *queued) {
 // whose notification point sees it and may send a CNP back.
 func (s *Packet) receiveFrame(pi int32) {
 	p := s.ports[pi]
-	// Its departure has happened, and is applied before the receiver acts
-	// on it: its bytes are delivered (and its CP's mark made) first.
-	s.events += uint64(s.depart(p, s.now))
-	if p.dcp != nil {
-		p.departedExit--
-	}
+	// The port is brought up to now first, as before anything that looks
+	// at it: a departure due now is applied before the receiver acts.
+	s.events += uint64(s.serve(p, pi, s.now))
 	f := p.exits.front() // valid until the port delivers another frame
 	p.exits.drop()
 	s.syncReceive(pi)
@@ -248,22 +282,39 @@ func (s *Packet) setFrame(f *frame) {
 	x.Source, x.Bytes, x.CPID, x.Sent, x.ECN = int(f.lim), int(f.bytes), int(f.cpid), f.sent, f.flags&frameECN != 0
 }
 
-// syncLink keeps port pi's link slot at its next arrival.
+// syncLink keys port pi's link slot at its next arrival. With none on
+// the link, the slot's new sequence number is kept for the next frame the
+// port sends on (linkSeq).
 func (s *Packet) syncLink(pi int32) {
-	at := algos.Never
-	if link := &s.ports[pi].link; link.len() > 0 {
-		at = link.front().arrive
+	p := s.ports[pi]
+	if p.link.len() > 0 {
+		s.agenda.setStream(s.agenda.linkSlot(pi), p.link.front().arrive)
+		return
 	}
-	s.agenda.setStream(s.agenda.linkSlot(pi), at)
+	p.linkSeq = s.agenda.setStream(s.agenda.linkSlot(pi), algos.Never)
 }
 
-// syncReceive keeps port pi's deliveries' slot at the next.
+// syncReceive keys port pi's deliveries' slot at the next, as syncLink.
 func (s *Packet) syncReceive(pi int32) {
-	at := algos.Never
-	if exits := &s.ports[pi].exits; exits.len() > 0 {
-		at = exits.front().arrive
+	p := s.ports[pi]
+	if p.exits.len() > 0 {
+		s.agenda.setStream(s.agenda.receiveSlot(pi), p.exits.front().arrive)
+		return
 	}
-	s.agenda.setStream(s.agenda.receiveSlot(pi), at)
+	p.exitSeq = s.agenda.setStream(s.agenda.receiveSlot(pi), algos.Never)
+}
+
+// syncService keys port pi's service slot at its head's departure, Never
+// if it serves nothing.
+func (s *Packet) syncService(pi int32) {
+	at := algos.Never
+	if q := &s.ports[pi].queue; q.n > 0 {
+		at = min(at, q.front().done)
+	}
+	if at == pendingDone {
+		at = algos.Never
+	}
+	s.agenda.setStream(s.agenda.serviceSlot(pi), at)
 }
 
 // mixPath folds port pi into a frame's path hash.

@@ -37,10 +37,13 @@ func TestCapacityChangeTakesEffectAtItsTime(t *testing.T) {
 		t.Fatalf("%d frames queued 20 us after the drop to 1 Gbps from 5 Gbps", p.queue.len())
 	}
 	slow := algos.TransmitTime(1500, 1e9)
-	for k := 1; k < p.queue.len(); k++ {
-		if gap := p.queue.at(k).done - p.queue.at(k-1).done; gap != slow {
-			t.Errorf("frames %d and %d leave %v apart, want %v (1500 B at 1 Gbps)", k-1, k, gap, slow)
+	for k, prev := 0, algos.Time(-1); k < 3; k++ { // follow the next departures
+		done := p.queue.front().done
+		if prev >= 0 && done-prev != slow {
+			t.Errorf("departures %d and %d %v apart, want %v (1500 B at 1 Gbps)", k-1, k, done-prev, slow)
 		}
+		sim.Advance(done)
+		prev = done
 	}
 	sim.Run()
 	sum := sim.Summary()
@@ -89,19 +92,23 @@ func TestCapacityChangeRetimesTheNextHop(t *testing.T) {
 	for _, at := range []algos.Time{3 * ms, 3*ms + 50*us, 6 * ms} {
 		sim.Advance(at)
 		p := sim.ports[0]
-		link := &p.link
-		var onward []algos.Time
-		for k := 0; k < p.queue.len(); k++ {
-			if f := p.queue.at(k); f.flags&queuedExit == 0 {
-				onward = append(onward, f.done+20*us)
+		seen := 0
+		for seen < 3 { // the next onward departures, each followed onto the link
+			q := p.queue.front()
+			done, onward := q.done, q.flags&queuedExit == 0
+			if done == pendingDone || done > at+ms {
+				t.Fatalf("at %v: the head leaves at %v", at, done)
 			}
-		}
-		if len(onward) == 0 || len(onward) > link.len() {
-			t.Fatalf("at %v: %d onward frames queued, %d on the link", at, len(onward), link.len())
-		}
-		for k, want := range onward {
-			if got := link.at(link.len() - len(onward) + k).arrive; got != want {
-				t.Errorf("at %v: onward frame %d reaches the next switch at %v, want %v", at, k, got, want)
+			sim.Advance(done)
+			if !onward {
+				continue
+			}
+			seen++
+			if got := p.link.at(p.link.len() - 1).arrive; got != done+20*us {
+				t.Errorf("at %v: a frame leaving at %v reaches the next switch at %v, want %v", at, done, got, done+20*us)
+			}
+			if next := p.queue.front().done; p.queue.len() > 0 && next != done+algos.TransmitTime(1500, p.capacity) {
+				t.Errorf("at %v: the next frame leaves at %v, want %v at %g bps", at, next, done+algos.TransmitTime(1500, p.capacity), p.capacity)
 			}
 		}
 	}
