@@ -37,9 +37,13 @@ func (s *Packet) hostFrameArrives(h *host) {
 // switch, where routing hands it to its next port.
 func (s *Packet) linkFrameArrives(pi int32) {
 	p := s.ports[pi]
+	// The port is brought up to now first: the frame may have left it
+	// unseen (serve).
+	s.events += uint64(s.serve(p, pi, s.now))
 	f := p.link.front() // valid until the port sends another frame on
 	p.link.drop()
 	s.syncLink(pi)
+	s.syncService(pi)
 	l := s.lims[f.lim]
 	next := int32(f.route) // on a fixed route, set as it left the port before
 	if s.net.spray {
@@ -92,9 +96,6 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
 	if done == algos.Never {
 		return
 	}
-	if done != pendingDone { // it starts service at once
-		s.agenda.setStream(s.agenda.serviceSlot(pi), done)
-	}
 	if !last {
 		r := p.recs.pushSlot()
 		*r = *f
@@ -118,6 +119,7 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
 				s.syncLink(pi)
 			}
 		}
+		s.syncService(pi)
 		return
 	}
 	if s.receivers { // the notification point will see it at its receiver
@@ -129,6 +131,7 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
 			s.syncReceive(pi)
 		}
 	}
+	s.syncService(pi)
 }
 
 // serviceEnds: the frame port pi is serving departs.
@@ -137,6 +140,7 @@ func (s *Packet) serviceEnds(pi int32) {
 	n := s.serve(p, pi, s.now)
 	s.events += uint64(n)
 	if n == 0 { // nothing due: the slot was stale
+		p.svcAt = -1
 		s.syncService(pi)
 	}
 }
@@ -145,8 +149,10 @@ func (s *Packet) serviceEnds(pi int32) {
 // and returns how many it applied: each frame leaves onto the port's link,
 // or to its receiver, or is delivered (its bytes count for its flow, and a
 // flow's last frame completes it), and the next frame starts service
-// unless the port is paused. The port's service runs at its own events;
-// anything that looks at the port at time t first brings it up to t.
+// unless the port is paused. Anything that looks at the port at time t
+// first brings it up to t; its service slot makes sure that a departure
+// that would feed an empty stream, which nothing else would look at, runs
+// at its time (syncService).
 func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
 	n := 0
 	for p.queue.n > 0 {
@@ -188,6 +194,7 @@ func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
 		if p.queue.n > 0 && !p.held {
 			h := p.queue.front()
 			h.done = done + p.serviceTime(int(h.bytes))
+			s.started(p, pi, h)
 		}
 	}
 	if n > 0 {
@@ -212,8 +219,24 @@ func (s *Packet) sendOn(p *port, pi int32, done algos.Time) {
 	if p.dcp != nil {
 		s.departMark(p, p.queue.front(), r)
 	}
-	if n == 1 {
-		s.agenda.setStreamSeq(s.agenda.linkSlot(pi), r.arrive, p.linkSeq)
+	// On an empty link, its slot is keyed at this arrival already (started).
+}
+
+// started keys the stream that frame h, which starts service at port pi
+// after the one before it left, will join when it leaves, if that stream
+// is empty: at its arrival, with the sequence number the stream took when
+// it was last keyed (linkSeq), as if the frame's departure had been known
+// since then.
+func (s *Packet) started(p *port, pi int32, h *queued) {
+	switch {
+	case h.flags&queuedExit == 0:
+		if p.link.len() == 0 {
+			s.agenda.setStreamSeq(s.agenda.linkSlot(pi), h.done+p.delay+p.recs.front().arrive, p.linkSeq)
+		}
+	case s.receivers:
+		if p.exits.len() == 0 {
+			s.agenda.setStreamSeq(s.agenda.receiveSlot(pi), h.done+p.exitDelay, p.exitSeq)
+		}
 	}
 }
 
@@ -227,9 +250,6 @@ func (s *Packet) sendToReceiver(p *port, pi int32, q *queued) {
 	r.arrive = q.done + p.exitDelay
 	if p.dcp != nil {
 		s.departMark(p, q, r)
-	}
-	if p.exits.len() == 1 {
-		s.agenda.setStreamSeq(s.agenda.receiveSlot(pi), r.arrive, p.exitSeq)
 	}
 }
 
@@ -260,6 +280,7 @@ func (s *Packet) receiveFrame(pi int32) {
 	f := p.exits.front() // valid until the port delivers another frame
 	p.exits.drop()
 	s.syncReceive(pi)
+	s.syncService(pi)
 	s.events++
 	l := s.lims[f.lim]
 	if l.sized != nil {
@@ -282,16 +303,24 @@ func (s *Packet) setFrame(f *frame) {
 	x.Source, x.Bytes, x.CPID, x.Sent, x.ECN = int(f.lim), int(f.bytes), int(f.cpid), f.sent, f.flags&frameECN != 0
 }
 
-// syncLink keys port pi's link slot at its next arrival. With none on
-// the link, the slot's new sequence number is kept for the next frame the
-// port sends on (linkSeq).
+// syncLink keys port pi's link slot at its next arrival: its front
+// frame's, or, on an empty link, the arrival of the frame in service if it
+// goes on to the next switch, which leaves unseen (serve) and is then
+// moved onto the link as the slot's event comes. The slot's sequence
+// number is kept for a frame that starts later (linkSeq).
 func (s *Packet) syncLink(pi int32) {
 	p := s.ports[pi]
 	if p.link.len() > 0 {
 		s.agenda.setStream(s.agenda.linkSlot(pi), p.link.front().arrive)
 		return
 	}
-	p.linkSeq = s.agenda.setStream(s.agenda.linkSlot(pi), algos.Never)
+	at := algos.Never
+	if p.queue.n > 0 {
+		if h := p.queue.front(); h.done != pendingDone && h.flags&queuedExit == 0 {
+			at = h.done + p.delay + p.recs.front().arrive // arrive holds its jitter
+		}
+	}
+	p.linkSeq = s.agenda.setStream(s.agenda.linkSlot(pi), at)
 }
 
 // syncReceive keys port pi's deliveries' slot at the next, as syncLink.
@@ -301,20 +330,36 @@ func (s *Packet) syncReceive(pi int32) {
 		s.agenda.setStream(s.agenda.receiveSlot(pi), p.exits.front().arrive)
 		return
 	}
-	p.exitSeq = s.agenda.setStream(s.agenda.receiveSlot(pi), algos.Never)
+	at := algos.Never
+	if p.queue.n > 0 {
+		if h := p.queue.front(); h.done != pendingDone && h.flags&queuedExit != 0 {
+			at = h.done + p.exitDelay
+		}
+	}
+	p.exitSeq = s.agenda.setStream(s.agenda.receiveSlot(pi), at)
 }
 
-// syncService keys port pi's service slot at its head's departure, Never
-// if it serves nothing.
+// syncService arms port pi's service slot at its head's departure when
+// that departure must run at its time: the head starts nothing anyone
+// watches, and a frame behind it will join an empty stream (an onward
+// frame behind one that leaves the network here, or the reverse with
+// receivers followed). Otherwise the streams' own events, and everything
+// that looks at the port, bring its service up to date (serve).
 func (s *Packet) syncService(pi int32) {
+	p := s.ports[pi]
 	at := algos.Never
-	if q := &s.ports[pi].queue; q.n > 0 {
-		at = min(at, q.front().done)
+	if p.queue.n > 0 {
+		if h := p.queue.front(); h.done != pendingDone {
+			onward := h.flags&queuedExit == 0
+			if !onward && p.onward > 0 && p.link.len() == 0 || onward && p.toReceivers > 0 && p.exits.len() == 0 {
+				at = h.done
+			}
+		}
 	}
-	if at == pendingDone {
-		at = algos.Never
+	if at != p.svcAt {
+		p.svcAt = at
+		s.agenda.setStream(s.agenda.serviceSlot(pi), at)
 	}
-	s.agenda.setStream(s.agenda.serviceSlot(pi), at)
 }
 
 // mixPath folds port pi into a frame's path hash.

@@ -52,6 +52,7 @@ type port struct {
 	// stream was last keyed, as if the queued frame were already on its
 	// way, so that ties fall as they would with its departure known early.
 	linkSeq, exitSeq uint64
+	svcAt            algos.Time // the key of its service slot (syncService)
 
 	name     string
 	tier     string
@@ -86,7 +87,7 @@ type portMark struct {
 func newPort(name string, capacity float64, buffer, frame int, cp algos.CongestionPoint) *port {
 	p := &port{
 		name: name, capacity: capacity, buffer: buffer, cp: cp,
-		xoff:  math.MaxInt,
+		xoff: math.MaxInt, svcAt: algos.Never,
 		level: newLevelStats(float64(frame), float64(buffer)),
 	}
 	p.dcp, _ = cp.(algos.DepartingCP)

@@ -138,13 +138,17 @@ func TestQueueQuantilesMatchBruteForce(t *testing.T) {
 		next := min(sim.agenda.peek(), cfg.Duration)
 		p := sim.ports[0]
 		level, from := p.bytes, sim.Now()
+		done := algos.Time(0) // the port serves in order: the head, then each after the one before
 		for k := 0; k < p.queue.len(); k++ {
 			f := p.queue.at(k)
-			if f.done > next {
+			if done = f.done; k > 0 {
+				done = from + algos.TransmitTime(int(f.bytes), p.capacity)
+			}
+			if done > next {
 				break
 			}
-			pieces = append(pieces, piece{level, f.done - from})
-			level, from = level-int(f.bytes), f.done
+			pieces = append(pieces, piece{level, done - from})
+			level, from = level-int(f.bytes), done
 		}
 		pieces = append(pieces, piece{level, next - from})
 		sim.Advance(next)
