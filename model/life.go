@@ -43,7 +43,9 @@ func (s *Packet) linkFrameArrives(pi int32) {
 	f := p.link.front() // valid until the port sends another frame on
 	p.link.drop()
 	s.syncLink(pi)
-	s.syncService(pi)
+	if p.unwatched() {
+		s.syncService(pi)
+	}
 	l := s.lims[f.lim]
 	next := int32(f.route) // on a fixed route, set as it left the port before
 	if s.net.spray {
@@ -119,7 +121,9 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
 				s.syncLink(pi)
 			}
 		}
-		s.syncService(pi)
+		if p.unwatched() {
+			s.syncService(pi)
+		}
 		return
 	}
 	if s.receivers { // the notification point will see it at its receiver
@@ -131,7 +135,9 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
 			s.syncReceive(pi)
 		}
 	}
-	s.syncService(pi)
+	if p.unwatched() {
+		s.syncService(pi)
+	}
 }
 
 // serviceEnds: the frame port pi is serving departs.
@@ -199,7 +205,9 @@ func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
 	}
 	if n > 0 {
 		p.frames += uint64(n)
-		s.syncService(pi)
+		if p.unwatched() {
+			s.syncService(pi)
+		}
 	}
 	return n
 }
@@ -280,7 +288,9 @@ func (s *Packet) receiveFrame(pi int32) {
 	f := p.exits.front() // valid until the port delivers another frame
 	p.exits.drop()
 	s.syncReceive(pi)
-	s.syncService(pi)
+	if p.unwatched() {
+		s.syncService(pi)
+	}
 	s.events++
 	l := s.lims[f.lim]
 	if l.sized != nil {
@@ -337,6 +347,15 @@ func (s *Packet) syncReceive(pi int32) {
 		}
 	}
 	p.exitSeq = s.agenda.setStream(s.agenda.receiveSlot(pi), at)
+}
+
+// unwatched reports whether port pi's service slot may have to be armed,
+// or is: a frame that will join an empty stream waits behind one of the
+// other kind (syncService). Cheap, for every arrival and departure.
+func (p *port) unwatched() bool {
+	return p.svcAt != algos.Never ||
+		p.onward > 0 && p.link.n == 0 && p.queue.front().flags&queuedExit != 0 ||
+		p.toReceivers > 0 && p.exits.n == 0 && p.queue.front().flags&queuedExit == 0
 }
 
 // syncService arms port pi's service slot at its head's departure when
