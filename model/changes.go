@@ -39,8 +39,15 @@ func (s *Packet) retime(j int32, capacity float64) {
 	if f := p.queue.front(); f.done != pendingDone {
 		if f.done-algos.TransmitTime(int(f.bytes), old) < t { // on the wire
 			first, p.oldRate, p.wireDone = 1, old, f.done
-		} else {
+		} else { // it starts now, at the new rate
+			was := f.done
 			f.done = t + algos.TransmitTime(int(f.bytes), capacity)
+			switch {
+			case f.flags&queuedExit == 0:
+				p.link.at(p.link.len() - p.onward).arrive += f.done - was
+			case s.receivers:
+				p.exits.at(p.exits.len() - p.toReceivers).arrive = f.done + p.exitDelay
+			}
 			s.syncService(j)
 		}
 	}

@@ -66,8 +66,10 @@ func (s *Packet) nextPort(l *limiter, node int32, f *frame) int32 {
 
 // enter hands frame f of limiter l, come in by link in (its sender's
 // index, ingress accounting's), to port p (index pi): the port queues
-// or drops it, and its congestion point sees it and may answer. The
-// frame's record waits in the port with it until it departs (serve).
+// or drops it, and its congestion point sees it and may answer. A frame
+// that goes on, to the next switch or to its receiver, has its record put
+// at the tail of the stream it will join, behind the frames that have
+// left: it is on its way when it departs (serve).
 func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
 	s.events += uint64(s.serve(p, pi, s.now)) + 1
 	s.setFrame(f)
@@ -99,7 +101,7 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
 		return
 	}
 	if !last {
-		r := p.recs.pushSlot()
+		r := p.link.pushSlot()
 		*r = *f
 		r.hop++
 		r.prop += p.delay
@@ -117,7 +119,13 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
 			if s.jitter.max != 0 {
 				r.arrive = s.jitter.draw()
 			}
-			if p.link.len()+p.onward == 1 {
+			if done != pendingDone { // it starts at once
+				r.arrive += done + p.delay
+				if n := p.link.len(); s.jitter.max != 0 && n > 1 {
+					r.arrive = max(r.arrive, p.link.at(n-2).arrive)
+				}
+			}
+			if p.link.len() == 1 {
 				s.syncLink(pi)
 			}
 		}
@@ -127,11 +135,12 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
 		return
 	}
 	if s.receivers { // the notification point will see it at its receiver
-		r := p.recs.pushSlot()
+		r := p.exits.pushSlot()
 		*r = *f
 		r.prop += p.exitDelay
+		r.arrive = done + p.exitDelay // meaningless until it starts
 		p.toReceivers++
-		if !p.held && p.exits.len()+p.toReceivers == 1 {
+		if !p.held && p.exits.len() == 1 {
 			s.syncReceive(pi)
 		}
 	}
@@ -175,11 +184,19 @@ func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
 			in.bytes -= int(q.bytes)
 			s.nodeBytes[in.node] -= int(q.bytes)
 		}
+		// Its record, if it has one, is on its way (its arrival was set as
+		// it started): it leaves the queued records at the stream's tail.
 		switch {
 		case q.flags&queuedExit == 0:
-			s.sendOn(p, pi, done)
+			if p.dcp != nil {
+				s.departMark(p, q, p.link.at(p.link.len()-p.onward))
+			}
+			p.onward--
 		case s.receivers:
-			s.sendToReceiver(p, pi, q)
+			if p.dcp != nil {
+				s.departMark(p, q, p.exits.at(p.exits.len()-p.toReceivers))
+			}
+			p.toReceivers--
 		case p.dcp != nil:
 			s.departMark(p, q, nil)
 		}
@@ -212,52 +229,29 @@ func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
 	return n
 }
 
-// sendOn moves the record of the frame leaving port pi at done onto its
-// link, toward the next switch.
-func (s *Packet) sendOn(p *port, pi int32, done algos.Time) {
-	r := p.link.pushSlot()
-	*r = *p.recs.front()
-	p.recs.drop()
-	p.onward--
-	r.arrive += done + p.delay // arrive held its jitter
-	n := p.link.len()
-	if s.jitter.max != 0 && n > 1 { // never overtaking the frame before it
-		r.arrive = max(r.arrive, p.link.at(n-2).arrive)
-	}
-	if p.dcp != nil {
-		s.departMark(p, p.queue.front(), r)
-	}
-	// On an empty link, its slot is keyed at this arrival already (started).
-}
-
-// started keys the stream that frame h, which starts service at port pi
-// after the one before it left, will join when it leaves, if that stream
-// is empty: at its arrival, with the sequence number the stream took when
-// it was last keyed (linkSeq), as if the frame's departure had been known
-// since then.
+// started sets the arrival of frame h's record, h starting service at
+// port pi after the one before it left, and keys the stream it will join
+// if it is that stream's front: with the sequence number the stream took
+// when it was last keyed (linkSeq), as if the frame's departure had been
+// known since then.
 func (s *Packet) started(p *port, pi int32, h *queued) {
 	switch {
 	case h.flags&queuedExit == 0:
-		if p.link.len() == 0 {
-			s.agenda.setStreamSeq(s.agenda.linkSlot(pi), h.done+p.delay+p.recs.front().arrive, p.linkSeq)
+		i := p.link.len() - p.onward
+		r := p.link.at(i)
+		r.arrive += h.done + p.delay // it held its jitter
+		if i == 0 {
+			s.agenda.setStreamSeq(s.agenda.linkSlot(pi), r.arrive, p.linkSeq)
+		} else if s.jitter.max != 0 { // never overtaking the frame before it
+			r.arrive = max(r.arrive, p.link.at(i-1).arrive)
 		}
 	case s.receivers:
-		if p.exits.len() == 0 {
-			s.agenda.setStreamSeq(s.agenda.receiveSlot(pi), h.done+p.exitDelay, p.exitSeq)
+		i := p.exits.len() - p.toReceivers
+		r := p.exits.at(i)
+		r.arrive = h.done + p.exitDelay
+		if i == 0 {
+			s.agenda.setStreamSeq(s.agenda.receiveSlot(pi), r.arrive, p.exitSeq)
 		}
-	}
-}
-
-// sendToReceiver moves the record of frame q, leaving port pi, onto its
-// way to its receiver.
-func (s *Packet) sendToReceiver(p *port, pi int32, q *queued) {
-	r := p.exits.pushSlot()
-	*r = *p.recs.front()
-	p.recs.drop()
-	p.toReceivers--
-	r.arrive = q.done + p.exitDelay
-	if p.dcp != nil {
-		s.departMark(p, q, r)
 	}
 }
 
@@ -314,39 +308,37 @@ func (s *Packet) setFrame(f *frame) {
 }
 
 // syncLink keys port pi's link slot at its next arrival: its front
-// frame's, or, on an empty link, the arrival of the frame in service if it
-// goes on to the next switch, which leaves unseen (serve) and is then
-// moved onto the link as the slot's event comes. The slot's sequence
-// number is kept for a frame that starts later (linkSeq).
+// frame's, in flight or in service (the record of a frame in service is
+// on its way as it departs, unseen: the slot's event brings the port up
+// to date first). With neither, the slot's sequence number is kept for the
+// frame that starts later (linkSeq).
 func (s *Packet) syncLink(pi int32) {
 	p := s.ports[pi]
-	if p.link.len() > 0 {
+	if n := p.link.len(); n > p.onward || n > 0 && p.serving(0) {
 		s.agenda.setStream(s.agenda.linkSlot(pi), p.link.front().arrive)
 		return
 	}
-	at := algos.Never
-	if p.queue.n > 0 {
-		if h := p.queue.front(); h.done != pendingDone && h.flags&queuedExit == 0 {
-			at = h.done + p.delay + p.recs.front().arrive // arrive holds its jitter
-		}
-	}
-	p.linkSeq = s.agenda.setStream(s.agenda.linkSlot(pi), at)
+	p.linkSeq = s.agenda.setStream(s.agenda.linkSlot(pi), algos.Never)
 }
 
 // syncReceive keys port pi's deliveries' slot at the next, as syncLink.
 func (s *Packet) syncReceive(pi int32) {
 	p := s.ports[pi]
-	if p.exits.len() > 0 {
+	if n := p.exits.len(); n > p.toReceivers || n > 0 && p.serving(queuedExit) {
 		s.agenda.setStream(s.agenda.receiveSlot(pi), p.exits.front().arrive)
 		return
 	}
-	at := algos.Never
-	if p.queue.n > 0 {
-		if h := p.queue.front(); h.done != pendingDone && h.flags&queuedExit != 0 {
-			at = h.done + p.exitDelay
-		}
+	p.exitSeq = s.agenda.setStream(s.agenda.receiveSlot(pi), algos.Never)
+}
+
+// serving reports whether port p is serving a frame that goes on (exit
+// 0) or leaves the network here (exit queuedExit).
+func (p *port) serving(exit uint8) bool {
+	if p.queue.n == 0 {
+		return false
 	}
-	p.exitSeq = s.agenda.setStream(s.agenda.receiveSlot(pi), at)
+	h := p.queue.front()
+	return h.done != pendingDone && h.flags&queuedExit == exit
 }
 
 // unwatched reports whether port pi's service slot may have to be armed,
@@ -354,8 +346,8 @@ func (s *Packet) syncReceive(pi int32) {
 // other kind (syncService). Cheap, for every arrival and departure.
 func (p *port) unwatched() bool {
 	return p.svcAt != algos.Never ||
-		p.onward > 0 && p.link.n == 0 && p.queue.front().flags&queuedExit != 0 ||
-		p.toReceivers > 0 && p.exits.n == 0 && p.queue.front().flags&queuedExit == 0
+		p.onward > 0 && p.link.n == p.onward && p.queue.front().flags&queuedExit != 0 ||
+		p.toReceivers > 0 && p.exits.n == p.toReceivers && p.queue.front().flags&queuedExit == 0
 }
 
 // syncService arms port pi's service slot at its head's departure when
@@ -370,7 +362,7 @@ func (s *Packet) syncService(pi int32) {
 	if p.queue.n > 0 {
 		if h := p.queue.front(); h.done != pendingDone {
 			onward := h.flags&queuedExit == 0
-			if !onward && p.onward > 0 && p.link.len() == 0 || onward && p.toReceivers > 0 && p.exits.len() == 0 {
+			if !onward && p.onward > 0 && p.link.len() == p.onward || onward && p.toReceivers > 0 && p.exits.len() == p.toReceivers {
 				at = h.done
 			}
 		}

@@ -365,6 +365,9 @@ func (s *Packet) holdPort(k int32) {
 	if p.queue.len() > 0 {
 		if q := p.queue.front(); q.done-algos.TransmitTime(int(q.bytes), p.capacity) >= s.now {
 			q.done = pendingDone // it starts now: not on the wire yet
+			if q.flags&queuedExit == 0 {
+				p.link.at(p.link.len() - p.onward).arrive = 0 // its jitter is drawn again
+			}
 		}
 	}
 	s.syncService(k)
@@ -384,24 +387,19 @@ func (s *Packet) releasePort(k int32) {
 	p.held = false
 	st.heldTime += s.now - st.heldSince
 	if p.queue.len() > 0 {
-		first := 1 // the head, if still on the wire, keeps its draw
-		if h := p.queue.front(); h.done == pendingDone {
-			h.done = s.now + algos.TransmitTime(int(h.bytes), p.capacity)
-			first = 0
-		}
-		if s.jitter.max != 0 {
-			r := 0
-			for i := 0; i < p.queue.len(); i++ {
-				q := p.queue.at(i)
-				onward := q.flags&queuedExit == 0
-				if !onward && !s.receivers {
-					continue
-				}
-				if onward && i >= first {
-					p.recs.at(r).arrive = s.jitter.draw()
-				}
-				r++
+		h := p.queue.front()
+		if s.jitter.max != 0 { // the frames that start from now on draw theirs
+			from := p.link.len() - p.onward
+			if h.done != pendingDone && h.flags&queuedExit == 0 {
+				from++ // still on the wire: it keeps its draw
 			}
+			for i := from; i < p.link.len(); i++ {
+				p.link.at(i).arrive = s.jitter.draw()
+			}
+		}
+		if h.done == pendingDone {
+			h.done = s.now + algos.TransmitTime(int(h.bytes), p.capacity)
+			s.started(p, k, h)
 		}
 	}
 	s.syncService(k)

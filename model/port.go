@@ -34,19 +34,19 @@ type port struct {
 	held bool // paused by the next switch: no frame starts service
 	pfc  *portPFC
 	inq  ring[int32] // with ingress accounting, the link each queued frame came in by (pfc_ingress.go)
-	// The records of the queued frames that go on to the next switch, or,
-	// when the scheme has a notification point, to their receivers, in
-	// queue order (a frame that leaves the network without one has none);
-	// onward and toReceivers count the two kinds.
-	recs                ring[frame]
+	// The frames it sends on to the next switch: at the front of link,
+	// those that have left, in flight; behind them the records of the
+	// onward frames queued, the one in service with its arrival set, the
+	// others with only their forwarding jitter (clock.go). When the scheme
+	// has a notification point, exits holds, alike, the frames that leave
+	// the network here on their way to their receivers (toReceivers of
+	// them queued).
+	link                ring[frame]
 	onward, toReceivers int
-	// The frames that have left: in flight on its link to the next switch,
-	// or on their way to their receivers.
-	link      ring[frame]
-	to        int32      // the node its link leads to
-	delay     algos.Time // its link's propagation
-	exits     ring[frame]
-	exitDelay algos.Time // the propagation to the receivers of the frames that leave the network here
+	to                  int32      // the node its link leads to
+	delay               algos.Time // its link's propagation
+	exits               ring[frame]
+	exitDelay           algos.Time // the propagation to the receivers of the frames that leave the network here
 	// linkSeq and exitSeq are the agenda's sequence numbers for the next
 	// frame to reach an empty link or receivers' stream: taken when the
 	// stream was last keyed, as if the queued frame were already on its
