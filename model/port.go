@@ -9,7 +9,7 @@ import (
 // port is a switch's egress port: a drop-tail buffer feeding one link, and
 // the congestion point that watches it. The port serves its queue in order
 // at its link's rate: the frame at its head is in service, with a known
-// departure (its slot in the agenda, Packet.serviceEnds); the frames behind
+// departure (Packet.serve); the frames behind
 // it start when it leaves, unless the port is paused. A frame moves onto
 // the link, or to its receiver, as it departs.
 type port struct {
