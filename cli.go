@@ -20,6 +20,7 @@ import (
 	"qcnlab/experiments"
 	"qcnlab/experiments/batch"
 	"qcnlab/experiments/plots"
+	"qcnlab/printable"
 )
 
 // call is one command being run: its parsed flags and arguments, and where
@@ -29,16 +30,45 @@ type call struct {
 	fs             *flag.FlagSet
 	args           []string // the positional arguments
 	stdout, stderr io.Writer
+	// term is stderr itself, for the progress line's own control
+	// sequences; stderr escapes what a terminal would act on in messages
+	// (a path the user gave, a shard's directory).
+	term io.Writer
+}
+
+// escaping writes messages with every control character but the line
+// break and the tab escaped (printable.Text): they name paths and names
+// that the user, or a directory listing, gave.
+type escaping struct{ w io.Writer }
+
+func (e escaping) Write(p []byte) (int, error) {
+	var b strings.Builder
+	for line := range strings.SplitAfterSeq(string(p), "\n") {
+		body, end := strings.CutSuffix(line, "\n")
+		for i, cell := range strings.Split(body, "\t") {
+			if i > 0 {
+				b.WriteByte('\t')
+			}
+			b.WriteString(printable.Text(cell))
+		}
+		if end {
+			b.WriteByte('\n')
+		}
+	}
+	if _, err := io.WriteString(e.w, b.String()); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
 
 // execute parses a command's flags (before, between or after its
 // positional arguments) and runs it; --help prints its help to stdout.
 func execute(cmd *command, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("qcnlab "+cmd.name, flag.ContinueOnError)
-	fs.SetOutput(&dashes{w: stderr})
+	fs.SetOutput(&dashes{w: escaping{stderr}})
 	fs.Usage = func() {}
 	runCmd := cmd.define(fs)
-	c := &call{cmd: cmd, fs: fs, stdout: stdout, stderr: stderr}
+	c := &call{cmd: cmd, fs: fs, stdout: stdout, stderr: escaping{stderr}, term: stderr}
 	for {
 		if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
 			writeHelp(stdout, cmd, fs)
@@ -71,7 +101,7 @@ func (c *call) set(name string) bool {
 
 // terminal reports whether stderr is a terminal: progress goes there only
 // then.
-func (c *call) terminal() bool { return isTerminal(c.stderr) }
+func (c *call) terminal() bool { return isTerminal(c.term) }
 
 // setFlags collects repeated --set flags.
 type setFlags []string
@@ -238,12 +268,12 @@ func (c *call) progress(name, unit string) (report func(batch.Progress), clear f
 		if p.ETA > 0 {
 			eta = "ETA " + p.ETA.Round(time.Second).String()
 		}
-		fmt.Fprintf(c.stderr, "\r\033[K%s: %s%d/%d %s, %3.0f%%, %s elapsed, %s",
-			name, stage, p.Done, p.Total, unit, 100*p.Fraction, p.Elapsed.Round(time.Second), eta)
+		fmt.Fprintf(c.term, "\r\033[K%s: %s%d/%d %s, %3.0f%%, %s elapsed, %s",
+			printable.Text(name), stage, p.Done, p.Total, unit, 100*p.Fraction, p.Elapsed.Round(time.Second), eta)
 	}
 	clear = func() {
 		if c.terminal() {
-			fmt.Fprint(c.stderr, "\r\033[K")
+			fmt.Fprint(c.term, "\r\033[K")
 		}
 	}
 	if !c.terminal() && testHook == nil {

@@ -19,6 +19,7 @@ import (
 	"qcnlab/experiments/results"
 	"qcnlab/experiments/shard"
 	"qcnlab/experiments/stability"
+	"qcnlab/printable"
 	"qcnlab/tui"
 	"qcnlab/units"
 )
@@ -107,6 +108,8 @@ func init() {
 				"  dcqcn: " + stability.BandCriteria + "\n" +
 				"    (the queue above its marking band, p95 over K_max; the link idle over 5% of the time;\n" +
 				"    the queue's p5-p95 swing wider than the band K_max - K_min)\n" +
+				"  none: " + stability.LinkCriteria + "\n" +
+				"    (no congestion control and no set point: the link alone)\n" +
 				"Metrics: std, mean, max, min, empty, util, drops, jain, and the queue's p5, p50, p95, p99, swing (p95 - p5).\n" +
 				"Queue sizes take a size (4.5KB) or a multiple of qeq, kmin, kmax or band (K_max - K_min).",
 			args:   [][2]string{experimentArg},
@@ -308,7 +311,7 @@ func mergeCommand(fs *flag.FlagSet) func(c *call) int {
 		if err != nil {
 			return c.fail(err)
 		}
-		fmt.Fprintf(c.stdout, "%s: %d runs from %d shards written to %s\n", res.Experiment, len(res.Runs), len(c.args), *out)
+		fmt.Fprintf(c.stdout, "%s: %d runs from %d shards written to %s\n", res.Experiment, len(res.Runs), len(c.args), printable.Text(*out))
 		return exitOK
 	}
 }
@@ -525,7 +528,7 @@ func reproduceCommand(fs *flag.FlagSet) func(c *call) int {
 		clear()
 		if rep != nil {
 			rep.Table(c.stdout)
-			fmt.Fprintf(c.stdout, "\n%d claims judged in %.0f s; report in %s/report.md\n", len(rep.Entries), rep.WallSeconds, *out)
+			fmt.Fprintf(c.stdout, "\n%d claims judged in %.0f s; report in %s/report.md\n", len(rep.Entries), rep.WallSeconds, printable.Text(*out))
 		}
 		switch {
 		case err == nil:

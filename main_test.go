@@ -217,3 +217,24 @@ func TestREADMESynopsisIsTheCommandTable(t *testing.T) {
 		t.Errorf("README.md's synopsis differs from the command table (commands.go); the table's is\n%s", want)
 	}
 }
+
+// A path the user gave (an output directory, a shard's) reaches stderr
+// with its control characters escaped, as names do: a directory named
+// with an escape sequence must not clear the screen when a message names
+// it.
+func TestMessagesEscapePaths(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out\x1b[2J")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/etc/passwd", filepath.Join(dir, "summary.json")); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"run", "qcn-dumbbell", "--set", "duration=1ms", "--out", dir}, &stdout, &stderr); code != 2 {
+		t.Fatalf("exit %d, want 2: %s", code, stderr.String())
+	}
+	if got := stderr.String(); strings.ContainsRune(got, 0x1b) || !strings.Contains(got, `out\x1b[2J`) || !strings.HasSuffix(got, "\n") {
+		t.Errorf("stderr %q: want the path escaped, and its line end kept", got)
+	}
+}

@@ -288,7 +288,9 @@ func (e *Experiment) Resolved() *Experiment {
 		return r
 	}
 	r.Network.Links = ptr(e.LinkCount())
-	r.Network.HopDelay = ptr(e.HopDelay())
+	if e.Network.Topology == "parking_lot" {
+		r.Network.HopDelay = ptr(e.HopDelay()) // a dumbbell has no hop between switches
+	}
 	if r.Sources.Path == nil {
 		r.Sources.Path = e.defaultPath()
 	}

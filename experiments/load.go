@@ -494,6 +494,11 @@ func tomlError(where string, snippet bool, err error) error {
 	return &Error{Where: at, Key: m[2], Msg: strings.TrimPrefix(msg, m[0])}
 }
 
+// mismatch is the toml package's word for a value where a table (or an
+// array of tables) goes: "type mismatch for experiments.Output: expected
+// table but found int64".
+var mismatch = regexp.MustCompile(`^type mismatch for \S+: expected table but found \S+$`)
+
 var incompatible = regexp.MustCompile(`^incompatible types: TOML value has type \S+; destination has type (\S+)$`)
 
 // typeError says a value of the wrong type in the project's words: what
@@ -504,12 +509,23 @@ func typeError(err error, value func(key string) any) error {
 	if !errors.As(err, &e) {
 		return err
 	}
+	if mismatch.MatchString(e.Msg) {
+		v := value(e.Key)
+		if list, ok := v.([]any); ok {
+			for _, x := range list {
+				if _, table := x.(map[string]any); !table {
+					return &Error{Where: e.Where, Key: e.Key, Msg: "an array of tables, not " + describe(x)}
+				}
+			}
+		}
+		return &Error{Where: e.Where, Key: e.Key, Msg: "a table, not " + describe(v)}
+	}
 	m := incompatible.FindStringSubmatch(e.Msg)
 	if m == nil {
 		return err
 	}
 	want := map[string]string{"integer": "a whole number", "float": "a plain number", "boolean": "true or false",
-		"bool": "true or false", "string": "a string"}[m[1]]
+		"bool": "true or false", "string": "a string", "slice": "an array"}[m[1]]
 	if want == "" {
 		return err
 	}
@@ -535,7 +551,12 @@ func describe(v any) string {
 		}
 		return fmt.Sprintf("the text %q", x)
 	case float64:
-		return strconv.FormatFloat(x, 'g', -1, 64)
+		// 1.0, not 1: a whole number refused as a float must not read as one
+		f := strconv.FormatFloat(x, 'g', -1, 64)
+		if !strings.ContainsAny(f, ".eEnI") {
+			f += ".0"
+		}
+		return f
 	case int64:
 		return strconv.FormatInt(x, 10)
 	case bool:

@@ -288,6 +288,10 @@ func (e *Experiment) validateChain(bad func(key, format string, args ...any)) {
 	switch {
 	case n.Topology == "dumbbell" && links != 1:
 		bad("network.links", "a dumbbell has one congestible link; use topology = \"parking_lot\" for a chain")
+	case n.Topology == "dumbbell" && n.HopDelay != nil && *n.HopDelay != FixedDelay(algos.Time(n.RTT)/2):
+		// Files saved before dumbbells stopped writing it hold rtt/2, which
+		// changes nothing; any other value would be silently ignored.
+		bad("network.hop_delay", "a dumbbell has no hop between switches: its delays are network.rtt's and the sources' ([[sources.override]] rtt)")
 	case links < 1 || links > 64:
 		bad("network.links", "must be from 1 to 64")
 	case e.Model == "fluid" && links > 1:

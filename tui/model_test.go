@@ -636,3 +636,25 @@ func TestEditWrongTypeSaysWhatTheKeyTakes(t *testing.T) {
 		t.Errorf("error %q, want %q", h.m.params.err, want)
 	}
 }
+
+// The parameters pane of a chain lists hop_delay only where a chain has
+// more than one link: a dumbbell's resolved experiment has none (nothing
+// reads it), and reading it crashed the workbench on every dumbbell.
+func TestParamRowsOfADumbbellAndAParkingLot(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		hop  bool
+	}{{"qcn-dumbbell", false}, {"dsm-qcn-parking-lot", true}} {
+		e, err := experiments.Open(c.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		has := false
+		for _, r := range paramRows(e, e.Algorithms[0]) {
+			has = has || r.key == "network.hop_delay"
+		}
+		if has != c.hop {
+			t.Errorf("%s: a network.hop_delay row %v, want %v", c.name, has, c.hop)
+		}
+	}
+}

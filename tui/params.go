@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/charmbracelet/bubbles/cursor"
@@ -80,13 +81,12 @@ func paramRows(e *experiments.Experiment, algo string) []paramRow {
 // chainRows are the keys of a dumbbell or a parking lot.
 func chainRows(r *experiments.Experiment) []paramRow {
 	dur := func(d units.Duration) string { return units.FormatDuration(algos.Time(d)) }
-	return []paramRow{
+	rows := []paramRow{
 		{"network.capacity", units.FormatRate(float64(r.Network.Capacity)), "rate of each bottleneck link"},
 		{"network.buffer", units.FormatBytes(float64(r.Network.Buffer)), "buffer of each bottleneck (drop-tail)"},
 		{"network.frame_size", units.FormatBytes(float64(r.Network.FrameSize)), "data frame size"},
 		{"network.rtt", dur(r.Network.RTT), "round-trip propagation delay of every source"},
 		{"network.links", strconv.Itoa(*r.Network.Links), "congestible links in the chain (1 for a dumbbell)"},
-		{"network.hop_delay", r.Network.HopDelay.String(), "propagation between switches of a parking lot (default: rtt/2)"},
 		{"network.pfc", strconv.FormatBool(r.Network.PFC), "IEEE 802.1Qbb PAUSE on every switch port"},
 		{"sources.count", strconv.Itoa(r.Sources.Count), "number of greedy sources"},
 		{"sources.line_rate", units.FormatRate(float64(*r.Sources.LineRate)), "access link rate of each source"},
@@ -94,6 +94,12 @@ func chainRows(r *experiments.Experiment) []paramRow {
 		{"sources.forward_delay", r.Sources.ForwardDelay.String(), "propagation delay to the bottleneck (default: rtt/2)"},
 		{"sources.backward_delay", r.Sources.BackwardDelay.String(), "delay of feedback back to the source (default: rtt/2)"},
 	}
+	// A dumbbell has no hop between switches: its resolved experiment has
+	// no hop_delay.
+	if r.Network.HopDelay != nil {
+		rows = slices.Insert(rows, 6, paramRow{"network.hop_delay", r.Network.HopDelay.String(), "propagation between switches of a parking lot (default: rtt/2)"})
+	}
+	return rows
 }
 
 // fabricRows are the keys of a fabric: its size, links, routing and

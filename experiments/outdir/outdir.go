@@ -18,8 +18,8 @@
 //     batch's files before the first new one is renamed into place, so that
 //     wherever a batch stops (an error, Ctrl-C, a kill, a full disk) the
 //     directory holds files of one batch.
-//   - One run at a time: the journal is locked (flock) for as long as the
-//     directory is open, so a second run into it refuses at once with a
+//   - One run at a time: the directory and its journal are locked (flock)
+//     for as long as the directory is open, so a second run into it refuses at once with a
 //     clear message instead of deleting the first one's files; a lock dies
 //     with its process, so a killed run never blocks the next.
 //   - A file is replaced whole or not at all: written to a temporary file
@@ -86,6 +86,7 @@ type Dir struct {
 	path    string
 	root    *os.Root
 	journal *os.File // locked while the directory is open
+	self    *os.File // the directory itself, locked too: removing the journal frees no lock
 
 	// made is the outermost folder of the path that Open made, "" if the
 	// directory was there: Abandon removes what Open made.
@@ -151,18 +152,32 @@ func open(dir string, root *os.Root) (*Dir, error) {
 	if info, err := root.Lstat(JournalName); err == nil && !info.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, JournalName), errNotRegular(info))
 	}
+	busy := fmt.Errorf("%s: %w: wait for it to finish, or choose another directory", dir, ErrBusy)
+	// The directory is locked as well as its journal, so that a journal
+	// removed or renamed away while a run lives lets no second run in. A
+	// file system that cannot lock a folder keeps the journal's lock.
+	self, err := root.Open(".")
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.Flock(int(self.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); errors.Is(err, syscall.EWOULDBLOCK) {
+		self.Close()
+		return nil, busy
+	}
 	f, err := root.OpenFile(JournalName, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
+		self.Close()
 		return nil, err
 	}
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		f.Close()
+		self.Close()
 		if errors.Is(err, syscall.EWOULDBLOCK) {
-			return nil, fmt.Errorf("%s: %w: wait for it to finish, or choose another directory", dir, ErrBusy)
+			return nil, busy
 		}
 		return nil, fmt.Errorf("%s: cannot lock %s: %w", dir, JournalName, err)
 	}
-	d := &Dir{path: dir, root: root, journal: f, earlier: map[string]entry{}, wrote: map[string]entry{}, temps: map[string]bool{}}
+	d := &Dir{path: dir, root: root, journal: f, self: self, earlier: map[string]entry{}, wrote: map[string]entry{}, temps: map[string]bool{}}
 	// A journal that is not a plain file of ours (a hard link to a user's
 	// file) is never rewritten.
 	if info, err := f.Stat(); err != nil {
@@ -829,6 +844,7 @@ func (d *Dir) Close() error {
 func (d *Dir) unlock() {
 	syscall.Flock(int(d.journal.Fd()), syscall.LOCK_UN)
 	d.journal.Close()
+	d.self.Close() // its lock goes with it
 	d.root.Close()
 }
 

@@ -488,3 +488,23 @@ func TestBeginRemovesTheEarlierBatchsSubDirectories(t *testing.T) {
 		t.Error("a file of the user's in an earlier batch's folder was removed")
 	}
 }
+
+// The lock holds the directory, not only its journal: a journal removed
+// (or renamed away) while a run has the directory open must not let a
+// second run in, which would write its files beside the first one's.
+func TestSecondOpenRefusedAfterJournalRemoved(t *testing.T) {
+	dir := t.TempDir()
+	d := mustOpen(t, dir)
+	if err := os.Remove(filepath.Join(dir, JournalName)); err != nil {
+		t.Fatal(err)
+	}
+	if second, err := Open(dir); !errors.Is(err, ErrBusy) {
+		if err == nil {
+			second.Close()
+		}
+		t.Fatalf("a second open after the journal was removed: %v, want ErrBusy", err)
+	}
+	d.Close()
+	d = mustOpen(t, dir)
+	d.Close()
+}

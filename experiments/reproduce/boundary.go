@@ -11,6 +11,8 @@ import (
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 
+	"qcnlab/algos"
+	"qcnlab/experiments/plots"
 	"qcnlab/experiments/stability"
 	"qcnlab/units"
 )
@@ -303,50 +305,112 @@ func pointTable(rs Runs, key string) string {
 
 // renderSearch draws each algorithm's metric under the first criterion
 // against the key, with the criterion's threshold and the paper's values
-// of the boundaries as vertical lines.
+// of the boundaries as vertical lines, in the run figures' style.
 func renderSearch(title string, r *stability.Report, marks []mark) ([]byte, error) {
+	fig, err := searchFigure(title, r, marks)
+	if err != nil {
+		return nil, err
+	}
+	return fig.Render("png")
+}
+
+// searchMetrics name the criteria's metrics on a figure's axis.
+var searchMetrics = map[string]string{
+	"std": "queue std", "mean": "queue mean", "max": "queue max", "min": "queue min",
+	"empty": "time queue empty", "util": "utilization", "drops": "drops after warm-up", "jain": "Jain fairness",
+	"p5": "queue p5", "p50": "queue p50", "p95": "queue p95", "p99": "queue p99", "swing": "queue swing p5-p95",
+}
+
+// searchUnits are the units of the metrics that are no size.
+var searchUnits = map[string]string{"empty": "fraction", "util": "fraction", "jain": "index, 0 to 1", "drops": "frames"}
+
+// searchYAxis is the label of a criterion's metric and the factor that
+// takes its values into the label's unit: a queue size in the unit its
+// largest value reads in, or as a multiple of the measure the threshold
+// divides it by.
+func searchYAxis(c stability.Criterion, top float64) (string, float64) {
+	name := searchMetrics[c.Metric]
+	if name == "" {
+		name = c.Metric
+	}
+	name += ", mean over seeds"
+	per := map[string]string{"qeq": "Q_EQ", "kmin": "K_min", "kmax": "K_max", "band": "K_max - K_min"}
+	switch {
+	case c.Per != "":
+		return fmt.Sprintf("%s (multiple of %s)", name, per[c.Per]), 1
+	case searchUnits[c.Metric] != "":
+		return fmt.Sprintf("%s (%s)", name, searchUnits[c.Metric]), 1
+	}
+	u := unitFor(algos.Bytes, top)
+	return fmt.Sprintf("%s (%s)", name, u.name), 1 / u.scale
+}
+
+// searchXAxis is the label of a search's key with its unit, and the factor
+// that takes its values into that unit.
+func searchXAxis(r *stability.Report) (string, float64) {
+	kinds := map[string]algos.Kind{"s": algos.Duration, "bytes": algos.Bytes, "bits/s": algos.Rate}
+	if k, ok := kinds[r.Unit]; ok {
+		u := unitFor(k, math.Max(math.Abs(r.Range[0]), math.Abs(r.Range[1])))
+		return fmt.Sprintf("%s (%s)", r.Key, u.name), 1 / u.scale
+	}
+	if r.Unit == "" {
+		return r.Key + " (dimensionless)", 1
+	}
+	return fmt.Sprintf("%s (%s)", r.Key, r.Unit), 1
+}
+
+// searchFigure lays a search's figure out: one panel, its legend beside it.
+func searchFigure(title string, r *stability.Report, marks []mark) (*plots.Figure, error) {
 	if len(r.Results) == 0 {
 		return nil, fmt.Errorf("no results")
 	}
 	crit := r.Results[0].Criterion
-	p := plot.New()
-	p.Title.Text = title + ": " + crit
-	p.X.Label.Text = r.Key
-	p.Y.Label.Text = "metric (mean over seeds)"
-	scale := 1.0
-	if r.Unit == "s" {
-		scale = 1e6
-		p.X.Label.Text += " (us)"
+	cs, err := stability.ParseCriteria(crit)
+	if err != nil {
+		return nil, fmt.Errorf("criterion %s: %w", crit, err)
 	}
-	var lines []any
-	top := 0.0
+	c := cs[0]
+	top := c.Threshold
+	for _, b := range r.Results {
+		for _, pt := range b.Points {
+			if b.Criterion == crit && !math.IsNaN(pt.Metric) {
+				top = math.Max(top, pt.Metric)
+			}
+		}
+	}
+	xLabel, xScale := searchXAxis(r)
+	yLabel, yScale := searchYAxis(c, top)
+	top *= yScale
+	p := plots.NewPanel(xLabel, yLabel)
+	var key plots.Legend
+	k := 0
 	for _, b := range r.Results {
 		if b.Criterion != crit {
 			continue
 		}
 		var pts plotter.XYs
 		for _, pt := range b.Points {
-			pts = append(pts, plotter.XY{X: pt.Value * scale, Y: pt.Metric})
-			top = math.Max(top, pt.Metric)
+			pts = append(pts, plotter.XY{X: pt.Value * xScale, Y: pt.Metric * yScale})
 		}
 		sortXY(pts)
-		lines = append(lines, b.Algorithm, pts)
-	}
-	if err := plotutil.AddLinePoints(p, lines...); err != nil {
-		return nil, err
-	}
-	if cs, err := stability.ParseCriteria(crit); err == nil {
-		th := cs[0].Threshold
-		top = math.Max(top, th)
-		if line, err := plotter.NewLine(plotter.XYs{{X: r.Range[0] * scale, Y: th}, {X: r.Range[1] * scale, Y: th}}); err == nil {
-			line.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
-			p.Add(line)
-			p.Legend.Add("threshold", line)
+		line, points, err := plotter.NewLinePoints(pts)
+		if err != nil {
+			return nil, err
 		}
+		line.Color, points.Color = plotutil.Color(k), plotutil.Color(k)
+		points.Shape = plotutil.Shape(k)
+		p.Add(line, points)
+		key.Add(b.Algorithm, line, points)
+		k++
 	}
-	addMarks(p, marks, scale, top)
-	p.Legend.Top = true
-	return png(p)
+	if line, err := plotter.NewLine(plotter.XYs{{X: r.Range[0] * xScale, Y: c.Threshold * yScale}, {X: r.Range[1] * xScale, Y: c.Threshold * yScale}}); err == nil {
+		line.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+		p.Add(line)
+		key.Add("threshold", line)
+	}
+	addMarks(p, &key, marks, xScale, top)
+	return &plots.Figure{Title: title + ": " + crit, Rows: [][]*plot.Plot{{p}}, Legends: []plots.Legend{key},
+		Size: plots.Size{W: 8 * vg.Inch, H: 5 * vg.Inch}}, nil
 }
 
 // mark is the paper's value of a boundary, drawn on a search's figure.
@@ -366,8 +430,8 @@ func marksOf(bounds []bound) []mark {
 	return ms
 }
 
-// addMarks draws vertical dotted lines at the paper's values.
-func addMarks(p *plot.Plot, marks []mark, scale, top float64) {
+// addMarks draws vertical dotted lines at the paper's values, named in key.
+func addMarks(p *plot.Plot, key *plots.Legend, marks []mark, scale, top float64) {
 	for i, m := range marks {
 		line, err := plotter.NewLine(plotter.XYs{{X: m.at * scale, Y: 0}, {X: m.at * scale, Y: top}})
 		if err != nil {
@@ -377,7 +441,7 @@ func addMarks(p *plot.Plot, marks []mark, scale, top float64) {
 		line.Color = plotutil.Color(i)
 		line.Width = vg.Points(1.5)
 		p.Add(line)
-		p.Legend.Add(m.label, line)
+		key.Add(m.label, line)
 	}
 }
 

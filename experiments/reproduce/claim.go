@@ -64,9 +64,27 @@ type Claim struct {
 
 	Rule Rule
 
+	// Why says why the claim differs from the paper, where the project
+	// knows: a reading of the paper, a setting it does not give, what the
+	// model does. The report's notes give it whenever the verdict is not
+	// agrees.
+	Why string
+	// Found is the verdict the full report gives, as last measured with
+	// the paper's parameters (TestNeighbourSeeds -check-seeds compares it
+	// with the full runs); a claim found to differ or to agree only partly
+	// says Why (TestDifferingClaimsSayWhy).
+	Found string
+
 	// Corrections are documented settings under which the claim is judged
 	// again, beside the paper's parameters.
 	Corrections []Correction
+}
+
+// known records the full report's verdict of a claim built by a helper, and
+// why it differs.
+func (c Claim) known(found, why string) Claim {
+	c.Found, c.Why = found, why
+	return c
 }
 
 // Part is one experiment of a claim: a built-in, the settings that make it

@@ -161,3 +161,36 @@ func TestPhases(t *testing.T) {
 		t.Errorf("mean of none %g", m)
 	}
 }
+
+// A claim the full report finds to differ from its paper, or to agree only
+// partly, says why where the project knows, and the report's notes give it
+// (or say that it is not known) whenever the verdict is not agrees.
+func TestDifferingClaimsSayWhy(t *testing.T) {
+	for _, c := range Claims() {
+		switch c.Found {
+		case Agrees, NotJudged:
+		case Differs, Partly:
+			if strings.TrimSpace(c.Why) == "" {
+				t.Errorf("%s: the full report finds it %s and it does not say why", c.ID, c.Found)
+			}
+		default:
+			t.Errorf("%s: no verdict recorded (Found %q)", c.ID, c.Found)
+		}
+	}
+	c := Claim{ID: "x", Why: "the paper's eq. 9 resets TR"}
+	for _, tc := range []struct {
+		c              Claim
+		verdict, notes string
+		want           string
+	}{
+		{c, Differs, "the search ran 4 runs", "Why it differs: the paper's eq. 9 resets TR. The search ran 4 runs"},
+		{c, Partly, "", "Why it differs: the paper's eq. 9 resets TR."},
+		{Claim{ID: "y"}, Differs, "n", "Why it differs: not known. N"},
+		{c, Agrees, "n", "n"},
+		{c, NotJudged, "", ""},
+	} {
+		if got := claimNotes(tc.c, tc.verdict, tc.notes); got != tc.want {
+			t.Errorf("%s %s: notes %q, want %q", tc.c.ID, tc.verdict, got, tc.want)
+		}
+	}
+}

@@ -39,6 +39,25 @@ func reachedFair(threshold float64) Metric {
 	}}
 }
 
+// firstFair is when a run's min/max first reached a threshold, held or not
+// (fairReachedProbe): the measure the built-in's description once quoted,
+// which 002-fig1 shows beside the one it judges.
+func firstFair(threshold float64) Metric {
+	return Metric{Name: "first fair", Unit: seconds, TTF: true, Value: func(r *ClaimRun) (float64, bool) {
+		x, ok := r.Extra[firstFairKey(threshold)]
+		return x, ok && !math.IsNaN(x)
+	}}
+}
+
+// shown is a statement the report gives beside the judged ones and does
+// not judge: another reading of the same runs.
+func shown(s Statement, why string) Statement {
+	s.Holds, s.Fragile = nil, ""
+	s.Tolerance = "not judged"
+	s.Note = joinNonEmpty("; ", s.Note, why)
+	return s
+}
+
 func claims002() []Claim {
 	thresholds := func(e experimentEdit) experimentEdit {
 		return func(x *experiments.Experiment) {
@@ -54,6 +73,7 @@ func claims002() []Claim {
 	return []Claim{
 		{
 			ID: "002-fig1", Ref: "002", Figure: "figure 1",
+			Found: Partly, Why: "at the 0.9 threshold (the paper's epsilon) min/max of the 1 s rates hovers about the threshold once fair, so some runs never hold it for 3 s and count as never fair; at 0.8 the mean lies within the paper's 10 s ± 50%",
 			Text:       `From line rate, 2 sources at 1 Gbps: "each RP reaches to its fair share of bandwidth after 10 seconds" (section III)`,
 			Experiment: "qcn-t-fairness", Quick: Quick{Seeds: 4},
 			Sets:  []string{`algorithms=["qcn"]`, `sources.override=[]`},
@@ -64,9 +84,12 @@ func claims002() []Claim {
 			Rule: func(ev *Evidence) Outcome {
 				rs := ev.Part("").Of("qcn")
 				o := Outcome{Criterion: fmt.Sprintf("under each fairness threshold, the time fairness is reached: the first time from which min/max of the 1 s rates stays at or above the threshold for %s (a later dip does not move it, so it does not grow with the run's length, as time_to_fairness_seconds does), mean over %d seeds, within 10 s ± 50%% (the testbed's one run says \"after 10 seconds\", figure 5 \"about 12\"); a run that never holds fairness that long never counts as fair within any time", readableDuration(fairHold), len(fig1Seeds))}
+				o.Criterion += fmt.Sprintf("; beside it, not judged, the first time min/max reaches the threshold at all, fair for %s or not (a first-time-fair measure: an early moment of fairness counts, though the rates part again)", readableDuration(fairHold))
 				for _, th := range fairThresholds {
 					o.Criteria = append(o.Criteria, CriterionResult{Name: fmt.Sprintf("threshold %g", th), Statements: []Statement{
-						check("each RP reaches its fair share after about 10 s", "10 s", rs.collect(reachedFair(th)), near(10, 0.5))}})
+						check("each RP reaches its fair share after about 10 s", "10 s", rs.collect(reachedFair(th)), near(10, 0.5)),
+						shown(check("min/max first reaches the threshold, held or not", "10 s", rs.collect(firstFair(th)), near(10, 0.5)),
+							"the claim is judged by the time fairness is reached and held, above")}})
 				}
 				return o
 			},
@@ -76,6 +99,7 @@ func claims002() []Claim {
 		},
 		{
 			ID: "002-fig3", Ref: "002", Figure: "figure 3",
+			Found:      Agrees,
 			Text:       `"p[Fb>0] ≈ 0.2 according to computation" and "the sending rate poses little impact on p[Fb>0]" (section IV-B)`,
 			Experiment: "qcn-convergence-model",
 			Sets:       []string{`algorithms=["qcn"]`},
@@ -95,6 +119,7 @@ func claims002() []Claim {
 		},
 		{
 			ID: "002-fig5", Ref: "002", Figure: "figure 5",
+			Found: Partly, Why: "as in 002-fig1: at 0.9 the packet model's min/max of the 1 s rates hovers about the threshold once fair, and runs that never hold it count from the run's length up; at 0.8 both models agree with the paper and each other",
 			Text:       `From (900, 100) Mbps: "two RPs converge to their fair share of bandwidth in about 12 seconds", and "our model well characterizes the convergence of QCN" (section V-A)`,
 			Experiment: "qcn-t-fairness",
 			Sets:       []string{`algorithms=["qcn"]`, "sources.override=" + start("900Mbps", "100Mbps")},
@@ -107,6 +132,7 @@ func claims002() []Claim {
 		},
 		{
 			ID: "002-fig6", Ref: "002", Figure: "figure 6",
+			Found: Partly, Why: "not known. The convergence model, which starts in the third stage, finds the closer start much faster (002-fig6-model); the packet model from (700, 300) Mbps is only a little faster than from (900, 100) Mbps, so the difference is in what the packet model has and the model leaves out (the start-up stages, the random sampling), which of them is not known; at 0.9 also the threshold noise of 002-fig1",
 			Text:       `From (700, 300) Mbps: "Compared with the results shown in Figure 5, the convergence time is much smaller" (section V-A)`,
 			Experiment: "qcn-t-fairness", Quick: Quick{Seeds: 4},
 			Sets: []string{`algorithms=["qcn"]`},
@@ -118,6 +144,7 @@ func claims002() []Claim {
 		},
 		{
 			ID: "002-fig6-model", Ref: "002", Figure: "figure 6",
+			Found:      Agrees,
 			Text:       `From (700, 300) Mbps: "Figure 6 plots the experimental rate variations and the model results ... Our model well matches the experimental data." (section V-A)`,
 			Experiment: "qcn-t-fairness", Quick: Quick{Seeds: 4},
 			Sets: []string{`algorithms=["qcn"]`, "sources.override=" + start("700Mbps", "300Mbps")},
@@ -129,6 +156,7 @@ func claims002() []Claim {
 		},
 		{
 			ID: "002-fig4", Ref: "002", Figure: "figure 4",
+			Found:      Agrees,
 			Text:       `"Observing Figure 4, we found that R_1 converges fast from 600 Mbps to 900 Mbps" (section V-A), read as: the time to fairness grows with R_1, the higher rate at the start of the third stage, and steeply from 600 to 900 Mbps; from 900 Mbps it is figure 5's "about 12 seconds"`,
 			Experiment: "qcn-convergence-model",
 			Sets:       []string{`algorithms=["qcn"]`},
@@ -171,7 +199,7 @@ func claims002() []Claim {
 						direction("the time falls as G_d grows (1/256, 1/128, 1/64, 1/16)", secondsList(ts), decreasing(ts)),
 						compare("G_d = 1/16 against the standard 1/128: time over time", "0.5", at("0.0625").collect(timeToFair), at("0.0078125").collect(timeToFair), ratioOf, ratio, near(0.5, 0.3)),
 					}}
-			}),
+			}).known(Agrees, ""),
 		modelClaim("002-fig8", "figure 8", `"as R_AI increases, the convergence time dramatically decreases" (section V-B1)`,
 			[]string{`algorithms=["qcn"]`}, "params.qcn.r_ai", []string{"0.5Mbps", "1Mbps", "5Mbps"},
 			func(ev *Evidence) Outcome {
@@ -182,7 +210,7 @@ func claims002() []Claim {
 						direction("the time falls as R_AI grows (0.5, 1, 5 Mbps)", secondsList(ts), decreasing(ts)),
 						compare("dramatically: time at 5 Mbps over time at 0.5 Mbps", "", rs.Of("qcn", "params.qcn.r_ai=5Mbps").collect(timeToFair), rs.Of("qcn", "params.qcn.r_ai=0.5Mbps").collect(timeToFair), ratioOf, ratio, atMost(1.0/3)),
 					}}
-			}),
+			}).known(Agrees, ""),
 		modelClaim("002-fig9", "figure 9", `"Let T_AI denote the sample interval during the AI phase. We choose several typical values, T_AI = 37.5 KB, T_AI = 75 KB and T_AI = 150 KB ... The impact of T_AI is opposite to that of R_AI." (section V-B1); T_AI is half of bc_limit here, so the FR cycles change with it; R_AI's impact is that "the convergence time dramatically decreases" as it grows`,
 			[]string{`algorithms=["qcn"]`}, "params.qcn.bc_limit", []string{"75KB", "150KB", "300KB"},
 			func(ev *Evidence) Outcome {
@@ -195,7 +223,7 @@ func claims002() []Claim {
 						compare("dramatically, the opposite of R_AI: time at 150 KB over time at 37.5 KB", "", at("300KB").collect(timeToFair), at("75KB").collect(timeToFair), ratioOf, ratio, atLeast(3)),
 						check("at the standard T_AI = 75 KB, about 12 s (figure 5)", "12 s", at("150KB").collect(timeToFair), near(12, aboutTol)),
 					}}
-			}),
+			}).known(Agrees, ""),
 		modelClaim("002-fig10", "figure 10", `QCN-TIMER: "When T_t = 2.4 milliseconds, the convergence time of QCN is reduced by several times. Even the standard Timer parameter [10 ms] also reduces the convergence time of QCN"; "If T_t = 15 milliseconds, sum E(dR_i) = 0 does not always have a solution" (section V-B2)`,
 			[]string{`algorithms=["qcn","qcn-timer"]`}, "params.qcn-timer.timer_period", []string{"15ms", "10ms", "2.4ms"},
 			func(ev *Evidence) Outcome {
@@ -216,7 +244,7 @@ func claims002() []Claim {
 						compare("T_t = 2.4 ms reduces it by several times: QCN-TIMER's over QCN's", "", at("2.4ms"), qcn, ratioOf, ratio, atMost(1.0/3)),
 						check("T_t = 15 ms: periods where sum E(dR_i) = 0 has no solution", "some", one(count, float64(unsolved)), above(0)),
 					}}
-			}),
+			}).known(Partly, "eq. 26 does not give the paper's 'no solution at T_t = 15 ms': with 12.5 sampling periods per timer cycle the sum of E(dR_i) is positive as p[Fb>0] goes to 0 and negative at p[Fb>0] = 1 for every split of the link, so it always has a root; at 15 ms QCN-TIMER converges, slower than QCN. The two statements on 2.4 and 10 ms hold"),
 		modelClaim("002-fig11", "figure 11", `QCN-AIMD: "For the same R_AI, the AIMD mechanism could speed up the convergence process. But the impact is slight compared with the impact of increasing R_AI." (section V-B2)`,
 			[]string{`algorithms=["qcn","qcn-aimd"]`}, "params.qcn.r_ai", []string{"0.5Mbps", "5Mbps"},
 			func(ev *Evidence) Outcome {
@@ -231,9 +259,10 @@ func claims002() []Claim {
 						compare("and at R_AI = 5 Mbps", "< 1", a("5Mbps"), q("5Mbps"), ratioOf, ratio, below(1)),
 						compare("slight against raising R_AI: AIMD's speed-up over R_AI's (0.5 to 5 Mbps)", "< 1", aimdGain, raiGain, ratioOf, ratio, below(1)),
 					}}
-			}),
+			}).known(Agrees, ""),
 		{
 			ID: "002-bandwidth", Ref: "002", Figure: "section V-B3",
+			Found: Differs, Why: "the scaling holds when R_AI grows with the bandwidth (the correction below: with R_AI, the rates and the sampling period scaled by m the model's equations are the same but for time). With section V-B's R_AI of 0.5 Mbps kept at 10 Gbps the additive increase is a tenth as large against the rates, and the time to fairness falls far less than tenfold",
 			Text:       `"Given a determined byte threshold, the convergence time will reduce to be 1/m when the link bandwidth is amplified to be m times of the original value." (section V-B3); read with section V-B's parameters as the paper gives them for the whole analysis (G_d = 1/128, R_AI = 0.5 Mbps, the start at (900, 100) Mbps, which the model scales to fill the link) and only the bandwidth amplified, m = 10`,
 			Experiment: "qcn-convergence-model",
 			Sets:       []string{`algorithms=["qcn"]`, "output.sample_interval=1ms", "output.rate_window=1ms"},
@@ -253,6 +282,7 @@ func claims002() []Claim {
 		},
 		{
 			ID: "002-fig12", Ref: "002", Figure: "figure 12",
+			Found: Partly, Why: "as in 002-fig1: at 0.9 min/max of the 1 s rates hovers about the threshold once fair, and QCN's runs that never hold it count from the run's length up, so QCN-T's ratio is only a bound, just above one half; at 0.8 QCN-T takes less than half of QCN's time",
 			Text:       `"QCN-T significantly decreases the convergence time of QCN. Besides, the queue length is still stable in QCN-T." (section VI)`,
 			Experiment: "qcn-t-fairness",
 			Edit:       thresholds(nil),

@@ -3,6 +3,7 @@ package reproduce
 import (
 	"fmt"
 	"math"
+	"os"
 	"regexp"
 	"slices"
 	"strconv"
@@ -314,5 +315,113 @@ func TestNumbersIn(t *testing.T) {
 	got := numbersIn(`Seed 000 figure 7 (section III-B, eqs. 6-25): 2 sources at 10 Gbps, 802.1Qau v2.2 [23], figures 1, 5 and 12, --set network.rtt=50us, 13.5 s`)
 	if strings.Join(got, " ") != "2 10 13.5" {
 		t.Errorf("%q", got)
+	}
+}
+
+// readmeBuiltins are the rows of the README's table of built-in
+// experiments: the names in the first cell, the rest of the row.
+func readmeBuiltins(t *testing.T) map[string]string {
+	t.Helper()
+	data, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	a := strings.Index(text, "\n## Built-in experiments")
+	if a < 0 {
+		t.Fatal("README: no section Built-in experiments")
+	}
+	text = text[a+1:]
+	if b := strings.Index(text, "\n## "); b >= 0 {
+		text = text[:b]
+	}
+	rows := map[string]string{}
+	for _, line := range strings.Split(text, "\n") {
+		cells := strings.Split(line, " | ")
+		if !strings.HasPrefix(line, "| `") || len(cells) < 3 {
+			continue
+		}
+		rows[cells[0]] = strings.Join(cells[1:], " | ")
+	}
+	return rows
+}
+
+// claimNumbers are numbers of the claims' own rules the README quotes, by
+// the built-in the claim runs: taken from the claims, so that they cannot
+// disagree.
+var claimNumbers = map[string][]string{
+	"qcn-t-fairness": {strconv.Itoa(len(fig1Seeds)), strconv.FormatFloat(fairHold, 'g', -1, 64)},
+}
+
+// The README's table of built-ins quotes no measurement of a built-in a
+// claim runs: such a row may quote the built-in's settings, the paper's
+// numbers (as its claims quote them), numbers derived from those, the
+// claims' own (claimNumbers), and what the built-in's description quotes
+// (each of which TestDescriptionNumbersAreAccountedFor accounts for); what a
+// claim measures it leaves to the report. Each verdict it quotes, as
+// "`qcnlab reproduce ID` (verdict)", is the one the claim records.
+func TestReadmeBuiltinNumbersAreAccountedFor(t *testing.T) {
+	rows := readmeBuiltins(t)
+	if len(rows) < 10 {
+		t.Fatalf("README: %d rows in the table of built-ins", len(rows))
+	}
+	claimed := map[string]bool{}
+	found := map[string]string{}
+	for _, c := range Claims() {
+		found[c.ID] = c.Found
+		for _, p := range c.parts() {
+			claimed[p.Experiment] = true
+		}
+	}
+	name := regexp.MustCompile("`([a-z0-9-]+)`")
+	verdict := regexp.MustCompile("`qcnlab reproduce ([a-z0-9 -]+)` \\(([a-z ]+)")
+	checked := 0
+	for first, rest := range rows {
+		var names []string
+		for _, m := range name.FindAllStringSubmatch(first, -1) {
+			names = append(names, m[1])
+		}
+		if !slices.ContainsFunc(names, func(n string) bool { return claimed[n] }) {
+			continue
+		}
+		checked++
+		for _, m := range verdict.FindAllStringSubmatch(rest, -1) {
+			ids, v := strings.Fields(m[1]), strings.TrimSuffix(m[2], " each")
+			if len(ids) == 1 && found[ids[0]] != v {
+				t.Errorf("README, %s: %s quoted as %q, the claim records %q", first, ids[0], v, found[ids[0]])
+			}
+		}
+		var stray []string
+		for _, x := range numbersIn(rest) {
+			accounted := false
+			for _, n := range names {
+				if slices.Contains(claimNumbers[n], x) {
+					accounted = true
+				}
+				e, err := experiments.Builtin(n)
+				if err != nil {
+					t.Fatalf("README names %q: %v", n, err)
+				}
+				quoted := slices.Contains(numbersIn(e.Description), x)
+				if quoted || len(strayNumbers(t, n, e, x)) == 0 {
+					accounted = true
+				}
+			}
+			if !accounted && !slices.Contains(stray, x) {
+				stray = append(stray, x)
+			}
+		}
+		if len(stray) > 0 {
+			t.Errorf("README, %s: numbers that are neither settings, the paper's, derived nor quoted by the description: %s", first, strings.Join(stray, ", "))
+		}
+	}
+	if checked < 10 {
+		t.Errorf("README: %d rows of built-ins that claims run", checked)
+	}
+	// How 002-fig1 is judged, in the claim's own numbers.
+	data, _ := os.ReadFile("../../README.md")
+	readme := strings.Join(strings.Fields(string(data)), " ")
+	if want := fmt.Sprintf("first reached and held for %s, over %d seeds", readableDuration(fairHold), len(fig1Seeds)); !strings.Contains(readme, want) {
+		t.Errorf("README does not say how 002-fig1 is judged: %q", want)
 	}
 }

@@ -105,3 +105,22 @@ func TestReportNamesCheckedBeforeTheRuns(t *testing.T) {
 		}
 	}
 }
+
+// A report whose claims draw no figure leaves no plots folder: not an empty
+// one made before the earlier report's files were removed (made by every
+// other report into the same directory, the one that found none there).
+func TestReportWithoutFiguresLeavesNoPlotsFolder(t *testing.T) {
+	claims, err := Select([]string{"000-capacity-drop"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for i := range 3 {
+		if _, err := Run(context.Background(), claims, Options{OutDir: dir, Quick: true, Workers: 1}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := os.Lstat(filepath.Join(dir, "plots")); err == nil {
+			t.Errorf("report %d: a plots folder without figures", i+1)
+		}
+	}
+}

@@ -13,6 +13,9 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+
+	"qcnlab/experiments/plots"
 )
 
 // overlayPoints caps the points drawn per line.
@@ -23,6 +26,16 @@ const overlayPoints = 2000
 // the first seed and the first value of every other swept key: the paper's
 // "experimental rate variations and the model results" in one figure.
 func renderOverlay(title string, dir *outdir.Dir, key string) ([]byte, error) {
+	fig, err := overlayFigure(title, dir, key)
+	if err != nil {
+		return nil, err
+	}
+	return fig.Render("png")
+}
+
+// overlayFigure lays the overlay out in the run figures' style: one panel,
+// its legend beside it, never over the curves.
+func overlayFigure(title string, dir *outdir.Dir, key string) (*plots.Figure, error) {
 	path := dir.Join(results.SeriesFile)
 	f, err := results.OpenSeries(dir)
 	if err != nil {
@@ -84,21 +97,24 @@ func renderOverlay(title string, dir *outdir.Dir, key string) ([]byte, error) {
 			}
 		}
 	}
-	p := plot.New()
-	p.Title.Text = title
-	p.X.Label.Text = "time (s)"
-	p.Y.Label.Text = "rate (Mbps)"
-	var args []any
+	p := plots.NewPanel("time (s)", "rate (Mbps)")
+	var legend plots.Legend
+	k := 0
 	for _, name := range order {
 		for i, pts := range lines[name] {
-			args = append(args, fmt.Sprintf("%s, source %d", name, i), thin(pts))
+			line, err := plotter.NewLine(thin(pts))
+			if err != nil {
+				return nil, err
+			}
+			line.Color = plotutil.Color(k)
+			line.Dashes = plotutil.Dashes(k)
+			p.Add(line)
+			legend.Add(fmt.Sprintf("%s, source %d", name, i), line)
+			k++
 		}
 	}
-	if err := plotutil.AddLines(p, args...); err != nil {
-		return nil, err
-	}
-	p.Legend.Top = true
-	return png(p)
+	return &plots.Figure{Title: title, Rows: [][]*plot.Plot{{p}}, Legends: []plots.Legend{legend},
+		Size: plots.Size{W: 8 * vg.Inch, H: 5 * vg.Inch}}, nil
 }
 
 // thin keeps at most overlayPoints evenly spaced points.

@@ -172,7 +172,12 @@ func (pr *associationRun) Finish(*model.Summary) map[string]float64 {
 // restarts at every later dip and so grows with the run's length, it is
 // fixed once fairness is reached and held: a longer run cannot move it. A
 // run that never holds fairness that long has none (it never counts as
-// fair). One run serves every threshold.
+// fair). It also records the first time min/max reaches the threshold from
+// below, held or not ("first_fair_s@<threshold>"; sources that start alike,
+// at line rate, are fair only until their rates part): the first-time-fair
+// measure the README once quoted, which the report shows beside the one it
+// judges.
+// One run serves every threshold.
 type fairReachedProbe struct {
 	hold       float64
 	thresholds []float64
@@ -184,11 +189,15 @@ func (p fairReachedProbe) Name() string {
 
 func reachedKey(threshold float64) string { return fmt.Sprintf("reached_fair_s@%g", threshold) }
 
+func firstFairKey(threshold float64) string { return fmt.Sprintf("first_fair_s@%g", threshold) }
+
 func (p fairReachedProbe) Attach(experiments.Run, *model.Config) ProbeRun {
 	r := &fairReachedRun{hold: p.hold, thresholds: p.thresholds}
 	for range p.thresholds {
 		r.since = append(r.since, math.NaN())
 		r.reached = append(r.reached, math.NaN())
+		r.first = append(r.first, math.NaN())
+		r.parted = append(r.parted, false)
 	}
 	return r
 }
@@ -198,6 +207,8 @@ type fairReachedRun struct {
 	thresholds []float64
 	since      []float64 // per threshold, the start of the current fair stretch; NaN outside one
 	reached    []float64
+	first      []float64 // per threshold, the first time min/max reached it from below; NaN before
+	parted     []bool    // per threshold, whether min/max has been below it
 }
 
 func (r *fairReachedRun) Sample(x *model.Sample) {
@@ -207,6 +218,13 @@ func (r *fairReachedRun) Sample(x *model.Sample) {
 		lo, hi = min(lo, rate), max(hi, rate)
 	}
 	for i, th := range r.thresholds {
+		fair := hi > 0 && lo/hi >= th
+		switch {
+		case !fair:
+			r.parted[i] = true
+		case r.parted[i] && math.IsNaN(r.first[i]):
+			r.first[i] = now
+		}
 		switch {
 		case !math.IsNaN(r.reached[i]):
 		case !(hi > 0 && lo/hi >= th):
@@ -226,6 +244,7 @@ func (r *fairReachedRun) Finish(*model.Summary) map[string]float64 {
 	out := map[string]float64{}
 	for i, th := range r.thresholds {
 		out[reachedKey(th)] = r.reached[i]
+		out[firstFairKey(th)] = r.first[i]
 	}
 	return out
 }

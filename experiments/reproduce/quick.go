@@ -18,16 +18,21 @@ var quickMeasured = map[string]struct{ quick, full string }{
 	// (16 seeds, its quick 4, judged by the time fairness is reached and
 	// held), 004-fig5a-boundary (3 seeds, its quick 1) and conext-ecmp
 	// (its quick one seed): every statement judged alike.
-	"002-fig1":           {quick: "f7f6ebfea25d8b7e", full: "2802ab9bfc6c782c"},
+	// 2026-11-26, later: the plans of the dumbbell claims (002-fig1, 002-fig6,
+	// 002-fig6-model, 004-conclusion, 004-fig6, 004-fig8) changed only by a
+	// key no dumbbell reads (a resolved dumbbell no longer carries
+	// network.hop_delay); their runs are the same to the bit (the dumbbell
+	// goldens in model/testdata are unchanged), so the comparison stands.
+	"002-fig1":           {quick: "fc599b4c9d5e956d", full: "6c40d775b51e4869"},
 	"004-fig5a-boundary": {quick: "b63eefa35e1e84ec", full: "ec46618c45cf44b5"},
 	"conext-ecmp":        {quick: "89500957deede55e", full: "e00322aafdebaeee"}, // measured again with fabrics' clocks, jitter and ingress PFC: every statement judged alike
-	"002-fig6":           {quick: "9c65b420666d6cb4", full: "87fbbb483dd3bd4e"},
-	"002-fig6-model":     {quick: "ad50f7026a643658", full: "58aa4266c2fb3953"},
-	"004-conclusion":     {quick: "8eeddd0aa2e8dbdb", full: "dd7f6baa57bf58bf"},
+	"002-fig6":           {quick: "96674f18fbd82434", full: "054f767641e725a0"},
+	"002-fig6-model":     {quick: "160e175f65d6770f", full: "3df1075be5f23c01"},
+	"004-conclusion":     {quick: "243f9ae8077261e0", full: "e5f68a8f363286d2"},
 	"004-fig5b":          {quick: "0690dc3d8e0cba9e", full: "e22736a6362e91cf"},
-	"004-fig6":           {quick: "c834a8fbd0145441", full: "5e4fd48cae5bdc29"},
+	"004-fig6":           {quick: "03d8999812446376", full: "8cf0eda3d38d20ba"},
 	"004-fig7":           {quick: "9e77503cfc52d911", full: "fc1deb6495730b97"},
-	"004-fig8":           {quick: "5d70424ec4ff4aed", full: "3b651322bbf201a3"},
+	"004-fig8":           {quick: "96306b4b37d6c72b", full: "5fde12dd06fcae73"},
 	"004-fig9":           {quick: "1ff6aaacad5cfbf2", full: "0de0ced21fa62e5c"},
 }
 

@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Report is the outcome of a reproduction.
@@ -135,13 +137,30 @@ func (r *Report) add(j job) {
 	}
 	c := j.claim
 	e := Entry{ID: c.ID, Ref: c.Ref, Figure: c.Figure, Claim: c.Text,
-		Verdict: out.Verdict, Measured: out.Measured(), Criterion: out.Criterion, Notes: out.Notes,
+		Verdict: out.Verdict, Measured: out.Measured(), Criterion: out.Criterion, Notes: claimNotes(c, out.Verdict, out.Notes),
 		Statements: out.Statements, Experiment: c.Experiment, Settings: settings, Runs: runs, WallSeconds: wall.Seconds(),
 		Criteria: out.Criteria, Plots: plots}
 	if r.Quick {
 		e.QuickDiffers = quickDiffers[c.ID]
 	}
 	r.Entries = append(r.Entries, e)
+}
+
+// claimNotes are a claim's notes in the report: first, where its verdict
+// is not agrees, why it differs (or that the project does not know), then
+// what its rule noted.
+func claimNotes(c Claim, verdict, notes string) string {
+	if verdict != Differs && verdict != Partly {
+		return notes
+	}
+	why := c.Why
+	if why == "" {
+		why = "not known"
+	}
+	if r, n := utf8.DecodeRuneInString(notes); n > 0 {
+		notes = string(unicode.ToUpper(r)) + notes[n:]
+	}
+	return joinNonEmpty(" ", "Why it differs: "+why+".", notes)
 }
 
 // runPlots lists the per-run figures of a series task in its directory out

@@ -187,6 +187,12 @@ func TestNeighbourSeeds(t *testing.T) {
 		t.Fatal(err)
 	}
 	ja, jb := judged(a), judged(b)
+	// The full report's verdicts are the ones the claims record (Found).
+	for _, c := range claims {
+		if v := ja[c.ID]["verdict"]; v != c.Found {
+			t.Errorf("%s: the full report finds it %s, its Found says %q: record the verdict (and, if it differs, Why)", c.ID, v, c.Found)
+		}
+	}
 	for _, c := range claims {
 		diff := differences(ja[c.ID], jb[c.ID])
 		var got []string

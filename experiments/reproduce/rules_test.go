@@ -652,4 +652,24 @@ func TestFairReachedIgnoresLaterDips(t *testing.T) {
 	if x := got[reachedKey(0.9)]; !math.IsNaN(x) {
 		t.Errorf("threshold 0.9: reached at %g s, want never (fair for 1.5 s only)", x)
 	}
+	// First reached from below, held or not: the 1.5 s stretch counts.
+	if x, y := got[firstFairKey(0.8)], got[firstFairKey(0.9)]; x != 1 || y != 1 {
+		t.Errorf("first reached at %g and %g s, want 1 and 1", x, y)
+	}
+	// Sources that start alike are fair only until their rates part: the
+	// start does not count.
+	r = fairReachedProbe{hold: 3, thresholds: []float64{0.9}}.Attach(experiments.Run{}, nil)
+	for ms := 0; ms <= 10000; ms += 10 {
+		lo := 1.0 // both at line rate
+		switch s := float64(ms) / 1000; {
+		case s >= 0.5 && s < 4:
+			lo = 0.3
+		case s >= 4:
+			lo = 0.95
+		}
+		r.Sample(&model.Sample{Time: algos.Time(ms) * algos.Millisecond, Rates: []float64{lo * 1e9, 1e9}})
+	}
+	if x := r.Finish(nil)[firstFairKey(0.9)]; x != 4 {
+		t.Errorf("alike from the start, parted at 0.5 s, fair from 4 s: first reached at %g s, want 4", x)
+	}
 }

@@ -269,9 +269,6 @@ func openOutputs(dir *outdir.Dir, claims []Claim, tasks []*task) error {
 	if err := dir.CheckNames(names...); err != nil {
 		return err
 	}
-	if err := dir.MkdirAll("plots"); err != nil {
-		return err
-	}
 	for _, t := range tasks {
 		if !t.series {
 			continue

@@ -198,6 +198,11 @@ func TestOverlay(t *testing.T) {
 	if err != nil || !bytes.HasPrefix(data, []byte("\x89PNG")) {
 		t.Fatalf("%v", err)
 	}
+	fig, err := overlayFigure("x", out, "model")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkLayout(t, "overlay", fig, 4)
 	if _, err := renderOverlay("x", out, "network.rtt"); err == nil {
 		t.Error("a key the series lacks is an error")
 	}

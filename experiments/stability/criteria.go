@@ -97,12 +97,18 @@ const DefaultCriteria = "std>0.2qeq,empty>0.01,util<0.95"
 // over more than the band's width.
 const BandCriteria = "p95>1kmax,empty>0.05,swing>1band"
 
+// LinkCriteria are the baseline's without congestion control: it has no
+// set point and no band, so only the link can be judged (the family's
+// idle time and utilization).
+const LinkCriteria = "empty>0.01,util<0.95"
+
 // schemeCriteria are the criteria of schemes whose congestion point does
 // not steer to a set point; the others take DefaultCriteria.
-var schemeCriteria = map[string]string{"dcqcn": BandCriteria}
+var schemeCriteria = map[string]string{"dcqcn": BandCriteria, "none": LinkCriteria}
 
 // CriteriaFor are the criteria a search applies to an algorithm when none
-// are given: BandCriteria for DCQCN, DefaultCriteria for the QCN family.
+// are given: BandCriteria for DCQCN, LinkCriteria for the baseline without
+// congestion control, DefaultCriteria for the QCN family.
 func CriteriaFor(algorithm string) []Criterion {
 	text, ok := schemeCriteria[algorithm]
 	if !ok {
@@ -118,7 +124,8 @@ func CriteriaFor(algorithm string) []Criterion {
 // CriteriaHelp lists each scheme's criteria for --help.
 func CriteriaHelp() string {
 	return "default per scheme: " + BandCriteria + " for dcqcn (its marking band [K_min, K_max]), " +
-		DefaultCriteria + " for the QCN family (its set point Q_EQ)"
+		DefaultCriteria + " for the QCN family (its set point Q_EQ), " +
+		LinkCriteria + " for none (no set point: the link alone)"
 }
 
 var criterionRE = regexp.MustCompile(`^([a-z][a-z0-9]*)\s*([<>])\s*([0-9.eE+-]+)\s*([A-Za-z]*)$`)

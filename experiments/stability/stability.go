@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -121,6 +122,14 @@ func Search(ctx context.Context, e *experiments.Experiment, opt Options) (*Repor
 	kind, err := experiments.KeyKind(opt.Key)
 	if err != nil {
 		return nil, err
+	}
+	// A scheme's parameter moves only that scheme's runs: along one that
+	// no algorithm of the experiment runs, nothing would change.
+	if rest, ok := strings.CutPrefix(opt.Key, "params."); ok {
+		if scheme, _, _ := strings.Cut(rest, "."); !slices.Contains(e.Algorithms, scheme) {
+			return nil, fmt.Errorf("%s: the experiment runs no %s (algorithms: %s): nothing would change along it",
+				opt.Key, scheme, strings.Join(e.Algorithms, ", "))
+		}
 	}
 	ax := newAxis(opt.Key, kind)
 	loText, hiText, ok := strings.Cut(opt.Range, ":")

@@ -251,3 +251,40 @@ func TestReportEscapesTheName(t *testing.T) {
 		t.Errorf("%q", out)
 	}
 }
+
+// The baseline without congestion control has no set point: a search over
+// a built-in that runs it beside a scheme (pfc-congestion-spreading: none
+// and qcn) judges it by the link alone instead of stopping the whole
+// search at its first point ("none has no queue target").
+func TestBaselineWithoutSetPointIsJudged(t *testing.T) {
+	e, err := experiments.OpenWith("pfc-congestion-spreading", []string{"duration=2ms", "warmup=500us"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Search(context.Background(), e, Options{Key: "network.rtt", Range: "10us:20us", Grid: 2, Seeds: []uint64{1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.Complete {
+		t.Fatalf("search incomplete: %+v", rep.Results)
+	}
+	var got []string
+	for _, r := range rep.Results {
+		got = append(got, r.Algorithm+" "+r.Criterion)
+	}
+	want := []string{"none empty>0.01", "none util<0.95", "qcn std>0.2qeq", "qcn empty>0.01", "qcn util<0.95"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("criteria %q, want %q", got, want)
+	}
+}
+
+// A search along a scheme's parameter that no algorithm of the experiment
+// runs is refused: no run reads it, and the report said every algorithm
+// "stable over the range" of a key it never varied.
+func TestVaryParameterOfASchemeNotRun(t *testing.T) {
+	e := naimd(t)
+	_, err := Search(context.Background(), e, Options{Key: "params.qcn.q_eq", Range: "10KB:40KB", Grid: 2, Seeds: []uint64{1}})
+	if err == nil || !strings.Contains(err.Error(), "params.qcn.q_eq") || !strings.Contains(err.Error(), "n-aimd") {
+		t.Fatalf("%v, want a refusal naming the key and the algorithms run", err)
+	}
+}
