@@ -317,3 +317,48 @@ func TestScenarioValidation(t *testing.T) {
 		}
 	}
 }
+
+// A capacity change re-times the frames behind the one on the wire, and
+// each keeps its forwarding jitter (clock.go): their arrivals at the next
+// switch are not set back to departure plus propagation exactly.
+func TestCapacityChangeKeepsForwardingJitter(t *testing.T) {
+	s := &scripted{}
+	cfg := baseConfig(s.scheme(), 2, 8e9)
+	cfg.Links = []LinkConfig{{Capacity: 10e9, Buffer: 150e3, Delay: 20 * us}, {Capacity: 10e9, Buffer: 150e3}}
+	cfg.Sources[0].Path = []int{0, 1}
+	cfg.Sources[1].Path = []int{0}
+	cfg.Changes = []CapacityChange{{At: 3 * ms, Link: 0, Capacity: 2e9}}
+	const jitter = 500 * algos.Nanosecond
+	cfg.SwitchJitter = jitter
+	sim, err := NewPacket(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slow := algos.TransmitTime(1500, 2e9)
+	exact, gaps := 0, 0
+	for at := 3*ms + 100*us; at < 3*ms+400*us; at += 10 * us { // the frames queued at the change leave
+		sim.Advance(at)
+		p := sim.ports[0]
+		var prev algos.Time
+		for k := 0; k < p.link.len(); k++ { // in flight, or in service
+			f := p.link.at(k)
+			if f.arrive <= at || f.arrive > at+20*us+slow+jitter {
+				continue
+			}
+			if prev != 0 {
+				gaps++
+				gap := f.arrive - prev
+				if gap%slow == 0 { // departures are slow apart, or a multiple with other frames between
+					exact++
+				}
+				if gap <= slow-jitter {
+					t.Errorf("at %v: arrivals %v apart, want at least %v less the jitter", at, gap, slow)
+				}
+			}
+			prev = f.arrive
+		}
+	}
+	if gaps < 10 || exact == gaps {
+		t.Errorf("%d of %d gaps between arrivals exact multiples of %v: the re-timed frames lost their jitter", exact, gaps, slow)
+	}
+}
