@@ -14,6 +14,7 @@ const (
 	// Frames: the next frame of a FIFO in flight reaches the far end.
 	evHostFrame    eventKind = iota // host: its NIC's next frame reaches its switch
 	evLinkFrame                     // port: the next frame on its link reaches the next switch
+	evDepart                        // port: the frame it is serving leaves, onto its link
 	evReceiveFrame                  // port: the next frame it delivered reaches its receiver's notification point
 	// Messages back to a reaction point, never queued or dropped.
 	evFeedback     // limiter, msg: a congestion point's feedback frame arrives
@@ -56,8 +57,9 @@ func (a *event) before(b *event) bool {
 
 // agenda is what happens next: the one place simulated time moves. Most
 // events are frames reaching the end of a FIFO in flight (a host's NIC
-// link, a port's link, a port's deliveries), which are streams: each FIFO
-// has one slot, keyed by its front frame's arrival, in a tournament tree.
+// link, a port's link, a port's deliveries) or leaving a port's queue,
+// which are streams: each FIFO, and each port's service, has one slot,
+// keyed by its front frame's arrival (its departure), in a tournament tree.
 // The rest (feedback, timers, PAUSE) are one-shot events in a heap. Both
 // draw their tie-breaking sequence numbers from one counter. The timeline
 // has two slots of its own, the next milestone and the next sample, which
@@ -70,14 +72,14 @@ type agenda struct {
 	sample    algos.Time
 	timeline  algos.Time // the earlier of the two
 	root      *treeKey   // the streams' earliest
-	hosts     int32      // streams [0, hosts) are hosts'; then ports' links; then ports' deliveries
+	hosts     int32      // streams [0, hosts) are hosts'; then ports' links; ports' service; ports' deliveries
 	ports     int32
 	cur       event // the event next handed out
 }
 
 // init sets up an empty agenda in place (its parts share its counter).
 func (a *agenda) init(hosts, ports int, receivers bool) {
-	n := hosts + ports
+	n := hosts + 2*ports
 	if receivers {
 		n += ports
 	}
@@ -90,11 +92,17 @@ func (a *agenda) init(hosts, ports int, receivers bool) {
 // The streams' slots.
 func (a *agenda) hostSlot(h int32) int    { return int(h) }
 func (a *agenda) linkSlot(p int32) int    { return int(a.hosts + p) }
-func (a *agenda) receiveSlot(p int32) int { return int(a.hosts + a.ports + p) }
+func (a *agenda) serviceSlot(p int32) int { return int(a.hosts + a.ports + p) }
+func (a *agenda) receiveSlot(p int32) int { return int(a.hosts + 2*a.ports + p) }
 
 // setStream keys a stream's slot at its front frame's arrival, Never if
-// none. Every call takes a new sequence number.
-func (a *agenda) setStream(slot int, at algos.Time) { a.streams.set(slot, at) }
+// none. Every call takes a new sequence number, which it returns.
+func (a *agenda) setStream(slot int, at algos.Time) uint64 { return a.streams.set(slot, at) }
+
+// setStreamSeq keys a stream's slot at at with the sequence number seq
+// taken earlier by setStream on the same slot: its place among the events
+// at at is where it was when seq was taken.
+func (a *agenda) setStreamSeq(slot int, at algos.Time, seq uint64) { a.streams.setSeq(slot, at, seq) }
 
 // schedule adds a one-shot event.
 func (a *agenda) schedule(e event) { a.oneShot.push(e) }
@@ -151,8 +159,10 @@ func (a *agenda) next(end algos.Time) *event {
 		a.cur.kind, a.cur.host = evHostFrame, slot
 	case slot < a.hosts+a.ports:
 		a.cur.kind, a.cur.port = evLinkFrame, slot-a.hosts
+	case slot < a.hosts+2*a.ports:
+		a.cur.kind, a.cur.port = evDepart, slot-a.hosts-a.ports
 	default:
-		a.cur.kind, a.cur.port = evReceiveFrame, slot-a.hosts-a.ports
+		a.cur.kind, a.cur.port = evReceiveFrame, slot-a.hosts-2*a.ports
 	}
 	return &a.cur
 }
@@ -278,7 +288,7 @@ type treeKey struct {
 	seqSlot uint64 // seq<<slotBits | slot
 }
 
-// slotBits bounds the streams the tree holds (hosts and two per switch
+// slotBits bounds the streams the tree holds (hosts and three per switch
 // port: about a million), and leaves 44 bits of sequence numbers, two days
 // of scheduling at 10^8 a second.
 const slotBits = 20
@@ -286,7 +296,8 @@ const slotBits = 20
 // MaxSources is the most sources a chain can have.
 const MaxSources = 1 << 16
 
-// maxStreams is the most hosts and ports, twice, the engine can follow.
+// maxStreams is the most streams, hosts' and three per port, the engine
+// can follow.
 const maxStreams = 1 << slotBits
 
 func newStreamTree(n int, count *uint64) streamTree {
@@ -305,11 +316,17 @@ func newStreamTree(n int, count *uint64) streamTree {
 // played without a branch: the keys compare as 128-bit numbers (time, then
 // sequence), whose borrow selects the winner, for the outcome of a match is
 // a coin toss the branch predictor would lose half the time.
-func (t *streamTree) set(slot int, at algos.Time) {
+func (t *streamTree) set(slot int, at algos.Time) uint64 {
 	*t.count++
+	t.setSeq(slot, at, *t.count)
+	return *t.count
+}
+
+// setSeq is set with the sequence number seq.
+func (t *streamTree) setSeq(slot int, at algos.Time, seq uint64) {
 	nodes := t.nodes
 	i := uint(t.size + slot)
-	aAt, aSeq := uint64(at), *t.count<<slotBits|uint64(slot)
+	aAt, aSeq := uint64(at), seq<<slotBits|uint64(slot)
 	nodes[i] = treeKey{at: at, seqSlot: aSeq}
 	for ; i > 1; i >>= 1 {
 		// a is the winner below i; play it against i's sibling b.

@@ -23,64 +23,51 @@ func (s *Packet) changeCapacity(c CapacityChange) {
 	}
 }
 
-// retime makes port j serve at capacity from now on. The frame on the wire
-// finishes at the rate it started at; the frames queued behind it leave at
-// the new rate, back to back after it. The frames among them that go on to
-// the next switch are the newest on the port's link, whose arrival times
-// move with them (and so do those followed to their receivers).
+// retime makes port j serve at capacity from now on. The frame on the
+// wire finishes at the rate it started at; one that starts now, and every
+// frame after it, leaves at the new rate.
 func (s *Packet) retime(j int32, capacity float64) {
 	p, t := s.ports[j], s.now
-	s.events += uint64(s.depart(p, t))
+	s.events += uint64(s.serve(p, j, t))
 	old := p.capacity
 	p.capBits = p.capAt(t)
 	p.capSince, p.capacity, p.svcBytes, p.wireDone = t, capacity, 0, 0
-	n := p.queue.len()
-	if n == 0 {
+	if p.queue.len() == 0 {
 		return
 	}
-	first, start := 0, t
-	if f := p.queue.at(0); f.done-algos.TransmitTime(int(f.bytes), old) < t {
-		first, start = 1, f.done // on the wire
-		if f.done != pendingDone {
-			p.oldRate, p.wireDone = old, f.done
+	first := 0
+	if f := p.queue.front(); f.done != pendingDone {
+		if f.done-algos.TransmitTime(int(f.bytes), old) < t { // on the wire
+			first, p.oldRate, p.wireDone = 1, old, f.done
+		} else { // it starts now, at the new rate
+			was := f.done
+			f.done = t + algos.TransmitTime(int(f.bytes), capacity)
+			switch {
+			case f.flags&queuedExit == 0:
+				p.link.at(p.link.len() - p.onward).arrive += f.done - was
+			case s.receivers:
+				p.exits.at(p.exits.len() - p.toReceivers).arrive = f.done + p.exitDelay
+			}
+			s.syncService(j)
 		}
 	}
+	// The streams that would carry the frames whose departures moved are
+	// keyed again (their ties then fall as if the departures had been
+	// fixed at enqueue, as linkSeq says).
 	onward, exits := 0, 0
-	for k := first; k < n; k++ {
-		f := p.queue.at(k)
-		if f.done == pendingDone { // held by PFC: released at the new rate
-			continue
-		}
-		f.done = start + algos.TransmitTime(int(f.bytes), capacity)
-		start = f.done
-		if f.flags&queuedExit == 0 {
+	for k := first; k < p.queue.len(); k++ {
+		if f := p.queue.at(k); k > 0 && p.held || f.done == pendingDone && k == 0 {
+			break
+		} else if f.flags&queuedExit == 0 {
 			onward++
 		} else {
 			exits++
 		}
 	}
-	if !p.held {
-		p.tail = start
-	}
 	if onward > 0 {
-		s.moveArrivals(p, &p.link, first, onward, false, p.delay)
 		s.syncLink(j)
 	}
 	if exits > 0 && s.receivers {
-		s.moveArrivals(p, &p.exits, first, exits, true, p.exitDelay)
 		s.syncReceive(j)
-	}
-}
-
-// moveArrivals sets the arrival of the newest n frames of link, queued at p
-// from index first on (exits or onward ones), to their new departures plus
-// the propagation d.
-func (s *Packet) moveArrivals(p *port, link *ring[frame], first, n int, exits bool, d algos.Time) {
-	i := link.len() - n
-	for k := first; k < p.queue.len(); k++ {
-		if f := p.queue.at(k); (f.flags&queuedExit != 0) == exits && f.done != pendingDone {
-			link.at(i).arrive = f.done + d
-			i++
-		}
 	}
 }

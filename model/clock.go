@@ -47,13 +47,10 @@ type jitter struct {
 	rng rand.PCG
 }
 
-// delay adds a draw to frame f's arrival, the newest on link, keeping the
-// link's arrivals in order.
-func (j *jitter) delay(link *ring[frame], f *frame) {
-	f.arrive += algos.Time(j.rng.Uint64() % uint64(j.max))
-	if n := link.len(); n > 1 {
-		f.arrive = max(f.arrive, link.at(n-2).arrive)
-	}
+// draw is a frame's forwarding delay: its arrival is that much later,
+// though never before the frame before it on its link's (Packet.sendOn).
+func (j *jitter) draw() algos.Time {
+	return algos.Time(j.rng.Uint64() % uint64(j.max))
 }
 
 // startClocks draws each host's clock offset and seeds the jitter.
@@ -80,3 +77,12 @@ const (
 	streamClock  = 8 << 32 // hosts' clock offsets
 	streamJitter = 9 << 32 // switches' forwarding jitter
 )
+
+// delay adds a draw to frame f's arrival, the newest on link, keeping the
+// link's arrivals in order.
+func (j *jitter) delay(link *ring[frame], f *frame) {
+	f.arrive += j.draw()
+	if n := link.len(); n > 1 {
+		f.arrive = max(f.arrive, link.at(n-2).arrive)
+	}
+}

@@ -65,8 +65,8 @@ func (s *Packet) deadlockCheck(k int32, gen uint32) {
 
 // departAll applies every port's departures up to now.
 func (s *Packet) departAll() {
-	for _, p := range s.ports {
-		s.events += uint64(s.depart(p, s.now))
+	for j, p := range s.ports {
+		s.events += uint64(s.serve(p, int32(j), s.now))
 	}
 }
 

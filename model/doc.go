@@ -23,16 +23,15 @@
 // next of its route, fixed at the flow's start (ECMP, a chain's path), or
 // picked at each switch among the equal-cost next hops (spraying).
 //
-// At the port (enter) the frame joins a drop-tail queue served in order at
-// the link's rate, or is dropped if the buffer is full; either way the
-// port's congestion point sees it (algos.CongestionPoint.Arrive), may mark
-// it (ECN), and may answer with a feedback frame to the frame's flow. The
-// queue is a FIFO with a deterministic server, so the frame's departure is
-// known as it is enqueued: the frame goes at once onto the port's link with
-// its arrival at the next switch, and the port applies its departures only
-// when the clock passes them (depart), which costs one step per frame. A
-// congestion point that acts as frames leave (algos.DepartingCP) runs
-// then, and its mark goes with the frame's record on the link.
+// At the port (enter) the frame joins a drop-tail queue, or is dropped if
+// the buffer is full; either way the port's congestion point sees it
+// (algos.CongestionPoint.Arrive), may mark it (ECN), and may answer with a
+// feedback frame to the frame's flow. The port serves its queue in order
+// at its link's rate (serve): the frame at the head is in service, its
+// departure known; the next starts when it leaves. As the frame departs
+// it goes onto the port's link, to reach the next switch after the link's
+// propagation; a congestion point that acts as frames leave
+// (algos.DepartingCP) sees it then, and its mark goes with the frame.
 //
 // Hop by hop the frame reaches the last port of its route, whose departure
 // delivers it: its bytes count for its flow, and a flow of a given size
@@ -47,8 +46,9 @@
 // effect from the moment it lands. With PFC a switch pauses a link into it
 // whose frames in the switch rise above XOFF (pfc_ingress.go), or, with
 // egress accounting, a port above XOFF pauses every link that may feed it
-// (pfc.go); a paused link stops serving after the frame on the wire, and
-// is released below XON.
+// (pfc.go); a paused port finishes the frame on the wire and starts no
+// other until it is released below XON. A change of a link's capacity
+// (changes.go) applies from the next frame the port starts.
 //
 // Hosts' clocks run within a few parts per million of nominal, and a
 // switch's forwarding latency varies from frame to frame by up to a
@@ -61,16 +61,24 @@
 // place, the agenda (agenda.go): one kind of event per thing that happens,
 // handled by its own case of Packet.Advance. The frames in flight on each
 // link are a FIFO with one slot in a tournament tree, keyed by its front
-// frame's arrival; feedback, timers and PAUSE are one-shot events in a heap;
+// frame's arrival; so is each port's service, keyed by its head's
+// departure; feedback, timers and PAUSE are one-shot events in a heap;
 // milestones and samples run first at their time. Ties run in the order
 // they were scheduled, so every run is deterministic.
 //
-// Two things run late, lazily, because nothing outside them can tell: a
-// port's departures (applied when the clock passes them), and a host's own
-// events, its releases and its reaction points' timers, which change
-// nothing outside the host until its frames arrive, and so run in order
-// whenever something from outside (a frame's arrival, feedback, a PAUSE)
-// reaches it (catchUp). Frames and events are values in rings and heaps:
+// Two things run late, lazily, because nothing outside them can tell. A
+// port's departures change nothing outside the port until the frame
+// arrives somewhere: a link's slot is keyed at the arrival of the frame in
+// service when nothing is in flight before it, and its event brings the
+// port up to date first, as does everything else that looks at the port
+// (an arrival, a PAUSE, an XON check, a sample); the port's own slot is
+// armed only when a departure would start a frame for an empty stream
+// that nothing else watches (syncService). Each departure takes effect at
+// its own time, in order, whenever it is applied. And a host's own
+// events, its releases and its reaction points' timers, change nothing
+// outside the host until its frames arrive, and so run in order whenever
+// something from outside (a frame's arrival, feedback, a PAUSE) reaches it
+// (catchUp). Frames and events are values in rings and heaps:
 // a run allocates nothing per frame, and its memory is bounded by the
 // network and the frames in flight.
 //

@@ -105,8 +105,8 @@ func NewPacket(cfg Config) (*Packet, error) {
 	s := &Packet{cfg: cfg, net: n, nextSample: cfg.SampleInterval, statics: len(n.flows),
 		receivers: cfg.Scheme.NewNP != nil, netw: cfg.networkOf(n), incast: incastState{start: algos.Never}}
 	netw := s.netw
-	if len(n.topo.Hosts)+(len(n.ports))*2 > maxStreams {
-		return nil, fmt.Errorf("%d hosts and %d switch ports: the engine follows at most %d of them", len(n.topo.Hosts), len(n.ports), maxStreams/2)
+	if len(n.topo.Hosts)+(len(n.ports))*3 > maxStreams {
+		return nil, fmt.Errorf("%d hosts and %d switch ports: the engine follows at most %d of them", len(n.topo.Hosts), len(n.ports), maxStreams/3)
 	}
 	t := n.topo
 	for j, tp := range n.ports {
@@ -301,6 +301,8 @@ func (s *Packet) advance(until algos.Time, stop uint64) {
 			s.hostFrameArrives(&s.hosts[ev.host])
 		case evLinkFrame:
 			s.linkFrameArrives(ev.port)
+		case evDepart:
+			s.serviceEnds(ev.port)
 		case evReceiveFrame:
 			s.receiveFrame(ev.port)
 		case evFeedback, evNotification:
@@ -334,8 +336,8 @@ func (s *Packet) advance(until algos.Time, stop uint64) {
 		}
 	}
 	s.now = end
-	for _, p := range s.ports {
-		s.events += uint64(s.depart(p, end))
+	for j, p := range s.ports {
+		s.events += uint64(s.serve(p, int32(j), end))
 	}
 	if end == s.cfg.Duration || s.deadlock != nil {
 		for i := range s.hosts {

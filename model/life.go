@@ -37,13 +37,18 @@ func (s *Packet) hostFrameArrives(h *host) {
 // switch, where routing hands it to its next port.
 func (s *Packet) linkFrameArrives(pi int32) {
 	p := s.ports[pi]
-	if s.marking && p.dcp != nil { // its departure, and the CP's mark, must have happened
-		s.events += uint64(s.depart(p, s.now))
-		p.departedOn--
+	// The frame may have left the port unseen (serve): if it is not in
+	// flight yet, the port is brought up to now first. (Only then: the
+	// port's queue is one memory access more per hop on a large fabric.)
+	if p.link.len() == p.onward {
+		s.events += uint64(s.serve(p, pi, s.now))
 	}
 	f := p.link.front() // valid until the port sends another frame on
 	p.link.drop()
 	s.syncLink(pi)
+	if p.unwatched() {
+		s.syncService(pi)
+	}
 	l := s.lims[f.lim]
 	next := int32(f.route) // on a fixed route, set as it left the port before
 	if s.net.spray {
@@ -64,12 +69,15 @@ func (s *Packet) nextPort(l *limiter, node int32, f *frame) int32 {
 
 // enter hands frame f of limiter l, come in by link in (its sender's
 // index, ingress accounting's), to port p (index pi): the port queues
-// or drops it, its congestion point sees it and may answer, and a frame
-// with more ports to cross goes onto the port's link toward the next
-// switch; one that leaves the network here is delivered as it leaves the
-// queue (depart).
+// or drops it, and its congestion point sees it and may answer. A frame
+// that goes on, to the next switch or to its receiver, has its record put
+// at the tail of the stream it will join, behind the frames that have
+// left: it is on its way when it departs (serve).
 func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
-	s.events += uint64(s.depart(p, s.now)) + 1
+	if p.due(s.now) { // serve, the call saved when nothing is due, as is usual
+		s.events += uint64(s.serve(p, pi, s.now))
+	}
+	s.events++
 	s.setFrame(f)
 	last := int32(f.hop) == l.hops-1
 	var flags uint8
@@ -99,106 +107,169 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
 		return
 	}
 	if !last {
-		// The port's departures are in order, so its link's arrivals are.
-		var next *frame
-		if done == pendingDone { // the port is paused (pfc.go)
-			next = p.pfc.held.pushSlot()
-		} else {
-			next = p.link.pushSlot()
-		}
-		*next = *f
-		next.hop++
-		next.prop += p.delay
+		r := p.link.pushSlot()
+		*r = *f
+		r.hop++
+		r.prop += p.delay
 		if l.route != nil {
-			next.route = uint32(l.route[next.hop])
+			r.route = uint32(l.route[r.hop])
 		} else {
-			next.route = mixPath(f.route, pi)
+			r.route = mixPath(f.route, pi)
 		}
-		if done == pendingDone {
-			return
+		// Until it departs, arrive holds its forwarding jitter (clock.go),
+		// drawn as it is queued behind a port that serves (else as the
+		// port resumes).
+		r.arrive = 0
+		p.onward++
+		if !p.held {
+			if s.jitter.max != 0 {
+				r.arrive = s.jitter.draw()
+			}
+			if done != pendingDone { // it starts at once
+				r.arrive += done + p.delay
+				if n := p.link.len(); s.jitter.max != 0 && n > 1 {
+					r.arrive = max(r.arrive, p.link.at(n-2).arrive)
+				}
+			}
+			if p.link.len() == 1 {
+				s.syncLink(pi)
+			}
 		}
-		next.arrive = done + p.delay
-		if s.jitter.max != 0 {
-			s.jitter.delay(&p.link, next)
-		}
-		if p.link.len() == 1 {
-			s.syncLink(pi)
+		if p.unwatched() {
+			s.syncService(pi)
 		}
 		return
 	}
 	if s.receivers { // the notification point will see it at its receiver
-		var r *frame
-		if done == pendingDone {
-			r = p.pfc.heldExits.pushSlot()
-		} else {
-			r = p.exits.pushSlot()
-		}
+		r := p.exits.pushSlot()
 		*r = *f
 		r.prop += p.exitDelay
-		if done == pendingDone {
-			return
-		}
-		r.arrive = done + p.exitDelay
-		if p.exits.len() == 1 {
+		r.arrive = done + p.exitDelay // meaningless until it starts
+		p.toReceivers++
+		if !p.held && p.exits.len() == 1 {
 			s.syncReceive(pi)
 		}
 	}
+	if p.unwatched() {
+		s.syncService(pi)
+	}
 }
 
-// depart applies every departure from port p up to t and returns how many
-// it applied. A frame that leaves the network here is delivered: its bytes
-// count for its flow, and a flow's last frame completes it.
-func (s *Packet) depart(p *port, t algos.Time) int {
+// serviceEnds: the frame port pi is serving departs.
+func (s *Packet) serviceEnds(pi int32) {
+	p := s.ports[pi]
+	n := s.serve(p, pi, s.now)
+	s.events += uint64(n)
+	if n == 0 { // nothing due: the slot was stale
+		p.svcAt = -1
+		s.syncService(pi)
+	}
+}
+
+// due reports whether the frame port p serves has left by t.
+func (p *port) due(t algos.Time) bool {
+	return p.queue.n > 0 && p.queue.buf[p.queue.head].done <= t
+}
+
+// serve applies every departure from port p (index pi) up to t, in order,
+// and returns how many it applied: each frame leaves onto the port's link,
+// or to its receiver, or is delivered (its bytes count for its flow, and a
+// flow's last frame completes it), and the next frame starts service
+// unless the port is paused. Anything that looks at the port at time t
+// first brings it up to t; its service slot makes sure that a departure
+// that would feed an empty stream, which nothing else would look at, runs
+// at its time (syncService).
+func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
 	n := 0
-	marking := p.dcp != nil
 	for p.queue.n > 0 {
 		q := p.queue.front()
 		if q.done > t {
 			break
 		}
+		done := q.done
 		p.bytes -= int(q.bytes)
-		p.level.set(q.done, float64(p.bytes))
+		p.level.set(done, float64(p.bytes))
 		p.sentBytes += int64(q.bytes)
-		if marking {
-			s.departMark(p, q)
-		}
 		if s.ingress != nil {
 			in := &s.ingress[p.inq.pop()]
 			in.bytes -= int(q.bytes)
 			s.nodeBytes[in.node] -= int(q.bytes)
 		}
-		if q.flags&queuedExit != 0 {
+		// Its record, if it has one, is on its way (its arrival was set as
+		// it started): it leaves the queued records at the stream's tail.
+		if q.flags&queuedExit == 0 {
+			if p.dcp != nil {
+				s.departMark(p, q, p.link.at(p.link.len()-p.onward))
+			}
+			p.onward--
+		} else {
+			if s.receivers {
+				if p.dcp != nil {
+					s.departMark(p, q, p.exits.at(p.exits.len()-p.toReceivers))
+				}
+				p.toReceivers--
+			} else if p.dcp != nil {
+				s.departMark(p, q, nil)
+			}
 			s.delivered[q.lim] += int64(q.bytes)
 			p.exitCount++
 			if q.flags != queuedExit { // a flow ends, or has a size
 				if q.flags&queuedEnd != 0 {
-					s.flowEnded(q.lim, q.done)
+					s.flowEnded(q.lim, done)
 				}
 				if q.flags&queuedSized != 0 && !s.receivers { // else at the receiver
-					s.sizedDelivered(s.lims[q.lim], q.done+p.exitDelay)
+					s.sizedDelivered(s.lims[q.lim], done+p.exitDelay)
 				}
 			}
 		}
-		p.queue.pop()
+		p.queue.drop()
 		n++
+		if p.queue.n > 0 && !p.held {
+			h := p.queue.front()
+			h.done = done + p.serviceTime(int(h.bytes))
+			if h.flags&queuedExit == 0 || s.receivers { // its record's arrival
+				s.started(p, pi, h)
+			}
+		}
 	}
-	p.frames += uint64(n)
+	if n > 0 {
+		p.frames += uint64(n)
+		if p.unwatched() {
+			s.syncService(pi)
+		}
+	}
 	return n
 }
 
-// departMark runs a departing congestion point on q as it leaves port p:
-// its mark goes with the frame's record, on the port's link or on its way
-// to its receiver.
-func (s *Packet) departMark(p *port, q *queued) {
-	var rec *frame
+// started sets the arrival of frame h's record, h starting service at
+// port pi after the one before it left, and keys the stream it will join
+// if it is that stream's front: with the sequence number the stream took
+// when it was last keyed (linkSeq), as if the frame's departure had been
+// known since then.
+func (s *Packet) started(p *port, pi int32, h *queued) {
 	switch {
-	case q.flags&queuedExit == 0:
-		rec = p.link.at(p.departedOn)
-		p.departedOn++
+	case h.flags&queuedExit == 0:
+		i := p.link.len() - p.onward
+		r := p.link.at(i)
+		r.arrive += h.done + p.delay // it held its jitter
+		if i == 0 {
+			s.agenda.setStreamSeq(s.agenda.linkSlot(pi), r.arrive, p.linkSeq)
+		} else if s.jitter.max != 0 { // never overtaking the frame before it
+			r.arrive = max(r.arrive, p.link.at(i-1).arrive)
+		}
 	case s.receivers:
-		rec = p.exits.at(p.departedExit)
-		p.departedExit++
+		i := p.exits.len() - p.toReceivers
+		r := p.exits.at(i)
+		r.arrive = h.done + p.exitDelay
+		if i == 0 {
+			s.agenda.setStreamSeq(s.agenda.receiveSlot(pi), r.arrive, p.exitSeq)
+		}
 	}
+}
+
+// departMark runs a departing congestion point on q as it leaves port p:
+// its mark goes with the frame's record rec (nil if it has none).
+func (s *Packet) departMark(p *port, q *queued, rec *frame) {
 	f := algos.Frame{Source: int(q.lim), Bytes: int(q.bytes)}
 	if rec != nil {
 		f.CPID, f.Sent, f.ECN = int(rec.cpid), rec.sent, rec.flags&frameECN != 0
@@ -217,15 +288,15 @@ func (s *Packet) departMark(p *port, q *queued) {
 // whose notification point sees it and may send a CNP back.
 func (s *Packet) receiveFrame(pi int32) {
 	p := s.ports[pi]
-	// Its departure has happened, and is applied before the receiver acts
-	// on it: its bytes are delivered (and its CP's mark made) first.
-	s.events += uint64(s.depart(p, s.now))
-	if p.dcp != nil {
-		p.departedExit--
-	}
+	// The port is brought up to now first, as before anything that looks
+	// at it: a departure due now is applied before the receiver acts.
+	s.events += uint64(s.serve(p, pi, s.now))
 	f := p.exits.front() // valid until the port delivers another frame
 	p.exits.drop()
 	s.syncReceive(pi)
+	if p.unwatched() {
+		s.syncService(pi)
+	}
 	s.events++
 	l := s.lims[f.lim]
 	if l.sized != nil {
@@ -248,22 +319,70 @@ func (s *Packet) setFrame(f *frame) {
 	x.Source, x.Bytes, x.CPID, x.Sent, x.ECN = int(f.lim), int(f.bytes), int(f.cpid), f.sent, f.flags&frameECN != 0
 }
 
-// syncLink keeps port pi's link slot at its next arrival.
+// syncLink keys port pi's link slot at its next arrival: its front
+// frame's, in flight or in service (the record of a frame in service is
+// on its way as it departs, unseen: the slot's event brings the port up
+// to date first). With neither, the slot's sequence number is kept for the
+// frame that starts later (linkSeq).
 func (s *Packet) syncLink(pi int32) {
-	at := algos.Never
-	if link := &s.ports[pi].link; link.len() > 0 {
-		at = link.front().arrive
+	p := s.ports[pi]
+	if n := p.link.len(); n > p.onward || n > 0 && p.serving(0) {
+		s.agenda.setStream(s.agenda.linkSlot(pi), p.link.front().arrive)
+		return
 	}
-	s.agenda.setStream(s.agenda.linkSlot(pi), at)
+	p.linkSeq = s.agenda.setStream(s.agenda.linkSlot(pi), algos.Never)
 }
 
-// syncReceive keeps port pi's deliveries' slot at the next.
+// syncReceive keys port pi's deliveries' slot at the next, as syncLink.
 func (s *Packet) syncReceive(pi int32) {
-	at := algos.Never
-	if exits := &s.ports[pi].exits; exits.len() > 0 {
-		at = exits.front().arrive
+	p := s.ports[pi]
+	if n := p.exits.len(); n > p.toReceivers || n > 0 && p.serving(queuedExit) {
+		s.agenda.setStream(s.agenda.receiveSlot(pi), p.exits.front().arrive)
+		return
 	}
-	s.agenda.setStream(s.agenda.receiveSlot(pi), at)
+	p.exitSeq = s.agenda.setStream(s.agenda.receiveSlot(pi), algos.Never)
+}
+
+// serving reports whether port p is serving a frame that goes on (exit
+// 0) or leaves the network here (exit queuedExit).
+func (p *port) serving(exit uint8) bool {
+	if p.queue.n == 0 {
+		return false
+	}
+	h := p.queue.front()
+	return h.done != pendingDone && h.flags&queuedExit == exit
+}
+
+// unwatched reports whether port pi's service slot may have to be armed,
+// or is: a frame that will join an empty stream waits behind one of the
+// other kind (syncService). Cheap, for every arrival and departure.
+func (p *port) unwatched() bool {
+	return p.svcAt != algos.Never ||
+		p.onward > 0 && p.link.n == p.onward && p.queue.front().flags&queuedExit != 0 ||
+		p.toReceivers > 0 && p.exits.n == p.toReceivers && p.queue.front().flags&queuedExit == 0
+}
+
+// syncService arms port pi's service slot at its head's departure when
+// that departure must run at its time: the head starts nothing anyone
+// watches, and a frame behind it will join an empty stream (an onward
+// frame behind one that leaves the network here, or the reverse with
+// receivers followed). Otherwise the streams' own events, and everything
+// that looks at the port, bring its service up to date (serve).
+func (s *Packet) syncService(pi int32) {
+	p := s.ports[pi]
+	at := algos.Never
+	if p.queue.n > 0 {
+		if h := p.queue.front(); h.done != pendingDone {
+			onward := h.flags&queuedExit == 0
+			if !onward && p.onward > 0 && p.link.len() == p.onward || onward && p.toReceivers > 0 && p.exits.len() == p.toReceivers {
+				at = h.done
+			}
+		}
+	}
+	if at != p.svcAt {
+		p.svcAt = at
+		s.agenda.setStream(s.agenda.serviceSlot(pi), at)
+	}
 }
 
 // mixPath folds port pi into a frame's path hash.

@@ -119,8 +119,8 @@ func (c *Config) pfcThresholds(n *network) ([]PFCThreshold, error) {
 	return out, nil
 }
 
-// pendingDone is the departure of a frame queued behind a paused port: not
-// known until the port is released.
+// pendingDone is the departure of a queued frame that has not started
+// service: it waits behind the port's head, or the port is paused.
 const pendingDone = algos.Never - 1
 
 // portPFC is a port's PFC state.
@@ -134,9 +134,7 @@ type portPFC struct {
 	// pausingLinks counts, with ingress accounting, the links into its
 	// switch paused on its account: it is pausing while any is.
 	pausingLinks int
-	holdGen      uint32      // generation of its current hold, for the deadlock check
-	held         ring[frame] // frames for the next switch held while the port is paused
-	heldExits    ring[frame] // and frames for receivers, when a notification point follows them
+	holdGen      uint32 // generation of its current hold, for the deadlock check
 	heldSince    algos.Time
 
 	// Whole-run counters, marked at the summary's boundaries as the
@@ -268,14 +266,19 @@ func (s *Packet) checkXon(j int32) {
 	st := p.pfc
 	st.xonGen++
 	b := p.bytes
+	at := s.now
 	for k := 0; k < p.queue.len(); k++ {
 		q := p.queue.at(k)
-		if q.done == pendingDone {
+		if q.done != pendingDone {
+			at = q.done
+		} else if p.held {
 			return
+		} else {
+			at += algos.TransmitTime(int(q.bytes), p.capacity)
 		}
 		b -= int(q.bytes)
 		if b <= st.xon {
-			s.agenda.schedule(event{kind: evXonCheck, at: max(q.done, s.now), port: j, gen: st.xonGen})
+			s.agenda.schedule(event{kind: evXonCheck, at: max(at, s.now), port: j, gen: st.xonGen})
 			return
 		}
 	}
@@ -289,7 +292,7 @@ func (s *Packet) xonCheck(j int32, gen uint32) {
 	if gen != st.xonGen || !st.pausing {
 		return
 	}
-	s.events += uint64(s.depart(p, s.now))
+	s.events += uint64(s.serve(p, j, s.now))
 	if p.bytes > st.xon {
 		s.checkXon(j)
 		return
@@ -351,86 +354,55 @@ func (s *Packet) pausePort(k int32, on bool) {
 	}
 }
 
-// holdPort pauses port k: the frame on the wire finishes, the frames
-// behind it lose their departure times, and those bound for the next
-// switch (or followed to their receivers) are taken back off the link into
-// the port. Frames for all destinations wait alike: with one queue per
-// port, that is 802.1Qbb's head-of-line blocking.
+// holdPort pauses port k: the frame on the wire finishes, and no other
+// starts until the port is released. Frames for all destinations wait
+// alike: with one queue per port, that is 802.1Qbb's head-of-line blocking.
 func (s *Packet) holdPort(k int32) {
 	p := s.ports[k]
 	st := p.pfc
-	s.events += uint64(s.depart(p, s.now))
+	s.events += uint64(s.serve(p, k, s.now))
 	p.held, st.heldSince = true, s.now
-	first := 0
 	if p.queue.len() > 0 {
-		if q := p.queue.front(); q.done-algos.TransmitTime(int(q.bytes), p.capacity) < s.now {
-			first = 1 // on the wire
+		if q := p.queue.front(); q.done-algos.TransmitTime(int(q.bytes), p.capacity) >= s.now {
+			q.done = pendingDone // it starts now: not on the wire yet
+			if q.flags&queuedExit == 0 {
+				p.link.at(p.link.len() - p.onward).arrive = 0 // its jitter is drawn again
+			}
 		}
 	}
-	onward, exits := 0, 0
-	for i := first; i < p.queue.len(); i++ {
-		q := p.queue.at(i)
-		q.done = pendingDone
-		if q.flags&queuedExit == 0 {
-			onward++
-		} else {
-			exits++
-		}
-	}
-	takeBack(&p.link, &st.held, onward)
-	p.tail = s.now
-	if first == 1 {
-		p.tail = p.queue.front().done
-	}
+	s.syncService(k)
 	s.syncLink(k)
 	if s.receivers {
-		takeBack(&p.exits, &st.heldExits, exits)
 		s.syncReceive(k)
 	}
 }
 
-// takeBack moves the newest n frames of a link into held, in order.
-func takeBack(link, held *ring[frame], n int) {
-	for i := link.len() - n; i < link.len(); i++ {
-		held.push(*link.at(i))
-	}
-	for range n {
-		link.popBack()
-	}
-}
-
-// releasePort resumes port k's service where it stopped.
+// releasePort resumes port k's service where it stopped. The frames that
+// go on to the next switch draw their forwarding jitter now (clock.go),
+// in queue order.
 func (s *Packet) releasePort(k int32) {
 	p := s.ports[k]
 	st := p.pfc
-	s.events += uint64(s.depart(p, s.now))
+	s.events += uint64(s.serve(p, k, s.now))
 	p.held = false
 	st.heldTime += s.now - st.heldSince
-	p.tail = s.now
-	if p.queue.len() > 0 && p.queue.front().done != pendingDone {
-		p.tail = p.queue.front().done // still on the wire
-	}
-	for i := 0; i < p.queue.len(); i++ {
-		q := p.queue.at(i)
-		if q.done != pendingDone {
-			continue
-		}
-		p.tail += algos.TransmitTime(int(q.bytes), p.capacity)
-		q.done = p.tail
-		switch {
-		case q.flags&queuedExit == 0:
-			h := st.held.pop()
-			h.arrive = q.done + p.delay
-			p.link.push(h)
-			if s.jitter.max != 0 {
-				s.jitter.delay(&p.link, p.link.at(p.link.len()-1))
+	if p.queue.len() > 0 {
+		h := p.queue.front()
+		if s.jitter.max != 0 { // the frames that start from now on draw theirs
+			from := p.link.len() - p.onward
+			if h.done != pendingDone && h.flags&queuedExit == 0 {
+				from++ // still on the wire: it keeps its draw
 			}
-		case s.receivers:
-			h := st.heldExits.pop()
-			h.arrive = q.done + p.exitDelay
-			p.exits.push(h)
+			for i := from; i < p.link.len(); i++ {
+				p.link.at(i).arrive = s.jitter.draw()
+			}
+		}
+		if h.done == pendingDone {
+			h.done = s.now + algos.TransmitTime(int(h.bytes), p.capacity)
+			s.started(p, k, h)
 		}
 	}
+	s.syncService(k)
 	s.syncLink(k)
 	if s.receivers {
 		s.syncReceive(k)

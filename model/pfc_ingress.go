@@ -214,7 +214,7 @@ func (s *Packet) xon(l *ingressLink) int {
 // departSwitch applies the departures of every port of switch node up to now.
 func (s *Packet) departSwitch(node int32) {
 	for _, j := range s.switchPorts[node] {
-		s.events += uint64(s.depart(s.ports[j], s.now))
+		s.events += uint64(s.serve(s.ports[j], j, s.now))
 	}
 }
 
@@ -261,15 +261,19 @@ func (s *Packet) checkIngressXon(in int32) {
 	d := s.xonScratch[:0]
 	for _, j := range s.switchPorts[l.node] {
 		p := s.ports[j]
+		at := s.now
 		for k := 0; k < p.queue.len(); k++ {
-			if *p.inq.at(k) != in {
-				continue
-			}
 			q := p.queue.at(k)
-			if q.done == pendingDone {
+			if q.done != pendingDone {
+				at = q.done
+			} else if p.held {
 				break
+			} else {
+				at += algos.TransmitTime(int(q.bytes), p.capacity)
 			}
-			d = append(d, departure{q.done, int(q.bytes)})
+			if *p.inq.at(k) == in {
+				d = append(d, departure{at, int(q.bytes)})
+			}
 		}
 	}
 	s.xonScratch = d

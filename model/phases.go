@@ -79,8 +79,8 @@ func (s *Packet) milestone(t algos.Time) {
 
 // boundary marks every counter at t.
 func (s *Packet) boundary(t algos.Time) {
-	for _, p := range s.ports {
-		s.events += uint64(s.depart(p, t))
+	for j, p := range s.ports {
+		s.events += uint64(s.serve(p, int32(j), t))
 		p.boundary(t)
 	}
 	for i := range s.loops {

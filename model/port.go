@@ -7,16 +7,17 @@ import (
 )
 
 // port is a switch's egress port: a drop-tail buffer feeding one link, and
-// the congestion point that watches it. The link serves frames in order at
-// a fixed rate, so a frame's departure time is known when it is enqueued;
-// departures are applied when the clock passes them (Packet.depart).
+// the congestion point that watches it. The port serves its queue in order
+// at its link's rate: the frame at its head is in service, with a known
+// departure (Packet.serve); the frames behind
+// it start when it leaves, unless the port is paused. A frame moves onto
+// the link, or to its receiver, as it departs.
 type port struct {
 	// The fields every frame touches come first, together, for they are
 	// read for every frame at every port of a fabric, which is larger than
 	// the caches: a departure, then an arrival, then the way on.
-	queue     ring[queued]
+	queue     ring[queued]      // the head's done is its departure; the others' pendingDone
 	bytes     int               // occupancy, including the frame on the wire
-	tail      algos.Time        // when the last accepted frame finishes
 	level     levelStats        // since the last boundary
 	sentBytes int64             // bytes that finished
 	frames    uint64            // frames that left
@@ -30,20 +31,28 @@ type port struct {
 	// PFC (pfc.go): xoff is MaxInt without it, so one comparison per frame
 	// is all it costs.
 	xoff int
-	held bool // paused by the next switch: frames queue with pendingDone
+	held bool // paused by the next switch: no frame starts service
 	pfc  *portPFC
 	inq  ring[int32] // with ingress accounting, the link each queued frame came in by (pfc_ingress.go)
-	// The frames it has accepted that go on to the next switch, in flight
-	// on its link or still queued; and, when the scheme has a notification
-	// point, those that leave the network here, on their way to their
-	// receivers. departedOn and departedExit count the records at their
-	// fronts whose frames have left the queue (for a DepartingCP's marks).
-	link                     ring[frame]
-	to                       int32      // the node its link leads to
-	delay                    algos.Time // its link's propagation
-	exits                    ring[frame]
-	exitDelay                algos.Time // the propagation to the receivers of the frames that leave the network here
-	departedOn, departedExit int
+	// The frames it sends on to the next switch: at the front of link,
+	// those that have left, in flight; behind them the records of the
+	// onward frames queued, the one in service with its arrival set, the
+	// others with only their forwarding jitter (clock.go). When the scheme
+	// has a notification point, exits holds, alike, the frames that leave
+	// the network here on their way to their receivers (toReceivers of
+	// them queued).
+	link                ring[frame]
+	onward, toReceivers int
+	to                  int32      // the node its link leads to
+	delay               algos.Time // its link's propagation
+	exits               ring[frame]
+	exitDelay           algos.Time // the propagation to the receivers of the frames that leave the network here
+	// linkSeq and exitSeq are the agenda's sequence numbers for the next
+	// frame to reach an empty link or receivers' stream: taken when the
+	// stream was last keyed, as if the queued frame were already on its
+	// way, so that ties fall as they would with its departure known early.
+	linkSeq, exitSeq uint64
+	svcAt            algos.Time // the key of its service slot (syncService)
 
 	name     string
 	tier     string
@@ -78,7 +87,7 @@ type portMark struct {
 func newPort(name string, capacity float64, buffer, frame int, cp algos.CongestionPoint) *port {
 	p := &port{
 		name: name, capacity: capacity, buffer: buffer, cp: cp,
-		xoff:  math.MaxInt,
+		xoff: math.MaxInt, svcAt: algos.Never,
 		level: newLevelStats(float64(frame), float64(buffer)),
 	}
 	p.dcp, _ = cp.(algos.DepartingCP)
@@ -132,22 +141,27 @@ func (p *port) boundary(t algos.Time) {
 	p.segments = append(p.segments, p.level.restart(t))
 }
 
+// serviceTime is a frame of the given size's time on the link.
+func (p *port) serviceTime(bytes int) algos.Time {
+	if bytes != p.svcBytes {
+		p.svcBytes, p.svc = bytes, algos.TransmitTime(bytes, p.capacity)
+	}
+	return p.svc
+}
+
 // arrive handles a frame arriving at time now, after the departures up to
 // now: it is dropped if the buffer cannot hold it, and the congestion point
-// sees it either way. It returns when the frame will have left (Never if
-// dropped), and whether the CP filled fb for the frame's flow. flags are
-// the queue record's: whether it leaves the network here.
+// sees it either way. It returns the frame's departure if it starts service
+// at once, pendingDone if it waits, Never if it is dropped; and whether the
+// CP filled fb for the frame's flow. flags are the queue record's: whether
+// it leaves the network here.
 func (p *port) arrive(now algos.Time, f *algos.Frame, flags uint8, fb *algos.Feedback) (algos.Time, bool) {
 	p.arrivals++
 	done := algos.Never
 	if p.bytes+f.Bytes <= p.buffer {
-		if f.Bytes != p.svcBytes {
-			p.svcBytes, p.svc = f.Bytes, algos.TransmitTime(f.Bytes, p.capacity)
-		}
-		done = max(now, p.tail) + p.svc
-		p.tail = done
-		if p.held {
-			done = pendingDone
+		done = pendingDone
+		if p.queue.n == 0 && !p.held {
+			done = now + p.serviceTime(f.Bytes)
 		}
 		p.queue.push(queued{done: done, bytes: uint16(f.Bytes), lim: int32(f.Source), flags: flags})
 		p.bytes += f.Bytes

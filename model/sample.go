@@ -164,7 +164,7 @@ func (s *Packet) watchedPorts(n int) []int {
 func (s *Packet) takeSample(t algos.Time) {
 	for k, j := range s.watched {
 		p := s.ports[j]
-		s.events += uint64(s.depart(p, t))
+		s.events += uint64(s.serve(p, int32(j), t))
 		s.sample.Queues[k] = p.bytes
 		s.sample.Capacity[k] = p.capacity
 	}
@@ -174,9 +174,9 @@ func (s *Packet) takeSample(t algos.Time) {
 	}
 	s.rates.observe(t, s.arrived, s.allRates)
 	// The bytes delivered by t: every port serves what it has served by
-	// then (ports depart lazily).
-	for _, p := range s.ports {
-		s.events += uint64(s.depart(p, t))
+	// then (a departure due at t may not have run yet).
+	for j, p := range s.ports {
+		s.events += uint64(s.serve(p, int32(j), t))
 	}
 	for i := range s.deliveredNow {
 		s.deliveredNow[i] = float64(s.delivered[i])

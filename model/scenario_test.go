@@ -37,10 +37,13 @@ func TestCapacityChangeTakesEffectAtItsTime(t *testing.T) {
 		t.Fatalf("%d frames queued 20 us after the drop to 1 Gbps from 5 Gbps", p.queue.len())
 	}
 	slow := algos.TransmitTime(1500, 1e9)
-	for k := 1; k < p.queue.len(); k++ {
-		if gap := p.queue.at(k).done - p.queue.at(k-1).done; gap != slow {
-			t.Errorf("frames %d and %d leave %v apart, want %v (1500 B at 1 Gbps)", k-1, k, gap, slow)
+	for k, prev := 0, algos.Time(-1); k < 3; k++ { // follow the next departures
+		done := p.queue.front().done
+		if prev >= 0 && done-prev != slow {
+			t.Errorf("departures %d and %d %v apart, want %v (1500 B at 1 Gbps)", k-1, k, done-prev, slow)
 		}
+		sim.Advance(done)
+		prev = done
 	}
 	sim.Run()
 	sum := sim.Summary()
@@ -89,19 +92,23 @@ func TestCapacityChangeRetimesTheNextHop(t *testing.T) {
 	for _, at := range []algos.Time{3 * ms, 3*ms + 50*us, 6 * ms} {
 		sim.Advance(at)
 		p := sim.ports[0]
-		link := &p.link
-		var onward []algos.Time
-		for k := 0; k < p.queue.len(); k++ {
-			if f := p.queue.at(k); f.flags&queuedExit == 0 {
-				onward = append(onward, f.done+20*us)
+		seen := 0
+		for seen < 3 { // the next onward departures, each followed onto the link
+			q := p.queue.front()
+			done, onward := q.done, q.flags&queuedExit == 0
+			if done == pendingDone || done > at+ms {
+				t.Fatalf("at %v: the head leaves at %v", at, done)
 			}
-		}
-		if len(onward) == 0 || len(onward) > link.len() {
-			t.Fatalf("at %v: %d onward frames queued, %d on the link", at, len(onward), link.len())
-		}
-		for k, want := range onward {
-			if got := link.at(link.len() - len(onward) + k).arrive; got != want {
-				t.Errorf("at %v: onward frame %d reaches the next switch at %v, want %v", at, k, got, want)
+			sim.Advance(done)
+			if !onward {
+				continue
+			}
+			seen++
+			if got := p.link.at(p.link.len() - p.onward - 1).arrive; got != done+20*us { // the newest in flight
+				t.Errorf("at %v: a frame leaving at %v reaches the next switch at %v, want %v", at, done, got, done+20*us)
+			}
+			if next := p.queue.front().done; p.queue.len() > 0 && next != done+algos.TransmitTime(1500, p.capacity) {
+				t.Errorf("at %v: the next frame leaves at %v, want %v at %g bps", at, next, done+algos.TransmitTime(1500, p.capacity), p.capacity)
 			}
 		}
 	}
@@ -131,13 +138,17 @@ func TestQueueQuantilesMatchBruteForce(t *testing.T) {
 		next := min(sim.agenda.peek(), cfg.Duration)
 		p := sim.ports[0]
 		level, from := p.bytes, sim.Now()
+		done := algos.Time(0) // the port serves in order: the head, then each after the one before
 		for k := 0; k < p.queue.len(); k++ {
 			f := p.queue.at(k)
-			if f.done > next {
+			if done = f.done; k > 0 {
+				done = from + algos.TransmitTime(int(f.bytes), p.capacity)
+			}
+			if done > next {
 				break
 			}
-			pieces = append(pieces, piece{level, f.done - from})
-			level, from = level-int(f.bytes), f.done
+			pieces = append(pieces, piece{level, done - from})
+			level, from = level-int(f.bytes), done
 		}
 		pieces = append(pieces, piece{level, next - from})
 		sim.Advance(next)
@@ -304,5 +315,50 @@ func TestScenarioValidation(t *testing.T) {
 		if _, err := NewPacket(cfg); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
+	}
+}
+
+// A capacity change re-times the frames behind the one on the wire, and
+// each keeps its forwarding jitter (clock.go): their arrivals at the next
+// switch are not set back to departure plus propagation exactly.
+func TestCapacityChangeKeepsForwardingJitter(t *testing.T) {
+	s := &scripted{}
+	cfg := baseConfig(s.scheme(), 2, 8e9)
+	cfg.Links = []LinkConfig{{Capacity: 10e9, Buffer: 150e3, Delay: 20 * us}, {Capacity: 10e9, Buffer: 150e3}}
+	cfg.Sources[0].Path = []int{0, 1}
+	cfg.Sources[1].Path = []int{0}
+	cfg.Changes = []CapacityChange{{At: 3 * ms, Link: 0, Capacity: 2e9}}
+	const jitter = 500 * algos.Nanosecond
+	cfg.SwitchJitter = jitter
+	sim, err := NewPacket(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slow := algos.TransmitTime(1500, 2e9)
+	exact, gaps := 0, 0
+	for at := 3*ms + 100*us; at < 3*ms+400*us; at += 10 * us { // the frames queued at the change leave
+		sim.Advance(at)
+		p := sim.ports[0]
+		var prev algos.Time
+		for k := 0; k < p.link.len(); k++ { // in flight, or in service
+			f := p.link.at(k)
+			if f.arrive <= at || f.arrive > at+20*us+slow+jitter {
+				continue
+			}
+			if prev != 0 {
+				gaps++
+				gap := f.arrive - prev
+				if gap%slow == 0 { // departures are slow apart, or a multiple with other frames between
+					exact++
+				}
+				if gap <= slow-jitter {
+					t.Errorf("at %v: arrivals %v apart, want at least %v less the jitter", at, gap, slow)
+				}
+			}
+			prev = f.arrive
+		}
+	}
+	if gaps < 10 || exact == gaps {
+		t.Errorf("%d of %d gaps between arrivals exact multiples of %v: the re-timed frames lost their jitter", exact, gaps, slow)
 	}
 }

@@ -77,7 +77,9 @@ func (s *Packet) tiers(all []BottleneckSummary, from, to int, t1 algos.Time) []T
 		nic := t.Ports[t.NIC(h)]
 		util, held := 0.0, 0.0
 		if span > 0 && from <= to {
-			util = s.hostSent(h, from, to, t1) / (nic.Capacity * span)
+			// Against the rate its clock gives its link (clock.go): a
+			// busy link reads 1 whether its clock is fast or slow.
+			util = s.hostSent(h, from, to, t1) / (nic.Capacity * s.hosts[h].clock * span)
 			if s.cfg.PFC != nil {
 				held = s.hostPaused(int32(h), from, to, t1).Seconds() / span
 			}

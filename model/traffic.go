@@ -51,8 +51,8 @@ func (s *Packet) drained() bool {
 	if sf.arriving(s) || s.now <= s.cfg.Warmup {
 		return false
 	}
-	for _, p := range s.ports {
-		s.events += uint64(s.depart(p, s.now))
+	for j, p := range s.ports {
+		s.events += uint64(s.serve(p, int32(j), s.now))
 	}
 	if s.net.chain {
 		return sf.table.alive() == 0

@@ -23,7 +23,8 @@
 //     clear message instead of deleting the first one's files; a lock dies
 //     with its process, so a killed run never blocks the next.
 //   - A file is replaced whole or not at all: written to a temporary file
-//     beside it and renamed over it.
+//     beside it and renamed over it; and only a file qcnlab can prove it
+//     wrote (CheckNames refuses any other at an output name).
 package outdir
 
 import (
@@ -374,7 +375,24 @@ func (d *Dir) checkTarget(rel string) error {
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
+	if err == nil && !d.provenOurs(rel) {
+		// Replaced only at the batch's end, it would sit beside the new
+		// batch's first files if the batch were killed in between; and it
+		// may be the user's.
+		return refuse(fmt.Errorf("%s: there is a file here that qcnlab cannot tell it wrote (%s does not list it, or it changed since): move it away or choose another --out",
+			d.Join(rel), JournalName))
+	}
 	return nil
+}
+
+// provenOurs reports whether the file at rel is one this run wrote, or one
+// an earlier run wrote and nobody changed since.
+func (d *Dir) provenOurs(rel string) bool {
+	d.mu.Lock()
+	_, wrote := d.wrote[rel]
+	e, earlier := d.earlier[rel]
+	d.mu.Unlock()
+	return wrote || (earlier && e.Kind == "file" && d.unchanged(e))
 }
 
 // WriteFile writes data to rel through a temporary file and a rename, making

@@ -422,6 +422,42 @@ func TestCheckNamesRefusesUpFront(t *testing.T) {
 	}
 }
 
+// A regular file at an output name is replaced only when it is provably
+// qcnlab's: one an earlier batch wrote and nobody changed, or this batch's
+// own. A file of the user's, one changed since, or a copy is refused.
+func TestCheckNamesRefusesFilesNotProvablyOurs(t *testing.T) {
+	dir := t.TempDir()
+	d := mustOpen(t, dir)
+	if err := d.WriteFile("summary.json", []byte("{}")); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.WriteFile("results.csv", []byte("a\n")); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.CheckNames("summary.json"); err != nil {
+		t.Errorf("this batch's own file: %v", err)
+	}
+	d.Close()
+	os.WriteFile(filepath.Join(dir, "mine.csv"), []byte("the user's"), 0o644)
+	os.WriteFile(filepath.Join(dir, "results.csv"), []byte("edited\n"), 0o644)
+	d = mustOpen(t, dir)
+	defer d.Close()
+	for name, want := range map[string]string{
+		"summary.json": "",
+		"mine.csv":     "cannot tell it wrote",
+		"results.csv":  "cannot tell it wrote",
+		"missing.csv":  "",
+	} {
+		err := d.CheckNames(name)
+		if want == "" && err != nil || want != "" && (err == nil || !strings.Contains(err.Error(), want) || !IsRefusal(err)) {
+			t.Errorf("CheckNames(%q) = %v, want %q", name, err, want)
+		}
+	}
+	if data, _ := os.ReadFile(filepath.Join(dir, "mine.csv")); string(data) != "the user's" {
+		t.Errorf("the user's file became %q", data)
+	}
+}
+
 // Abandon removes a directory that Open made, when nothing was written.
 func TestAbandonRemovesWhatOpenMade(t *testing.T) {
 	base := t.TempDir()

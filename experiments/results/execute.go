@@ -19,6 +19,7 @@ import (
 	"qcnlab/experiments/batch"
 	"qcnlab/experiments/outdir"
 	"qcnlab/experiments/plots"
+	"qcnlab/model"
 )
 
 // Options control a batch run.
@@ -69,6 +70,7 @@ type WrittenRun struct {
 	Index int
 	Label string
 	Rows  int
+	Flows *model.FlowHistograms // its flows' statistics as data; nil without flows of a given size
 }
 
 // Result is what a batch produced, summary.json: one summary per finished
@@ -78,11 +80,17 @@ type Result struct {
 	Complete   bool               `json:"complete"`
 	Runs       []batch.RunSummary `json:"runs"`
 	// FlowsPooled is each sweep point's flows, its seeds pooled; none
-	// without flows of a given size, or for a merge of shards (whose
-	// summaries no longer hold the histograms).
+	// without flows of a given size. (A merge of shards pools them from the
+	// histograms each shard records.)
 	FlowsPooled []PooledFlows `json:"flows_pooled,omitempty"`
 	stopped     bool          // cancelled, rather than incomplete for failed runs
 	exp         *experiments.Experiment
+}
+
+// NewResult is an empty, complete result of experiment e; the runs'
+// statistics pooled over seeds group them by e's sweep.
+func NewResult(e *experiments.Experiment) *Result {
+	return &Result{Experiment: e.Name, Complete: true, Runs: []batch.RunSummary{}, exp: e}
 }
 
 // Execute runs every run of the experiment (or of opt.Part). If ctx is
@@ -133,7 +141,8 @@ func Execute(ctx context.Context, e *experiments.Experiment, opt Options) (*Resu
 	}
 	summaries, errs := batch.Execute(ctx, runs, todo, bopt)
 
-	res := &Result{Experiment: e.Name, Complete: true, Runs: []batch.RunSummary{}, stopped: ctx.Err() != nil, exp: e}
+	res := NewResult(e)
+	res.stopped = ctx.Err() != nil
 	if todo == nil {
 		todo = make([]int, len(runs))
 		for i := range todo {
@@ -147,7 +156,7 @@ func Execute(ctx context.Context, e *experiments.Experiment, opt Options) (*Resu
 			res.Complete = false
 		}
 	}
-	res.FlowsPooled = poolFlows(res)
+	res.FlowsPooled = PoolFlows(res)
 	failures := []error{batch.Failures(runs, errs)}
 	if out != nil {
 		wctx, cancel := writeContext(ctx, opt.Abort)

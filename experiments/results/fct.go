@@ -30,9 +30,9 @@ type PooledFlows struct {
 	Flows     *model.FlowSummary `json:"flows"`
 }
 
-// poolFlows pools each seed group's flows; nil when the runs have no flows
+// PoolFlows pools each seed group's flows; nil when the runs have no flows
 // or their histograms are gone (a result read back from summary.json).
-func poolFlows(res *Result) []PooledFlows {
+func PoolFlows(res *Result) []PooledFlows {
 	var out []PooledFlows
 	for _, g := range seedGroups(res) {
 		var fs []*model.FlowSummary

@@ -104,7 +104,7 @@ func (o *outputs) finish(ctx context.Context, res *Result, summaries []*batch.Ru
 	w := Written{Experiment: o.exp.Name, TOML: o.toml, Total: len(summaries), Series: o.series}
 	for i, s := range summaries {
 		if s != nil {
-			w.Runs = append(w.Runs, WrittenRun{Index: i, Label: o.labels[i], Rows: o.rows[i]})
+			w.Runs = append(w.Runs, WrittenRun{Index: i, Label: o.labels[i], Rows: o.rows[i], Flows: s.Flows.Histograms()})
 		}
 	}
 	return part.Record(ctx, o.dir, w)

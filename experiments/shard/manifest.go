@@ -3,6 +3,8 @@ package shard
 import (
 	"crypto/sha256"
 	"encoding/hex"
+
+	"qcnlab/model"
 )
 
 // File is the manifest a slice writes next to its outputs.
@@ -34,6 +36,10 @@ type ManifestRun struct {
 	Index int    `json:"index"`
 	Label string `json:"label"`
 	Rows  int    `json:"rows"`
+	// Flows is the run's flow statistics as data (histograms, which
+	// summary.json does not hold), for the merge to pool the seeds of a
+	// point as the unsharded batch does.
+	Flows *model.FlowHistograms `json:"flows,omitempty"`
 }
 
 // hash identifies a batch by its experiment.toml: the resolved experiment,

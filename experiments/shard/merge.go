@@ -254,10 +254,12 @@ func Merge(ctx context.Context, dirs []string, out string, opt Options) (*result
 	}
 	// Every input is valid: now the outputs, the earlier batch's files
 	// removed before the first (outdir's Begin).
-	res := &results.Result{Experiment: first.result.Experiment, Complete: true, Runs: []batch.RunSummary{}}
+	res := results.NewResult(e)
+	res.Experiment = first.result.Experiment
 	for _, p := range runs {
 		res.Runs = append(res.Runs, p.s.result.Runs[p.k])
 	}
+	res.FlowsPooled = results.PoolFlows(res) // from the histograms check gave the summaries
 	if tmp != nil {
 		if err := dir.Commit(tmp, results.SeriesFile); err != nil {
 			return nil, err
@@ -371,6 +373,13 @@ func check(ctx context.Context, dirs []string, out string, opt Options) ([]place
 			}
 			if err := sameRun(s.result.Runs[k], r.Index, want); err != nil {
 				return nil, nil, nil, fmt.Errorf("%s: summary.json: its run %d (run %d of the batch): %w", s.name(), k+1, r.Index, err)
+			}
+			if flows := s.result.Runs[k].Flows; flows != nil {
+				// The histograms summary.json lacks, for the statistics
+				// pooled over seeds.
+				if err := flows.SetHistograms(r.Flows); err != nil {
+					return nil, nil, nil, fmt.Errorf("%s: run %d: %s: %w", s.name(), r.Index, File, err)
+				}
 			}
 			if most := maxRows(want.Exp); r.Rows < 0 || r.Rows > most {
 				return nil, nil, nil, fmt.Errorf("%s: run %d has %d time-series rows in %s; the run takes at most %d samples",

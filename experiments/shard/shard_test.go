@@ -216,7 +216,9 @@ func tampered(t *testing.T, root string, edit func(dir string)) error {
 	out := filepath.Join(root, "out")
 	os.RemoveAll(out)
 	os.MkdirAll(out, 0o755)
-	os.WriteFile(filepath.Join(out, "summary.json"), []byte("an older merge"), 0o644)
+	// A file of the user's (a file at an output name that qcnlab cannot
+	// prove it wrote is refused before the merge: see outdir's tests).
+	os.WriteFile(filepath.Join(out, "notes.txt"), []byte("the user's notes"), 0o644)
 	_, err = Merge(context.Background(), []string{a0, dir}, out, Options{Plot: plots.Options{}})
 	if err != nil {
 		// A failing merge writes nothing beside older outputs.
@@ -227,7 +229,7 @@ func tampered(t *testing.T, root string, edit func(dir string)) error {
 				names = append(names, e.Name())
 			}
 		}
-		if data, _ := os.ReadFile(filepath.Join(out, "summary.json")); len(names) != 1 || string(data) != "an older merge" {
+		if data, _ := os.ReadFile(filepath.Join(out, "notes.txt")); len(names) != 1 || string(data) != "the user's notes" {
 			t.Errorf("a failing merge left %v in the output", names)
 		}
 	}

@@ -68,7 +68,7 @@ func (s Slice) Record(ctx context.Context, dir *outdir.Dir, w results.Written) e
 	m := Manifest{Version: s.Version, Experiment: w.Experiment, ExperimentSHA256: hash(w.TOML), Series: w.Series.String(), Shard: s.Index, Shards: s.Count,
 		RunsTotal: w.Total, Runs: []ManifestRun{}}
 	for _, r := range w.Runs {
-		m.Runs = append(m.Runs, ManifestRun{Index: r.Index, Label: r.Label, Rows: r.Rows})
+		m.Runs = append(m.Runs, ManifestRun{Index: r.Index, Label: r.Label, Rows: r.Rows, Flows: r.Flows})
 	}
 	data, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
