@@ -14,6 +14,7 @@ import (
 	"qcnlab/algos"
 	"qcnlab/experiments"
 	"qcnlab/experiments/batch"
+	"qcnlab/experiments/keys"
 	"qcnlab/experiments/outdir"
 	"qcnlab/experiments/reproduce"
 	"qcnlab/experiments/results"
@@ -157,10 +158,10 @@ func init() {
 		},
 		{
 			name:     "help",
-			synopsis: []string{"qcnlab help [COMMAND]"},
-			does:     []string{"usage; every command also takes --help (exit status 0)"},
-			about:    "Print the commands' usage, or a command's usage, arguments and flags.",
-			args:     [][2]string{{"COMMAND", "a command"}},
+			synopsis: []string{"qcnlab help [COMMAND|keys]"},
+			does:     []string{"usage; every command also takes --help (exit status 0);", "keys: every key of an experiment file"},
+			about:    "Print the commands' usage, or a command's usage, arguments and flags, or every key of an experiment file (kind, default, where it applies, what it is).",
+			args:     [][2]string{{"COMMAND", "a command"}, {"keys", "the keys of an experiment file"}},
 			define:   helpCommand,
 		},
 		{
@@ -546,6 +547,10 @@ func reproduceCommand(fs *flag.FlagSet) func(c *call) int {
 
 func helpCommand(fs *flag.FlagSet) func(c *call) int {
 	return func(c *call) int {
+		if len(c.args) > 0 && c.args[0] == "keys" {
+			keys.WriteText(c.stdout, experiments.KeyDefaults())
+			return exitOK
+		}
 		if len(c.args) > 0 && c.args[0] != "help" {
 			cmd := lookup(c.args[0])
 			if cmd == nil {

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path"
 	"strings"
+
+	"qcnlab/experiments/tomltext"
 )
 
 //go:embed builtin/*.toml
@@ -43,7 +45,7 @@ func nearestBuiltin(name string) string {
 	best, bestD := "", 4
 	var containing []string
 	for _, known := range BuiltinNames() {
-		if d := editDistance(name, known); d < bestD {
+		if d := tomltext.EditDistance(name, known); d < bestD {
 			best, bestD = known, d
 		}
 		if len(name) >= 3 && strings.Contains(known, name) {

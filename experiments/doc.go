@@ -5,19 +5,22 @@
 //
 // What is done with the runs lives beside it, one job per package:
 //
+//   - keys: the registry of the file's keys;
 //   - metrics: the registry of summary metrics (name, unit, scope, missing);
 //   - batch: executing runs on a pool of workers, with progress;
 //   - results: the text and JSON summaries and the output directory's files;
 //   - plots: the figures;
 //   - stats: a metric over the seeds of a point (mean, 95% interval);
 //   - outdir: the output directory, written safely;
+//   - userfile: the files a user names, read bounded and never blocked;
+//   - tomltext: a TOML text as written, for errors that name the line;
 //   - shard: a batch spread over machines, and the merge of its slices;
 //   - stability: the search for where a loop stops being stable;
 //   - reproduce: the seed papers' claims, judged from fresh runs.
 //
-// At about 2,600 lines it is larger than its neighbours, for a reason: each
-// key of the schema is read (load.go), checked (validate.go), written back
-// (save.go), bounded (cost.go) and translated (config.go), and those five
-// must agree key by key; they stay side by side so that a new key is added
-// in one package, with its fuzz tests (save and load back) beside it.
+// Each key of the schema is registered once, in package keys (kind, unit,
+// default, doc, where it applies, what it costs); the suggestions, the
+// units of --set and of a sweep, the keys that do not apply, the
+// workbench's pane, qcnlab help keys and the README's table read it, and a
+// test keeps it equal to the schema (registry_test.go).
 package experiments

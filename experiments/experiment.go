@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"maps"
+	"reflect"
 	"slices"
 
 	"qcnlab/algos"
@@ -184,71 +185,68 @@ func Default() *Experiment {
 	}
 }
 
-// Clone returns a deep copy, for edits that must not touch the original.
+// Clone returns a deep copy, for edits that must not touch the original:
+// every pointer, slice and map of the schema copied, whatever keys it
+// gains (deepCopy walks it).
 func (e *Experiment) Clone() *Experiment {
-	c := *e
-	c.Warmup = clonePtr(e.Warmup)
-	c.Algorithms = slices.Clone(e.Algorithms)
-	c.Sources = e.Sources.clone()
-	c.Network.Links, c.Network.HopDelay = clonePtr(e.Network.Links), clonePtr(e.Network.HopDelay)
-	c.Network.Changes = nil
-	for _, ch := range e.Network.Changes {
-		c.Network.Changes = append(c.Network.Changes, Change{At: clonePtr(ch.At), Capacity: clonePtr(ch.Capacity), Link: clonePtr(ch.Link)})
-	}
-	c.Output.Phases = slices.Clone(e.Output.Phases)
-	c.Network.PFCXoff, c.Network.PFCXon = clonePtr(e.Network.PFCXoff), clonePtr(e.Network.PFCXon)
-	c.Network.ClockPPM, c.Network.SwitchJitter = clonePtr(e.Network.ClockPPM), clonePtr(e.Network.SwitchJitter)
-	c.Network.PFCDeadlockAfter, c.Network.PFCAlpha = clonePtr(e.Network.PFCDeadlockAfter), clonePtr(e.Network.PFCAlpha)
-	c.Network.UplinkCapacity = clonePtr(e.Network.UplinkCapacity)
-	c.Network.Leaves, c.Network.Spines = clonePtr(e.Network.Leaves), clonePtr(e.Network.Spines)
-	c.Network.HostsPerLeaf, c.Network.K = clonePtr(e.Network.HostsPerLeaf), clonePtr(e.Network.K)
-	c.Network.Nodes = slices.Clone(e.Network.Nodes)
-	c.Network.FabricLinks = nil
-	for _, l := range e.Network.FabricLinks {
-		c.Network.FabricLinks = append(c.Network.FabricLinks, FabricLink{A: l.A, B: l.B,
-			Capacity: clonePtr(l.Capacity), Delay: clonePtr(l.Delay), Buffer: clonePtr(l.Buffer)})
-	}
-	c.Flows = nil
-	for _, f := range e.Flows {
-		f.From, f.To, f.Stop = clonePtr(f.From), clonePtr(f.To), clonePtr(f.Stop)
-		c.Flows = append(c.Flows, f)
-	}
-	t := &c.Traffic
-	t.IncastSenders, t.IncastTo, t.IncastJitter = clonePtr(t.IncastSenders), clonePtr(t.IncastTo), clonePtr(t.IncastJitter)
-	t.IncastStart = clonePtr(t.IncastStart)
-	t.IncastFrom, t.Load = slices.Clone(t.IncastFrom), clonePtr(t.Load)
-	c.Output.WatchPorts, c.Output.WatchFlows = clonePtr(e.Output.WatchPorts), clonePtr(e.Output.WatchFlows)
-	t.Stop, t.MaxFlows = clonePtr(t.Stop), clonePtr(t.MaxFlows)
-	c.Output.FCTBuckets, c.Output.Watch = slices.Clone(e.Output.FCTBuckets), slices.Clone(e.Output.Watch)
-	c.Sweep = make([]Axis, len(e.Sweep))
-	for i, a := range e.Sweep {
-		c.Sweep[i] = Axis{Key: a.Key, Values: slices.Clone(a.Values)}
-	}
-	c.Params = make(map[string]algos.Values, len(e.Params))
-	for name, v := range e.Params {
-		c.Params[name] = maps.Clone(v)
-	}
+	c := deepCopy(reflect.ValueOf(e).Elem()).Interface().(Experiment)
 	c.origin = maps.Clone(e.origin)
-	c.Notes = slices.Clone(e.Notes)
+	if c.Sweep == nil {
+		c.Sweep = []Axis{}
+	}
+	if c.Params == nil {
+		c.Params = map[string]algos.Values{}
+	}
 	return &c
 }
 
-func (s Sources) clone() Sources {
-	c := s
-	c.LineRate, c.InitialRate = clonePtr(s.LineRate), clonePtr(s.InitialRate)
-	c.Path = slices.Clone(s.Path)
-	c.ForwardDelay, c.BackwardDelay = clonePtr(s.ForwardDelay), clonePtr(s.BackwardDelay)
-	c.Override = make([]Override, len(s.Override))
-	for i, o := range s.Override {
-		c.Override[i] = Override{IDs: slices.Clone(o.IDs),
-			LineRate: clonePtr(o.LineRate), InitialRate: clonePtr(o.InitialRate), RTT: clonePtr(o.RTT),
-			ForwardDelay: clonePtr(o.ForwardDelay), BackwardDelay: clonePtr(o.BackwardDelay),
-			Start: clonePtr(o.Start), Stop: clonePtr(o.Stop), Path: slices.Clone(o.Path)}
+// deepCopy copies v and what its pointers, slices, maps and interfaces
+// hold; unexported fields are copied as they are (Clone copies origin).
+func deepCopy(v reflect.Value) reflect.Value {
+	switch v.Kind() {
+	case reflect.Pointer:
+		if v.IsNil() {
+			return v
+		}
+		c := reflect.New(v.Type().Elem())
+		c.Elem().Set(deepCopy(v.Elem()))
+		return c
+	case reflect.Slice:
+		if v.IsNil() {
+			return v
+		}
+		c := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
+		for i := range v.Len() {
+			c.Index(i).Set(deepCopy(v.Index(i)))
+		}
+		return c
+	case reflect.Map:
+		if v.IsNil() {
+			return v
+		}
+		c := reflect.MakeMapWithSize(v.Type(), v.Len())
+		for it := v.MapRange(); it.Next(); {
+			c.SetMapIndex(it.Key(), deepCopy(it.Value()))
+		}
+		return c
+	case reflect.Interface:
+		if v.IsNil() {
+			return v
+		}
+		c := reflect.New(v.Type()).Elem()
+		c.Set(deepCopy(v.Elem()))
+		return c
+	case reflect.Struct:
+		c := reflect.New(v.Type()).Elem()
+		c.Set(v)
+		for i := range v.NumField() {
+			if c.Field(i).CanSet() {
+				c.Field(i).Set(deepCopy(v.Field(i)))
+			}
+		}
+		return c
 	}
-	if s.Override == nil {
-		c.Override = nil
-	}
-	return c
+	return v
 }
 
 func clonePtr[T any](p *T) *T {
@@ -288,7 +286,7 @@ func (e *Experiment) Resolved() *Experiment {
 		return r
 	}
 	r.Network.Links = ptr(e.LinkCount())
-	if e.Network.Topology == "parking_lot" {
+	if t := chainNamed(e.Network.Topology); t != nil && t.MaxLinks() > 1 {
 		r.Network.HopDelay = ptr(e.HopDelay()) // a dumbbell has no hop between switches
 	}
 	if r.Sources.Path == nil {
@@ -335,8 +333,8 @@ func (e *Experiment) LinkCount() int {
 	if e.Network.Links != nil {
 		return *e.Network.Links
 	}
-	if e.Network.Topology == "parking_lot" {
-		return 2
+	if t := chainNamed(e.Network.Topology); t != nil {
+		return t.DefaultLinks()
 	}
 	return 1
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"qcnlab/algos"
+	"qcnlab/experiments/keys"
 	"qcnlab/model"
 	"qcnlab/model/topo"
 	"qcnlab/units"
@@ -24,10 +25,10 @@ import (
 
 // Fabric topologies, and the keys that belong to the chains only.
 var (
-	FabricTopologies = []string{"leaf_spine", "fat_tree", "custom"}
-	Routings         = []string{"ecmp", "spray"}
-	SprayModes       = []string{"round_robin", "random"}
-	Patterns         = []string{"permutation", "incast", "all_to_all", "none"}
+	FabricTopologies = keys.Fabrics
+	Routings         = keys.Choices("network.routing")
+	SprayModes       = keys.Choices("network.spray")
+	Patterns         = keys.Choices("traffic.pattern")
 )
 
 // Bounds on a fabric, checked before anything is built from the file.
@@ -68,7 +69,7 @@ type FlowEntry struct {
 }
 
 // IsFabric reports whether the experiment's network is a fabric.
-func (e *Experiment) IsFabric() bool { return slices.Contains(FabricTopologies, e.Network.Topology) }
+func (e *Experiment) IsFabric() bool { return e.fabric() != nil }
 
 // fabricHopDelay is a fabric link's propagation when neither the link nor
 // network.hop_delay says: a data center's few metres of fibre and a switch's
@@ -83,32 +84,10 @@ func (e *Experiment) FabricHopDelay() Delay {
 	return FixedDelay(fabricHopDelay)
 }
 
-// The sizes a fabric has when the file leaves them out: sixteen hosts
-// either way, as small as a fabric with several paths gets.
-const (
-	defaultK            = 4
-	defaultLeaves       = 4
-	defaultSpines       = 2
-	defaultHostsPerLeaf = 4
-)
-
 // fabricSizes fills in the size keys the file left out.
 func (n *Network) fabricSizes() {
-	switch n.Topology {
-	case "fat_tree":
-		if n.K == nil {
-			n.K = ptr(defaultK)
-		}
-	case "leaf_spine":
-		if n.Leaves == nil {
-			n.Leaves = ptr(defaultLeaves)
-		}
-		if n.Spines == nil {
-			n.Spines = ptr(defaultSpines)
-		}
-		if n.HostsPerLeaf == nil {
-			n.HostsPerLeaf = ptr(defaultHostsPerLeaf)
-		}
+	if t := fabricNamed(n.Topology); t != nil {
+		t.Sized(n)
 	}
 }
 
@@ -123,9 +102,6 @@ func (e *Experiment) fabricDefaults(r *Experiment) {
 	}
 	if n.Spray == "" && n.Routing == "spray" {
 		n.Spray = "round_robin"
-	}
-	if n.Topology == "leaf_spine" && n.UplinkCapacity == nil {
-		n.UplinkCapacity = ptr(n.Capacity)
 	}
 	if r.Traffic.Pattern == "" {
 		r.Traffic.Pattern = e.pattern()
@@ -150,64 +126,10 @@ func (e *Experiment) pattern() string {
 // hostCount is the number of hosts of a fabric, from its keys alone (0 if
 // they are out of bounds), so that bounds can be checked before building.
 func (e *Experiment) hostCount() int {
-	n := e.Network
-	n.fabricSizes()
-	switch n.Topology {
-	case "leaf_spine":
-		if n.Leaves == nil || n.HostsPerLeaf == nil || *n.Leaves < 1 || *n.HostsPerLeaf < 1 || *n.Leaves > MaxSwitches || *n.HostsPerLeaf > MaxHosts {
-			return 0
-		}
-		return *n.Leaves * *n.HostsPerLeaf
-	case "fat_tree":
-		if n.K == nil || *n.K < 2 || *n.K > MaxFatTreeK {
-			return 0
-		}
-		return *n.K * *n.K * *n.K / 4
-	case "custom":
-		hosts := 0
-		for _, node := range e.customNodes() {
-			if node.Kind == topo.Host {
-				hosts++
-			}
-		}
-		return hosts
+	if t := e.fabric(); t != nil {
+		return t.Hosts(e)
 	}
 	return 0
-}
-
-// customNodes lists the nodes of a custom topology: those [[network.node]]
-// lists, then those its links name, in the order they first appear.
-func (e *Experiment) customNodes() []topo.Node {
-	var nodes []topo.Node
-	seen := map[string]bool{}
-	for _, n := range e.Network.Nodes {
-		if !seen[n.Name] {
-			seen[n.Name] = true
-			kind := topo.Switch
-			if n.Kind == "host" {
-				kind = topo.Host
-			}
-			nodes = append(nodes, topo.Node{Name: n.Name, Kind: kind, Tier: n.Tier, Level: n.Level})
-		}
-	}
-	for _, l := range e.Network.FabricLinks {
-		for _, name := range []string{l.A, l.B} {
-			if name != "" && !seen[name] {
-				seen[name] = true
-				nodes = append(nodes, topo.Node{Name: name, Kind: kindByName(name)})
-			}
-		}
-	}
-	return nodes
-}
-
-// kindByName is the kind of a node no [[network.node]] lists: h and a
-// digit make a host.
-func kindByName(name string) topo.Kind {
-	if len(name) > 1 && name[0] == 'h' && name[1] >= '0' && name[1] <= '9' {
-		return topo.Host
-	}
-	return topo.Switch
 }
 
 // Topology builds the fabric's topology. A hop delay given as a
@@ -222,33 +144,11 @@ func (e *Experiment) Topology() (*topo.Topology, error) {
 		link++
 		return d
 	}
-	switch n.Topology {
-	case "leaf_spine":
-		up := n.Capacity
-		if n.UplinkCapacity != nil {
-			up = *n.UplinkCapacity
-		}
-		return topo.LeafSpine(*n.Leaves, *n.Spines, *n.HostsPerLeaf, float64(n.Capacity), float64(up), int(n.Buffer), delay)
-	case "fat_tree":
-		return topo.FatTree(*n.K, float64(n.Capacity), int(n.Buffer), delay)
-	case "custom":
-		var links []topo.Link
-		for i, l := range n.FabricLinks {
-			c, b, d := float64(n.Capacity), int(n.Buffer), hop
-			if l.Capacity != nil {
-				c = float64(*l.Capacity)
-			}
-			if l.Buffer != nil {
-				b = int(*l.Buffer)
-			}
-			if l.Delay != nil {
-				d = l.Delay.Dist()
-			}
-			links = append(links, topo.Duplex(l.A, l.B, c, d.Draw(model.DelayRand(e.Seed, model.StreamHopDelays+uint64(i))), b))
-		}
-		return topo.Custom(e.customNodes(), links)
+	t := e.fabric()
+	if t == nil {
+		return nil, fmt.Errorf("network.topology %q is not a fabric", n.Topology)
 	}
-	return nil, fmt.Errorf("network.topology %q is not a fabric", n.Topology)
+	return t.Build(e, n, hop, delay)
 }
 
 // flowCount is the number of flows the traffic keys make, from the keys
@@ -366,11 +266,7 @@ func (e *Experiment) fabricKey() string {
 func (e *Experiment) buildFabric() (*model.Fabric, error) {
 	t, err := e.Topology()
 	if err != nil {
-		key := "network.topology"
-		if e.Network.Topology == "custom" {
-			key = "network.link"
-		}
-		return nil, &fabricError{key, err}
+		return nil, &fabricError{e.fabric().BuildKey(), err}
 	}
 	f := &model.Fabric{Topology: t}
 	if e.Network.Routing == "spray" {
@@ -555,84 +451,13 @@ func (e *Experiment) validateFabric(bad func(key, format string, args ...any)) {
 	} else if n.Spray != "" && n.Routing != "spray" {
 		bad("network.spray", "applies with network.routing = \"spray\"")
 	}
-	switch n.Topology {
-	case "leaf_spine":
-		for _, k := range []struct {
-			key string
-			v   *int
-			max int
-		}{{"network.leaves", n.Leaves, MaxSwitches}, {"network.spines", n.Spines, MaxSwitches}, {"network.hosts_per_leaf", n.HostsPerLeaf, MaxHosts}} {
-			switch {
-			case k.v == nil: // the default
-			case *k.v < 1 || *k.v > k.max:
-				bad(k.key, "must be from 1 to %d", k.max)
-			}
-		}
-		if n.UplinkCapacity != nil && *n.UplinkCapacity < units.MinRate {
-			bad("network.uplink_capacity", "must be at least %s", units.FormatRate(units.MinRate))
-		}
-	case "fat_tree":
-		switch {
-		case n.K == nil: // the default
-		case *n.K < 2 || *n.K > MaxFatTreeK || *n.K%2 != 0:
-			bad("network.k", "%d: k must be even, from 2 to %d (k^3/4 hosts)", *n.K, MaxFatTreeK)
-		}
-	case "custom":
-		e.validateCustom(bad)
-	}
+	e.fabric().Validate(e, bad)
 	if hosts := e.hostCount(); hosts > MaxHosts {
 		bad("network.topology", "%d hosts; the most is %d", hosts, MaxHosts)
 	} else {
 		e.shapeErrors(bad)
 	}
 	e.validateTrafficPattern(bad)
-}
-
-// validateCustom checks [[network.node]] and [[network.link]].
-func (e *Experiment) validateCustom(bad func(key, format string, args ...any)) {
-	n := e.Network
-	if len(n.FabricLinks) == 0 {
-		bad("network.link", "missing: a custom topology lists its links, [[network.link]] a = \"h0\", b = \"tor0\"")
-		return
-	}
-	if len(n.Nodes) > maxFabricEls || len(n.FabricLinks) > maxFabricEls {
-		bad("network.link", "more than %d nodes or links", maxFabricEls)
-		return
-	}
-	listed := map[string]bool{}
-	for i, node := range n.Nodes {
-		key := fmt.Sprintf("network.node[%d]", i)
-		switch {
-		case node.Name == "":
-			bad(key+".name", "missing: every node has a name")
-		case listed[node.Name]:
-			bad(key+".name", "%q is listed twice", node.Name)
-		case node.Kind != "host" && node.Kind != "switch":
-			bad(key+".kind", "%q is not \"host\" or \"switch\"", node.Kind)
-		}
-		listed[node.Name] = true
-	}
-	for i, l := range n.FabricLinks {
-		key := fmt.Sprintf("network.link[%d]", i)
-		switch {
-		case l.A == "" || l.B == "":
-			bad(key, "a link names both its ends: a = \"h0\", b = \"tor0\"")
-		case l.A == l.B:
-			bad(key, "joins %q to itself", l.A)
-		case l.Capacity != nil && *l.Capacity < units.MinRate:
-			bad(key+".capacity", "must be at least %s", units.FormatRate(units.MinRate))
-		case l.Buffer != nil && *l.Buffer < n.FrameSize:
-			bad(key+".buffer", "must hold at least one frame (%s)", units.FormatBytes(float64(n.FrameSize)))
-		case l.Delay != nil && l.Delay.Dist().Max() >= algos.Never:
-			bad(key+".delay", "must be finite")
-		}
-		for _, end := range []string{l.A, l.B} {
-			if len(n.Nodes) > 0 && end != "" && !listed[end] && kindByName(end) == topo.Switch {
-				// With a node list, a switch the list lacks is a typo.
-				bad(key, "a link to an unknown node %q: [[network.node]] does not list it", end)
-			}
-		}
-	}
 }
 
 // validateTrafficPattern checks [traffic]'s fabric keys and [[flows]]
@@ -736,11 +561,7 @@ func (e *Experiment) checkFabric(bad func(key, format string, args ...any)) {
 		var flow *model.FlowError
 		switch {
 		case errors.Is(err, topo.ErrDisconnected):
-			key := "network.topology"
-			if e.Network.Topology == "custom" {
-				key = "network.link"
-			}
-			bad(key, "%v", err)
+			bad(e.fabric().BuildKey(), "%v", err)
 		case errors.As(err, &flow):
 			bad(e.flowKey(flow.Flow, fromPattern), "%v", err)
 		default:
@@ -781,34 +602,8 @@ func unjoin(err error) []error {
 // fabricPorts is the number of a fabric's switch egress ports, from its
 // keys: the ports a capacity change may name by index (topology order).
 func (e *Experiment) fabricPorts() int {
-	n := e.Network
-	n.fabricSizes()
-	switch n.Topology {
-	case "leaf_spine":
-		if e.hostCount() == 0 || n.Spines == nil || *n.Spines < 1 {
-			return 0
-		}
-		return *n.Leaves*(*n.HostsPerLeaf+*n.Spines) + *n.Spines**n.Leaves
-	case "fat_tree":
-		if e.hostCount() == 0 {
-			return 0
-		}
-		k := *n.K
-		return (k*k + k*k/4) * k
-	case "custom":
-		kinds := map[string]topo.Kind{}
-		for _, node := range e.customNodes() {
-			kinds[node.Name] = node.Kind
-		}
-		ports := 0
-		for _, l := range n.FabricLinks {
-			for _, end := range []string{l.A, l.B} {
-				if kinds[end] == topo.Switch {
-					ports++
-				}
-			}
-		}
-		return ports
+	if t := e.fabric(); t != nil {
+		return t.Ports(e)
 	}
 	return 0
 }
@@ -819,26 +614,6 @@ func (t Traffic) incastStart() algos.Time {
 		return 0
 	}
 	return algos.Time(*t.IncastStart)
-}
-
-// dropChainTables removes from a saved fabric experiment what only the
-// chains have: the [sources] tables and network.rtt, which the encoder
-// writes for every experiment.
-func dropChainTables(text string) string {
-	var out []string
-	skip, table := false, ""
-	for _, line := range strings.SplitAfter(text, "\n") {
-		t := strings.TrimSpace(line)
-		if strings.HasPrefix(t, "[") {
-			table = strings.Trim(t, "[] ")
-			skip = table == "sources" || strings.HasPrefix(table, "sources.")
-		}
-		if skip || (table == "network" && strings.HasPrefix(t, "rtt =")) {
-			continue
-		}
-		out = append(out, line)
-	}
-	return strings.Join(out, "")
 }
 
 // SeriesShape is the number of queue and rate columns a run's time series

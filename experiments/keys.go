@@ -2,15 +2,14 @@ package experiments
 
 import (
 	"fmt"
-	"reflect"
 	"strings"
 
 	"qcnlab/algos"
-	"qcnlab/units"
+	"qcnlab/experiments/keys"
 )
 
-// KeyKind finds the unit family of a numeric experiment key: a field of the
-// file's schema, found through its TOML names, or a scheme parameter
+// KeyKind finds the unit family of a numeric experiment key: a key of the
+// registry (package keys) outside an array of tables, or a scheme parameter
 // (params.NAME.KEY).
 func KeyKind(key string) (algos.Kind, error) {
 	parts := strings.Split(key, ".")
@@ -31,50 +30,20 @@ func KeyKind(key string) (algos.Kind, error) {
 		}
 		return p.Kind, nil
 	}
-	t := reflect.TypeOf(Experiment{})
-	for i, part := range parts {
-		f, ok := fieldByTOML(t, part)
-		if !ok {
-			return 0, fmt.Errorf("%s: unknown key", key)
-		}
-		t = f.Type
-		if t.Kind() == reflect.Pointer {
-			t = t.Elem()
-		}
-		if t.Kind() == reflect.Struct && i < len(parts)-1 {
-			continue
-		}
-		if i < len(parts)-1 {
-			return 0, fmt.Errorf("%s: unknown key", key)
-		}
+	k, ok := keys.Lookup(key)
+	if !ok || k.Path != key || keys.InRepeated(key) {
+		return 0, fmt.Errorf("%s: unknown key", key)
 	}
-	switch t {
-	case reflect.TypeOf(units.Duration(0)), reflect.TypeOf(Delay{}): // a delay varied is a fixed one
-		return algos.Duration, nil
-	case reflect.TypeOf(units.Bytes(0)):
-		return algos.Bytes, nil
-	case reflect.TypeOf(units.Rate(0)):
-		return algos.Rate, nil
+	kind, ok := k.Kind.Numeric()
+	if !ok {
+		return 0, fmt.Errorf("%s: not a numeric key", key)
 	}
-	switch t.Kind() {
-	case reflect.Int, reflect.Int64, reflect.Uint64: // seed, sources.count, network.links
-		return algos.Count, nil
-	case reflect.Float64:
-		return algos.Number, nil
-	}
-	return 0, fmt.Errorf("%s: not a numeric key", key)
+	return kind, nil
 }
 
-func fieldByTOML(t reflect.Type, name string) (reflect.StructField, bool) {
-	if t.Kind() != reflect.Struct {
-		return reflect.StructField{}, false
-	}
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		tag, _, _ := strings.Cut(f.Tag.Get("toml"), ",")
-		if tag == name && tag != "-" {
-			return f, true
-		}
-	}
-	return reflect.StructField{}, false
-}
+// KeyStep is the spacing of the values a whole-number key can hold, when
+// only every step-th whole number is one (a fat-tree's k is even: k/2 pods
+// of k/2 switches); 1 for every other key. A search or a grid along the
+// key keeps to its multiples, so that it never asks for a value the file
+// would refuse.
+func KeyStep(key string) int { return keys.StepOf(key) }

@@ -1,21 +1,22 @@
 package experiments
 
 import (
+	"context"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/BurntSushi/toml"
 
 	"qcnlab/algos"
+	"qcnlab/experiments/keys"
+	"qcnlab/experiments/tomltext"
+	"qcnlab/experiments/userfile"
 	"qcnlab/printable"
 	"qcnlab/units"
 )
@@ -65,28 +66,8 @@ func Load(path string) (*Experiment, error) {
 // ReadFile reads an experiment file of at most MaxFileBytes. It reads from
 // pipes and devices too (qcnlab run <(...)), never more than the limit, so
 // /dev/zero is refused and not read forever.
-func ReadFile(path string) ([]byte, error) { return readLimited(path, "an experiment file") }
-
-// readLimited reads at most MaxFileBytes of what the file at path is.
-func readLimited(path, what string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if info, err := f.Stat(); err != nil {
-		return nil, err
-	} else if info.IsDir() {
-		return nil, &Error{Where: path, Msg: "is a directory, not " + what}
-	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if len(data) > MaxFileBytes {
-		return nil, &Error{Where: path, Msg: fmt.Sprintf("is larger than %s, the most %s may be", units.FormatBytes(MaxFileBytes), what)}
-	}
-	return data, nil
+func ReadFile(path string) ([]byte, error) {
+	return userfile.Read(context.Background(), path, userfile.Limit{Max: MaxFileBytes, What: "an experiment file", Streams: true})
 }
 
 // Parse reads and validates an experiment from data; where names it in
@@ -101,7 +82,7 @@ func Parse(where string, data []byte) (*Experiment, error) {
 	if len(data) > MaxFileBytes {
 		return nil, &Error{Where: where, Msg: fmt.Sprintf("is larger than %s, the most an experiment file may be", units.FormatBytes(MaxFileBytes))}
 	}
-	if noKeys(string(data)) {
+	if tomltext.NoKeys(string(data)) {
 		return nil, &Error{Where: where, Msg: "is empty: an experiment file sets at least one key (qcnlab show " + DefaultName + " prints an example)"}
 	}
 	if err := e.decode(where, string(data), false); err != nil {
@@ -111,16 +92,6 @@ func Parse(where string, data []byte) (*Experiment, error) {
 		return nil, err
 	}
 	return e, nil
-}
-
-// noKeys reports whether a text is blank or only comments.
-func noKeys(text string) bool {
-	for _, line := range strings.Split(text, "\n") {
-		if t := strings.TrimSpace(line); t != "" && t[0] != '#' {
-			return false
-		}
-	}
-	return true
 }
 
 // Set applies a command-line override such as "network.rtt=300us": a dotted
@@ -148,7 +119,7 @@ func (e *Experiment) assign(where, key, value string) error {
 }
 
 // quote writes s as a TOML basic string.
-func quote(s string) string { return tomlValue(s) }
+func quote(s string) string { return tomltext.Value(s) }
 
 var tomlErrPrefix = regexp.MustCompile(`^toml: (?:line (\d+) )?(?:\(last key "([^"]*)"\): )?`)
 
@@ -163,9 +134,9 @@ func (e *Experiment) decode(where, text string, snippet bool) error {
 	if err != nil {
 		var values map[string]any // to name a value of the wrong type
 		toml.Decode(text, &values)
-		return elementError(typeError(tomlError(where, snippet, err), func(key string) any { return lookup(values, key) }), text)
+		return elementError(typeError(tomlError(where, snippet, err), func(key string) any { return tomltext.Lookup(values, key) }), text)
 	}
-	lines := keyLines(text, md.Keys())
+	lines := tomltext.KeyLines(text, md.Keys())
 	loc := func(key string, i int) string {
 		if ls := lines[key]; i < len(ls) && !snippet {
 			return fmt.Sprintf("%s:%d", where, ls[i])
@@ -188,7 +159,7 @@ func (e *Experiment) decode(where, text string, snippet bool) error {
 			case k[0] == "params":
 				what = fmt.Sprintf("a table of %s's parameters: [params.%s]", k[1], bareKey(k[1]))
 			}
-			errs = append(errs, &Error{Where: loc(key, 0), Key: key, Msg: fmt.Sprintf("must be %s, not %s", what, tomlTypeName(typ))})
+			errs = append(errs, &Error{Where: loc(key, 0), Key: key, Msg: fmt.Sprintf("must be %s, not %s", what, tomltext.TypeName(typ))})
 		}
 	}
 	if doc.Seed != nil {
@@ -304,21 +275,6 @@ func mergeAxes(old, set []Axis, whole bool) []Axis {
 	return out
 }
 
-// tomlTypeName names a TOML type for people.
-func tomlTypeName(typ string) string {
-	switch typ {
-	case "Hash":
-		return "a table"
-	case "ArrayHash":
-		return "an array of tables"
-	case "Integer", "Float", "String", "Array":
-		return "a" + map[bool]string{true: "n", false: ""}[typ == "Integer" || typ == "Array"] + " " + strings.ToLower(typ)
-	case "Bool":
-		return "a boolean"
-	}
-	return "a " + strings.ToLower(typ)
-}
-
 // decodeSweep reads [sweep] in document order: each key, dotted or nested,
 // names an experiment key and holds the array of values it takes.
 func decodeSweep(md toml.MetaData, table map[string]any, loc func(string, int) string) ([]Axis, []error) {
@@ -347,45 +303,19 @@ func decodeSweep(md toml.MetaData, table map[string]any, loc func(string, int) s
 			errs = append(errs, &Error{Where: loc(k.String(), 0), Key: k.String(), Msg: "a sweep key takes a non-empty array of values"})
 			continue
 		}
-		if slices.ContainsFunc(values, holdsTable) {
+		if slices.ContainsFunc(values, tomltext.HoldsTable) {
 			errs = append(errs, &Error{Where: loc(k.String(), 0), Key: k.String(),
 				Msg: "a sweep takes values, not tables ([[network.changes]] and [[sources.override]] cannot be swept)"})
 			continue
 		}
 		a := Axis{Key: key}
 		for _, x := range values {
-			a.Values = append(a.Values, tomlValue(x))
+			a.Values = append(a.Values, tomltext.Value(x))
 		}
 		axes = append(axes, a)
 	}
 	return axes, errs
 }
-
-// holdsTable reports whether a decoded TOML value is or holds a table.
-func holdsTable(v any) bool {
-	switch x := v.(type) {
-	case map[string]any:
-		return true
-	case []any:
-		return slices.ContainsFunc(x, holdsTable)
-	case []map[string]any:
-		return true
-	}
-	return false
-}
-
-// tomlValue writes a decoded TOML value back as TOML text.
-func tomlValue(v any) string {
-	var b strings.Builder
-	toml.NewEncoder(&b).Encode(map[string]any{"v": v})
-	_, text, _ := strings.Cut(strings.TrimSpace(b.String()), "= ")
-	return text
-}
-
-// arraysOfTables are the keys whose tables repeat ([[flows]]): a key in one
-// is named with its element, "network.link[1].capacity", as Validate names
-// it, whatever found the problem.
-var arraysOfTables = []string{"sources.override", "network.changes", "network.node", "network.link", "flows"}
 
 // elementError names the element of an array of tables that an error's key
 // is in, and the line of the key in it (the toml package places an error
@@ -400,7 +330,7 @@ func elementError(err error, text string) error {
 	if !located {
 		return err
 	}
-	for _, array := range arraysOfTables {
+	for _, array := range keys.Repeated() {
 		if !strings.HasPrefix(e.Key, array+".") {
 			continue
 		}
@@ -408,7 +338,7 @@ func elementError(err error, text string) error {
 		if _, err := toml.Decode(text, &values); err != nil {
 			return err
 		}
-		elems, _ := lookup(values, array).([]map[string]any)
+		elems, _ := tomltext.Lookup(values, array).([]map[string]any)
 		field, ok := tomlField(array)
 		if !ok {
 			break
@@ -425,7 +355,7 @@ func elementError(err error, text string) error {
 				continue
 			}
 			e.Key = fmt.Sprintf("%s[%d].%s", array, i, name)
-			if line := elementLine(text, array, i, name); line > 0 {
+			if line := tomltext.ElementLine(text, array, i, name); line > 0 {
 				e.Where = fmt.Sprintf("%s:%d", file, line)
 			}
 			break
@@ -433,28 +363,6 @@ func elementError(err error, text string) error {
 		break
 	}
 	return err
-}
-
-// elementLine is the line of key name in element i of an array of tables
-// written [[array]], 0 if not found.
-func elementLine(text, array string, i int, name string) int {
-	n := -1
-	for k, l := range strings.Split(text, "\n") {
-		t := strings.TrimSpace(l)
-		if strings.HasPrefix(t, "[") {
-			header, _, _ := strings.Cut(strings.TrimPrefix(t, "[["), "]]")
-			if strings.HasPrefix(t, "[[") && strings.ReplaceAll(header, " ", "") == array {
-				n++
-			} else if n == i {
-				return 0
-			}
-			continue
-		}
-		if n == i && definesKey(l, name[strings.LastIndexByte(name, '.')+1:]) {
-			return k + 1
-		}
-	}
-	return 0
 }
 
 // tomlField is the Go type of the experiment's field at a dotted TOML key.
@@ -514,11 +422,11 @@ func typeError(err error, value func(key string) any) error {
 		if list, ok := v.([]any); ok {
 			for _, x := range list {
 				if _, table := x.(map[string]any); !table {
-					return &Error{Where: e.Where, Key: e.Key, Msg: "an array of tables, not " + describe(x)}
+					return &Error{Where: e.Where, Key: e.Key, Msg: "an array of tables, not " + tomltext.Describe(x)}
 				}
 			}
 		}
-		return &Error{Where: e.Where, Key: e.Key, Msg: "a table, not " + describe(v)}
+		return &Error{Where: e.Where, Key: e.Key, Msg: "a table, not " + tomltext.Describe(v)}
 	}
 	m := incompatible.FindStringSubmatch(e.Msg)
 	if m == nil {
@@ -529,72 +437,7 @@ func typeError(err error, value func(key string) any) error {
 	if want == "" {
 		return err
 	}
-	return &Error{Where: e.Where, Key: e.Key, Msg: want + ", not " + describe(value(e.Key))}
-}
-
-// describe names a decoded TOML value for an error: "a size ("1KB")",
-// "2.5", "the text "fast"".
-func describe(v any) string {
-	switch x := v.(type) {
-	case string:
-		for _, k := range []struct {
-			name  string
-			parse func(string) error
-		}{
-			{"a size", func(s string) error { _, err := units.ParseBytes(s); return err }},
-			{"a rate", func(s string) error { _, err := units.ParseRate(s); return err }},
-			{"a duration", func(s string) error { _, err := units.ParseDuration(s); return err }},
-		} {
-			if k.parse(x) == nil {
-				return fmt.Sprintf("%s (%q)", k.name, x)
-			}
-		}
-		return fmt.Sprintf("the text %q", x)
-	case float64:
-		// 1.0, not 1: a whole number refused as a float must not read as one
-		f := strconv.FormatFloat(x, 'g', -1, 64)
-		if !strings.ContainsAny(f, ".eEnI") {
-			f += ".0"
-		}
-		return f
-	case int64:
-		return strconv.FormatInt(x, 10)
-	case bool:
-		return strconv.FormatBool(x)
-	case []any, []map[string]any:
-		return "an array"
-	case map[string]any:
-		return "a table"
-	}
-	return "a value of another type"
-}
-
-// lookup finds a dotted key in decoded TOML; nil if it is not there.
-func lookup(m map[string]any, key string) any {
-	var v any = m
-	for _, part := range strings.Split(key, ".") {
-		t, ok := v.(map[string]any)
-		if !ok {
-			return nil
-		}
-		if x, ok := t[part]; ok {
-			v = x
-			continue
-		}
-		return lookupQuoted(t, part)
-	}
-	return v
-}
-
-// lookupQuoted finds a part of a key written quoted with dots in it (a
-// scheme's name has none, so this is rare): nil if absent.
-func lookupQuoted(t map[string]any, part string) any {
-	for k, x := range t {
-		if strings.Trim(k, `"`) == part {
-			return x
-		}
-	}
-	return nil
+	return &Error{Where: e.Where, Key: e.Key, Msg: want + ", not " + tomltext.Describe(value(e.Key))}
 }
 
 // choiceError is a word that is not one of a choice parameter's.
@@ -642,83 +485,12 @@ func decodeParam(md toml.MetaData, prim toml.Primitive, p algos.Param) (float64,
 	return x, err
 }
 
-// keyLines finds the line of every key the file defines. The keys come in
-// document order, so a forward scan finds each; a key repeated by an array
-// of tables gets one line per element.
-func keyLines(text string, keys []toml.Key) map[string][]int {
-	lines := strings.Split(text, "\n")
-	out := make(map[string][]int, len(keys))
-	from := 0
-	for _, k := range keys {
-		for i := from; i < len(lines); i++ {
-			if definesKey(lines[i], k[len(k)-1]) {
-				out[k.String()] = append(out[k.String()], i+1)
-				from = i
-				break
-			}
-		}
-	}
-	return out
-}
-
-// definesKey reports whether a line defines name: as a table header part, as
-// a (possibly dotted) key before "=", or inside an inline table.
-func definesKey(line, name string) bool {
-	t := strings.TrimSpace(line)
-	if t == "" || t[0] == '#' {
-		return false
-	}
-	parts := func(s string) bool {
-		if strings.Trim(strings.TrimSpace(s), `"'`) == name { // a quoted key with dots
-			return true
-		}
-		for _, p := range strings.Split(s, ".") {
-			if strings.Trim(strings.TrimSpace(p), `"'`) == name {
-				return true
-			}
-			if q, err := strconv.Unquote(strings.TrimSpace(p)); err == nil && q == name { // "\u001b[2J"
-				return true
-			}
-		}
-		return false
-	}
-	if t[0] == '[' {
-		header, _, _ := strings.Cut(strings.Trim(t, "[ "), "]")
-		return parts(header)
-	}
-	lhs, rhs, ok := strings.Cut(t, "=")
-	if !ok {
-		return false
-	}
-	if parts(lhs) {
-		return true
-	}
-	return strings.Contains(rhs, "{") && regexp.MustCompile(`[{,]\s*`+regexp.QuoteMeta(name)+`\s*=`).MatchString(rhs)
-}
-
-// knownKeys are the keys of the schema, for suggestions.
-var knownKeys = []string{
-	"name", "description", "seed", "duration", "warmup", "model", "algorithms",
-	"network.topology", "network.capacity", "network.buffer", "network.frame_size", "network.rtt",
-	"sources.count", "sources.line_rate", "sources.initial_rate", "sources.forward_delay",
-	"sources.backward_delay", "sources.start", "sources.stop", "sources.override",
-	"sources.override.ids", "sources.override.line_rate", "sources.override.initial_rate",
-	"sources.override.rtt", "sources.override.forward_delay", "sources.override.backward_delay",
-	"sources.override.start", "sources.override.stop",
-	"output.sample_interval", "output.rate_window", "output.fairness_threshold",
-	"network.pfc", "network.pfc_xoff", "network.pfc_xon", "network.clock_ppm", "network.switch_jitter",
-	"network.pfc_accounting", "network.pfc_deadlock_after", "network.pfc_threshold", "network.pfc_alpha",
-	"traffic.long_flows", "traffic.short_flow_rate", "traffic.short_flow_sizes",
-	"network.links", "network.hop_delay", "network.feedback_latency", "network.changes",
-	"network.changes.at", "network.changes.capacity", "network.changes.link", "output.phases",
-}
-
 // suggest names the known key closest to an unknown one, if any is close.
 func suggest(k toml.Key) string {
 	key := k.String()
 	best, bestD := "", 4
-	for _, known := range knownKeys {
-		if d := editDistance(key, known); d < bestD {
+	for _, known := range keys.Paths() {
+		if d := tomltext.EditDistance(key, known); d < bestD {
 			best, bestD = known, d
 		}
 	}
@@ -726,27 +498,6 @@ func suggest(k toml.Key) string {
 		return ""
 	}
 	return fmt.Sprintf(" (did you mean %q?)", best)
-}
-
-// editDistance is the Levenshtein distance between two short strings.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
 }
 
 func sortedKeys[V any](m map[string]V) []string {

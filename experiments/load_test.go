@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"qcnlab/algos"
+	"qcnlab/experiments/keys"
 )
 
 func TestDefaultBuiltin(t *testing.T) {
@@ -84,9 +85,11 @@ func TestSavedFileIsComplete(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := b.String()
-	for _, key := range append(knownKeys[:19:19], "output.sample_interval", "output.rate_window", "output.fairness_threshold") {
-		if key == "sources.override" {
-			continue
+	defaults := KeyDefaults()
+	for _, k := range keys.All {
+		key := k.Path
+		if _, has := defaults[key]; !has || !k.AppliesTo(e.Network.Topology) {
+			continue // no value to write
 		}
 		short := key[strings.LastIndex(key, ".")+1:]
 		if !strings.Contains(text, "\n"+short+" = ") {

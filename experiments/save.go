@@ -14,6 +14,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"qcnlab/algos"
+	"qcnlab/experiments/keys"
 	"qcnlab/units"
 )
 
@@ -29,11 +30,9 @@ func (e *Experiment) Encode(w io.Writer) error {
 	if err := enc.Encode(r); err != nil {
 		return err
 	}
-	if r.IsFabric() {
-		text := dropChainTables(b.String())
-		b.Reset()
-		b.WriteString(text)
-	}
+	text := dropWhatDoesNotApply(b.String(), r.Network.Topology)
+	b.Reset()
+	b.WriteString(text)
 	if len(r.Sweep) > 0 {
 		b.WriteString("\n[sweep]  # every combination of these values runs with every algorithm (params.NAME.KEY: with NAME only)\n")
 		for _, a := range r.Sweep {
@@ -115,6 +114,33 @@ func keepIfSame[T comparable](resolved **T, given, point *T) {
 	if given == nil && *resolved != nil && (point == nil || **resolved != *point) {
 		*resolved = nil
 	}
+}
+
+// dropWhatDoesNotApply removes from a saved experiment the keys and tables
+// its topology does not read (the registry's Topologies: a fabric's
+// [sources] and network.rtt), which the encoder writes for every
+// experiment, and which loading it back would refuse.
+func dropWhatDoesNotApply(text, topology string) string {
+	applies := func(path string) bool {
+		k, ok := keys.Lookup(path)
+		return !ok || k.AppliesTo(topology)
+	}
+	var out []string
+	skip, table := false, ""
+	for _, line := range strings.SplitAfter(text, "\n") {
+		t := strings.TrimSpace(line)
+		switch key, _, isKey := strings.Cut(t, " ="); {
+		case strings.HasPrefix(t, "["):
+			table = strings.Trim(t, "[] ")
+			skip = !applies(table)
+		case isKey && table == "" && !applies(key), isKey && table != "" && !applies(table+"."+key):
+			continue
+		}
+		if !skip {
+			out = append(out, line)
+		}
+	}
+	return strings.Join(out, "")
 }
 
 // paramTOML writes a parameter value as a TOML value of its kind.

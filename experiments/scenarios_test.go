@@ -28,15 +28,6 @@ func mustParse(t testing.TB, text string) *experiments.Experiment {
 	return e
 }
 
-func withoutWall(res *results.Result) *results.Result {
-	c := *res
-	c.Runs = append([]batch.RunSummary(nil), res.Runs...)
-	for i := range c.Runs {
-		c.Runs[i].WallSeconds = 0
-	}
-	return &c
-}
-
 // The built-in's claim: the victim, which never crosses the primary
 // bottleneck, loses most of its rate to pauses without congestion control
 // and keeps it with QCN, and PFC drops nothing either way.
@@ -118,9 +109,8 @@ func TestScenarioSameWhateverTheWorkers(t *testing.T) {
 	}
 	for i := range one.Runs {
 		a, b := one.Runs[i], four.Runs[i]
-		a.WallSeconds, b.WallSeconds = 0, 0
-		ja, _ := json.Marshal(a)
-		jb, _ := json.Marshal(b)
+		ja, _ := json.Marshal(a.Reproducible())
+		jb, _ := json.Marshal(b.Reproducible())
 		if !bytes.Equal(ja, jb) {
 			t.Errorf("run %d differs with 4 workers:\n%s\n%s", i, ja, jb)
 		}
@@ -164,7 +154,7 @@ seed = [1, 2]
 		if err != nil {
 			t.Fatal(err)
 		}
-		js, _ := json.Marshal(withoutWall(res))
+		js, _ := json.Marshal(batch.ReproducibleRuns(res.Runs))
 		outs = append(outs, string(js))
 		if f := res.Runs[0].Flows; f == nil || f.Started < 10 || f.Completed == 0 {
 			t.Fatalf("flows %+v", f)

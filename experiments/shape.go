@@ -1,7 +1,6 @@
 package experiments
 
 import (
-	"qcnlab/model/topo"
 	"qcnlab/units"
 )
 
@@ -38,75 +37,10 @@ func (s fabricShape) routeBytes(pfc bool) float64 {
 // shape is the fabric's size from its keys; ok is false if they are out of
 // bounds (reported as such).
 func (e *Experiment) shape() (s fabricShape, ok bool) {
-	n := e.Network
-	n.fabricSizes()
-	switch n.Topology {
-	case "leaf_spine":
-		if e.hostCount() == 0 || *n.Spines < 1 || *n.Spines > MaxSwitches {
-			return s, false
-		}
-		l, sp, h := float64(*n.Leaves), float64(*n.Spines), float64(*n.HostsPerLeaf)
-		s.nodes = l + sp + l*h
-		s.links = l*h + l*sp
-		s.switchPorts = l*h + 2*l*sp
-		s.groups = l
-		// At every other leaf each spine is a next hop; at each spine the
-		// leaf below.
-		s.nextHops = l * ((l-1)*sp + sp)
-		s.feeders = l*(h+sp)*(h+sp) + sp*l*l
-	case "fat_tree":
-		if e.hostCount() == 0 {
-			return s, false
-		}
-		k := float64(*n.K)
-		s.nodes = k*k*k/4 + 5*k*k/4
-		s.links = 3 * k * k * k / 4
-		s.switchPorts = 5 * k * k * k / 4
-		s.groups = k * k / 2
-		// Every edge and aggregation switch has at most k/2 next hops up,
-		// every core one down.
-		s.nextHops = s.groups * (k*k*k/2 + k*k/4)
-		s.feeders = 5 * k * k / 4 * k * k
-	case "custom":
-		if len(n.Nodes) > maxFabricEls || len(n.FabricLinks) > maxFabricEls {
-			return s, false
-		}
-		nodes := e.customNodes()
-		kinds := make(map[string]topo.Kind, len(nodes))
-		for _, node := range nodes {
-			kinds[node.Name] = node.Kind
-		}
-		degree := map[string]float64{}
-		groups := map[string]bool{}
-		between := 0.0 // switch ports toward other switches
-		for _, l := range n.FabricLinks {
-			a, b := kinds[l.A], kinds[l.B]
-			switch {
-			case a == topo.Host && b == topo.Switch:
-				groups[l.B] = true
-			case b == topo.Host && a == topo.Switch:
-				groups[l.A] = true
-			case a == topo.Switch && b == topo.Switch:
-				between += 2
-			}
-			for _, end := range []string{l.A, l.B} {
-				if kinds[end] == topo.Switch {
-					degree[end]++
-					s.switchPorts++
-				}
-			}
-		}
-		s.nodes = float64(len(nodes))
-		s.links = float64(len(n.FabricLinks))
-		s.groups = float64(len(groups))
-		s.nextHops = s.groups * between
-		for _, d := range degree {
-			s.feeders += d * d
-		}
-	default:
-		return s, false
+	if t := e.fabric(); t != nil {
+		return t.Shape(e)
 	}
-	return s, true
+	return s, false
 }
 
 // shapeErrors refuses a fabric whose topology or routes would be too large
@@ -132,23 +66,10 @@ func (e *Experiment) shapeErrors(bad func(key, format string, args ...any)) {
 	}
 }
 
-// sizeKey is the key that sizes a fabric's topology: for a leaf-spine the
-// largest of its three sizes, as set.
+// sizeKey is the key that sizes a fabric's topology.
 func (e *Experiment) sizeKey() string {
-	n := e.Network
-	n.fabricSizes()
-	switch n.Topology {
-	case "fat_tree":
-		return "network.k"
-	case "leaf_spine":
-		key, v := "network.leaves", *n.Leaves
-		if *n.Spines > v {
-			key, v = "network.spines", *n.Spines
-		}
-		if *n.HostsPerLeaf > v {
-			key = "network.hosts_per_leaf"
-		}
-		return key
+	if t := e.fabric(); t != nil {
+		return t.SizeKey(e.Network)
 	}
 	return "network.link"
 }

@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"qcnlab/algos"
+	"qcnlab/experiments/userfile"
 	"qcnlab/model"
 	"qcnlab/units"
 )
@@ -99,12 +101,7 @@ func (e *Experiment) flowSizesFile(spec, dir string) string {
 // readCDF reads a CDF file: a regular file (a device or a pipe is not read
 // at all) of at most MaxFileBytes.
 func readCDF(path string) ([]byte, error) {
-	if st, err := os.Stat(path); err != nil {
-		return nil, err
-	} else if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file", path)
-	}
-	return readLimited(path, "a CDF file")
+	return userfile.Read(context.Background(), path, userfile.Limit{Max: MaxFileBytes, What: "a CDF file"})
 }
 
 // absFlowSizes writes a short_flow_sizes spec that names a CDF file by its

@@ -9,13 +9,14 @@ import (
 	"unicode/utf8"
 
 	"qcnlab/algos"
+	"qcnlab/experiments/keys"
 	"qcnlab/model"
 	"qcnlab/printable"
 	"qcnlab/units"
 )
 
 // Topologies the experiment file accepts.
-var Topologies = []string{"dumbbell", "parking_lot", "leaf_spine", "fat_tree", "custom"}
+var Topologies = keys.Choices("network.topology")
 
 // Limits on frame sizes: Ethernet's minimum frame and a jumbo frame.
 const (
@@ -285,15 +286,17 @@ func (e *Experiment) validateChain(bad func(key, format string, args ...any)) {
 		bad("network.rtt", "must be finite")
 	}
 	links := e.LinkCount()
+	t := chainNamed(n.Topology)
+	oneLink := t != nil && t.MaxLinks() == 1 // a dumbbell
 	switch {
-	case n.Topology == "dumbbell" && links != 1:
-		bad("network.links", "a dumbbell has one congestible link; use topology = \"parking_lot\" for a chain")
-	case n.Topology == "dumbbell" && n.HopDelay != nil && *n.HopDelay != FixedDelay(algos.Time(n.RTT)/2):
+	case oneLink && links != 1:
+		bad("network.links", "a %s has one congestible link; use topology = \"parking_lot\" for a chain", n.Topology)
+	case oneLink && n.HopDelay != nil && *n.HopDelay != FixedDelay(algos.Time(n.RTT)/2):
 		// Files saved before dumbbells stopped writing it hold rtt/2, which
 		// changes nothing; any other value would be silently ignored.
-		bad("network.hop_delay", "a dumbbell has no hop between switches: its delays are network.rtt's and the sources' ([[sources.override]] rtt)")
-	case links < 1 || links > 64:
-		bad("network.links", "must be from 1 to 64")
+		bad("network.hop_delay", "a %s has no hop between switches: its delays are network.rtt's and the sources' ([[sources.override]] rtt)", n.Topology)
+	case links < 1 || links > maxChainLinks:
+		bad("network.links", "must be from 1 to %d", maxChainLinks)
 	case e.Model == "fluid" && links > 1:
 		bad("network.links", "the fluid model has one bottleneck; use model = \"packet\" for a parking lot")
 	case e.Model == "convergence" && links > 1:

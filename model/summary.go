@@ -8,13 +8,14 @@ import (
 )
 
 // Summary is what a run measured over [warmup, duration]; its JSON names are
-// part of qcnlab's command-line interface.
+// part of qcnlab's command-line interface. It is reproducible whole: the
+// same configuration and seed give the same Summary (the wall-clock time a
+// run took is batch.RunSummary's).
 type Summary struct {
 	Algorithm      string              `json:"algorithm"`
 	Model          string              `json:"model"`
 	Seed           uint64              `json:"seed"`
 	SimSeconds     float64             `json:"sim_seconds"`
-	WallSeconds    float64             `json:"wall_seconds"`
 	Events         uint64              `json:"events"`
 	Frames         uint64              `json:"frames"`
 	Bottlenecks    []BottleneckSummary `json:"bottlenecks"`

@@ -77,13 +77,7 @@ func headerView(w int, e *experiments.Experiment, now algos.Time, speed string, 
 // link rate, routing and traffic.
 func fabricForms(app, name string, e *experiments.Experiment) []string {
 	n, r := e.Network, e.Resolved()
-	shape := n.Topology
-	switch n.Topology {
-	case "fat_tree":
-		shape = fmt.Sprintf("fat-tree k=%d", *r.Network.K)
-	case "leaf_spine":
-		shape = fmt.Sprintf("leaf-spine %dx%d", *r.Network.Leaves, *r.Network.Spines)
-	}
+	shape := e.FabricLabel()
 	capacity, buffer := units.FormatRate(float64(n.Capacity)), units.FormatBytes(float64(n.Buffer))
 	traffic := r.Traffic.Pattern
 	return []string{

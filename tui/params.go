@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 
 	"github.com/charmbracelet/bubbles/cursor"
@@ -15,6 +14,7 @@ import (
 
 	"qcnlab/algos"
 	"qcnlab/experiments"
+	"qcnlab/experiments/keys"
 	"qcnlab/printable"
 	"qcnlab/units"
 )
@@ -39,17 +39,27 @@ func initialRate(r *experiments.Experiment) string {
 	return units.FormatRate(float64(*r.Sources.InitialRate))
 }
 
+// row is the row of a key of the experiment file, its doc line the
+// registry's (experiments/keys) for r's topology.
+func row(r *experiments.Experiment, key, value string) paramRow {
+	k, ok := keys.Lookup(key)
+	if !ok {
+		panic("tui: " + key + " is not a key of the registry")
+	}
+	return paramRow{key, value, k.DocFor(r.Network.Topology)}
+}
+
 // paramRows lists what the pane edits: the run and network keys, then every
 // parameter of the algorithm with its resolved value.
 func paramRows(e *experiments.Experiment, algo string) []paramRow {
 	r := e.Resolved()
 	dur := func(d units.Duration) string { return units.FormatDuration(algos.Time(d)) }
 	rows := []paramRow{
-		{"duration", dur(r.Duration), "simulated time of a run"},
-		{"warmup", dur(*r.Warmup), "statistics cover [warmup, duration]"},
-		{"seed", strconv.FormatUint(r.Seed, 10), "seed of every random stream; same seed, same run"},
-		{"model", r.Model, "packet (discrete events), fluid (seed 000's equations, QCN only) or convergence (seed 002's model, 2 sources)"},
-		{"network.topology", r.Network.Topology, "dumbbell or parking_lot (a chain of bottlenecks); leaf_spine, fat_tree or custom (a fabric)"},
+		row(r, "duration", dur(r.Duration)),
+		row(r, "warmup", dur(*r.Warmup)),
+		row(r, "seed", strconv.FormatUint(r.Seed, 10)),
+		row(r, "model", r.Model),
+		row(r, "network.topology", r.Network.Topology),
 	}
 	if r.IsFabric() {
 		rows = append(rows, fabricRows(r)...)
@@ -57,10 +67,9 @@ func paramRows(e *experiments.Experiment, algo string) []paramRow {
 		rows = append(rows, chainRows(r)...)
 	}
 	rows = append(rows,
-		paramRow{"output.sample_interval", dur(r.Output.SampleInterval), "time series resolution"},
-		paramRow{"output.rate_window", dur(r.Output.RateWindow), "per-source rates are averaged over this window"},
-		paramRow{"output.fairness_threshold", strconv.FormatFloat(r.Output.FairnessThreshold, 'g', -1, 64),
-			"min/max rate counted as fair (time to fairness)"})
+		row(r, "output.sample_interval", dur(r.Output.SampleInterval)),
+		row(r, "output.rate_window", dur(r.Output.RateWindow)),
+		row(r, "output.fairness_threshold", strconv.FormatFloat(r.Output.FairnessThreshold, 'g', -1, 64)))
 	sc, err := algos.Lookup(algo)
 	if err != nil {
 		return rows
@@ -82,24 +91,22 @@ func paramRows(e *experiments.Experiment, algo string) []paramRow {
 func chainRows(r *experiments.Experiment) []paramRow {
 	dur := func(d units.Duration) string { return units.FormatDuration(algos.Time(d)) }
 	rows := []paramRow{
-		{"network.capacity", units.FormatRate(float64(r.Network.Capacity)), "rate of each bottleneck link"},
-		{"network.buffer", units.FormatBytes(float64(r.Network.Buffer)), "buffer of each bottleneck (drop-tail)"},
-		{"network.frame_size", units.FormatBytes(float64(r.Network.FrameSize)), "data frame size"},
-		{"network.rtt", dur(r.Network.RTT), "round-trip propagation delay of every source"},
-		{"network.links", strconv.Itoa(*r.Network.Links), "congestible links in the chain (1 for a dumbbell)"},
-		{"network.pfc", strconv.FormatBool(r.Network.PFC), "IEEE 802.1Qbb PAUSE on every switch port"},
-		{"sources.count", strconv.Itoa(r.Sources.Count), "number of greedy sources"},
-		{"sources.line_rate", units.FormatRate(float64(*r.Sources.LineRate)), "access link rate of each source"},
-		{"sources.initial_rate", initialRate(r), "rate each source starts at"},
-		{"sources.forward_delay", r.Sources.ForwardDelay.String(), "propagation delay to the bottleneck (default: rtt/2)"},
-		{"sources.backward_delay", r.Sources.BackwardDelay.String(), "delay of feedback back to the source (default: rtt/2)"},
+		row(r, "network.capacity", units.FormatRate(float64(r.Network.Capacity))),
+		row(r, "network.buffer", units.FormatBytes(float64(r.Network.Buffer))),
+		row(r, "network.frame_size", units.FormatBytes(float64(r.Network.FrameSize))),
+		row(r, "network.rtt", dur(r.Network.RTT)),
+		row(r, "network.links", strconv.Itoa(*r.Network.Links)),
 	}
-	// A dumbbell has no hop between switches: its resolved experiment has
-	// no hop_delay.
-	if r.Network.HopDelay != nil {
-		rows = slices.Insert(rows, 6, paramRow{"network.hop_delay", r.Network.HopDelay.String(), "propagation between switches of a parking lot (default: rtt/2)"})
+	if r.Network.HopDelay != nil { // a dumbbell has no hop between switches
+		rows = append(rows, row(r, "network.hop_delay", r.Network.HopDelay.String()))
 	}
-	return rows
+	return append(rows,
+		row(r, "network.pfc", strconv.FormatBool(r.Network.PFC)),
+		row(r, "sources.count", strconv.Itoa(r.Sources.Count)),
+		row(r, "sources.line_rate", units.FormatRate(float64(*r.Sources.LineRate))),
+		row(r, "sources.initial_rate", initialRate(r)),
+		row(r, "sources.forward_delay", r.Sources.ForwardDelay.String()),
+		row(r, "sources.backward_delay", r.Sources.BackwardDelay.String()))
 }
 
 // fabricRows are the keys of a fabric: its size, links, routing and
@@ -112,30 +119,26 @@ func fabricRows(r *experiments.Experiment) []paramRow {
 		}
 		return strconv.Itoa(*p)
 	}
+	// First the keys of this topology alone: its sizes.
 	rows := []paramRow{}
-	switch n.Topology {
-	case "fat_tree":
-		rows = append(rows, paramRow{"network.k", itoa(n.K), "ports of every switch (even): k^3/4 hosts"})
-	case "leaf_spine":
-		rows = append(rows,
-			paramRow{"network.leaves", itoa(n.Leaves), "leaf (top-of-rack) switches"},
-			paramRow{"network.spines", itoa(n.Spines), "spine switches, each linked to every leaf"},
-			paramRow{"network.hosts_per_leaf", itoa(n.HostsPerLeaf), "hosts under each leaf"},
-			paramRow{"network.uplink_capacity", units.FormatRate(float64(*n.UplinkCapacity)), "rate of the leaf-spine links"})
+	for _, k := range keys.All {
+		if len(k.Topologies) == 1 && k.Topologies[0] == n.Topology && k.Kind != keys.Tables && !keys.InRepeated(k.Path) {
+			rows = append(rows, row(r, k.Path, r.KeyText(k.Path)))
+		}
 	}
 	rows = append(rows,
-		paramRow{"network.capacity", units.FormatRate(float64(n.Capacity)), "rate of the host links (every link of a fat-tree)"},
-		paramRow{"network.buffer", units.FormatBytes(float64(n.Buffer)), "buffer of every switch egress port (drop-tail)"},
-		paramRow{"network.frame_size", units.FormatBytes(float64(n.FrameSize)), "data frame size"},
-		paramRow{"network.hop_delay", n.HopDelay.String(), "propagation of every link, drawn per link"},
-		paramRow{"network.routing", n.Routing, "ecmp (a path per flow, by hash) or spray (a next hop per frame)"},
-		paramRow{"network.pfc", strconv.FormatBool(n.PFC), "IEEE 802.1Qbb PAUSE, hop by hop on every switch port"},
-		paramRow{"traffic.pattern", tr.Pattern, "permutation, incast, all_to_all or none (only [[flows]])"},
-		paramRow{"traffic.flow_size", tr.FlowSize, "greedy, or the bytes each pattern flow sends"})
+		row(r, "network.capacity", units.FormatRate(float64(n.Capacity))),
+		row(r, "network.buffer", units.FormatBytes(float64(n.Buffer))),
+		row(r, "network.frame_size", units.FormatBytes(float64(n.FrameSize))),
+		row(r, "network.hop_delay", n.HopDelay.String()),
+		row(r, "network.routing", n.Routing),
+		row(r, "network.pfc", strconv.FormatBool(n.PFC)),
+		row(r, "traffic.pattern", tr.Pattern),
+		row(r, "traffic.flow_size", tr.FlowSize))
 	if tr.Pattern == "incast" {
 		rows = append(rows,
-			paramRow{"traffic.incast_senders", itoa(tr.IncastSenders), "senders, drawn among the hosts not under the receiver's switch"},
-			paramRow{"traffic.incast_to", itoa(tr.IncastTo), "the receiving host"})
+			row(r, "traffic.incast_senders", itoa(tr.IncastSenders)),
+			row(r, "traffic.incast_to", itoa(tr.IncastTo)))
 	}
 	return rows
 }

@@ -34,11 +34,36 @@ type RunSummary struct {
 	// summary.json of the whole batch, and the run column of results.csv
 	// and timeseries.csv.gz, which join on it.
 	Run int `json:"run"`
+	// WallSeconds is the wall-clock time the run took: the one number of a
+	// run that is not reproducible, kept out of model.Summary, which is.
+	WallSeconds float64 `json:"wall_seconds"`
 	model.Summary
 	Point map[string]string `json:"point,omitempty"`
 	// Label names the run ("qcn network.rtt=300us"); empty for a summary
 	// read back from summary.json, which does not hold it.
 	Label string `json:"-"`
+}
+
+// Reproducible is the part of a run's summary that the same file and seed
+// give again whatever the number of workers: all of it but the wall time.
+type Reproducible struct {
+	Run     int               `json:"run"`
+	Point   map[string]string `json:"point,omitempty"`
+	Summary model.Summary     `json:"summary"`
+}
+
+// Reproducible returns the run's reproducible part.
+func (r *RunSummary) Reproducible() Reproducible {
+	return Reproducible{Run: r.Run, Point: r.Point, Summary: r.Summary}
+}
+
+// ReproducibleRuns returns the reproducible part of each run.
+func ReproducibleRuns(runs []RunSummary) []Reproducible {
+	out := make([]Reproducible, len(runs))
+	for i := range runs {
+		out[i] = runs[i].Reproducible()
+	}
+	return out
 }
 
 // InternalError is a panic in a run: a bug in qcnlab, reported with the

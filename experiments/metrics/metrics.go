@@ -2,8 +2,9 @@
 // runs by: each one's name (as summary.json and results.csv write it), unit,
 // scope (the run, each bottleneck or each source), how to read it from a
 // run's summary, and what a missing value means. The sweep figure, the
-// stability criteria and results.csv read metrics through it, so a metric
-// means the same thing in each.
+// stability criteria, results.csv and the text summary's link and fairness
+// lines read metrics through it, so a metric means the same thing in each;
+// a test fails when a number of the summary is not registered.
 package metrics
 
 import (
@@ -92,6 +93,7 @@ const (
 	noFabric    = "empty on a chain, whose sources have one path"
 	noFlows     = "empty for a run without flows of a given size"
 	noFlowsDone = "empty for a run without flows of a given size, or none completed"
+	noIncast    = "empty for a run without an incast"
 )
 
 func run(name, unit, doc, missing string, f func(s *model.Summary) (float64, bool)) *Metric {
@@ -137,10 +139,9 @@ func optional(p *float64) (float64, bool) {
 // The metrics, in the order summary.json writes them: the run's, each
 // bottleneck's, each source's, then fairness.
 var (
-	SimSeconds  = run("sim_seconds", "seconds", "simulated time of the run", "", func(s *model.Summary) (float64, bool) { return s.SimSeconds, true })
-	WallSeconds = run("wall_seconds", "seconds", "wall-clock time the run took", "", func(s *model.Summary) (float64, bool) { return s.WallSeconds, true })
-	Events      = run("events", "", "discrete events handled (integration steps for a fluid model)", "", func(s *model.Summary) (float64, bool) { return float64(s.Events), true })
-	Frames      = run("frames", "frames", "frames that left the bottleneck", "", func(s *model.Summary) (float64, bool) { return float64(s.Frames), true })
+	SimSeconds = run("sim_seconds", "seconds", "simulated time of the run", "", func(s *model.Summary) (float64, bool) { return s.SimSeconds, true })
+	Events     = run("events", "", "discrete events handled (integration steps for a fluid model)", "", func(s *model.Summary) (float64, bool) { return float64(s.Events), true })
+	Frames     = run("frames", "frames", "frames that left the bottleneck", "", func(s *model.Summary) (float64, bool) { return float64(s.Frames), true })
 
 	Capacity         = link("capacity_bps", "bits/s", "capacity in force at the end of the window", func(b *model.BottleneckSummary) float64 { return b.CapacityBps })
 	Utilization      = link("utilization", "fraction", "delivered bits over the capacity integrated over the window", func(b *model.BottleneckSummary) float64 { return b.Utilization })
@@ -185,6 +186,29 @@ var (
 	SlowdownP95     = flows("slowdown_p95", "", "95th percentile of the slowdowns", func(f *model.FlowSummary) float64 { return f.SlowdownP95 })
 	SlowdownP99     = flows("slowdown_p99", "", "99th percentile of the slowdowns", func(f *model.FlowSummary) float64 { return f.SlowdownP99 })
 
+	IncastFlows = run("flows_incast_flows", "", "the incast's flows (traffic.pattern = \"incast\"); 0 without an incast", noFlows,
+		func(s *model.Summary) (float64, bool) {
+			if s.Flows == nil {
+				return 0, false
+			}
+			return float64(s.Flows.IncastFlows), true
+		})
+	IncastCompleted = run("flows_incast_completed", "", "of the incast's flows, those whose last byte was delivered by the end", noIncast,
+		func(s *model.Summary) (float64, bool) {
+			if s.Flows == nil || s.Flows.IncastCompleted == nil {
+				return 0, false
+			}
+			return float64(*s.Flows.IncastCompleted), true
+		})
+	IncastCompletion = run("flows_incast_completion_seconds", "seconds", "when the incast's last flow completed, from its start",
+		"empty without an incast, or when one of its flows never completed",
+		func(s *model.Summary) (float64, bool) {
+			if s.Flows == nil {
+				return 0, false
+			}
+			return optional(s.Flows.IncastCompletion)
+		})
+
 	JainFairness   = run("jain_fairness", "", "Jain's index of the sources' throughputs", noDelivery, func(s *model.Summary) (float64, bool) { return optional(s.JainFairness) })
 	TimeToFairness = run("time_to_fairness_seconds", "seconds",
 		"the first time after which min/max of the sources' window-averaged rates stays at or above output.fairness_threshold",
@@ -194,11 +218,12 @@ var (
 
 // All lists every metric, in summary.json's order.
 var All = []*Metric{
-	SimSeconds, WallSeconds, Events, Frames,
+	SimSeconds, Events, Frames,
 	Capacity, Utilization, QueueMean, QueueStd, QueueMin, QueueMax, QueueTarget, EmptyFraction,
 	Drops, DroppedBytes, DropsTotal, CPFeedbackFrames, PauseFrames, PausingFraction, HeldFraction, MarkedFrames,
 	Throughput, FinalRate, DeliveredBytes, SourceFeedbackFrames, LoopDelayMin, LoopDelayMax, SourcePausedFraction, PathCount, CNPs,
 	JainFairness, TimeToFairness,
 	FlowsStarted, FlowsCompleted, FlowsLost, FlowsUnfinished, FlowsSizeMean, FCTMean, FCTP50, FCTP95, FCTP99,
 	SlowdownMean, SlowdownP50, SlowdownP95, SlowdownP99,
+	IncastFlows, IncastCompleted, IncastCompletion,
 }

@@ -12,7 +12,7 @@ func ptr(x float64) *float64 { return &x }
 // Every metric is named as summary.json names it, in its scope's object,
 // reads the value written there, and is missing exactly where it is null.
 func TestNamesAndValuesAreSummaryJSONs(t *testing.T) {
-	s := model.Summary{SimSeconds: 1, WallSeconds: 2, Events: 3, Frames: 4,
+	s := model.Summary{SimSeconds: 1, Events: 3, Frames: 4,
 		Bottlenecks: []model.BottleneckSummary{{CapacityBps: 5, Utilization: 0.5, QueueMean: 6, QueueStd: 7, QueueMin: 8, QueueMax: 9,
 			QEq: 10, EmptyFraction: 0.1, Drops: 11, DroppedBytes: 12, DropsTotal: 13, FeedbackFrames: 14, PauseFrames: 15,
 			PausedFraction: 0.2, HeldFraction: 0.3, MarkedFrames: 21}},
@@ -20,7 +20,8 @@ func TestNamesAndValuesAreSummaryJSONs(t *testing.T) {
 			LoopDelayMin: ptr(20), PausedFraction: 0.4, From: "h0", To: "h1", PathCount: 2, CNPs: 22}},
 		JainFairness: ptr(0.9),
 		Flows: &model.FlowSummary{Started: 23, Completed: 22, Lost: 1, FCTMean: 24, FCTP50: 25, FCTP95: 26, FCTP99: 27,
-			SlowdownMean: 28, SlowdownP50: 29, SlowdownP95: 30, SlowdownP99: 31},
+			SlowdownMean: 28, SlowdownP50: 29, SlowdownP95: 30, SlowdownP99: 31,
+			IncastFlows: 32, IncastCompleted: new(int), IncastCompletion: ptr(33)},
 	}
 	data, err := json.Marshal(s)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -40,6 +41,7 @@ func writeResults(ctx context.Context, dir *outdir.Dir, e *experiments.Experimen
 			sum.Bottlenecks = nil
 		}
 		flatten(ctx, "", reflect.ValueOf(sum), &cells[i])
+		cells[i] = withWall(cells[i], res.Runs[i].WallSeconds)
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -200,6 +202,19 @@ func SweptValue(key, text string) string {
 }
 
 type cell struct{ name, value string }
+
+// withWall puts the run's wall-clock time, which is not part of its
+// reproducible summary, in its column after sim_seconds.
+func withWall(cells []cell, seconds float64) []cell {
+	at := 0
+	for k, c := range cells {
+		if c.name == "sim_seconds" {
+			at = k + 1
+			break
+		}
+	}
+	return slices.Insert(cells, at, cell{"wall_seconds", scalar(reflect.ValueOf(seconds))})
+}
 
 // groupNames prefix the elements of the summary's lists: the metrics'
 // scopes name those of bottlenecks and sources.

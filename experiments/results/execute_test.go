@@ -80,15 +80,6 @@ func mustParse(t testing.TB, text string) *experiments.Experiment {
 	return e
 }
 
-func withoutWall(res *Result) *Result {
-	c := *res
-	c.Runs = append([]batch.RunSummary(nil), res.Runs...)
-	for i := range c.Runs {
-		c.Runs[i].WallSeconds = 0
-	}
-	return &c
-}
-
 func TestSameNumbersWhateverTheWorkers(t *testing.T) {
 	var outs []string
 	for _, workers := range []int{1, 2, 4} {
@@ -97,7 +88,7 @@ func TestSameNumbersWhateverTheWorkers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		js, _ := json.Marshal(withoutWall(res))
+		js, _ := json.Marshal(batch.ReproducibleRuns(res.Runs))
 		series, err := os.ReadFile(filepath.Join(dir, "timeseries.csv.gz"))
 		if err != nil {
 			t.Fatal(err)
@@ -282,8 +273,8 @@ func TestSummariesRepeatExactly(t *testing.T) {
 	if err1 != nil || err2 != nil {
 		t.Fatal(err1, err2)
 	}
-	ja, _ := json.Marshal(withoutWall(a))
-	jb, _ := json.Marshal(withoutWall(b))
+	ja, _ := json.Marshal(batch.ReproducibleRuns(a.Runs))
+	jb, _ := json.Marshal(batch.ReproducibleRuns(b.Runs))
 	if string(ja) != string(jb) {
 		t.Errorf("two runs of the same experiment differ:\n%s\n%s", ja, jb)
 	}

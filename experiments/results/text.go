@@ -12,6 +12,7 @@ import (
 
 	"qcnlab/algos"
 	"qcnlab/experiments/batch"
+	"qcnlab/experiments/metrics"
 	"qcnlab/experiments/stats"
 	"qcnlab/model"
 	"qcnlab/printable"
@@ -111,14 +112,14 @@ func writeRun(tw io.Writer, r *batch.RunSummary) {
 	writeTiers(tw, r.Tiers)
 	shown := hottest(r.Bottlenecks, len(r.Tiers) > 0)
 	for _, j := range shown {
-		b := r.Bottlenecks[j]
-		fmt.Fprintf(tw, "  %s %s\tutilization %.2f%%, drops %d, empty %.1f%% of the time\n", printable.Text(b.Name), units.FormatRate(b.CapacityBps),
-			100*b.Utilization, b.Drops, 100*b.EmptyFraction)
-		fmt.Fprintf(tw, "  queue\tmean %s, std %s, min %s, max %s (target %s)\n", kb(b.QueueMean), kb(b.QueueStd),
-			kb(b.QueueMin), kb(b.QueueMax), kb(b.QEq))
-		if b.PauseFrames > 0 || b.HeldFraction > 0 {
+		b := func(m *metrics.Metric) float64 { v, _ := m.Value(&r.Summary, j); return v }
+		fmt.Fprintf(tw, "  %s %s\tutilization %.2f%%, drops %d, empty %.1f%% of the time\n", printable.Text(r.Bottlenecks[j].Name),
+			units.FormatRate(b(metrics.Capacity)), 100*b(metrics.Utilization), int64(b(metrics.Drops)), 100*b(metrics.EmptyFraction))
+		fmt.Fprintf(tw, "  queue\tmean %s, std %s, min %s, max %s (target %s)\n", kb(b(metrics.QueueMean)), kb(b(metrics.QueueStd)),
+			kb(b(metrics.QueueMin)), kb(b(metrics.QueueMax)), kb(b(metrics.QueueTarget)))
+		if b(metrics.PauseFrames) > 0 || b(metrics.HeldFraction) > 0 {
 			fmt.Fprintf(tw, "  PFC\t%d pause frames, pausing its feeders %.1f%% of the time, paused %.1f%%\n",
-				b.PauseFrames, 100*b.PausedFraction, 100*b.HeldFraction)
+				int64(b(metrics.PauseFrames)), 100*b(metrics.PausingFraction), 100*b(metrics.HeldFraction))
 		}
 	}
 	if more := len(r.Bottlenecks) - len(shown); more > 0 {
@@ -191,34 +192,23 @@ func writeGroup(tw io.Writer, g *seedGroup) {
 	}
 	writeTiers(tw, first.Tiers)
 	for _, j := range hottest(first.Bottlenecks, len(first.Tiers) > 0) {
-		b := func(f func(b *model.BottleneckSummary) float64) stats.Sample {
-			return over(g.runs, func(r *batch.RunSummary) (float64, bool) {
-				if j >= len(r.Bottlenecks) {
-					return 0, false
-				}
-				return f(&r.Bottlenecks[j]), true
-			})
-		}
+		b := func(m *metrics.Metric) stats.Sample { return metricOver(g.runs, m, j) }
 		name := first.Bottlenecks[min(j, len(first.Bottlenecks)-1)].Name
 		fmt.Fprintf(tw, "  %s %s\tutilization %s, drops %s, empty %s of the time\n", printable.Text(name),
-			units.FormatRate(b(func(b *model.BottleneckSummary) float64 { return b.CapacityBps }).Mean),
-			pct(b(func(b *model.BottleneckSummary) float64 { return b.Utilization }), 2),
-			num(b(func(b *model.BottleneckSummary) float64 { return float64(b.Drops) }), "%.1f"),
-			pct(b(func(b *model.BottleneckSummary) float64 { return b.EmptyFraction }), 1))
+			units.FormatRate(b(metrics.Capacity).Mean), pct(b(metrics.Utilization), 2), num(b(metrics.Drops), "%.1f"), pct(b(metrics.EmptyFraction), 1))
 		fmt.Fprintf(tw, "  queue\tmean %s, std %s, min %s, max %s (target %s)\n",
-			kbCI(b(func(b *model.BottleneckSummary) float64 { return b.QueueMean })),
-			kbCI(b(func(b *model.BottleneckSummary) float64 { return b.QueueStd })),
-			kbCI(b(func(b *model.BottleneckSummary) float64 { return b.QueueMin })),
-			kbCI(b(func(b *model.BottleneckSummary) float64 { return b.QueueMax })),
-			kb(b(func(b *model.BottleneckSummary) float64 { return b.QEq }).Mean))
-		if p := b(func(b *model.BottleneckSummary) float64 { return float64(b.PauseFrames) + b.HeldFraction }); p.Mean > 0 {
+			kbCI(b(metrics.QueueMean)), kbCI(b(metrics.QueueStd)), kbCI(b(metrics.QueueMin)), kbCI(b(metrics.QueueMax)), kb(b(metrics.QueueTarget).Mean))
+		if p := over(g.runs, func(r *batch.RunSummary) (float64, bool) {
+			if j >= len(r.Bottlenecks) {
+				return 0, false
+			}
+			return float64(r.Bottlenecks[j].PauseFrames) + r.Bottlenecks[j].HeldFraction, true
+		}); p.Mean > 0 {
 			fmt.Fprintf(tw, "  PFC\t%s pause frames, pausing its feeders %s of the time, paused %s\n",
-				num(b(func(b *model.BottleneckSummary) float64 { return float64(b.PauseFrames) }), "%.1f"),
-				pct(b(func(b *model.BottleneckSummary) float64 { return b.PausedFraction }), 1),
-				pct(b(func(b *model.BottleneckSummary) float64 { return b.HeldFraction }), 1))
+				num(b(metrics.PauseFrames), "%.1f"), pct(b(metrics.PausingFraction), 1), pct(b(metrics.HeldFraction), 1))
 		}
 	}
-	jain := over(g.runs, func(r *batch.RunSummary) (float64, bool) { return optionalValue(r.JainFairness) })
+	jain := metricOver(g.runs, metrics.JainFairness, 0)
 	total := over(g.runs, func(r *batch.RunSummary) (float64, bool) {
 		sum := 0.0
 		for _, s := range r.Sources {
@@ -231,7 +221,7 @@ func writeGroup(tw io.Writer, g *seedGroup) {
 		jainText = num(jain, "%.3f") + reached(jain.N, len(g.runs), "delivered")
 	}
 	fmt.Fprintf(tw, "  throughput\t%s Gbps in all; Jain fairness %s\n", num(total, "%.3f"), jainText)
-	ttf := over(g.runs, func(r *batch.RunSummary) (float64, bool) { return optionalValue(r.TimeToFairness) })
+	ttf := metricOver(g.runs, metrics.TimeToFairness, 0)
 	ttfText := "not reached"
 	if len(first.Sources) == 0 && delivered(&first.Summary) {
 		ttfText = "none (no greedy flows)"
@@ -293,6 +283,12 @@ func writeGroup(tw io.Writer, g *seedGroup) {
 				num(pb(func(b *model.BottleneckSummary) float64 { return float64(b.Drops) }), "%.1f"), jain)
 		}
 	}
+}
+
+// metricOver is a metric of the registry over the runs' seeds, of their
+// i-th element; a run without a value is left out.
+func metricOver(runs []*batch.RunSummary, m *metrics.Metric, i int) stats.Sample {
+	return over(runs, func(r *batch.RunSummary) (float64, bool) { return m.Value(&r.Summary, i) })
 }
 
 // over is a metric of the runs over their seeds; a run without a value is

@@ -15,13 +15,13 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 
 	"qcnlab/experiments"
 	"qcnlab/experiments/batch"
 	"qcnlab/experiments/outdir"
 	"qcnlab/experiments/plots"
 	"qcnlab/experiments/results"
+	"qcnlab/experiments/userfile"
 )
 
 // Bounds on what merge reads, so that an edited or damaged shard cannot
@@ -42,56 +42,13 @@ type slice struct {
 	toml     []byte
 }
 
-// openRegular opens the regular file at path (or what a link there names)
-// for reading, refusing anything else before it reads: a FIFO would block
-// the open, and then every read, for ever.
-func openRegular(path string) (*os.File, error) {
-	if info, err := os.Stat(path); err != nil {
-		return nil, err
-	} else if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file (%s); a shard's files are the regular files qcnlab run wrote", path, info.Mode().Type())
-	}
-	// O_NONBLOCK: a FIFO swapped in after the check opens at once, and is
-	// refused below, instead of blocking the open.
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
-	}
-	if info, err := f.Stat(); err != nil {
-		f.Close()
-		return nil, err
-	} else if !info.Mode().IsRegular() {
-		f.Close()
-		return nil, fmt.Errorf("%s: not a regular file (%s); a shard's files are the regular files qcnlab run wrote", path, info.Mode().Type())
-	}
-	return f, nil
-}
+// shardFile is what a shard's files are, in errors.
+const shardFile = "a shard's file (a regular file qcnlab run wrote)"
 
 // readBounded reads the regular file at path, at most limit bytes, and
 // stops if ctx is cancelled.
 func readBounded(ctx context.Context, path string, limit int64) ([]byte, error) {
-	f, err := openRegular(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, err
-	} else if info.Size() > limit {
-		return nil, fmt.Errorf("%s: %d bytes, more than the %d a shard's file may be", path, info.Size(), limit)
-	}
-	// One buffer of the file's size (io.ReadAll's doubling would take
-	// twice it), and a byte more to see a file that grew meanwhile.
-	data := make([]byte, info.Size()+1)
-	n, err := io.ReadFull(results.ContextReader(ctx, f), data)
-	switch {
-	case err == nil:
-		return nil, fmt.Errorf("%s: grew while it was read", path)
-	case !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF):
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return data[:n], nil
+	return userfile.Read(ctx, path, userfile.Limit{Max: limit, What: shardFile})
 }
 
 // decodeSummary decodes summary.json into res, returning as soon as ctx
@@ -508,7 +465,7 @@ func mergeSeries(ctx context.Context, e *experiments.Experiment, runs []place, w
 			continue
 		}
 		name := filepath.Join(s.dir, results.SeriesFile)
-		f, err := openRegular(name)
+		f, err := userfile.Open(name, shardFile)
 		if err != nil {
 			return err
 		}

@@ -1,0 +1,91 @@
+package experiments
+
+import (
+	"encoding"
+	"fmt"
+	"reflect"
+	"strings"
+
+	"qcnlab/experiments/keys"
+	"qcnlab/experiments/tomltext"
+)
+
+// fieldByTOML is the field of struct type t that TOML names name.
+func fieldByTOML(t reflect.Type, name string) (reflect.StructField, bool) {
+	if t.Kind() != reflect.Struct {
+		return reflect.StructField{}, false
+	}
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		tag, _, _ := strings.Cut(f.Tag.Get("toml"), ",")
+		if tag == name && tag != "-" {
+			return f, true
+		}
+	}
+	return reflect.StructField{}, false
+}
+
+// valueAt is the value of e at a dotted key outside an array of tables;
+// false where the path is not a field or passes a nil pointer.
+func valueAt(e *Experiment, path string) (reflect.Value, bool) {
+	v := reflect.ValueOf(e).Elem()
+	for _, part := range strings.Split(path, ".") {
+		f, ok := fieldByTOML(v.Type(), part)
+		if !ok {
+			return reflect.Value{}, false
+		}
+		v = v.FieldByIndex(f.Index)
+		if v.Kind() == reflect.Pointer {
+			if v.IsNil() {
+				return reflect.Value{}, false
+			}
+			v = v.Elem()
+		}
+	}
+	return v, true
+}
+
+// KeyText is the value of the key at path as the workbench shows it: with
+// its unit, unquoted; "-" where it is unset.
+func (e *Experiment) KeyText(path string) string {
+	v, ok := valueAt(e, path)
+	if !ok {
+		return "-"
+	}
+	if m, ok := v.Interface().(encoding.TextMarshaler); ok {
+		text, _ := m.MarshalText()
+		return string(text)
+	}
+	return fmt.Sprint(v.Interface())
+}
+
+// KeyDefaults is each key's default as a file writes it, where it has one:
+// the value a default experiment resolves it to, on the first topology
+// the key applies to (so a derived default shows what it derives to
+// there). The registry says how a derived one follows other keys.
+func KeyDefaults() map[string]string {
+	out := map[string]string{}
+	resolved := map[string]*Experiment{}
+	for _, k := range keys.All {
+		if k.Kind == keys.Table || k.Kind == keys.Tables || keys.InRepeated(k.Path) {
+			continue
+		}
+		topology := Default().Network.Topology
+		if k.Topologies != nil {
+			topology = k.Topologies[0]
+		}
+		r, ok := resolved[topology]
+		if !ok {
+			e := Default()
+			e.Network.Topology = topology
+			r = e.Resolved()
+			resolved[topology] = r
+		}
+		v, ok := valueAt(r, k.Path)
+		if !ok || v.IsZero() && k.Kind != keys.Count && k.Kind != keys.Number && k.Kind != keys.Switch && k.Kind != keys.Duration && k.Kind != keys.Delay {
+			continue
+		}
+		out[k.Path] = tomltext.Value(v.Interface())
+	}
+	return out
+}

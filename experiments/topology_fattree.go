@@ -1,0 +1,82 @@
+package experiments
+
+import (
+	"fmt"
+
+	"qcnlab/algos"
+	"qcnlab/model"
+	"qcnlab/model/topo"
+)
+
+// fatTree is a k-ary fat-tree (Al-Fares et al., SIGCOMM 2008): k pods of
+// k/2 edge and k/2 aggregation switches, (k/2)^2 cores, k^3/4 hosts, every
+// link at network.capacity.
+type fatTree struct{}
+
+var _ = registerTopology(fatTree{})
+
+// defaultK is the k of a fat-tree the file leaves it out of: sixteen hosts.
+const defaultK = 4
+
+func (fatTree) Name() string { return "fat_tree" }
+
+func (fatTree) Sized(n *Network) {
+	if n.K == nil {
+		n.K = ptr(defaultK)
+	}
+}
+
+func (t fatTree) Hosts(e *Experiment) int {
+	n := e.Network
+	t.Sized(&n)
+	if *n.K < 2 || *n.K > MaxFatTreeK {
+		return 0
+	}
+	return *n.K * *n.K * *n.K / 4
+}
+
+func (t fatTree) Ports(e *Experiment) int {
+	n := e.Network
+	t.Sized(&n)
+	if t.Hosts(e) == 0 {
+		return 0
+	}
+	k := *n.K
+	return (k*k + k*k/4) * k
+}
+
+func (t fatTree) Shape(e *Experiment) (s fabricShape, ok bool) {
+	n := e.Network
+	t.Sized(&n)
+	if t.Hosts(e) == 0 {
+		return s, false
+	}
+	k := float64(*n.K)
+	s.nodes = k*k*k/4 + 5*k*k/4
+	s.links = 3 * k * k * k / 4
+	s.switchPorts = 5 * k * k * k / 4
+	s.groups = k * k / 2
+	// Every edge and aggregation switch has at most k/2 next hops up,
+	// every core one down.
+	s.nextHops = s.groups * (k*k*k/2 + k*k/4)
+	s.feeders = 5 * k * k / 4 * k * k
+	return s, true
+}
+
+func (fatTree) SizeKey(Network) string { return "network.k" }
+func (fatTree) BuildKey() string       { return "network.topology" }
+
+func (fatTree) Build(e *Experiment, n Network, _ model.Dist, delay func(topo.Link) algos.Time) (*topo.Topology, error) {
+	return topo.FatTree(*n.K, float64(n.Capacity), int(n.Buffer), delay)
+}
+
+func (fatTree) Label(n Network) string { return fmt.Sprintf("fat-tree k=%d", *n.K) }
+
+func (fatTree) Validate(e *Experiment, bad badFunc) {
+	n := e.Network
+	switch {
+	case n.K == nil: // the default
+	case *n.K < 2 || *n.K > MaxFatTreeK || *n.K%2 != 0:
+		bad("network.k", "%d: k must be even, from 2 to %d (k^3/4 hosts)", *n.K, MaxFatTreeK)
+	}
+}
