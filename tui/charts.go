@@ -98,9 +98,14 @@ func (c *chartsPane) render() {
 	case h < 10:
 		c.rendered = fitLines(sparkLines(w, c.scenario, c.snap), w, h)
 	default:
+		// The charts first, then the tiers' pause lines, then the
+		// watched ports' as they fit.
 		pfc := pfcLines(w, c.snap)
-		if h-len(pfc) < 14 {
-			pfc = nil // the charts first
+		if keep := max(0, h-14); len(pfc) > keep {
+			pfc = pfc[:keep]
+			if len(pfc) < 1+max(1, c.snap.heldTiers) { // the title and every tier, or one port
+				pfc = nil
+			}
 		}
 		h -= len(pfc)
 		qh := max(4, (h-2)/2)
@@ -121,9 +126,10 @@ func (c *chartsPane) render() {
 	}
 }
 
-// pfcLines is the PFC view: a title, then for each tier of a fabric (each
-// port of a chain) the share of the time its ports were paused by the next
-// switch, as a sparkline over the run from 0 to 1; none without PFC.
+// pfcLines is the PFC view: a title, then for each tier of a fabric and each
+// of its watched ports (each port of a chain) the share of the time its
+// ports were paused by the next switch, as a sparkline over the run from 0
+// to 1; none without PFC.
 func pfcLines(w int, s *snapshot) []string {
 	n := len(s.heldNames)
 	if n == 0 || len(s.points) == 0 {

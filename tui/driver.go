@@ -31,6 +31,7 @@ type snapshot struct {
 	band [2]float64
 	// heldNames are the PFC view's lines, whose values end every point.
 	heldNames []string
+	heldTiers int      // of heldNames, a fabric's tiers; its watched ports follow
 	ports     []string // their names
 	points    []point  // downsampled history over [0, now]
 	summary   model.Summary
@@ -187,6 +188,7 @@ func (d *driver) publish() {
 		delivered: d.hist.delivered,
 		band:      d.band,
 		heldNames: d.hist.heldNames,
+		heldTiers: d.hist.heldTiers,
 		ports:     d.hist.ports,
 		points:    d.hist.snapshot(),
 		summary:   d.sim.Summary(),

@@ -36,7 +36,7 @@ func TestGoldenFabricVictims(t *testing.T) {
 		h.advance(tick250)
 	}
 	v := h.view()
-	for _, want := range []string{"delivered", "of 36 flows", "f32", "f33", "f34", "f35", "paused (PFC", "leaf up "} {
+	for _, want := range []string{"delivered", "of 36 flows", "f32", "f33", "f34", "f35", "paused (PFC", "leaf up ", "spine0->leaf0 "} {
 		if !strings.Contains(v, want) {
 			t.Errorf("view lacks %q", want)
 		}
@@ -50,6 +50,24 @@ func TestGoldenFabricVictims(t *testing.T) {
 	h.keys("t")
 	if v := h.view(); !strings.Contains(v, "rates") || strings.Contains(v, "━ delivered") {
 		t.Errorf("after t, the sending rates:\n%s", v)
+	}
+}
+
+// On a shorter screen the PFC view keeps the tiers and drops the watched
+// ports' lines first, the charts keeping their height.
+func TestPFCViewTrimsPortsFirst(t *testing.T) {
+	h := newHarness(t, fabricExperiment(t), 120, 30)
+	for range 2 {
+		h.advance(tick250)
+	}
+	v := h.view()
+	for _, want := range []string{"paused (PFC", "leaf up ", "spine down "} {
+		if !strings.Contains(v, want) {
+			t.Errorf("view lacks %q:\n%s", want, v)
+		}
+	}
+	if strings.Contains(v, "leaf3->spine0 ") {
+		t.Errorf("the last watched port's pause line kept on a short screen:\n%s", v)
 	}
 }
 

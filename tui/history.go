@@ -41,9 +41,11 @@ type history struct {
 	// follow them.
 	sources   int
 	delivered bool
-	// heldNames are the PFC view's lines (a fabric's tiers, a chain's
-	// ports), whose shares of the time paused close each point.
+	// heldNames are the PFC view's lines (a fabric's tiers and watched
+	// ports, a chain's ports), whose shares of the time paused close each
+	// point.
 	heldNames []string
+	heldTiers int      // of a fabric's heldNames, the tiers; the watched ports follow
 	ports     []string // their names, as the first sample gives them
 	stride    int      // samples per point
 	points    []point
@@ -78,9 +80,14 @@ func newHistory(queues, sources int, delivered bool) *history {
 func (h *history) add(s *model.Sample) {
 	if h.ports == nil {
 		h.ports = slices.Clone(s.Ports)
+		// A fabric's tiers, then its watched ports; a chain's ports.
 		held := s.TierNames
-		if len(s.TierHeld) == 0 && len(s.Held) > 0 {
+		switch {
+		case len(s.TierHeld) == 0 && len(s.Held) > 0:
 			held = s.Ports
+		case len(s.TierHeld) > 0 && len(s.Held) == len(s.Ports):
+			held = slices.Concat(s.TierNames, s.Ports)
+			h.heldTiers = len(s.TierNames)
 		}
 		if len(s.TierHeld)+len(s.Held) > 0 && len(h.points) == 0 && h.n == 0 {
 			h.heldNames = slices.Clone(held)
@@ -96,6 +103,13 @@ func (h *history) add(s *model.Sample) {
 		for i, x := range held {
 			if i < len(h.heldNames) {
 				h.sum[base+i] += x
+			}
+		}
+		if h.heldTiers > 0 {
+			for i, x := range s.Held {
+				if k := h.heldTiers + i; k < len(h.heldNames) {
+					h.sum[base+k] += x
+				}
 			}
 		}
 	}
