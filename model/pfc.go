@@ -266,7 +266,21 @@ func (s *Packet) checkXon(j int32) {
 	st := p.pfc
 	st.xonGen++
 	b := p.bytes
-	at := s.now
+	p.eachDeparture(s.now, func(_ int, at algos.Time, bytes int) bool {
+		b -= bytes
+		if b <= st.xon {
+			s.agenda.schedule(event{kind: evXonCheck, at: max(at, s.now), port: j, gen: st.xonGen})
+			return false
+		}
+		return true
+	})
+}
+
+// eachDeparture calls f with each queued frame's place, departure time and
+// size, from the head, as the port will serve them if nothing more
+// arrives, until f returns false or a paused port would hold the rest.
+func (p *port) eachDeparture(now algos.Time, f func(k int, at algos.Time, bytes int) bool) {
+	at := now
 	for k := 0; k < p.queue.len(); k++ {
 		q := p.queue.at(k)
 		if q.done != pendingDone {
@@ -276,9 +290,7 @@ func (s *Packet) checkXon(j int32) {
 		} else {
 			at += algos.TransmitTime(int(q.bytes), p.capacity)
 		}
-		b -= int(q.bytes)
-		if b <= st.xon {
-			s.agenda.schedule(event{kind: evXonCheck, at: max(at, s.now), port: j, gen: st.xonGen})
+		if !f(k, at, int(q.bytes)) {
 			return
 		}
 	}

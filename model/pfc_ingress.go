@@ -261,20 +261,12 @@ func (s *Packet) checkIngressXon(in int32) {
 	d := s.xonScratch[:0]
 	for _, j := range s.switchPorts[l.node] {
 		p := s.ports[j]
-		at := s.now
-		for k := 0; k < p.queue.len(); k++ {
-			q := p.queue.at(k)
-			if q.done != pendingDone {
-				at = q.done
-			} else if p.held {
-				break
-			} else {
-				at += algos.TransmitTime(int(q.bytes), p.capacity)
-			}
+		p.eachDeparture(s.now, func(k int, at algos.Time, bytes int) bool {
 			if *p.inq.at(k) == in {
-				d = append(d, departure{at, int(q.bytes)})
+				d = append(d, departure{at, bytes})
 			}
-		}
+			return true
+		})
 	}
 	s.xonScratch = d
 	slices.SortFunc(d, func(a, b departure) int { return cmp.Compare(a.at, b.at) })
