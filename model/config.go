@@ -44,6 +44,9 @@ type Config struct {
 	Phases []algos.Time
 	// PFC, if set, turns on IEEE 802.1Qbb on every switch port (pfc.go).
 	PFC *PFC
+	// Transport configures the transport layer of the ACK-clocked schemes
+	// (transport.go); the others run without one.
+	Transport Transport
 	// ClockPPM bounds each host's clock offset, drawn from the seed
 	// uniformly within +-ClockPPM parts per million: its link and its rate
 	// limiters run that much fast or slow (clock.go). 0: every clock exact.
@@ -279,6 +282,9 @@ func (c *Config) validateChain(bad func(string, ...any)) {
 				break
 			}
 		}
+	}
+	if c.Traffic != nil && c.transportOn() {
+		bad("traffic on a chain's sources is not run over the transport layer yet: %s needs a fabric's flows, or greedy sources", c.Scheme.Name)
 	}
 	if t := c.Traffic; t != nil && (t.LongFlows < 0 || !(t.ShortRate >= 0) || (t.ShortRate > 0 && t.ShortSizes == nil)) {
 		bad("traffic: long flows and the short-flow rate must not be negative, and short flows need sizes")

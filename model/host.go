@@ -194,6 +194,9 @@ func (s *Packet) release(h *host, l *limiter, e algos.Time) {
 	if !l.greedy {
 		s.afterFrame(l)
 	}
+	if l.tp != nil {
+		s.transportSent(l, f, bytes, e)
+	}
 	l.schedule()
 	if l.rp.Transmit(e, bytes, l.nextEmit == algos.Never) {
 		s.readRP(l, e)

@@ -201,11 +201,19 @@ func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
 			if p.dcp != nil {
 				s.departMark(p, q, p.link.at(p.link.len()-p.onward))
 			}
+			if s.telemetry {
+				rec := p.link.at(p.link.len() - p.onward)
+				s.stampINT(p, rec, done, int(rec.hop)-1)
+			}
 			p.onward--
 		} else {
 			if s.receivers {
 				if p.dcp != nil {
 					s.departMark(p, q, p.exits.at(p.exits.len()-p.toReceivers))
+				}
+				if s.telemetry {
+					rec := p.exits.at(p.exits.len() - p.toReceivers)
+					s.stampINT(p, rec, done, int(rec.hop))
 				}
 				p.toReceivers--
 			} else if p.dcp != nil {
@@ -299,7 +307,9 @@ func (s *Packet) receiveFrame(pi int32) {
 	}
 	s.events++
 	l := s.lims[f.lim]
-	if l.sized != nil {
+	if l.tp != nil {
+		s.transportReceive(l, f)
+	} else if l.sized != nil {
 		s.sizedDelivered(l, s.now)
 	}
 	if l.np == nil {

@@ -21,6 +21,7 @@ type limiter struct {
 
 	rp         algos.ReactionPoint
 	np         algos.NotificationPoint // the receiver's, if the scheme has one
+	tp         *transport              // its transport, for an ACK-clocked scheme (transport.go); then also rp
 	lineRate   float64
 	clock      float64    // its host's clock: 1 + its offset (clock.go); its times run at rates times clock
 	serial     algos.Time // a full frame's time on the host's link
@@ -29,7 +30,7 @@ type limiter struct {
 	start      algos.Time
 	stop       algos.Time
 	fl         *sourceFlows // a chain source's flows, if Config.Traffic is set
-	hold       uint8        // holdIdle, holdPaused: the limiter sends nothing while set
+	hold       uint8        // holdIdle, holdPaused, holdWindow: the limiter sends nothing while set
 
 	rate     float64    // the rate the limiter runs at
 	interval algos.Time // a whole frame's time at rate: the gap between frames
@@ -55,6 +56,7 @@ type limiter struct {
 const (
 	holdIdle   uint8 = 1 << iota // no flow has data to send
 	holdPaused                   // PFC: its host's link is paused (pfc.go)
+	holdWindow                   // the transport's window is full (transport.go)
 )
 
 // settle derives what the hot path reads from what the limiter serves.
