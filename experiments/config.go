@@ -163,6 +163,7 @@ func (e *Experiment) Config(algorithm string) (model.Config, error) {
 func (e *Experiment) baseConfig() model.Config {
 	return model.Config{
 		PFC:               e.pfcConfig(),
+		Transport:         e.transportConfig(),
 		ClockPPM:          e.ClockPPM(),
 		SwitchJitter:      e.SwitchJitter(),
 		Model:             e.Model,

@@ -104,6 +104,13 @@ type SourceSummary struct {
 	// CNPs counts the notifications (DCQCN's CNPs) its reaction point
 	// received from its receiver's notification point.
 	CNPs int64 `json:"cnps,omitempty"`
+	// The transport of an ACK-clocked scheme (transport.go): the ACKs and
+	// NACKs its sender received, the bytes it sent again, and its
+	// retransmission timeouts.
+	ACKs               int64 `json:"acks,omitempty"`
+	NACKs              int64 `json:"nacks,omitempty"`
+	RetransmittedBytes int64 `json:"retransmitted_bytes,omitempty"`
+	Timeouts           int64 `json:"timeouts,omitempty"`
 }
 
 // Sample is one point of the time series. On a chain it has every port and

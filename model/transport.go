@@ -556,6 +556,22 @@ func (s *Packet) transportFree(l *limiter) {
 	}
 }
 
+// transportCounts are a flow's transport counters, as the summary takes
+// them.
+type transportCounts struct{ acks, retx, timeouts, nacks int64 }
+
+func (a transportCounts) minus(b transportCounts) transportCounts {
+	return transportCounts{a.acks - b.acks, a.retx - b.retx, a.timeouts - b.timeouts, a.nacks - b.nacks}
+}
+
+// transportCounts are l's counters, zero without a transport.
+func (l *limiter) transportCounts() transportCounts {
+	if tp := l.tp; tp != nil {
+		return transportCounts{tp.acks, tp.retx, tp.timeouts, tp.nacks}
+	}
+	return transportCounts{}
+}
+
 // recovers says l's flow completes only when every byte has arrived.
 func (l *limiter) recovers() bool { return l.tp != nil && l.tp.mode != RecoveryNone }
 
