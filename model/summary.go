@@ -120,7 +120,7 @@ type Sample struct {
 	Time         algos.Time
 	Queues       []int     // bytes in each bottleneck queue
 	Rates        []float64 // each source's rate over the last rate window as it reaches the bottleneck, bits/s
-	CurrentRates []float64 // each source's rate-limiter rate as of its last frame, bits/s
+	CurrentRates []float64 // each source's rate-limiter rate as of its last frame (a window-limited one's window / RTT if lower), bits/s
 	Capacity     []float64 // each bottleneck's service rate in force, bits/s
 	// Delivered is each flow's rate delivered to its receiver over the
 	// last rate window, bits/s (packet model; nil in the fluid models).

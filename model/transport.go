@@ -116,6 +116,7 @@ type transport struct {
 	recover         int64
 	lineRate, ackTx float64 // ackTx: an ACK's transmission on its path, seconds
 	ackDelay        algos.Time
+	baseRTT         algos.Time
 	// Receiver.
 	rcvNxt    int64 // the next byte expected (none: the highest byte received)
 	milestone int64
@@ -175,6 +176,7 @@ func (s *Packet) newTransport(l *limiter, f flowSpec, netw *algos.Network, strea
 	}
 	tp.ackDelay = algos.Time(tp.ackTx*float64(algos.Second) + 0.5)
 	base := algos.Time((fwd+back+dataTx+tp.ackTx)*float64(algos.Second) + 0.5)
+	tp.baseRTT = base
 	tp.sender = cfg.Scheme.NewSender(algos.SenderEnv{Network: *netw, LineRate: f.lineRate, BaseRTT: base,
 		Hops: f.hops, Start: f.start, Rand: rand.New(rand.NewPCG(cfg.Seed, streamRP+stream))}, cfg.Params)
 	if _, ok := tp.sender.(algos.TelemetrySender); ok {
@@ -570,6 +572,25 @@ func (l *limiter) transportCounts() transportCounts {
 		return transportCounts{tp.acks, tp.retx, tp.timeouts, tp.nacks}
 	}
 	return transportCounts{}
+}
+
+// sendingRate is the rate l sends at: its limiter's, or for a window-limited
+// flow its window over its smoothed RTT (the base RTT before a sample) if
+// that is lower.
+func (l *limiter) sendingRate() float64 {
+	tp := l.tp
+	if tp == nil {
+		return l.rate
+	}
+	w := tp.sender.Window()
+	rtt := tp.srtt
+	if rtt == 0 {
+		rtt = tp.baseRTT
+	}
+	if w <= 0 || rtt <= 0 {
+		return l.rate
+	}
+	return min(l.rate, w*8/rtt.Seconds())
 }
 
 // recovers says l's flow completes only when every byte has arrived.
