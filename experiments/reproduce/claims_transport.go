@@ -48,15 +48,15 @@ func claimsTransport() []Claim {
 	return []Claim{
 		{
 			ID: "dctcp-fig17", Ref: dctcpRef, Figure: "figure 17",
-			Found: Agrees,
-			Text:  `With two bottlenecks (30 flows on a 10 Gbps link, 20 on a 1 Gbps link) each S1 sender gets 46 Mbps, each S3 sender 54 Mbps and each S2 sender 475 Mbps, "within 10% of their fair-share throughputs", Jain's index 0.99 in each group (section 4.3; set up as ns-3's examples/tcp/dctcp-example.cc does, whose comments report 23, 471 and 74 Mbps with its RED thresholds)`,
+			Found:      Agrees,
+			Text:       `With two bottlenecks (30 flows on a 10 Gbps link, 20 on a 1 Gbps link) each S1 sender gets 46 Mbps, each S3 sender 54 Mbps and each S2 sender 475 Mbps, "within 10% of their fair-share throughputs", Jain's index 0.99 in each group (section 4.3; set up as ns-3's examples/tcp/dctcp-example.cc does, whose comments report 23, 471 and 74 Mbps with its RED thresholds)`,
 			Experiment: "dctcp-two-bottlenecks",
 			Rule:       dctcpFig17,
 		},
 		{
 			ID: "hpcc-incast", Ref: hpccRef, Figure: "section 5 (incast)",
-			Found: Agrees,
-			Text:  `HPCC keeps a near-zero standing queue while the bottleneck runs at its target utilisation eta (95%): on an incast, the receiver's link stays near eta with almost nothing queued, where DCQCN leaves the link idler (sections 3 and 5)`,
+			Found:      Agrees,
+			Text:       `HPCC keeps a near-zero standing queue while the bottleneck runs at its target utilisation eta (95%): on an incast, the receiver's link stays near eta with almost nothing queued, where DCQCN leaves the link idler (sections 3 and 5)`,
 			Experiment: "hpcc-vs-dcqcn-incast",
 			Rule:       hpccIncast,
 		},

@@ -61,9 +61,9 @@ var derived = map[string]map[string]float64{
 		"100":  1 / 0.01,   // T = 1/p frames
 		"50":   0.5 / 0.01, // T/2
 	},
-	"ap-n-aimd-20-sources": {"500": 10e3 / 20}, // the fair share in Mbps
+	"ap-n-aimd-20-sources": {"500": 10e3 / 20},                  // the fair share in Mbps
 	"hpcc-vs-dcqcn-incast": {"5.12": 16 * 1e6 * 8 / 25e9 * 1e3}, // 16 MB at 25 Gbps, in ms
-	"ack-clocked-fabric":   {"16": 4 * 4 * 4 / 4},                // k^3/4 hosts
+	"ack-clocked-fabric":   {"16": 4 * 4 * 4 / 4},               // k^3/4 hosts
 	"dsm-loop-delay":       {"80": 1e6 / (0.01 * 10e9 / 8000), "2": 10.0 / 5, "0.8": 10e3 * 80e-6, "10": 20.0 / 2, "20": 20e3 / 1e3},
 	"dsm-qcn-adaptability": {},
 	"dsm-qcn-delay-100g":   {"8": 1e6 / (0.01 * 100e9 / 8000), "0.08": 20e3 / (2 / 8e-6), "0.8": 0.8},
