@@ -369,3 +369,55 @@ func (s *Packet) enterClass(p *port, pi int32, f *frame, l *limiter, last bool, 
 	}
 	s.syncService(pi)
 }
+
+// ClassSummary is one traffic class of a port over a window or a phase.
+type ClassSummary struct {
+	Class         int     `json:"class"`
+	ThroughputBps float64 `json:"throughput_bps"` // of the frames that finished leaving
+	QueueMean     float64 `json:"queue_mean_bytes"`
+	QueueMax      float64 `json:"queue_max_bytes"`
+	Drops         int64   `json:"drops"`
+	DroppedBytes  int64   `json:"dropped_bytes"`
+	MarkedFrames  int64   `json:"marked_frames,omitempty"`
+}
+
+// boundary marks every class's counters at t.
+func (cs *classSet) boundary(t algos.Time) {
+	for c := range cs.q {
+		q := &cs.q[c]
+		q.marks = append(q.marks, classMark{sent: q.sent, drops: q.drops, dropped: q.dropped, marked: q.marked})
+		q.segments = append(q.segments, q.level.restart(t))
+	}
+}
+
+// measure is every class's numbers over segments from to to (phases.go's
+// measure), which last span seconds; passed boundaries are marked.
+func (cs *classSet) measure(from, to, passed int, now algos.Time, span float64) []ClassSummary {
+	out := make([]ClassSummary, len(cs.q))
+	for c := range cs.q {
+		q := &cs.q[c]
+		a := q.marks[min(from, len(q.marks)-1)]
+		b := classMark{sent: q.sent, drops: q.drops, dropped: q.dropped, marked: q.marked}
+		if to < passed {
+			b = q.marks[to+1]
+		}
+		cl := ClassSummary{Class: c}
+		if from <= to {
+			var lv levelSummary
+			for k := from; k <= to; k++ {
+				if k < len(q.segments) {
+					lv.add(q.segments[k])
+				} else {
+					lv.add(q.level.snapshot(now))
+				}
+			}
+			cl.QueueMean, _, _, cl.QueueMax, _ = lv.result()
+			cl.Drops, cl.DroppedBytes, cl.MarkedFrames = b.drops-a.drops, b.dropped-a.dropped, b.marked-a.marked
+			if span > 0 {
+				cl.ThroughputBps = float64(b.sent-a.sent) * 8 / span
+			}
+		}
+		out[c] = cl
+	}
+	return out
+}

@@ -48,6 +48,12 @@ func TestDWRRSharesByWeight(t *testing.T) {
 	tol := 4 * 1500 * 8 / 5e-3
 	within(t, "dwrr 3:1", sum, 0, 7.5e9, tol)
 	within(t, "dwrr 3:1", sum, 1, 2.5e9, tol)
+	// The port's summary has each class's share and queue.
+	cl := sum.Bottlenecks[0].Classes
+	if len(cl) != 2 || math.Abs(cl[0].ThroughputBps-7.5e9) > tol || math.Abs(cl[1].ThroughputBps-2.5e9) > tol ||
+		cl[0].QueueMax < 100e3 || cl[1].Drops == 0 {
+		t.Errorf("the port's classes: %+v", cl)
+	}
 }
 
 // Strict priority serves class 0 whenever it has a frame: at 4 Gbps it

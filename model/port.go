@@ -140,6 +140,9 @@ func (p *port) capAt(t algos.Time) float64 {
 func (p *port) boundary(t algos.Time) {
 	p.marks = append(p.marks, p.mark(t))
 	p.segments = append(p.segments, p.level.restart(t))
+	if p.cls != nil {
+		p.cls.boundary(t)
+	}
 }
 
 // serviceTime is a frame of the given size's time on the link.
