@@ -20,6 +20,7 @@ func (e *Experiment) SourceConfigs() []model.SourceConfig {
 		LineRate: float64(e.Network.Capacity),
 		Start:    algos.Time(s.Start),
 		Stop:     algos.Time(s.Stop),
+		Class:    e.TrafficClass(),
 	}
 	half := FixedDelay(algos.Time(e.Network.RTT) / 2)
 	fwd, bwd := half, FixedDelay(algos.Time(e.Network.RTT)-algos.Time(e.Network.RTT)/2)
@@ -164,6 +165,7 @@ func (e *Experiment) baseConfig() model.Config {
 	return model.Config{
 		PFC:               e.pfcConfig(),
 		Transport:         e.transportConfig(),
+		Classes:           e.classesConfig(),
 		ClockPPM:          e.ClockPPM(),
 		SwitchJitter:      e.SwitchJitter(),
 		Model:             e.Model,

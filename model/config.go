@@ -47,6 +47,9 @@ type Config struct {
 	// Transport configures the transport layer of the ACK-clocked schemes
 	// (transport.go); the others run without one.
 	Transport Transport
+	// Classes, if set, gives every switch port several traffic classes
+	// (classes.go); nil is one.
+	Classes *Classes
 	// ClockPPM bounds each host's clock offset, drawn from the seed
 	// uniformly within +-ClockPPM parts per million: its link and its rate
 	// limiters run that much fast or slow (clock.go). 0: every clock exact.
@@ -89,6 +92,8 @@ type SourceConfig struct {
 	// chain; empty means the first link. ForwardDelay and BackwardDelay
 	// are to the first of them.
 	Path []int
+	// Class is its frames' traffic class, below Config.Classes.N.
+	Class int
 }
 
 // LinkConfig is one congestible switch port and the link it drives.
@@ -222,6 +227,7 @@ func (c *Config) validate() error {
 	} else {
 		c.validateChain(bad)
 	}
+	c.validateClasses(bad)
 	if !(c.ClockPPM >= 0 && c.ClockPPM <= MaxClockPPM) {
 		bad("clock offsets must be within 0 and %g ppm", float64(MaxClockPPM))
 	}

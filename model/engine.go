@@ -122,6 +122,7 @@ func NewPacket(cfg Config) (*Packet, error) {
 		s.ports = append(s.ports, port)
 		s.marking = s.marking || port.dcp != nil
 	}
+	s.startClasses(&netw)
 	s.agenda.init(len(t.Hosts), len(s.ports), s.receivers)
 	for h, node := range t.Hosts {
 		nic := t.Ports[t.NIC(h)]
@@ -159,7 +160,7 @@ func (s *Packet) addLimiter(f flowSpec, netw *algos.Network) *limiter {
 	clock := s.hosts[f.host].clock
 	serial := algos.TransmitTime(cfg.FrameBytes, f.lineRate*clock)
 	l := &limiter{
-		host: int32(f.host), route: f.route, hops: int32(f.hops), dst: int32(f.dst),
+		host: int32(f.host), route: f.route, hops: int32(f.hops), dst: int32(f.dst), class: f.class,
 		lineRate: f.lineRate, clock: clock, serial: serial, nextSerial: serial,
 		start: f.start, stop: f.stop, frameBits: float64(cfg.FrameBytes) * 8,
 		mark: f.start, nextEmit: algos.Never, rpTimer: algos.Never, timerAt: algos.Never,
