@@ -103,13 +103,19 @@ func (s *Packet) frameLost(l *limiter, f *frame) {
 	if f.flags&frameEnd != 0 {
 		s.flowLost(l, f.sent)
 	}
-	if sz := l.sized; sz != nil {
-		sz.outstanding--
-		if f.flags&frameLast != 0 {
-			sz.endLost = true
-		}
-		s.sizedCheck(l)
+	if l.sized != nil {
+		s.sizedLost(l, f)
 	}
+}
+
+// sizedLost counts frame f of l's flow of a given size out: dropped.
+func (s *Packet) sizedLost(l *limiter, f *frame) {
+	sz := l.sized
+	sz.outstanding--
+	if f.flags&frameLast != 0 {
+		sz.endLost = true
+	}
+	s.sizedCheck(l)
 }
 
 // sizedCheck ends l's flow once every frame it sent is accounted for.

@@ -376,6 +376,9 @@ func (s *Packet) transportReceive(l *limiter, f *frame) {
 	seq, bytes := k*tp.frame, int64(f.bytes)
 	if tp.lose != nil && tp.lose(k) {
 		s.delivered[l.id] -= bytes
+		if !l.recovers() && l.sized != nil {
+			s.sizedLost(l, f)
+		}
 		return
 	}
 	if tp.done {

@@ -269,3 +269,82 @@ func TestTransportINTStampsThePortsCounters(t *testing.T) {
 		}
 	}
 }
+
+// Without recovery a lost frame stays lost: nothing is resent, the ACKs
+// say the highest byte received so the window goes on, and the flow
+// completes without the frame, or is lost if its last frame was.
+func TestTransportNoneResendsNothing(t *testing.T) {
+	for _, c := range []struct {
+		lost    int64
+		outcome FlowOutcome
+	}{{20, FlowCompleted}, {99, FlowLost}} {
+		ws := &windowScheme{window: 4 * 1500}
+		cfg := fabric(ws.scheme(), fatTree4(t, 150e3), []Flow{{From: 0, To: 15, Size: 100 * 1500}})
+		cfg.Transport.Recovery = RecoveryNone
+		var rec FlowRecord
+		cfg.OnFlow = func(r *FlowRecord) { rec = *r }
+		sim, err := NewPacket(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sim.lims[0].tp.lose = func(k int64) bool { return k == c.lost }
+		sim.Run()
+		w := ws.senders[0]
+		if rec.Outcome != c.outcome || rec.Retransmitted != 0 || rec.NACKs != 0 || len(w.sends) != 100 || sim.delivered[0] != 99*1500 {
+			t.Errorf("frame %d lost: %s, %d B resent, %d NACKs, %d sends, %d B delivered; want %s, none resent, 100 sends, 99 frames",
+				c.lost, rec.Outcome, rec.Retransmitted, rec.NACKs, len(w.sends), sim.delivered[0], c.outcome)
+		}
+		if last := w.acks[len(w.acks)-1]; c.lost == 20 && last.Seq != 100*1500 {
+			t.Errorf("the last ACK says %d, want the highest byte 150000", last.Seq)
+		}
+	}
+}
+
+// With PFC the incast loses nothing: no frame is resent, and every flow
+// completes; sprayed over every path, go-back-N and selective repeat both
+// deliver every byte of flows whose frames arrive out of order.
+func TestTransportLosslessAndSprayed(t *testing.T) {
+	ft := fatTree4(t, 300e3)
+	flows, err := Incast(ft, 0, 6, 200e3, 0, 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name  string
+		pfc   bool
+		spray bool
+		mode  Recovery
+	}{{"pfc", true, false, RecoveryGoBackN}, {"spray go-back-N", false, true, RecoveryGoBackN}, {"spray selective", false, true, RecoverySelective}} {
+		ws := &windowScheme{window: 40 * 1500}
+		cfg := fabric(ws.scheme(), ft, flows)
+		cfg.Duration = 20 * ms
+		cfg.Transport.Recovery = c.mode
+		if c.spray {
+			cfg.Fabric.Routing = Spray
+		}
+		if c.pfc {
+			cfg.PFC = &PFC{Xoff: -1, Xon: -1, Ingress: true}
+		}
+		var recs []FlowRecord
+		cfg.OnFlow = func(r *FlowRecord) { recs = append(recs, *r) }
+		sim, _ := run(t, cfg)
+		var drops, retx int64
+		for _, p := range sim.ports {
+			drops += p.drops
+		}
+		for _, r := range recs {
+			retx += r.Retransmitted
+			if r.Outcome != FlowCompleted {
+				t.Errorf("%s: flow %d %s", c.name, r.ID, r.Outcome)
+			}
+		}
+		for i := range flows {
+			if sim.delivered[i] != 200e3 {
+				t.Errorf("%s: flow %d: %d B delivered", c.name, i, sim.delivered[i])
+			}
+		}
+		if len(recs) != 6 || c.pfc && (drops != 0 || retx != 0) {
+			t.Errorf("%s: %d records, %d drops, %d B resent", c.name, len(recs), drops, retx)
+		}
+	}
+}
