@@ -47,6 +47,7 @@ type Packet struct {
 	// The transport (transport.go): the ACKs in flight, the scratch ACK a
 	// sender sees, and whether some flow's sender reads in-band telemetry.
 	acks      slots[ackMsg]
+	ackINT    slots[ackINT]
 	ack       algos.Ack
 	ackHops   [maxINTHops]algos.Hop
 	telemetry bool

@@ -91,6 +91,16 @@ func (l *limiter) setRate(t algos.Time, r float64) {
 	l.schedule()
 }
 
+// resume is setRate at the same rate: the credit earned to t, the next
+// emission from it (after a hold changed).
+func (l *limiter) resume(t algos.Time) {
+	if t > l.mark {
+		l.credit = min(l.frameBits, l.credit+float64(t-l.mark)*l.rate*l.clock/float64(algos.Second))
+		l.mark = t
+	}
+	l.schedule()
+}
+
 // schedule computes nextEmit from the credit and the rate.
 func (l *limiter) schedule() {
 	if l.rate <= 0 || l.hold != 0 {

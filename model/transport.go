@@ -138,17 +138,22 @@ type transport struct {
 	acks     int64
 }
 
-// ackMsg is an ACK or NACK in flight back to its sender.
+// ackMsg is an ACK or NACK in flight back to its sender: 40 bytes, for it
+// is copied once per frame; the telemetry it carries, if any, waits in
+// Packet.ackINT.
 type ackMsg struct {
 	seq   int64 // cumulative
 	sack  int64 // selective NACK: the frame index that arrived out of order; -1 none
 	sent  algos.Time
 	epoch uint32
+	ints  int32 // its telemetry's slot in Packet.ackINT, -1 none
 	ece   bool
 	nack  bool
 	nhops uint8
-	hops  [maxINTHops]algos.Hop
 }
+
+// ackINT is the telemetry of one ACK.
+type ackINT [maxINTHops]algos.Hop
 
 // transportOn says the scheme's flows run over the transport layer.
 func (c *Config) transportOn() bool { return c.Scheme != nil && c.Scheme.NeedsTransport() }
@@ -290,8 +295,11 @@ func (s *Packet) transportSettle(l *limiter, t algos.Time) {
 	}
 	changed := hold != l.hold
 	l.hold = hold
-	if r := l.clampRate(tp.Rate()); r != l.rate || changed {
+	switch r := l.clampRate(tp.Rate()); {
+	case r != l.rate:
 		l.setRate(max(t, l.mark), r) // credit earned while held, up to a frame
+	case changed:
+		l.resume(max(t, l.mark))
 	}
 	l.rpTimer = tp.rtoAt
 }
@@ -449,20 +457,24 @@ func (s *Packet) sendAck(l *limiter, f *frame, nack bool, sack int64) {
 	tp := l.tp
 	h := &s.hosts[l.host]
 	at := s.now + f.prop - h.fwd + h.bwd + tp.ackDelay
-	i := s.acks.add(ackMsg{seq: tp.rcvNxt, sack: sack, sent: f.sent, epoch: l.epoch,
+	i := s.acks.add(ackMsg{seq: tp.rcvNxt, sack: sack, sent: f.sent, epoch: l.epoch, ints: -1,
 		ece: f.flags&frameECN != 0, nack: nack})
 	if tp.ints != nil {
 		m := s.acks.at(i)
+		m.ints = s.ackINT.add(ackINT{})
 		n := len(tp.ints) / tp.nhops
-		m.nhops = uint8(copy(m.hops[:tp.nhops], tp.ints[int(f.cpid)%n*tp.nhops:]))
+		m.nhops = uint8(copy(s.ackINT.at(m.ints)[:tp.nhops], tp.ints[int(f.cpid)%n*tp.nhops:]))
 	}
 	s.agenda.schedule(event{kind: evAck, at: at, limiter: l.id, msg: i})
 }
 
 // ackArrives hands limiter i's sender the ACK msg.
 func (s *Packet) ackArrives(i, msg int32) {
-	m := s.acks.at(msg)
-	defer s.acks.remove(msg)
+	m := s.acks.take(msg)
+	if m.ints >= 0 {
+		copy(s.ackHops[:m.nhops], s.ackINT.at(m.ints)[:m.nhops])
+		s.ackINT.remove(m.ints)
+	}
 	l := s.lims[i]
 	if m.epoch != l.epoch || l.tp == nil || l.tp.done {
 		return // its flow is over
@@ -474,7 +486,6 @@ func (s *Packet) ackArrives(i, msg int32) {
 	tp.acks++
 	a := &s.ack
 	a.Seq, a.ECE, a.Nack, a.Sent, a.Hops = m.seq, m.ece, m.nack, m.sent, s.ackHops[:m.nhops]
-	copy(a.Hops, m.hops[:m.nhops])
 	progress := m.seq > tp.una
 	if progress {
 		tp.una = m.seq
