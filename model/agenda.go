@@ -19,7 +19,6 @@ const (
 	// Messages back to a reaction point, never queued or dropped.
 	evFeedback     // limiter, msg: a congestion point's feedback frame arrives
 	evNotification // limiter, msg: a notification point's CNP arrives
-	evAck          // limiter, msg: an ACK or NACK of the transport arrives (transport.go)
 	// Timers and arrivals.
 	evTimer       // limiter, gen: its reaction point's timer may expire
 	evFlowArrival // a Poisson short flow starts
@@ -47,8 +46,8 @@ type event struct {
 	on      bool   // evPauseHost, evPausePort: XOFF, else XON
 	host    int32  // evHostFrame, evPauseHost
 	port    int32  // evLinkFrame, evReceiveFrame, evPausePort, evXonCheck
-	limiter int32  // evFeedback, evNotification, evAck, evTimer
-	msg     int32  // evFeedback, evNotification, evAck: the message in flight (messages, acks)
+	limiter int32  // evFeedback, evNotification, evTimer
+	msg     int32  // evFeedback, evNotification: the message in flight (messages)
 	gen     uint32 // evTimer, evXonCheck
 }
 

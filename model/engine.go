@@ -44,9 +44,9 @@ type Packet struct {
 	frame    algos.Frame // scratch for the congestion point: no allocation per frame
 	fb       algos.Feedback
 	messages slots[message] // the feedback frames and CNPs in flight
-	// The transport (transport.go): the ACKs in flight, the scratch ACK a
-	// sender sees, and whether some flow's sender reads in-band telemetry.
-	acks      slots[ackMsg]
+	// The transport (transport.go): the telemetry of the ACKs in flight
+	// (the ACKs wait in their limiters), the scratch ACK a sender sees, and
+	// whether some flow's sender reads in-band telemetry.
 	ackINT    slots[ackINT]
 	ack       algos.Ack
 	ackHops   [maxINTHops]algos.Hop
@@ -164,7 +164,7 @@ func (s *Packet) addLimiter(f flowSpec, netw *algos.Network) *limiter {
 		host: int32(f.host), route: f.route, hops: int32(f.hops), dst: int32(f.dst), class: f.class,
 		lineRate: f.lineRate, clock: clock, serial: serial, nextSerial: serial,
 		start: f.start, stop: f.stop, frameBits: float64(cfg.FrameBytes) * 8,
-		mark: f.start, nextEmit: algos.Never, rpTimer: algos.Never, timerAt: algos.Never,
+		mark: f.start, nextEmit: algos.Never, rpTimer: algos.Never, timerAt: algos.Never, ackAt: algos.Never,
 	}
 	stream := uint64(s.made)
 	if !cfg.transportOn() {
@@ -317,8 +317,6 @@ func (s *Packet) advance(until algos.Time, stop uint64) {
 			s.receiveFrame(ev.port)
 		case evFeedback, evNotification:
 			s.feedbackArrives(ev.limiter, ev.msg, ev.kind)
-		case evAck:
-			s.ackArrives(ev.limiter, ev.msg)
 		case evTimer:
 			if l := s.lims[ev.limiter]; ev.gen == l.tgen { // still current
 				s.expire(l)

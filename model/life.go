@@ -10,7 +10,14 @@ func (s *Packet) hostFrameArrives(h *host) {
 	if h.due(s.now) { // catchUp: frames released up to now are on the link
 		s.runLocal(h, s.now)
 	}
-	h.arrivalAt = -1        // consumed: syncArrival must set the next one
+	h.arrivalAt = -1 // consumed: syncArrival must set the next one
+	if h.early && (h.inflight.n == 0 || h.inflight.front().arrive > s.now) {
+		// The slot was keyed at the soonest a frame an ACK let go could
+		// arrive, and the ACK let none go by then (transport.go).
+		s.syncTimers(h)
+		s.syncArrival(h)
+		return
+	}
 	f := h.inflight.front() // valid until the host releases another frame
 	h.inflight.drop()
 	l := h.solo

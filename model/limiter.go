@@ -44,6 +44,12 @@ type limiter struct {
 	timerAt algos.Time // the timer deadline scheduled in the agenda
 	tgen    uint32     // generation of the live timer event
 
+	// The transport's ACKs on their way back, in the order they land
+	// (transport.go), and the first one's time, Never if none: the host
+	// runs them as its own events.
+	acks  ring[ackMsg]
+	ackAt algos.Time
+
 	sized *sizedFlow // the flow's size and completion, for a flow of a given size (flows.go)
 	epoch uint32     // bumped when a fabric's ended flow's limiter is reused: messages to the old flow are dropped
 

@@ -138,12 +138,13 @@ type transport struct {
 	acks     int64
 }
 
-// ackMsg is an ACK or NACK in flight back to its sender: 40 bytes, for it
-// is copied once per frame; the telemetry it carries, if any, waits in
-// Packet.ackINT.
+// ackMsg is an ACK or NACK in flight back to its sender, in its flow's
+// limiter's FIFO: 48 bytes, for it is copied once per frame; the
+// telemetry it carries, if any, waits in Packet.ackINT.
 type ackMsg struct {
-	seq   int64 // cumulative
-	sack  int64 // selective NACK: the frame index that arrived out of order; -1 none
+	at    algos.Time // when it reaches the sender
+	seq   int64      // cumulative
+	sack  int64      // selective NACK: the frame index that arrived out of order; -1 none
 	sent  algos.Time
 	epoch uint32
 	ints  int32 // its telemetry's slot in Packet.ackINT, -1 none
@@ -457,31 +458,43 @@ func (s *Packet) sendAck(l *limiter, f *frame, nack bool, sack int64) {
 	tp := l.tp
 	h := &s.hosts[l.host]
 	at := s.now + f.prop - h.fwd + h.bwd + tp.ackDelay
-	i := s.acks.add(ackMsg{seq: tp.rcvNxt, sack: sack, sent: f.sent, epoch: l.epoch, ints: -1,
-		ece: f.flags&frameECN != 0, nack: nack})
+	if n := l.acks.len(); n > 0 {
+		at = max(at, l.acks.at(n-1).at) // ACKs on one path stay in order
+	}
+	m := l.acks.pushSlot()
+	m.at, m.seq, m.sack, m.sent, m.ints = at, tp.rcvNxt, sack, f.sent, -1
+	m.ece, m.nack, m.nhops = f.flags&frameECN != 0, nack, 0
 	if tp.ints != nil {
-		m := s.acks.at(i)
 		m.ints = s.ackINT.add(ackINT{})
 		n := len(tp.ints) / tp.nhops
 		m.nhops = uint8(copy(s.ackINT.at(m.ints)[:tp.nhops], tp.ints[int(f.cpid)%n*tp.nhops:]))
 	}
-	s.agenda.schedule(event{kind: evAck, at: at, limiter: l.id, msg: i})
+	if l.acks.len() == 1 { // the host's next event may be sooner
+		l.ackAt = at
+		s.syncArrival(h)
+	}
 }
 
-// ackArrives hands limiter i's sender the ACK msg.
-func (s *Packet) ackArrives(i, msg int32) {
-	m := s.acks.take(msg)
+// ackLands hands limiter l's sender its next ACK, which reaches the host
+// at l.ackAt. An ACK changes nothing outside its host until the frames it
+// lets go arrive, so the host runs it with its own events, in order
+// (runLocal): the host's next arrival is never later than its next ACK's
+// time plus a frame's way to the switch (host.nextArrival).
+func (s *Packet) ackLands(l *limiter) {
+	m := l.acks.pop()
+	l.ackAt = algos.Never
+	if l.acks.len() > 0 {
+		l.ackAt = l.acks.front().at
+	}
 	if m.ints >= 0 {
 		copy(s.ackHops[:m.nhops], s.ackINT.at(m.ints)[:m.nhops])
 		s.ackINT.remove(m.ints)
 	}
-	l := s.lims[i]
-	if m.epoch != l.epoch || l.tp == nil || l.tp.done {
-		return // its flow is over
-	}
 	tp := l.tp
-	h := &s.hosts[l.host]
-	s.catchUp(h, s.now)
+	if tp.done {
+		return // the flow is over
+	}
+	now := m.at
 	s.events++
 	tp.acks++
 	a := &s.ack
@@ -495,7 +508,7 @@ func (s *Packet) ackArrives(i, msg int32) {
 			tp.sacked.advance(tp.una / tp.frame)
 		}
 	}
-	if rtt := s.now - m.sent; rtt > 0 { // RFC 6298 section 2
+	if rtt := now - m.sent; rtt > 0 { // RFC 6298 section 2
 		if tp.srtt == 0 {
 			tp.srtt, tp.rttvar = rtt, rtt/2
 		} else {
@@ -504,19 +517,19 @@ func (s *Packet) ackArrives(i, msg int32) {
 			tp.srtt = (7*tp.srtt + rtt) / 8
 		}
 	}
-	tp.sender.OnAck(s.now, a)
+	tp.sender.OnAck(now, a)
 	if m.nack {
 		tp.nacks++
 		switch tp.mode {
 		case RecoveryGoBackN:
 			tp.nxt = tp.una // RecoverQueue, rdma-hw.cc:495-497
-			tp.sender.OnLoss(s.now)
+			tp.sender.OnLoss(now)
 		case RecoverySelective:
 			tp.sacked.set(tp.una/tp.frame, m.sack)
 			tp.highSack = max(tp.highSack, m.sack+1)
 			if tp.recover == 0 {
 				tp.recover, tp.cursor = tp.high, tp.una/tp.frame
-				tp.sender.OnLoss(s.now)
+				tp.sender.OnLoss(now)
 			}
 			tp.limit = max(tp.limit, tp.highSack)
 		}
@@ -528,13 +541,10 @@ func (s *Packet) ackArrives(i, msg int32) {
 	case tp.una >= tp.high:
 		tp.rtoAt = algos.Never
 	case progress || tp.rtoAt == algos.Never:
-		tp.rtoAt = s.now + tp.rto()
+		tp.rtoAt = now + tp.rto()
 	}
-	s.transportSettle(l, s.now)
+	s.transportSettle(l, now)
 	s.syncTimer(l)
-	s.catchUp(h, s.now)
-	s.syncTimers(h)
-	s.syncArrival(h)
 }
 
 // transportComplete: the receiver of l's flow has every byte. The flow is
@@ -549,8 +559,15 @@ func (s *Packet) transportComplete(l *limiter) {
 	l.hold |= holdIdle
 	l.schedule()
 	l.rpTimer = algos.Never
+	for l.acks.len() > 0 { // the ACKs on their way change nothing now
+		if m := l.acks.pop(); m.ints >= 0 {
+			s.ackINT.remove(m.ints)
+		}
+	}
+	l.ackAt = algos.Never
 	sz := l.sized
 	sz.left, sz.outstanding, sz.last = 0, 0, s.now
+	s.syncTimers(h)
 	s.syncArrival(h)
 	s.sizedCheck(l)
 }

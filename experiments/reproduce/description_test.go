@@ -217,10 +217,10 @@ func init() {
 	measuredInDescriptions["dcqcn-incast"] = []string{"1464", "692", "70", "15933", "4946", "2047", "25.6", "29.7", "6"}
 	// The ACK-clocked schemes' built-ins, each checked by its test in
 	// experiments/transport_builtins_test.go.
-	measuredInDescriptions["dctcp-two-bottlenecks"] = []string{"48.0", "475.3", "52.0", "0.999", "100", "99.9"}
-	measuredInDescriptions["hpcc-vs-dcqcn-incast"] = []string{"91.1", "2.8", "54.3", "6.5", "9", "127", "5.63", "7.62"}
-	measuredInDescriptions["ack-clocked-fabric"] = []string{"70", "41", "1.69", "3.56", "3.09", "33.4", "2.32", "4.99", "1.94", "4.94",
-		"2.75", "5.97", "3.42", "7", "17", "5.44", "9", "4.15", "6", "5.25", "4.30"}
+	measuredInDescriptions["dctcp-two-bottlenecks"] = []string{"48.0", "475.4", "52.0", "0.999", "100", "99.9"}
+	measuredInDescriptions["hpcc-vs-dcqcn-incast"] = []string{"91.4", "2.35", "54.3", "6.5", "9", "127", "5.61", "7.62"}
+	measuredInDescriptions["ack-clocked-fabric"] = []string{"70", "41", "1.69", "3.56", "3.16", "33.7", "2.14", "6.09", "2.02", "4.94",
+		"2.80", "5.68", "3.42", "7", "17", "5.25", "9", "3.94", "5.11", "4.30"}
 	for _, c := range convergenceChecks {
 		measuredInDescriptions["qcn-convergence-model"] = append(measuredInDescriptions["qcn-convergence-model"], c.want...)
 	}
