@@ -14,6 +14,7 @@ import (
 	"qcnlab/algos"
 	"qcnlab/experiments"
 	"qcnlab/experiments/batch"
+	"qcnlab/experiments/catalog"
 	"qcnlab/experiments/keys"
 	"qcnlab/experiments/outdir"
 	"qcnlab/experiments/reproduce"
@@ -415,7 +416,7 @@ func listCommand(fs *flag.FlagSet) func(c *call) int {
 			fmt.Fprintln(c.stderr, "qcnlab list takes no arguments")
 			return exitUsage
 		}
-		if err := experiments.WriteListWidth(c.stdout, terminalWidth(c.stdout)); err != nil {
+		if err := catalog.WriteListWidth(c.stdout, terminalWidth(c.stdout)); err != nil {
 			fmt.Fprintln(c.stderr, err)
 			return exitRun
 		}
@@ -436,7 +437,7 @@ func algosCommand(fs *flag.FlagSet) func(c *call) int {
 		if err != nil {
 			return c.openFailed(err)
 		}
-		if err := experiments.WriteAlgos(c.stdout, e, c.args...); err != nil {
+		if err := catalog.WriteAlgos(c.stdout, e, c.args...); err != nil {
 			fmt.Fprintln(c.stderr, err)
 			return exitRun
 		}
