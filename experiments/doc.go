@@ -6,6 +6,7 @@
 // What is done with the runs lives beside it, one job per package:
 //
 //   - keys: the registry of the file's keys;
+//   - topology: the [network] table and the topologies it names;
 //   - catalog: what qcnlab offers (qcnlab list, qcnlab algos);
 //   - metrics: the registry of summary metrics (name, unit, scope, missing);
 //   - batch: executing runs on a pool of workers, with progress;

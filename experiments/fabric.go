@@ -1,18 +1,18 @@
 package experiments
 
 import (
-	"sync"
-
 	"errors"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/BurntSushi/toml"
 
 	"qcnlab/algos"
 	"qcnlab/experiments/keys"
+	"qcnlab/experiments/topology"
 	"qcnlab/model"
 	"qcnlab/model/topo"
 	"qcnlab/units"
@@ -31,33 +31,8 @@ var (
 	Patterns         = keys.Choices("traffic.pattern")
 )
 
-// Bounds on a fabric, checked before anything is built from the file.
-const (
-	MaxHosts     = 16384 // hosts of a fabric (a k = 40 fat-tree has 16,000)
-	MaxFatTreeK  = 40
-	MaxSwitches  = 4096 // leaves or spines of a leaf-spine
-	MaxFlows     = 1_000_000
-	maxFabricEls = 200_000 // custom nodes, links
-)
-
-// FabricNode is a [[network.node]] entry of a custom topology. A node that
-// no entry lists is a host if its name begins with "h" followed by a digit
-// (h0, h12), else a switch.
-type FabricNode struct {
-	Name  string `toml:"name"`
-	Kind  string `toml:"kind"`            // "host" or "switch"
-	Tier  string `toml:"tier,omitempty"`  // for the per-tier summary: "tor", "agg", ...
-	Level int    `toml:"level,omitempty"` // orders the tiers, hosts at 0: up is toward a higher level
-}
-
-// FabricLink is a [[network.link]] entry: a full-duplex cable.
-type FabricLink struct {
-	A        string       `toml:"a"`
-	B        string       `toml:"b"`
-	Capacity *units.Rate  `toml:"capacity,omitempty"` // default network.capacity
-	Delay    *Delay       `toml:"delay,omitempty"`    // default network.hop_delay, drawn per link
-	Buffer   *units.Bytes `toml:"buffer,omitempty"`   // default network.buffer, at each switch end
-}
+// MaxFlows bounds a fabric's flows, checked before any is built.
+const MaxFlows = 1_000_000
 
 // FlowEntry is a [[flows]] entry: one flow between two hosts.
 type FlowEntry struct {
@@ -84,17 +59,10 @@ func (e *Experiment) FabricHopDelay() Delay {
 	return FixedDelay(fabricHopDelay)
 }
 
-// fabricSizes fills in the size keys the file left out.
-func (n *Network) fabricSizes() {
-	if t := fabricNamed(n.Topology); t != nil {
-		t.Sized(n)
-	}
-}
-
 // fabricDefaults writes in the defaults of a fabric's keys.
 func (e *Experiment) fabricDefaults(r *Experiment) {
 	n := &r.Network
-	n.fabricSizes()
+	n.Sized()
 	n.Links = nil
 	n.HopDelay = ptr(e.FabricHopDelay())
 	if n.Routing == "" {
@@ -127,7 +95,7 @@ func (e *Experiment) pattern() string {
 // they are out of bounds), so that bounds can be checked before building.
 func (e *Experiment) hostCount() int {
 	if t := e.fabric(); t != nil {
-		return t.Hosts(e)
+		return t.Hosts(e.Network)
 	}
 	return 0
 }
@@ -136,7 +104,7 @@ func (e *Experiment) hostCount() int {
 // distribution is drawn for each link from its own stream of the seed.
 func (e *Experiment) Topology() (*topo.Topology, error) {
 	n := e.Network
-	n.fabricSizes()
+	n.Sized()
 	hop := e.FabricHopDelay().Dist()
 	link := 0
 	delay := func(topo.Link) algos.Time {
@@ -148,7 +116,7 @@ func (e *Experiment) Topology() (*topo.Topology, error) {
 	if t == nil {
 		return nil, fmt.Errorf("network.topology %q is not a fabric", n.Topology)
 	}
-	return t.Build(e, n, hop, delay)
+	return t.Build(n, e.Seed, hop, delay)
 }
 
 // flowCount is the number of flows the traffic keys make, from the keys
@@ -212,7 +180,7 @@ func (e *Experiment) Fabric() (*model.Fabric, error) {
 		// routing tables within a run's bound, whatever the sweep.
 		var size float64
 		if sh, ok := e.shape(); ok {
-			size = sh.routeBytes(e.Network.PFC) + 500*sh.switchPorts
+			size = sh.RouteBytes(e.Network.PFC) + 500*sh.SwitchPorts
 		}
 		fabrics.Lock()
 		if len(fabrics.last) >= 8 || fabrics.bytes+size > MaxRouteBytes {
@@ -451,9 +419,9 @@ func (e *Experiment) validateFabric(bad func(key, format string, args ...any)) {
 	} else if n.Spray != "" && n.Routing != "spray" {
 		bad("network.spray", "applies with network.routing = \"spray\"")
 	}
-	e.fabric().Validate(e, bad)
-	if hosts := e.hostCount(); hosts > MaxHosts {
-		bad("network.topology", "%d hosts; the most is %d", hosts, MaxHosts)
+	e.fabric().Validate(e.Network, bad)
+	if hosts := e.hostCount(); hosts > topology.MaxHosts {
+		bad("network.topology", "%d hosts; the most is %d", hosts, topology.MaxHosts)
 	} else {
 		e.shapeErrors(bad)
 	}
@@ -603,7 +571,7 @@ func unjoin(err error) []error {
 // keys: the ports a capacity change may name by index (topology order).
 func (e *Experiment) fabricPorts() int {
 	if t := e.fabric(); t != nil {
-		return t.Ports(e)
+		return t.Ports(e.Network)
 	}
 	return 0
 }

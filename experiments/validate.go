@@ -10,6 +10,7 @@ import (
 
 	"qcnlab/algos"
 	"qcnlab/experiments/keys"
+	"qcnlab/experiments/topology"
 	"qcnlab/model"
 	"qcnlab/printable"
 	"qcnlab/units"
@@ -286,7 +287,7 @@ func (e *Experiment) validateChain(bad func(key, format string, args ...any)) {
 		bad("network.rtt", "must be finite")
 	}
 	links := e.LinkCount()
-	t := chainNamed(n.Topology)
+	t := topology.Chain(n.Topology)
 	oneLink := t != nil && t.MaxLinks() == 1 // a dumbbell
 	switch {
 	case oneLink && links != 1:
@@ -295,8 +296,8 @@ func (e *Experiment) validateChain(bad func(key, format string, args ...any)) {
 		// Files saved before dumbbells stopped writing it hold rtt/2, which
 		// changes nothing; any other value would be silently ignored.
 		bad("network.hop_delay", "a %s has no hop between switches: its delays are network.rtt's and the sources' ([[sources.override]] rtt)", n.Topology)
-	case links < 1 || links > maxChainLinks:
-		bad("network.links", "must be from 1 to %d", maxChainLinks)
+	case links < 1 || links > topology.MaxChainLinks:
+		bad("network.links", "must be from 1 to %d", topology.MaxChainLinks)
 	case e.Model == "fluid" && links > 1:
 		bad("network.links", "the fluid model has one bottleneck; use model = \"packet\" for a parking lot")
 	case e.Model == "convergence" && links > 1:

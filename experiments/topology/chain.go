@@ -1,0 +1,23 @@
+package topology
+
+// chain is a dumbbell or a parking lot: sources behind links in a row.
+type chain struct {
+	name         string
+	defaultLinks int
+	maxLinks     int
+}
+
+func (c chain) Name() string          { return c.name }
+func (c chain) DefaultLinks() int     { return c.defaultLinks }
+func (c chain) MaxLinks() int         { return c.maxLinks }
+func (c chain) Validate(Network, Bad) {} // validateChain checks every chain's keys
+
+// A dumbbell: one congestible link. A parking lot: a chain of them, two
+// unless network.links says.
+var (
+	_ = Register(chain{name: "dumbbell", defaultLinks: 1, maxLinks: 1})
+	_ = Register(chain{name: "parking_lot", defaultLinks: 2, maxLinks: MaxChainLinks})
+)
+
+// MaxChainLinks is the most links a chain may have.
+const MaxChainLinks = 64
