@@ -28,3 +28,11 @@ func (e *Experiment) FabricLabel() string {
 	t.Sized(&n)
 	return t.Label(n)
 }
+
+// OneBottleneck reports whether every source crosses the same one link: a
+// chain that holds one (a dumbbell), where a source's fair share is the
+// capacity over the sources.
+func (e *Experiment) OneBottleneck() bool {
+	t := topology.Chain(e.Network.Topology)
+	return t != nil && t.MaxLinks() == 1
+}

@@ -287,8 +287,7 @@ func (e *Experiment) validateChain(bad func(key, format string, args ...any)) {
 		bad("network.rtt", "must be finite")
 	}
 	links := e.LinkCount()
-	t := topology.Chain(n.Topology)
-	oneLink := t != nil && t.MaxLinks() == 1 // a dumbbell
+	oneLink := e.OneBottleneck() // a dumbbell
 	switch {
 	case oneLink && links != 1:
 		bad("network.links", "a %s has one congestible link; use topology = \"parking_lot\" for a chain", n.Topology)

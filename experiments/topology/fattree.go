@@ -67,6 +67,16 @@ func (fatTree) Build(n Network, seed uint64, _ model.Dist, delay func(topo.Link)
 	return topo.FatTree(*n.K, float64(n.Capacity), int(n.Buffer), delay)
 }
 
+// Bench is a k = 8 fat-tree: 128 hosts, every link at the default 10 Gbps
+// with 150 KB buffers and 1 us of propagation.
+func (fatTree) Bench() Bench {
+	return Bench{
+		Description: "QCN permutation on a k = 8 fat-tree (128 hosts, 10 Gbps, 150 KB buffers, 1 us links), one core:",
+		Duration:    100 * algos.Millisecond,
+		Size:        func(n *Network) { n.K = ptr(8) },
+	}
+}
+
 func (fatTree) Label(n Network) string { return fmt.Sprintf("fat-tree k=%d", *n.K) }
 
 func (fatTree) Validate(n Network, bad Bad) {
