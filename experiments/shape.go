@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"qcnlab/experiments/cost"
 	"qcnlab/experiments/topology"
 	"qcnlab/units"
 )
@@ -8,7 +9,7 @@ import (
 // MaxRouteBytes bounds a fabric's routing state (the next hops toward
 // every switch hosts hang off, which grows with the square of the leaves,
 // and PFC's feeders, with the square of a switch's ports).
-const MaxRouteBytes = MaxRunMemory / 4
+const MaxRouteBytes = cost.MaxRunMemory / 4
 
 // shape is the fabric's size from its keys; ok is false if they are out of
 // bounds (reported as such).
@@ -38,7 +39,7 @@ func (e *Experiment) shapeErrors(bad func(key, format string, args ...any)) {
 			what = "routing tables and PFC's feeder lists"
 		}
 		bad(key, "%s would need ~%s (%.0f switches with hosts, %.0f nodes; the most is %s); make the network smaller",
-			what, units.FormatBytes(roundTo2(s.RouteBytes(e.Network.PFC))), s.Groups, s.Nodes, units.FormatBytes(MaxRouteBytes))
+			what, units.FormatBytes(cost.RoundTo2(s.RouteBytes(e.Network.PFC))), s.Groups, s.Nodes, units.FormatBytes(MaxRouteBytes))
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"qcnlab/algos"
+	"qcnlab/experiments/cost"
 	"qcnlab/experiments/keys"
 	"qcnlab/experiments/topology"
 	"qcnlab/model"
@@ -19,11 +20,9 @@ import (
 // Topologies the experiment file accepts.
 var Topologies = keys.Choices("network.topology")
 
-// Limits on frame sizes: Ethernet's minimum frame and a jumbo frame.
-const (
-	minFrame = 64
-	maxFrame = 9216
-)
+// maxFrame is a jumbo frame, the largest a file may ask for (the least is
+// cost.MinFrame).
+const maxFrame = 9216
 
 // Validate checks the whole experiment and reports every problem, each with
 // the place its key was set.
@@ -83,8 +82,8 @@ func (e *Experiment) Validate() error {
 	if n.Capacity < units.MinRate {
 		bad("network.capacity", "must be at least %s", units.FormatRate(units.MinRate))
 	}
-	if n.FrameSize < minFrame || n.FrameSize > maxFrame || n.FrameSize != units.Bytes(math.Trunc(float64(n.FrameSize))) {
-		bad("network.frame_size", "must be a whole number of bytes from %dB to %dB", minFrame, maxFrame)
+	if n.FrameSize < cost.MinFrame || n.FrameSize > maxFrame || n.FrameSize != units.Bytes(math.Trunc(float64(n.FrameSize))) {
+		bad("network.frame_size", "must be a whole number of bytes from %dB to %dB", cost.MinFrame, maxFrame)
 	}
 	if n.Buffer < n.FrameSize || n.Buffer != units.Bytes(math.Trunc(float64(n.Buffer))) {
 		bad("network.buffer", "must be a whole number of bytes holding at least one frame")
@@ -108,8 +107,8 @@ func (e *Experiment) Validate() error {
 	if o.RateWindow < o.SampleInterval || algos.Time(o.RateWindow) == algos.Never {
 		bad("output.rate_window", "must be at least the sample interval (%s)", units.FormatDuration(algos.Time(o.SampleInterval)))
 	}
-	if len(o.Phases) > MaxPhases {
-		bad("output.phases", "%d boundaries; the most is %d", len(o.Phases), MaxPhases)
+	if len(o.Phases) > cost.MaxPhases {
+		bad("output.phases", "%d boundaries; the most is %d", len(o.Phases), cost.MaxPhases)
 	}
 	for i, t := range o.Phases {
 		switch {
@@ -313,7 +312,7 @@ func (e *Experiment) validateChain(bad func(key, format string, args ...any)) {
 	if s.Count < 1 {
 		bad("sources.count", "must be at least 1")
 	} else if s.Count > sourcesLimit(links) {
-		bad("sources.count", "must be at most %d, the simulator's limit with %s", sourcesLimit(links), pluralize(links, "link"))
+		bad("sources.count", "must be at most %d, the simulator's limit with %s", sourcesLimit(links), cost.Pluralize(links, "link"))
 	}
 	if s.LineRate != nil && *s.LineRate < units.MinRate {
 		bad("sources.line_rate", "must be at least %s", units.FormatRate(units.MinRate))
