@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"qcnlab/experiments/cost"
+	"qcnlab/experiments/userfile"
 )
 
 // Inputs that would exhaust the machine are errors at load time, naming
@@ -209,12 +210,12 @@ func phaseList(n, step int) string {
 // A failed save names its target, never the temporary file; a directory
 // is refused before anything is written.
 func TestSaveErrorsNameTheTarget(t *testing.T) {
-	err := WriteFileAtomic("/proc/qcnlab-test.toml", []byte("x"))
+	err := userfile.WriteAtomic("/proc/qcnlab-test.toml", []byte("x"))
 	if err == nil || !strings.Contains(err.Error(), "/proc/qcnlab-test.toml") || strings.Contains(err.Error(), ".tmp") {
 		t.Errorf("got %v", err)
 	}
 	dir := t.TempDir()
-	err = WriteFileAtomic(dir, []byte("x"))
+	err = userfile.WriteAtomic(dir, []byte("x"))
 	if err == nil || !strings.Contains(err.Error(), "save "+dir+": is a directory") {
 		t.Errorf("got %v", err)
 	}
@@ -224,7 +225,7 @@ func TestSaveErrorsNameTheTarget(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, target := range []string{fifo, "/dev/null"} {
-		err = WriteFileAtomic(target, []byte("x"))
+		err = userfile.WriteAtomic(target, []byte("x"))
 		if err == nil || !strings.Contains(err.Error(), "not a regular file") {
 			t.Errorf("%s: got %v", target, err)
 		}
@@ -240,7 +241,7 @@ func TestSaveErrorsNameTheTarget(t *testing.T) {
 	os.WriteFile(real, []byte("old"), 0o644)
 	link := filepath.Join(dir, "link.toml")
 	os.Symlink("real.toml", link)
-	if err := WriteFileAtomic(link, []byte("new")); err != nil {
+	if err := userfile.WriteAtomic(link, []byte("new")); err != nil {
 		t.Fatal(err)
 	}
 	if data, _ := os.ReadFile(real); string(data) != "new" {
