@@ -14,6 +14,7 @@ import (
 	"qcnlab/algos"
 	"qcnlab/experiments"
 	"qcnlab/experiments/batch"
+	"qcnlab/experiments/builtin"
 	"qcnlab/experiments/catalog"
 	"qcnlab/experiments/keys"
 	"qcnlab/experiments/outdir"
@@ -450,7 +451,7 @@ func showCommand(fs *flag.FlagSet) func(c *call) int {
 		if len(c.args) != 1 {
 			return c.fail("name one built-in experiment (qcnlab list shows them)")
 		}
-		data, err := experiments.BuiltinSource(c.args[0])
+		data, err := builtin.Source(c.args[0])
 		if err != nil {
 			return c.fail(err)
 		}

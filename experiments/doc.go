@@ -1,12 +1,14 @@
 // Package experiments is an experiment file and how it becomes runs: the
-// TOML schema (load, --set, validate, save), the built-in experiment library, the expansion of a
-// [sweep] into runs, and the translation of a run into a model.Config.
+// TOML schema (load, --set, validate, save), the built-in experiments by
+// name, the expansion of a [sweep] into runs, and the translation of a run
+// into a model.Config.
 //
 // What is done with the runs lives beside it, one job per package:
 //
 //   - keys: the registry of the file's keys;
 //   - topology: the [network] table and the topologies it names;
 //   - cost: the estimate of a run's memory and events, and their bounds;
+//   - builtin: the library of experiments, embedded;
 //   - catalog: what qcnlab offers (qcnlab list, qcnlab algos);
 //   - metrics: the registry of summary metrics (name, unit, scope, missing);
 //   - batch: executing runs on a pool of workers, with progress;

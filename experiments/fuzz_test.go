@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"reflect"
 	"testing"
+
+	"qcnlab/experiments/builtin"
 )
 
 // checkSaveLoad saves an accepted experiment, loads it back and checks the
@@ -54,7 +56,7 @@ func tooBigToFuzz(e *Experiment) bool {
 // FuzzFileSaveLoad: any file that loads saves and loads back exactly.
 func FuzzFileSaveLoad(f *testing.F) {
 	for _, name := range BuiltinNames() {
-		data, _ := BuiltinSource(name)
+		data, _ := builtin.Source(name)
 		f.Add(string(data))
 	}
 	for _, s := range []string{
