@@ -9,7 +9,7 @@ import (
 	"syscall"
 	"testing"
 
-	"qcnlab/experiments/cost"
+	"qcnlab/experiments/keys"
 	"qcnlab/experiments/userfile"
 )
 
@@ -40,7 +40,7 @@ func TestBoundsRefuseAtLoad(t *testing.T) {
 		// per frame of buffer: 200 of 1 GB of 64 B frames is 50 GB.
 		{"duration = \"10ms\"\n[network]\nbuffer = \"1GB\"\nframe_size = \"64B\"\n[output]\nphases = [" + phaseList(200, 10) + "]",
 			"exp.toml:6: output.phases: a run would need ~51GB of memory"},
-		{"duration = \"1s\"\n[output]\nphases = [" + phaseList(cost.MaxPhases+1, 10) + "]", "exp.toml:3: output.phases: 1001 boundaries; the most is 1000"},
+		{"duration = \"1s\"\n[output]\nphases = [" + phaseList(keys.MaxPhases+1, 10) + "]", "exp.toml:3: output.phases: 1001 boundaries; the most is 1000"},
 		// Keys of the traffic generator get the same treatment.
 		{"[traffic]\nshort_flow_rate = 1000.0\nshort_flow_sizes = \"/dev/zero\"", "/dev/zero: not a regular file"},
 		// The key that drives the estimate, not the one whose term it is in.

@@ -115,10 +115,6 @@ func seriesColumns(e *Experiment) string {
 	return fmt.Sprintf("%s and %s", cost.Pluralize(queues, "queue"), cost.Pluralize(rates, "rate"))
 }
 
-// sourcesLimit is the most sources a network of links may have: the
-// simulator gives every source and every link a slot of its event tree.
-func sourcesLimit(links int) int { return model.MaxSources - max(1, links) }
-
 // runCount is the number of runs of the batch, computed without expanding
 // the sweep: for each algorithm, every combination of the values of the
 // axes that apply to it (AxisApplies).

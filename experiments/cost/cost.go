@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 
+	"qcnlab/experiments/keys"
 	"qcnlab/model"
 	"qcnlab/units"
 )
@@ -29,16 +30,9 @@ const (
 	MaxSeriesBytes = 10e9
 )
 
-// MaxPhases bounds output.phases: each boundary copies every link's queue
-// histogram and every source's counters, and the summary reports each phase.
-const MaxPhases = 1000
-
 // seriesCellBytes is a value of the time series as text, with its comma:
 // measured 10 to 12 bytes ("8.4e+09,", "106500,", "1e-05,").
 const seriesCellBytes = 12
-
-// MinFrame is Ethernet's minimum frame, the smallest a file may ask for.
-const MinFrame = 64
 
 // Cost is the estimate of what one run of an experiment needs, and the key
 // that contributes the most to each part.
@@ -198,7 +192,7 @@ type Chain struct {
 func (in Chain) Cost() Cost {
 	links := float64(in.Links)
 	count := in.Sources
-	frame := max(in.FrameBytes, MinFrame)
+	frame := max(in.FrameBytes, keys.MinFrame)
 	frameBits := 8 * frame
 	dur := in.Duration
 	sample := max(in.SampleInterval, 1e-12)

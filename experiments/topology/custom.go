@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"qcnlab/algos"
+	"qcnlab/experiments/keys"
 	"qcnlab/model"
 	"qcnlab/model/topo"
 	"qcnlab/units"
@@ -111,6 +112,14 @@ func (custom) Label(Network) string { return "custom" }
 
 // Validate checks [[network.node]] and [[network.link]].
 func (custom) Validate(n Network, bad Bad) {
+	for i, node := range n.Nodes {
+		keys.PrintableName(fmt.Sprintf("network.node[%d].name", i), node.Name, bad)
+		keys.PrintableName(fmt.Sprintf("network.node[%d].tier", i), node.Tier, bad)
+	}
+	for i, l := range n.FabricLinks {
+		keys.PrintableName(fmt.Sprintf("network.link[%d].a", i), l.A, bad)
+		keys.PrintableName(fmt.Sprintf("network.link[%d].b", i), l.B, bad)
+	}
 	if len(n.FabricLinks) == 0 {
 		bad("network.link", "missing: a custom topology lists its links, [[network.link]] a = \"h0\", b = \"tor0\"")
 		return

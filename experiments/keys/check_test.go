@@ -1,0 +1,89 @@
+package keys
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"qcnlab/algos"
+	"qcnlab/units"
+)
+
+// file is a File of a few values; the rest are a valid chain's.
+type file map[string]any
+
+func (f file) Value(path string) any {
+	if v, ok := f[path]; ok {
+		return v
+	}
+	return map[string]any{
+		"name": "x", "duration": units.Duration(algos.Second), "model": "packet", "network.topology": "dumbbell",
+		"network.capacity": units.Rate(10e9), "network.buffer": units.Bytes(150e3), "network.frame_size": units.Bytes(1500),
+		"network.rtt": units.Duration(100 * algos.Microsecond), "sources.count": 2,
+		"output.sample_interval": units.Duration(algos.Millisecond), "output.rate_window": units.Duration(algos.Millisecond),
+		"output.fairness_threshold": 0.8,
+	}[path]
+}
+
+func (f file) Resolved(path string) any {
+	if path == "warmup" && f[path] == nil {
+		return units.Duration(0)
+	}
+	if path == "network.links" && f[path] == nil {
+		return 1
+	}
+	return f.Value(path)
+}
+
+// problems runs the registry's rules on a file of a topology.
+func problems(topology string, f File) []string {
+	var out []string
+	Run(topology, f, func(key, format string, args ...any) { out = append(out, key+": "+fmt.Sprintf(format, args...)) })
+	return out
+}
+
+// Each key's rule reports under the key, and only a value that breaks it
+// (a zero duration breaks the warm-up's rule too).
+func TestRulesReportUnderTheirKey(t *testing.T) {
+	if got := problems("dumbbell", file{}); len(got) > 0 {
+		t.Fatalf("a valid file: %q", got)
+	}
+	for _, c := range []struct {
+		key   string
+		value any
+		want  string
+	}{
+		{"name", "", "name: must not be empty"},
+		{"name", "a/b", `name: "a/b" holds a path separator or ".."; the name makes file names`},
+		{"description", "a\x1b[2J", "description: holds a control character other than a line break or a tab"},
+		{"duration", units.Duration(0), "duration: must be a positive, finite duration"},
+		{"warmup", units.Duration(2 * algos.Second), "warmup: must be shorter than the duration (1s)"},
+		{"model", "x", `model: "x" is not available (available: ["packet" "fluid" "convergence"])`},
+		{"network.capacity", units.Rate(0.5), "network.capacity: must be at least"},
+		{"network.frame_size", units.Bytes(10), "network.frame_size: must be a whole number of bytes from 64B to 9216B"},
+		{"network.buffer", units.Bytes(100), "network.buffer: must be a whole number of bytes holding at least one frame"},
+		{"network.rtt", units.Duration(algos.Never), "network.rtt: must be finite"},
+		{"sources.count", 0, "sources.count: must be at least 1"},
+		{"sources.line_rate", units.Rate(0.5), "sources.line_rate: must be at least"},
+		{"output.rate_window", units.Duration(1), "output.rate_window: must be at least the sample interval (1ms)"},
+		{"output.fairness_threshold", 1.5, "output.fairness_threshold: must be in (0, 1]"},
+		{"output.phases", []units.Duration{units.Duration(2 * algos.Second)}, "output.phases: boundary 2s is not inside the run (0, 1s)"},
+	} {
+		got := problems("dumbbell", file{c.key: c.value})
+		if len(got) == 0 || !strings.HasPrefix(got[0], c.want) {
+			t.Errorf("%s = %v: %q, want first %q", c.key, c.value, got, c.want)
+		}
+	}
+}
+
+// A key's rule runs where the key applies: a chain's sources are not a
+// fabric's.
+func TestRulesRunWhereTheKeyApplies(t *testing.T) {
+	f := file{"sources.count": 0, "network.rtt": units.Duration(algos.Never)}
+	if got := problems("fat_tree", f); len(got) > 0 {
+		t.Errorf("a fabric: %q", got)
+	}
+	if got := problems("parking_lot", f); len(got) != 2 {
+		t.Errorf("a chain: %q, want the count's and the rtt's", got)
+	}
+}
