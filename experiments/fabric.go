@@ -23,17 +23,6 @@ import (
 // sources: [network] describes the topology, [traffic] a pattern of flows,
 // [[flows]] explicit ones. model/fabric.go simulates it.
 
-// Fabric topologies, and the keys that belong to the chains only.
-var (
-	FabricTopologies = keys.Fabrics
-	Routings         = keys.Choices("network.routing")
-	SprayModes       = keys.Choices("network.spray")
-	Patterns         = keys.Choices("traffic.pattern")
-)
-
-// MaxFlows bounds a fabric's flows, checked before any is built.
-const MaxFlows = 1_000_000
-
 // FlowEntry is a [[flows]] entry: one flow between two hosts.
 type FlowEntry struct {
 	From  *int            `toml:"from"` // required: nil only when the file left it out
@@ -395,29 +384,12 @@ func (e *Experiment) flowKey(i, fromPattern int) string {
 // validateFabric checks a fabric's keys, each problem under its key, and
 // builds the network only once the keys are in bounds.
 func (e *Experiment) validateFabric(bad func(key, format string, args ...any)) {
-	n := e.Network
 	isSet := func(key string) bool { _, ok := e.origin[key]; return ok }
 	if e.Traffic.LongFlows != 1 && isSet("traffic.long_flows") {
 		bad("traffic.long_flows", "a fabric's flows are [traffic] pattern and [[flows]]; long_flows is the chains' sources'")
 	}
 	if e.Model != "packet" {
 		bad("network.topology", "the %s model has one bottleneck; a fabric needs model = \"packet\"", e.Model)
-	}
-	for _, w := range []struct {
-		key, what string
-		v         *int
-	}{{"output.watch_ports", "ports", e.Output.WatchPorts}, {"output.watch_flows", "flows", e.Output.WatchFlows}} {
-		if w.v != nil && *w.v < 1 {
-			bad(w.key, "%d: the time series follows at least 1 of the %s (leave the key out for the default)", *w.v, w.what)
-		}
-	}
-	if !slices.Contains(Routings, n.Routing) && n.Routing != "" {
-		bad("network.routing", "%q is not one of %q", n.Routing, Routings)
-	}
-	if n.Spray != "" && !slices.Contains(SprayModes, n.Spray) {
-		bad("network.spray", "%q is not one of %q", n.Spray, SprayModes)
-	} else if n.Spray != "" && n.Routing != "spray" {
-		bad("network.spray", "applies with network.routing = \"spray\"")
 	}
 	e.fabric().Validate(e.Network, bad)
 	if hosts := e.hostCount(); hosts > topology.MaxHosts {
@@ -433,9 +405,6 @@ func (e *Experiment) validateFabric(bad func(key, format string, args ...any)) {
 func (e *Experiment) validateTrafficPattern(bad func(key, format string, args ...any)) {
 	tr := e.Traffic
 	hosts := e.hostCount()
-	if tr.Pattern != "" && !slices.Contains(Patterns, tr.Pattern) {
-		bad("traffic.pattern", "%q is not one of %q", tr.Pattern, Patterns)
-	}
 	if _, err := flowSize(tr.FlowSize); err != nil {
 		bad("traffic.flow_size", "%v", err)
 	}
@@ -498,8 +467,8 @@ func (e *Experiment) validateTrafficPattern(bad func(key, format string, args ..
 			bad(key+".stop", "%s is not after its start %s", units.FormatDuration(algos.Time(*f.Stop)), units.FormatDuration(algos.Time(f.Start)))
 		}
 	}
-	if n := e.flowCount(); n > MaxFlows {
-		bad("traffic.pattern", "%.0f flows, each with its own rate limiter; the most is %d", n, MaxFlows)
+	if n := e.flowCount(); n > keys.MaxFlows {
+		bad("traffic.pattern", "%.0f flows, each with its own rate limiter; the most is %d", n, keys.MaxFlows)
 	} else if n == 0 && hosts > 0 && tr.ShortFlowRate == 0 && (tr.Load == nil || *tr.Load == 0) {
 		bad("traffic.pattern", "the fabric has no flows: set a pattern, [[flows]] or short flows")
 	}

@@ -67,7 +67,6 @@ func (e *Experiment) Validate() error {
 	e.validateChanges(bad, links)
 	e.validateTraffic(bad)
 
-	e.validateClocks(bad)
 	if len(errs) == 0 && e.IsFabric() { // routes, and flows, need sound keys
 		e.checkFabric(bad)
 	}

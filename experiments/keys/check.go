@@ -40,6 +40,10 @@ const (
 	MaxFrame = 9216
 )
 
+// MaxFlows bounds the flows of a run: a fabric's pattern and [[flows]],
+// and the short flows traffic.max_flows lets arrive.
+const MaxFlows = 1_000_000
+
 // MaxSamples bounds the samples of a run's time series.
 const MaxSamples = 100_000_000
 
@@ -216,4 +220,74 @@ func plural(n int, noun string) string {
 		return fmt.Sprintf("1 %s", noun)
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+func checkLongFlows(_ *Key, f File, bad Bad) {
+	if n, _ := f.Value("traffic.long_flows").(int); n < 0 || n > 1000 {
+		bad("traffic.long_flows", "must be from 0 to 1000")
+	}
+}
+
+func checkShortFlowRate(_ *Key, f File, bad Bad) {
+	if r, _ := f.Value("traffic.short_flow_rate").(float64); !(r >= 0) || r > 1e9 {
+		bad("traffic.short_flow_rate", "must be from 0 to 1e9 flows per second")
+	}
+}
+
+// checkTrafficStop bounds when the short flows stop arriving, and refuses a
+// stop (or a most) for short flows there are none of.
+func checkTrafficStop(_ *Key, f File, bad Bad) {
+	stop, stops := f.Value("traffic.stop").(units.Duration)
+	if stops && (stop <= 0 || algos.Time(stop) > durationAt(f, "duration")) {
+		bad("traffic.stop", "must be in (0, duration]: when the short flows stop arriving")
+	}
+	rate, _ := f.Value("traffic.short_flow_rate").(float64)
+	load, _ := f.Value("traffic.load").(float64)
+	if (stops || f.Value("traffic.max_flows") != nil) && rate == 0 && load == 0 {
+		bad("traffic.stop", "stops the short flows' arrivals: give traffic.load or traffic.short_flow_rate")
+	}
+}
+
+func checkMaxFlows(_ *Key, f File, bad Bad) {
+	if n, ok := f.Value("traffic.max_flows").(int64); ok && (n < 1 || n > MaxFlows) {
+		bad("traffic.max_flows", "must be from 1 to %d flows", MaxFlows)
+	}
+}
+
+func checkClockPPM(_ *Key, f File, bad Bad) {
+	if p, ok := f.Value("network.clock_ppm").(float64); ok && !(p >= 0 && p <= model.MaxClockPPM) {
+		bad("network.clock_ppm", "must be within 0 and %d ppm (Ethernet allows 100)", model.MaxClockPPM)
+	}
+}
+
+func checkSwitchJitter(_ *Key, f File, bad Bad) {
+	if j, ok := f.Value("network.switch_jitter").(units.Duration); ok && (j < 0 || algos.Time(j) > model.MaxSwitchJitter) {
+		bad("network.switch_jitter", "must be within 0 and %g us", model.MaxSwitchJitter.Seconds()*1e6)
+	}
+}
+
+// setOneOf refuses a word, where one is set, that is not one of the key's
+// choices.
+func setOneOf(k *Key, f File, bad Bad) {
+	if v := textAt(f, k.Path); v != "" && !slices.Contains(k.Choices, v) {
+		bad(k.Path, "%q is not one of %q", v, k.Choices)
+	}
+}
+
+func checkSpray(k *Key, f File, bad Bad) {
+	switch v := textAt(f, k.Path); {
+	case v != "" && !slices.Contains(k.Choices, v):
+		setOneOf(k, f, bad)
+	case v != "" && textAt(f, "network.routing") != "spray":
+		bad(k.Path, "applies with network.routing = \"spray\"")
+	}
+}
+
+// watched refuses a time series that follows none of a fabric's ports or
+// flows (output.watch_ports, output.watch_flows).
+func watched(k *Key, f File, bad Bad) {
+	if n, ok := f.Value(k.Path).(int); ok && n < 1 {
+		what := strings.TrimPrefix(k.Path, "output.watch_")
+		bad(k.Path, "%d: the time series follows at least 1 of the %s (leave the key out for the default)", n, what)
+	}
 }

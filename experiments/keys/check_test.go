@@ -2,6 +2,7 @@ package keys
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -43,7 +44,8 @@ func problems(topology string, f File) []string {
 }
 
 // Each key's rule reports under the key, and only a value that breaks it
-// (a zero duration breaks the warm-up's rule too).
+// (a zero duration breaks the warm-up's rule too, a most of short flows
+// the stop's).
 func TestRulesReportUnderTheirKey(t *testing.T) {
 	if got := problems("dumbbell", file{}); len(got) > 0 {
 		t.Fatalf("a valid file: %q", got)
@@ -68,10 +70,35 @@ func TestRulesReportUnderTheirKey(t *testing.T) {
 		{"output.rate_window", units.Duration(1), "output.rate_window: must be at least the sample interval (1ms)"},
 		{"output.fairness_threshold", 1.5, "output.fairness_threshold: must be in (0, 1]"},
 		{"output.phases", []units.Duration{units.Duration(2 * algos.Second)}, "output.phases: boundary 2s is not inside the run (0, 1s)"},
+		{"traffic.long_flows", 1001, "traffic.long_flows: must be from 0 to 1000"},
+		{"traffic.short_flow_rate", -1.0, "traffic.short_flow_rate: must be from 0 to 1e9 flows per second"},
+		{"traffic.stop", units.Duration(algos.Millisecond), "traffic.stop: stops the short flows' arrivals: give traffic.load or traffic.short_flow_rate"},
+		{"traffic.max_flows", int64(0), "traffic.max_flows: must be from 1 to 1000000 flows"},
+		{"network.clock_ppm", -1.0, "network.clock_ppm: must be within 0 and"},
+		{"network.switch_jitter", units.Duration(-1), "network.switch_jitter: must be within 0 and"},
 	} {
 		got := problems("dumbbell", file{c.key: c.value})
-		if len(got) == 0 || !strings.HasPrefix(got[0], c.want) {
-			t.Errorf("%s = %v: %q, want first %q", c.key, c.value, got, c.want)
+		if !slices.ContainsFunc(got, func(p string) bool { return strings.HasPrefix(p, c.want) }) {
+			t.Errorf("%s = %v: %q, want %q", c.key, c.value, got, c.want)
+		}
+	}
+}
+
+// A fabric's keys' rules.
+func TestFabricRules(t *testing.T) {
+	for _, c := range []struct {
+		f    file
+		want string
+	}{
+		{file{"network.routing": "x"}, `network.routing: "x" is not one of ["ecmp" "spray"]`},
+		{file{"network.spray": "random"}, `network.spray: applies with network.routing = "spray"`},
+		{file{"network.spray": "random", "network.routing": "spray"}, ""},
+		{file{"traffic.pattern": "x"}, `traffic.pattern: "x" is not one of`},
+		{file{"output.watch_flows": 0}, "output.watch_flows: 0: the time series follows at least 1 of the flows"},
+	} {
+		got := strings.Join(problems("leaf_spine", c.f), "; ")
+		if c.want == "" && got != "" || !strings.HasPrefix(got, c.want) {
+			t.Errorf("%v: %q, want %q", c.f, got, c.want)
 		}
 	}
 }

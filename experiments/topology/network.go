@@ -66,8 +66,7 @@ type Change struct {
 const (
 	MaxHosts          = 16384 // hosts of a fabric (a k = 40 fat-tree has 16,000)
 	MaxFatTreeK       = 40
-	MaxSwitches       = 4096 // leaves or spines of a leaf-spine
-	MaxFlows          = 1_000_000
+	MaxSwitches       = 4096    // leaves or spines of a leaf-spine
 	MaxFabricElements = 200_000 // custom nodes, links
 )
 
