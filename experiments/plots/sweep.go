@@ -16,6 +16,7 @@ import (
 	"qcnlab/algos"
 	"qcnlab/experiments"
 	"qcnlab/experiments/batch"
+	"qcnlab/experiments/keys"
 	"qcnlab/experiments/metrics"
 	"qcnlab/experiments/outdir"
 	"qcnlab/experiments/stats"
@@ -68,7 +69,7 @@ type sweepAxis struct {
 
 func newSweepAxis(e *experiments.Experiment, runs []batch.RunSummary) (sweepAxis, bool) {
 	for _, a := range e.Sweep {
-		kind, err := experiments.KeyKind(a.Key)
+		kind, err := keys.NumericKind(a.Key)
 		if a.Key == "seed" || err != nil {
 			continue
 		}

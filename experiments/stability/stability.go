@@ -15,6 +15,7 @@ import (
 	"qcnlab/experiments"
 	"qcnlab/experiments/batch"
 	"qcnlab/experiments/cost"
+	"qcnlab/experiments/keys"
 )
 
 // Options shape a search.
@@ -120,7 +121,7 @@ func Search(ctx context.Context, e *experiments.Experiment, opt Options) (*Repor
 	if opt.Grid < 0 || opt.Grid == 1 {
 		return nil, fmt.Errorf("--grid must be at least 2 (got %d)", opt.Grid)
 	}
-	kind, err := experiments.KeyKind(opt.Key)
+	kind, err := keys.NumericKind(opt.Key)
 	if err != nil {
 		return nil, err
 	}
