@@ -67,6 +67,7 @@ func (e *Experiment) Validate() error {
 	e.validateChanges(bad, links)
 	e.validateTraffic(bad)
 
+	e.validateClasses(bad)
 	if len(errs) == 0 && e.IsFabric() { // routes, and flows, need sound keys
 		e.checkFabric(bad)
 	}
@@ -357,6 +358,8 @@ func (v fileView) Resolved(path string) any {
 		return units.Duration(v.e.WarmupTime())
 	case "network.links":
 		return v.e.LinkCount()
+	case "network.classes":
+		return v.e.ClassCount()
 	}
 	return v.Value(path)
 }

@@ -291,3 +291,94 @@ func watched(k *Key, f File, bad Bad) {
 		bad(k.Path, "%d: the time series follows at least 1 of the %s (leave the key out for the default)", n, what)
 	}
 }
+
+// classes is network.classes with its default, and whether it is in
+// bounds: the other class keys are checked against a sound count only.
+func classes(f File) (int, bool) {
+	n, _ := f.Resolved("network.classes").(int)
+	return n, n >= 1 && n <= model.MaxClasses
+}
+
+// several refuses a class key on ports of one class.
+func several(k *Key, n int, bad Bad) bool {
+	if n < 2 {
+		bad(k.Path, "applies with network.classes of 2 or more")
+		return false
+	}
+	return true
+}
+
+func checkClasses(k *Key, f File, bad Bad) {
+	n, ok := classes(f)
+	switch {
+	case !ok:
+		bad(k.Path, "%d: from 1 to %d (802.1Q's priorities)", n, model.MaxClasses)
+	case n > 1 && textAt(f, "model") != "packet":
+		bad(k.Path, "classes are the packet model's; use model = \"packet\"")
+	}
+}
+
+func checkScheduler(k *Key, f File, bad Bad) {
+	n, ok := classes(f)
+	switch s := textAt(f, k.Path); {
+	case !ok || s == "":
+	case s != "strict" && s != "dwrr":
+		bad(k.Path, "%q: must be \"strict\" or \"dwrr\"", s)
+	default:
+		several(k, n, bad)
+	}
+}
+
+func checkStrictClasses(k *Key, f File, bad Bad) {
+	n, ok := classes(f)
+	sc, set := f.Value(k.Path).(int)
+	switch {
+	case !ok || !set:
+	case textAt(f, "network.scheduler") != "dwrr":
+		bad(k.Path, "set network.scheduler = \"dwrr\" for it to apply (with \"strict\" every class is)")
+	case sc < 0 || sc > n:
+		bad(k.Path, "%d: from 0 to the %d classes", sc, n)
+	}
+}
+
+func checkClassWeights(k *Key, f File, bad Bad) {
+	n, ok := classes(f)
+	w, _ := f.Value(k.Path).([]int)
+	if !ok || w == nil || !several(k, n, bad) {
+		return
+	}
+	if len(w) != n {
+		bad(k.Path, "%d weights for %d classes: give one per class", len(w), n)
+	}
+	for i, x := range w {
+		if x < 1 || x > 1<<16 {
+			bad(k.Path, "class %d's weight %d: a whole number from 1 to 65536", i, x)
+		}
+	}
+}
+
+func checkDWRRQuantum(k *Key, f File, bad Bad) {
+	n, ok := classes(f)
+	q, set := f.Value(k.Path).(units.Bytes)
+	if ok && set && several(k, n, bad) && (q < 1 || q > 1<<24 || !whole(q)) {
+		bad(k.Path, "must be a whole number of bytes from 1 B to 16 MiB")
+	}
+}
+
+// ClassError is what is wrong with a flow's traffic class c on ports of n
+// classes; "" when nothing is.
+func ClassError(c, n int) string {
+	if c < 0 || c >= n {
+		return fmt.Sprintf("class %d is not one of the %d classes (0 to %d; network.classes)", c, n, n-1)
+	}
+	return ""
+}
+
+func checkTrafficClass(k *Key, f File, bad Bad) {
+	n, ok := classes(f)
+	if c, set := f.Value(k.Path).(int); ok && set {
+		if msg := ClassError(c, n); msg != "" {
+			bad(k.Path, "%s", msg)
+		}
+	}
+}

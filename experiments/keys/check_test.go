@@ -33,6 +33,9 @@ func (f file) Resolved(path string) any {
 	if path == "network.links" && f[path] == nil {
 		return 1
 	}
+	if path == "network.classes" && f[path] == nil {
+		return 1
+	}
 	return f.Value(path)
 }
 
@@ -80,6 +83,27 @@ func TestRulesReportUnderTheirKey(t *testing.T) {
 		got := problems("dumbbell", file{c.key: c.value})
 		if !slices.ContainsFunc(got, func(p string) bool { return strings.HasPrefix(p, c.want) }) {
 			t.Errorf("%s = %v: %q, want %q", c.key, c.value, got, c.want)
+		}
+	}
+}
+
+// The class keys are checked against a sound count of classes only.
+func TestClassRules(t *testing.T) {
+	for _, c := range []struct {
+		f    file
+		want string
+	}{
+		{file{"network.classes": 9, "network.scheduler": "x"}, "network.classes: 9: from 1 to 8"},
+		{file{"network.classes": 1, "network.scheduler": "dwrr"}, "network.scheduler: applies with network.classes of 2 or more"},
+		{file{"network.classes": 3, "network.scheduler": "dwrr", "network.class_weights": []int{1, 2}}, "network.class_weights: 2 weights for 3 classes"},
+		{file{"network.classes": 3, "network.strict_classes": 1}, `network.strict_classes: set network.scheduler = "dwrr"`},
+		{file{"network.classes": 2, "network.dwrr_quantum": units.Bytes(0)}, "network.dwrr_quantum: must be a whole number of bytes"},
+		{file{"network.classes": 2, "traffic.class": 2}, "traffic.class: class 2 is not one of the 2 classes"},
+		{file{"network.classes": 2, "model": "fluid"}, "network.classes: classes are the packet model's"},
+	} {
+		got := strings.Join(problems("dumbbell", c.f), "; ")
+		if !strings.Contains(got, c.want) || (c.f["network.classes"] == 9 && strings.Contains(got, "scheduler")) {
+			t.Errorf("%v: %q, want %q alone", c.f, got, c.want)
 		}
 	}
 }
