@@ -7,6 +7,7 @@ import (
 
 	"qcnlab/algos"
 	"qcnlab/experiments/cost"
+	"qcnlab/experiments/sweep"
 	"qcnlab/model"
 	"qcnlab/units"
 )
@@ -115,30 +116,9 @@ func seriesColumns(e *Experiment) string {
 	return fmt.Sprintf("%s and %s", cost.Pluralize(queues, "queue"), cost.Pluralize(rates, "rate"))
 }
 
-// runCount is the number of runs of the batch, computed without expanding
-// the sweep: for each algorithm, every combination of the values of the
-// axes that apply to it (AxisApplies).
-func (e *Experiment) runCount() float64 {
-	algorithms := e.Algorithms
-	if len(algorithms) == 0 {
-		algorithms = []string{""}
-	}
-	total := 0.0
-	for _, name := range algorithms {
-		n := 1.0
-		for _, a := range e.Sweep {
-			if AxisApplies(a.Key, name) {
-				n *= float64(len(a.Values))
-			}
-		}
-		total += n
-	}
-	return total
-}
-
 // sweepErrors refuses a sweep with too many runs before it is expanded.
 func (e *Experiment) sweepErrors(bad func(key, format string, args ...any)) bool {
-	if n := e.runCount(); n > cost.MaxRuns {
+	if n := sweep.Count(e.Sweep, e.Algorithms); n > cost.MaxRuns {
 		key := "sweep"
 		if len(e.Sweep) > 0 {
 			key = "sweep." + e.Sweep[0].Key

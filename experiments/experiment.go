@@ -45,12 +45,6 @@ type Experiment struct {
 	origin map[string]string
 }
 
-// Axis is one key of [sweep] and the values it takes, as TOML text.
-type Axis struct {
-	Key    string
-	Values []string
-}
-
 // Sources is the [sources] table.
 type Sources struct {
 	Count         int            `toml:"count"`
