@@ -127,8 +127,8 @@ func wrapWords(s string, width int) []string {
 	return append(lines, line)
 }
 
-// WriteAlgos writes the parameters of the named algorithms (all runnable
-// ones if none; a named one may await the transport layer, and says so):
+// WriteAlgos writes the parameters of the named algorithms (every
+// registered one if none):
 // key, unit, value in e (what it sets, else the default for its network),
 // and meaning.
 func WriteAlgos(w io.Writer, e *experiments.Experiment, names ...string) error {
