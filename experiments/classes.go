@@ -59,6 +59,18 @@ func (e *Experiment) classesConfig() *model.Classes {
 	return k
 }
 
+// losslessClasses is network.pfc_classes as the model's bits, 0 (every
+// class lossless) without it.
+func (e *Experiment) losslessClasses() uint8 {
+	var m uint8
+	for _, c := range e.Network.PFCClasses {
+		if c >= 0 && c < model.MaxClasses {
+			m |= 1 << c
+		}
+	}
+	return m
+}
+
 // TrafficClass is traffic.class or its default, 0: the class of a chain's
 // sources and of a fabric's pattern and short flows.
 func (e *Experiment) TrafficClass() int {
@@ -138,8 +150,16 @@ func (e *Experiment) validateClasses(bad func(key, format string, args ...any)) 
 	for i, f := range e.Flows {
 		class(fmt.Sprintf("flows[%d].class", i), f.Class)
 	}
-	if N > 1 && n.PFC {
-		bad("network.pfc", "PFC pauses a port's single class: with network.classes of 2 or more run without it")
+	if N > 1 && n.PFC && e.PFCAccounting() != "ingress" {
+		bad("network.pfc_accounting", "PFC per class is decided per link into a switch: with network.classes of 2 or more set network.pfc_accounting = \"ingress\"")
+	}
+	if pc := n.PFCClasses; pc != nil {
+		if !n.PFC {
+			bad("network.pfc_classes", "set network.pfc = true for them to apply")
+		}
+		for _, c := range pc {
+			class("network.pfc_classes", &c)
+		}
 	}
 	if N > 1 && e.Model != "packet" {
 		bad("network.classes", "classes are the packet model's; use model = \"packet\"")

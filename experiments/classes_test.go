@@ -52,6 +52,13 @@ to = 0
 	if cfg, err := e.Config(e.Algorithms[0]); err != nil || cfg.Classes.Strict != 2 || cfg.Sources[0].Class != 1 {
 		t.Errorf("strict by default, and the sources' class: %+v, %+v (%v)", cfg.Classes, cfg.Sources[0], err)
 	}
+	e, err = Parse("exp.toml", []byte("[network]\ntopology = \"fat_tree\"\nclasses = 2\npfc = true\npfc_classes = [1]"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg, err := e.Config(e.Algorithms[0]); err != nil || !cfg.PFC.Ingress || cfg.PFC.Lossless != 2 {
+		t.Errorf("class 1 lossless: %+v (%v)", cfg.PFC, err)
+	}
 	for _, c := range []struct{ text, want string }{
 		{"[network]\nclasses = 9", "exp.toml:2: network.classes: 9: from 1 to 8"},
 		{"[network]\nclasses = 2\nscheduler = \"wfq\"", `exp.toml:3: network.scheduler: "wfq": must be "strict" or "dwrr"`},
@@ -60,7 +67,8 @@ to = 0
 		{"[network]\nclasses = 2\nstrict_classes = 1", "exp.toml:3: network.strict_classes: set network.scheduler = \"dwrr\""},
 		{"[network]\nclasses = 2\n[traffic]\nclass = 2", "exp.toml:4: traffic.class: class 2 is not one of the 2 classes"},
 		{"[network]\ntopology = \"fat_tree\"\n[[flows]]\nfrom = 1\nto = 0\nclass = 1", "exp.toml:6: flows[0].class: class 1 is not one of the 1 classes"},
-		{"[network]\nclasses = 2\npfc = true", "network.pfc: PFC pauses a port's single class"},
+		{"[network]\nclasses = 2\npfc = true", "network.pfc_accounting: PFC per class is decided per link into a switch"},
+		{"[network]\ntopology = \"fat_tree\"\nclasses = 2\npfc = true\npfc_classes = [2]", "exp.toml:5: network.pfc_classes: class 2 is not one of the 2 classes"},
 	} {
 		_, err := Parse("exp.toml", []byte(c.text))
 		if err == nil || !strings.Contains(err.Error(), c.want) {

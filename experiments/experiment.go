@@ -85,6 +85,7 @@ type Network struct {
 	StrictClasses *int         `toml:"strict_classes,omitempty"`
 	ClassWeights  []int        `toml:"class_weights,omitempty"`
 	DWRRQuantum   *units.Bytes `toml:"dwrr_quantum,omitempty"`
+	PFCClasses    []int        `toml:"pfc_classes,omitempty"` // the lossless classes PFC pauses
 	// Changes set the capacity of links during the run.
 	Changes []Change `toml:"changes,omitempty"`
 	// ClockPPM bounds each host's clock offset and SwitchJitter the

@@ -15,7 +15,7 @@ func (e *Experiment) pfcConfig() *model.PFC {
 	if !n.PFC {
 		return nil
 	}
-	p := &model.PFC{Xoff: -1, Xon: -1, Ingress: e.PFCAccounting() == "ingress", DeadlockAfter: defaultDeadlockAfter}
+	p := &model.PFC{Xoff: -1, Xon: -1, Ingress: e.PFCAccounting() == "ingress", DeadlockAfter: defaultDeadlockAfter, Lossless: e.losslessClasses()}
 	if n.PFCDeadlockAfter != nil {
 		p.DeadlockAfter = algos.Time(*n.PFCDeadlockAfter)
 	}

@@ -44,6 +44,7 @@ type event struct {
 	seq     uint64
 	kind    eventKind
 	on      bool   // evPauseHost, evPausePort: XOFF, else XON
+	class   uint8  // evPauseHost, evPausePort: the traffic class it pauses
 	host    int32  // evHostFrame, evPauseHost
 	port    int32  // evLinkFrame, evReceiveFrame, evPausePort, evXonCheck
 	limiter int32  // evFeedback, evNotification, evTimer

@@ -53,8 +53,11 @@ func (c *Config) validateClasses(bad func(string, ...any)) {
 	if k.Quantum < 0 || k.Quantum > 1<<24 {
 		bad("classes: the DWRR quantum must be from 1 B to 16 MiB")
 	}
-	if c.PFC != nil && k.N > 1 {
-		bad("classes: PFC pauses a port's single class; several classes run without PFC")
+	if c.PFC != nil && k.N > 1 && !c.PFC.Ingress {
+		bad("classes: PFC per class is decided per link into a switch: several classes need ingress accounting")
+	}
+	if c.PFC != nil && c.PFC.Lossless>>k.N != 0 {
+		bad("classes: PFC's lossless classes must be among the %d classes", k.N)
 	}
 	inRange := func(what string, class int) {
 		if class < 0 || class >= k.N {
@@ -116,7 +119,8 @@ type classMark struct{ sent, drops, dropped, marked int64 }
 type classSet struct {
 	q      []classQueue
 	strict int
-	rr     int // DWRR: the class whose turn it is
+	rr     int   // DWRR: the class whose turn it is
+	held   uint8 // PFC: the classes paused (pfc_classes.go)
 	// waitOnward and waitExits count the waiting frames that go on and,
 	// with receivers followed, that leave the network here: a departure
 	// that starts one for an empty stream must run at its time
@@ -128,6 +132,7 @@ type classSet struct {
 // queues, each with its own congestion point: class 0 keeps the port's,
 // the others draw from streams of their own.
 func (s *Packet) startClasses(netw *algos.Network) {
+	s.classes = int32(s.cfg.classCount())
 	k := s.cfg.Classes
 	if k == nil || k.N < 2 {
 		return
@@ -174,7 +179,7 @@ func (p *port) arriveClass(now algos.Time, f *algos.Frame, class uint8, flags ui
 	if q.bytes+f.Bytes <= q.buffer {
 		done = pendingDone
 		e := queued{done: done, bytes: uint16(f.Bytes), lim: int32(f.Source), flags: flags, class: class}
-		if p.queue.n == 0 && !p.held {
+		if p.queue.n == 0 && !p.held && p.cls.held&(1<<class) == 0 {
 			e.done = now + p.serviceTime(f.Bytes)
 			done = e.done
 			p.queue.push(e)
@@ -273,13 +278,13 @@ func (cs *classSet) pick(held bool) int {
 		return -1
 	}
 	for c := 0; c < cs.strict; c++ {
-		if cs.q[c].wait.n > 0 {
+		if cs.q[c].wait.n > 0 && cs.held&(1<<c) == 0 {
 			return c
 		}
 	}
 	ready := false
 	for c := cs.strict; c < len(cs.q); c++ {
-		if cs.q[c].wait.n > 0 {
+		if cs.q[c].wait.n > 0 && cs.held&(1<<c) == 0 {
 			ready = true
 			break
 		}
@@ -289,7 +294,7 @@ func (cs *classSet) pick(held bool) int {
 	}
 	for {
 		q := &cs.q[cs.rr]
-		if q.wait.n > 0 {
+		if q.wait.n > 0 && cs.held&(1<<cs.rr) == 0 {
 			if !q.turn {
 				q.deficit += q.quantum
 				q.turn = true

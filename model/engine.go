@@ -82,6 +82,7 @@ type Packet struct {
 	switchPorts [][]int32 // per node, its simulated egress ports
 	nodeIngress [][]int32 // per node, the links into it
 	xonScratch  []departure
+	classes     int32     // traffic classes of every port: ingress links are counted per (link, class)
 	nodeBytes   []int     // per node, the bytes in the switch
 	nodeFree    []int     // per node, with dynamic thresholds, its shared buffer less the headroom of the links into it
 	deadlock    *Deadlock // the PFC deadlock that stopped the run, if any (deadlock.go)
@@ -315,9 +316,9 @@ func (s *Packet) advance(until algos.Time, stop uint64) {
 		case evFlowArrival:
 			s.flowArrival()
 		case evPauseHost:
-			s.pauseHost(ev.host, ev.on)
+			s.pauseHost(ev.host, ev.class, ev.on)
 		case evPausePort:
-			s.pausePort(ev.port, ev.on)
+			s.pausePort(ev.port, ev.class, ev.on)
 		case evXonCheck:
 			s.xonCheck(ev.port, ev.gen)
 		case evIngressXonCheck:

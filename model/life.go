@@ -108,6 +108,9 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
 		if p.cls != nil && done == pendingDone {
 			inq = &p.cls.q[l.class].inq
 		}
+		if p.cls != nil { // counted per link and class
+			in = in*s.classes + int32(l.class)
+		}
 		s.ingressArrive(pi, in, int(f.bytes), inq)
 	}
 	if send {

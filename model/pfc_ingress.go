@@ -143,6 +143,12 @@ func (s *Packet) startIngressPFC() error {
 	if err != nil {
 		return err
 	}
+	if s.classes > 1 {
+		links = s.classLinks(links)
+		for i := range s.hosts {
+			s.hosts[i].classPaused = new([MaxClasses]int32)
+		}
+	}
 	s.ingress = links
 	s.switchPorts = make([][]int32, len(s.net.topo.Nodes))
 	for j, tp := range s.net.ports {
@@ -201,6 +207,9 @@ func (s *Packet) xoff(l *ingressLink) int {
 	if !s.cfg.PFC.Dynamic {
 		return l.xoff
 	}
+	if !l.feeds { // a lossy class's
+		return math.MaxInt
+	}
 	return int(s.cfg.PFC.Alpha * float64(s.nodeFree[l.node]-s.nodeBytes[l.node]))
 }
 
@@ -236,12 +245,16 @@ func (s *Packet) pauseIngress(in, pi int32) {
 // signalIngress sends XOFF (on) or XON up link in, to the port or NIC at
 // its far end, which it reaches after the link's propagation back.
 func (s *Packet) signalIngress(in int32, on bool) {
+	var class uint8
+	if C := s.classes; C > 1 { // the link and class of a (link, class)
+		in, class = in/C, uint8(in%C)
+	}
 	if P := int32(len(s.ports)); in >= P {
 		h := in - P
-		s.agenda.schedule(event{kind: evPauseHost, at: s.now + s.hosts[h].bwd, host: h, on: on})
+		s.agenda.schedule(event{kind: evPauseHost, at: s.now + s.hosts[h].bwd, host: h, on: on, class: class})
 		return
 	}
-	s.agenda.schedule(event{kind: evPausePort, at: s.now + s.ports[in].delay, port: in, on: on})
+	s.agenda.schedule(event{kind: evPausePort, at: s.now + s.ports[in].delay, port: in, on: on, class: class})
 }
 
 // checkIngressXon schedules the check of link in at the departure that
@@ -275,6 +288,11 @@ func (s *Packet) checkIngressXon(in int32) {
 		if need -= x.bytes; need <= 0 {
 			s.agenda.schedule(event{kind: evIngressXonCheck, at: max(x.at, s.now), port: in, gen: l.gen})
 			return
+		}
+	}
+	if s.classes > 1 { // the schedulers' order is known one frame ahead: check at the next departure
+		if at := s.nextDeparture(l.node); at != algos.Never {
+			s.agenda.schedule(event{kind: evIngressXonCheck, at: max(at, s.now), port: in, gen: l.gen})
 		}
 	}
 }

@@ -43,6 +43,7 @@ var All = []Key{
 	{Path: "network.strict_classes", Kind: Count, Models: packetOnly, Derived: "0, with scheduler = \"dwrr\"", Doc: "with dwrr, the first classes served by strict priority before the others"},
 	{Path: "network.class_weights", Kind: List, Unit: "weights", Models: packetOnly, Derived: "1 each", Doc: "DWRR weight of each class"},
 	{Path: "network.dwrr_quantum", Kind: Bytes, Models: packetOnly, Derived: "network.frame_size", Doc: "bytes a DWRR weight of 1 earns per turn"},
+	{Path: "network.pfc_classes", Kind: List, Unit: "classes", Models: packetOnly, Derived: "every class", Doc: "PFC: the lossless classes it pauses (the others drop)"},
 	{Path: "network.changes", Kind: Tables, Models: packetOnly, Doc: "[[network.changes]]: capacity changes during the run"},
 	{Path: "network.changes.at", Kind: Duration, Models: packetOnly, Doc: "when the change happens (required)"},
 	{Path: "network.changes.capacity", Kind: Rate, Models: packetOnly, Doc: "the capacity from then on (required)"},
