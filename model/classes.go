@@ -134,9 +134,12 @@ type classSet struct {
 func (s *Packet) startClasses(netw *algos.Network) {
 	s.classes = int32(s.cfg.classCount())
 	k := s.cfg.Classes
-	if k == nil || k.N < 2 {
+	if s.cfg.Shared != nil && (k == nil || k.N < 2) { // one class, in the shared buffer
+		k = &Classes{N: 1, Strict: 1, Weights: []int{1}}
+	} else if k == nil || k.N < 2 {
 		return
 	}
+	buffers := s.startSharedBuffers()
 	quantum := k.Quantum
 	if quantum == 0 {
 		quantum = s.cfg.FrameBytes
@@ -146,7 +149,11 @@ func (s *Packet) startClasses(netw *algos.Network) {
 		for c := range cs.q {
 			q := &cs.q[c]
 			q.buffer, q.quantum = p.buffer, quantum*k.Weights[c]
-			q.level = newLevelStats(float64(s.cfg.FrameBytes), float64(p.buffer))
+			if buffers != nil { // a queue may hold the whole switch's buffer
+				p.sw = buffers[s.net.portNode(int32(j))]
+				q.buffer = p.sw.size
+			}
+			q.level = newLevelStats(float64(s.cfg.FrameBytes), float64(q.buffer))
 			q.marks = []classMark{{}}
 			q.cp = p.cp
 			if c > 0 {
@@ -159,7 +166,7 @@ func (s *Packet) startClasses(netw *algos.Network) {
 		}
 		p.cls = cs
 		// The port's occupancy is its classes' together.
-		p.level = newLevelStats(float64(s.cfg.FrameBytes), float64(p.buffer*k.N))
+		p.level = newLevelStats(float64(s.cfg.FrameBytes), float64(cs.q[0].buffer*k.N))
 	}
 }
 
@@ -176,7 +183,7 @@ func (p *port) arriveClass(now algos.Time, f *algos.Frame, class uint8, flags ui
 	p.arrivals++
 	q := &p.cls.q[class]
 	done := algos.Never
-	if q.bytes+f.Bytes <= q.buffer {
+	if q.bytes+f.Bytes <= q.buffer && (p.sw == nil || p.sw.take(q, class, f.Bytes)) {
 		done = pendingDone
 		e := queued{done: done, bytes: uint16(f.Bytes), lim: int32(f.Source), flags: flags, class: class}
 		if p.queue.n == 0 && !p.held && p.cls.held&(1<<class) == 0 {
@@ -326,6 +333,9 @@ func (cs *classSet) next() {
 // departClass counts a frame of class c leaving port p at done.
 func (p *port) departClass(h *queued) {
 	q := &p.cls.q[h.class]
+	if p.sw != nil {
+		p.sw.leave(q, int(h.bytes))
+	}
 	q.bytes -= int(h.bytes)
 	q.sent += int64(h.bytes)
 	q.level.set(h.done, float64(q.bytes))
@@ -425,4 +435,13 @@ func (cs *classSet) measure(from, to, passed int, now algos.Time, span float64) 
 		out[c] = cl
 	}
 	return out
+}
+
+// share gives each class's queue a buffer of buffer bytes (PFC's dynamic
+// thresholds: the switch's ports share their buffers).
+func (cs *classSet) share(buffer, frame int) {
+	for c := range cs.q {
+		cs.q[c].buffer = buffer
+		cs.q[c].level = newLevelStats(float64(frame), float64(buffer))
+	}
 }

@@ -47,6 +47,9 @@ type Config struct {
 	// Classes, if set, gives every switch port several traffic classes
 	// (classes.go); nil is one.
 	Classes *Classes
+	// Shared, if set, gives every switch one buffer its queues share
+	// (buffer.go); nil is a buffer per port.
+	Shared *SharedBuffer
 	// ClockPPM bounds each host's clock offset, drawn from the seed
 	// uniformly within +-ClockPPM parts per million: its link and its rate
 	// limiters run that much fast or slow (clock.go). 0: every clock exact.
@@ -225,6 +228,7 @@ func (c *Config) validate() error {
 		c.validateChain(bad)
 	}
 	c.validateClasses(bad)
+	c.validateShared(bad)
 	if !(c.ClockPPM >= 0 && c.ClockPPM <= MaxClockPPM) {
 		bad("clock offsets must be within 0 and %g ppm", float64(MaxClockPPM))
 	}

@@ -122,6 +122,12 @@ func (c *Config) checkSharedBuffers(n *network, links []ingressLink) error {
 	for _, tp := range n.ports {
 		free[t.Ports[tp].From] += t.Ports[tp].Buffer
 	}
+	if sh := c.Shared; sh != nil { // the switch's buffer, less its queues' reserves
+		free = c.switchBuffers(n)
+		for _, tp := range n.ports {
+			free[t.Ports[tp].From] -= sh.Reserve * c.classCount()
+		}
+	}
 	room := make([]int, len(t.Nodes))
 	for _, l := range links {
 		if l.feeds {
@@ -167,14 +173,26 @@ func (s *Packet) startIngressPFC() error {
 	if s.cfg.PFC.Dynamic {
 		// The ports of a switch share its buffer: each may hold all of it.
 		shared := make([]int, nodes)
+		var switchBuffer []int
+		if s.cfg.Shared != nil {
+			switchBuffer = s.cfg.switchBuffers(s.net)
+		}
 		for node, ports := range s.switchPorts {
 			for _, j := range ports {
 				shared[node] += s.ports[j].buffer
+			}
+			if sh := s.cfg.Shared; sh != nil { // the switch's buffer, less its queues' reserves
+				shared[node] = switchBuffer[node] - sh.Reserve*len(ports)*int(s.classes)
 			}
 			s.nodeFree[node] += shared[node]
 			for _, j := range ports {
 				p := s.ports[j]
 				p.buffer = shared[node]
+				if p.cls != nil {
+					p.cls.share(max(p.buffer, p.cls.q[0].buffer), s.cfg.FrameBytes)
+					p.level = newLevelStats(float64(s.cfg.FrameBytes), float64(p.cls.q[0].buffer*len(p.cls.q)))
+					continue
+				}
 				p.level = newLevelStats(float64(s.cfg.FrameBytes), float64(p.buffer))
 			}
 		}
