@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"qcnlab/model"
+	"qcnlab/units"
 )
 
 // Traffic classes (model/classes.go): how many every switch port has,
@@ -163,5 +164,87 @@ func (e *Experiment) validateClasses(bad func(key, format string, args ...any)) 
 	}
 	if N > 1 && e.Model != "packet" {
 		bad("network.classes", "classes are the packet model's; use model = \"packet\"")
+	}
+}
+
+// BufferModel is network.buffer_model or its default, "per_port": each
+// egress queue its own drop-tail buffer, the seeds' model, on every
+// topology (the fabric built-ins' numbers and claims were measured with
+// it; the ns-3 RDMA switches' shared buffer is network.buffer_model =
+// "shared").
+func (e *Experiment) BufferModel() string {
+	if m := e.Network.BufferModel; m != "" {
+		return m
+	}
+	return "per_port"
+}
+
+// Defaults of the shared buffer.
+const (
+	// defaultDTAlpha is the lossy classes' dynamic threshold: 1, with
+	// which one congested queue may take half of the free shared buffer,
+	// the value Choudhury and Hahne's analysis centres on.
+	defaultDTAlpha = 1.0
+)
+
+// sharedBuffer is the model's shared buffer, nil with a buffer per port.
+func (e *Experiment) sharedBuffer() *model.SharedBuffer {
+	if e.BufferModel() != "shared" {
+		return nil
+	}
+	n := e.Network
+	// A queue's reserve is one frame by default: any queue can take a
+	// frame whatever the others hold (HPCC's switch reserves 4 KB per
+	// ingress queue, ns3-rdma's one 1,030 B cell per egress queue).
+	sh := &model.SharedBuffer{Reserve: int(n.FrameSize), Alpha: defaultDTAlpha}
+	if n.SwitchBuffer != nil {
+		sh.Switch = int(*n.SwitchBuffer)
+	}
+	if n.QueueReserve != nil {
+		sh.Reserve = int(*n.QueueReserve)
+	}
+	if n.DTAlpha != nil {
+		sh.Alpha = *n.DTAlpha
+	}
+	return sh
+}
+
+// validateBuffer checks the buffer model's keys.
+func (e *Experiment) validateBuffer(bad func(key, format string, args ...any)) {
+	n := e.Network
+	shared := e.BufferModel() == "shared"
+	switch m := n.BufferModel; {
+	case m == "":
+	case m != "per_port" && m != "shared":
+		bad("network.buffer_model", "%q: must be \"per_port\" or \"shared\"", m)
+		return
+	case shared && e.Model != "packet":
+		bad("network.buffer_model", "the shared buffer is the packet model's; use model = \"packet\"")
+	}
+	only := func(key string) bool {
+		if !shared {
+			bad(key, "set network.buffer_model = \"shared\" for it to apply")
+		}
+		return shared
+	}
+	whole := func(key string, b *units.Bytes, least float64) {
+		if b != nil && only(key) && (float64(*b) < least || float64(*b) != float64(int64(*b)) || *b > 1<<40) {
+			bad(key, "must be a whole number of bytes, at least %s", units.FormatBytes(least))
+		}
+	}
+	whole("network.switch_buffer", n.SwitchBuffer, 2*float64(n.FrameSize))
+	whole("network.queue_reserve", n.QueueReserve, 0)
+	if a := n.DTAlpha; a != nil && only("network.dt_alpha") && !(*a > 0 && *a <= 64) {
+		bad("network.dt_alpha", "must be in (0, 64]")
+	}
+	if shared && n.PFC {
+		switch {
+		case e.PFCAccounting() != "ingress":
+			bad("network.pfc_accounting", "a shared buffer's PFC is decided per link into a switch: set network.pfc_accounting = \"ingress\"")
+		case n.PFCThreshold == "static":
+			bad("network.pfc_threshold", "a shared buffer's PFC thresholds follow its free space: leave it out, or \"dynamic\"")
+		case n.PFCXoff != nil || n.PFCXon != nil:
+			bad("network.pfc_xoff", "a shared buffer's PFC thresholds are dynamic, derived: leave network.pfc_xoff and network.pfc_xon out")
+		}
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"qcnlab/model"
 )
 
 // The class keys reach the model: the scheduler, its weights, and each
@@ -69,6 +71,47 @@ to = 0
 		{"[network]\ntopology = \"fat_tree\"\n[[flows]]\nfrom = 1\nto = 0\nclass = 1", "exp.toml:6: flows[0].class: class 1 is not one of the 1 classes"},
 		{"[network]\nclasses = 2\npfc = true", "network.pfc_accounting: PFC per class is decided per link into a switch"},
 		{"[network]\ntopology = \"fat_tree\"\nclasses = 2\npfc = true\npfc_classes = [2]", "exp.toml:5: network.pfc_classes: class 2 is not one of the 2 classes"},
+	} {
+		_, err := Parse("exp.toml", []byte(c.text))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: got %v, want %q", c.text, err, c.want)
+		}
+	}
+}
+
+// The buffer model's keys reach the model, with their defaults: a
+// reserve of one frame, alpha 1, PFC's thresholds dynamic.
+func TestBufferModelKeys(t *testing.T) {
+	e, err := Parse("exp.toml", []byte("[network]\ntopology = \"fat_tree\"\nbuffer_model = \"shared\"\npfc = true"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := e.Config(e.Algorithms[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sh := cfg.Shared; sh == nil || sh.Switch != 0 || sh.Reserve != 1500 || sh.Alpha != 1 || !cfg.PFC.Dynamic || !cfg.PFC.Ingress {
+		t.Errorf("shared %+v, PFC %+v", cfg.Shared, cfg.PFC)
+	}
+	e, err = Parse("exp.toml", []byte("[network]\nbuffer_model = \"shared\"\nswitch_buffer = \"1MB\"\nqueue_reserve = \"4KB\"\ndt_alpha = 0.5"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg, err := e.Config(e.Algorithms[0]); err != nil || *cfg.Shared != (model.SharedBuffer{Switch: 1e6, Reserve: 4000, Alpha: 0.5}) {
+		t.Errorf("shared %+v (%v)", cfg.Shared, err)
+	}
+	if e, _ := Parse("exp.toml", []byte("[network]\nbuffer = \"1MB\"")); e != nil {
+		if cfg, _ := e.Config(e.Algorithms[0]); cfg.Shared != nil {
+			t.Errorf("per_port by default, got %+v", cfg.Shared)
+		}
+	}
+	for _, c := range []struct{ text, want string }{
+		{"[network]\nbuffer_model = \"pooled\"", `exp.toml:2: network.buffer_model: "pooled": must be "per_port" or "shared"`},
+		{"[network]\nswitch_buffer = \"1MB\"", `exp.toml:2: network.switch_buffer: set network.buffer_model = "shared"`},
+		{"[network]\nbuffer_model = \"shared\"\ndt_alpha = 0", "exp.toml:3: network.dt_alpha: must be in (0, 64]"},
+		{"[network]\nbuffer_model = \"shared\"\nqueue_reserve = \"0.5B\"", "exp.toml:3: network.queue_reserve: must be a whole number of bytes"},
+		{"[network]\nbuffer_model = \"shared\"\npfc = true", "network.pfc_accounting: a shared buffer's PFC is decided per link"},
+		{"[network]\ntopology = \"fat_tree\"\nbuffer_model = \"shared\"\npfc = true\npfc_threshold = \"static\"", "exp.toml:5: network.pfc_threshold: a shared buffer's PFC thresholds follow its free space"},
 	} {
 		_, err := Parse("exp.toml", []byte(c.text))
 		if err == nil || !strings.Contains(err.Error(), c.want) {

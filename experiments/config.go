@@ -165,6 +165,7 @@ func (e *Experiment) baseConfig() model.Config {
 	return model.Config{
 		PFC:               e.pfcConfig(),
 		Classes:           e.classesConfig(),
+		Shared:            e.sharedBuffer(),
 		ClockPPM:          e.ClockPPM(),
 		SwitchJitter:      e.SwitchJitter(),
 		Model:             e.Model,

@@ -86,6 +86,12 @@ type Network struct {
 	ClassWeights  []int        `toml:"class_weights,omitempty"`
 	DWRRQuantum   *units.Bytes `toml:"dwrr_quantum,omitempty"`
 	PFCClasses    []int        `toml:"pfc_classes,omitempty"` // the lossless classes PFC pauses
+	// BufferModel is "per_port" or "shared" (classes.go), with the shared
+	// buffer's size, reserve per queue and dynamic threshold.
+	BufferModel  string       `toml:"buffer_model,omitempty"`
+	SwitchBuffer *units.Bytes `toml:"switch_buffer,omitempty"`
+	QueueReserve *units.Bytes `toml:"queue_reserve,omitempty"`
+	DTAlpha      *float64     `toml:"dt_alpha,omitempty"`
 	// Changes set the capacity of links during the run.
 	Changes []Change `toml:"changes,omitempty"`
 	// ClockPPM bounds each host's clock offset and SwitchJitter the

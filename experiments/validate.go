@@ -129,6 +129,7 @@ func (e *Experiment) Validate() error {
 
 	e.validateClocks(bad)
 	e.validateClasses(bad)
+	e.validateBuffer(bad)
 	if len(errs) == 0 && e.IsFabric() { // routes, and flows, need sound keys
 		e.checkFabric(bad)
 	}
