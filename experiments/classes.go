@@ -2,7 +2,9 @@ package experiments
 
 import (
 	"fmt"
+	"maps"
 
+	"qcnlab/algos"
 	"qcnlab/model"
 	"qcnlab/units"
 )
@@ -246,5 +248,89 @@ func (e *Experiment) validateBuffer(bad func(key, format string, args ...any)) {
 		case n.PFCXoff != nil || n.PFCXon != nil:
 			bad("network.pfc_xoff", "a shared buffer's PFC thresholds are dynamic, derived: leave network.pfc_xoff and network.pfc_xon out")
 		}
+	}
+}
+
+// classParams gives k, for scheme sc, each class's RED thresholds, where
+// sc marks by them; k unchanged otherwise.
+func (e *Experiment) classParams(sc *algos.Scheme, k *model.Classes) *model.Classes {
+	n := e.Network
+	if k == nil || n.ClassKMin == nil && n.ClassKMax == nil && n.ClassPMax == nil {
+		return k
+	}
+	if _, ok := sc.Param("k_min"); !ok {
+		return k
+	}
+	c := *k
+	c.Params = make([]algos.Values, c.N)
+	for i := range c.Params {
+		v := algos.Values{}
+		if i < len(n.ClassKMin) {
+			v["k_min"] = float64(n.ClassKMin[i])
+		}
+		if i < len(n.ClassKMax) {
+			v["k_max"] = float64(n.ClassKMax[i])
+		}
+		if i < len(n.ClassPMax) {
+			v["p_max"] = n.ClassPMax[i]
+		}
+		c.Params[i] = v
+	}
+	return &c
+}
+
+// validateClassRED checks the lists of RED's thresholds per class: one
+// value per class, each in the scheme's range, with k_min at most k_max.
+func (e *Experiment) validateClassRED(bad func(key, format string, args ...any)) {
+	n := e.Network
+	N := e.ClassCount()
+	lists := []struct {
+		key string
+		n   int
+	}{{"network.class_k_min", len(n.ClassKMin)}, {"network.class_k_max", len(n.ClassKMax)}, {"network.class_p_max", len(n.ClassPMax)}}
+	given := false
+	for _, l := range lists {
+		if l.n == 0 {
+			continue
+		}
+		given = true
+		if N < 2 {
+			bad(l.key, "applies with network.classes of 2 or more")
+			return
+		}
+		if l.n != N {
+			bad(l.key, "%d values for %d classes: give one per class", l.n, N)
+			return
+		}
+	}
+	if !given {
+		return
+	}
+	marks := false
+	for _, name := range e.Algorithms {
+		sc, err := algos.Lookup(name)
+		if err != nil {
+			continue // reported elsewhere
+		}
+		if _, ok := sc.Param("k_min"); !ok {
+			continue
+		}
+		marks = true
+		v, err := e.ParamValues(name)
+		if err != nil {
+			continue // reported elsewhere
+		}
+		k := e.classParams(sc, e.classesConfig())
+		for c, over := range k.Params {
+			x := maps.Clone(v)
+			maps.Copy(x, over)
+			if _, err := sc.Resolve(e.SchemeNetwork(), x); err != nil {
+				bad("network.class_k_min", "class %d with %s: %v", c, name, err)
+				return
+			}
+		}
+	}
+	if !marks {
+		bad("network.class_k_min", "none of the algorithms marks by RED's k_min, k_max and p_max (DCQCN does)")
 	}
 }

@@ -119,3 +119,32 @@ func TestBufferModelKeys(t *testing.T) {
 		}
 	}
 }
+
+// RED per class reaches DCQCN's congestion points, not QCN's, and is
+// checked against the scheme's ranges.
+func TestClassREDKeys(t *testing.T) {
+	e, err := Parse("exp.toml", []byte("algorithms = [\"dcqcn\", \"qcn\"]\n[network]\nclasses = 2\nclass_k_min = [\"5KB\", \"100KB\"]\nclass_k_max = [\"200KB\", \"400KB\"]\nclass_p_max = [0.01, 0.1]"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := e.Config("dcqcn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := cfg.Classes.Params; len(p) != 2 || p[1]["k_min"] != 100e3 || p[1]["k_max"] != 400e3 || p[1]["p_max"] != 0.1 || p[0]["k_min"] != 5e3 {
+		t.Errorf("dcqcn's classes' parameters %v", p)
+	}
+	if cfg, err := e.Config("qcn"); err != nil || cfg.Classes.Params != nil {
+		t.Errorf("qcn's classes' parameters %v (%v)", cfg.Classes.Params, err)
+	}
+	for _, c := range []struct{ text, want string }{
+		{"algorithms = [\"dcqcn\"]\n[network]\nclasses = 2\nclass_k_min = [\"5KB\"]", "exp.toml:4: network.class_k_min: 1 values for 2 classes"},
+		{"algorithms = [\"dcqcn\"]\n[network]\nclasses = 2\nclass_k_min = [\"5KB\", \"900KB\"]\nclass_k_max = [\"200KB\", \"400KB\"]", "network.class_k_min: class 1 with dcqcn"},
+		{"algorithms = [\"qcn\"]\n[network]\nclasses = 2\nclass_p_max = [0.1, 0.2]", "none of the algorithms marks by RED"},
+	} {
+		_, err := Parse("exp.toml", []byte(c.text))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: got %v, want %q", c.text, err, c.want)
+		}
+	}
+}

@@ -86,6 +86,11 @@ type Network struct {
 	ClassWeights  []int        `toml:"class_weights,omitempty"`
 	DWRRQuantum   *units.Bytes `toml:"dwrr_quantum,omitempty"`
 	PFCClasses    []int        `toml:"pfc_classes,omitempty"` // the lossless classes PFC pauses
+	// ClassKMin, ClassKMax and ClassPMax are RED's thresholds per class,
+	// for the schemes that mark by them (classes.go).
+	ClassKMin []units.Bytes `toml:"class_k_min,omitempty"`
+	ClassKMax []units.Bytes `toml:"class_k_max,omitempty"`
+	ClassPMax []float64     `toml:"class_p_max,omitempty"`
 	// BufferModel is "per_port" or "shared" (classes.go), with the shared
 	// buffer's size, reserve per queue and dynamic threshold.
 	BufferModel  string       `toml:"buffer_model,omitempty"`

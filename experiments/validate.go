@@ -130,6 +130,7 @@ func (e *Experiment) Validate() error {
 	e.validateClocks(bad)
 	e.validateClasses(bad)
 	e.validateBuffer(bad)
+	e.validateClassRED(bad)
 	if len(errs) == 0 && e.IsFabric() { // routes, and flows, need sound keys
 		e.checkFabric(bad)
 	}

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 
 	"qcnlab/algos"
@@ -23,6 +24,11 @@ type Classes struct {
 	Strict  int   // the first Strict classes are strict priority
 	Weights []int // DWRR weight of each class (len N); those of strict classes are unused
 	Quantum int   // bytes a weight of 1 earns per round; 0 for the frame size
+	// Params, if set, override the scheme's parameters for each class's
+	// congestion point (nil or empty for none): RED's k_min, k_max and
+	// p_max per class for a scheme that marks, at enqueue or dequeue as
+	// its mark_on says.
+	Params []algos.Values
 }
 
 // MaxClasses is the most traffic classes a port has: 802.1Q's eight
@@ -48,6 +54,21 @@ func (c *Config) validateClasses(bad func(string, ...any)) {
 	for i, w := range k.Weights {
 		if w < 1 || w > 1<<16 {
 			bad("classes: class %d's weight must be a whole number from 1 to 65536", i)
+		}
+	}
+	if len(k.Params) > k.N {
+		bad("classes: parameters for %d classes of %d", len(k.Params), k.N)
+	}
+	if c.Scheme != nil {
+		for i, v := range k.Params {
+			if len(v) == 0 {
+				continue
+			}
+			over := maps.Clone(c.Params)
+			maps.Copy(over, v)
+			if _, err := c.Scheme.Resolve(c.Network(), over); err != nil {
+				bad("classes: class %d's parameters: %v", i, err)
+			}
 		}
 	}
 	if k.Quantum < 0 || k.Quantum > 1<<24 {
@@ -156,11 +177,20 @@ func (s *Packet) startClasses(netw *algos.Network) {
 			q.level = newLevelStats(float64(s.cfg.FrameBytes), float64(q.buffer))
 			q.marks = []classMark{{}}
 			q.cp = p.cp
-			if c > 0 {
+			own := c < len(k.Params) && len(k.Params[c]) > 0
+			if c > 0 || own {
+				params, stream := s.cfg.Params, streamCPClass+uint64(j)*MaxClasses+uint64(c)
+				if own {
+					params = maps.Clone(params)
+					maps.Copy(params, k.Params[c])
+				}
+				if c == 0 { // the port's own stream, as without classes
+					stream = streamCP + uint64(j)
+				}
 				q.cp = s.cfg.Scheme.NewCP(algos.CPEnv{
 					Network: *netw, CPID: j + 1, Capacity: p.capacity, Buffer: float64(p.buffer),
-					Rand: rand.New(rand.NewPCG(s.cfg.Seed, streamCPClass+uint64(j)*MaxClasses+uint64(c))),
-				}, s.cfg.Params)
+					Rand: rand.New(rand.NewPCG(s.cfg.Seed, stream)),
+				}, params)
 			}
 			q.dcp, _ = q.cp.(algos.DepartingCP)
 		}
