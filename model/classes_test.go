@@ -103,7 +103,6 @@ func TestOneClassIsTheFIFO(t *testing.T) {
 	}
 }
 
-
 // With classes, every byte released is still delivered, dropped or in the
 // network, on a fat-tree, sprayed or not, with DCQCN's receivers and
 // marking at departure and short flows in another class.
