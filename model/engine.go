@@ -50,16 +50,12 @@ type Packet struct {
 	nextSample algos.Time
 	timeline   // capacity changes, the window's and phases' boundaries
 	sample     Sample
-	watched    []int     // the ports the samples show
-	arrived    []float64 // per flow, bytes that reached its first port: the sampler's input
-	allRates   []float64 // per flow, its rate over the rate window; the samples show the first
-	rates      rateSampler
-	// delivery is each flow's delivered rate over the rate window, from
-	// deliveredNow, its bytes delivered: the samples' Delivered, and on a
-	// fabric the time to fairness.
-	delivery     rateSampler
-	deliveredNow []float64
-	allDelivered []float64
+	watched    []int // the ports the samples show
+	// rates is the flows' rates as their bytes reach their first ports,
+	// delivery as they reach their receivers, each over the rate window
+	// and over the flows it follows (sample.go): on a chain rates judges
+	// fairness, on a fabric delivery does.
+	rates, delivery flowSampler
 	// With PFC: each port's time held paused by the next switch at the
 	// last sample, and each port's tier among the samples' TierNames.
 	heldAt     []algos.Time
