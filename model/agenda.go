@@ -29,6 +29,7 @@ const (
 	// port (an ingress link), gen: a paused link may have drained to XON
 	evIngressXonCheck
 	evDeadlockCheck // port, gen: a held port may be in a cycle of pauses (deadlock.go)
+	evControlFrame  // limiter, msg: a control frame, generated, enters its first port (control.go)
 	// The timeline: milestones (capacity changes, the window's and phases'
 	// boundaries) and samples run before any other event at their time.
 	evMilestone

@@ -142,6 +142,12 @@ type classSet struct {
 	strict int
 	rr     int   // DWRR: the class whose turn it is
 	held   uint8 // PFC: the classes paused (pfc_classes.go)
+	// ctl is the control queue (control.go), nil without control frames;
+	// ctlMsgs the messages of the control frames that leave the network
+	// here, in order, waitCtlExits those of them waiting.
+	ctl          *classQueue
+	ctlMsgs      ring[int32]
+	waitCtlExits int
 	// waitOnward and waitExits count the waiting frames that go on and,
 	// with receivers followed, that leave the network here: a departure
 	// that starts one for an empty stream must run at its time
@@ -155,7 +161,7 @@ type classSet struct {
 func (s *Packet) startClasses(netw *algos.Network) {
 	s.classes = int32(s.cfg.classCount())
 	k := s.cfg.Classes
-	if s.cfg.Shared != nil && (k == nil || k.N < 2) { // one class, in the shared buffer
+	if (s.cfg.Shared != nil || s.cfg.ControlFrames) && (k == nil || k.N < 2) { // one class, in a shared buffer or beside the control queue
 		k = &Classes{N: 1, Strict: 1, Weights: []int{1}}
 	} else if k == nil || k.N < 2 {
 		return
@@ -195,6 +201,9 @@ func (s *Packet) startClasses(netw *algos.Network) {
 			q.dcp, _ = q.cp.(algos.DepartingCP)
 		}
 		p.cls = cs
+		if s.cfg.ControlFrames {
+			cs.ctl = newControlQueue()
+		}
 		// The port's occupancy is its classes' together.
 		p.level = newLevelStats(float64(s.cfg.FrameBytes), float64(cs.q[0].buffer*k.N))
 	}
@@ -276,11 +285,11 @@ func (s *Packet) startNext(p *port, pi int32, done algos.Time) {
 	if c < 0 {
 		return
 	}
-	q := &cs.q[c]
+	q := cs.queue(uint8(c))
 	h := p.queue.pushSlot()
 	*h = *q.wait.front()
 	q.wait.drop()
-	if s.ingress != nil {
+	if s.ingress != nil && c != ctlClass {
 		p.inq.push(q.inq.pop())
 	}
 	h.done = done + p.serviceTime(int(h.bytes))
@@ -296,6 +305,8 @@ func (s *Packet) startNext(p *port, pi int32, done algos.Time) {
 			r.arrive = s.jitter.draw()
 		}
 		s.started(p, pi, h)
+	case c == ctlClass:
+		cs.waitCtlExits--
 	case s.receivers:
 		r := p.exits.pushSlot()
 		*r = *q.exits.front()
@@ -311,6 +322,9 @@ func (s *Packet) startNext(p *port, pi int32, done algos.Time) {
 // the DWRR's, whose turn moves on when a class has no frames or its
 // deficit cannot pay for its head.
 func (cs *classSet) pick(held bool) int {
+	if cs.ctl != nil && cs.ctl.wait.n > 0 {
+		return ctlClass
+	}
 	if held {
 		return -1
 	}
@@ -362,8 +376,12 @@ func (cs *classSet) next() {
 
 // departClass counts a frame of class c leaving port p at done.
 func (p *port) departClass(h *queued) {
-	q := &p.cls.q[h.class]
-	if p.sw != nil {
+	q := p.cls.queue(h.class)
+	if h.class == ctlClass { // the control queue: no buffer's, no summary's
+		q.bytes -= int(h.bytes)
+		return
+	}
+	if p.sw != nil { // before the queue shrinks: it counts what was beyond the reserve
 		p.sw.leave(q, int(h.bytes))
 	}
 	q.bytes -= int(h.bytes)

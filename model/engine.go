@@ -44,6 +44,7 @@ type Packet struct {
 	frame    algos.Frame // scratch for the congestion point: no allocation per frame
 	fb       algos.Feedback
 	messages slots[message] // the feedback frames and CNPs in flight
+	ctlFrame frame          // the control frame being generated (control.go)
 	fbPaths  []feedbackPath // per limiter, nil unless the feedback latency varies
 	loops    []loopStats    // per limiter
 
@@ -185,6 +186,9 @@ func (s *Packet) addLimiter(f flowSpec, netw *algos.Network) *limiter {
 	}
 	if len(f.route) > 0 {
 		l.first = s.ports[f.route[0]]
+		if cfg.ControlFrames {
+			l.back = s.backRoute(f)
+		}
 	}
 	s.made++
 	l.id = i
@@ -319,6 +323,8 @@ func (s *Packet) advance(until algos.Time, stop uint64) {
 			s.xonCheck(ev.port, ev.gen)
 		case evIngressXonCheck:
 			s.ingressXonCheck(ev.port, ev.gen)
+		case evControlFrame:
+			s.injectControl(ev.limiter, ev.msg)
 		case evDeadlockCheck:
 			if s.deadlockCheck(ev.port, ev.gen); s.deadlock != nil {
 				end = s.now // the run stops here

@@ -287,7 +287,10 @@ func (p *port) eachDeparture(now algos.Time, f func(k int, at algos.Time, bytes 
 	at := now
 	for k := 0; k < p.queue.len(); k++ {
 		q := p.queue.at(k)
-		if q.done != pendingDone {
+		if q.flags&queuedCtl != 0 { // a control frame: no ingress link's, no PFC's
+			at = q.done
+			continue
+		} else if q.done != pendingDone {
 			at = q.done
 		} else if p.held {
 			return
