@@ -3,6 +3,7 @@ package experiments
 import (
 	"fmt"
 	"maps"
+	"slices"
 
 	"qcnlab/algos"
 	"qcnlab/model"
@@ -332,5 +333,45 @@ func (e *Experiment) validateClassRED(bad func(key, format string, args ...any))
 	}
 	if !marks {
 		bad("network.class_k_min", "none of the algorithms marks by RED's k_min, k_max and p_max (DCQCN does)")
+	}
+}
+
+// defaultControlFrames are the schemes whose feedback travels as frames
+// by default, where it can (a fabric routed by ECMP): DCQCN, whose CNPs
+// both public ns-3 RDMA simulators send as frames in the switches'
+// highest-priority queue (alibaba-edu/High-Precision-Congestion-Control's
+// qbb-net-device, bobzhuyb/ns3-rdma). The 802.1Qau schemes keep theirs
+// out of band: the seeds model feedback delay as a parameter.
+var defaultControlFrames = []string{"dcqcn"}
+
+// SendsControlFrames reports whether scheme name's feedback and CNPs
+// travel as frames (model/control.go): listed in network.control_frames,
+// or by default, on a fabric routed by ECMP.
+func (e *Experiment) SendsControlFrames(name string) bool {
+	if l := e.Network.ControlFrames; l != nil {
+		return slices.Contains(l, name)
+	}
+	return e.IsFabric() && e.Network.Routing != "spray" && slices.Contains(defaultControlFrames, name)
+}
+
+// validateControlFrames checks network.control_frames: schemes of the
+// experiment, on a fabric routed by ECMP.
+func (e *Experiment) validateControlFrames(bad func(key, format string, args ...any)) {
+	l := e.Network.ControlFrames
+	if len(l) == 0 {
+		return
+	}
+	switch {
+	case !e.IsFabric():
+		bad("network.control_frames", "a chain's reverse ports are not simulated: its feedback travels out of band")
+		return
+	case e.Network.Routing == "spray":
+		bad("network.control_frames", "control frames take the reverse of their flow's route: they need routing = \"ecmp\"")
+		return
+	}
+	for _, name := range l {
+		if !slices.Contains(e.Algorithms, name) {
+			bad("network.control_frames", "%q is not one of the experiment's algorithms %q", name, e.Algorithms)
+		}
 	}
 }

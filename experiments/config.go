@@ -144,6 +144,7 @@ func (e *Experiment) Config(algorithm string) (model.Config, error) {
 	cfg := e.baseConfig()
 	cfg.Scheme, cfg.Params = sc, v
 	cfg.Classes = e.classParams(sc, cfg.Classes)
+	cfg.ControlFrames = e.SendsControlFrames(algorithm)
 	if cfg.FlowBuckets, err = e.FlowBuckets(); err != nil {
 		return model.Config{}, fmt.Errorf("output.fct_buckets: %w", err)
 	}

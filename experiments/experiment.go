@@ -91,6 +91,9 @@ type Network struct {
 	ClassKMin []units.Bytes `toml:"class_k_min,omitempty"`
 	ClassKMax []units.Bytes `toml:"class_k_max,omitempty"`
 	ClassPMax []float64     `toml:"class_p_max,omitempty"`
+	// ControlFrames lists the schemes whose feedback and CNPs travel as
+	// frames through the switch ports (classes.go).
+	ControlFrames []string `toml:"control_frames,omitempty"`
 	// BufferModel is "per_port" or "shared" (classes.go), with the shared
 	// buffer's size, reserve per queue and dynamic threshold.
 	BufferModel  string       `toml:"buffer_model,omitempty"`

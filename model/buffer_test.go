@@ -77,7 +77,7 @@ func TestDynamicThresholdOfTwoQueuesByHand(t *testing.T) {
 // dropped.
 func TestSharedBufferPFCOnALeafByHand(t *testing.T) {
 	cfg := fabric(noneScheme(t), leaf6(t, 500e3), []Flow{{From: 1, To: 0}, {From: 2, To: 0}, {From: 3, To: 0}})
-	cfg.Duration = ms
+	cfg.Duration = 3 * ms
 	cfg.PFC = &PFC{Xoff: -1, Xon: -1, Ingress: true, Dynamic: true, Alpha: 0.125}
 	cfg.Shared = &SharedBuffer{Switch: 3e6, Alpha: 1}
 	sim, err := NewPacket(cfg)
@@ -107,6 +107,11 @@ func TestSharedBufferPFCOnALeafByHand(t *testing.T) {
 	for _, b := range sim.Summary().Bottlenecks {
 		if b.Name == "leaf->h0" && (b.QueueMax != 543*1500 || b.Drops != 0) {
 			t.Errorf("leaf->h0 peaked at %g B with %d drops, want 814500 B and none", b.QueueMax, b.Drops)
+		}
+		// The paused links are released as the port drains (XON): it
+		// stays busy to the end.
+		if b.Name == "leaf->h0" && b.Utilization < 0.999 {
+			t.Errorf("leaf->h0 busy %.4g of the time: the paused links were not released", b.Utilization)
 		}
 	}
 	if sw := sim.ports[0].sw; sw.used < 0 || sw.used > sw.size {

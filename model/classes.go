@@ -166,6 +166,7 @@ func (s *Packet) startClasses(netw *algos.Network) {
 	} else if k == nil || k.N < 2 {
 		return
 	}
+	s.classPorts = true
 	buffers := s.startSharedBuffers()
 	quantum := k.Quantum
 	if quantum == 0 {

@@ -80,6 +80,7 @@ type Packet struct {
 	nodeIngress [][]int32 // per node, the links into it
 	xonScratch  []departure
 	classes     int32     // traffic classes of every port: ingress links are counted per (link, class)
+	classPorts  bool      // the ports have class queues (classes.go): several classes, a shared buffer or control frames
 	nodeBytes   []int     // per node, the bytes in the switch
 	nodeFree    []int     // per node, with dynamic thresholds, its shared buffer less the headroom of the links into it
 	deadlock    *Deadlock // the PFC deadlock that stopped the run, if any (deadlock.go)

@@ -308,7 +308,7 @@ func (s *Packet) checkIngressXon(in int32) {
 			return
 		}
 	}
-	if s.classes > 1 { // the schedulers' order is known one frame ahead: check at the next departure
+	if s.classPorts { // the schedulers' order is known one frame ahead: check at the next departure
 		if at := s.nextDeparture(l.node); at != algos.Never {
 			s.agenda.schedule(event{kind: evIngressXonCheck, at: max(at, s.now), port: in, gen: l.gen})
 		}
