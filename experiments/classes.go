@@ -351,7 +351,8 @@ func (e *Experiment) SendsControlFrames(name string) bool {
 	if l := e.Network.ControlFrames; l != nil {
 		return slices.Contains(l, name)
 	}
-	return e.IsFabric() && e.Network.Routing != "spray" && slices.Contains(defaultControlFrames, name)
+	return e.IsFabric() && e.Network.Routing != "spray" && !(e.Network.PFC && e.PFCAccounting() != "ingress") &&
+		slices.Contains(defaultControlFrames, name)
 }
 
 // validateControlFrames checks network.control_frames: schemes of the
@@ -367,6 +368,9 @@ func (e *Experiment) validateControlFrames(bad func(key, format string, args ...
 		return
 	case e.Network.Routing == "spray":
 		bad("network.control_frames", "control frames take the reverse of their flow's route: they need routing = \"ecmp\"")
+		return
+	case e.Network.PFC && e.PFCAccounting() != "ingress":
+		bad("network.control_frames", "control frames need PFC decided per link into a switch: set network.pfc_accounting = \"ingress\"")
 		return
 	}
 	for _, name := range l {

@@ -120,6 +120,42 @@ func TestBufferModelKeys(t *testing.T) {
 	}
 }
 
+// network.control_frames: DCQCN's by default on an ECMP fabric, none on
+// a chain, a sprayed fabric or with egress PFC; a list is checked.
+func TestControlFramesKey(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want bool
+	}{
+		{"algorithms = [\"dcqcn\"]\n[network]\ntopology = \"fat_tree\"", true},
+		{"algorithms = [\"dcqcn\"]\n[network]\ntopology = \"fat_tree\"\ncontrol_frames = []", false},
+		{"algorithms = [\"dcqcn\"]\n[network]\ntopology = \"fat_tree\"\nrouting = \"spray\"", false},
+		{"algorithms = [\"dcqcn\"]\n[network]\ntopology = \"fat_tree\"\npfc = true\npfc_accounting = \"egress\"", false},
+		{"algorithms = [\"dcqcn\"]", false},
+		{"algorithms = [\"qcn\"]\n[network]\ntopology = \"fat_tree\"", false},
+		{"algorithms = [\"qcn\"]\n[network]\ntopology = \"fat_tree\"\ncontrol_frames = [\"qcn\"]", true},
+	} {
+		e, err := Parse("exp.toml", []byte(c.text))
+		if err != nil {
+			t.Fatalf("%q: %v", c.text, err)
+		}
+		cfg, err := e.Config(e.Algorithms[0])
+		if err != nil || cfg.ControlFrames != c.want {
+			t.Errorf("%q: control frames %v (%v), want %v", c.text, cfg.ControlFrames, err, c.want)
+		}
+	}
+	for _, c := range []struct{ text, want string }{
+		{"algorithms = [\"dcqcn\"]\n[network]\ncontrol_frames = [\"dcqcn\"]", "exp.toml:3: network.control_frames: a chain's reverse ports are not simulated"},
+		{"algorithms = [\"dcqcn\"]\n[network]\ntopology = \"fat_tree\"\nrouting = \"spray\"\ncontrol_frames = [\"dcqcn\"]", "network.control_frames: control frames take the reverse"},
+		{"algorithms = [\"dcqcn\"]\n[network]\ntopology = \"fat_tree\"\ncontrol_frames = [\"qcn\"]", `network.control_frames: "qcn" is not one of the experiment's algorithms`},
+	} {
+		_, err := Parse("exp.toml", []byte(c.text))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: got %v, want %q", c.text, err, c.want)
+		}
+	}
+}
+
 // RED per class reaches DCQCN's congestion points, not QCN's, and is
 // checked against the scheme's ranges.
 func TestClassREDKeys(t *testing.T) {

@@ -39,6 +39,9 @@ func (c *Config) validateControl(bad func(string, ...any)) {
 	} else if c.Fabric.Routing != ECMP {
 		bad("control frames take the reverse of their flow's route: they need ECMP routing")
 	}
+	if c.PFC != nil && !c.PFC.Ingress {
+		bad("control frames pass PAUSE in their own queue: PFC must be decided per link into a switch (ingress accounting)")
+	}
 }
 
 // queue is class c's queue, the control queue for ctlClass.
