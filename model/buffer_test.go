@@ -153,3 +153,47 @@ func TestSharedBufferFatTreeLosslessAndLossy(t *testing.T) {
 		t.Errorf("drops: %d lossless, %d lossy; %d PAUSE frames: want none, some, some", lossless, lossy, pauses)
 	}
 }
+
+// The same leaf with a reserve of 3,000 B for each of its six queues: the
+// shared part PFC's thresholds follow shrinks by 18,000 B, a link's XOFF
+// is (2,940,000 - U) / 8, and by the same count host 3 (sender m = 2)
+// crosses it at k = 266 and hosts 1 and 2 at k = 267, each instant a_k
+// = (k+1) 1.2 us + 1 us; each host releases frames up to two instants
+// after (the PAUSE lands 1 us later), so at a_268 the switch holds 3 x
+// 269 - 268 = 539 frames and at a_269 two more arrive and one leaves: a
+// peak of 540 frames, 810,000 B, nothing dropped.
+func TestSharedBufferReserveByHand(t *testing.T) {
+	cfg := fabric(noneScheme(t), leaf6(t, 500e3), []Flow{{From: 1, To: 0}, {From: 2, To: 0}, {From: 3, To: 0}})
+	cfg.Duration = 3 * ms
+	cfg.PFC = &PFC{Xoff: -1, Xon: -1, Ingress: true, Dynamic: true, Alpha: 0.125}
+	cfg.Shared = &SharedBuffer{Switch: 3e6, Reserve: 3000, Alpha: 1}
+	sim, err := NewPacket(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	P := int32(len(sim.ports))
+	paused := func() (out []int) {
+		for h := 0; h <= 5; h++ {
+			if sim.ingress[P+int32(h)].pausing {
+				out = append(out, h)
+			}
+		}
+		return out
+	}
+	const T = 1200 * algos.Nanosecond
+	for _, c := range []struct {
+		at   algos.Time
+		want []int
+	}{{267*T + us - 1, nil}, {267*T + us, []int{3}}, {268*T + us - 1, []int{3}}, {268*T + us, []int{1, 2, 3}}} {
+		sim.Advance(c.at)
+		if p := paused(); !slices.Equal(p, c.want) {
+			t.Errorf("at %.6f us the paused links are hosts %v, want %v", float64(c.at)/1e6, p, c.want)
+		}
+	}
+	sim.Run()
+	for _, b := range sim.Summary().Bottlenecks {
+		if b.Name == "leaf->h0" && (b.QueueMax != 540*1500 || b.Drops != 0) {
+			t.Errorf("leaf->h0 peaked at %g B with %d drops, want 810000 B and none", b.QueueMax, b.Drops)
+		}
+	}
+}
