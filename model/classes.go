@@ -122,12 +122,12 @@ type classQueue struct {
 	quantum int  // DWRR: its weight times the quantum
 	cp      algos.CongestionPoint
 	dcp     algos.DepartingCP
-	level   levelStats
+	level   meanMax // its occupancy's mean and largest since the last boundary
 
 	// Whole-run counters, marked at the summary's boundaries.
 	sent, drops, dropped, marked int64
 	marks                        []classMark
-	segments                     []levelSummary
+	segments                     []meanMax
 }
 
 // classMark is a class's counters at a boundary.
@@ -181,7 +181,6 @@ func (s *Packet) startClasses(netw *algos.Network) {
 				p.sw = buffers[s.net.portNode(int32(j))]
 				q.buffer = p.sw.size
 			}
-			q.level = newLevelStats(float64(s.cfg.FrameBytes), float64(q.buffer))
 			q.marks = []classMark{{}}
 			q.cp = p.cp
 			own := c < len(k.Params) && len(k.Params[c]) > 0
@@ -467,15 +466,19 @@ func (cs *classSet) measure(from, to, passed int, now algos.Time, span float64) 
 		}
 		cl := ClassSummary{Class: c}
 		if from <= to {
-			var lv levelSummary
+			var sum float64
+			var dur algos.Time
 			for k := from; k <= to; k++ {
+				seg := q.level.upTo(now)
 				if k < len(q.segments) {
-					lv.add(q.segments[k])
-				} else {
-					lv.add(q.level.snapshot(now))
+					seg = q.segments[k]
 				}
+				sum, dur = sum+seg.sum, dur+seg.last-seg.from
+				cl.QueueMax = max(cl.QueueMax, seg.max)
 			}
-			cl.QueueMean, _, _, cl.QueueMax, _ = lv.result()
+			if dur > 0 {
+				cl.QueueMean = sum / float64(dur)
+			}
 			cl.Drops, cl.DroppedBytes, cl.MarkedFrames = b.drops-a.drops, b.dropped-a.dropped, b.marked-a.marked
 			if span > 0 {
 				cl.ThroughputBps = float64(b.sent-a.sent) * 8 / span
@@ -491,6 +494,40 @@ func (cs *classSet) measure(from, to, passed int, now algos.Time, span float64) 
 func (cs *classSet) share(buffer, frame int) {
 	for c := range cs.q {
 		cs.q[c].buffer = buffer
-		cs.q[c].level = newLevelStats(float64(frame), float64(buffer))
 	}
+}
+
+// meanMax follows a class's occupancy from a time on: its integral, for
+// the mean, and its largest value; the port's own levelStats keeps the
+// distribution. Two additions and a comparison per change.
+type meanMax struct {
+	from, last algos.Time
+	level, sum float64 // sum: byte-picoseconds up to last
+	max        float64
+}
+
+// set records that the level changes to level at time t.
+func (m *meanMax) set(t algos.Time, level float64) {
+	if t > m.last {
+		m.sum += m.level * float64(t-m.last)
+		m.last = t
+	}
+	m.level = level
+	if level > m.max {
+		m.max = level
+	}
+}
+
+// upTo is m integrated up to t, m left as it is.
+func (m *meanMax) upTo(t algos.Time) meanMax {
+	c := *m
+	c.set(t, c.level)
+	return c
+}
+
+// restart closes the stretch up to t and starts the next from t.
+func (m *meanMax) restart(t algos.Time) meanMax {
+	c := m.upTo(t)
+	*m = meanMax{from: t, last: t, level: c.level, max: c.level}
+	return c
 }

@@ -52,7 +52,7 @@ func TestDWRRSharesByWeight(t *testing.T) {
 	// The port's summary has each class's share and queue.
 	cl := sum.Bottlenecks[0].Classes
 	if len(cl) != 2 || math.Abs(cl[0].ThroughputBps-7.5e9) > tol || math.Abs(cl[1].ThroughputBps-2.5e9) > tol ||
-		cl[0].QueueMax < 100e3 || cl[1].Drops == 0 {
+		cl[0].QueueMax < 100e3 || cl[1].Drops == 0 || cl[0].QueueMean < 100e3 || cl[0].QueueMean > cl[0].QueueMax {
 		t.Errorf("the port's classes: %+v", cl)
 	}
 }
