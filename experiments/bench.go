@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"qcnlab/algos"
+	"qcnlab/experiments/topology"
 	"qcnlab/model"
 	"qcnlab/units"
 )
@@ -13,33 +14,40 @@ import (
 // samples to measure.
 const MinBenchDuration = algos.Millisecond
 
-// BenchTopologies are the networks qcnlab bench measures.
-var BenchTopologies = []string{"dumbbell", "fat_tree"}
+// BenchTopologies are the networks qcnlab bench measures: the topologies
+// that say how (topology.Benched).
+var BenchTopologies = topology.Benchmarks()
 
-// BenchExperiment is the speed benchmark on topology: on the dumbbell 10
-// greedy QCN sources at 10 Gbps, 1500 B frames, 100 us RTT; on the fat-tree
-// k = 8 (128 hosts, 10 Gbps, 150 KB buffers, 1 us links) a QCN permutation;
-// sampled every 10 us, for duration.
-func BenchExperiment(topology string, duration algos.Time) *Experiment {
+// BenchExperiment is the speed benchmark on a topology, as the topology
+// sets it (topology.Bench): QCN greedy sources on a chain, a QCN
+// permutation on a fabric; sampled every 10 us, for duration.
+func BenchExperiment(name string, duration algos.Time) *Experiment {
+	b, _ := topology.BenchOf(name)
 	e := Default()
 	e.Name = "bench"
 	e.Duration = units.Duration(duration)
-	if topology == "fat_tree" {
-		e.Network.Topology = "fat_tree"
-		e.Network.K = ptr(8)
-		return e
+	e.Network.Topology = name
+	if b.Size != nil {
+		b.Size(&e.Network)
 	}
-	e.Sources.Count = 10
-	e.Params["qcn"] = algos.Values{"q_eq": 33e3}
+	if b.Sources > 0 {
+		e.Sources.Count = b.Sources
+		e.Params["qcn"] = algos.Values{"q_eq": 33e3}
+	}
 	return e
 }
 
-// BenchDescription says what the benchmark on topology runs.
-func BenchDescription(topology string) string {
-	if topology == "fat_tree" {
-		return "QCN permutation on a k = 8 fat-tree (128 hosts, 10 Gbps, 150 KB buffers, 1 us links), one core:"
-	}
-	return "10 greedy QCN sources, 10 Gbps dumbbell, 1500 B frames, 100 us RTT, one core:"
+// BenchDescription says what the benchmark on a topology runs.
+func BenchDescription(name string) string {
+	b, _ := topology.BenchOf(name)
+	return b.Description
+}
+
+// BenchDuration is the simulated time qcnlab bench measures on a topology
+// when the command line does not say.
+func BenchDuration(name string) algos.Time {
+	b, _ := topology.BenchOf(name)
+	return b.Duration
 }
 
 // BenchResult is one benchmark measurement.
@@ -62,10 +70,10 @@ func (b BenchResult) FrameHopsPerSecond() float64 { return float64(b.FrameHops) 
 // EventsPerSecond is discrete events per wall-clock second.
 func (b BenchResult) EventsPerSecond() float64 { return float64(b.Events) / b.WallSeconds }
 
-// Bench runs the benchmark experiment on topology for duration in the calling goroutine,
+// Bench runs the benchmark experiment on a topology for duration in the calling goroutine,
 // looking at the heap every 10 ms of simulated time.
-func Bench(topology string, duration algos.Time) (BenchResult, error) {
-	cfg, err := BenchExperiment(topology, duration).Config("qcn")
+func Bench(name string, duration algos.Time) (BenchResult, error) {
+	cfg, err := BenchExperiment(name, duration).Config("qcn")
 	if err != nil {
 		return BenchResult{}, err
 	}
