@@ -209,13 +209,13 @@ var measuredInDescriptions = map[string][]string{}
 func init() {
 	// The fabric and DCQCN built-ins' measurements, each checked by its
 	// test in experiments/fabric_builtins_test.go, which runs the built-in.
-	measuredInDescriptions["qcn-incast-leaf-spine"] = []string{"28.7", "1380", "3.67", "5.40", "1126", "0.76", "1.07", "1", "29.2",
-		"997", "2.05", "2.51", "9.8", "30", "28.2", "1397"}
+	measuredInDescriptions["qcn-incast-leaf-spine"] = []string{"28.7", "1380", "3.67", "5.40", "1126", "0.76", "1.07", "1", "28.4",
+		"1093", "2.02", "2.40", "9.8", "30", "28.2", "1397"}
 	measuredInDescriptions["ecmp-collisions-fat-tree"] = []string{"6.96", "4.86", "0.73", "9.44", "9.01", "0.872", "0.789", "0.996", "0.994", "2.90", "1.03", "8.23", "9.04"}
 	measuredInDescriptions["pfc-spreading-fat-tree"] = []string{"3.25", "68", "6.64", "5"}
 	measuredInDescriptions["dcqcn-vs-qcn"] = []string{"213", "215", "0.685", "0.999", "16", "58", "0.98", "1.0", "71", "0.969", "0.939",
 		"73", "0.925", "43", "1.000", "165", "41"}
-	measuredInDescriptions["dcqcn-incast"] = []string{"1464", "692", "70", "15933", "4946", "2047", "25.6", "29.7", "6"}
+	measuredInDescriptions["dcqcn-incast"] = []string{"1464", "692", "79", "15933", "4946", "2049", "25.6", "28.4", "6"}
 	// The ACK-clocked schemes' built-ins, each checked by its test in
 	// experiments/transport_builtins_test.go.
 	measuredInDescriptions["dctcp-two-bottlenecks"] = []string{"48.0", "475.4", "52.0", "0.999", "100", "99.9"}
