@@ -9,24 +9,28 @@ import (
 // levelStats integrates a piecewise-constant level (a queue length) from a
 // time on, exactly: mean, variance, extremes, and the time spent at each
 // level in bins of one granule (a frame), in memory that does not grow with
-// the run: the histogram has one bin per granule up to the buffer. Bin 0
-// holds the level 0 alone, so it is also the time at zero. A window or a
-// phase starts a fresh measurement with restart.
+// the run: the histogram has one bin per granule up to the highest level
+// seen, so that a port of a large buffer that never fills costs what its
+// queue reached, not what its buffer could hold (a 32 MB buffer is 21,000
+// bins). Bin 0 holds the level 0 alone, so it is also the time at zero. A
+// window or a phase starts a fresh measurement with restart.
 type levelStats struct {
 	from       algos.Time // start of the measurement
 	last       algos.Time // time of the last change
 	level      float64    // level since last
 	sum, sumSq float64    // integrals of level and level^2, in byte-picoseconds
 	min, max   float64
-	hist       []float64 // hist[k]: picoseconds at levels in ((k-1) granules, k granules]
+	hist       []float64 // hist[k]: picoseconds at levels in ((k-1) granules, k granules]; no bin above the highest level seen
 	inv        float64   // 1 / the granule, a hair less so that whole granules stay in their bin
 	granule    float64
+	bins       int // the most bins the histogram may need: levels up to top
 }
 
-// newLevelStats follows a level from 0 to top in bins of granule.
+// newLevelStats follows a level from 0 to top in bins of granule. Its
+// histogram grows as the level reaches new heights, up to top.
 func newLevelStats(granule, top float64) levelStats {
 	return levelStats{min: math.Inf(1), max: math.Inf(-1),
-		hist: make([]float64, int(top/granule)+2), inv: (1 - 1e-9) / granule, granule: granule}
+		inv: (1 - 1e-9) / granule, granule: granule, bins: int(top/granule) + 2}
 }
 
 // set records that the level changes to level at time t.
@@ -43,7 +47,11 @@ func (l *levelStats) advance(t algos.Time) {
 	x := l.level * dt
 	l.sum += x
 	l.sumSq += l.level * x
-	l.hist[int(l.level*l.inv+ceilBias)] += dt
+	k := int(l.level*l.inv + ceilBias)
+	if k >= len(l.hist) {
+		l.hist = growHist(l.hist, k, l.bins)
+	}
+	l.hist[k] += dt
 	// Plain comparisons: the built-in min and max also handle NaN, which
 	// costs on every departure.
 	if l.level < l.min {
@@ -53,6 +61,15 @@ func (l *levelStats) advance(t algos.Time) {
 		l.max = l.level
 	}
 	l.last = t
+}
+
+// growHist extends hist with empty bins so that it has bin k: to twice its
+// length or more, at most to bins (unless k is beyond), so that a queue
+// that climbs frame by frame copies its histogram a few times, not at every
+// frame.
+func growHist(hist []float64, k, bins int) []float64 {
+	n := max(k+1, min(2*len(hist), bins), 8)
+	return append(hist, make([]float64, n-len(hist))...)
 }
 
 // ceilBias rounds a level in granules up to a whole bin: with inv a hair
@@ -86,15 +103,19 @@ func (l *levelStats) snapshot(until algos.Time) levelSummary {
 func (l *levelStats) restart(t algos.Time) levelSummary {
 	s := l.snapshot(t)
 	*l = levelStats{from: t, last: t, level: l.level, min: math.Inf(1), max: math.Inf(-1),
-		hist: make([]float64, len(l.hist)), inv: l.inv, granule: l.granule}
+		inv: l.inv, granule: l.granule, bins: l.bins}
 	return s
 }
 
-// add merges the measurement of a following stretch of time.
+// add merges the measurement of a following stretch of time. The two
+// histograms may differ in length: the bins one lacks are empty.
 func (s *levelSummary) add(o levelSummary) {
-	if s.hist == nil {
-		s.hist, s.granule = make([]float64, len(o.hist)), o.granule
+	if s.granule == 0 {
+		s.granule = o.granule
 		s.min, s.max = math.Inf(1), math.Inf(-1)
+	}
+	if len(o.hist) > len(s.hist) {
+		s.hist = append(s.hist, make([]float64, len(o.hist)-len(s.hist))...)
 	}
 	s.span += o.span
 	s.sum += o.sum
