@@ -1,6 +1,7 @@
 package model
 
 import (
+	"cmp"
 	"math"
 	"math/bits"
 	"math/rand/v2"
@@ -84,22 +85,17 @@ func Estimate(cfg Config) Cost {
 		}
 	}
 
-	// Ports: the record, its CP, its queue at a full buffer, its link's
-	// frames (those queued to go on and those on the wire), the frames held
-	// when paused, its histogram copied at every boundary.
-	for _, tp := range n.ports {
+	// Ports: the record, its CP, its marks at every boundary, and what
+	// grows with the frames it holds (frameCost): its queue, its link's
+	// frames (those queued to go on and those on the wire), the histogram
+	// of its queue, up to the most it may queue (queueBounds).
+	queues := queueBounds(&cfg, n)
+	perFrame := frameCost(&cfg, bounds)
+	for j, tp := range n.ports {
 		p := t.Ports[tp]
-		full := float64(p.Buffer) / frameB
 		wire := p.Delay.Seconds() * p.Capacity / frameBits
-		hist := 8 * (full + 2)
-		c.BufferMemory += float64(unsafe.Sizeof(port{})) + cpBytes + 3*hist*bounds + float64(unsafe.Sizeof(portMark{}))*bounds
-		c.BufferMemory += ringCopies * (float64(unsafe.Sizeof(queued{}))*full + float64(unsafe.Sizeof(frame{}))*(full+wire+1))
-		if cfg.PFC != nil {
-			c.BufferMemory += ringCopies * float64(unsafe.Sizeof(frame{})) * full
-		}
-		if cfg.Scheme.NewNP != nil {
-			c.BufferMemory += ringCopies * float64(unsafe.Sizeof(frame{})) * (full + 1)
-		}
+		c.BufferMemory += float64(unsafe.Sizeof(port{})) + cpBytes + float64(unsafe.Sizeof(portMark{}))*bounds
+		c.BufferMemory += perFrame * max(queues[j]+wire+2, ringMin)
 	}
 	// Hosts: the record and the frames on their links.
 	for h := range t.Hosts {
@@ -135,7 +131,14 @@ func Estimate(cfg Config) Cost {
 		for _, j := range routes[i] {
 			rate = math.Min(rate, offeredFactor*t.Ports[n.ports[j]].Capacity/crossing[j])
 		}
-		c.FrameEvents += rate / frameBits * dur * float64(1+2*f.hops)
+		frames, perFrame := rate/frameBits*dur, float64(1+2*f.hops)
+		if sent := math.Ceil(float64(f.size)/frameB) + 1; f.size > 0 && sent < frames {
+			// A flow of a given size sends its frames and stops: no
+			// slack of a rate below the line's, so each frame counts
+			// the feedback it may draw too.
+			frames, perFrame = sent, perFrame+1
+		}
+		c.FrameEvents += frames * perFrame
 	}
 	// The agenda: a slot per stream, a timer per flow.
 	streams := uint64(len(t.Hosts) + 2*len(n.ports))
@@ -190,6 +193,97 @@ func Estimate(cfg Config) Cost {
 	// flows are the hosts' events.
 	c.Work = c.SampleEvents + (c.FrameEvents+c.ShortEvents)*(1+limiterScanEvents*float64(max(c.MostFlowsPerHost-1, 0)))
 	return c
+}
+
+// ringMin is the least a ring holds once used (ring.grow).
+const ringMin = 16
+
+// frameCost is the memory a frame a port holds costs, in bytes: a switch
+// port's rings grow to the most frames it held (a power of two: up to
+// twice that) and never shrink, so each frame it may hold at once counts
+// twice for its queue record and for its record on the link (held while
+// it is queued, then on the wire); with ingress PFC the link it came in
+// by; with a notification point its record on the way to its receiver;
+// and its queue's histogram's bin (grown by doubling too), kept at every
+// boundary, the live one and the summary's.
+func frameCost(cfg *Config, bounds float64) float64 {
+	b := float64(unsafe.Sizeof(queued{}) + unsafe.Sizeof(frame{}))
+	if cfg.PFC != nil {
+		b += 4 + float64(unsafe.Sizeof(frame{}))
+	}
+	if cfg.Scheme.NewNP != nil {
+		b += float64(unsafe.Sizeof(frame{}))
+	}
+	return 2*b + 2*8*(bounds+2)
+}
+
+// queueBounds is, per simulated port, the most frames its queue may hold
+// at once over the run: its buffer, or less where its flows cannot fill it.
+// A flow sends at most its host's line rate (its clock may run fast), and
+// frames reach a port over each link into its switch at most at that
+// link's capacity, give or take the switch's forwarding jitter: where the
+// flows routed through a port come in at no more than its capacity, its
+// queue stays within a few frames; where they bring more, it grows by at
+// most the excess over the run; and it never holds more than its flows
+// send. PFC (a paused port serves nothing), capacity changes, spraying and
+// short flows (routes not known at the start) leave a port its buffer.
+func queueBounds(cfg *Config, n *network) []float64 {
+	t := n.topo
+	frameBits := 8 * float64(cfg.FrameBytes)
+	dur := cfg.Duration.Seconds()
+	q := make([]float64, len(n.ports))
+	full := func(j int) float64 { return float64(t.Ports[n.ports[j]].Buffer) / float64(cfg.FrameBytes) }
+	if n.chain || n.spray || cfg.PFC != nil || len(cfg.Changes) > 0 || (cfg.Fabric.Short != nil && cfg.Fabric.Short.Rate > 0) {
+		for j := range q {
+			q[j] = full(j)
+		}
+		return q
+	}
+	// For every port, the links its flows come in by (the previous port of
+	// their route, or their host's NIC as -1-host) and the bits each may
+	// bring in a second and over the run.
+	type input struct {
+		port, from int32
+		rate, bits float64
+	}
+	var ins []input
+	fast := 1 + cfg.ClockPPM*1e-6
+	for _, f := range n.flows {
+		sent := f.lineRate * fast * dur
+		if f.size > 0 {
+			sent = math.Min(sent, 8*float64(f.size+int64(cfg.FrameBytes)))
+		}
+		from := int32(-1 - f.host)
+		for _, j := range f.route {
+			ins = append(ins, input{port: j, from: from, rate: f.lineRate * fast, bits: sent})
+			from = j
+		}
+	}
+	slices.SortFunc(ins, func(a, b input) int { return cmp.Or(cmp.Compare(a.port, b.port), cmp.Compare(a.from, b.from)) })
+	jitter := cfg.SwitchJitter.Seconds()
+	for i := 0; i < len(ins); {
+		j := ins[i].port
+		capacity := t.Ports[n.ports[j]].Capacity
+		inflow, bits, burst := 0.0, 0.0, 0.0
+		for i < len(ins) && ins[i].port == j {
+			from, rate := ins[i].from, 0.0
+			var link float64
+			if from >= 0 {
+				link = t.Ports[n.ports[from]].Capacity
+			} else {
+				link = t.Ports[t.NIC(int(-1-from))].Capacity * fast
+			}
+			for ; i < len(ins) && ins[i].port == j && ins[i].from == from; i++ {
+				rate += ins[i].rate
+				bits += ins[i].bits
+			}
+			inflow += math.Min(rate, link)
+			burst += 2 + jitter*link/frameBits // frames bunched by the jitter, and the one in hand
+		}
+		grown := burst + math.Max(0, inflow-capacity)*dur/frameBits
+		q[j] = math.Min(full(int(j)), math.Min(bits/frameBits+1, grown))
+	}
+	return q
 }
 
 // shortFlowsAlive is the short flows a host holds on average over a run,
