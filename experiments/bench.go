@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"fmt"
 	"runtime"
 	"time"
 
@@ -16,56 +17,112 @@ const MinBenchDuration = algos.Millisecond
 // BenchTopologies are the networks qcnlab bench measures.
 var BenchTopologies = []string{"dumbbell", "fat_tree"}
 
-// BenchExperiment is the speed benchmark on topology: on the dumbbell 10
-// greedy QCN sources at 10 Gbps, 1500 B frames, 100 us RTT; on the fat-tree
-// k = 8 (128 hosts, 10 Gbps, 150 KB buffers, 1 us links) a QCN permutation;
-// sampled every 10 us, for duration.
-func BenchExperiment(topology string, duration algos.Time) *Experiment {
+// BenchK is the fat-tree's k unless told: 128 hosts.
+const BenchK = 8
+
+// BenchSetup says what a benchmark runs: the topology, a fat-tree's k (0
+// for BenchK), the simulated time, and overrides of the experiment's keys
+// (--set), applied last.
+type BenchSetup struct {
+	Topology string
+	K        int
+	Duration algos.Time
+	Sets     []string
+}
+
+// BenchExperiment is the speed benchmark: on the dumbbell 10 greedy QCN
+// sources at 10 Gbps, 1500 B frames, 100 us RTT; on the fat-tree (k = 8
+// unless told: 128 hosts, 10 Gbps, 150 KB buffers, 1 us links) a QCN
+// permutation of greedy flows; sampled every 10 us, for the duration; then
+// the setup's overrides. The caller validates it (Validate: its cost
+// bounds included).
+func BenchExperiment(b BenchSetup) (*Experiment, error) {
 	e := Default()
 	e.Name = "bench"
-	e.Duration = units.Duration(duration)
-	if topology == "fat_tree" {
+	e.Algorithms = []string{"qcn"}
+	e.Duration = units.Duration(b.Duration)
+	switch b.Topology {
+	case "fat_tree":
 		e.Network.Topology = "fat_tree"
-		e.Network.K = ptr(8)
-		return e
+		e.Network.K = ptr(BenchK)
+		if b.K != 0 {
+			e.Network.K = ptr(b.K)
+		}
+	case "dumbbell":
+		if b.K != 0 {
+			return nil, fmt.Errorf("--k: a dumbbell has no k; --topology fat_tree has")
+		}
+		e.Sources.Count = 10
+		e.Params["qcn"] = algos.Values{"q_eq": 33e3}
+	default:
+		return nil, fmt.Errorf("--topology: %q is not one of %q", b.Topology, BenchTopologies)
 	}
-	e.Sources.Count = 10
-	e.Params["qcn"] = algos.Values{"q_eq": 33e3}
-	return e
+	for _, s := range b.Sets {
+		if err := e.Set(s); err != nil {
+			return nil, err
+		}
+	}
+	return e, nil
 }
 
-// BenchDescription says what the benchmark on topology runs.
-func BenchDescription(topology string) string {
-	if topology == "fat_tree" {
-		return "QCN permutation on a k = 8 fat-tree (128 hosts, 10 Gbps, 150 KB buffers, 1 us links), one core:"
+// BenchDescription says what the benchmark of e runs.
+func BenchDescription(e *Experiment) string {
+	n := &e.Network
+	size := "greedy flows"
+	if s := e.Traffic.FlowSize; s != "" && s != "greedy" {
+		size = s + " flows"
 	}
-	return "10 greedy QCN sources, 10 Gbps dumbbell, 1500 B frames, 100 us RTT, one core:"
+	if e.IsFabric() && n.K != nil {
+		k := *n.K
+		return fmt.Sprintf("%s permutation of %s on a k = %d fat-tree (%d hosts, %s, %s buffers, %s links), one core:",
+			e.Algorithms[0], size, k, k*k*k/4, units.FormatRate(float64(n.Capacity)), units.FormatBytes(float64(n.Buffer)),
+			e.FabricHopDelay())
+	}
+	return fmt.Sprintf("%d greedy %s sources, %s dumbbell, %s frames, %s RTT, one core:", e.Sources.Count, e.Algorithms[0],
+		units.FormatRate(float64(n.Capacity)), units.FormatBytes(float64(n.FrameSize)), units.FormatDuration(algos.Time(n.RTT)))
 }
 
-// BenchResult is one benchmark measurement.
+// BenchResult is one benchmark measurement. A frame-hop is a frame
+// leaving a switch port: a frame across a fat-tree's core crosses five
+// switches and counts five, a frame dropped at a port counts nothing
+// there. A transmission is a frame sent onto any link, by a host's NIC or
+// a switch port: the packet transmissions the parallel-simulation
+// literature counts (a frame crossing five switches makes six).
 type BenchResult struct {
-	SimSeconds  float64
-	WallSeconds float64
-	Frames      uint64 // that left the network
-	FrameHops   uint64 // that left a switch port: a frame crossing five switches counts five
-	Events      uint64
-	PeakHeap    uint64 // bytes of heap in use, the most seen during the run
-	HeapSys     uint64 // bytes of heap obtained from the OS at the end
+	SimSeconds    float64
+	WallSeconds   float64
+	Frames        uint64 // that left the network
+	FrameHops     uint64 // that left a switch port
+	Transmissions uint64 // frames sent onto a link: FrameHops and the hosts' frames
+	Events        uint64
+	PeakHeap      uint64 // bytes of heap in use, the most seen during the run
+	HeapSys       uint64 // bytes of heap obtained from the OS at the end
 }
 
-// FramesPerSecond is frames through the bottleneck per wall-clock second.
+// FramesPerSecond is frames delivered per wall-clock second.
 func (b BenchResult) FramesPerSecond() float64 { return float64(b.Frames) / b.WallSeconds }
 
-// FrameHopsPerSecond is frames through switch ports per wall-clock second.
+// FrameHopsPerSecond is frames leaving switch ports per wall-clock second.
 func (b BenchResult) FrameHopsPerSecond() float64 { return float64(b.FrameHops) / b.WallSeconds }
+
+// TransmissionsPerSecond is frames sent onto links per wall-clock second.
+func (b BenchResult) TransmissionsPerSecond() float64 {
+	return float64(b.Transmissions) / b.WallSeconds
+}
 
 // EventsPerSecond is discrete events per wall-clock second.
 func (b BenchResult) EventsPerSecond() float64 { return float64(b.Events) / b.WallSeconds }
 
-// Bench runs the benchmark experiment on topology for duration in the calling goroutine,
-// looking at the heap every 10 ms of simulated time.
-func Bench(topology string, duration algos.Time) (BenchResult, error) {
-	cfg, err := BenchExperiment(topology, duration).Config("qcn")
+// NanosecondsPerFrameHop is the wall time of a frame-hop.
+func (b BenchResult) NanosecondsPerFrameHop() float64 {
+	return b.WallSeconds * 1e9 / float64(max(b.FrameHops, 1))
+}
+
+// Bench runs the benchmark experiment e (its first algorithm) in the calling
+// goroutine, looking at the heap every 10 ms of simulated time (a look is
+// not timed).
+func Bench(e *Experiment) (BenchResult, error) {
+	cfg, err := e.Config(e.Algorithms[0])
 	if err != nil {
 		return BenchResult{}, err
 	}
@@ -80,17 +137,18 @@ func Bench(topology string, duration algos.Time) (BenchResult, error) {
 	for !sim.Done() {
 		start := time.Now()
 		sim.Advance(sim.Now() + 10*algos.Millisecond)
-		wall += time.Since(start) // the heap checks below are not timed
+		wall += time.Since(start)
 		runtime.ReadMemStats(&ms)
 		peak = max(peak, ms.HeapInuse)
 	}
 	return BenchResult{
-		SimSeconds:  duration.Seconds(),
-		WallSeconds: wall.Seconds(),
-		Frames:      sim.Frames(),
-		FrameHops:   sim.FrameHops(),
-		Events:      sim.Events(),
-		PeakHeap:    peak,
-		HeapSys:     ms.HeapSys,
+		SimSeconds:    cfg.Duration.Seconds(),
+		WallSeconds:   wall.Seconds(),
+		Frames:        sim.Frames(),
+		FrameHops:     sim.FrameHops(),
+		Transmissions: sim.Transmissions(),
+		Events:        sim.Events(),
+		PeakHeap:      peak,
+		HeapSys:       ms.HeapSys,
 	}, nil
 }
