@@ -90,18 +90,17 @@ func Estimate(cfg Config) Cost {
 	// frames (those queued to go on and those on the wire), the histogram
 	// of its queue, up to the most it may queue (queueBounds).
 	queues := queueBounds(&cfg, n)
-	perFrame := frameCost(&cfg, bounds)
+	layout := memoryLayout(&cfg, bounds, cpBytes)
 	for j, tp := range n.ports {
 		p := t.Ports[tp]
 		wire := p.Delay.Seconds() * p.Capacity / frameBits
-		c.BufferMemory += float64(unsafe.Sizeof(port{})) + cpBytes + float64(unsafe.Sizeof(portMark{}))*bounds
-		c.BufferMemory += perFrame * max(queues[j]+wire+2, ringMin)
+		c.BufferMemory += layout.PortBytes + layout.FrameBytes*max(queues[j]+wire+2, ringMin)
 	}
 	// Hosts: the record and the frames on their links.
 	for h := range t.Hosts {
 		nic := t.Ports[t.NIC(h)]
 		inFlight := nic.Delay.Seconds()*nic.Capacity/frameBits + 2
-		c.NetworkMemory += float64(unsafe.Sizeof(host{})) + ringCopies*float64(unsafe.Sizeof(frame{}))*inFlight + 8*bounds
+		c.NetworkMemory += float64(unsafe.Sizeof(host{})) + layout.FlightBytes*inFlight + 8*bounds
 	}
 	// Flows: the limiter, its RP (and NP), route, loop statistics, the
 	// feedback in flight to it (a message per frame of its loop at worst),
@@ -144,8 +143,6 @@ func Estimate(cfg Config) Cost {
 	streams := uint64(len(t.Hosts) + 2*len(n.ports))
 	c.NetworkMemory += 2 * float64(unsafe.Sizeof(treeKey{})) * float64(uint64(1)<<bits.Len64(streams))
 	c.FlowMemory += float64(unsafe.Sizeof(event{})) * float64(len(n.flows)) * ringCopies
-	// The summary: every port, every flow, in the window and every phase.
-	c.BufferMemory += bounds * float64(len(n.ports)) * float64(unsafe.Sizeof(BottleneckSummary{})+64)
 
 	// Events: a frame is released, then arrives at and leaves each port of
 	// its route; samples; a chain's or a fabric's short flows.
@@ -198,15 +195,47 @@ func Estimate(cfg Config) Cost {
 // ringMin is the least a ring holds once used (ring.grow).
 const ringMin = 16
 
-// frameCost is the memory a frame a port holds costs, in bytes: a switch
-// port's rings grow to the most frames it held (a power of two: up to
-// twice that) and never shrink, so each frame it may hold at once counts
-// twice for its queue record and for its record on the link (held while
-// it is queued, then on the wire); with ingress PFC the link it came in
-// by; with a notification point its record on the way to its receiver;
-// and its queue's histogram's bin (grown by doubling too), kept at every
-// boundary, the live one and the summary's.
-func frameCost(cfg *Config, bounds float64) float64 {
+// Layout is what the packet engine's memory is made of, in bytes: what
+// Estimate counts per switch port and per frame.
+type Layout struct {
+	// PortBytes is a switch port whatever it holds: its record, its
+	// congestion point, its counters at every boundary and its summary.
+	PortBytes float64
+	// FrameBytes is each frame a port may hold at once, queued or on its
+	// link: a port's rings grow to the most frames it held (by doubling:
+	// up to twice that) and never shrink, so a frame counts twice its
+	// queue record and its record on the link (held while it is queued,
+	// then on the wire); with ingress PFC the link it came in by; with a
+	// notification point its record on the way to its receiver; and its
+	// queue histogram's bin (grown by doubling too), kept at every
+	// boundary, live and in the summary.
+	FrameBytes float64
+	// FlightBytes is each frame on a host's link.
+	FlightBytes float64
+}
+
+// MemoryLayout is the layout of a packet-level run of cfg, its scheme's
+// congestion point measured (the README's table of bytes per port and
+// per frame).
+func MemoryLayout(cfg Config) Layout {
+	if cfg.validate() != nil {
+		return Layout{}
+	}
+	n, err := cfg.network()
+	if err != nil {
+		return Layout{}
+	}
+	cp, _, _ := schemeSizes(&cfg, n)
+	return memoryLayout(&cfg, float64(len(cfg.Phases)+2), cp)
+}
+
+// memoryLayout is the layout with bounds boundaries (the warm-up's, the
+// phases', the run's) and a congestion point of cpBytes.
+func memoryLayout(cfg *Config, bounds, cpBytes float64) Layout {
+	const ringCopies = 1.5 // a host's ring is a power of two: on average 1.5 times what it holds
+	l := Layout{FlightBytes: ringCopies * float64(unsafe.Sizeof(frame{}))}
+	l.PortBytes = float64(unsafe.Sizeof(port{})) + cpBytes +
+		bounds*float64(unsafe.Sizeof(portMark{})+unsafe.Sizeof(BottleneckSummary{})+64)
 	b := float64(unsafe.Sizeof(queued{}) + unsafe.Sizeof(frame{}))
 	if cfg.PFC != nil {
 		b += 4 + float64(unsafe.Sizeof(frame{}))
@@ -214,7 +243,8 @@ func frameCost(cfg *Config, bounds float64) float64 {
 	if cfg.Scheme.NewNP != nil {
 		b += float64(unsafe.Sizeof(frame{}))
 	}
-	return 2*b + 2*8*(bounds+2)
+	l.FrameBytes = 2*b + 2*8*(bounds+2)
+	return l
 }
 
 // queueBounds is, per simulated port, the most frames its queue may hold

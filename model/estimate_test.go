@@ -102,3 +102,32 @@ func TestFabricMemoryIsFlatInTime(t *testing.T) {
 		t.Errorf("peak heap grew from %.0f B to %.0f B with the duration", short, long)
 	}
 }
+
+// A frame a port holds costs at most Layout.FrameBytes, and not far less:
+// a dumbbell without congestion control fills its buffer, and the heap of
+// one filled to 3 MB (2,000 frames) less that of one filled to 150 KB
+// (100 frames), over the 1,900 frames between, is within [1/5, 1] of it
+// (its frames leave the network at its port: they have no record on a
+// link onward). The estimate counts each frame a port may hold at
+// FrameBytes.
+func TestBytesPerFrameHeld(t *testing.T) {
+	none, _ := algos.Lookup("none")
+	mk := func(buffer int) Config {
+		cfg := benchConfig(t, 5*ms)
+		cfg.Scheme, cfg.Buffer = none, buffer
+		cfg.Params, _ = none.Resolve(cfg.Network(), nil)
+		return cfg
+	}
+	small, big := mk(150e3), mk(3e6)
+	heapSmall, _ := measure(t, small, true)
+	heapBig, _ := measure(t, big, true)
+	perFrame := (heapBig - heapSmall) / 1900
+	layout := MemoryLayout(big)
+	t.Logf("a frame held: %.0f B measured, %.0f B in the layout; a port %.0f B", perFrame, layout.FrameBytes, layout.PortBytes)
+	if perFrame > layout.FrameBytes || perFrame < layout.FrameBytes/5 {
+		t.Errorf("a frame held costs %.0f B, the layout says %.0f B", perFrame, layout.FrameBytes)
+	}
+	if d := Estimate(big).Memory - Estimate(small).Memory; d < 1900*layout.FrameBytes || d > 2048*layout.FrameBytes {
+		t.Errorf("the estimate grows by %.0f B for 1,900 more frames of %.0f B", d, layout.FrameBytes)
+	}
+}
