@@ -20,6 +20,7 @@ func (e *Experiment) SourceConfigs() []model.SourceConfig {
 		LineRate: float64(e.Network.Capacity),
 		Start:    algos.Time(s.Start),
 		Stop:     algos.Time(s.Stop),
+		Class:    e.TrafficClass(),
 	}
 	half := FixedDelay(algos.Time(e.Network.RTT) / 2)
 	fwd, bwd := half, FixedDelay(algos.Time(e.Network.RTT)-algos.Time(e.Network.RTT)/2)
@@ -163,6 +164,7 @@ func (e *Experiment) Config(algorithm string) (model.Config, error) {
 func (e *Experiment) baseConfig() model.Config {
 	return model.Config{
 		PFC:               e.pfcConfig(),
+		Classes:           e.classesConfig(),
 		ClockPPM:          e.ClockPPM(),
 		SwitchJitter:      e.SwitchJitter(),
 		Model:             e.Model,

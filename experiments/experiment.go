@@ -78,6 +78,13 @@ type Network struct {
 	// threshold's share of the free shared buffer (pfc.go).
 	PFCThreshold string   `toml:"pfc_threshold,omitempty"`
 	PFCAlpha     *float64 `toml:"pfc_alpha,omitempty"`
+	// Classes are every switch port's traffic classes, Scheduler how the
+	// port shares itself among them (classes.go).
+	Classes       *int         `toml:"classes,omitempty"`
+	Scheduler     string       `toml:"scheduler,omitempty"`
+	StrictClasses *int         `toml:"strict_classes,omitempty"`
+	ClassWeights  []int        `toml:"class_weights,omitempty"`
+	DWRRQuantum   *units.Bytes `toml:"dwrr_quantum,omitempty"`
 	// Changes set the capacity of links during the run.
 	Changes []Change `toml:"changes,omitempty"`
 	// ClockPPM bounds each host's clock offset and SwitchJitter the

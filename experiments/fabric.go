@@ -64,8 +64,9 @@ type FlowEntry struct {
 	From  *int            `toml:"from"` // required: nil only when the file left it out
 	To    *int            `toml:"to"`   // required
 	Start units.Duration  `toml:"start"`
-	Stop  *units.Duration `toml:"stop,omitempty"` // default: never
-	Size  string          `toml:"size,omitempty"` // "greedy" (the default) or a size
+	Stop  *units.Duration `toml:"stop,omitempty"`  // default: never
+	Size  string          `toml:"size,omitempty"`  // "greedy" (the default) or a size
+	Class *int            `toml:"class,omitempty"` // default: traffic.class
 }
 
 // IsFabric reports whether the experiment's network is a fabric.
@@ -237,6 +238,7 @@ func (e *Experiment) Fabric() (*model.Fabric, error) {
 		}
 		c.Short = &model.ShortFlows{Rate: rate, Sizes: sizes, Drain: e.Traffic.drain()}
 	}
+	e.setFlowClasses(&c)
 	return &c, nil
 }
 

@@ -36,6 +36,7 @@ type Traffic struct {
 	IncastStart   *units.Duration `toml:"incast_start,omitempty"`
 	IncastJitter  *units.Duration `toml:"incast_jitter,omitempty"` // starts spread over [start, start+jitter)
 	Load          *float64        `toml:"load,omitempty"`
+	Class         *int            `toml:"class,omitempty"` // the flows' traffic class (classes.go)
 
 	// The drain: short flows stop arriving at Stop, or after MaxFlows
 	// flows, and a run with no greedy flow ends once every flow is over.

@@ -128,6 +128,7 @@ func (e *Experiment) Validate() error {
 	}
 
 	e.validateClocks(bad)
+	e.validateClasses(bad)
 	if len(errs) == 0 && e.IsFabric() { // routes, and flows, need sound keys
 		e.checkFabric(bad)
 	}

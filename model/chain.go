@@ -64,7 +64,7 @@ func chainNetwork(cfg *Config) (*network, error) {
 			route[k] = int32(j)
 		}
 		n.flows = append(n.flows, flowSpec{host: i, dst: -1, route: route, hops: len(route),
-			lineRate: s.LineRate, initialRate: s.InitialRate, start: s.Start, stop: s.Stop})
+			lineRate: s.LineRate, initialRate: s.InitialRate, start: s.Start, stop: s.Stop, class: uint8(s.Class)})
 		n.feeders[path[0]] = append(n.feeders[path[0]], feeder{host: int32(i), port: -1})
 	}
 	return n, nil

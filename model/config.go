@@ -44,6 +44,9 @@ type Config struct {
 	Phases []algos.Time
 	// PFC, if set, turns on IEEE 802.1Qbb on every switch port (pfc.go).
 	PFC *PFC
+	// Classes, if set, gives every switch port several traffic classes
+	// (classes.go); nil is one.
+	Classes *Classes
 	// ClockPPM bounds each host's clock offset, drawn from the seed
 	// uniformly within +-ClockPPM parts per million: its link and its rate
 	// limiters run that much fast or slow (clock.go). 0: every clock exact.
@@ -86,6 +89,8 @@ type SourceConfig struct {
 	// chain; empty means the first link. ForwardDelay and BackwardDelay
 	// are to the first of them.
 	Path []int
+	// Class is its frames' traffic class, below Config.Classes.N.
+	Class int
 }
 
 // LinkConfig is one congestible switch port and the link it drives.
@@ -219,6 +224,7 @@ func (c *Config) validate() error {
 	} else {
 		c.validateChain(bad)
 	}
+	c.validateClasses(bad)
 	if !(c.ClockPPM >= 0 && c.ClockPPM <= MaxClockPPM) {
 		bad("clock offsets must be within 0 and %g ppm", float64(MaxClockPPM))
 	}

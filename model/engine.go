@@ -51,16 +51,12 @@ type Packet struct {
 	nextSample algos.Time
 	timeline   // capacity changes, the window's and phases' boundaries
 	sample     Sample
-	watched    []int     // the ports the samples show
-	arrived    []float64 // per flow, bytes that reached its first port: the sampler's input
-	allRates   []float64 // per flow, its rate over the rate window; the samples show the first
-	rates      rateSampler
-	// delivery is each flow's delivered rate over the rate window, from
-	// deliveredNow, its bytes delivered: the samples' Delivered, and on a
-	// fabric the time to fairness.
-	delivery     rateSampler
-	deliveredNow []float64
-	allDelivered []float64
+	watched    []int // the ports the samples show
+	// rates is the flows' rates as their bytes reach their first ports,
+	// delivery as they reach their receivers, each over the rate window
+	// and over the flows it follows (sample.go): on a chain rates judges
+	// fairness, on a fabric delivery does.
+	rates, delivery flowSampler
 	// With PFC: each port's time held paused by the next switch at the
 	// last sample, and each port's tier among the samples' TierNames.
 	heldAt     []algos.Time
@@ -121,6 +117,7 @@ func NewPacket(cfg Config) (*Packet, error) {
 		s.ports = append(s.ports, port)
 		s.marking = s.marking || port.dcp != nil
 	}
+	s.startClasses(&netw)
 	s.agenda.init(len(t.Hosts), len(s.ports), s.receivers)
 	for h, node := range t.Hosts {
 		nic := t.Ports[t.NIC(h)]
@@ -158,7 +155,7 @@ func (s *Packet) addLimiter(f flowSpec, netw *algos.Network) *limiter {
 	clock := s.hosts[f.host].clock
 	serial := algos.TransmitTime(cfg.FrameBytes, f.lineRate*clock)
 	l := &limiter{
-		host: int32(f.host), route: f.route, hops: int32(f.hops), dst: int32(f.dst),
+		host: int32(f.host), route: f.route, hops: int32(f.hops), dst: int32(f.dst), class: f.class,
 		lineRate: f.lineRate, clock: clock, serial: serial, nextSerial: serial,
 		start: f.start, stop: f.stop, frameBits: float64(cfg.FrameBytes) * 8,
 		mark: f.start, nextEmit: algos.Never, rpTimer: algos.Never, timerAt: algos.Never,

@@ -438,7 +438,7 @@ func TestDeterministicAndSeedSensitive(t *testing.T) {
 }
 
 func equalSummaries(a, b Summary) bool {
-	if a.Events != b.Events || a.Frames != b.Frames || a.Bottlenecks[0] != b.Bottlenecks[0] {
+	if a.Events != b.Events || a.Frames != b.Frames || !reflect.DeepEqual(a.Bottlenecks[0], b.Bottlenecks[0]) {
 		return false
 	}
 	return reflect.DeepEqual(a.Sources, b.Sources) // the loop delays are pointers

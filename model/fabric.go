@@ -64,6 +64,8 @@ type Flow struct {
 	// Incast marks the flows of an incast, whose completion (the last byte
 	// of the last of them) the summary reports.
 	Incast bool
+	// Class is its frames' traffic class, below Config.Classes.N.
+	Class int
 }
 
 // ShortFlows are flows of random sizes between random pairs of distinct
@@ -73,6 +75,7 @@ type ShortFlows struct {
 	Rate  float64 // flows per second, whole fabric
 	Sizes *FlowSizes
 	Drain Drain // when they stop arriving
+	Class int   // their frames' traffic class
 }
 
 // ShortFlowRate is the arrival rate of short flows that offers load (a
@@ -248,7 +251,7 @@ func (n *network) flowSpec(cfg *Config, fl Flow, key uint64) (flowSpec, error) {
 	}
 	line := t.Ports[t.NIC(fl.From)].Capacity
 	spec := flowSpec{host: fl.From, dst: fl.To, lineRate: line, initialRate: fl.InitialRate,
-		start: fl.Start, stop: fl.Stop, size: fl.Size, incast: fl.Incast, hops: n.routes.Hops(fl.From, fl.To)}
+		start: fl.Start, stop: fl.Stop, size: fl.Size, incast: fl.Incast, hops: n.routes.Hops(fl.From, fl.To), class: uint8(fl.Class)}
 	if spec.stop == 0 {
 		spec.stop = algos.Never
 	}

@@ -162,7 +162,7 @@ func (s *Packet) fabricFlowArrival() {
 	t := nw.topo
 	line := t.Ports[t.NIC(from)].Capacity
 	spec := flowSpec{host: from, dst: to, lineRate: line, initialRate: line, start: s.now, stop: algos.Never,
-		size: size, hops: nw.routes.Hops(from, to)}
+		size: size, hops: nw.routes.Hops(from, to), class: uint8(s.cfg.Fabric.Short.Class)}
 	key := s.fabric.keys
 	s.fabric.keys++
 	if !nw.spray {

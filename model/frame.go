@@ -37,6 +37,7 @@ type queued struct {
 	lim   int32
 	bytes uint16
 	flags uint8 // queuedExit, queuedEnd
+	class uint8 // its traffic class (classes.go)
 }
 
 // Queue flags.

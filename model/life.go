@@ -87,7 +87,13 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
 			s.pathTaken(l, mixPath(f.route, pi))
 		}
 	}
-	done, send := p.arrive(s.now, &s.frame, flags, &s.fb)
+	var done algos.Time
+	var send bool
+	if p.cls == nil {
+		done, send = p.arrive(s.now, &s.frame, flags, &s.fb)
+	} else {
+		done, send = p.arriveClass(s.now, &s.frame, l.class, flags, &s.fb)
+	}
 	if s.frame.ECN {
 		f.flags |= frameECN
 	}
@@ -98,12 +104,20 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
 		s.startPausing(pi)
 	}
 	if s.ingress != nil && done != algos.Never {
-		s.ingressArrive(pi, in, int(f.bytes))
+		inq := &p.inq
+		if p.cls != nil && done == pendingDone {
+			inq = &p.cls.q[l.class].inq
+		}
+		s.ingressArrive(pi, in, int(f.bytes), inq)
 	}
 	if send {
 		s.sendFeedback(f, s.fb, evFeedback)
 	}
 	if done == algos.Never {
+		return
+	}
+	if p.cls != nil {
+		s.enterClass(p, pi, f, l, last, done)
 		return
 	}
 	if !last {
@@ -187,6 +201,9 @@ func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
 			break
 		}
 		done := q.done
+		if p.cls != nil {
+			p.departClass(q)
+		}
 		p.bytes -= int(q.bytes)
 		p.level.set(done, float64(p.bytes))
 		p.sentBytes += int64(q.bytes)
@@ -224,7 +241,9 @@ func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
 		}
 		p.queue.drop()
 		n++
-		if p.queue.n > 0 && !p.held {
+		if p.cls != nil {
+			s.startNext(p, pi, done)
+		} else if p.queue.n > 0 && !p.held {
 			h := p.queue.front()
 			h.done = done + p.serviceTime(int(h.bytes))
 			if h.flags&queuedExit == 0 || s.receivers { // its record's arrival
@@ -275,7 +294,15 @@ func (s *Packet) departMark(p *port, q *queued, rec *frame) {
 		f.CPID, f.Sent, f.ECN = int(rec.cpid), rec.sent, rec.flags&frameECN != 0
 	}
 	ecn := f.ECN
-	p.dcp.Depart(q.done, &f, p.bytes)
+	if p.cls == nil {
+		p.dcp.Depart(q.done, &f, p.bytes)
+	} else { // its class's CP, on its class's queue
+		c := &p.cls.q[q.class]
+		c.dcp.Depart(q.done, &f, c.bytes)
+		if f.ECN && !ecn {
+			c.marked++
+		}
+	}
 	if f.ECN && !ecn {
 		p.marked++
 		if rec != nil {
@@ -357,7 +384,7 @@ func (p *port) serving(exit uint8) bool {
 // or is: a frame that will join an empty stream waits behind one of the
 // other kind (syncService). Cheap, for every arrival and departure.
 func (p *port) unwatched() bool {
-	return p.svcAt != algos.Never ||
+	return p.svcAt != algos.Never || p.cls != nil ||
 		p.onward > 0 && p.link.n == p.onward && p.queue.front().flags&queuedExit != 0 ||
 		p.toReceivers > 0 && p.exits.n == p.toReceivers && p.queue.front().flags&queuedExit == 0
 }
@@ -374,7 +401,12 @@ func (s *Packet) syncService(pi int32) {
 	if p.queue.n > 0 {
 		if h := p.queue.front(); h.done != pendingDone {
 			onward := h.flags&queuedExit == 0
-			if !onward && p.onward > 0 && p.link.len() == p.onward || onward && p.toReceivers > 0 && p.exits.len() == p.toReceivers {
+			waitOnward, waitExits := p.onward, p.toReceivers
+			if p.cls != nil { // the frames waiting in the classes' queues too
+				waitOnward += p.cls.waitOnward
+				waitExits += p.cls.waitExits
+			}
+			if !onward && waitOnward > 0 && p.link.len() == p.onward || onward && waitExits > 0 && p.exits.len() == p.toReceivers {
 				at = h.done
 			}
 		}

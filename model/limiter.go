@@ -18,6 +18,7 @@ type limiter struct {
 	dst       int32   // the receiving host, -1 on a chain
 	exitFlags uint8   // its frames' queue flags at their route's last port
 	greedy    bool    // it serves one greedy flow: neither fl nor sized
+	class     uint8   // its frames' traffic class (classes.go)
 
 	rp         algos.ReactionPoint
 	np         algos.NotificationPoint // the receiver's, if the scheme has one

@@ -46,6 +46,7 @@ type flowSpec struct {
 	start, stop algos.Time
 	size        int64 // bytes to send; 0 for a greedy flow
 	incast      bool  // one of the flows of an incast (summary: incast completion)
+	class       uint8 // its frames' traffic class (classes.go)
 }
 
 // feeder is a link into a switch that a port's PAUSE stops: a host's NIC or

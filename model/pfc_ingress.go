@@ -181,9 +181,10 @@ func (s *Packet) startIngressPFC() error {
 }
 
 // ingressArrive counts frame bytes that arrived through link in and were
-// queued at port pi, and pauses the link above its XOFF.
-func (s *Packet) ingressArrive(pi, in int32, bytes int) {
-	s.ports[pi].inq.push(in)
+// queued at port pi (its link noted in inq, the port's or, waiting, its
+// class's), and pauses the link above its XOFF.
+func (s *Packet) ingressArrive(pi, in int32, bytes int, inq *ring[int32]) {
+	inq.push(in)
 	l := &s.ingress[in]
 	l.bytes += bytes
 	s.nodeBytes[l.node] += bytes

@@ -154,6 +154,9 @@ func (s *Packet) measure(from, to int, whole bool) (listed, all []BottleneckSumm
 		if whole {
 			sum.DropsTotal, sum.FeedbackFrames, sum.MarkedFrames = p.drops, p.feedbacks, p.marked
 		}
+		if p.cls != nil {
+			sum.Classes = p.cls.measure(from, to, s.passed, s.now, span)
+		}
 		all[j] = sum
 	}
 	srcs = make([]SourceSummary, s.statics)

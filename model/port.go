@@ -23,6 +23,7 @@ type port struct {
 	frames    uint64            // frames that left
 	exitCount uint64            // frames that left the network here
 	dcp       algos.DepartingCP // cp, if it also acts on departures; else nil
+	cls       *classSet         // its traffic classes, nil with one (classes.go)
 	arrivals  int64             // frames that arrived: a fabric lists the ports that carried traffic
 	buffer    int
 	svcBytes  int        // frame size whose service time is cached
@@ -139,6 +140,9 @@ func (p *port) capAt(t algos.Time) float64 {
 func (p *port) boundary(t algos.Time) {
 	p.marks = append(p.marks, p.mark(t))
 	p.segments = append(p.segments, p.level.restart(t))
+	if p.cls != nil {
+		p.cls.boundary(t)
+	}
 }
 
 // serviceTime is a frame of the given size's time on the link.

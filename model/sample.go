@@ -24,22 +24,21 @@ func (s *Packet) initSampling() {
 		s.sample.Ports[k] = s.ports[j].name
 	}
 	s.watchFlows()
-	s.allRates = make([]float64, s.statics)
 	s.sample.Rates = make([]float64, nFlows)
-	s.arrived = make([]float64, s.statics)
-	var from, to []algos.Time
-	for _, f := range s.net.flows {
-		fwd := s.hosts[f.host].fwd
-		// A flow counts toward fairness once its bytes have reached its
-		// first port for a whole window, and until they stop arriving.
-		from = append(from, f.start+fwd+cfg.RateWindow)
-		to = append(to, satAdd(f.stop, fwd))
-	}
-	s.rates = newRateSampler(cfg, from, to)
-	s.delivery = newRateSampler(cfg, from, to)
-	s.deliveredNow = make([]float64, s.statics)
-	s.allDelivered = make([]float64, s.statics)
 	s.sample.Delivered = make([]float64, nFlows)
+	// Two rate samplers, each over the flows it must follow: the one that
+	// judges fairness over every flow (fairness), the other over the flows
+	// the samples show, and only when something receives the samples.
+	all := make([]int, s.statics)
+	for i := range all {
+		all[i] = i
+	}
+	arrivals, deliveries := all, s.sample.Flows
+	if !s.net.chain {
+		arrivals, deliveries = s.sample.Flows, all
+	}
+	s.rates = s.newFlowSampler(arrivals, s.net.chain)
+	s.delivery = s.newFlowSampler(deliveries, !s.net.chain)
 	if cfg.PFC != nil {
 		s.initPauseSampling()
 	}
@@ -133,9 +132,44 @@ func (s *Packet) watchFlows() {
 // the other).
 func (s *Packet) fairness() *rateSampler {
 	if s.net.chain {
-		return &s.rates
+		return &s.rates.rateSampler
 	}
-	return &s.delivery
+	return &s.delivery.rateSampler
+}
+
+// flowSampler is a rate sampler over some of the flows: flows[j] is the
+// flow of its j-th input and output. It follows every flow, or exactly
+// the flows the samples show.
+type flowSampler struct {
+	rateSampler
+	flows      []int
+	all        bool      // flows is every flow, in order
+	cumulative []float64 // scratch: each flow's bytes so far
+	rates      []float64
+}
+
+// newFlowSampler follows flows, every flow in order if all: each counts toward fairness once its bytes
+// have reached its first port for a whole window, and until they stop
+// arriving.
+func (s *Packet) newFlowSampler(flows []int, all bool) flowSampler {
+	var from, to []algos.Time
+	for _, i := range flows {
+		f := s.net.flows[i]
+		fwd := s.hosts[f.host].fwd
+		from = append(from, f.start+fwd+s.cfg.RateWindow)
+		to = append(to, satAdd(f.stop, fwd))
+	}
+	return flowSampler{rateSampler: newRateSampler(&s.cfg, from, to), flows: flows, all: all,
+		cumulative: make([]float64, len(flows)), rates: make([]float64, len(flows))}
+}
+
+// rateOf is the rate of flow i, the k-th the samples show: the sampler
+// follows every flow, or exactly the shown ones.
+func (f *flowSampler) rateOf(k, i int) float64 {
+	if f.all {
+		return f.rates[i]
+	}
+	return f.rates[k]
 }
 
 // watchedPorts picks n ports to sample: on a chain all, in order; on a
@@ -169,22 +203,31 @@ func (s *Packet) takeSample(t algos.Time) {
 		s.sample.Capacity[k] = p.capacity
 	}
 	s.sample.Time = t
-	for i := range s.arrived {
-		s.arrived[i] = float64(s.lims[i].arrived)
+	shown := s.cfg.OnSample != nil
+	if s.net.chain || shown {
+		r := &s.rates
+		for j, i := range r.flows {
+			r.cumulative[j] = float64(s.lims[i].arrived)
+		}
+		r.observe(t, r.cumulative, r.rates)
 	}
-	s.rates.observe(t, s.arrived, s.allRates)
-	// The bytes delivered by t: every port serves what it has served by
-	// then (a departure due at t may not have run yet).
-	for j, p := range s.ports {
-		s.events += uint64(s.serve(p, int32(j), t))
+	if !s.net.chain || shown {
+		// The bytes delivered by t: every port serves what it has served
+		// by then (a departure due at t may not have run yet).
+		for j, p := range s.ports {
+			s.events += uint64(s.serve(p, int32(j), t))
+		}
+		r := &s.delivery
+		for j, i := range r.flows {
+			r.cumulative[j] = float64(s.delivered[i])
+		}
+		r.observe(t, r.cumulative, r.rates)
 	}
-	for i := range s.deliveredNow {
-		s.deliveredNow[i] = float64(s.delivered[i])
-	}
-	s.delivery.observe(t, s.deliveredNow, s.allDelivered)
-	for k, i := range s.sample.Flows {
-		s.sample.Rates[k], s.sample.Delivered[k] = s.allRates[i], s.allDelivered[i]
-		s.sample.CurrentRates[k] = s.lims[i].rate
+	if shown {
+		for k, i := range s.sample.Flows {
+			s.sample.Rates[k], s.sample.Delivered[k] = s.rates.rateOf(k, i), s.delivery.rateOf(k, i)
+			s.sample.CurrentRates[k] = s.lims[i].rate
+		}
 	}
 	if s.heldAt != nil {
 		s.samplePauses(t)

@@ -78,6 +78,8 @@ type BottleneckSummary struct {
 	// MarkedFrames counts the frames the port's congestion point marked
 	// (ECN, DCQCN's switch).
 	MarkedFrames int64 `json:"marked_frames,omitempty"`
+	// Classes are its traffic classes' numbers, when it has several.
+	Classes []ClassSummary `json:"classes,omitempty"`
 }
 
 // SourceSummary describes one source: a chain's source, or a fabric's

@@ -11,6 +11,7 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
+	"time"
 
 	"qcnlab/algos"
 )
@@ -239,6 +240,11 @@ func (b *Bytes) UnmarshalText(text []byte) error {
 	return err
 }
 
+// UnmarshalTOML reads a size as the file spelled it: a number without a
+// unit is refused as written ("1.5"), not as the decoder would print it
+// for UnmarshalText ("1.500000").
+func (b *Bytes) UnmarshalTOML(v any) error { return unmarshalTOML(v, "size", "64KB", b.UnmarshalText) }
+
 func (b Bytes) MarshalText() ([]byte, error) { return []byte(FormatBytes(float64(b))), nil }
 
 func (r *Rate) UnmarshalText(text []byte) error {
@@ -246,6 +252,9 @@ func (r *Rate) UnmarshalText(text []byte) error {
 	*r = Rate(v)
 	return err
 }
+
+// UnmarshalTOML reads a rate as the file spelled it (Bytes.UnmarshalTOML).
+func (r *Rate) UnmarshalTOML(v any) error { return unmarshalTOML(v, "rate", "10Gbps", r.UnmarshalText) }
 
 func (r Rate) MarshalText() ([]byte, error) { return []byte(FormatRate(float64(r))), nil }
 
@@ -255,6 +264,38 @@ func (d *Duration) UnmarshalText(text []byte) error {
 	return err
 }
 
+// UnmarshalTOML reads a duration as the file spelled it (Bytes.UnmarshalTOML).
+func (d *Duration) UnmarshalTOML(v any) error {
+	return unmarshalTOML(v, "duration", "500us", d.UnmarshalText)
+}
+
 func (d Duration) MarshalText() ([]byte, error) {
 	return []byte(FormatDuration(algos.Time(d))), nil
+}
+
+// unmarshalTOML hands a decoded TOML value to unmarshal in the words the
+// file used: a string as it is, a number as it was written (1.0 stays
+// 1.0), any other value by its kind.
+func unmarshalTOML(v any, kind, example string, unmarshal func([]byte) error) error {
+	var text string
+	switch x := v.(type) {
+	case string:
+		text = x
+	case int64:
+		text = strconv.FormatInt(x, 10)
+	case float64:
+		text = strconv.FormatFloat(x, 'g', -1, 64)
+		if !strings.ContainsAny(text, ".eEnI") {
+			text += ".0"
+		}
+	case time.Time:
+		text = x.Format(time.RFC3339)
+	case []any:
+		return fmt.Errorf("a %s (for example %q), not an array", kind, example)
+	case map[string]any:
+		return fmt.Errorf("a %s (for example %q), not a table", kind, example)
+	default:
+		text = fmt.Sprint(x)
+	}
+	return unmarshal([]byte(text))
 }

@@ -172,3 +172,28 @@ func FuzzParseDuration(f *testing.F) {
 		}
 	})
 }
+
+// A number without a unit is refused as the file wrote it: the TOML
+// decoder hands UnmarshalText a float printed as "1.500000".
+func TestUnmarshalTOMLQuotesTheFile(t *testing.T) {
+	var b Bytes
+	for v, want := range map[any]string{
+		1.5:      `size "1.5" needs a unit`,
+		2.0:      `size "2.0" needs a unit`,
+		int64(3): `size "3" needs a unit`,
+		"x":      `"x" is not a size`,
+		true:     `"true" is not a size`,
+	} {
+		err := b.UnmarshalTOML(v)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%v: %v, want %q", v, err, want)
+		}
+	}
+	if err := b.UnmarshalTOML([]any{int64(1)}); err == nil || !strings.Contains(err.Error(), "not an array") {
+		t.Errorf("an array: %v", err)
+	}
+	var d Duration
+	if err := d.UnmarshalTOML("300us"); err != nil || algos.Time(d) != 300*algos.Microsecond {
+		t.Errorf("300us: %v, %v", d, err)
+	}
+}

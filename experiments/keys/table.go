@@ -38,6 +38,11 @@ var All = []Key{
 	{Path: "network.pfc_deadlock_after", Kind: Duration, Derived: "1ms, with ingress accounting", Doc: "PFC: how long a cycle of paused ports must hold to stop the run as a deadlock (0s: no check)"},
 	{Path: "network.pfc_threshold", Kind: Choice, Choices: []string{"static", "dynamic"}, Derived: "static", Doc: "PFC: per-link thresholds (static) or from a switch's shared buffer (dynamic, HPCC's switch; needs ingress accounting)"},
 	{Path: "network.pfc_alpha", Kind: Number, Derived: "1/8 (HPCC's), with pfc_threshold = \"dynamic\"", Doc: "PFC: a dynamic threshold's share of the switch's free shared buffer"},
+	{Path: "network.classes", Kind: Count, Models: packetOnly, Derived: "1", Doc: "traffic classes of every switch port, each its own queue (model/classes.go)"},
+	{Path: "network.scheduler", Kind: Choice, Choices: []string{"strict", "dwrr"}, Models: packetOnly, Derived: "strict", Doc: "how a port shares itself among its classes: strict priority (class 0 first) or deficit weighted round robin"},
+	{Path: "network.strict_classes", Kind: Count, Models: packetOnly, Derived: "0, with scheduler = \"dwrr\"", Doc: "with dwrr, the first classes served by strict priority before the others"},
+	{Path: "network.class_weights", Kind: List, Unit: "weights", Models: packetOnly, Derived: "1 each", Doc: "DWRR weight of each class"},
+	{Path: "network.dwrr_quantum", Kind: Bytes, Models: packetOnly, Derived: "network.frame_size", Doc: "bytes a DWRR weight of 1 earns per turn"},
 	{Path: "network.changes", Kind: Tables, Models: packetOnly, Doc: "[[network.changes]]: capacity changes during the run"},
 	{Path: "network.changes.at", Kind: Duration, Models: packetOnly, Doc: "when the change happens (required)"},
 	{Path: "network.changes.capacity", Kind: Rate, Models: packetOnly, Doc: "the capacity from then on (required)"},
@@ -95,6 +100,7 @@ var All = []Key{
 	{Path: "traffic.incast_start", Kind: Duration, Topologies: fabricsOnly, Doc: "when the incast's flows start"},
 	{Path: "traffic.incast_jitter", Kind: Duration, Topologies: fabricsOnly, Doc: "starts spread over [start, start+jitter)"},
 	{Path: "traffic.load", Kind: Number, Unit: "fraction", Topologies: fabricsOnly, Doc: "offered load of the short flows, a share of the hosts' capacity", Cost: "flows and events grow with it"},
+	{Path: "traffic.class", Kind: Count, Models: packetOnly, Derived: "0", Doc: "the traffic class of the sources' or the pattern's and short flows' frames"},
 	{Path: "traffic.stop", Kind: Duration, Models: packetOnly, Doc: "when the short flows stop arriving (the run drains them)"},
 	{Path: "traffic.max_flows", Kind: Count, Models: packetOnly, Doc: "the most short flows that arrive", Cost: "bounds the flows' records"},
 
@@ -114,6 +120,7 @@ var All = []Key{
 	{Path: "flows.start", Kind: Duration, Topologies: fabricsOnly, Doc: "when it starts"},
 	{Path: "flows.stop", Kind: Duration, Topologies: fabricsOnly, Derived: "never", Doc: "when it stops"},
 	{Path: "flows.size", Kind: Text, Topologies: fabricsOnly, Derived: "greedy", Doc: "greedy, or the bytes it sends"},
+	{Path: "flows.class", Kind: Count, Topologies: fabricsOnly, Models: packetOnly, Derived: "traffic.class", Doc: "its frames' traffic class"},
 
 	{Path: "params", Kind: Table, Doc: "[params.NAME]: a scheme's parameters (qcnlab algos NAME lists them), defaults from its seeds"},
 	{Path: "sweep", Kind: Table, Doc: "[sweep]: KEY = [values...]; every combination runs with every algorithm", Cost: "runs multiply with each axis"},

@@ -18,6 +18,7 @@ var reportedApart = map[string]string{
 	"flows.by_size.":                     "fct.csv (one row per size bucket), the FCT figure, results.csv (flows_by_size...)",
 	"pfc_deadlock.":                      "the cycle of pauses that stopped a run: stderr, results.csv (pfc_deadlock_...)",
 	"watched.":                           "the time series' column names (the ports and flows it follows)",
+	"bottlenecks.classes.":               "summary.json only: a port's traffic classes, when it has several",
 }
 
 // identity are the numbers that name a run or an element, not measure it.
