@@ -243,7 +243,16 @@ func memoryLayout(cfg *Config, bounds, cpBytes float64) Layout {
 	if cfg.Scheme.NewNP != nil {
 		b += float64(unsafe.Sizeof(frame{}))
 	}
-	l.FrameBytes = 2*b + 2*8*(bounds+2)
+	hist := 8 * (bounds + 2)
+	if k := cfg.classCount(); k > 1 {
+		// Each class has its queue, its congestion point, its counters
+		// and histogram; a waiting frame is in its class's rings and
+		// bins as well as the port's.
+		l.PortBytes += float64(k) * (float64(unsafe.Sizeof(classQueue{})) + cpBytes + bounds*float64(unsafe.Sizeof(classMark{})+64))
+		b *= 2
+		hist *= 2
+	}
+	l.FrameBytes = 2*b + 2*hist
 	return l
 }
 
@@ -262,7 +271,10 @@ func queueBounds(cfg *Config, n *network) []float64 {
 	frameBits := 8 * float64(cfg.FrameBytes)
 	dur := cfg.Duration.Seconds()
 	q := make([]float64, len(n.ports))
-	full := func(j int) float64 { return float64(t.Ports[n.ports[j]].Buffer) / float64(cfg.FrameBytes) }
+	// With classes, each has the port's buffer.
+	full := func(j int) float64 {
+		return float64(cfg.classCount()) * float64(t.Ports[n.ports[j]].Buffer) / float64(cfg.FrameBytes)
+	}
 	if n.chain || n.spray || cfg.PFC != nil || len(cfg.Changes) > 0 || (cfg.Fabric.Short != nil && cfg.Fabric.Short.Rate > 0) {
 		for j := range q {
 			q[j] = full(j)
