@@ -1,6 +1,7 @@
 package model
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -14,12 +15,14 @@ import (
 func TestLevelStatsHistogramGrowsWithTheLevel(t *testing.T) {
 	l := newLevelStats(1500, 32e6)
 	for i := range 1000 {
+		l.reach(float64(1500 * (i % 3)))
 		l.set(algos.Time(i), float64(1500*(i%3)))
 	}
 	s := l.restart(1000)
 	if len(s.hist) > 8 || len(l.hist) > 8 {
 		t.Errorf("a queue of at most 2 frames in a 32 MB buffer keeps %d bins, then %d", len(s.hist), len(l.hist))
 	}
+	l.reach(1500 * 5000)
 	l.set(1001, 1500*5000)
 	l.set(1002, 0)
 	if n := len(l.snapshot(1003).hist); n < 5001 || n > 2*5001 {
@@ -35,6 +38,7 @@ func TestLevelStatsMergeOfUnequalHistograms(t *testing.T) {
 	grown := newLevelStats(1, 400)
 	full := newLevelStats(1, 400)
 	full.hist = make([]float64, full.bins) // the layout before histograms grew
+	full.top = math.Inf(1)
 	var a, b levelSummary
 	at := algos.Time(0)
 	for seg := range 6 {
@@ -42,13 +46,14 @@ func TestLevelStatsMergeOfUnequalHistograms(t *testing.T) {
 		for range 200 {
 			at += algos.Time(1 + r.IntN(50))
 			level := float64(r.IntN(top + 1))
+			grown.reach(level)
 			grown.set(at, level)
 			full.set(at, level)
 		}
 		at++
 		a.add(grown.restart(at))
 		b.add(full.restart(at))
-		full.hist = make([]float64, full.bins)
+		full.hist, full.top = make([]float64, full.bins), math.Inf(1)
 	}
 	if a.quantiles() != b.quantiles() || a.sum != b.sum || a.sumSq != b.sumSq || a.min != b.min || a.max != b.max {
 		t.Errorf("merged: %+v %v, want %+v %v", a.quantiles(), a.sum, b.quantiles(), b.sum)
