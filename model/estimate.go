@@ -22,8 +22,8 @@ type Cost struct {
 
 	// The parts of each, so that a caller can blame the setting that
 	// drives the total: the network as data (nodes, links, ports, routes
-	// and PFC's feeder lists), the ports' queues and histograms at a full
-	// buffer, the flows' limiters and what is in flight to them, and the
+	// and PFC's feeder lists), the ports' records, queues and histograms
+	// at the most they may hold, the flows' limiters and what is in flight to them, and the
 	// short flows alive; the frames' events, the samples', the short
 	// flows'.
 	NetworkMemory, BufferMemory, FlowMemory, ShortMemory float64
@@ -50,8 +50,9 @@ const limiterScanEvents = 2
 // flows and its duration, with the sizes of the engine's own records
 // (unsafe.Sizeof) and of the scheme's congestion and reaction points (one of
 // each built to measure). It assumes every flow offers its line rate and
-// every queue fills its buffer, so it errs high on memory; TestEstimate
-// holds it within a factor of the heap measured on a few runs. A config
+// every queue holds, at once, the most its flows can bring it, up to its
+// buffer (queueBounds), so it errs high on memory; TestEstimate holds it
+// within a factor of the heap measured on a few runs. A config
 // that does not build (NewPacket would refuse it) costs nothing.
 func Estimate(cfg Config) Cost {
 	if cfg.validate() != nil {
@@ -85,10 +86,10 @@ func Estimate(cfg Config) Cost {
 		}
 	}
 
-	// Ports: the record, its CP, its marks at every boundary, and what
-	// grows with the frames it holds (frameCost): its queue, its link's
-	// frames (those queued to go on and those on the wire), the histogram
-	// of its queue, up to the most it may queue (queueBounds).
+	// Ports: what each holds whatever its traffic, and what grows with
+	// the frames it holds (Layout): its queue, its link's frames (those
+	// queued to go on and those on the wire) and its queue's histogram, up
+	// to the most it may queue (queueBounds).
 	queues := queueBounds(&cfg, n)
 	layout := memoryLayout(&cfg, bounds, cpBytes)
 	for j, tp := range n.ports {
