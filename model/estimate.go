@@ -23,9 +23,9 @@ type Cost struct {
 	// The parts of each, so that a caller can blame the setting that
 	// drives the total: the network as data (nodes, links, ports, routes
 	// and PFC's feeder lists), the ports' records, queues and histograms
-	// at the most they may hold, the flows' limiters and what is in flight to them, and the
-	// short flows alive; the frames' events, the samples', the short
-	// flows'.
+	// at the most they may hold, the flows' limiters and what is in flight
+	// to them, and the short flows alive; the frames' events, the
+	// samples', the short flows'.
 	NetworkMemory, BufferMemory, FlowMemory, ShortMemory float64
 	FrameEvents, SampleEvents, ShortEvents               float64
 
