@@ -179,16 +179,21 @@ func TestBatchSeriesBounded(t *testing.T) {
 // An 8,192-host fabric loads: a k = 32 fat-tree at 100 Gbps, a permutation
 // of 1 MB flows, with 64 KB, 1 MB and 32 MB buffers per port (the last was
 // refused at ~120 GB: every port's histogram and rings counted at a full
-// buffer, and routes per node).
+// buffer, and routes per node), and a leaf-spine of 128 leaves of 64 hosts
+// and 64 spines with 32 MB buffers (refused at ~69 GB).
 func TestEightThousandHostsLoad(t *testing.T) {
-	for _, buffer := range []string{"64KB", "1MB", "32MB"} {
-		text := "duration = \"5ms\"\nalgorithms = [\"qcn\"]\n[network]\ntopology = \"fat_tree\"\nk = 32\ncapacity = \"100Gbps\"\nbuffer = \"" + buffer +
+	const fatTree = "[network]\ntopology = \"fat_tree\"\nk = 32\n"
+	const leafSpine = "[network]\ntopology = \"leaf_spine\"\nleaves = 128\nspines = 64\nhosts_per_leaf = 64\n"
+	for _, c := range []struct{ network, buffer string }{
+		{fatTree, "64KB"}, {fatTree, "1MB"}, {fatTree, "32MB"}, {leafSpine, "32MB"},
+	} {
+		text := "duration = \"5ms\"\nalgorithms = [\"qcn\"]\n" + c.network + "capacity = \"100Gbps\"\nbuffer = \"" + c.buffer +
 			"\"\n[traffic]\npattern = \"permutation\"\nflow_size = \"1MB\"\n"
-		e, err := experiments.Parse("k32.toml", []byte(text))
+		e, err := experiments.Parse("8k.toml", []byte(text))
 		if err != nil {
-			t.Errorf("%s buffers: %v", buffer, err)
+			t.Errorf("%s buffers: %v", c.buffer, err)
 			continue
 		}
-		t.Logf("%s buffers: ~%.2g bytes, %.2g events", buffer, e.Cost().Memory, e.Cost().Events)
+		t.Logf("%s buffers: ~%.2g bytes, %.2g events", c.buffer, e.Cost().Memory, e.Cost().Events)
 	}
 }
