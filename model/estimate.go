@@ -93,9 +93,13 @@ func Estimate(cfg Config) Cost {
 	queues := queueBounds(&cfg, n)
 	layout := memoryLayout(&cfg, bounds, cpBytes)
 	for j, tp := range n.ports {
+		c.BufferMemory += layout.PortBytes
+		if queues[j] == 0 {
+			continue // no frame crosses it: its rings are never made
+		}
 		p := t.Ports[tp]
 		wire := p.Delay.Seconds() * p.Capacity / frameBits
-		c.BufferMemory += layout.PortBytes + layout.FrameBytes*max(queues[j]+wire+2, ringMin)
+		c.BufferMemory += layout.FrameBytes * max(queues[j]+wire+2, ringMin)
 	}
 	// Hosts: the record and the frames on their links.
 	for h := range t.Hosts {
@@ -258,7 +262,8 @@ func memoryLayout(cfg *Config, bounds, cpBytes float64) Layout {
 }
 
 // queueBounds is, per simulated port, the most frames its queue may hold
-// at once over the run: its buffer, or less where its flows cannot fill it.
+// at once over the run: its buffer, or less where its flows cannot fill it,
+// 0 where no frame crosses it.
 // A flow sends at most its host's line rate (its clock may run fast), and
 // frames reach a port over each link into its switch at most at that
 // link's capacity, give or take the switch's forwarding jitter: where the

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"runtime"
 	"testing"
 
@@ -132,5 +133,43 @@ func TestBytesPerFrameHeld(t *testing.T) {
 	}
 	if d := Estimate(big).Memory - Estimate(small).Memory; d < 1900*layout.FrameBytes || d > 2048*layout.FrameBytes {
 		t.Errorf("the estimate grows by %.0f B for 1,900 more frames of %.0f B", d, layout.FrameBytes)
+	}
+}
+
+// A switch port and its host cost what Estimate counts for them, give or
+// take a factor of 4: a star of 512 hosts less a star of 64, one flow
+// each between hosts 0 and 1, over the 448 idle ports and hosts between
+// (it counted every port's least rings, made at its first frame: 3.7
+// times the 1.4 KB measured). Each port counts at least Layout.PortBytes.
+func TestBytesPerPort(t *testing.T) {
+	qcn, _ := algos.Lookup("qcn")
+	star := func(hosts int) Config {
+		nodes := []topo.Node{{Name: "sw", Kind: topo.Switch}}
+		var links []topo.Link
+		for h := range hosts {
+			name := fmt.Sprintf("h%d", h)
+			nodes = append(nodes, topo.Node{Name: name, Kind: topo.Host})
+			links = append(links, topo.Duplex(name, "sw", 10e9, us, 150e3))
+		}
+		st, err := topo.Custom(nodes, links)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := fabric(qcn, st, []Flow{{From: 0, To: 1}})
+		cfg.Params, _ = qcn.Resolve(cfg.Network(), nil)
+		return cfg
+	}
+	small, big := star(64), star(512)
+	heapSmall, _ := measure(t, small, true)
+	heapBig, _ := measure(t, big, true)
+	measured := (heapBig - heapSmall) / 448
+	estimated := (Estimate(big).Memory - Estimate(small).Memory) / 448
+	layout := MemoryLayout(big)
+	t.Logf("a port and its host: %.0f B measured, %.0f B estimated; the layout's port %.0f B", measured, estimated, layout.PortBytes)
+	if measured > estimated || measured < estimated/4 {
+		t.Errorf("a port and its host cost %.0f B, the estimate counts %.0f B", measured, estimated)
+	}
+	if estimated > 2*measured || estimated < layout.PortBytes {
+		t.Errorf("the estimate counts %.0f B a port and its host (%.0f B measured), the layout %.0f B a port", estimated, measured, layout.PortBytes)
 	}
 }
