@@ -14,6 +14,8 @@ import (
 	"qcnlab/algos"
 	"qcnlab/experiments"
 	"qcnlab/experiments/batch"
+	"qcnlab/experiments/builtin"
+	"qcnlab/experiments/catalog"
 	"qcnlab/experiments/keys"
 	"qcnlab/experiments/outdir"
 	"qcnlab/experiments/reproduce"
@@ -143,7 +145,7 @@ func init() {
 		},
 		{
 			name:     "bench",
-			synopsis: []string{"qcnlab bench [--duration D] [--topology dumbbell|fat_tree] [--k N] [--set KEY=VALUE]..."},
+			synopsis: []string{"qcnlab bench [--duration D] [--topology " + strings.Join(experiments.BenchTopologies, "|") + "] [--k N] [--set KEY=VALUE]..."},
 			does:     []string{"simulation speed and memory (D from 1ms)"},
 			about:    "Measure simulation speed and memory.",
 			define:   benchCommand,
@@ -415,7 +417,7 @@ func listCommand(fs *flag.FlagSet) func(c *call) int {
 			fmt.Fprintln(c.stderr, "qcnlab list takes no arguments")
 			return exitUsage
 		}
-		if err := experiments.WriteListWidth(c.stdout, terminalWidth(c.stdout)); err != nil {
+		if err := catalog.WriteListWidth(c.stdout, terminalWidth(c.stdout)); err != nil {
 			fmt.Fprintln(c.stderr, err)
 			return exitRun
 		}
@@ -436,7 +438,7 @@ func algosCommand(fs *flag.FlagSet) func(c *call) int {
 		if err != nil {
 			return c.openFailed(err)
 		}
-		if err := experiments.WriteAlgos(c.stdout, e, c.args...); err != nil {
+		if err := catalog.WriteAlgos(c.stdout, e, c.args...); err != nil {
 			fmt.Fprintln(c.stderr, err)
 			return exitRun
 		}
@@ -449,7 +451,7 @@ func showCommand(fs *flag.FlagSet) func(c *call) int {
 		if len(c.args) != 1 {
 			return c.fail("name one built-in experiment (qcnlab list shows them)")
 		}
-		data, err := experiments.BuiltinSource(c.args[0])
+		data, err := builtin.Source(c.args[0])
 		if err != nil {
 			return c.fail(err)
 		}
@@ -460,8 +462,8 @@ func showCommand(fs *flag.FlagSet) func(c *call) int {
 
 func benchCommand(fs *flag.FlagSet) func(c *call) int {
 	duration := fs.String("duration", "", "simulated time `D` of the main measurement, at least 1ms (default 1s on the dumbbell, 100ms on the fat-tree)")
-	topology := fs.String("topology", "dumbbell", "the network to measure, `dumbbell|fat_tree`")
-	k := fs.Int("k", 0, fmt.Sprintf("the fat-tree's `N` (even): N^3/4 hosts (default %d)", experiments.BenchK))
+	topology := fs.String("topology", experiments.BenchTopologies[0], "the network to measure, `"+strings.Join(experiments.BenchTopologies, "|")+"`")
+	k := fs.Int("k", 0, "the fat-tree's `N` (even): N^3/4 hosts (default 8)")
 	sets := setFlag(fs)
 	return func(c *call) int {
 		if len(c.args) > 0 {
@@ -471,10 +473,10 @@ func benchCommand(fs *flag.FlagSet) func(c *call) int {
 		if !slices.Contains(experiments.BenchTopologies, *topology) {
 			return c.fail(fmt.Sprintf("--topology: %q is not one of %q", *topology, experiments.BenchTopologies))
 		}
-		if *duration == "" {
-			*duration = map[string]string{"dumbbell": "1s", "fat_tree": "100ms"}[*topology]
+		d, err := experiments.BenchDuration(*topology), error(nil)
+		if *duration != "" {
+			d, err = units.ParseDuration(*duration)
 		}
-		d, err := units.ParseDuration(*duration)
 		if err == nil && d < experiments.MinBenchDuration {
 			err = fmt.Errorf("%s is too short to measure; the least is %s", units.FormatDuration(d), units.FormatDuration(experiments.MinBenchDuration))
 		}

@@ -58,7 +58,7 @@ func scopes() []*keys.Key {
 
 // scopeMessage says where a key applies and what to use instead.
 func scopeMessage(key string, topologies []string, topology string) string {
-	if slices.Equal(topologies, keys.Chains) && slices.Contains(FabricTopologies, topology) {
+	if slices.Equal(topologies, keys.Chains) && slices.Contains(keys.Fabrics, topology) {
 		return fmt.Sprintf("a %s fabric has no %s: its delays are its links' (network.hop_delay, [[network.link]] delay) and its traffic is [traffic] pattern and [[flows]]",
 			topology, key)
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"qcnlab/algos"
+	"qcnlab/experiments/topology"
 	"qcnlab/model"
 	"qcnlab/units"
 )
@@ -14,15 +15,13 @@ import (
 // samples to measure.
 const MinBenchDuration = algos.Millisecond
 
-// BenchTopologies are the networks qcnlab bench measures.
-var BenchTopologies = []string{"dumbbell", "fat_tree"}
-
-// BenchK is the fat-tree's k unless told: 128 hosts.
-const BenchK = 8
+// BenchTopologies are the networks qcnlab bench measures: the topologies
+// that say how (topology.Benched).
+var BenchTopologies = topology.Benchmarks()
 
 // BenchSetup says what a benchmark runs: the topology, a fat-tree's k (0
-// for BenchK), the simulated time, and overrides of the experiment's keys
-// (--set), applied last.
+// for the topology's own), the simulated time, and overrides of the
+// experiment's keys (--set), applied last.
 type BenchSetup struct {
 	Topology string
 	K        int
@@ -30,34 +29,35 @@ type BenchSetup struct {
 	Sets     []string
 }
 
-// BenchExperiment is the speed benchmark: on the dumbbell 10 greedy QCN
-// sources at 10 Gbps, 1500 B frames, 100 us RTT; on the fat-tree (k = 8
-// unless told: 128 hosts, 10 Gbps, 150 KB buffers, 1 us links) a QCN
-// permutation of greedy flows; sampled every 10 us, for the duration; then
-// the setup's overrides. The caller validates it (Validate: its cost
-// bounds included).
-func BenchExperiment(b BenchSetup) (*Experiment, error) {
+// BenchExperiment is the speed benchmark on a topology, as the topology
+// sets it (topology.Bench): QCN greedy sources on a chain, a QCN
+// permutation of greedy flows on a fabric (a k = 8 fat-tree unless told);
+// sampled every 10 us, for the duration; then the setup's overrides. The
+// caller validates it (Validate: its cost bounds included).
+func BenchExperiment(setup BenchSetup) (*Experiment, error) {
+	b, ok := topology.BenchOf(setup.Topology)
+	if !ok {
+		return nil, fmt.Errorf("--topology: %q is not one of %q", setup.Topology, BenchTopologies)
+	}
 	e := Default()
 	e.Name = "bench"
 	e.Algorithms = []string{"qcn"}
-	e.Duration = units.Duration(b.Duration)
-	switch b.Topology {
-	case "fat_tree":
-		e.Network.Topology = "fat_tree"
-		e.Network.K = ptr(BenchK)
-		if b.K != 0 {
-			e.Network.K = ptr(b.K)
-		}
-	case "dumbbell":
-		if b.K != 0 {
-			return nil, fmt.Errorf("--k: a dumbbell has no k; --topology fat_tree has")
-		}
-		e.Sources.Count = 10
-		e.Params["qcn"] = algos.Values{"q_eq": 33e3}
-	default:
-		return nil, fmt.Errorf("--topology: %q is not one of %q", b.Topology, BenchTopologies)
+	e.Duration = units.Duration(setup.Duration)
+	e.Network.Topology = setup.Topology
+	if b.Size != nil {
+		b.Size(&e.Network)
 	}
-	for _, s := range b.Sets {
+	if b.Sources > 0 {
+		e.Sources.Count = b.Sources
+		e.Params["qcn"] = algos.Values{"q_eq": 33e3}
+	}
+	if setup.K != 0 {
+		if setup.Topology != "fat_tree" {
+			return nil, fmt.Errorf("--k: a %s has no k; --topology fat_tree has", setup.Topology)
+		}
+		e.Network.K = ptr(setup.K)
+	}
+	for _, s := range setup.Sets {
 		if err := e.Set(s); err != nil {
 			return nil, err
 		}
@@ -65,21 +65,33 @@ func BenchExperiment(b BenchSetup) (*Experiment, error) {
 	return e, nil
 }
 
-// BenchDescription says what the benchmark of e runs.
+// BenchDescription says what the benchmark of e runs: on a fat-tree or a
+// dumbbell from its keys, as --k and --set may have changed them.
 func BenchDescription(e *Experiment) string {
 	n := &e.Network
-	size := "greedy flows"
-	if s := e.Traffic.FlowSize; s != "" && s != "greedy" {
-		size = s + " flows"
-	}
-	if e.IsFabric() && n.K != nil {
+	switch n.Topology {
+	case "fat_tree":
+		size := "greedy flows"
+		if s := e.Traffic.FlowSize; s != "" && s != "greedy" {
+			size = s + " flows"
+		}
 		k := *n.K
 		return fmt.Sprintf("%s permutation of %s on a k = %d fat-tree (%d hosts, %s, %s buffers, %s links), one core:",
 			e.Algorithms[0], size, k, k*k*k/4, units.FormatRate(float64(n.Capacity)), units.FormatBytes(float64(n.Buffer)),
 			e.FabricHopDelay())
+	case "dumbbell":
+		return fmt.Sprintf("%d greedy %s sources, %s dumbbell, %s frames, %s RTT, one core:", e.Sources.Count, e.Algorithms[0],
+			units.FormatRate(float64(n.Capacity)), units.FormatBytes(float64(n.FrameSize)), units.FormatDuration(algos.Time(n.RTT)))
 	}
-	return fmt.Sprintf("%d greedy %s sources, %s dumbbell, %s frames, %s RTT, one core:", e.Sources.Count, e.Algorithms[0],
-		units.FormatRate(float64(n.Capacity)), units.FormatBytes(float64(n.FrameSize)), units.FormatDuration(algos.Time(n.RTT)))
+	b, _ := topology.BenchOf(n.Topology)
+	return b.Description
+}
+
+// BenchDuration is the simulated time qcnlab bench measures on a topology
+// when the command line does not say.
+func BenchDuration(name string) algos.Time {
+	b, _ := topology.BenchOf(name)
+	return b.Duration
 }
 
 // BenchResult is one benchmark measurement. A frame-hop is a frame

@@ -8,6 +8,9 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"qcnlab/experiments/keys"
+	"qcnlab/experiments/userfile"
 )
 
 // Inputs that would exhaust the machine are errors at load time, naming
@@ -37,7 +40,7 @@ func TestBoundsRefuseAtLoad(t *testing.T) {
 		// per frame of buffer: 200 of 1 GB of 64 B frames is 50 GB.
 		{"duration = \"10ms\"\n[network]\nbuffer = \"1GB\"\nframe_size = \"64B\"\n[output]\nphases = [" + phaseList(200, 10) + "]",
 			"exp.toml:6: output.phases: a run would need ~51GB of memory"},
-		{"duration = \"1s\"\n[output]\nphases = [" + phaseList(MaxPhases+1, 10) + "]", "exp.toml:3: output.phases: 1001 boundaries; the most is 1000"},
+		{"duration = \"1s\"\n[output]\nphases = [" + phaseList(keys.MaxPhases+1, 10) + "]", "exp.toml:3: output.phases: 1001 boundaries; the most is 1000"},
 		// Keys of the traffic generator get the same treatment.
 		{"[traffic]\nshort_flow_rate = 1000.0\nshort_flow_sizes = \"/dev/zero\"", "/dev/zero: not a regular file"},
 		// The key that drives the estimate, not the one whose term it is in.
@@ -207,12 +210,12 @@ func phaseList(n, step int) string {
 // A failed save names its target, never the temporary file; a directory
 // is refused before anything is written.
 func TestSaveErrorsNameTheTarget(t *testing.T) {
-	err := WriteFileAtomic("/proc/qcnlab-test.toml", []byte("x"))
+	err := userfile.WriteAtomic("/proc/qcnlab-test.toml", []byte("x"))
 	if err == nil || !strings.Contains(err.Error(), "/proc/qcnlab-test.toml") || strings.Contains(err.Error(), ".tmp") {
 		t.Errorf("got %v", err)
 	}
 	dir := t.TempDir()
-	err = WriteFileAtomic(dir, []byte("x"))
+	err = userfile.WriteAtomic(dir, []byte("x"))
 	if err == nil || !strings.Contains(err.Error(), "save "+dir+": is a directory") {
 		t.Errorf("got %v", err)
 	}
@@ -222,7 +225,7 @@ func TestSaveErrorsNameTheTarget(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, target := range []string{fifo, "/dev/null"} {
-		err = WriteFileAtomic(target, []byte("x"))
+		err = userfile.WriteAtomic(target, []byte("x"))
 		if err == nil || !strings.Contains(err.Error(), "not a regular file") {
 			t.Errorf("%s: got %v", target, err)
 		}
@@ -238,7 +241,7 @@ func TestSaveErrorsNameTheTarget(t *testing.T) {
 	os.WriteFile(real, []byte("old"), 0o644)
 	link := filepath.Join(dir, "link.toml")
 	os.Symlink("real.toml", link)
-	if err := WriteFileAtomic(link, []byte("new")); err != nil {
+	if err := userfile.WriteAtomic(link, []byte("new")); err != nil {
 		t.Fatal(err)
 	}
 	if data, _ := os.ReadFile(real); string(data) != "new" {

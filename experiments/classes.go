@@ -3,6 +3,7 @@ package experiments
 import (
 	"fmt"
 
+	"qcnlab/experiments/keys"
 	"qcnlab/model"
 )
 
@@ -84,64 +85,22 @@ func (e *Experiment) setFlowClasses(f *model.Fabric) {
 	}
 }
 
-// validateClasses checks the class keys and every class a flow names.
+// validateClasses checks what the class keys' rules (package keys) cannot
+// see alone: the class each of [[flows]] names, and PFC with several
+// classes.
 func (e *Experiment) validateClasses(bad func(key, format string, args ...any)) {
-	n := e.Network
 	N := e.ClassCount()
 	if N < 1 || N > model.MaxClasses {
-		bad("network.classes", "%d: from 1 to %d (802.1Q's priorities)", N, model.MaxClasses)
-		return
+		return // network.classes's rule reports it
 	}
-	several := func(key string) bool {
-		if N < 2 {
-			bad(key, "applies with network.classes of 2 or more")
-			return false
-		}
-		return true
-	}
-	switch s := n.Scheduler; {
-	case s == "":
-	case s != "strict" && s != "dwrr":
-		bad("network.scheduler", "%q: must be \"strict\" or \"dwrr\"", s)
-	default:
-		several("network.scheduler")
-	}
-	if sc := n.StrictClasses; sc != nil {
-		switch {
-		case n.Scheduler != "dwrr":
-			bad("network.strict_classes", "set network.scheduler = \"dwrr\" for it to apply (with \"strict\" every class is)")
-		case *sc < 0 || *sc > N:
-			bad("network.strict_classes", "%d: from 0 to the %d classes", *sc, N)
-		}
-	}
-	if w := n.ClassWeights; w != nil && several("network.class_weights") {
-		if len(w) != N {
-			bad("network.class_weights", "%d weights for %d classes: give one per class", len(w), N)
-		}
-		for i, x := range w {
-			if x < 1 || x > 1<<16 {
-				bad("network.class_weights", "class %d's weight %d: a whole number from 1 to 65536", i, x)
+	for i, f := range e.Flows {
+		if f.Class != nil {
+			if msg := keys.ClassError(*f.Class, N); msg != "" {
+				bad(fmt.Sprintf("flows[%d].class", i), "%s", msg)
 			}
 		}
 	}
-	if q := n.DWRRQuantum; q != nil && several("network.dwrr_quantum") {
-		if *q < 1 || *q > 1<<24 || float64(*q) != float64(int64(*q)) {
-			bad("network.dwrr_quantum", "must be a whole number of bytes from 1 B to 16 MiB")
-		}
-	}
-	class := func(key string, c *int) {
-		if c != nil && (*c < 0 || *c >= N) {
-			bad(key, "class %d is not one of the %d classes (0 to %d; network.classes)", *c, N, N-1)
-		}
-	}
-	class("traffic.class", e.Traffic.Class)
-	for i, f := range e.Flows {
-		class(fmt.Sprintf("flows[%d].class", i), f.Class)
-	}
-	if N > 1 && n.PFC {
+	if N > 1 && e.Network.PFC {
 		bad("network.pfc", "PFC pauses a port's single class: with network.classes of 2 or more run without it")
-	}
-	if N > 1 && e.Model != "packet" {
-		bad("network.classes", "classes are the packet model's; use model = \"packet\"")
 	}
 }

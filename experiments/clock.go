@@ -2,7 +2,6 @@ package experiments
 
 import (
 	"qcnlab/algos"
-	"qcnlab/model"
 )
 
 // Hosts' clocks and switches' forwarding jitter (model/clock.go), the
@@ -40,14 +39,4 @@ func (e *Experiment) SwitchJitter() algos.Time {
 		return algos.TransmitTime(int(e.Network.FrameSize), float64(e.Network.Capacity))
 	}
 	return 0
-}
-
-// validateClocks checks the two keys against the model's bounds.
-func (e *Experiment) validateClocks(bad func(key, format string, args ...any)) {
-	if p := e.Network.ClockPPM; p != nil && !(*p >= 0 && *p <= model.MaxClockPPM) {
-		bad("network.clock_ppm", "must be within 0 and %d ppm (Ethernet allows 100)", model.MaxClockPPM)
-	}
-	if j := e.Network.SwitchJitter; j != nil && (*j < 0 || algos.Time(*j) > model.MaxSwitchJitter) {
-		bad("network.switch_jitter", "must be within 0 and %g us", model.MaxSwitchJitter.Seconds()*1e6)
-	}
 }

@@ -1,18 +1,18 @@
 package experiments
 
 import (
-	"sync"
-
 	"errors"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/BurntSushi/toml"
 
 	"qcnlab/algos"
 	"qcnlab/experiments/keys"
+	"qcnlab/experiments/topology"
 	"qcnlab/model"
 	"qcnlab/model/topo"
 	"qcnlab/units"
@@ -22,42 +22,6 @@ import (
 // flows between its hosts, in place of the dumbbell's or parking lot's
 // sources: [network] describes the topology, [traffic] a pattern of flows,
 // [[flows]] explicit ones. model/fabric.go simulates it.
-
-// Fabric topologies, and the keys that belong to the chains only.
-var (
-	FabricTopologies = keys.Fabrics
-	Routings         = keys.Choices("network.routing")
-	SprayModes       = keys.Choices("network.spray")
-	Patterns         = keys.Choices("traffic.pattern")
-)
-
-// Bounds on a fabric, checked before anything is built from the file.
-const (
-	MaxHosts     = 16384 // hosts of a fabric (a k = 40 fat-tree has 16,000)
-	MaxFatTreeK  = 40
-	MaxSwitches  = 4096 // leaves or spines of a leaf-spine
-	MaxFlows     = 1_000_000
-	maxFabricEls = 200_000 // custom nodes, links
-)
-
-// FabricNode is a [[network.node]] entry of a custom topology. A node that
-// no entry lists is a host if its name begins with "h" followed by a digit
-// (h0, h12), else a switch.
-type FabricNode struct {
-	Name  string `toml:"name"`
-	Kind  string `toml:"kind"`            // "host" or "switch"
-	Tier  string `toml:"tier,omitempty"`  // for the per-tier summary: "tor", "agg", ...
-	Level int    `toml:"level,omitempty"` // orders the tiers, hosts at 0: up is toward a higher level
-}
-
-// FabricLink is a [[network.link]] entry: a full-duplex cable.
-type FabricLink struct {
-	A        string       `toml:"a"`
-	B        string       `toml:"b"`
-	Capacity *units.Rate  `toml:"capacity,omitempty"` // default network.capacity
-	Delay    *Delay       `toml:"delay,omitempty"`    // default network.hop_delay, drawn per link
-	Buffer   *units.Bytes `toml:"buffer,omitempty"`   // default network.buffer, at each switch end
-}
 
 // FlowEntry is a [[flows]] entry: one flow between two hosts.
 type FlowEntry struct {
@@ -85,17 +49,10 @@ func (e *Experiment) FabricHopDelay() Delay {
 	return FixedDelay(fabricHopDelay)
 }
 
-// fabricSizes fills in the size keys the file left out.
-func (n *Network) fabricSizes() {
-	if t := fabricNamed(n.Topology); t != nil {
-		t.Sized(n)
-	}
-}
-
 // fabricDefaults writes in the defaults of a fabric's keys.
 func (e *Experiment) fabricDefaults(r *Experiment) {
 	n := &r.Network
-	n.fabricSizes()
+	n.Sized()
 	n.Links = nil
 	n.HopDelay = ptr(e.FabricHopDelay())
 	if n.Routing == "" {
@@ -128,7 +85,7 @@ func (e *Experiment) pattern() string {
 // they are out of bounds), so that bounds can be checked before building.
 func (e *Experiment) hostCount() int {
 	if t := e.fabric(); t != nil {
-		return t.Hosts(e)
+		return t.Hosts(e.Network)
 	}
 	return 0
 }
@@ -137,7 +94,7 @@ func (e *Experiment) hostCount() int {
 // distribution is drawn for each link from its own stream of the seed.
 func (e *Experiment) Topology() (*topo.Topology, error) {
 	n := e.Network
-	n.fabricSizes()
+	n.Sized()
 	hop := e.FabricHopDelay().Dist()
 	link := 0
 	delay := func(topo.Link) algos.Time {
@@ -149,7 +106,7 @@ func (e *Experiment) Topology() (*topo.Topology, error) {
 	if t == nil {
 		return nil, fmt.Errorf("network.topology %q is not a fabric", n.Topology)
 	}
-	return t.Build(e, n, hop, delay)
+	return t.Build(n, e.Seed, hop, delay)
 }
 
 // flowCount is the number of flows the traffic keys make, from the keys
@@ -213,7 +170,7 @@ func (e *Experiment) Fabric() (*model.Fabric, error) {
 		// routing tables within a run's bound, whatever the sweep.
 		var size float64
 		if sh, ok := e.shape(); ok {
-			size = sh.routeBytes(e.Network.PFC) + 500*sh.switchPorts
+			size = sh.RouteBytes(e.Network.PFC) + 500*sh.SwitchPorts
 		}
 		fabrics.Lock()
 		if len(fabrics.last) >= 8 || fabrics.bytes+size > MaxRouteBytes {
@@ -429,7 +386,6 @@ func (e *Experiment) flowKey(i, fromPattern int) string {
 // validateFabric checks a fabric's keys, each problem under its key, and
 // builds the network only once the keys are in bounds.
 func (e *Experiment) validateFabric(bad func(key, format string, args ...any)) {
-	n := e.Network
 	isSet := func(key string) bool { _, ok := e.origin[key]; return ok }
 	if e.Traffic.LongFlows != 1 && isSet("traffic.long_flows") {
 		bad("traffic.long_flows", "a fabric's flows are [traffic] pattern and [[flows]]; long_flows is the chains' sources'")
@@ -437,25 +393,9 @@ func (e *Experiment) validateFabric(bad func(key, format string, args ...any)) {
 	if e.Model != "packet" {
 		bad("network.topology", "the %s model has one bottleneck; a fabric needs model = \"packet\"", e.Model)
 	}
-	for _, w := range []struct {
-		key, what string
-		v         *int
-	}{{"output.watch_ports", "ports", e.Output.WatchPorts}, {"output.watch_flows", "flows", e.Output.WatchFlows}} {
-		if w.v != nil && *w.v < 1 {
-			bad(w.key, "%d: the time series follows at least 1 of the %s (leave the key out for the default)", *w.v, w.what)
-		}
-	}
-	if !slices.Contains(Routings, n.Routing) && n.Routing != "" {
-		bad("network.routing", "%q is not one of %q", n.Routing, Routings)
-	}
-	if n.Spray != "" && !slices.Contains(SprayModes, n.Spray) {
-		bad("network.spray", "%q is not one of %q", n.Spray, SprayModes)
-	} else if n.Spray != "" && n.Routing != "spray" {
-		bad("network.spray", "applies with network.routing = \"spray\"")
-	}
-	e.fabric().Validate(e, bad)
-	if hosts := e.hostCount(); hosts > MaxHosts {
-		bad("network.topology", "%d hosts; the most is %d", hosts, MaxHosts)
+	e.fabric().Validate(e.Network, bad)
+	if hosts := e.hostCount(); hosts > topology.MaxHosts {
+		bad("network.topology", "%d hosts; the most is %d", hosts, topology.MaxHosts)
 	} else {
 		e.shapeErrors(bad)
 	}
@@ -467,9 +407,6 @@ func (e *Experiment) validateFabric(bad func(key, format string, args ...any)) {
 func (e *Experiment) validateTrafficPattern(bad func(key, format string, args ...any)) {
 	tr := e.Traffic
 	hosts := e.hostCount()
-	if tr.Pattern != "" && !slices.Contains(Patterns, tr.Pattern) {
-		bad("traffic.pattern", "%q is not one of %q", tr.Pattern, Patterns)
-	}
 	if _, err := flowSize(tr.FlowSize); err != nil {
 		bad("traffic.flow_size", "%v", err)
 	}
@@ -532,8 +469,8 @@ func (e *Experiment) validateTrafficPattern(bad func(key, format string, args ..
 			bad(key+".stop", "%s is not after its start %s", units.FormatDuration(algos.Time(*f.Stop)), units.FormatDuration(algos.Time(f.Start)))
 		}
 	}
-	if n := e.flowCount(); n > MaxFlows {
-		bad("traffic.pattern", "%.0f flows, each with its own rate limiter; the most is %d", n, MaxFlows)
+	if n := e.flowCount(); n > keys.MaxFlows {
+		bad("traffic.pattern", "%.0f flows, each with its own rate limiter; the most is %d", n, keys.MaxFlows)
 	} else if n == 0 && hosts > 0 && tr.ShortFlowRate == 0 && (tr.Load == nil || *tr.Load == 0) {
 		bad("traffic.pattern", "the fabric has no flows: set a pattern, [[flows]] or short flows")
 	}
@@ -605,7 +542,7 @@ func unjoin(err error) []error {
 // keys: the ports a capacity change may name by index (topology order).
 func (e *Experiment) fabricPorts() int {
 	if t := e.fabric(); t != nil {
-		return t.Ports(e)
+		return t.Ports(e.Network)
 	}
 	return 0
 }

@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"reflect"
 	"testing"
+
+	"qcnlab/experiments/builtin"
+	"qcnlab/experiments/sweep"
 )
 
 // checkSaveLoad saves an accepted experiment, loads it back and checks the
@@ -48,13 +51,13 @@ func checkSaveLoad(t *testing.T, e *Experiment) {
 // sources) and goes through the same code as a small one: a fuzzer that
 // spends seconds on one input finds little.
 func tooBigToFuzz(e *Experiment) bool {
-	return e.runCount() > 64 || e.Sources.Count > 64
+	return sweep.Count(e.Sweep, e.Algorithms) > 64 || e.Sources.Count > 64
 }
 
 // FuzzFileSaveLoad: any file that loads saves and loads back exactly.
 func FuzzFileSaveLoad(f *testing.F) {
 	for _, name := range BuiltinNames() {
-		data, _ := BuiltinSource(name)
+		data, _ := builtin.Source(name)
 		f.Add(string(data))
 	}
 	for _, s := range []string{

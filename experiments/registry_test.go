@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"qcnlab/experiments/keys"
+	"qcnlab/experiments/topology"
 	"qcnlab/units"
 )
 
@@ -28,7 +29,7 @@ func schemaPaths() map[string]reflect.Type {
 			}
 			out[prefix+tag] = ft
 			switch {
-			case ft.Kind() == reflect.Struct && ft.PkgPath() == t.PkgPath() && ft != reflect.TypeOf(Delay{}):
+			case ft.Kind() == reflect.Struct && strings.HasPrefix(ft.PkgPath(), "qcnlab/experiments") && ft != reflect.TypeOf(Delay{}):
 				walk(prefix+tag+".", ft)
 			case ft.Kind() == reflect.Slice && ft.Elem().Kind() == reflect.Struct:
 				walk(prefix+tag+".", ft.Elem())
@@ -137,16 +138,16 @@ func TestRegistryScopesAreErrors(t *testing.T) {
 // as the registry says.
 func TestTopologiesAreRegistered(t *testing.T) {
 	want := slices.Sorted(slices.Values(slices.Concat(keys.Chains, keys.Fabrics)))
-	if got := RegisteredTopologies(); !slices.Equal(got, want) {
+	if got := topology.Names(); !slices.Equal(got, want) {
 		t.Errorf("registered topologies %q, the registry's %q", got, want)
 	}
 	for _, name := range keys.Chains {
-		if chainNamed(name) == nil {
+		if topology.Chain(name) == nil {
 			t.Errorf("%s: not a registered chain", name)
 		}
 	}
 	for _, name := range keys.Fabrics {
-		if fabricNamed(name) == nil {
+		if topology.Fabric(name) == nil {
 			t.Errorf("%s: not a registered fabric", name)
 		}
 	}

@@ -2,10 +2,21 @@ package experiments
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/BurntSushi/toml"
+
+	"qcnlab/experiments/sweep"
 )
+
+// The sweep's axes and a point's values, as package sweep has them.
+type (
+	Axis       = sweep.Axis
+	Assignment = sweep.Assignment
+)
+
+// AxisApplies reports whether a sweep axis varies the runs of an algorithm
+// (sweep.Applies).
+var AxisApplies = sweep.Applies
 
 // Run is one simulation of a batch: one algorithm at one point of the sweep.
 type Run struct {
@@ -17,46 +28,9 @@ type Run struct {
 	Exp   *Experiment // the experiment at this point
 }
 
-// Assignment is one sweep key and its value as TOML text.
-type Assignment struct {
-	Key, Value string
-}
-
 // Label names the run: "qcn" or "qcn network.rtt=300us".
 func (r Run) Label() string {
-	parts := []string{r.Algorithm}
-	for _, a := range r.Point {
-		parts = append(parts, a.Key+"="+strings.Trim(a.Value, `"`))
-	}
-	return strings.Join(parts, " ")
-}
-
-// AxisApplies reports whether a sweep axis varies the runs of an algorithm:
-// every axis does, except a scheme parameter params.NAME.KEY, which applies
-// to scheme NAME only. Another scheme's runs do not repeat for each of its
-// values, and do not carry it in their label.
-func AxisApplies(key, algorithm string) bool {
-	rest, ok := strings.CutPrefix(key, "params.")
-	if !ok {
-		return true
-	}
-	name, _, _ := strings.Cut(rest, ".")
-	return name == algorithm
-}
-
-// project keeps the assignments of a point that apply to an algorithm, and
-// reports whether the point is the first of its kind for it: every axis that
-// does not apply is at its first value, so the others are repeats.
-func (e *Experiment) project(p []Assignment, algorithm string) ([]Assignment, bool) {
-	var out []Assignment
-	for i, a := range p {
-		if AxisApplies(a.Key, algorithm) {
-			out = append(out, a)
-		} else if a.Value != e.Sweep[i].Values[0] {
-			return nil, false
-		}
-	}
-	return out, true
+	return sweep.Label(r.Algorithm, r.Point, func(key string) string { return key })
 }
 
 // Runs expands the experiment into its runs: every combination of the sweep
@@ -72,7 +46,7 @@ func (e *Experiment) Runs() ([]Run, error) {
 			continue
 		}
 		for _, name := range x.Algorithms {
-			if point, first := e.project(p, name); first {
+			if point, first := sweep.Project(e.Sweep, p, name); first {
 				runs = append(runs, Run{Algorithm: name, Point: point, Exp: x})
 			}
 		}
@@ -83,34 +57,13 @@ func (e *Experiment) Runs() ([]Run, error) {
 	return runs, nil
 }
 
-// Points lists the sweep's points: every combination of its values, the
-// first axis varying slowest. Without a sweep there is one empty point.
-func (e *Experiment) Points() [][]Assignment {
-	points := [][]Assignment{nil}
-	for _, axis := range e.Sweep {
-		var next [][]Assignment
-		for _, p := range points {
-			for _, v := range axis.Values {
-				next = append(next, append(append([]Assignment(nil), p...), Assignment{axis.Key, v}))
-			}
-		}
-		points = next
-	}
-	return points
-}
+// Points lists the sweep's points (sweep.Points).
+func (e *Experiment) Points() [][]Assignment { return sweep.Points(e.Sweep) }
 
-// PointsFor lists the sweep's points for one algorithm: every combination
-// of the axes that apply to it, in the order of Points. Each point holds
-// every axis, those that do not apply at their first value, so that At
-// takes it.
+// PointsFor lists the sweep's points for one algorithm (sweep.PointsFor),
+// each of which At takes.
 func (e *Experiment) PointsFor(algorithm string) [][]Assignment {
-	var out [][]Assignment
-	for _, p := range e.Points() {
-		if _, first := e.project(p, algorithm); first {
-			out = append(out, p)
-		}
-	}
-	return out
+	return sweep.PointsFor(e.Sweep, algorithm)
 }
 
 // At is the experiment at one point of its sweep: a clone without the
@@ -133,46 +86,14 @@ func (e *Experiment) At(p []Assignment) (*Experiment, error) {
 		return nil, joinErrors(errs)
 	}
 	if err := x.Validate(); err != nil {
-		return nil, fmt.Errorf("at sweep point %s: %w", pointString(p), err)
+		return nil, fmt.Errorf("at sweep point %s: %w", sweep.String(p), err)
 	}
 	return x, nil
 }
 
-func pointString(p []Assignment) string {
-	var parts []string
-	for _, a := range p {
-		parts = append(parts, a.Key+"="+a.Value)
-	}
-	return strings.Join(parts, ", ")
-}
-
-// ShortKey names a sweep key for titles, legends and the workbench: its last
-// part ("rtt" for network.rtt, "sampling" for params.ap-n-aimd.sampling), or
-// more of it where another axis of the sweep ends the same way
-// ("qcn.w" and "qcn-t.w").
-func (e *Experiment) ShortKey(key string) string {
-	parts := strings.Split(key, ".")
-	for n := 1; n < len(parts); n++ {
-		short := strings.Join(parts[len(parts)-n:], ".")
-		unique := true
-		for _, a := range e.Sweep {
-			if a.Key != key && (a.Key == short || strings.HasSuffix(a.Key, "."+short)) {
-				unique = false
-				break
-			}
-		}
-		if unique {
-			return short
-		}
-	}
-	return key
-}
+// ShortKey names a sweep key for titles, legends and the workbench
+// (sweep.ShortKey).
+func (e *Experiment) ShortKey(key string) string { return sweep.ShortKey(e.Sweep, key) }
 
 // ShortLabel is a run's label with short keys: "qcn rtt=300us seed=2".
-func (e *Experiment) ShortLabel(r Run) string {
-	parts := []string{r.Algorithm}
-	for _, a := range r.Point {
-		parts = append(parts, e.ShortKey(a.Key)+"="+strings.Trim(a.Value, `"`))
-	}
-	return strings.Join(parts, " ")
-}
+func (e *Experiment) ShortLabel(r Run) string { return sweep.Label(r.Algorithm, r.Point, e.ShortKey) }

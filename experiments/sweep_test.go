@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"qcnlab/algos"
+	"qcnlab/experiments/sweep"
 )
 
 func TestSweepExpandsEveryCombination(t *testing.T) {
@@ -120,7 +121,7 @@ seed = [1, 2]
 	if strings.Join(labels, "\n") != strings.Join(want, "\n") {
 		t.Errorf("runs:\n%s\nwant:\n%s", strings.Join(labels, "\n"), strings.Join(want, "\n"))
 	}
-	if n := e.runCount(); n != float64(len(want)) {
+	if n := sweep.Count(e.Sweep, e.Algorithms); n != float64(len(want)) {
 		t.Errorf("runCount %g, want %d", n, len(want))
 	}
 	if n := len(e.PointsFor("n-aimd")); n != 4 {

@@ -188,25 +188,10 @@ func (e *Experiment) FlowBuckets() ([]float64, error) {
 // validateTraffic checks the [traffic] table.
 func (e *Experiment) validateTraffic(bad func(key, format string, args ...any)) {
 	t := e.Traffic
-	if t.LongFlows < 0 || t.LongFlows > 1000 {
-		bad("traffic.long_flows", "must be from 0 to 1000")
-	}
-	if !(t.ShortFlowRate >= 0) || t.ShortFlowRate > 1e9 {
-		bad("traffic.short_flow_rate", "must be from 0 to 1e9 flows per second")
-	}
 	if t.ShortFlowRate > 0 {
 		if _, err := e.FlowSizes(); err != nil {
 			bad("traffic.short_flow_sizes", "%v", err)
 		}
-	}
-	if t.Stop != nil && (*t.Stop <= 0 || algos.Time(*t.Stop) > algos.Time(e.Duration)) {
-		bad("traffic.stop", "must be in (0, duration]: when the short flows stop arriving")
-	}
-	if t.MaxFlows != nil && (*t.MaxFlows < 1 || *t.MaxFlows > MaxFlows) {
-		bad("traffic.max_flows", "must be from 1 to %d flows", MaxFlows)
-	}
-	if (t.Stop != nil || t.MaxFlows != nil) && t.ShortFlowRate == 0 && (t.Load == nil || *t.Load == 0) {
-		bad("traffic.stop", "stops the short flows' arrivals: give traffic.load or traffic.short_flow_rate")
 	}
 	if _, err := e.FlowBuckets(); err != nil {
 		bad("output.fct_buckets", "%v", err)

@@ -3,13 +3,13 @@ package experiments
 import (
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"qcnlab/algos"
 	"qcnlab/experiments/keys"
+	"qcnlab/experiments/topology"
 	"qcnlab/model"
 	"qcnlab/printable"
 	"qcnlab/units"
@@ -17,12 +17,6 @@ import (
 
 // Topologies the experiment file accepts.
 var Topologies = keys.Choices("network.topology")
-
-// Limits on frame sizes: Ethernet's minimum frame and a jumbo frame.
-const (
-	minFrame = 64
-	maxFrame = 9216
-)
 
 // Validate checks the whole experiment and reports every problem, each with
 // the place its key was set.
@@ -46,19 +40,7 @@ func (e *Experiment) Validate() error {
 		}
 		errs = append(errs, &Error{Where: where, Key: key, Msg: err.Error()})
 	}
-	if e.Name == "" {
-		bad("name", "must not be empty")
-	}
-	e.nameErrors(bad)
-	if e.Duration <= 0 || algos.Time(e.Duration) == algos.Never {
-		bad("duration", "must be a positive, finite duration")
-	}
-	if w := e.WarmupTime(); w >= algos.Time(e.Duration) {
-		bad("warmup", "must be shorter than the duration (%s)", units.FormatDuration(algos.Time(e.Duration)))
-	}
-	if !slices.Contains(model.Models, e.Model) {
-		bad("model", "%q is not available (available: %q)", e.Model, model.Models)
-	}
+	keys.Run(e.Network.Topology, fileView{e}, bad) // each key's own rule
 	if len(e.Algorithms) == 0 {
 		bad("algorithms", "name at least one algorithm (known: %q)", algos.Names())
 	}
@@ -74,20 +56,7 @@ func (e *Experiment) Validate() error {
 		}
 	}
 
-	n := e.Network
-	if !slices.Contains(Topologies, n.Topology) {
-		bad("network.topology", "%q is not available (available: %q)", n.Topology, Topologies)
-	}
 	e.scopeErrors(bad)
-	if n.Capacity < units.MinRate {
-		bad("network.capacity", "must be at least %s", units.FormatRate(units.MinRate))
-	}
-	if n.FrameSize < minFrame || n.FrameSize > maxFrame || n.FrameSize != units.Bytes(math.Trunc(float64(n.FrameSize))) {
-		bad("network.frame_size", "must be a whole number of bytes from %dB to %dB", minFrame, maxFrame)
-	}
-	if n.Buffer < n.FrameSize || n.Buffer != units.Bytes(math.Trunc(float64(n.Buffer))) {
-		bad("network.buffer", "must be a whole number of bytes holding at least one frame")
-	}
 	links := e.LinkCount()
 	if e.IsFabric() {
 		e.validateFabric(bad)
@@ -98,36 +67,6 @@ func (e *Experiment) Validate() error {
 	e.validateChanges(bad, links)
 	e.validateTraffic(bad)
 
-	o := e.Output
-	if o.SampleInterval <= 0 || algos.Time(o.SampleInterval) == algos.Never {
-		bad("output.sample_interval", "must be a positive, finite duration")
-	} else if algos.Time(e.Duration)/algos.Time(o.SampleInterval) > 100_000_000 {
-		bad("output.sample_interval", "gives more than 100 million samples; make it longer")
-	}
-	if o.RateWindow < o.SampleInterval || algos.Time(o.RateWindow) == algos.Never {
-		bad("output.rate_window", "must be at least the sample interval (%s)", units.FormatDuration(algos.Time(o.SampleInterval)))
-	}
-	if len(o.Phases) > MaxPhases {
-		bad("output.phases", "%d boundaries; the most is %d", len(o.Phases), MaxPhases)
-	}
-	for i, t := range o.Phases {
-		switch {
-		case t <= 0 || algos.Time(t) >= algos.Time(e.Duration):
-			bad("output.phases", "boundary %s is not inside the run (0, %s)", units.FormatDuration(algos.Time(t)),
-				units.FormatDuration(algos.Time(e.Duration)))
-		case i > 0 && t <= o.Phases[i-1]:
-			bad("output.phases", "boundaries must increase: %s after %s", units.FormatDuration(algos.Time(t)),
-				units.FormatDuration(algos.Time(o.Phases[i-1])))
-		}
-	}
-	if e.Model != "packet" && len(o.Phases) > 0 {
-		bad("output.phases", "phases are measured by the packet model; use model = \"packet\"")
-	}
-	if !(o.FairnessThreshold > 0 && o.FairnessThreshold <= 1) {
-		bad("output.fairness_threshold", "must be in (0, 1]")
-	}
-
-	e.validateClocks(bad)
 	e.validateClasses(bad)
 	if len(errs) == 0 && e.IsFabric() { // routes, and flows, need sound keys
 		e.checkFabric(bad)
@@ -283,12 +222,8 @@ func convergenceSchemes() []string {
 // its sources and their overrides.
 func (e *Experiment) validateChain(bad func(key, format string, args ...any)) {
 	n := e.Network
-	if algos.Time(n.RTT) == algos.Never {
-		bad("network.rtt", "must be finite")
-	}
 	links := e.LinkCount()
-	t := chainNamed(n.Topology)
-	oneLink := t != nil && t.MaxLinks() == 1 // a dumbbell
+	oneLink := e.OneBottleneck() // a dumbbell
 	switch {
 	case oneLink && links != 1:
 		bad("network.links", "a %s has one congestible link; use topology = \"parking_lot\" for a chain", n.Topology)
@@ -296,8 +231,8 @@ func (e *Experiment) validateChain(bad func(key, format string, args ...any)) {
 		// Files saved before dumbbells stopped writing it hold rtt/2, which
 		// changes nothing; any other value would be silently ignored.
 		bad("network.hop_delay", "a %s has no hop between switches: its delays are network.rtt's and the sources' ([[sources.override]] rtt)", n.Topology)
-	case links < 1 || links > maxChainLinks:
-		bad("network.links", "must be from 1 to %d", maxChainLinks)
+	case links < 1 || links > topology.MaxChainLinks:
+		bad("network.links", "must be from 1 to %d", topology.MaxChainLinks)
 	case e.Model == "fluid" && links > 1:
 		bad("network.links", "the fluid model has one bottleneck; use model = \"packet\" for a parking lot")
 	case e.Model == "convergence" && links > 1:
@@ -311,17 +246,6 @@ func (e *Experiment) validateChain(bad func(key, format string, args ...any)) {
 	}
 
 	s := e.Sources
-	if s.Count < 1 {
-		bad("sources.count", "must be at least 1")
-	} else if s.Count > sourcesLimit(links) {
-		bad("sources.count", "must be at most %d, the simulator's limit with %s", sourcesLimit(links), pluralize(links, "link"))
-	}
-	if s.LineRate != nil && *s.LineRate < units.MinRate {
-		bad("sources.line_rate", "must be at least %s", units.FormatRate(units.MinRate))
-	}
-	if s.InitialRate != nil && *s.InitialRate < units.MinRate {
-		bad("sources.initial_rate", "must be at least %s", units.FormatRate(units.MinRate))
-	}
 	checkPath := func(key string, path []int) {
 		if path == nil {
 			return
@@ -406,33 +330,6 @@ func (e *Experiment) validateChanges(bad func(key, format string, args ...any), 
 
 }
 
-// nameErrors refuses names that would reach a terminal or a path raw: a
-// control character (an escape sequence blanks a screen or retitles it)
-// in any name, and a path separator or ".." in the experiment's name, which
-// the workbench makes its default save path from.
-func (e *Experiment) nameErrors(bad func(key, format string, args ...any)) {
-	check := func(key, name string, path bool) {
-		switch {
-		case printable.Text(name) != name: // control characters, bidirectional overrides, bytes not UTF-8
-			bad(key, "%q holds a control character; a name is printable text", name)
-		case path && (strings.ContainsAny(name, `/\`) || strings.Contains(name, "..")):
-			bad(key, "%q holds a path separator or \"..\"; the name makes file names", name)
-		}
-	}
-	check("name", e.Name, true)
-	if d := strings.NewReplacer("\n", "", "\t", "").Replace(e.Description); printable.Text(d) != d {
-		bad("description", "holds a control character other than a line break or a tab")
-	}
-	for i, n := range e.Network.Nodes {
-		check(fmt.Sprintf("network.node[%d].name", i), n.Name, false)
-		check(fmt.Sprintf("network.node[%d].tier", i), n.Tier, false)
-	}
-	for i, l := range e.Network.FabricLinks {
-		check(fmt.Sprintf("network.link[%d].a", i), l.A, false)
-		check(fmt.Sprintf("network.link[%d].b", i), l.B, false)
-	}
-}
-
 // safeName is a name derived from a file's, with what nameErrors refuses
 // replaced by "_".
 func safeName(name string) string {
@@ -443,4 +340,26 @@ func safeName(name string) string {
 		return r
 	}, name)
 	return strings.ReplaceAll(name, "..", "__")
+}
+
+// fileView is the experiment as the registry's rules read it.
+type fileView struct{ e *Experiment }
+
+func (v fileView) Value(path string) any {
+	if x, ok := valueAt(v.e, path); ok {
+		return x.Interface()
+	}
+	return nil
+}
+
+func (v fileView) Resolved(path string) any {
+	switch path {
+	case "warmup":
+		return units.Duration(v.e.WarmupTime())
+	case "network.links":
+		return v.e.LinkCount()
+	case "network.classes":
+		return v.e.ClassCount()
+	}
+	return v.Value(path)
 }

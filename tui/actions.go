@@ -12,6 +12,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"qcnlab/experiments"
+	"qcnlab/experiments/userfile"
 	"qcnlab/printable"
 )
 
@@ -167,7 +168,7 @@ func save(e *experiments.Experiment, path string, overwrite bool, agreed string)
 	target := linkTarget(path)
 	if info, err := os.Stat(path); err == nil && info.IsDir() {
 		return savedMsg{path: path, err: errors.New(path + " is a folder: name a file in it")}
-	} else if err := experiments.CheckSaveTarget(path); err != nil {
+	} else if err := userfile.CheckSaveTarget(path); err != nil {
 		return savedMsg{path: path, err: err} // a FIFO, a device or a dangling link is never replaced
 	} else if info != nil && (!overwrite || target != agreed) {
 		return savedMsg{path: path, target: target, exists: true}

@@ -54,7 +54,7 @@ func scenarioOf(e *experiments.Experiment) scenario {
 			sc.flows, sc.pinned = len(f.Flows), min(len(f.Watch), sc.sources)
 		}
 	}
-	if e.Network.Topology == "dumbbell" && sc.sources > 0 {
+	if e.OneBottleneck() && sc.sources > 0 {
 		sc.fairShare = sc.capacity / float64(sc.sources)
 	}
 	return sc

@@ -1,14 +1,14 @@
 // Package keys is the registry of an experiment file's keys, as algos.Param
 // is the registry of a scheme's parameters: one entry per key, with its
 // kind, unit, how its default is derived, its doc line, where it applies
-// (topologies, models), the spacing of its values and what it costs. The
-// loader's suggestions, --set's and a sweep's units, the errors for keys
-// that do not apply, the workbench's parameter pane, qcnlab help keys and
-// the README's key table are all read from it.
+// (topologies, models), the spacing of its values, what it costs and the
+// rule its values keep (check.go). The loader's suggestions, --set's and a
+// sweep's units, the errors for keys that do not apply, validation, the
+// workbench's parameter pane, qcnlab help keys and the README's key table
+// are all read from it.
 //
-// The package holds data only: package experiments reads each key's value
-// and default from its schema, and a test there keeps the registry and the
-// schema equal, key for key.
+// Package experiments reads each key's value and default from its schema,
+// and a test there keeps the registry and the schema equal, key for key.
 package keys
 
 import (
@@ -82,6 +82,9 @@ type Key struct {
 	// step-th number is one (a fat-tree's k is even); 0 for 1.
 	Step int
 	Cost string // what a larger value costs, where it is the run's size
+	// Rule is the key's check of a file's values (check.go), nil when its
+	// kind says all: run on every file whose topology it applies to.
+	Rule Rule
 }
 
 // The topologies, by the way their traffic is built.

@@ -22,13 +22,18 @@ const (
 	Run        Scope = iota // one value per run
 	Bottleneck              // one value per bottleneck (congestible link)
 	Source                  // one value per source
+	Tier                    // one value per tier of a fabric's ports
+	Phase                   // one value per phase of output.phases
 )
 
-func (s Scope) String() string { return [...]string{"run", "bottleneck", "source"}[s] }
+func (s Scope) String() string {
+	return [...]string{"run", "bottleneck", "source", "tier", "phase"}[s]
+}
 
 // Prefix is the start of the name of an element's columns in results.csv
-// (sw0_utilization, src1_throughput_bps); empty for the run's own.
-func (s Scope) Prefix() string { return [...]string{"", "sw", "src"}[s] }
+// (sw0_utilization, src1_throughput_bps, tiers0_drops, phase1_end_seconds);
+// empty for the run's own.
+func (s Scope) Prefix() string { return [...]string{"", "sw", "src", "tiers", "phase"}[s] }
 
 // Metric is one summary metric.
 type Metric struct {
@@ -39,7 +44,30 @@ type Metric struct {
 	// Missing says when a run has no value and what that means. Where it is
 	// empty the metric always has a value for an element that exists.
 	Missing string
-	value   func(s *model.Summary, i int) (float64, bool)
+	// Figure is the label of the metric's panel in a sweep's figure, ""
+	// for a metric the figure does not draw; Most is the largest value it
+	// takes, where its bars stop (0 for none).
+	Figure string
+	Most   float64
+	value  func(s *model.Summary, i int) (float64, bool)
+}
+
+// drawn gives the metric a panel in a sweep's figure.
+func (m *Metric) drawn(label string, most float64) *Metric {
+	m.Figure, m.Most = label, most
+	return m
+}
+
+// Drawn lists the metrics a sweep's figure draws, a panel each, in the
+// registry's order.
+func Drawn() []*Metric {
+	var out []*Metric
+	for _, m := range All {
+		if m.Figure != "" {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // Value is the metric on a run: of its i-th bottleneck or source (i is
@@ -62,6 +90,10 @@ func (m *Metric) Count(s *model.Summary) int {
 		return len(s.Bottlenecks)
 	case Source:
 		return len(s.Sources)
+	case Tier:
+		return len(s.Tiers)
+	case Phase:
+		return len(s.Phases)
 	}
 	return 1
 }
@@ -129,6 +161,23 @@ func flows(name, unit, doc string, f func(f *model.FlowSummary) float64) *Metric
 		}}
 }
 
+func tier(name, unit, doc string, f func(t *model.TierSummary) float64) *Metric {
+	return &Metric{Name: name, Unit: unit, Scope: Tier, Doc: doc,
+		value: func(s *model.Summary, i int) (float64, bool) { return f(&s.Tiers[i]), true }}
+}
+
+func phase(name, unit, doc string, f func(p *model.PhaseSummary) float64) *Metric {
+	return &Metric{Name: name, Unit: unit, Scope: Phase, Doc: doc,
+		value: func(s *model.Summary, i int) (float64, bool) { return f(&s.Phases[i]), true }}
+}
+
+// InPhase is a run's summary over one of its phases: the run's own
+// bottleneck, source, tier and fairness metrics read it as they read the
+// whole run's.
+func InPhase(p *model.PhaseSummary) *model.Summary {
+	return &model.Summary{Bottlenecks: p.Bottlenecks, Sources: p.Sources, JainFairness: p.JainFairness, Tiers: p.Tiers}
+}
+
 func optional(p *float64) (float64, bool) {
 	if p == nil {
 		return 0, false
@@ -137,21 +186,23 @@ func optional(p *float64) (float64, bool) {
 }
 
 // The metrics, in the order summary.json writes them: the run's, each
-// bottleneck's, each source's, then fairness.
+// bottleneck's, each source's, fairness, the flows', each phase's (whose
+// bottlenecks, sources, tiers and fairness the run's metrics read through
+// InPhase), each tier's.
 var (
 	SimSeconds = run("sim_seconds", "seconds", "simulated time of the run", "", func(s *model.Summary) (float64, bool) { return s.SimSeconds, true })
 	Events     = run("events", "", "discrete events handled (integration steps for a fluid model)", "", func(s *model.Summary) (float64, bool) { return float64(s.Events), true })
 	Frames     = run("frames", "frames", "frames that left the bottleneck", "", func(s *model.Summary) (float64, bool) { return float64(s.Frames), true })
 
 	Capacity         = link("capacity_bps", "bits/s", "capacity in force at the end of the window", func(b *model.BottleneckSummary) float64 { return b.CapacityBps })
-	Utilization      = link("utilization", "fraction", "delivered bits over the capacity integrated over the window", func(b *model.BottleneckSummary) float64 { return b.Utilization })
-	QueueMean        = link("queue_mean_bytes", "bytes", "time-weighted mean of the queue", func(b *model.BottleneckSummary) float64 { return b.QueueMean })
-	QueueStd         = link("queue_std_bytes", "bytes", "time-weighted standard deviation of the queue", func(b *model.BottleneckSummary) float64 { return b.QueueStd })
+	Utilization      = link("utilization", "fraction", "delivered bits over the capacity integrated over the window", func(b *model.BottleneckSummary) float64 { return b.Utilization }).drawn("utilization", 0)
+	QueueMean        = link("queue_mean_bytes", "bytes", "time-weighted mean of the queue", func(b *model.BottleneckSummary) float64 { return b.QueueMean }).drawn("queue mean", 0)
+	QueueStd         = link("queue_std_bytes", "bytes", "time-weighted standard deviation of the queue", func(b *model.BottleneckSummary) float64 { return b.QueueStd }).drawn("queue std", 0)
 	QueueMin         = link("queue_min_bytes", "bytes", "least queue", func(b *model.BottleneckSummary) float64 { return b.QueueMin })
 	QueueMax         = link("queue_max_bytes", "bytes", "largest queue", func(b *model.BottleneckSummary) float64 { return b.QueueMax })
 	QueueTarget      = link("q_eq_bytes", "bytes", "the scheme's queue target", func(b *model.BottleneckSummary) float64 { return b.QEq })
-	EmptyFraction    = link("empty_fraction", "fraction", "share of the window with an empty queue", func(b *model.BottleneckSummary) float64 { return b.EmptyFraction })
-	Drops            = link("drops", "frames", "frames dropped in the window", func(b *model.BottleneckSummary) float64 { return float64(b.Drops) })
+	EmptyFraction    = link("empty_fraction", "fraction", "share of the window with an empty queue", func(b *model.BottleneckSummary) float64 { return b.EmptyFraction }).drawn("time queue empty (fraction)", 1)
+	Drops            = link("drops", "frames", "frames dropped in the window", func(b *model.BottleneckSummary) float64 { return float64(b.Drops) }).drawn("drops after warm-up", 0)
 	DroppedBytes     = link("dropped_bytes", "bytes", "bytes dropped in the window", func(b *model.BottleneckSummary) float64 { return float64(b.DroppedBytes) })
 	DropsTotal       = link("drops_total", "frames", "frames dropped over the whole run", func(b *model.BottleneckSummary) float64 { return float64(b.DropsTotal) })
 	CPFeedbackFrames = link("feedback_frames", "frames", "feedback frames the congestion point sent", func(b *model.BottleneckSummary) float64 { return float64(b.FeedbackFrames) })
@@ -209,11 +260,23 @@ var (
 			return optional(s.Flows.IncastCompletion)
 		})
 
-	JainFairness   = run("jain_fairness", "", "Jain's index of the sources' throughputs", noDelivery, func(s *model.Summary) (float64, bool) { return optional(s.JainFairness) })
+	TierPorts            = tier("ports", "", "the tier's switch egress ports that carried traffic", func(t *model.TierSummary) float64 { return float64(t.Ports) })
+	TierUtilizationMean  = tier("utilization_mean", "fraction", "mean of its ports' utilizations", func(t *model.TierSummary) float64 { return t.UtilizationMean })
+	TierUtilizationMax   = tier("utilization_max", "fraction", "largest of its ports' utilizations", func(t *model.TierSummary) float64 { return t.UtilizationMax })
+	TierDrops            = tier("drops", "frames", "frames its ports dropped in the window", func(t *model.TierSummary) float64 { return float64(t.Drops) })
+	TierMarkedFrames     = tier("marked_frames", "frames", "frames its ports' congestion points marked", func(t *model.TierSummary) float64 { return float64(t.MarkedFrames) })
+	TierPauseFrames      = tier("pause_frames", "frames", "PFC: XOFF frames its ports sent their feeders", func(t *model.TierSummary) float64 { return float64(t.PauseFrames) })
+	TierHeldFractionMean = tier("held_fraction_mean", "fraction", "PFC: mean share of the time its ports were paused by the next switch", func(t *model.TierSummary) float64 { return t.HeldFractionMean })
+	TierHeldFractionMax  = tier("held_fraction_max", "fraction", "PFC: the largest share of the time one of its ports was paused", func(t *model.TierSummary) float64 { return t.HeldFractionMax })
+
+	PhaseStart = phase("start_seconds", "seconds", "when the phase starts", func(p *model.PhaseSummary) float64 { return p.Start })
+	PhaseEnd   = phase("end_seconds", "seconds", "when the phase ends", func(p *model.PhaseSummary) float64 { return p.End })
+
+	JainFairness   = run("jain_fairness", "", "Jain's index of the sources' throughputs", noDelivery, func(s *model.Summary) (float64, bool) { return optional(s.JainFairness) }).drawn("Jain fairness", 1)
 	TimeToFairness = run("time_to_fairness_seconds", "seconds",
 		"the first time after which min/max of the sources' window-averaged rates stays at or above output.fairness_threshold",
 		"null when the rates never became fair for good, or nothing was delivered: the run has no time to fairness and never counts as fair",
-		func(s *model.Summary) (float64, bool) { return optional(s.TimeToFairness) })
+		func(s *model.Summary) (float64, bool) { return optional(s.TimeToFairness) }).drawn("time to fairness", 0)
 )
 
 // All lists every metric, in summary.json's order.
@@ -226,4 +289,6 @@ var All = []*Metric{
 	FlowsStarted, FlowsCompleted, FlowsLost, FlowsUnfinished, FlowsSizeMean, FCTMean, FCTP50, FCTP95, FCTP99,
 	SlowdownMean, SlowdownP50, SlowdownP95, SlowdownP99,
 	IncastFlows, IncastCompleted, IncastCompletion,
+	PhaseStart, PhaseEnd,
+	TierPorts, TierUtilizationMean, TierUtilizationMax, TierDrops, TierMarkedFrames, TierPauseFrames, TierHeldFractionMean, TierHeldFractionMax,
 }

@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"qcnlab/model"
@@ -22,6 +23,9 @@ func TestNamesAndValuesAreSummaryJSONs(t *testing.T) {
 		Flows: &model.FlowSummary{Started: 23, Completed: 22, Lost: 1, FCTMean: 24, FCTP50: 25, FCTP95: 26, FCTP99: 27,
 			SlowdownMean: 28, SlowdownP50: 29, SlowdownP95: 30, SlowdownP99: 31,
 			IncastFlows: 32, IncastCompleted: new(int), IncastCompletion: ptr(33)},
+		Phases: []model.PhaseSummary{{Start: 34, End: 35}},
+		Tiers: []model.TierSummary{{Tier: "edge up", Ports: 36, UtilizationMean: 0.5, UtilizationMax: 0.6, Drops: 37, MarkedFrames: 38,
+			PauseFrames: 39, HeldFractionMean: 0.7, HeldFractionMax: 0.8}},
 	}
 	data, err := json.Marshal(s)
 	if err != nil {
@@ -31,6 +35,8 @@ func TestNamesAndValuesAreSummaryJSONs(t *testing.T) {
 		Run         map[string]any
 		Bottlenecks []map[string]any `json:"bottlenecks"`
 		Sources     []map[string]any `json:"sources"`
+		Tiers       []map[string]any `json:"tiers"`
+		Phases      []map[string]any `json:"phases"`
 	}
 	json.Unmarshal(data, &doc)
 	json.Unmarshal(data, &doc.Run)
@@ -43,7 +49,7 @@ func TestNamesAndValuesAreSummaryJSONs(t *testing.T) {
 	}
 	seen := map[[2]string]bool{}
 	for _, m := range All {
-		obj := map[Scope]map[string]any{Run: doc.Run, Bottleneck: doc.Bottlenecks[0], Source: doc.Sources[0]}[m.Scope]
+		obj := map[Scope]map[string]any{Run: doc.Run, Bottleneck: doc.Bottlenecks[0], Source: doc.Sources[0], Tier: doc.Tiers[0], Phase: doc.Phases[0]}[m.Scope]
 		written, ok := obj[m.Name]
 		if !ok {
 			t.Errorf("%s %s: not in summary.json", m.Scope, m.Name)
@@ -69,8 +75,11 @@ func TestNamesAndValuesAreSummaryJSONs(t *testing.T) {
 	}
 	// And every number of a run, bottleneck or source is registered (the
 	// run's identity aside): a new field of the summary needs its entry.
-	for scope, obj := range map[Scope]map[string]any{Run: doc.Run, Bottleneck: doc.Bottlenecks[0], Source: doc.Sources[0]} {
+	for scope, obj := range map[Scope]map[string]any{Run: doc.Run, Bottleneck: doc.Bottlenecks[0], Source: doc.Sources[0], Tier: doc.Tiers[0], Phase: doc.Phases[0]} {
 		for name, v := range obj {
+			if scope == Phase && (name == "bottlenecks" || name == "sources" || name == "tiers" || name == "jain_fairness") {
+				continue // the run's metrics read them through InPhase
+			}
 			switch v.(type) {
 			case float64, nil:
 				if _, err := Lookup(scope, name); err != nil && name != "seed" && name != "id" {
@@ -82,7 +91,23 @@ func TestNamesAndValuesAreSummaryJSONs(t *testing.T) {
 	if _, ok := Drops.Value(&s, 1); ok {
 		t.Error("a second bottleneck the run does not have has a value")
 	}
-	if QueueStd.Column(1) != "sw1_queue_std_bytes" || Throughput.Column(0) != "src0_throughput_bps" || JainFairness.Column(3) != "jain_fairness" {
+	if QueueStd.Column(1) != "sw1_queue_std_bytes" || Throughput.Column(0) != "src0_throughput_bps" || JainFairness.Column(3) != "jain_fairness" ||
+		TierDrops.Column(2) != "tiers2_drops" || PhaseEnd.Column(1) != "phase1_end_seconds" {
 		t.Error("results.csv's column names")
+	}
+}
+
+// A sweep's figure draws the metrics the registry marks, in its order.
+func TestDrawnIsTheSweepFiguresPanels(t *testing.T) {
+	var got []string
+	for _, m := range Drawn() {
+		got = append(got, m.Figure)
+	}
+	want := []string{"utilization", "queue mean", "queue std", "time queue empty (fraction)", "drops after warm-up", "Jain fairness", "time to fairness"}
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("panels %q, want %q", got, want)
+	}
+	if EmptyFraction.Most != 1 || JainFairness.Most != 1 || Utilization.Most != 0 {
+		t.Error("the bars of a fraction stop at 1")
 	}
 }

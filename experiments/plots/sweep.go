@@ -16,29 +16,41 @@ import (
 	"qcnlab/algos"
 	"qcnlab/experiments"
 	"qcnlab/experiments/batch"
+	"qcnlab/experiments/keys"
 	"qcnlab/experiments/metrics"
 	"qcnlab/experiments/outdir"
 	"qcnlab/experiments/stats"
 	"qcnlab/units"
 )
 
-// sweepPanels are the panels of a sweep's figure: a summary metric per
-// bottleneck or per run, in its display unit. A run without a value (no
-// fairness when nothing was delivered, fairness never reached) is left out
-// of its point's mean. Every one of them is at least 0, and so is its axis.
-var sweepPanels = []struct {
+// sweepPanels are the panels of a sweep's figure: the metrics the registry
+// draws (metrics.Drawn), per bottleneck or per run, in its display unit. A
+// run without a value (no fairness when nothing was delivered, fairness
+// never reached) is left out of its point's mean. Every one of them is at
+// least 0, and so is its axis.
+var sweepPanels = panelsOf(metrics.Drawn())
+
+type panel struct {
 	metric *metrics.Metric
 	label  string
 	unit   func(top float64) unit // nil: a plain number
 	most   float64                // the largest value the metric takes, which its bars stop at; 0 for none
-}{
-	{metrics.Utilization, "utilization", nil, 0},
-	{metrics.QueueMean, "queue mean", bytesUnit, 0},
-	{metrics.QueueStd, "queue std", bytesUnit, 0},
-	{metrics.EmptyFraction, "time queue empty (fraction)", nil, 1},
-	{metrics.Drops, "drops after warm-up", nil, 0},
-	{metrics.JainFairness, "Jain fairness", nil, 1},
-	{metrics.TimeToFairness, "time to fairness", timeUnit, 0},
+}
+
+// panelsOf is a panel for each metric, in the display unit of its unit.
+func panelsOf(ms []*metrics.Metric) []panel {
+	var out []panel
+	for _, m := range ms {
+		p := panel{metric: m, label: m.Figure, most: m.Most}
+		switch m.Unit {
+		case "bytes":
+			p.unit = bytesUnit
+		case "seconds":
+			p.unit = timeUnit
+		}
+		out = append(out, p)
+	}
+	return out
 }
 
 // sweepSize is the sweep figure's default size: two columns of panels,
@@ -57,7 +69,7 @@ type sweepAxis struct {
 
 func newSweepAxis(e *experiments.Experiment, runs []batch.RunSummary) (sweepAxis, bool) {
 	for _, a := range e.Sweep {
-		kind, err := experiments.KeyKind(a.Key)
+		kind, err := keys.NumericKind(a.Key)
 		if a.Key == "seed" || err != nil {
 			continue
 		}

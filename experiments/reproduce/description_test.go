@@ -13,6 +13,7 @@ import (
 	"qcnlab/algos"
 	"qcnlab/experiments"
 	"qcnlab/experiments/batch"
+	"qcnlab/experiments/builtin"
 	"qcnlab/units"
 )
 
@@ -90,7 +91,7 @@ var derived = map[string]map[string]float64{
 // but the description, and the values its schemes take from them.
 func settingNumbers(t *testing.T, name string, e *experiments.Experiment) map[string]bool {
 	t.Helper()
-	src, err := experiments.BuiltinSource(name)
+	src, err := builtin.Source(name)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"qcnlab/algos"
-	"qcnlab/experiments"
+	"qcnlab/experiments/keys"
 	"qcnlab/experiments/plots"
 	"qcnlab/units"
 )
@@ -132,7 +132,7 @@ func (sp *SweepPlot) figure(title string, rs Runs) (*plots.Figure, error) {
 // in the unit keyUnits gives it, its values as they are.
 func (sp *SweepPlot) xAxis(values []string) (label string, ticks []string) {
 	ticks = slices.Clone(values)
-	kind, err := experiments.KeyKind(sp.Key)
+	kind, err := keys.NumericKind(sp.Key)
 	if err == nil {
 		if base, u, ok := inUnit(kind, values); ok {
 			for i, x := range base {

@@ -12,6 +12,7 @@ import (
 
 	"qcnlab/algos"
 	"qcnlab/experiments"
+	"qcnlab/experiments/keys"
 	"qcnlab/experiments/metrics"
 	"qcnlab/experiments/outdir"
 	"qcnlab/units"
@@ -171,7 +172,7 @@ func appendValues(line []string, columns []string, cells []cell) []string {
 // SweptColumn names a swept key's column with its base unit:
 // network.rtt_s, network.buffer_bytes, network.capacity_bps.
 func SweptColumn(key string) string {
-	kind, err := experiments.KeyKind(key)
+	kind, err := keys.NumericKind(key)
 	if err != nil {
 		return key
 	}
@@ -190,7 +191,7 @@ func SweptColumn(key string) string {
 // itself for a key that is not a number.
 func SweptValue(key, text string) string {
 	bare := strings.Trim(text, `"`)
-	kind, err := experiments.KeyKind(key)
+	kind, err := keys.NumericKind(key)
 	if err != nil {
 		return bare
 	}

@@ -109,7 +109,7 @@ func writeRun(tw io.Writer, r *batch.RunSummary) {
 	}
 	fmt.Fprintf(tw, "%s  (run %d, seed %d): %s simulated in %.3f s wall, %d frames, %.1f M frames/s\n", printable.Text(label), r.Run, r.Seed,
 		units.FormatDuration(algos.Seconds(r.SimSeconds)), r.WallSeconds, r.Frames, float64(r.Frames)/max(r.WallSeconds, 1e-9)/1e6)
-	writeTiers(tw, r.Tiers)
+	writeTiers(tw, &r.Summary)
 	shown := hottest(r.Bottlenecks, len(r.Tiers) > 0)
 	for _, j := range shown {
 		b := func(m *metrics.Metric) float64 { v, _ := m.Value(&r.Summary, j); return v }
@@ -152,20 +152,26 @@ func writeRun(tw io.Writer, r *batch.RunSummary) {
 	if f := r.Flows; f != nil {
 		writeFlowsText(tw, f, "")
 	}
-	for _, p := range r.Phases {
+	for i := range r.Phases {
+		p := metrics.InPhase(&r.Phases[i])
 		shown := hottest(p.Bottlenecks, len(p.Tiers) > 0)
 		for k, j := range shown {
-			b := p.Bottlenecks[j]
+			b := func(m *metrics.Metric) float64 { v, _ := m.Value(p, j); return v }
 			head := ""
 			if k == 0 {
-				head = "phase " + span(p.Start, p.End)
+				start, _ := metrics.PhaseStart.Value(&r.Summary, i)
+				end, _ := metrics.PhaseEnd.Value(&r.Summary, i)
+				head = "phase " + span(start, end)
 			}
 			jain := ""
 			if k == len(shown)-1 {
-				jain = "; Jain " + optional(p.JainFairness, "%.3f", "none")
+				jain = "; Jain none"
+				if v, ok := metrics.JainFairness.Value(p, 0); ok {
+					jain = fmt.Sprintf("; Jain %.3f", v)
+				}
 			}
-			fmt.Fprintf(tw, "  %s\t%s utilization %.2f%%, queue %s ± %s, drops %d%s\n", head, printable.Text(b.Name), 100*b.Utilization,
-				kb(b.QueueMean), kb(b.QueueStd), b.Drops, jain)
+			fmt.Fprintf(tw, "  %s\t%s utilization %.2f%%, queue %s ± %s, drops %d%s\n", head, printable.Text(p.Bottlenecks[j].Name),
+				100*b(metrics.Utilization), kb(b(metrics.QueueMean)), kb(b(metrics.QueueStd)), int64(b(metrics.Drops)), jain)
 		}
 	}
 }
@@ -190,7 +196,7 @@ func writeGroup(tw io.Writer, g *seedGroup) {
 	for _, r := range g.runs {
 		links = max(links, len(r.Bottlenecks))
 	}
-	writeTiers(tw, first.Tiers)
+	writeTiers(tw, &first.Summary)
 	for _, j := range hottest(first.Bottlenecks, len(first.Tiers) > 0) {
 		b := func(m *metrics.Metric) stats.Sample { return metricOver(g.runs, m, j) }
 		name := first.Bottlenecks[min(j, len(first.Bottlenecks)-1)].Name
@@ -308,13 +314,6 @@ func optionalValue(p *float64) (float64, bool) {
 		return 0, false
 	}
 	return *p, true
-}
-
-func optional(p *float64, format, none string) string {
-	if p == nil {
-		return none
-	}
-	return fmt.Sprintf(format, *p)
 }
 
 // reached says how many of the seeds have the value, when not all do.
@@ -448,15 +447,16 @@ func hottest(bs []model.BottleneckSummary, fabric bool) []int {
 }
 
 // writeTiers writes a fabric's per-tier lines.
-func writeTiers(tw io.Writer, tiers []model.TierSummary) {
-	for _, t := range tiers {
-		line := fmt.Sprintf("  tier %s\t%d ports, utilization mean %.1f%%, max %.1f%%, drops %d", printable.Text(t.Tier), t.Ports,
-			100*t.UtilizationMean, 100*t.UtilizationMax, t.Drops)
-		if t.PauseFrames > 0 || t.HeldFractionMax > 0 {
-			line += fmt.Sprintf(", %d pause frames, paused up to %.1f%% of the time", t.PauseFrames, 100*t.HeldFractionMax)
+func writeTiers(tw io.Writer, s *model.Summary) {
+	for i, t := range s.Tiers {
+		v := func(m *metrics.Metric) float64 { x, _ := m.Value(s, i); return x }
+		line := fmt.Sprintf("  tier %s\t%d ports, utilization mean %.1f%%, max %.1f%%, drops %d", printable.Text(t.Tier), int(v(metrics.TierPorts)),
+			100*v(metrics.TierUtilizationMean), 100*v(metrics.TierUtilizationMax), int64(v(metrics.TierDrops)))
+		if v(metrics.TierPauseFrames) > 0 || v(metrics.TierHeldFractionMax) > 0 {
+			line += fmt.Sprintf(", %d pause frames, paused up to %.1f%% of the time", int64(v(metrics.TierPauseFrames)), 100*v(metrics.TierHeldFractionMax))
 		}
-		if t.MarkedFrames > 0 {
-			line += fmt.Sprintf(", %d frames marked", t.MarkedFrames)
+		if v(metrics.TierMarkedFrames) > 0 {
+			line += fmt.Sprintf(", %d frames marked", int64(v(metrics.TierMarkedFrames)))
 		}
 		fmt.Fprintln(tw, line)
 	}

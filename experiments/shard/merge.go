@@ -18,6 +18,7 @@ import (
 
 	"qcnlab/experiments"
 	"qcnlab/experiments/batch"
+	"qcnlab/experiments/cost"
 	"qcnlab/experiments/outdir"
 	"qcnlab/experiments/plots"
 	"qcnlab/experiments/results"
@@ -155,8 +156,8 @@ func read(ctx context.Context, dir string) (*slice, error) {
 	switch {
 	case m.Shards < 1 || m.Shard < 0 || m.Shard >= m.Shards:
 		return nil, fmt.Errorf("%s: shard %d of %d: the index must be in [0, shards) and shards at least 1", name, m.Shard, m.Shards)
-	case m.RunsTotal < 0 || m.RunsTotal > experiments.MaxRuns:
-		return nil, fmt.Errorf("%s: runs_total %d: a batch has 0 to %d runs", name, m.RunsTotal, experiments.MaxRuns)
+	case m.RunsTotal < 0 || m.RunsTotal > cost.MaxRuns:
+		return nil, fmt.Errorf("%s: runs_total %d: a batch has 0 to %d runs", name, m.RunsTotal, cost.MaxRuns)
 	case len(m.Runs) > m.RunsTotal:
 		return nil, fmt.Errorf("%s: lists %d runs of a batch of %d", name, len(m.Runs), m.RunsTotal)
 	}

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"qcnlab/experiments"
+	"qcnlab/experiments/keys"
 	"qcnlab/model"
 )
 
@@ -79,13 +79,13 @@ func TestKeyKinds(t *testing.T) {
 		"params.dsm.q0": "bytes", "params.n-aimd.gi": "number", "duration": "duration",
 		"network.hop_delay": "duration", "network.k": "count", "network.uplink_capacity": "rate",
 	} {
-		k, err := experiments.KeyKind(key)
+		k, err := keys.NumericKind(key)
 		if err != nil || k.String() != want {
 			t.Errorf("%s: %v, %v; want %s", key, k, err, want)
 		}
 	}
 	for _, bad := range []string{"network.topology", "network.rtt.x", "network", "nope", "params.qcn", "params.qcn.nope", "params.nope.x", "algorithms", "params.n-aimd.sampling"} {
-		if _, err := experiments.KeyKind(bad); err == nil {
+		if _, err := keys.NumericKind(bad); err == nil {
 			t.Errorf("%s: no error", bad)
 		}
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"qcnlab/algos"
-	"qcnlab/experiments"
+	"qcnlab/experiments/keys"
 	"qcnlab/units"
 )
 
@@ -14,14 +14,14 @@ import (
 type axis struct {
 	key  string
 	kind algos.Kind
-	step float64 // a whole-number key's spacing (experiments.KeyStep): k of a fat-tree takes even values only
+	step float64 // a whole-number key's spacing (keys.StepOf): k of a fat-tree takes even values only
 }
 
 // newAxis is the axis of key, of kind.
 func newAxis(key string, kind algos.Kind) axis {
 	a := axis{key: key, kind: kind, step: 1}
 	if kind == algos.Count {
-		a.step = float64(experiments.KeyStep(key))
+		a.step = float64(keys.StepOf(key))
 	}
 	return a
 }
@@ -91,7 +91,7 @@ func (a axis) format(x float64) string {
 // ParseValue reads a value of key (with its unit: "10us" for network.rtt)
 // in base units, for options such as a resolution.
 func ParseValue(key, s string) (float64, error) {
-	kind, err := experiments.KeyKind(key)
+	kind, err := keys.NumericKind(key)
 	if err != nil {
 		return 0, err
 	}

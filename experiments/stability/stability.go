@@ -14,6 +14,8 @@ import (
 	"qcnlab/algos"
 	"qcnlab/experiments"
 	"qcnlab/experiments/batch"
+	"qcnlab/experiments/cost"
+	"qcnlab/experiments/keys"
 )
 
 // Options shape a search.
@@ -119,7 +121,7 @@ func Search(ctx context.Context, e *experiments.Experiment, opt Options) (*Repor
 	if opt.Grid < 0 || opt.Grid == 1 {
 		return nil, fmt.Errorf("--grid must be at least 2 (got %d)", opt.Grid)
 	}
-	kind, err := experiments.KeyKind(opt.Key)
+	kind, err := keys.NumericKind(opt.Key)
 	if err != nil {
 		return nil, err
 	}
@@ -151,9 +153,9 @@ func Search(ctx context.Context, e *experiments.Experiment, opt Options) (*Repor
 	seeds := opt.Seeds
 	if seeds == nil && opt.SeedCount != nil {
 		n := *opt.SeedCount
-		if runs := float64(n) * float64(max(2, cmpOr(opt.Grid, 9))); runs > experiments.MaxRuns {
+		if runs := float64(n) * float64(max(2, cmpOr(opt.Grid, 9))); runs > cost.MaxRuns {
 			return nil, fmt.Errorf("--seeds %d: %d seeds at the coarse grid's %d points make %.0f runs; the most is %d",
-				n, n, cmpOr(opt.Grid, 9), runs, experiments.MaxRuns)
+				n, n, cmpOr(opt.Grid, 9), runs, cost.MaxRuns)
 		}
 		for i := range n {
 			seeds = append(seeds, e.Seed+uint64(i))
@@ -227,13 +229,13 @@ func Search(ctx context.Context, e *experiments.Experiment, opt Options) (*Repor
 }
 
 // boundSearch refuses a coarse grid whose runs exceed the limits of one
-// batch (experiments.MaxRuns, MaxBatchEvents) before any is planned:
+// batch (cost.MaxRuns, MaxBatchEvents) before any is planned:
 // --grid and --seeds multiply.
 func boundSearch(j *judge, grid int, lo, hi float64) error {
 	runs := float64(grid) * float64(len(j.seeds)) * float64(max(1, len(j.algs)))
-	if runs > experiments.MaxRuns {
+	if runs > cost.MaxRuns {
 		return fmt.Errorf("--grid %d x %d seeds x %d algorithms makes %.0f runs; the most is %d",
-			grid, len(j.seeds), len(j.algs), runs, experiments.MaxRuns)
+			grid, len(j.seeds), len(j.algs), runs, cost.MaxRuns)
 	}
 	events := 0.0
 	for _, x := range []float64{lo, hi} {
@@ -241,9 +243,9 @@ func boundSearch(j *judge, grid int, lo, hi float64) error {
 			events = max(events, pt.Cost().Events)
 		}
 	}
-	if runs*events > experiments.MaxBatchEvents {
+	if runs*events > cost.MaxBatchEvents {
 		return fmt.Errorf("the coarse grid's %.0f runs would need ~%.2g events, many hours of computing (the most is %.0g); fewer --grid points or --seeds, or a shorter duration",
-			runs, runs*events, float64(experiments.MaxBatchEvents))
+			runs, runs*events, float64(cost.MaxBatchEvents))
 	}
 	return nil
 }

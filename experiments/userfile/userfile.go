@@ -1,7 +1,9 @@
-// Package userfile reads the files a user names (an experiment, a CDF of
-// flow sizes, a shard's outputs): bounded in size, never blocked by what
-// sits at the path, and stopped by a context. It is the one place those
-// checks live, so that every user file gets all of them.
+// Package userfile reads and writes the files a user names. It reads them
+// (an experiment, a CDF of flow sizes, a shard's outputs) bounded in size,
+// never blocked by what sits at the path, and stopped by a context; it
+// saves one (an experiment) whole or not at all, never onto what is not a
+// regular file. It is the one place those checks live, so that every user
+// file gets all of them.
 package userfile
 
 import (

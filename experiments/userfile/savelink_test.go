@@ -1,4 +1,4 @@
-package experiments
+package userfile
 
 import (
 	"os"
@@ -24,7 +24,7 @@ func TestSaveRefusesADanglingLink(t *testing.T) {
 		link: "save " + link + ": is a link to missing/target.toml, which does not exist",
 		loop: "save " + loop + ": is a link to loop.toml, which cannot be followed",
 	} {
-		err := WriteFileAtomic(path, []byte("x"))
+		err := WriteAtomic(path, []byte("x"))
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("got %v, want %q", err, want)
 		}

@@ -1,4 +1,4 @@
-package experiments
+package topology
 
 import (
 	"fmt"
@@ -14,7 +14,7 @@ import (
 // host links at network.capacity, its uplinks at network.uplink_capacity.
 type leafSpine struct{}
 
-var _ = registerTopology(leafSpine{})
+var _ = Register(leafSpine{})
 
 // The sizes a leaf-spine has when the file leaves them out: sixteen hosts,
 // as small as a fabric with several paths gets.
@@ -41,8 +41,7 @@ func (leafSpine) Sized(n *Network) {
 	}
 }
 
-func (t leafSpine) Hosts(e *Experiment) int {
-	n := e.Network
+func (t leafSpine) Hosts(n Network) int {
 	t.Sized(&n)
 	if *n.Leaves < 1 || *n.HostsPerLeaf < 1 || *n.Leaves > MaxSwitches || *n.HostsPerLeaf > MaxHosts {
 		return 0
@@ -50,30 +49,28 @@ func (t leafSpine) Hosts(e *Experiment) int {
 	return *n.Leaves * *n.HostsPerLeaf
 }
 
-func (t leafSpine) Ports(e *Experiment) int {
-	n := e.Network
+func (t leafSpine) Ports(n Network) int {
 	t.Sized(&n)
-	if t.Hosts(e) == 0 || *n.Spines < 1 {
+	if t.Hosts(n) == 0 || *n.Spines < 1 {
 		return 0
 	}
 	return *n.Leaves*(*n.HostsPerLeaf+*n.Spines) + *n.Spines**n.Leaves
 }
 
-func (t leafSpine) Shape(e *Experiment) (s fabricShape, ok bool) {
-	n := e.Network
+func (t leafSpine) Shape(n Network) (s Shape, ok bool) {
 	t.Sized(&n)
-	if t.Hosts(e) == 0 || *n.Spines < 1 || *n.Spines > MaxSwitches {
+	if t.Hosts(n) == 0 || *n.Spines < 1 || *n.Spines > MaxSwitches {
 		return s, false
 	}
 	l, sp, h := float64(*n.Leaves), float64(*n.Spines), float64(*n.HostsPerLeaf)
-	s.nodes = l + sp + l*h
-	s.links = l*h + l*sp
-	s.switchPorts = l*h + 2*l*sp
-	s.groups = l
+	s.Nodes = l + sp + l*h
+	s.Links = l*h + l*sp
+	s.SwitchPorts = l*h + 2*l*sp
+	s.Groups = l
 	// At every other leaf each spine is a next hop; at each spine the
 	// leaf below.
-	s.nextHops = l * ((l-1)*sp + sp)
-	s.feeders = l*(h+sp)*(h+sp) + sp*l*l
+	s.NextHops = l * ((l-1)*sp + sp)
+	s.Feeders = l*(h+sp)*(h+sp) + sp*l*l
 	return s, true
 }
 
@@ -92,7 +89,7 @@ func (t leafSpine) SizeKey(n Network) string {
 
 func (leafSpine) BuildKey() string { return "network.topology" }
 
-func (leafSpine) Build(e *Experiment, n Network, _ model.Dist, delay func(topo.Link) algos.Time) (*topo.Topology, error) {
+func (leafSpine) Build(n Network, seed uint64, _ model.Dist, delay func(topo.Link) algos.Time) (*topo.Topology, error) {
 	return topo.LeafSpine(*n.Leaves, *n.Spines, *n.HostsPerLeaf, float64(n.Capacity), float64(*n.UplinkCapacity), int(n.Buffer), delay)
 }
 
@@ -100,8 +97,7 @@ func (leafSpine) Label(n Network) string {
 	return fmt.Sprintf("leaf-spine %dx%d", *n.Leaves, *n.Spines)
 }
 
-func (leafSpine) Validate(e *Experiment, bad badFunc) {
-	n := e.Network
+func (leafSpine) Validate(n Network, bad Bad) {
 	for _, k := range []struct {
 		key string
 		v   *int

@@ -1,4 +1,7 @@
-package experiments
+// Package catalog writes what qcnlab offers: the built-in experiments and the
+// schemes (qcnlab list), and a scheme's parameters in an experiment (qcnlab
+// algos).
+package catalog
 
 import (
 	"fmt"
@@ -8,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"qcnlab/algos"
+	"qcnlab/experiments"
 	"qcnlab/units"
 )
 
@@ -19,13 +23,13 @@ func WriteList(w io.Writer) error { return WriteListWidth(w, 0) }
 // last column (what an experiment or algorithm is) wraps at spaces, its
 // continuation lines under its start; 0 for no wrapping.
 func WriteListWidth(w io.Writer, width int) error {
-	var experiments, schemes [][]string
-	for _, name := range BuiltinNames() {
-		e, err := Builtin(name)
+	var builtins, schemes [][]string
+	for _, name := range experiments.BuiltinNames() {
+		e, err := experiments.Builtin(name)
 		if err != nil {
 			return err
 		}
-		experiments = append(experiments, []string{name, firstSentence(e.Description)})
+		builtins = append(builtins, []string{name, firstSentence(e.Description)})
 	}
 	for _, name := range algos.Names() {
 		sc, _ := algos.Lookup(name)
@@ -33,7 +37,7 @@ func WriteListWidth(w io.Writer, width int) error {
 	}
 	var b strings.Builder
 	heading(&b, "Built-in experiments (qcnlab show NAME prints one):", width)
-	writeColumns(&b, experiments, width)
+	writeColumns(&b, builtins, width)
 	heading(&b, "\nAlgorithms (qcnlab algos NAME lists the parameters):", width)
 	writeColumns(&b, schemes, width)
 	if waiting := algos.AwaitingTransport(); len(waiting) > 0 {
@@ -136,7 +140,7 @@ func wrapWords(s string, width int) []string {
 // ones if none; a named one may await the transport layer, and says so):
 // key, unit, value in e (what it sets, else the default for its network),
 // and meaning.
-func WriteAlgos(w io.Writer, e *Experiment, names ...string) error {
+func WriteAlgos(w io.Writer, e *experiments.Experiment, names ...string) error {
 	if len(names) == 0 {
 		names = algos.Names()
 	}

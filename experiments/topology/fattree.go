@@ -1,4 +1,4 @@
-package experiments
+package topology
 
 import (
 	"fmt"
@@ -13,7 +13,7 @@ import (
 // link at network.capacity.
 type fatTree struct{}
 
-var _ = registerTopology(fatTree{})
+var _ = Register(fatTree{})
 
 // defaultK is the k of a fat-tree the file leaves it out of: sixteen hosts.
 const defaultK = 4
@@ -26,8 +26,7 @@ func (fatTree) Sized(n *Network) {
 	}
 }
 
-func (t fatTree) Hosts(e *Experiment) int {
-	n := e.Network
+func (t fatTree) Hosts(n Network) int {
 	t.Sized(&n)
 	if *n.K < 2 || *n.K > MaxFatTreeK {
 		return 0
@@ -35,45 +34,52 @@ func (t fatTree) Hosts(e *Experiment) int {
 	return *n.K * *n.K * *n.K / 4
 }
 
-func (t fatTree) Ports(e *Experiment) int {
-	n := e.Network
+func (t fatTree) Ports(n Network) int {
 	t.Sized(&n)
-	if t.Hosts(e) == 0 {
+	if t.Hosts(n) == 0 {
 		return 0
 	}
 	k := *n.K
 	return (k*k + k*k/4) * k
 }
 
-func (t fatTree) Shape(e *Experiment) (s fabricShape, ok bool) {
-	n := e.Network
+func (t fatTree) Shape(n Network) (s Shape, ok bool) {
 	t.Sized(&n)
-	if t.Hosts(e) == 0 {
+	if t.Hosts(n) == 0 {
 		return s, false
 	}
 	k := float64(*n.K)
-	s.nodes = k*k*k/4 + 5*k*k/4
-	s.links = 3 * k * k * k / 4
-	s.switchPorts = 5 * k * k * k / 4
-	s.groups = k * k / 2
+	s.Nodes = k*k*k/4 + 5*k*k/4
+	s.Links = 3 * k * k * k / 4
+	s.SwitchPorts = 5 * k * k * k / 4
+	s.Groups = k * k / 2
 	// Every edge and aggregation switch has at most k/2 next hops up,
 	// every core one down.
-	s.nextHops = s.groups * (k*k*k/2 + k*k/4)
-	s.feeders = 5 * k * k / 4 * k * k
+	s.NextHops = s.Groups * (k*k*k/2 + k*k/4)
+	s.Feeders = 5 * k * k / 4 * k * k
 	return s, true
 }
 
 func (fatTree) SizeKey(Network) string { return "network.k" }
 func (fatTree) BuildKey() string       { return "network.topology" }
 
-func (fatTree) Build(e *Experiment, n Network, _ model.Dist, delay func(topo.Link) algos.Time) (*topo.Topology, error) {
+func (fatTree) Build(n Network, seed uint64, _ model.Dist, delay func(topo.Link) algos.Time) (*topo.Topology, error) {
 	return topo.FatTree(*n.K, float64(n.Capacity), int(n.Buffer), delay)
+}
+
+// Bench is a k = 8 fat-tree: 128 hosts, every link at the default 10 Gbps
+// with 150 KB buffers and 1 us of propagation.
+func (fatTree) Bench() Bench {
+	return Bench{
+		Description: "QCN permutation on a k = 8 fat-tree (128 hosts, 10 Gbps, 150 KB buffers, 1 us links), one core:",
+		Duration:    100 * algos.Millisecond,
+		Size:        func(n *Network) { n.K = ptr(8) },
+	}
 }
 
 func (fatTree) Label(n Network) string { return fmt.Sprintf("fat-tree k=%d", *n.K) }
 
-func (fatTree) Validate(e *Experiment, bad badFunc) {
-	n := e.Network
+func (fatTree) Validate(n Network, bad Bad) {
 	switch {
 	case n.K == nil: // the default
 	case *n.K < 2 || *n.K > MaxFatTreeK || *n.K%2 != 0:

@@ -1,17 +1,16 @@
-package experiments
+package keys
 
 import (
 	"fmt"
 	"strings"
 
 	"qcnlab/algos"
-	"qcnlab/experiments/keys"
 )
 
-// KeyKind finds the unit family of a numeric experiment key: a key of the
+// NumericKind finds the unit family of a numeric experiment key: a key of the
 // registry (package keys) outside an array of tables, or a scheme parameter
 // (params.NAME.KEY).
-func KeyKind(key string) (algos.Kind, error) {
+func NumericKind(key string) (algos.Kind, error) {
 	parts := strings.Split(key, ".")
 	if parts[0] == "params" {
 		if len(parts) != 3 {
@@ -30,8 +29,8 @@ func KeyKind(key string) (algos.Kind, error) {
 		}
 		return p.Kind, nil
 	}
-	k, ok := keys.Lookup(key)
-	if !ok || k.Path != key || keys.InRepeated(key) {
+	k, ok := Lookup(key)
+	if !ok || k.Path != key || InRepeated(key) {
 		return 0, fmt.Errorf("%s: unknown key", key)
 	}
 	kind, ok := k.Kind.Numeric()
@@ -40,10 +39,3 @@ func KeyKind(key string) (algos.Kind, error) {
 	}
 	return kind, nil
 }
-
-// KeyStep is the spacing of the values a whole-number key can hold, when
-// only every step-th whole number is one (a fat-tree's k is even: k/2 pods
-// of k/2 switches); 1 for every other key. A search or a grid along the
-// key keeps to its multiples, so that it never asks for a value the file
-// would refuse.
-func KeyStep(key string) int { return keys.StepOf(key) }

@@ -1,9 +1,10 @@
-package experiments
+package topology
 
 import (
 	"fmt"
 
 	"qcnlab/algos"
+	"qcnlab/experiments/keys"
 	"qcnlab/model"
 	"qcnlab/model/topo"
 	"qcnlab/units"
@@ -13,15 +14,15 @@ import (
 // any graph of hosts and switches.
 type custom struct{}
 
-var _ = registerTopology(custom{})
+var _ = Register(custom{})
 
 func (custom) Name() string { return "custom" }
 
 func (custom) Sized(*Network) {}
 
-func (custom) Hosts(e *Experiment) int {
+func (custom) Hosts(n Network) int {
 	hosts := 0
-	for _, node := range e.customNodes() {
+	for _, node := range customNodes(n) {
 		if node.Kind == topo.Host {
 			hosts++
 		}
@@ -29,13 +30,13 @@ func (custom) Hosts(e *Experiment) int {
 	return hosts
 }
 
-func (custom) Ports(e *Experiment) int {
+func (custom) Ports(n Network) int {
 	kinds := map[string]topo.Kind{}
-	for _, node := range e.customNodes() {
+	for _, node := range customNodes(n) {
 		kinds[node.Name] = node.Kind
 	}
 	ports := 0
-	for _, l := range e.Network.FabricLinks {
+	for _, l := range n.FabricLinks {
 		for _, end := range []string{l.A, l.B} {
 			if kinds[end] == topo.Switch {
 				ports++
@@ -45,12 +46,11 @@ func (custom) Ports(e *Experiment) int {
 	return ports
 }
 
-func (custom) Shape(e *Experiment) (s fabricShape, ok bool) {
-	n := e.Network
-	if len(n.Nodes) > maxFabricEls || len(n.FabricLinks) > maxFabricEls {
+func (custom) Shape(n Network) (s Shape, ok bool) {
+	if len(n.Nodes) > MaxFabricElements || len(n.FabricLinks) > MaxFabricElements {
 		return s, false
 	}
-	nodes := e.customNodes()
+	nodes := customNodes(n)
 	kinds := make(map[string]topo.Kind, len(nodes))
 	for _, node := range nodes {
 		kinds[node.Name] = node.Kind
@@ -71,16 +71,16 @@ func (custom) Shape(e *Experiment) (s fabricShape, ok bool) {
 		for _, end := range []string{l.A, l.B} {
 			if kinds[end] == topo.Switch {
 				degree[end]++
-				s.switchPorts++
+				s.SwitchPorts++
 			}
 		}
 	}
-	s.nodes = float64(len(nodes))
-	s.links = float64(len(n.FabricLinks))
-	s.groups = float64(len(groups))
-	s.nextHops = s.groups * between
+	s.Nodes = float64(len(nodes))
+	s.Links = float64(len(n.FabricLinks))
+	s.Groups = float64(len(groups))
+	s.NextHops = s.Groups * between
 	for _, d := range degree {
-		s.feeders += d * d
+		s.Feeders += d * d
 	}
 	return s, true
 }
@@ -90,7 +90,7 @@ func (custom) BuildKey() string       { return "network.link" }
 
 // Build links the nodes, each link at its own capacity, delay and buffer
 // or the network's.
-func (custom) Build(e *Experiment, n Network, hop model.Dist, _ func(topo.Link) algos.Time) (*topo.Topology, error) {
+func (custom) Build(n Network, seed uint64, hop model.Dist, _ func(topo.Link) algos.Time) (*topo.Topology, error) {
 	var links []topo.Link
 	for i, l := range n.FabricLinks {
 		c, b, d := float64(n.Capacity), int(n.Buffer), hop
@@ -103,22 +103,29 @@ func (custom) Build(e *Experiment, n Network, hop model.Dist, _ func(topo.Link) 
 		if l.Delay != nil {
 			d = l.Delay.Dist()
 		}
-		links = append(links, topo.Duplex(l.A, l.B, c, d.Draw(model.DelayRand(e.Seed, model.StreamHopDelays+uint64(i))), b))
+		links = append(links, topo.Duplex(l.A, l.B, c, d.Draw(model.DelayRand(seed, model.StreamHopDelays+uint64(i))), b))
 	}
-	return topo.Custom(e.customNodes(), links)
+	return topo.Custom(customNodes(n), links)
 }
 
 func (custom) Label(Network) string { return "custom" }
 
 // Validate checks [[network.node]] and [[network.link]].
-func (custom) Validate(e *Experiment, bad badFunc) {
-	n := e.Network
+func (custom) Validate(n Network, bad Bad) {
+	for i, node := range n.Nodes {
+		keys.PrintableName(fmt.Sprintf("network.node[%d].name", i), node.Name, bad)
+		keys.PrintableName(fmt.Sprintf("network.node[%d].tier", i), node.Tier, bad)
+	}
+	for i, l := range n.FabricLinks {
+		keys.PrintableName(fmt.Sprintf("network.link[%d].a", i), l.A, bad)
+		keys.PrintableName(fmt.Sprintf("network.link[%d].b", i), l.B, bad)
+	}
 	if len(n.FabricLinks) == 0 {
 		bad("network.link", "missing: a custom topology lists its links, [[network.link]] a = \"h0\", b = \"tor0\"")
 		return
 	}
-	if len(n.Nodes) > maxFabricEls || len(n.FabricLinks) > maxFabricEls {
-		bad("network.link", "more than %d nodes or links", maxFabricEls)
+	if len(n.Nodes) > MaxFabricElements || len(n.FabricLinks) > MaxFabricElements {
+		bad("network.link", "more than %d nodes or links", MaxFabricElements)
 		return
 	}
 	listed := map[string]bool{}
@@ -159,20 +166,20 @@ func (custom) Validate(e *Experiment, bad badFunc) {
 
 // customNodes lists the nodes of a custom topology: those [[network.node]]
 // lists, then those its links name, in the order they first appear.
-func (e *Experiment) customNodes() []topo.Node {
+func customNodes(n Network) []topo.Node {
 	var nodes []topo.Node
 	seen := map[string]bool{}
-	for _, n := range e.Network.Nodes {
-		if !seen[n.Name] {
-			seen[n.Name] = true
+	for _, node := range n.Nodes {
+		if !seen[node.Name] {
+			seen[node.Name] = true
 			kind := topo.Switch
-			if n.Kind == "host" {
+			if node.Kind == "host" {
 				kind = topo.Host
 			}
-			nodes = append(nodes, topo.Node{Name: n.Name, Kind: kind, Tier: n.Tier, Level: n.Level})
+			nodes = append(nodes, topo.Node{Name: node.Name, Kind: kind, Tier: node.Tier, Level: node.Level})
 		}
 	}
-	for _, l := range e.Network.FabricLinks {
+	for _, l := range n.FabricLinks {
 		for _, name := range []string{l.A, l.B} {
 			if name != "" && !seen[name] {
 				seen[name] = true

@@ -1,0 +1,107 @@
+package topology
+
+import "qcnlab/units"
+
+// Network is the [network] table.
+type Network struct {
+	Topology  string         `toml:"topology"`
+	Capacity  units.Rate     `toml:"capacity"` // of every congestible link
+	Buffer    units.Bytes    `toml:"buffer"`   // of every congestible link
+	FrameSize units.Bytes    `toml:"frame_size"`
+	RTT       units.Duration `toml:"rtt"`
+	// A parking lot chains Links congestible links; HopDelay is the
+	// propagation between consecutive switches (default: rtt / 2).
+	// A distribution is drawn once per link.
+	Links    *int   `toml:"links"`
+	HopDelay *Delay `toml:"hop_delay"`
+	// FeedbackLatency is the switch's time to generate a feedback frame,
+	// drawn per frame.
+	FeedbackLatency Delay `toml:"feedback_latency"`
+	// PFC turns on IEEE 802.1Qbb on every switch port; the thresholds
+	// default to values derived per port (model/pfc.go).
+	PFC     bool         `toml:"pfc"`
+	PFCXoff *units.Bytes `toml:"pfc_xoff"`
+	PFCXon  *units.Bytes `toml:"pfc_xon"`
+	// PFCAccounting is "ingress" or "egress" (pfc.go); PFCDeadlockAfter
+	// how long a cycle of pauses must hold to stop the run as a deadlock.
+	PFCAccounting    string          `toml:"pfc_accounting,omitempty"`
+	PFCDeadlockAfter *units.Duration `toml:"pfc_deadlock_after,omitempty"`
+	// PFCThreshold is "static" or "dynamic", PFCAlpha the dynamic
+	// threshold's share of the free shared buffer (pfc.go).
+	PFCThreshold string   `toml:"pfc_threshold,omitempty"`
+	PFCAlpha     *float64 `toml:"pfc_alpha,omitempty"`
+	// Classes are every switch port's traffic classes, Scheduler how the
+	// port shares itself among them (classes.go).
+	Classes       *int         `toml:"classes,omitempty"`
+	Scheduler     string       `toml:"scheduler,omitempty"`
+	StrictClasses *int         `toml:"strict_classes,omitempty"`
+	ClassWeights  []int        `toml:"class_weights,omitempty"`
+	DWRRQuantum   *units.Bytes `toml:"dwrr_quantum,omitempty"`
+	// Changes set the capacity of links during the run.
+	Changes []Change `toml:"changes,omitempty"`
+	// ClockPPM bounds each host's clock offset and SwitchJitter the
+	// variation of a switch's forwarding latency (model/clock.go): what
+	// breaks perfectly periodic senders' lock-step. Defaults in clock.go.
+	ClockPPM     *float64        `toml:"clock_ppm,omitempty"`
+	SwitchJitter *units.Duration `toml:"switch_jitter,omitempty"`
+
+	// A fabric (fabric.go): a leaf-spine of Leaves leaves, Spines spines
+	// and HostsPerLeaf hosts under each, its host links at Capacity and
+	// its uplinks at UplinkCapacity; a fat-tree of K-port switches; or a
+	// custom topology of Nodes and FabricLinks. Every switch egress port
+	// has Buffer. Routing is "ecmp" or "spray" (Spray says how).
+	UplinkCapacity *units.Rate  `toml:"uplink_capacity,omitempty"`
+	Leaves         *int         `toml:"leaves,omitempty"`
+	Spines         *int         `toml:"spines,omitempty"`
+	HostsPerLeaf   *int         `toml:"hosts_per_leaf,omitempty"`
+	K              *int         `toml:"k,omitempty"`
+	Routing        string       `toml:"routing,omitempty"`
+	Spray          string       `toml:"spray,omitempty"`
+	Nodes          []FabricNode `toml:"node,omitempty"`
+	FabricLinks    []FabricLink `toml:"link,omitempty"`
+}
+
+// Change is a [[network.changes]] entry: from At on, Link (every link if
+// absent) serves at Capacity.
+type Change struct {
+	At       *units.Duration `toml:"at"`       // required: nil only when the file left it out
+	Capacity *units.Rate     `toml:"capacity"` // required
+	Link     *int            `toml:"link,omitempty"`
+}
+
+// Bounds on a fabric, checked before anything is built from the file.
+const (
+	MaxHosts          = 16384 // hosts of a fabric (a k = 40 fat-tree has 16,000)
+	MaxFatTreeK       = 40
+	MaxSwitches       = 4096    // leaves or spines of a leaf-spine
+	MaxFabricElements = 200_000 // custom nodes, links
+)
+
+// FabricNode is a [[network.node]] entry of a custom topology. A node that
+// no entry lists is a host if its name begins with "h" followed by a digit
+// (h0, h12), else a switch.
+type FabricNode struct {
+	Name  string `toml:"name"`
+	Kind  string `toml:"kind"`            // "host" or "switch"
+	Tier  string `toml:"tier,omitempty"`  // for the per-tier summary: "tor", "agg", ...
+	Level int    `toml:"level,omitempty"` // orders the tiers, hosts at 0: up is toward a higher level
+}
+
+// FabricLink is a [[network.link]] entry: a full-duplex cable.
+type FabricLink struct {
+	A        string       `toml:"a"`
+	B        string       `toml:"b"`
+	Capacity *units.Rate  `toml:"capacity,omitempty"` // default network.capacity
+	Delay    *Delay       `toml:"delay,omitempty"`    // default network.hop_delay, drawn per link
+	Buffer   *units.Bytes `toml:"buffer,omitempty"`   // default network.buffer, at each switch end
+}
+
+// Sized fills in the size keys the file left out, by its topology's
+// defaults.
+func (n *Network) Sized() {
+	if t := Fabric(n.Topology); t != nil {
+		t.Sized(n)
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
