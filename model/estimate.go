@@ -136,7 +136,7 @@ func Estimate(cfg Config) Cost {
 			rate = math.Min(rate, offeredFactor*t.Ports[n.ports[j]].Capacity/crossing[j])
 		}
 		frames, perFrame := rate/frameBits*dur, float64(1+2*f.hops)
-		if sent := math.Ceil(float64(f.size)/frameB) + 1; f.size > 0 && sent < frames {
+		if sent := math.Ceil(float64(f.size)/frameB) + 1; f.size > 0 && !resends(&cfg) && sent < frames {
 			// A flow of a given size sends its frames and stops: no
 			// slack of a rate below the line's, so each frame counts
 			// the feedback it may draw too.
@@ -270,8 +270,9 @@ func memoryLayout(cfg *Config, bounds, cpBytes float64) Layout {
 // flows routed through a port come in at no more than its capacity, its
 // queue stays within a few frames; where they bring more, it grows by at
 // most the excess over the run; and it never holds more than its flows
-// send. PFC (a paused port serves nothing), capacity changes, spraying and
-// short flows (routes not known at the start) leave a port its buffer.
+// send (unless a transport resends its losses). PFC (a paused port serves
+// nothing), capacity changes, spraying and short flows (routes not known
+// at the start) leave a port its buffer.
 func queueBounds(cfg *Config, n *network) []float64 {
 	t := n.topo
 	frameBits := 8 * float64(cfg.FrameBytes)
@@ -298,7 +299,7 @@ func queueBounds(cfg *Config, n *network) []float64 {
 	fast := 1 + cfg.ClockPPM*1e-6
 	for _, f := range n.flows {
 		sent := f.lineRate * fast * dur
-		if f.size > 0 {
+		if f.size > 0 && !resends(cfg) {
 			sent = math.Min(sent, 8*float64(f.size+int64(cfg.FrameBytes)))
 		}
 		from := int32(-1 - f.host)
@@ -332,6 +333,12 @@ func queueBounds(cfg *Config, n *network) []float64 {
 		q[j] = math.Min(full(int(j)), math.Min(bits/frameBits+1, grown))
 	}
 	return q
+}
+
+// resends says whether a flow may send more than its size: a transport
+// that recovers losses sends some frames again.
+func resends(cfg *Config) bool {
+	return cfg.transportOn() && cfg.Transport.Recovery != RecoveryNone
 }
 
 // shortFlowsAlive is the short flows a host holds on average over a run,
@@ -374,11 +381,19 @@ func schemeSizes(cfg *Config, n *network) (cp, rp, np float64) {
 		return float64(v.Type().Size())
 	}
 	c := cfg.Scheme.NewCP(algos.CPEnv{Network: netw, CPID: 1, Capacity: netw.Capacity, Buffer: netw.Buffer, Rand: r}, cfg.Params)
-	p := cfg.Scheme.NewRP(algos.RPEnv{Network: netw, LineRate: netw.LineRate, InitialRate: netw.LineRate, Rand: r}, cfg.Params)
+	if cfg.transportOn() { // a Sender and its transport (transport.go)
+		snd := cfg.Scheme.NewSender(algos.SenderEnv{Network: netw, LineRate: netw.LineRate, BaseRTT: netw.MaxLoopDelay, Hops: 1, Rand: r}, cfg.Params)
+		rp = size(snd) + float64(unsafe.Sizeof(transport{})) + 2*64 + 80
+		if _, ok := snd.(algos.TelemetrySender); ok { // the telemetry ring: 64 frames of 5 hops at least
+			rp += 64 * 5 * float64(unsafe.Sizeof(algos.Hop{}))
+		}
+	} else {
+		rp = size(cfg.Scheme.NewRP(algos.RPEnv{Network: netw, LineRate: netw.LineRate, InitialRate: netw.LineRate, Rand: r}, cfg.Params)) + 64
+	}
 	if cfg.Scheme.NewNP != nil {
 		np = size(cfg.Scheme.NewNP(algos.NPEnv{Network: netw, Rand: r}, cfg.Params)) + 64
 	}
-	return size(c) + 64, size(p) + 64, np
+	return size(c) + 64, rp, np
 }
 
 // estimateSlack is how far above a run's needs Estimate may be (TestEstimate).
