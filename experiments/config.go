@@ -166,6 +166,7 @@ func (e *Experiment) Config(algorithm string) (model.Config, error) {
 func (e *Experiment) baseConfig() model.Config {
 	return model.Config{
 		PFC:               e.pfcConfig(),
+		Transport:         e.transportConfig(),
 		Classes:           e.classesConfig(),
 		Shared:            e.sharedBuffer(),
 		ClockPPM:          e.ClockPPM(),

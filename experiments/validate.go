@@ -67,6 +67,7 @@ func (e *Experiment) Validate() error {
 	e.validateChanges(bad, links)
 	e.validateTraffic(bad)
 
+	e.validateTransport(bad)
 	e.validateClasses(bad)
 	e.validateBuffer(bad)
 	e.validateClassRED(bad)
