@@ -219,9 +219,9 @@ func init() {
 	// The ACK-clocked schemes' built-ins, each checked by its test in
 	// experiments/transport_builtins_test.go.
 	measuredInDescriptions["dctcp-two-bottlenecks"] = []string{"48.0", "475.4", "52.0", "0.999", "100", "99.9"}
-	measuredInDescriptions["hpcc-vs-dcqcn-incast"] = []string{"91.4", "2.35", "54.3", "6.5", "9", "127", "5.61", "7.62"}
-	measuredInDescriptions["ack-clocked-fabric"] = []string{"70", "41", "1.69", "3.56", "3.16", "33.7", "2.14", "6.09", "2.02", "4.94",
-		"2.80", "5.68", "3.42", "7", "17", "5.25", "9", "3.94", "5.11", "4.30"}
+	measuredInDescriptions["hpcc-vs-dcqcn-incast"] = []string{"91.4", "2.35", "54.5", "7.04", "9", "137", "5.61", "7.62"}
+	measuredInDescriptions["ack-clocked-fabric"] = []string{"70", "41", "1.60", "3.89", "3.16", "33.7", "2.14", "6.09", "2.02", "4.94",
+		"2.80", "5.68", "3.11", "8", "17", "5.25", "9", "3.94", "7", "5.11", "4.30"}
 	for _, c := range convergenceChecks {
 		measuredInDescriptions["qcn-convergence-model"] = append(measuredInDescriptions["qcn-convergence-model"], c.want...)
 	}
