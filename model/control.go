@@ -164,7 +164,13 @@ func (s *Packet) enterControl(p *port, pi int32, f *frame) {
 func (s *Packet) controlLands(p *port, q *queued) {
 	msg := p.cls.ctlMsgs.pop()
 	m := s.messages.at(msg)
-	s.agenda.schedule(event{kind: m.kind, at: max(q.done+p.exitDelay, s.now), limiter: q.lim, msg: msg})
+	at := max(q.done+p.exitDelay, s.now)
+	if m.ack {
+		s.ackFrameLands(q.lim, m, at)
+		s.messages.remove(msg)
+		return
+	}
+	s.agenda.schedule(event{kind: m.kind, at: at, limiter: q.lim, msg: msg})
 }
 
 // newControlQueue is a port's control queue.

@@ -457,9 +457,14 @@ func (tp *transport) nextMilestone() int64 {
 func (s *Packet) sendAck(l *limiter, f *frame, nack bool, sack int64) {
 	tp := l.tp
 	h := &s.hosts[l.host]
-	at := s.now + f.prop - h.fwd + h.bwd + tp.ackDelay
-	if n := l.acks.len(); n > 0 {
-		at = max(at, l.acks.at(n-1).at) // ACKs on one path stay in order
+	at := algos.Never // as a control frame, known when it leaves the last switch
+	if l.back == nil {
+		at = s.now + f.prop - h.fwd + h.bwd + tp.ackDelay
+		if n := l.acks.len(); n > 0 {
+			at = max(at, l.acks.at(n-1).at) // ACKs on one path stay in order
+		}
+	} else {
+		s.sendAckFrame(l, f)
 	}
 	m := l.acks.pushSlot()
 	m.at, m.seq, m.sack, m.sent, m.ints = at, tp.rcvNxt, sack, f.sent, -1
@@ -469,9 +474,42 @@ func (s *Packet) sendAck(l *limiter, f *frame, nack bool, sack int64) {
 		n := len(tp.ints) / tp.nhops
 		m.nhops = uint8(copy(s.ackINT.at(m.ints)[:tp.nhops], tp.ints[int(f.cpid)%n*tp.nhops:]))
 	}
-	if l.acks.len() == 1 { // the host's next event may be sooner
+	if l.back == nil {
+		l.acksLanded++
+		if l.acks.len() == 1 { // the host's next event may be sooner
+			l.ackAt = at
+			s.syncArrival(h)
+		}
+	}
+}
+
+// sendAckFrame sends the ACK of frame f, just received, back to limiter
+// l's sender as a control frame (control.go): it crosses the receiver's
+// link (its propagation and its own transmission; the receiver's NIC does
+// not queue it behind its own data), then queues and is serialised at
+// each switch port of the reverse path, in the control queue, and lands
+// as it leaves the last (ackFrameLands). Its contents wait in l.acks.
+func (s *Packet) sendAckFrame(l *limiter, f *frame) {
+	r := &s.hosts[l.dst]
+	at := s.now + r.fwd + algos.TransmitTime(ControlBytes, r.capacity)
+	msg := s.messages.add(message{epoch: l.epoch, back: l.back, prop: f.prop, born: s.now, ack: true})
+	s.agenda.schedule(event{kind: evControlFrame, at: at, limiter: f.lim, msg: msg})
+}
+
+// ackFrameLands: the control frame of limiter lim's next ACK leaves the
+// last switch at now and reaches the sender's host at at. The ACKs of a
+// flow take one path in one FIFO queue per port, so they land in the
+// order they were sent: it is the first in l.acks without a time.
+func (s *Packet) ackFrameLands(lim int32, m *message, at algos.Time) {
+	l := s.lims[lim]
+	if m.epoch != l.epoch || l.tp.done {
+		return // its flow has ended: its ACKs were let go
+	}
+	l.acks.at(int(l.acksLanded)).at = at
+	l.acksLanded++
+	if l.acksLanded == 1 { // the host's next event may be sooner
 		l.ackAt = at
-		s.syncArrival(h)
+		s.syncArrival(&s.hosts[l.host])
 	}
 }
 
@@ -482,8 +520,9 @@ func (s *Packet) sendAck(l *limiter, f *frame, nack bool, sack int64) {
 // time plus a frame's way to the switch (host.nextArrival).
 func (s *Packet) ackLands(l *limiter) {
 	m := l.acks.pop()
+	l.acksLanded--
 	l.ackAt = algos.Never
-	if l.acks.len() > 0 {
+	if l.acksLanded > 0 {
 		l.ackAt = l.acks.front().at
 	}
 	if m.ints >= 0 {
@@ -564,7 +603,7 @@ func (s *Packet) transportComplete(l *limiter) {
 			s.ackINT.remove(m.ints)
 		}
 	}
-	l.ackAt = algos.Never
+	l.ackAt, l.acksLanded = algos.Never, 0
 	sz := l.sized
 	sz.left, sz.outstanding, sz.last = 0, 0, s.now
 	s.syncTimers(h)
