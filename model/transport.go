@@ -23,11 +23,20 @@ import (
 // the INT each egress port stamped on that frame as it left.
 //
 // ACKs travel the reverse of the data's path in a class of their own, as the
-// references send them (the HPCC code's RdmaEnqueueHighPrioQ): qcnlab gives
-// an ACK the reverse path's propagation and its own transmission on each
-// link, and neither queues it nor drops it nor charges it to the reverse
-// links' capacity. A strict-priority ACK waits at most for the data frame on
-// the wire at each hop, which this leaves out.
+// references send them (the HPCC code's RdmaEnqueueHighPrioQ). On a fabric
+// routed by ECMP with control frames (Config.ControlFrames, the default
+// there for these schemes) an ACK or NACK is a 64 B control frame
+// (control.go): it crosses the receiver's link (its propagation and its
+// transmission: the receiver's NIC does not queue it behind its own data),
+// then queues at each switch port of the reverse path in the control
+// queue, served before every class, never paused or dropped, waits for
+// the frame on the wire and for other control frames, takes the reverse
+// links' capacity and is counted there, and lands at the sender as it
+// leaves the last switch (sendAckFrame, ackFrameLands). On a chain, whose
+// reverse ports are not simulated, and on a sprayed fabric, whose frames
+// have no route to reverse, an ACK takes the reverse path's propagation
+// and its own transmission on each link, never queued, dropped or charged
+// to the reverse links.
 //
 // Loss recovery (Transport.Recovery): go-back-N rewinds the next byte to
 // send to the cumulative ACK on a NACK or a timeout (RecoverQueue,
