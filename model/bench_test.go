@@ -87,7 +87,7 @@ func fatTreeConfig(b testing.TB, d algos.Time) Config {
 	return cfg
 }
 
-// BenchmarkFatTreePermutationQCN reports frame-hops (a frame's arrival at a
+// BenchmarkFatTreePermutationQCN reports frame-hops (a frame leaving a
 // switch port) per wall second, and the peak heap.
 func BenchmarkFatTreePermutationQCN(b *testing.B) {
 	var hops uint64
@@ -194,6 +194,39 @@ func allocsPerFrame(t *testing.T, config func(testing.TB, algos.Time) Config) {
 	a2, h2 := allocs(4 * algos.Millisecond)
 	if extra := a2 - a1; extra > 0.001*float64(h2-h1) {
 		t.Errorf("%g more allocations for %d more frame-hops", extra, h2-h1)
+	}
+}
+
+// A frame-hop is a frame leaving a switch port, and a transmission a frame
+// sent onto any link: on an overloaded dumbbell without congestion
+// control, the frames dropped or still queued at its one port are not
+// frame-hops (they were counted as they arrived), and the hosts' links
+// sent the frames their bytes make.
+func TestFrameHopsAreFramesLeavingAPort(t *testing.T) {
+	none, err := algos.Lookup("none")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := benchConfig(t, 5*algos.Millisecond)
+	cfg.Scheme = none
+	if cfg.Params, err = none.Resolve(cfg.Network(), nil); err != nil {
+		t.Fatal(err)
+	}
+	sim, err := NewPacket(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sim.Run()
+	var sent int64
+	for _, h := range sim.hosts {
+		sent += h.sent
+	}
+	hops, frames := sim.FrameHops(), sim.Frames()
+	if sim.ports[0].drops == 0 || hops != frames {
+		t.Errorf("%d drops; %d frame-hops, %d frames through the only port", sim.ports[0].drops, hops, frames)
+	}
+	if got := sim.Transmissions() - hops; int64(got) != sent/int64(cfg.FrameBytes) {
+		t.Errorf("%d transmissions by the hosts, who sent %d frames", got, sent/int64(cfg.FrameBytes))
 	}
 }
 

@@ -23,15 +23,16 @@ const (
 // feedback that comes back. The network is data (network.go): a chain of
 // bottlenecks (a dumbbell, a parking lot) or a fabric, walked the same way.
 type Packet struct {
-	cfg    Config
-	net    *network
-	now    algos.Time
-	agenda agenda
-	hosts  []host
-	lims   []*limiter // the first statics are the network's flows; a frame names its limiter by index
-	ports  []*port
-	events uint64 // discrete events handled: releases, arrivals, departures, feedback, timers
-	done   bool
+	cfg      Config
+	net      *network
+	now      algos.Time
+	agenda   agenda
+	hosts    []host
+	lims     []*limiter // the first statics are the network's flows; a frame names its limiter by index
+	ports    []*port
+	events   uint64 // discrete events handled: releases, arrivals, departures, feedback, timers
+	released uint64 // frames the hosts' NICs sent
+	done     bool
 
 	delivered []int64       // per limiter, bytes that left the network (dense: counted per frame)
 	statics   int           // the limiters of the network's flows: the summary's sources
@@ -258,15 +259,20 @@ func (s *Packet) Frames() uint64 {
 	return n
 }
 
-// FrameHops is the number of frames that have arrived at a switch port,
-// dropped or not: on a fabric, the work a run does per frame.
+// FrameHops is the number of frames that have left a switch port: a frame
+// that crosses five switches makes five, one dropped at a port none there.
+// On a fabric, the work a run does per frame.
 func (s *Packet) FrameHops() uint64 {
-	var n int64
+	var n uint64
 	for _, p := range s.ports {
-		n += p.arrivals
+		n += p.frames
 	}
-	return uint64(n)
+	return n
 }
+
+// Transmissions is the number of frames sent onto a link: by a host's NIC
+// (released by its rate limiters) or by a switch port (FrameHops).
+func (s *Packet) Transmissions() uint64 { return s.released + s.FrameHops() }
 
 // Run advances to the end of the run.
 func (s *Packet) Run() { s.Advance(s.cfg.Duration) }

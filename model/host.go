@@ -202,6 +202,7 @@ func (s *Packet) release(h *host, l *limiter, e algos.Time) {
 	}
 	l.emitted += int64(bytes)
 	s.events++
+	s.released++
 	// The gap after a frame is its own bits at the rate: a flow's last,
 	// shorter frame is followed by a shorter gap.
 	l.mark, l.credit = e, 0

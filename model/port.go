@@ -170,6 +170,7 @@ func (p *port) arrive(now algos.Time, f *algos.Frame, flags uint8, fb *algos.Fee
 		}
 		p.queue.push(queued{done: done, bytes: uint16(f.Bytes), lim: int32(f.Source), flags: flags})
 		p.bytes += f.Bytes
+		p.level.reach(float64(p.bytes))
 		p.level.set(now, float64(p.bytes))
 	} else {
 		p.drops++

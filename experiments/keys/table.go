@@ -62,7 +62,7 @@ var All = []Key{
 	{Path: "network.spines", Kind: Count, Topologies: []string{"leaf_spine"}, Doc: "spine switches, each linked to every leaf", Cost: "links and routing tables grow with it"},
 	{Path: "network.hosts_per_leaf", Kind: Count, Topologies: []string{"leaf_spine"}, Doc: "hosts under each leaf", Cost: "hosts and flows grow with it"},
 	{Path: "network.uplink_capacity", Kind: Rate, Topologies: []string{"leaf_spine"}, Derived: "network.capacity", Doc: "rate of the leaf-spine links"},
-	{Path: "network.k", Kind: Count, Topologies: []string{"fat_tree"}, Step: 2, Doc: "ports of every switch (even): k^3/4 hosts", Cost: "hosts grow with k^3, routing tables with k^5"},
+	{Path: "network.k", Kind: Count, Topologies: []string{"fat_tree"}, Step: 2, Doc: "ports of every switch (even): k^3/4 hosts", Cost: "hosts and ports grow with k^3 (its routes are a formula, no table)"},
 	{Path: "network.routing", Kind: Choice, Choices: []string{"ecmp", "spray"}, Topologies: fabricsOnly, Derived: "ecmp", Doc: "ecmp (a path per flow, by hash) or spray (a next hop per frame)", Rule: setOneOf},
 	{Path: "network.spray", Kind: Choice, Choices: []string{"round_robin", "random"}, Topologies: fabricsOnly, Derived: "round_robin, with routing = \"spray\"", Doc: "how spray picks a frame's next hop", Rule: checkSpray},
 	{Path: "network.node", Kind: Tables, Topologies: []string{"custom"}, Doc: "[[network.node]]: a custom fabric's nodes", Cost: "nodes and routing tables grow with them"},
