@@ -236,7 +236,6 @@ func (p *port) arriveClass(now algos.Time, f *algos.Frame, class uint8, flags ui
 		p.bytes += f.Bytes
 		p.level.reach(float64(p.bytes))
 		p.level.set(now, float64(p.bytes))
-		q.level.reach(float64(q.bytes))
 		q.level.set(now, float64(q.bytes))
 	} else {
 		p.drops++

@@ -122,6 +122,7 @@ func (s *Packet) enterControl(p *port, pi int32, f *frame) {
 	}
 	cs.ctl.bytes += ControlBytes
 	p.bytes += ControlBytes
+	p.level.reach(float64(p.bytes))
 	p.level.set(s.now, float64(p.bytes))
 	if last {
 		cs.ctlMsgs.push(f.cpid)
