@@ -137,14 +137,51 @@ func BenchmarkFatTreeRealSwitch(b *testing.B) {
 	b.ReportMetric(float64(hops)/b.Elapsed().Seconds(), "frame-hops/s")
 }
 
+// classesSwitchConfig is realSwitchConfig with two traffic classes under
+// DWRR, the flows alternating between them, in shared-buffer switches
+// whose PFC thresholds are dynamic.
+func classesSwitchConfig(b testing.TB, d algos.Time) Config {
+	cfg := realSwitchConfig(b, d)
+	cfg.Classes = &Classes{N: 2, Weights: []int{1, 1}}
+	cfg.PFC.Dynamic, cfg.PFC.Alpha = true, 0.125
+	cfg.Shared = &SharedBuffer{Reserve: 1500, Alpha: 1}
+	for i := range cfg.Fabric.Flows {
+		cfg.Fabric.Flows[i].Class = i % 2
+	}
+	return cfg
+}
+
+// BenchmarkFatTreeSharedClasses is BenchmarkFatTreeRealSwitch with two
+// classes in a shared buffer (classesSwitchConfig).
+func BenchmarkFatTreeSharedClasses(b *testing.B) {
+	b.ReportAllocs()
+	var hops uint64
+	for b.Loop() {
+		sim, err := NewPacket(classesSwitchConfig(b, 20*algos.Millisecond))
+		if err != nil {
+			b.Fatal(err)
+		}
+		sim.Run()
+		hops += sim.FrameHops()
+	}
+	b.ReportMetric(float64(hops)/b.Elapsed().Seconds(), "frame-hops/s")
+}
+
 // The switch allocates nothing per frame: running twice as long on the
-// real-switch fat-tree (clocks, jitter, ingress PFC) adds a handful of
-// allocations (rings that grow, marks at boundaries), not one per frame.
+// real-switch fat-tree (clocks, jitter, ingress PFC), with one class or
+// with two in a shared buffer, adds a handful of allocations (rings that
+// grow, marks at boundaries), not one per frame.
 func TestRealSwitchAllocatesNothingPerFrame(t *testing.T) {
+	for _, config := range []func(testing.TB, algos.Time) Config{realSwitchConfig, classesSwitchConfig} {
+		allocsPerFrame(t, config)
+	}
+}
+
+func allocsPerFrame(t *testing.T, config func(testing.TB, algos.Time) Config) {
 	allocs := func(d algos.Time) (float64, uint64) {
 		var hops uint64
 		n := testing.AllocsPerRun(1, func() {
-			sim, err := NewPacket(realSwitchConfig(t, d))
+			sim, err := NewPacket(config(t, d))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -52,6 +52,7 @@ type Packet struct {
 	ack       algos.Ack
 	ackHops   [maxINTHops]algos.Hop
 	telemetry bool
+	ctlFrame  frame          // the control frame being generated (control.go)
 	fbPaths   []feedbackPath // per limiter, nil unless the feedback latency varies
 	loops     []loopStats    // per limiter
 
@@ -86,6 +87,8 @@ type Packet struct {
 	switchPorts [][]int32 // per node, its simulated egress ports
 	nodeIngress [][]int32 // per node, the links into it
 	xonScratch  []departure
+	classes     int32     // traffic classes of every port: ingress links are counted per (link, class)
+	classPorts  bool      // the ports have class queues (classes.go): several classes, a shared buffer or control frames
 	nodeBytes   []int     // per node, the bytes in the switch
 	nodeFree    []int     // per node, with dynamic thresholds, its shared buffer less the headroom of the links into it
 	deadlock    *Deadlock // the PFC deadlock that stopped the run, if any (deadlock.go)
@@ -194,6 +197,9 @@ func (s *Packet) addLimiter(f flowSpec, netw *algos.Network) *limiter {
 	}
 	if len(f.route) > 0 {
 		l.first = s.ports[f.route[0]]
+		if cfg.ControlFrames {
+			l.back = s.backRoute(f)
+		}
 	}
 	s.made++
 	l.id = i
@@ -330,13 +336,15 @@ func (s *Packet) advance(until algos.Time, stop uint64) {
 		case evFlowArrival:
 			s.flowArrival()
 		case evPauseHost:
-			s.pauseHost(ev.host, ev.on)
+			s.pauseHost(ev.host, ev.class, ev.on)
 		case evPausePort:
-			s.pausePort(ev.port, ev.on)
+			s.pausePort(ev.port, ev.class, ev.on)
 		case evXonCheck:
 			s.xonCheck(ev.port, ev.gen)
 		case evIngressXonCheck:
 			s.ingressXonCheck(ev.port, ev.gen)
+		case evControlFrame:
+			s.injectControl(ev.limiter, ev.msg)
 		case evDeadlockCheck:
 			if s.deadlockCheck(ev.port, ev.gen); s.deadlock != nil {
 				end = s.now // the run stops here
