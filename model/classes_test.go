@@ -41,12 +41,12 @@ func within(t *testing.T, what string, sum Summary, i int, want, tol float64) {
 // DWRR with weights 3:1 and a quantum of one frame serves three frames of
 // class 0 for each of class 1 while both have frames: two saturating
 // sources get 3/4 and 1/4 of 10 Gbps, 7.5 and 2.5 Gbps, in every window,
-// give or take the frames of one round (4 frames per 5 ms window, 9.6
-// Mbps). A FIFO would give them about 5 each.
+// give or take one frame per 5 ms window (2.4 Mbps; measured: class 0
+// exact, class 1 within 0.67 frames). A FIFO would give them about 5 each.
 func TestDWRRSharesByWeight(t *testing.T) {
 	cfg := twoClasses(t, Classes{N: 2, Weights: []int{3, 1}})
 	_, sum := run(t, cfg)
-	tol := 4 * 1500 * 8 / 5e-3
+	tol := 1500 * 8 / 5e-3
 	within(t, "dwrr 3:1", sum, 0, 7.5e9, tol)
 	within(t, "dwrr 3:1", sum, 1, 2.5e9, tol)
 	// The port's summary has each class's share and queue.
