@@ -15,6 +15,9 @@ func TestEveryRuleReadsItsKey(t *testing.T) {
 		want     string
 	}{
 		{"dumbbell", []string{`name=""`}, "name: must not be empty"},
+		{"dumbbell", []string{"algorithms=[]"}, "algorithms: name at least one algorithm"},
+		{"dumbbell", []string{`algorithms=["qcn","qcn"]`}, `algorithms: "qcn" is listed twice`},
+		{"dumbbell", []string{`model="fluid"`, `algorithms=["dcqcn"]`}, "algorithms: dcqcn has no fluid model"},
 		{"dumbbell", []string{"description=\"a\x1b[2J\""}, "description: holds a control character"},
 		{"dumbbell", []string{"duration=0s"}, "duration: must be a positive, finite duration"},
 		{"dumbbell", []string{"warmup=5s"}, "warmup: must be shorter than the duration"},

@@ -382,3 +382,36 @@ func checkTrafficClass(k *Key, f File, bad Bad) {
 		}
 	}
 }
+
+// checkAlgorithms refuses an empty list, an unknown or repeated scheme, and
+// a scheme the model has no law for.
+func checkAlgorithms(k *Key, f File, bad Bad) {
+	names, _ := f.Value(k.Path).([]string)
+	if len(names) == 0 {
+		bad(k.Path, "name at least one algorithm (known: %q)", algos.Names())
+	}
+	m := textAt(f, "model")
+	for i, name := range names {
+		if sc, err := algos.Lookup(name); err != nil {
+			bad(k.Path, "%v", err)
+		} else if slices.Index(names, name) != i {
+			bad(k.Path, "%q is listed twice", name)
+		} else if m == "fluid" && !sc.Fluid {
+			bad(k.Path, "%s has no fluid model; use model = \"packet\"", name)
+		} else if m == "convergence" && sc.Convergence == nil {
+			bad("model", "seed 002's convergence model covers %q, not %s; use model = \"packet\"", convergenceSchemes(), name)
+		}
+	}
+}
+
+// convergenceSchemes lists the schemes seed 002's convergence model covers:
+// those that give it their law.
+func convergenceSchemes() []string {
+	var names []string
+	for _, name := range algos.Names() {
+		if sc, _ := algos.Lookup(name); sc.Convergence != nil {
+			names = append(names, name)
+		}
+	}
+	return names
+}

@@ -20,7 +20,7 @@ var All = []Key{
 	{Path: "duration", Kind: Duration, Doc: "simulated time of a run", Cost: "events and time-series rows grow linearly with it", Rule: positiveFinite},
 	{Path: "warmup", Kind: Duration, Derived: "duration / 5", Doc: "statistics cover [warmup, duration]", Rule: checkWarmup},
 	{Path: "model", Kind: Choice, Choices: model.Models, Doc: "packet (discrete events), fluid (seed 000's equations, QCN only) or convergence (seed 002's model, 2 sources)", Rule: oneOf},
-	{Path: "algorithms", Kind: List, Unit: "scheme names", Doc: "the schemes, each run on the same scenario and seed", Cost: "a run each, at every point of the sweep"},
+	{Path: "algorithms", Kind: List, Unit: "scheme names", Doc: "the schemes, each run on the same scenario and seed", Cost: "a run each, at every point of the sweep", Rule: checkAlgorithms},
 
 	{Path: "network", Kind: Table, Doc: "the network: its topology, links and switches"},
 	{Path: "network.topology", Kind: Choice, Choices: slices.Concat(Chains, Fabrics), Doc: "dumbbell or parking_lot (a chain of bottlenecks); leaf_spine, fat_tree or custom (a fabric)", Rule: oneOf},
