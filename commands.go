@@ -430,7 +430,7 @@ func algosCommand(fs *flag.FlagSet) func(c *call) int {
 	sets := setFlag(fs)
 	return func(c *call) int {
 		for _, n := range c.args {
-			if _, err := algos.Describe(n); err != nil {
+			if _, err := algos.Lookup(n); err != nil {
 				return c.fail(err)
 			}
 		}

@@ -1,10 +1,6 @@
 package algos
 
-import (
-	"fmt"
-	"math/rand/v2"
-	"slices"
-)
+import "math/rand/v2"
 
 // The ACK-clocked schemes (DCTCP, TIMELY, HPCC, Swift) do not run through a
 // congestion point's feedback and a rate limiter's timers: a sender reacts
@@ -123,54 +119,6 @@ func (s *seqs) acked(a *Ack) int64 {
 	n := a.Seq - s.una
 	s.una = a.Seq
 	return n
-}
-
-// The ACK-clocked schemes wait here until the packet model has the
-// transport layer (acknowledgements, windows, loss recovery): a scheme that
-// is registered can be named in an experiment, and one of these would run
-// as a flow that never sends. Lookup refuses their names with a message
-// that says why; Describe finds them for qcnlab algos. When the model runs
-// Senders, awaitTransport becomes Register (the model then builds a flow's
-// Sender through Scheme.NewSender).
-var awaitingTransport = map[string]*Scheme{}
-
-func awaitTransport(s *Scheme) {
-	if s.NewSender == nil {
-		panic("algos: " + s.Name + " awaits the transport but has no Sender")
-	}
-	if _, dup := awaitingTransport[s.Name]; dup {
-		panic("algos: scheme registered twice: " + s.Name)
-	}
-	awaitingTransport[s.Name] = s
-}
-
-// ErrNeedsTransport is the error Lookup gives for a scheme that needs the
-// transport layer.
-type ErrNeedsTransport struct{ Name string }
-
-func (e *ErrNeedsTransport) Error() string {
-	return fmt.Sprintf("algorithm %q is ACK-clocked and needs the transport layer (acknowledgements, windows, loss recovery), which the packet model does not have yet; it cannot run (qcnlab algos %s shows its parameters)", e.Name, e.Name)
-}
-
-// Describe finds a scheme by name among the registered ones and those that
-// await the transport layer, for showing its parameters and sources; only
-// Lookup's schemes can run.
-func Describe(name string) (*Scheme, error) {
-	if s, ok := awaitingTransport[name]; ok {
-		return s, nil
-	}
-	return Lookup(name)
-}
-
-// AwaitingTransport lists the schemes that need the transport layer, in
-// alphabetical order.
-func AwaitingTransport() []string {
-	names := make([]string, 0, len(awaitingTransport))
-	for n := range awaitingTransport {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	return names
 }
 
 // NeedsTransport says the scheme is ACK-clocked: a Sender per flow, run by

@@ -1,19 +1,17 @@
 package algos
 
 import (
-	"errors"
 	"slices"
-	"strings"
 	"testing"
 )
 
-// ackSchemes are the schemes that wait for the transport layer.
+// ackSchemes are the ACK-clocked schemes.
 var ackSchemes = []string{"dctcp", "hpcc", "swift", "timely"}
 
-// describe returns the values of a scheme that may await the transport.
+// describe returns a scheme and its values.
 func describe(t *testing.T, name string, n Network, over Values) (*Scheme, Values) {
 	t.Helper()
-	s, err := Describe(name)
+	s, err := Lookup(name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -24,22 +22,13 @@ func describe(t *testing.T, name string, n Network, over Values) (*Scheme, Value
 	return s, v
 }
 
-// TestAckSchemesAwaitTransport checks that the ACK-clocked schemes cannot be
-// run until the packet model has a transport: Lookup refuses them with an
-// error that says why, Names (what experiments, the workbench and sweeps
-// offer) leaves them out, and Describe still shows them.
-func TestAckSchemesAwaitTransport(t *testing.T) {
-	if got := AwaitingTransport(); !slices.Equal(got, ackSchemes) {
-		t.Errorf("AwaitingTransport() = %v, want %v", got, ackSchemes)
-	}
+// TestAckSchemesAreRegistered checks that the ACK-clocked schemes run
+// through the transport layer: registered like the others (Names offers
+// them), each with a Sender and no reaction point.
+func TestAckSchemesAreRegistered(t *testing.T) {
 	for _, name := range ackSchemes {
-		_, err := Lookup(name)
-		var nt *ErrNeedsTransport
-		if !errors.As(err, &nt) || nt.Name != name || !strings.Contains(err.Error(), "transport layer") {
-			t.Errorf("Lookup(%q) = %v, want an ErrNeedsTransport", name, err)
-		}
-		if slices.Contains(Names(), name) {
-			t.Errorf("Names() offers %s, which cannot run", name)
+		if !slices.Contains(Names(), name) {
+			t.Errorf("Names() leaves out %s", name)
 		}
 		s, v := describe(t, name, net10G, nil)
 		if !s.NeedsTransport() || s.NewCP == nil || s.NewRP != nil || len(s.Readings) == 0 {
@@ -60,12 +49,9 @@ func TestAckSchemesAwaitTransport(t *testing.T) {
 		}
 	}
 	for _, name := range Names() {
-		if s, _ := Lookup(name); s.NeedsTransport() {
-			t.Errorf("%s is runnable but needs the transport", name)
+		if s, _ := Lookup(name); s.NeedsTransport() != slices.Contains(ackSchemes, name) {
+			t.Errorf("%s: NeedsTransport %v", name, s.NeedsTransport())
 		}
-	}
-	if _, err := Lookup("no-such"); err == nil || errors.As(err, new(*ErrNeedsTransport)) {
-		t.Errorf("Lookup of an unknown name: %v", err)
 	}
 }
 

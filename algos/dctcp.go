@@ -19,7 +19,7 @@ import "math"
 // (rdma-hw.cc, rdma-queue-pair.cc under simulation/src/point-to-point/model).
 
 func init() {
-	awaitTransport(&Scheme{
+	Register(&Scheme{
 		Name:      "dctcp",
 		Display:   "DCTCP",
 		Ref:       "Alizadeh et al., SIGCOMM 2010 (DCTCP), section 3; preset hpcc from alibaba-edu/High-Precision-Congestion-Control (CC_MODE 8)",

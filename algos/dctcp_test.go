@@ -34,7 +34,7 @@ func TestDCTCPPresets(t *testing.T) {
 		{"hpcc", Values{"control": DCTCPRate, "k": 30e3, "k_per_port": 1, "mark_on": DCTCPMarkOnDequeue,
 			"g": 0.0625, "initial_alpha": 1, "r_ai": 615e6, "min_rate": 1e9}},
 	} {
-		s, _ := Describe("dctcp")
+		s, _ := Lookup("dctcp")
 		p, _ := s.Param("preset")
 		x, _ := p.ChoiceValue(c.preset)
 		_, v := describe(t, "dctcp", net10G, Values{"preset": x})

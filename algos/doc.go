@@ -6,9 +6,8 @@
 //
 // The ACK-clocked schemes (DCTCP, TIMELY, HPCC, Swift) are a Sender per
 // flow instead (ack.go), which reacts to acknowledgements, ECN echoes, RTT
-// samples and in-band telemetry and tells the transport its window and rate.
-// They are described (Describe) but not runnable (Lookup refuses them) until
-// the packet model has the transport layer.
+// samples and in-band telemetry and tells the transport its window and rate;
+// the packet model's transport (model/transport.go) runs them.
 //
 // Nothing here simulates anything: time, frame sizes, queue lengths and random
 // numbers come in as arguments, so every rule can be tested line by line

@@ -1,7 +1,6 @@
 package algos_test
 
 import (
-	"errors"
 	"fmt"
 
 	"qcnlab/algos"
@@ -9,13 +8,9 @@ import (
 
 // A DCTCP sender fed ACKs by hand: the first marked ACK cuts the window by
 // alpha/2 (alpha starts at 1), the window's end updates alpha from the
-// fraction marked, and Lookup refuses the scheme until the packet model has
-// the transport layer that would run it.
+// fraction marked.
 func Example_dctcp() {
-	if _, err := algos.Lookup("dctcp"); errors.As(err, new(*algos.ErrNeedsTransport)) {
-		fmt.Println("not runnable yet")
-	}
-	scheme, err := algos.Describe("dctcp")
+	scheme, err := algos.Lookup("dctcp")
 	if err != nil {
 		panic(err)
 	}
@@ -38,7 +33,6 @@ func Example_dctcp() {
 	fmt.Printf("window's end: alpha %.4f = 15/16 + 0.4/16, window %.0f B\n",
 		s.(*algos.DCTCPSender).Alpha(), s.Window())
 	// Output:
-	// not runnable yet
 	// start: window 15000 B
 	// first marked ACK: window 7500 B
 	// window's end: alpha 0.9625 = 15/16 + 0.4/16, window 7500 B

@@ -17,7 +17,7 @@ package algos
 // alibaba-edu/High-Precision-Congestion-Control at 9f4be2a.
 
 func init() {
-	awaitTransport(&Scheme{
+	Register(&Scheme{
 		Name:      "hpcc",
 		Display:   "HPCC",
 		Ref:       "Li et al., SIGCOMM 2019 (HPCC), section 3, Algorithm 1; values from alibaba-edu/High-Precision-Congestion-Control simulation/run.py --cc hp",

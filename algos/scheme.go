@@ -191,7 +191,8 @@ type Scheme struct {
 	// the switch.
 	NewNP func(env NPEnv, v Values) NotificationPoint
 	// NewSender, if set, builds the ACK-clocked sender of one flow (ack.go):
-	// the scheme reacts to acknowledgements through the transport layer.
+	// the scheme reacts to acknowledgements through the transport layer,
+	// and NewRP is nil.
 	NewSender func(env SenderEnv, v Values) Sender
 
 	// What the simulation models other than the packet model make of the
@@ -328,9 +329,6 @@ func Register(s *Scheme) {
 func Lookup(name string) (*Scheme, error) {
 	if s, ok := registry[name]; ok {
 		return s, nil
-	}
-	if _, ok := awaitingTransport[name]; ok {
-		return nil, &ErrNeedsTransport{Name: name}
 	}
 	return nil, fmt.Errorf("unknown algorithm %q (known: %s)", name, strings.Join(Names(), ", "))
 }

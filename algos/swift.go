@@ -20,7 +20,7 @@ import "math"
 // RTT sample.
 
 func init() {
-	awaitTransport(&Scheme{
+	Register(&Scheme{
 		Name:      "swift",
 		Display:   "Swift",
 		Ref:       "Kumar et al., SIGCOMM 2020 (Swift), section 3, Algorithm 1; values from Broadcom/csg-htsim sim/swift.cpp",
@@ -47,6 +47,8 @@ func SwiftParams() []Param {
 			Doc: "fs_min_cwnd, frames: at this window flow scaling adds fs_range (htsim: 0.1 packets, swift.cpp:619)"},
 		{Key: "fs_max_cwnd", Kind: Number, Min: 1e-6, Default: Fixed(100),
 			Doc: "fs_max_cwnd, frames: at this window and above flow scaling adds nothing (htsim: 100 packets, swift.cpp:620)"},
+		{Key: "target_adds_base_rtt", Kind: Switch, Max: 1, Default: Fixed(0),
+			Doc: "on: the target adds the flow's base RTT (propagation and transmissions with empty queues), for networks whose propagation is far above htsim's few microseconds (a 100 us chain reads as 80 us of queueing against the 20 us target, and the window sits at its floor); off: the target as the paper and htsim set it"},
 		{Key: "ai", Kind: Number, Min: 0, Default: Fixed(1),
 			Doc: "ai: the additive increment, frames per RTT: cwnd += ai*acked/cwnd (in frames) below the target (Algorithm 1; htsim: 1.0, 'a guess', swift.cpp:605)"},
 		{Key: "beta", Kind: Number, Min: 0, Max: 1, Default: Fixed(0.8),
@@ -84,6 +86,7 @@ type SwiftSender struct {
 	fsAlpha, fsBeta  float64
 	hopDelay         float64 // hops x h, seconds
 	baseRTT          float64
+	addBase          bool    // the target adds baseRTT
 	cwnd             float64 // bytes
 	srtt             float64 // seconds; 0 before the first sample
 	lastDecrease     Time
@@ -102,6 +105,7 @@ func NewSwiftSender(env SenderEnv, v Values) *SwiftSender {
 		fsAlpha: fsAlpha, fsBeta: -fsAlpha / math.Sqrt(v["fs_max_cwnd"]),
 		hopDelay: float64(env.Hops) * v["hop_scale"],
 		baseRTT:  env.BaseRTT.Seconds(),
+		addBase:  v["target_adds_base_rtt"] != 0,
 		cwnd:     v["initial_window"],
 	}
 }
@@ -134,7 +138,11 @@ func (s *SwiftSender) TargetDelay(cwnd float64) float64 {
 	if cwnd > 0 {
 		fs = max(0, min(s.fsAlpha/math.Sqrt(cwnd/s.frame)+s.fsBeta, s.fsRange))
 	}
-	return s.base + s.hopDelay + fs
+	t := s.base + s.hopDelay + fs
+	if s.addBase {
+		t += s.baseRTT
+	}
+	return t
 }
 
 func (s *SwiftSender) canDecrease(now Time) bool {

@@ -134,3 +134,26 @@ func TestSwiftLoss(t *testing.T) {
 		t.Errorf("fast recovery an RTT later: cwnd %g, want %g", s.Cwnd(), cwnd/4)
 	}
 }
+
+// With target_adds_base_rtt the target is the flow's base RTT above the
+// paper's: a delay of base RTT + 10 us is below it, and the window grows.
+func TestSwiftTargetAddsBaseRTT(t *testing.T) {
+	for _, on := range []float64{0, 1} {
+		s, v := describe(t, "swift", net10G, Values{"target_adds_base_rtt": on})
+		env := SenderEnv{Network: net10G, LineRate: 10e9, BaseRTT: 100 * Microsecond, Hops: 1}
+		snd := s.NewSender(env, v).(*SwiftSender)
+		want := 20e-6 + v["hop_scale"] + max(0, min(snd.fsAlpha/math.Sqrt(snd.cwnd/snd.frame)+snd.fsBeta, snd.fsRange))
+		if on != 0 {
+			want += 100e-6
+		}
+		if got := snd.TargetDelay(snd.cwnd); math.Abs(got-want) > 1e-12 {
+			t.Errorf("target_adds_base_rtt %v: target %g, want %g", on, got, want)
+		}
+		w := snd.Cwnd()
+		snd.OnSend(0, 0, 1500)
+		snd.OnAck(110*Microsecond, &Ack{Seq: 1500, Sent: 0})
+		if grew := snd.Cwnd() > w; grew != (on != 0) {
+			t.Errorf("target_adds_base_rtt %v: window %g -> %g after a 110 us RTT", on, w, snd.Cwnd())
+		}
+	}
+}

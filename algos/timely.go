@@ -18,7 +18,7 @@ package algos
 // updates once per window of data and counts any increase toward HAI.
 
 func init() {
-	awaitTransport(&Scheme{
+	Register(&Scheme{
 		Name:      "timely",
 		Display:   "TIMELY",
 		Ref:       "Mittal et al., SIGCOMM 2015 (TIMELY), section 4, Algorithm 1; preset hpcc from alibaba-edu/High-Precision-Congestion-Control (CC_MODE 7)",

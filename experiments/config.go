@@ -164,6 +164,7 @@ func (e *Experiment) Config(algorithm string) (model.Config, error) {
 func (e *Experiment) baseConfig() model.Config {
 	return model.Config{
 		PFC:               e.pfcConfig(),
+		Transport:         e.transportConfig(),
 		Classes:           e.classesConfig(),
 		ClockPPM:          e.ClockPPM(),
 		SwitchJitter:      e.SwitchJitter(),

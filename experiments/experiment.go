@@ -26,6 +26,7 @@ type Experiment struct {
 	Sources     Sources         `toml:"sources"`
 	Traffic     Traffic         `toml:"traffic"`
 	Output      Output          `toml:"output"`
+	Transport   Transport       `toml:"transport,omitempty"`
 	Flows       []FlowEntry     `toml:"flows,omitempty"` // a fabric's explicit flows
 
 	// Params are the per-algorithm overrides of [params.NAME], in base

@@ -53,6 +53,7 @@ func (e *Experiment) Validate() error {
 	e.validateChanges(bad, links)
 	e.validateTraffic(bad)
 
+	e.validateTransport(bad)
 	e.validateClasses(bad)
 	if len(errs) == 0 && e.IsFabric() { // routes, and flows, need sound keys
 		e.checkFabric(bad)

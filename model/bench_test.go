@@ -159,3 +159,80 @@ func TestRealSwitchAllocatesNothingPerFrame(t *testing.T) {
 		t.Errorf("%g more allocations for %d more frame-hops", extra, h2-h1)
 	}
 }
+
+// ackBenchConfig is the speed scenario with an ACK-clocked scheme: the same
+// dumbbell, DCTCP (the paper's window) over the transport, every frame
+// acknowledged; with telemetry, HPCC, whose frames carry INT.
+func ackBenchConfig(b testing.TB, d algos.Time, scheme string) Config {
+	cfg := benchConfig(b, d)
+	sc, err := algos.Lookup(scheme)
+	if err != nil {
+		b.Fatal(err)
+	}
+	cfg.Scheme = sc
+	var over algos.Values
+	if scheme == "swift" { // htsim's 20 us target is below this dumbbell's 100 us propagation
+		over = algos.Values{"target_adds_base_rtt": 1}
+	}
+	if cfg.Params, err = sc.Resolve(cfg.Network(), over); err != nil {
+		b.Fatal(err)
+	}
+	return cfg
+}
+
+// BenchmarkDumbbellACKs compares the dumbbell with ACKs on (DCTCP, HPCC)
+// and off (QCN): frames delivered per second of wall time, and the time
+// per frame. The target: ACKs on within 0.6x of off.
+func BenchmarkDumbbellACKs(b *testing.B) {
+	for _, c := range []struct{ name, scheme string }{{"off-qcn", "qcn"}, {"on-dctcp", "dctcp"}, {"on-hpcc", "hpcc"}} {
+		b.Run(c.name, func(b *testing.B) {
+			var frames uint64
+			for b.Loop() {
+				sim, err := NewPacket(ackBenchConfig(b, 200*algos.Millisecond, c.scheme))
+				if err != nil {
+					b.Fatal(err)
+				}
+				sim.Run()
+				frames += sim.Frames()
+			}
+			b.ReportMetric(float64(frames)/b.Elapsed().Seconds(), "frames/s")
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(frames), "ns/frame")
+		})
+	}
+}
+
+// The transport allocates nothing per frame, and its memory stays flat: a
+// run twice as long, with twice the frames and ACKs, adds a handful of
+// allocations (rings that grow, marks at boundaries) and no live heap.
+func TestTransportAllocatesNothingPerFrame(t *testing.T) {
+	for _, scheme := range []string{"dctcp", "hpcc", "swift", "timely"} {
+		allocs := func(d algos.Time) (float64, uint64, uint64) {
+			var frames, heap uint64
+			n := testing.AllocsPerRun(1, func() {
+				sim, err := NewPacket(ackBenchConfig(t, d, scheme))
+				if err != nil {
+					t.Fatal(err)
+				}
+				sim.Run()
+				frames = sim.Frames()
+				runtime.GC()
+				var ms runtime.MemStats
+				runtime.ReadMemStats(&ms)
+				heap = ms.HeapAlloc
+				runtime.KeepAlive(sim)
+			})
+			return n, frames, heap
+		}
+		a1, f1, h1 := allocs(20 * algos.Millisecond)
+		a2, f2, h2 := allocs(40 * algos.Millisecond)
+		if f2 < f1*3/2 {
+			t.Fatalf("%s: %d frames in 20 ms, %d in 40 ms", scheme, f1, f2)
+		}
+		if extra := a2 - a1; extra > 0.001*float64(f2-f1) {
+			t.Errorf("%s: %g more allocations for %d more frames", scheme, extra, f2-f1)
+		}
+		if h2 > h1+1<<20 {
+			t.Errorf("%s: live heap %d B after 40 ms, %d B after 20 ms", scheme, h2, h1)
+		}
+	}
+}

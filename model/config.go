@@ -44,6 +44,9 @@ type Config struct {
 	Phases []algos.Time
 	// PFC, if set, turns on IEEE 802.1Qbb on every switch port (pfc.go).
 	PFC *PFC
+	// Transport configures the transport layer of the ACK-clocked schemes
+	// (transport.go); the others run without one.
+	Transport Transport
 	// Classes, if set, gives every switch port several traffic classes
 	// (classes.go); nil is one.
 	Classes *Classes
@@ -285,6 +288,9 @@ func (c *Config) validateChain(bad func(string, ...any)) {
 				break
 			}
 		}
+	}
+	if c.Traffic != nil && c.transportOn() {
+		bad("traffic on a chain's sources is not run over the transport layer yet: %s needs a fabric's flows, or greedy sources", c.Scheme.Name)
 	}
 	if t := c.Traffic; t != nil && (t.LongFlows < 0 || !(t.ShortRate >= 0) || (t.ShortRate > 0 && t.ShortSizes == nil)) {
 		bad("traffic: long flows and the short-flow rate must not be negative, and short flows need sizes")

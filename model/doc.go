@@ -40,6 +40,18 @@
 // sees it after the last link's propagation (receiveFrame) and may send a
 // CNP back.
 //
+// An ACK-clocked scheme (DCTCP, TIMELY, HPCC, Swift: an algos.Sender)
+// runs over the transport (transport.go), which is then its flow's
+// reaction point. Each frame carries the index of its first byte's frame;
+// the window, when the scheme keeps one, holds the limiter while the
+// bytes in flight fill it. As the frame leaves each egress port, the port
+// stamps its telemetry (HPCC's INT) for the flow. Its receiver
+// acknowledges it, or answers a gap with a NACK, and the ACK goes back
+// over the reverse path's propagation and its own transmission, to the
+// sender, which may resend from the gap (go-back-N) or the frames reported
+// missing (selective repeat), or on a timeout; a flow of a given size is
+// over when its receiver has every byte.
+//
 // Feedback and CNPs travel back to the flow's reaction point over the
 // reverse of the frame's path, plus the switch's feedback latency, never
 // queued or dropped (feedback.go); the reaction point's new rate takes
@@ -82,7 +94,7 @@
 // a run allocates nothing per frame, and its memory is bounded by the
 // network and the frames in flight.
 //
-// The package is large (about 5,800 lines): the packet engine (the life of
+// The package is large (about 8,600 lines): the packet engine (the life of
 // a frame, the agenda, ports, hosts, PFC, flows, phases), the fluid and
 // convergence models, and what they share (Config, Sample, Summary and the
 // metric accumulators). The network's graph and its routes need none of

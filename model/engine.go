@@ -44,8 +44,15 @@ type Packet struct {
 	frame    algos.Frame // scratch for the congestion point: no allocation per frame
 	fb       algos.Feedback
 	messages slots[message] // the feedback frames and CNPs in flight
-	fbPaths  []feedbackPath // per limiter, nil unless the feedback latency varies
-	loops    []loopStats    // per limiter
+	// The transport (transport.go): the telemetry of the ACKs in flight
+	// (the ACKs wait in their limiters), the scratch ACK a sender sees, and
+	// whether some flow's sender reads in-band telemetry.
+	ackINT    slots[ackINT]
+	ack       algos.Ack
+	ackHops   [maxINTHops]algos.Hop
+	telemetry bool
+	fbPaths   []feedbackPath // per limiter, nil unless the feedback latency varies
+	loops     []loopStats    // per limiter
 
 	nextSample algos.Time
 	timeline   // capacity changes, the window's and phases' boundaries
@@ -99,7 +106,7 @@ func NewPacket(cfg Config) (*Packet, error) {
 		return nil, err
 	}
 	s := &Packet{cfg: cfg, net: n, nextSample: cfg.SampleInterval, statics: len(n.flows),
-		receivers: cfg.Scheme.NewNP != nil, netw: cfg.networkOf(n), incast: incastState{start: algos.Never}}
+		receivers: cfg.Scheme.NewNP != nil || cfg.transportOn(), netw: cfg.networkOf(n), incast: incastState{start: algos.Never}}
 	netw := s.netw
 	if len(n.topo.Hosts)+(len(n.ports))*3 > maxStreams {
 		return nil, fmt.Errorf("%d hosts and %d switch ports: the engine follows at most %d of them", len(n.topo.Hosts), len(n.ports), maxStreams/3)
@@ -157,13 +164,15 @@ func (s *Packet) addLimiter(f flowSpec, netw *algos.Network) *limiter {
 		host: int32(f.host), route: f.route, hops: int32(f.hops), dst: int32(f.dst), class: f.class,
 		lineRate: f.lineRate, clock: clock, serial: serial, nextSerial: serial,
 		start: f.start, stop: f.stop, frameBits: float64(cfg.FrameBytes) * 8,
-		mark: f.start, nextEmit: algos.Never, rpTimer: algos.Never, timerAt: algos.Never,
+		mark: f.start, nextEmit: algos.Never, rpTimer: algos.Never, timerAt: algos.Never, ackAt: algos.Never,
 	}
 	stream := uint64(s.made)
-	l.rp = cfg.Scheme.NewRP(algos.RPEnv{
-		Network: *netw, LineRate: f.lineRate, InitialRate: f.initialRate, Start: f.start,
-		Rand: rand.New(rand.NewPCG(cfg.Seed, streamRP+stream)),
-	}, cfg.Params)
+	if !cfg.transportOn() {
+		l.rp = cfg.Scheme.NewRP(algos.RPEnv{
+			Network: *netw, LineRate: f.lineRate, InitialRate: f.initialRate, Start: f.start,
+			Rand: rand.New(rand.NewPCG(cfg.Seed, streamRP+stream)),
+		}, cfg.Params)
+	}
 	i := int32(len(s.lims))
 	reuse := s.fabric != nil && len(s.fabric.free) > 0
 	if reuse {
@@ -187,6 +196,10 @@ func (s *Packet) addLimiter(f flowSpec, netw *algos.Network) *limiter {
 	}
 	s.made++
 	l.id = i
+	if cfg.transportOn() {
+		l.tp = s.newTransport(l, f, netw, stream)
+		l.rp = l.tp
+	}
 	l.settle()
 	var fp feedbackPath
 	if !cfg.FeedbackLatency.IsFixed() {

@@ -232,11 +232,19 @@ func schemeSizes(cfg *Config, n *network) (cp, rp, np float64) {
 		return float64(v.Type().Size())
 	}
 	c := cfg.Scheme.NewCP(algos.CPEnv{Network: netw, CPID: 1, Capacity: netw.Capacity, Buffer: netw.Buffer, Rand: r}, cfg.Params)
-	p := cfg.Scheme.NewRP(algos.RPEnv{Network: netw, LineRate: netw.LineRate, InitialRate: netw.LineRate, Rand: r}, cfg.Params)
+	if cfg.transportOn() { // a Sender and its transport (transport.go)
+		snd := cfg.Scheme.NewSender(algos.SenderEnv{Network: netw, LineRate: netw.LineRate, BaseRTT: netw.MaxLoopDelay, Hops: 1, Rand: r}, cfg.Params)
+		rp = size(snd) + float64(unsafe.Sizeof(transport{})) + 2*64 + 80
+		if _, ok := snd.(algos.TelemetrySender); ok { // the telemetry ring: 64 frames of 5 hops at least
+			rp += 64 * 5 * float64(unsafe.Sizeof(algos.Hop{}))
+		}
+	} else {
+		rp = size(cfg.Scheme.NewRP(algos.RPEnv{Network: netw, LineRate: netw.LineRate, InitialRate: netw.LineRate, Rand: r}, cfg.Params)) + 64
+	}
 	if cfg.Scheme.NewNP != nil {
 		np = size(cfg.Scheme.NewNP(algos.NPEnv{Network: netw, Rand: r}, cfg.Params)) + 64
 	}
-	return size(c) + 64, size(p) + 64, np
+	return size(c) + 64, rp, np
 }
 
 // estimateSlack is how far above a run's needs Estimate may be (TestEstimate).

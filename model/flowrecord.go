@@ -29,6 +29,9 @@ type FlowRecord struct {
 	PathCount        int // distinct paths its frames took (1 under ECMP)
 	Outcome          FlowOutcome
 	InWindow         bool // it started in [warmup, duration]: counted in the summary's statistics
+	// The transport's recovery (transport.go), for an ACK-clocked scheme:
+	// bytes sent again, retransmission timeouts, NACKs received.
+	Retransmitted, Timeouts, NACKs int64
 }
 
 // FCT is the flow's completion time in seconds, NaN unless it completed.
@@ -87,6 +90,9 @@ func (s *Packet) sizedRecord(l *limiter, outcome FlowOutcome) FlowRecord {
 	}
 	if outcome == FlowCompleted {
 		r.Finish = sz.last
+	}
+	if tp := l.tp; tp != nil {
+		r.Retransmitted, r.Timeouts, r.NACKs = tp.retx, tp.timeouts, tp.nacks
 	}
 	return r
 }

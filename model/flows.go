@@ -49,6 +49,15 @@ func (s *Packet) startSized(l *limiter) {
 // left.
 func (s *Packet) nextSizedFrame(l *limiter) int {
 	sz := l.sized
+	if tp := l.tp; tp != nil {
+		seq, _ := tp.next()
+		b := tp.bytesAt(seq)
+		sz.left = max(tp.size-max(tp.nxt, seq+int64(b)), 0)
+		if !l.recovers() {
+			sz.outstanding++
+		}
+		return b
+	}
 	b := min(int64(s.cfg.FrameBytes), sz.left)
 	sz.left -= b
 	sz.outstanding++
@@ -58,6 +67,9 @@ func (s *Packet) nextSizedFrame(l *limiter) int {
 // afterSizedFrame holds a limiter whose flow has sent everything, and
 // readies the transmission time of its next frame.
 func (s *Packet) afterSizedFrame(l *limiter) {
+	if l.tp != nil {
+		return // the transport settles it (transportSent)
+	}
 	sz := l.sized
 	switch {
 	case sz.left == 0:
@@ -81,22 +93,35 @@ func (s *Packet) sizedDelivered(l *limiter, at algos.Time) {
 // chain's short flow whose last frame it was is lost (traffic.go); a
 // fabric's flow of a given size counts it out.
 func (s *Packet) frameLost(l *limiter, f *frame) {
+	if l.tp != nil {
+		l.tp.inNet--
+		if l.recovers() { // the transport resends it
+			s.transportFree(l)
+			return
+		}
+	}
 	if f.flags&frameEnd != 0 {
 		s.flowLost(l, f.sent)
 	}
-	if sz := l.sized; sz != nil {
-		sz.outstanding--
-		if f.flags&frameLast != 0 {
-			sz.endLost = true
-		}
-		s.sizedCheck(l)
+	if l.sized != nil {
+		s.sizedLost(l, f)
 	}
+}
+
+// sizedLost counts frame f of l's flow of a given size out: dropped.
+func (s *Packet) sizedLost(l *limiter, f *frame) {
+	sz := l.sized
+	sz.outstanding--
+	if f.flags&frameLast != 0 {
+		sz.endLost = true
+	}
+	s.sizedCheck(l)
 }
 
 // sizedCheck ends l's flow once every frame it sent is accounted for.
 func (s *Packet) sizedCheck(l *limiter) {
 	sz := l.sized
-	if sz.over || sz.left > 0 || sz.outstanding > 0 {
+	if sz.over || sz.left > 0 || sz.outstanding > 0 || l.recovers() && !l.tp.done {
 		return
 	}
 	sz.over = true
@@ -121,7 +146,11 @@ func (s *Packet) sizedCheck(l *limiter) {
 		}
 	}
 	if sz.short {
-		s.freeLimiter(l)
+		if l.tp != nil {
+			s.transportFree(l) // once its frames in the network are out
+		} else {
+			s.freeLimiter(l)
+		}
 	}
 }
 

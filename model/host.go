@@ -27,6 +27,7 @@ type host struct {
 	free      algos.Time  // when its link has sent the last frame released
 	turn      int         // the index in lims of the limiter served last
 	arrivalAt algos.Time  // the key of its agenda slot, Never if none
+	early     bool        // the key is an ACK's: a frame may not have arrived by then (nextArrival)
 	paused    int         // PFC: ports pausing it (pfc.go)
 	pausedAt0 algos.Time  // PFC: when its link was last paused
 	pausedFor algos.Time  // PFC: time paused, to pausedAt0
@@ -94,6 +95,18 @@ func (h *host) nextShared() (*limiter, algos.Time) {
 	panic("model: no limiter ready at its release")
 }
 
+// nextAck is the limiter whose next ACK lands first, and when.
+func (h *host) nextAck() (*limiter, algos.Time) {
+	var next *limiter
+	at := algos.Never
+	for _, l := range h.lims {
+		if l.ackAt < at {
+			next, at = l, l.ackAt
+		}
+	}
+	return next, at
+}
+
 // nextTimer is the limiter whose reaction-point timer is the host's
 // earliest, and that timer.
 func (h *host) nextTimer() (*limiter, algos.Time) {
@@ -122,23 +135,26 @@ func (s *Packet) catchUp(h *host, t algos.Time) {
 // so a solo limiter's is a quick check.
 func (h *host) due(t algos.Time) bool {
 	l := h.solo
-	return l == nil || l.nextEmit <= t || l.timerAt <= t
+	return l == nil || l.nextEmit <= t || l.timerAt <= t || l.ackAt <= t
 }
 
 // runLocal is catchUp without the fast path.
 func (s *Packet) runLocal(h *host, t algos.Time) {
 	for {
-		var l, tl *limiter
-		var at, timer algos.Time
+		var l, tl, al *limiter
+		var at, timer, ack algos.Time
 		if l = h.solo; l != nil { // the usual case, kept free of calls
-			tl, at, timer = l, l.nextEmit, l.rpTimer
+			tl, al, at, timer, ack = l, l, l.nextEmit, l.rpTimer, l.ackAt
 		} else {
 			l, at = h.nextShared()
 			tl, timer = h.nextTimer()
+			al, ack = h.nextAck()
 		}
 		switch {
-		case at <= t && at <= timer:
+		case at <= t && at <= timer && at <= ack:
 			s.release(h, l, at)
+		case ack <= t && ack < timer: // an ACK after the timer due with it
+			s.ackLands(al)
 		case timer <= t:
 			s.events++
 			tl.rp.Expire(timer)
@@ -193,6 +209,9 @@ func (s *Packet) release(h *host, l *limiter, e algos.Time) {
 	}
 	if !l.greedy {
 		s.afterFrame(l)
+	}
+	if l.tp != nil {
+		s.transportSent(l, f, bytes, e)
 	}
 	l.schedule()
 	if l.rp.Transmit(e, bytes, l.nextEmit == algos.Never) {
@@ -276,18 +295,36 @@ func (s *Packet) syncTimers(h *host) {
 
 // syncArrival keeps h's agenda slot at its next frame's arrival.
 func (s *Packet) syncArrival(h *host) {
-	if t := h.nextArrival(); t != h.arrivalAt {
+	t, early := h.nextArrival()
+	h.early = early
+	if t != h.arrivalAt {
 		h.arrivalAt = t
 		s.agenda.setStream(s.agenda.hostSlot(h.id), t)
 	}
 }
 
-// nextArrival is when the next frame of h reaches its switch.
-func (h *host) nextArrival() algos.Time {
+// nextArrival is when the next frame of h reaches its switch: the one on
+// its link, which arrives before any it sends later; or, with its link
+// idle and an ACK on its way, the soonest a frame the ACK lets go could,
+// if sooner than its next release's (early): the slot's event then runs
+// the ACK, and finds a frame that has arrived, or none (hostFrameArrives).
+func (h *host) nextArrival() (next algos.Time, early bool) {
 	if h.inflight.n > 0 {
-		return h.inflight.buf[h.inflight.head].arrive
+		return h.inflight.buf[h.inflight.head].arrive, false
 	}
-	return h.nextReleased()
+	next = h.nextReleased()
+	if l := h.solo; l != nil {
+		if l.ackAt != algos.Never && l.ackAt+l.nextSerial+h.fwd < next {
+			next, early = l.ackAt+l.nextSerial+h.fwd, true
+		}
+		return next, early
+	}
+	for _, l := range h.lims {
+		if l.ackAt != algos.Never && l.ackAt+l.nextSerial+h.fwd < next {
+			next, early = l.ackAt+l.nextSerial+h.fwd, true
+		}
+	}
+	return next, early
 }
 
 // nextReleased is when the next frame h's link has still to send reaches

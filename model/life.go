@@ -10,7 +10,14 @@ func (s *Packet) hostFrameArrives(h *host) {
 	if h.due(s.now) { // catchUp: frames released up to now are on the link
 		s.runLocal(h, s.now)
 	}
-	h.arrivalAt = -1        // consumed: syncArrival must set the next one
+	h.arrivalAt = -1 // consumed: syncArrival must set the next one
+	if h.early && (h.inflight.n == 0 || h.inflight.front().arrive > s.now) {
+		// The slot was keyed at the soonest a frame an ACK let go could
+		// arrive, and the ACK let none go by then (transport.go).
+		s.syncTimers(h)
+		s.syncArrival(h)
+		return
+	}
 	f := h.inflight.front() // valid until the host releases another frame
 	h.inflight.drop()
 	l := h.solo
@@ -218,11 +225,19 @@ func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
 			if p.dcp != nil {
 				s.departMark(p, q, p.link.at(p.link.len()-p.onward))
 			}
+			if s.telemetry {
+				rec := p.link.at(p.link.len() - p.onward)
+				s.stampINT(p, rec, done, int(rec.hop)-1)
+			}
 			p.onward--
 		} else {
 			if s.receivers {
 				if p.dcp != nil {
 					s.departMark(p, q, p.exits.at(p.exits.len()-p.toReceivers))
+				}
+				if s.telemetry {
+					rec := p.exits.at(p.exits.len() - p.toReceivers)
+					s.stampINT(p, rec, done, int(rec.hop))
 				}
 				p.toReceivers--
 			} else if p.dcp != nil {
@@ -326,7 +341,9 @@ func (s *Packet) receiveFrame(pi int32) {
 	}
 	s.events++
 	l := s.lims[f.lim]
-	if l.sized != nil {
+	if l.tp != nil {
+		s.transportReceive(l, f)
+	} else if l.sized != nil {
 		s.sizedDelivered(l, s.now)
 	}
 	if l.np == nil {

@@ -22,6 +22,7 @@ type limiter struct {
 
 	rp         algos.ReactionPoint
 	np         algos.NotificationPoint // the receiver's, if the scheme has one
+	tp         *transport              // its transport, for an ACK-clocked scheme (transport.go); then also rp
 	lineRate   float64
 	clock      float64    // its host's clock: 1 + its offset (clock.go); its times run at rates times clock
 	serial     algos.Time // a full frame's time on the host's link
@@ -30,7 +31,7 @@ type limiter struct {
 	start      algos.Time
 	stop       algos.Time
 	fl         *sourceFlows // a chain source's flows, if Config.Traffic is set
-	hold       uint8        // holdIdle, holdPaused: the limiter sends nothing while set
+	hold       uint8        // holdIdle, holdPaused, holdWindow: the limiter sends nothing while set
 
 	rate     float64    // the rate the limiter runs at
 	interval algos.Time // a whole frame's time at rate: the gap between frames
@@ -42,6 +43,12 @@ type limiter struct {
 	rpCPID  int32      // rp.CPID() as last read
 	timerAt algos.Time // the timer deadline scheduled in the agenda
 	tgen    uint32     // generation of the live timer event
+
+	// The transport's ACKs on their way back, in the order they land
+	// (transport.go), and the first one's time, Never if none: the host
+	// runs them as its own events.
+	acks  ring[ackMsg]
+	ackAt algos.Time
 
 	sized *sizedFlow // the flow's size and completion, for a flow of a given size (flows.go)
 	epoch uint32     // bumped when a fabric's ended flow's limiter is reused: messages to the old flow are dropped
@@ -56,6 +63,7 @@ type limiter struct {
 const (
 	holdIdle   uint8 = 1 << iota // no flow has data to send
 	holdPaused                   // PFC: its host's link is paused (pfc.go)
+	holdWindow                   // the transport's window is full (transport.go)
 )
 
 // settle derives what the hot path reads from what the limiter serves.
@@ -85,6 +93,16 @@ func (l *limiter) setRate(t algos.Time, r float64) {
 	l.rate = r
 	if r > 0 {
 		l.interval = algos.Time(l.frameBits*float64(algos.Second)/(r*l.clock) + 0.5)
+	}
+	l.schedule()
+}
+
+// resume is setRate at the same rate: the credit earned to t, the next
+// emission from it (after a hold changed).
+func (l *limiter) resume(t algos.Time) {
+	if t > l.mark {
+		l.credit = min(l.frameBits, l.credit+float64(t-l.mark)*l.rate*l.clock/float64(algos.Second))
+		l.mark = t
 	}
 	l.schedule()
 }

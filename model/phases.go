@@ -24,6 +24,7 @@ type timeline struct {
 type sourceMark struct {
 	feedbacks, cnps, delivered int64
 	rate                       float64
+	tc                         transportCounts
 }
 
 func (s *Packet) initTimeline() {
@@ -47,7 +48,7 @@ func (s *Packet) markSources() []sourceMark {
 	m := make([]sourceMark, s.statics)
 	for i := range m {
 		l := s.lims[i]
-		m[i] = sourceMark{feedbacks: l.feedbacks, cnps: l.cnps, delivered: s.delivered[i], rate: l.rate}
+		m[i] = sourceMark{feedbacks: l.feedbacks, cnps: l.cnps, delivered: s.delivered[i], rate: l.rate, tc: l.transportCounts()}
 	}
 	return m
 }
@@ -167,7 +168,7 @@ func (s *Packet) measure(from, to int, whole bool) (listed, all []BottleneckSumm
 		l := &s.loops[i]
 		lo, hi := l.min, l.max
 		a := s.srcMarks[min(from, len(s.srcMarks)-1)][i]
-		b := sourceMark{feedbacks: lim.feedbacks, cnps: lim.cnps, delivered: s.delivered[i], rate: lim.rate}
+		b := sourceMark{feedbacks: lim.feedbacks, cnps: lim.cnps, delivered: s.delivered[i], rate: lim.rate, tc: lim.transportCounts()}
 		if to < s.passed {
 			b = s.srcMarks[to+1][i]
 		}
@@ -175,7 +176,9 @@ func (s *Packet) measure(from, to int, whole bool) (listed, all []BottleneckSumm
 			ss.DeliveredBytes = b.delivered - a.delivered
 		}
 		ss.FinalRateBps, ss.FeedbackFrames, ss.CNPs = lim.rate, lim.feedbacks, lim.cnps
+		tc := b.tc
 		if !whole {
+			tc = b.tc.minus(a.tc)
 			lo, hi = algos.Never, -1
 			for k := from; k <= to; k++ {
 				seg := [2]algos.Time{l.segMin, l.segMax}
@@ -186,6 +189,7 @@ func (s *Packet) measure(from, to int, whole bool) (listed, all []BottleneckSumm
 			}
 			ss.FinalRateBps, ss.FeedbackFrames, ss.CNPs = b.rate, b.feedbacks-a.feedbacks, b.cnps-a.cnps
 		}
+		ss.ACKs, ss.RetransmittedBytes, ss.Timeouts, ss.NACKs = tc.acks, tc.retx, tc.timeouts, tc.nacks
 		if hi >= 0 {
 			lo, hi := lo.Seconds(), hi.Seconds()
 			ss.LoopDelayMin, ss.LoopDelayMax = &lo, &hi

@@ -226,7 +226,7 @@ func (s *Packet) takeSample(t algos.Time) {
 	if shown {
 		for k, i := range s.sample.Flows {
 			s.sample.Rates[k], s.sample.Delivered[k] = s.rates.rateOf(k, i), s.delivery.rateOf(k, i)
-			s.sample.CurrentRates[k] = s.lims[i].rate
+			s.sample.CurrentRates[k] = s.lims[i].sendingRate()
 		}
 	}
 	if s.heldAt != nil {

@@ -106,6 +106,13 @@ type SourceSummary struct {
 	// CNPs counts the notifications (DCQCN's CNPs) its reaction point
 	// received from its receiver's notification point.
 	CNPs int64 `json:"cnps,omitempty"`
+	// The transport of an ACK-clocked scheme (transport.go): the ACKs and
+	// NACKs its sender received, the bytes it sent again, and its
+	// retransmission timeouts.
+	ACKs               int64 `json:"acks,omitempty"`
+	NACKs              int64 `json:"nacks,omitempty"`
+	RetransmittedBytes int64 `json:"retransmitted_bytes,omitempty"`
+	Timeouts           int64 `json:"timeouts,omitempty"`
 }
 
 // Sample is one point of the time series. On a chain it has every port and
@@ -115,7 +122,7 @@ type Sample struct {
 	Time         algos.Time
 	Queues       []int     // bytes in each bottleneck queue
 	Rates        []float64 // each source's rate over the last rate window as it reaches the bottleneck, bits/s
-	CurrentRates []float64 // each source's rate-limiter rate as of its last frame, bits/s
+	CurrentRates []float64 // each source's rate-limiter rate as of its last frame (a window-limited one's window / RTT if lower), bits/s
 	Capacity     []float64 // each bottleneck's service rate in force, bits/s
 	// Delivered is each flow's rate delivered to its receiver over the
 	// last rate window, bits/s (packet model; nil in the fluid models).

@@ -35,7 +35,11 @@ const (
 
 // The default algorithms of the bar, after the experiment's own, when they
 // are registered.
-var defaultAlgorithms = []string{"qcn", "qcn-t", "ap-n-aimd", "dsm", "dcqcn"}
+var defaultAlgorithms = barDefaults
+
+// barDefaults are the schemes the bar offers after an experiment's own:
+// the 802.1Qau family's, DCQCN, and the ACK-clocked schemes.
+var barDefaults = []string{"qcn", "qcn-t", "ap-n-aimd", "dsm", "dcqcn", "dctcp", "timely", "hpcc", "swift"}
 
 // focus is the root model's state: which part of the screen has the keys.
 type focus int

@@ -658,3 +658,35 @@ func TestParamRowsOfADumbbellAndAParkingLot(t *testing.T) {
 		}
 	}
 }
+
+// The ACK-clocked schemes are in the default bar, and the compare view runs
+// one beside QCN: its rate chart shows its flows sending, window-limited,
+// most of the link between them.
+func TestCompareRunsAnACKClockedScheme(t *testing.T) {
+	for _, name := range []string{"dctcp", "timely", "hpcc", "swift"} {
+		if !slices.Contains(barDefaults, name) {
+			t.Errorf("%s is not in the default bar", name)
+		}
+	}
+	e := testExperiment(t, `algorithms=["qcn", "hpcc"]`)
+	h := newHarness(t, e, 120, 40)
+	h.keys("tab")
+	if h.m.bar[h.m.active] != "hpcc" {
+		t.Fatalf("active %q", h.m.bar[h.m.active])
+	}
+	for range 8 {
+		h.advance(tick250)
+	}
+	s := h.m.mainSnap()
+	if s == nil || len(s.points) == 0 {
+		t.Fatal("no samples from hpcc")
+	}
+	var sum float64
+	for j := 0; j < s.sources; j++ {
+		_, ys := column(s, s.queues+j)
+		sum += ys[len(ys)-1]
+	}
+	if sum < 0.8*float64(e.Network.Capacity) {
+		t.Errorf("hpcc's flows send %g b/s in all, want most of the %g b/s link", sum, float64(e.Network.Capacity))
+	}
+}

@@ -40,15 +40,6 @@ func WriteListWidth(w io.Writer, width int) error {
 	writeColumns(&b, builtins, width)
 	heading(&b, "\nAlgorithms (qcnlab algos NAME lists the parameters):", width)
 	writeColumns(&b, schemes, width)
-	if waiting := algos.AwaitingTransport(); len(waiting) > 0 {
-		var rows [][]string
-		for _, name := range waiting {
-			sc, _ := algos.Describe(name)
-			rows = append(rows, []string{name, sc.Display, "source " + sc.Ref, sc.Summary})
-		}
-		heading(&b, "\nNot runnable yet: ACK-clocked, they need the transport layer (qcnlab algos NAME lists the parameters):", width)
-		writeColumns(&b, rows, width)
-	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -136,8 +127,8 @@ func wrapWords(s string, width int) []string {
 	return append(lines, line)
 }
 
-// WriteAlgos writes the parameters of the named algorithms (all runnable
-// ones if none; a named one may await the transport layer, and says so):
+// WriteAlgos writes the parameters of the named algorithms (every
+// registered one if none):
 // key, unit, value in e (what it sets, else the default for its network),
 // and meaning.
 func WriteAlgos(w io.Writer, e *experiments.Experiment, names ...string) error {
@@ -150,7 +141,7 @@ func WriteAlgos(w io.Writer, e *experiments.Experiment, names ...string) error {
 		e.Name, units.FormatRate(n.Capacity), n.Sources, units.FormatBytes(n.Buffer), units.FormatBytes(n.FrameBytes))
 	fmt.Fprintln(tw, "\"set\" marks a value the experiment sets; the others are the defaults for its network.")
 	for _, name := range names {
-		sc, err := algos.Describe(name)
+		sc, err := algos.Lookup(name)
 		if err != nil {
 			return err
 		}
@@ -159,9 +150,6 @@ func WriteAlgos(w io.Writer, e *experiments.Experiment, names ...string) error {
 			return fmt.Errorf("%s: %w", name, err)
 		}
 		fmt.Fprintf(tw, "\n%s (%s), source %s: %s\n", name, sc.Display, sc.Ref, sc.Summary)
-		if sc.NeedsTransport() {
-			fmt.Fprintf(tw, "  NOT RUNNABLE YET: %s is ACK-clocked and needs the transport layer, which the packet model does not have; experiments refuse it.\n", name)
-		}
 		fmt.Fprintf(tw, "  [params.%s]\tunit\tvalue\t\tmeaning\n", name)
 		for _, p := range sc.Params {
 			set := ""

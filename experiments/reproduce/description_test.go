@@ -62,7 +62,9 @@ var derived = map[string]map[string]float64{
 		"100":  1 / 0.01,   // T = 1/p frames
 		"50":   0.5 / 0.01, // T/2
 	},
-	"ap-n-aimd-20-sources": {"500": 10e3 / 20}, // the fair share in Mbps
+	"ap-n-aimd-20-sources": {"500": 10e3 / 20},                  // the fair share in Mbps
+	"hpcc-vs-dcqcn-incast": {"5.12": 16 * 1e6 * 8 / 25e9 * 1e3}, // 16 MB at 25 Gbps, in ms
+	"ack-clocked-fabric":   {"16": 4 * 4 * 4 / 4},               // k^3/4 hosts
 	"dsm-loop-delay":       {"80": 1e6 / (0.01 * 10e9 / 8000), "2": 10.0 / 5, "0.8": 10e3 * 80e-6, "10": 20.0 / 2, "20": 20e3 / 1e3},
 	"dsm-qcn-adaptability": {},
 	"dsm-qcn-delay-100g":   {"8": 1e6 / (0.01 * 100e9 / 8000), "0.08": 20e3 / (2 / 8e-6), "0.8": 0.8},
@@ -214,6 +216,12 @@ func init() {
 	measuredInDescriptions["dcqcn-vs-qcn"] = []string{"213", "215", "0.685", "0.999", "16", "58", "0.98", "1.0", "71", "0.969", "0.939",
 		"73", "0.925", "43", "1.000", "165", "41"}
 	measuredInDescriptions["dcqcn-incast"] = []string{"1464", "692", "70", "15933", "4946", "2047", "25.6", "29.7", "6"}
+	// The ACK-clocked schemes' built-ins, each checked by its test in
+	// experiments/transport_builtins_test.go.
+	measuredInDescriptions["dctcp-two-bottlenecks"] = []string{"48.0", "475.4", "52.0", "0.999", "100", "99.9"}
+	measuredInDescriptions["hpcc-vs-dcqcn-incast"] = []string{"91.4", "2.35", "54.3", "6.5", "9", "127", "5.61", "7.62"}
+	measuredInDescriptions["ack-clocked-fabric"] = []string{"70", "41", "1.69", "3.56", "3.16", "33.7", "2.14", "6.09", "2.02", "4.94",
+		"2.80", "5.68", "3.42", "7", "17", "5.25", "9", "3.94", "5.11", "4.30"}
 	for _, c := range convergenceChecks {
 		measuredInDescriptions["qcn-convergence-model"] = append(measuredInDescriptions["qcn-convergence-model"], c.want...)
 	}

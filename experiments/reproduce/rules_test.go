@@ -182,7 +182,45 @@ func worlds() map[string][2]world {
 	}
 	healthy := links(1, bottleneck(30e3, 1e3, 0, 1), 0)
 	sick := links(1, bottleneck(10e3, 20e3, 0.3, 0.6), 0.3)
+	// dctcpWorld: S1, S2 and S3 senders at the rates given, each
+	// sender spread by the factor spread about its group's (alternately
+	// above and below).
+	dctcpWorld := func(s1, s2, s3, spread float64) func(string, string, map[string]string, uint64) model.Summary {
+		return func(string, string, map[string]string, uint64) model.Summary {
+			var s model.Summary
+			for i := range 40 {
+				r := s2
+				switch {
+				case i < 10:
+					r = s1
+				case i >= 30:
+					r = s3
+				}
+				if i%2 == 0 {
+					r *= 1 + spread
+				} else {
+					r *= 1 - spread
+				}
+				s.Sources = append(s.Sources, model.SourceSummary{ID: i, ThroughputBps: r})
+			}
+			return s
+		}
+	}
+	// incastWorld: the receiver's port over the incast, per algorithm.
+	incastWorld := func(hpccUtil, hpccQueue, dcqcnUtil, dcqcnQueue float64) func(string, string, map[string]string, uint64) model.Summary {
+		return func(_, alg string, _ map[string]string, _ uint64) model.Summary {
+			b := bottleneck(hpccQueue, 1e3, 0, hpccUtil)
+			if alg == "dcqcn" {
+				b = bottleneck(dcqcnQueue, 2e3, 1-dcqcnUtil, dcqcnUtil)
+			}
+			b.Name = hpccIncastPort
+			s := model.Summary{Bottlenecks: []model.BottleneckSummary{b}}
+			return phased(s, 0, hpccIncastPhase, 0.005)
+		}
+	}
 	return map[string][2]world{
+		"dctcp-fig17": {{sum: dctcpWorld(48e6, 475e6, 52e6, 0.01)}, {sum: dctcpWorld(23e6, 300e6, 74e6, 0.3)}},
+		"hpcc-incast": {{sum: incastWorld(0.93, 3e3, 0.55, 7e3)}, {sum: incastWorld(0.8, 60e3, 0.99, 1e3)}},
 		"000-capacity-drop": {
 			{sum: fixed(phased(links(1, bottleneck(30e3, 2e3, 0, 1), 0), 0, 0.1, 0.11, 0.2, 0.21))},
 			{sum: fixed(phased(links(1, bottleneck(150e3, 2e3, 0.9, 0.05), 0), 0, 0.1, 0.11, 0.2, 0.21))},

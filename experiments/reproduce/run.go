@@ -25,7 +25,7 @@ import (
 // Claims returns every claim the seeds support, by ID.
 func Claims() []Claim {
 	var cs []Claim
-	for _, f := range []func() []Claim{claims000, claims002, claims003, claims004, claimsDynamic, claimsConext} {
+	for _, f := range []func() []Claim{claims000, claims002, claims003, claims004, claimsDynamic, claimsConext, claimsTransport} {
 		cs = append(cs, f()...)
 	}
 	cs = slices.DeleteFunc(cs, func(c Claim) bool { return !hasBuiltin(c.Experiment) })

@@ -36,6 +36,11 @@ var FlowColumns = []string{
 	"path_count",       // distinct paths its frames took
 	"outcome",          // completed, lost or unfinished
 	"in_window",        // started in [warmup, duration]: counted in the summary's statistics
+	// The transport's recovery, for the ACK-clocked schemes (0 for the
+	// others, which run open loop).
+	"retransmitted_bytes", // bytes its sender sent again
+	"timeouts",            // its retransmission timeouts
+	"nacks",               // the NACKs its sender received
 }
 
 // flowWriter writes one run's flow records into its part file, one gzip
@@ -99,6 +104,10 @@ func (fw *flowWriter) write(r *model.FlowRecord) {
 	b = append(b, r.Outcome.String()...)
 	b = append(b, ',')
 	b = strconv.AppendBool(b, r.InWindow)
+	for _, n := range [...]int64{r.Retransmitted, r.Timeouts, r.NACKs} {
+		b = append(b, ',')
+		b = strconv.AppendInt(b, n, 10)
+	}
 	b = append(b, '\n')
 	fw.rows++
 	if _, err := fw.w.Write(b); err != nil && fw.err == nil {

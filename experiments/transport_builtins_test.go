@@ -1,0 +1,130 @@
+package experiments_test
+
+// The ACK-clocked schemes' built-ins quote what they measure; these tests
+// run each one and check every number its description quotes.
+
+import (
+	"math"
+	"testing"
+
+	"qcnlab/experiments/batch"
+	"qcnlab/model"
+)
+
+// groupMbps is the mean throughput, in Mb/s, of the sources [from, to) of
+// the run, and their Jain index.
+func groupMbps(r *batch.RunSummary, from, to int) (mean, jain float64) {
+	var sum, sq float64
+	for _, s := range r.Sources[from:to] {
+		x := s.ThroughputBps / 1e6
+		sum, sq = sum+x, sq+x*x
+	}
+	n := float64(to - from)
+	return sum / n, sum * sum / (n * sq)
+}
+
+func TestDCTCPTwoBottlenecksBuiltin(t *testing.T) {
+	e, runs := runBuiltin(t, "dctcp-two-bottlenecks")
+	r := find(t, runs, "dctcp")
+	mean := func(from, to int) func([]batch.RunSummary) float64 {
+		return func([]batch.RunSummary) float64 { m, _ := groupMbps(r, from, to); return m }
+	}
+	jain := func([]batch.RunSummary) float64 {
+		least := 1.0
+		for _, g := range [][2]int{{0, 10}, {10, 30}, {30, 40}} {
+			_, j := groupMbps(r, g[0], g[1])
+			least = min(least, j)
+		}
+		return least
+	}
+	util := func(name string) func([]batch.RunSummary) float64 {
+		return func([]batch.RunSummary) float64 { return 100 * port(t, r, name).Utilization }
+	}
+	checkQuoted(t, e, runs, []quoted{
+		{"S1 48.0 Mbps each", 48.0, mean(0, 10), 0.001},
+		{"S2 475.4 Mbps", 475.4, mean(10, 30), 0.0002},
+		{"S3 52.0 Mbps", 52.0, mean(30, 40), 0.001},
+		{"at least 0.999", 0.9995, jain, 0.0005},
+		{"T2->R1 busy 100%", 100, util("t2->h40"), 0.0005},
+		{"T1->T2 99.9%", 99.9, util("t1->t2"), 0.0005},
+	})
+}
+
+// incastPort is the receiver's port of an incast run over [1 ms, 5 ms].
+func incastPort(t *testing.T, r *batch.RunSummary) model.BottleneckSummary {
+	t.Helper()
+	for _, ph := range r.Phases {
+		if ph.Start == 0.001 {
+			for _, b := range ph.Bottlenecks {
+				if b.Name == "leaf0->h0" {
+					return b
+				}
+			}
+		}
+	}
+	t.Fatal("no phase from 1 ms with leaf0->h0")
+	return model.BottleneckSummary{}
+}
+
+func TestHPCCVsDCQCNIncastBuiltin(t *testing.T) {
+	e, runs := runBuiltin(t, "hpcc-vs-dcqcn-incast")
+	util := func(alg string) func([]batch.RunSummary) float64 {
+		return func(rs []batch.RunSummary) float64 { return 100 * incastPort(t, find(t, rs, alg)).Utilization }
+	}
+	queue := func(alg string) func([]batch.RunSummary) float64 {
+		return func(rs []batch.RunSummary) float64 { return incastPort(t, find(t, rs, alg)).QueueMean / 1e3 }
+	}
+	p := func(alg string) func([]batch.RunSummary) float64 {
+		return func(rs []batch.RunSummary) float64 { return pauses(find(t, rs, alg)) }
+	}
+	completion := func(alg string) func([]batch.RunSummary) float64 {
+		return func(rs []batch.RunSummary) float64 {
+			c := find(t, rs, alg).Flows.IncastCompletion
+			if c == nil {
+				return math.NaN()
+			}
+			return *c * 1e3
+		}
+	}
+	checkQuoted(t, e, runs, []quoted{
+		{"runs at 91.4% with 2.35 KB queued on average under HPCC", 91.4, util("hpcc"), 0.0006},
+		{"runs at 91.4% with 2.35 KB queued on average under HPCC", 2.35, queue("hpcc"), 0.003},
+		{"at 54.3% with 6.5 KB under DCQCN", 54.3, util("dcqcn"), 0.001},
+		{"at 54.3% with 6.5 KB under DCQCN", 6.5, queue("dcqcn"), 0.01},
+		{"HPCC 9, DCQCN 127", 9, p("hpcc"), 0},
+		{"HPCC 9, DCQCN 127", 127, p("dcqcn"), 0},
+		{"5.61 ms with HPCC", 5.61, completion("hpcc"), 0.001},
+		{"7.62 ms with DCQCN", 7.62, completion("dcqcn"), 0.001},
+	})
+}
+
+func TestACKClockedFabricBuiltin(t *testing.T) {
+	e, runs := runBuiltin(t, "ack-clocked-fabric")
+	small := func(alg string, p99 bool) func([]batch.RunSummary) float64 {
+		return func(rs []batch.RunSummary) float64 {
+			b := find(t, rs, alg).Flows.BySize[0]
+			if p99 {
+				return b.SlowdownP99
+			}
+			return b.SlowdownP50
+		}
+	}
+	large := func(alg string) func([]batch.RunSummary) float64 {
+		return func(rs []batch.RunSummary) float64 { return find(t, rs, alg).Flows.BySize[2].SlowdownMean }
+	}
+	done := func(alg string) func([]batch.RunSummary) float64 {
+		return func(rs []batch.RunSummary) float64 { return float64(find(t, rs, alg).Flows.BySize[2].Completed) }
+	}
+	checkQuoted(t, e, runs, []quoted{
+		{"DCQCN 1.69 / 3.56", 1.69, small("dcqcn", false), 0.003}, {"DCQCN 1.69 / 3.56", 3.56, small("dcqcn", true), 0.002},
+		{"DCTCP 3.16 / 33.7", 3.16, small("dctcp", false), 0.002}, {"DCTCP 3.16 / 33.7", 33.7, small("dctcp", true), 0.002},
+		{"TIMELY 2.14 / 6.09", 2.14, small("timely", false), 0.002}, {"TIMELY 2.14 / 6.09", 6.09, small("timely", true), 0.002},
+		{"HPCC 2.02 / 4.94", 2.02, small("hpcc", false), 0.002}, {"HPCC 2.02 / 4.94", 4.94, small("hpcc", true), 0.002},
+		{"Swift 2.80 / 5.68", 2.80, small("swift", false), 0.002}, {"Swift 2.80 / 5.68", 5.68, small("swift", true), 0.002},
+		{"DCQCN 3.42 (7 of 17", 3.42, large("dcqcn"), 0.002}, {"DCQCN 3.42 (7 of 17", 7, done("dcqcn"), 0},
+		{"DCTCP 5.25 (9)", 5.25, large("dctcp"), 0.002}, {"DCTCP 5.25 (9)", 9, done("dctcp"), 0},
+		{"TIMELY 3.94 (7)", 3.94, large("timely"), 0.002}, {"TIMELY 3.94 (7)", 7, done("timely"), 0},
+		{"HPCC 5.11 (9)", 5.11, large("hpcc"), 0.002}, {"HPCC 5.11 (9)", 9, done("hpcc"), 0},
+		{"Swift 4.30 (9)", 4.30, large("swift"), 0.002}, {"Swift 4.30 (9)", 9, done("swift"), 0},
+	})
+}

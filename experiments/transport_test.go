@@ -1,0 +1,52 @@
+package experiments
+
+import (
+	"strings"
+	"testing"
+
+	"qcnlab/algos"
+	"qcnlab/model"
+)
+
+func TestTransportErrorsNameFileLineAndKey(t *testing.T) {
+	for _, c := range []struct{ name, text, want string }{
+		{"recovery", "algorithms = [\"hpcc\"]\n[transport]\nrecovery = \"gbn\"\n",
+			`bad.toml:3: transport.recovery: "gbn": must be one of ["go_back_n" "selective" "none"]`},
+		{"ack_every", "algorithms = [\"dctcp\"]\n[transport]\nack_every = \"0B\"\n",
+			"bad.toml:3: transport.ack_every: must be a whole number of bytes, at least 1"},
+		{"rto_min", "algorithms = [\"swift\"]\n[transport]\nrto_min = \"0s\"\n",
+			"bad.toml:3: transport.rto_min: must be a positive, finite duration"},
+		{"no ACK-clocked scheme", "algorithms = [\"qcn\", \"dcqcn\"]\n[transport]\nrecovery = \"selective\"\n",
+			"bad.toml:2: transport: applies to the ACK-clocked schemes"},
+		{"fluid", "model = \"fluid\"\nalgorithms = [\"dctcp\"]\n[transport]\nrecovery = \"none\"\n",
+			"transport: the transport is the packet model's"},
+	} {
+		_, err := Parse("bad.toml", []byte(c.text))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want %q", c.name, err, c.want)
+		}
+	}
+}
+
+// [transport] reaches the model, and an experiment without it gives the
+// defaults: go-back-N, every frame acknowledged, the default RTO.
+func TestTransportConfig(t *testing.T) {
+	e, err := Parse("t.toml", []byte("algorithms = [\"dctcp\", \"qcn\"]\n[transport]\nack_every = \"3KB\"\nrecovery = \"selective\"\nrto_min = \"200us\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := e.Config("dctcp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (model.Transport{AckEvery: 3000, Recovery: model.RecoverySelective, RTOMin: 200 * algos.Microsecond}); cfg.Transport != want {
+		t.Errorf("transport %+v, want %+v", cfg.Transport, want)
+	}
+	d, err := Parse("d.toml", []byte("algorithms = [\"hpcc\"]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg, _ := d.Config("hpcc"); cfg.Transport != (model.Transport{}) || cfg.Transport.Recovery != model.RecoveryGoBackN {
+		t.Errorf("default transport %+v", cfg.Transport)
+	}
+}

@@ -1,0 +1,688 @@
+package model
+
+import (
+	"math/rand/v2"
+
+	"qcnlab/algos"
+)
+
+// The transport layer of the ACK-clocked schemes (algos.Sender): it sits
+// between a flow's rate limiter and its scheme, deciding what is sent,
+// resent and acknowledged, while the scheme decides how much may be in
+// flight (a window) and how fast (a pacing rate).
+//
+// A flow's bytes are numbered from 0; each data frame carries the index of
+// its first byte's frame (seq / frame size) in the frame's CPID field, which
+// the ACK-clocked schemes do not use. The receiver (transportReceive) keeps
+// the next byte it expects and acknowledges as the HPCC code's NIC does
+// (ReceiverCheckSeq, rdma-hw.cc:453-480): an in-order frame that carries
+// the cumulative sequence past the next multiple of ack_every bytes is
+// acknowledged; an out-of-order frame is answered with a NACK; a duplicate
+// is not answered. The ACK carries the cumulative sequence, the ECN echo
+// and send time of the frame that triggered it and, for a telemetry sender,
+// the INT each egress port stamped on that frame as it left.
+//
+// ACKs travel the reverse of the data's path in a class of their own, as the
+// references send them (the HPCC code's RdmaEnqueueHighPrioQ): qcnlab gives
+// an ACK the reverse path's propagation and its own transmission on each
+// link, and neither queues it nor drops it nor charges it to the reverse
+// links' capacity. A strict-priority ACK waits at most for the data frame on
+// the wire at each hop, which this leaves out.
+//
+// Loss recovery (Transport.Recovery): go-back-N rewinds the next byte to
+// send to the cumulative ACK on a NACK or a timeout (RecoverQueue,
+// rdma-hw.cc:495-497); selective repeat keeps the receiver's out-of-order
+// frames, and the sender resends only the frames below the highest one a
+// NACK reported that have not been reported, each once per recovery
+// episode (IRN, Mishra et al., SIGCOMM 2018); none resends nothing and the
+// receiver acknowledges the highest byte it has, so a lost frame counts as
+// done, as the open-loop schemes' flows do. A retransmission timer (RFC
+// 6298: srtt + 4 rttvar, at least rto_min, doubled at each expiry up to
+// 64 times) covers the losses no NACK reports.
+//
+// A flow of a given size with recovery completes when its receiver has
+// every byte; its sender then stops (the last ACK would reach it half a
+// round trip later, which changes nothing the summary shows).
+
+// Recovery is a transport's loss recovery.
+type Recovery uint8
+
+const (
+	RecoveryGoBackN   Recovery = iota // resend from the first byte not acknowledged
+	RecoverySelective                 // resend only the frames reported missing (IRN)
+	RecoveryNone                      // resend nothing: a lost frame is lost
+)
+
+// Recoveries are the recovery names, in the order of the constants.
+var Recoveries = []string{"go_back_n", "selective", "none"}
+
+func (r Recovery) String() string { return Recoveries[r] }
+
+// Transport configures the transport layer of the ACK-clocked schemes.
+type Transport struct {
+	// AckEvery: the receiver acknowledges when its cumulative sequence
+	// passes each multiple of AckEvery bytes (the HPCC code's
+	// L2_ACK_INTERVAL; its run.py sets 1: every frame). 0 is 1.
+	AckEvery int64
+	Recovery Recovery
+	// RTOMin is the least retransmission timeout; 0 is DefaultRTOMin.
+	RTOMin algos.Time
+}
+
+// DefaultRTOMin is the least retransmission timeout by default: 1 ms, a
+// data-center setting (Linux's 200 ms is the wide area's; the HPCC code has
+// no timer and relies on NACKs).
+const DefaultRTOMin = algos.Millisecond
+
+// AckBytes is an ACK frame's size: a minimum Ethernet frame, as the HPCC
+// code pads its ACKs (rdma-hw.cc:324).
+const AckBytes = 64
+
+// nackInterval is how long the receiver waits before it answers the same
+// gap with another NACK: the HPCC code's default (rdma-hw.cc:37-41).
+const nackInterval = 500 * algos.Microsecond
+
+// maxINTHops is the most switch ports whose telemetry an ACK carries.
+const maxINTHops = 8
+
+// maxBackoff bounds the doubling of the retransmission timeout.
+const maxBackoff = 64
+
+// transport is the transport state of one flow: its sender's half (what is
+// sent and acknowledged, the retransmission timer) and its receiver's.
+// It is the flow's limiter's reaction point: the limiter reads its rate and
+// its timer as it reads any scheme's.
+type transport struct {
+	s      *Packet
+	l      *limiter
+	sender algos.Sender
+	mode   Recovery
+	frame  int64 // the data frame size
+	size   int64 // bytes to send; 0: greedy
+	// Sender: the next new byte (snd_nxt), the cumulative ACK (snd_una),
+	// the highest byte sent.
+	nxt, una, high int64
+	rtoAt          algos.Time
+	rtoMin         algos.Time
+	srtt, rttvar   algos.Time
+	backoff        int64
+	// Selective repeat: the frames NACKs reported received (sacked), the
+	// highest of them, and the episode: the next frame to consider for a
+	// resend and the frame it resends up to; recover is the byte whose
+	// acknowledgement ends it (0: none).
+	sacked          seqBits
+	highSack        int64 // frame index past the highest sacked, 0 none
+	cursor, limit   int64 // frame indices
+	recover         int64
+	lineRate, ackTx float64 // ackTx: an ACK's transmission on its path, seconds
+	ackDelay        algos.Time
+	baseRTT         algos.Time
+	// Receiver.
+	rcvNxt    int64 // the next byte expected (none: the highest byte received)
+	milestone int64
+	nackAt    algos.Time
+	lastNack  int64
+	rcvd      seqBits // selective: the frames received beyond rcvNxt
+	// lose, in tests, says a frame is lost on its way to the receiver.
+	lose  func(index int64) bool
+	done  bool // the receiver has every byte: the flow is over
+	inNet int  // frames sent and neither received nor dropped
+	// INT: per frame index modulo len/hops, per hop, what the egress
+	// ports stamped (telemetry senders only).
+	ints  []algos.Hop
+	nhops int
+	// Counters.
+	retx     int64 // bytes resent
+	timeouts int64
+	nacks    int64
+	acks     int64
+}
+
+// ackMsg is an ACK or NACK in flight back to its sender, in its flow's
+// limiter's FIFO: 48 bytes, for it is copied once per frame; the
+// telemetry it carries, if any, waits in Packet.ackINT.
+type ackMsg struct {
+	at    algos.Time // when it reaches the sender
+	seq   int64      // cumulative
+	sack  int64      // selective NACK: the frame index that arrived out of order; -1 none
+	sent  algos.Time
+	epoch uint32
+	ints  int32 // its telemetry's slot in Packet.ackINT, -1 none
+	ece   bool
+	nack  bool
+	nhops uint8
+}
+
+// ackINT is the telemetry of one ACK.
+type ackINT [maxINTHops]algos.Hop
+
+// transportOn says the scheme's flows run over the transport layer.
+func (c *Config) transportOn() bool { return c.Scheme != nil && c.Scheme.NeedsTransport() }
+
+// newTransport builds the transport of limiter l, flow f, with its
+// scheme's sender.
+func (s *Packet) newTransport(l *limiter, f flowSpec, netw *algos.Network, stream uint64) *transport {
+	cfg := &s.cfg
+	tp := &transport{s: s, l: l, mode: cfg.Transport.Recovery, frame: int64(cfg.FrameBytes), size: f.size,
+		rtoAt: algos.Never, rtoMin: cfg.Transport.RTOMin, backoff: 1, lineRate: f.lineRate, milestone: 1}
+	if tp.rtoMin <= 0 {
+		tp.rtoMin = DefaultRTOMin
+	}
+	rates, delays, tail := s.routeStages(l)
+	h := &s.hosts[f.host]
+	fwd := tail
+	for _, d := range delays {
+		fwd += d
+	}
+	back := fwd - h.fwd.Seconds() + h.bwd.Seconds()
+	var dataTx float64
+	for _, r := range rates {
+		dataTx += float64(cfg.FrameBytes) * 8 / r
+		tp.ackTx += AckBytes * 8 / r
+	}
+	tp.ackDelay = algos.Time(tp.ackTx*float64(algos.Second) + 0.5)
+	base := algos.Time((fwd+back+dataTx+tp.ackTx)*float64(algos.Second) + 0.5)
+	tp.baseRTT = base
+	tp.sender = cfg.Scheme.NewSender(algos.SenderEnv{Network: *netw, LineRate: f.lineRate, BaseRTT: base,
+		Hops: f.hops, Start: f.start, Rand: rand.New(rand.NewPCG(cfg.Seed, streamRP+stream))}, cfg.Params)
+	if _, ok := tp.sender.(algos.TelemetrySender); ok {
+		tp.nhops = min(f.hops, maxINTHops)
+		n := 64
+		for float64(n) < 4*tp.lineRate*base.Seconds()/8/float64(cfg.FrameBytes) {
+			n *= 2
+		}
+		tp.ints = make([]algos.Hop, n*tp.nhops)
+		s.telemetry = true
+	}
+	return tp
+}
+
+// The transport as its limiter's reaction point.
+
+// Rate is the sender's pacing rate, or line rate if it does not pace.
+func (tp *transport) Rate() float64 {
+	if r := tp.sender.Rate(); r > 0 {
+		return r
+	}
+	return tp.lineRate
+}
+func (tp *transport) CPID() int                           { return 0 }
+func (tp *transport) Feedback(algos.Time, algos.Feedback) {}
+func (tp *transport) Transmit(algos.Time, int, bool) bool { return false }
+func (tp *transport) Timer() algos.Time                   { return tp.rtoAt }
+
+// Expire is the retransmission timeout: go-back-N and selective repeat
+// resend from the cumulative ACK (selective: the frames not reported).
+func (tp *transport) Expire(now algos.Time) {
+	tp.rtoAt = algos.Never
+	if tp.done || tp.una >= tp.high {
+		return
+	}
+	tp.timeouts++
+	tp.sender.OnTimeout(now)
+	switch tp.mode {
+	case RecoveryGoBackN:
+		tp.nxt = tp.una
+	case RecoverySelective:
+		tp.cursor, tp.limit, tp.recover = tp.una/tp.frame, (tp.high+tp.frame-1)/tp.frame, tp.high
+	}
+	tp.backoff = min(2*tp.backoff, maxBackoff)
+	tp.rtoAt = now + tp.rto()
+	tp.s.transportSettle(tp.l, now)
+}
+
+// rto is the retransmission timeout in force: RFC 6298's, backed off.
+func (tp *transport) rto() algos.Time {
+	r := tp.rtoMin
+	if tp.srtt > 0 {
+		r = max(r, tp.srtt+4*tp.rttvar)
+	}
+	return r * algos.Time(tp.backoff)
+}
+
+// next is the first byte of the frame to send next, if there is one: a
+// frame selective repeat resends, or the next new one.
+func (tp *transport) next() (int64, bool) {
+	if tp.done {
+		return 0, false
+	}
+	if tp.mode == RecoverySelective && tp.recover > 0 {
+		for k := max(tp.cursor, tp.una/tp.frame); k < tp.limit; k++ {
+			if !tp.sacked.has(k) {
+				tp.cursor = k
+				return k * tp.frame, true
+			}
+		}
+		tp.cursor = tp.limit
+	}
+	if tp.size > 0 && tp.nxt >= tp.size {
+		return 0, false
+	}
+	return tp.nxt, true
+}
+
+// bytesAt is the size of the frame that starts at byte seq.
+func (tp *transport) bytesAt(seq int64) int {
+	if tp.size > 0 {
+		return int(min(tp.frame, tp.size-seq))
+	}
+	return int(tp.frame)
+}
+
+// windowBlocks says the window stops a new frame at seq: the bytes in
+// flight have reached it (IsWinBound, rdma-queue-pair.cc). A resend is
+// never stopped: its bytes are in flight already.
+func (tp *transport) windowBlocks(seq int64) bool {
+	w := tp.sender.Window()
+	return w > 0 && seq >= tp.nxt && float64(tp.nxt-tp.una) >= w
+}
+
+// transportSettle brings limiter l up to its transport at t: what it sends
+// next, whether it has anything it may send, and its rate.
+func (s *Packet) transportSettle(l *limiter, t algos.Time) {
+	tp := l.tp
+	hold := l.hold &^ (holdIdle | holdWindow)
+	if seq, ok := tp.next(); !ok {
+		hold |= holdIdle
+	} else {
+		if tp.windowBlocks(seq) {
+			hold |= holdWindow
+		}
+		if b := tp.bytesAt(seq); b == int(tp.frame) {
+			l.nextSerial = l.serial
+		} else {
+			l.nextSerial = algos.TransmitTime(b, l.lineRate*l.clock)
+		}
+	}
+	changed := hold != l.hold
+	l.hold = hold
+	switch r := l.clampRate(tp.Rate()); {
+	case r != l.rate:
+		l.setRate(max(t, l.mark), r) // credit earned while held, up to a frame
+	case changed:
+		l.resume(max(t, l.mark))
+	}
+	l.rpTimer = tp.rtoAt
+}
+
+// transportFrame is the size of limiter l's next frame.
+func (s *Packet) transportFrame(l *limiter) int {
+	seq, _ := l.tp.next()
+	return l.tp.bytesAt(seq)
+}
+
+// transportSent: limiter l released frame f of bytes at e. The frame
+// carries its index; the sender sees it; the window and the next frame
+// are settled.
+func (s *Packet) transportSent(l *limiter, f *frame, bytes int, e algos.Time) {
+	tp := l.tp
+	seq, _ := tp.next()
+	f.cpid = int32(seq / tp.frame)
+	end := seq + int64(bytes)
+	if seq < tp.high {
+		tp.retx += int64(bytes)
+	}
+	if seq == tp.nxt {
+		tp.nxt = end
+	} else if tp.mode == RecoverySelective {
+		tp.cursor = seq/tp.frame + 1
+	}
+	tp.high = max(tp.high, end)
+	tp.inNet++
+	if tp.ints != nil {
+		tp.fitINT()
+	}
+	tp.sender.OnSend(e, seq, bytes)
+	if tp.rtoAt == algos.Never {
+		tp.rtoAt = e + tp.rto()
+	}
+	if l.sized != nil {
+		l.sized.left = max(tp.size-tp.nxt, 0)
+	}
+	s.transportSettle(l, e)
+}
+
+// fitINT doubles the telemetry ring when the frames in flight could
+// overwrite the stamps of one not yet acknowledged; it keeps theirs.
+func (tp *transport) fitINT() {
+	n := len(tp.ints) / tp.nhops
+	lo, hi := tp.una/tp.frame, (tp.high+tp.frame-1)/tp.frame
+	if hi-lo < int64(n)/2 {
+		return
+	}
+	m := 2 * n
+	for hi-lo >= int64(m)/2 {
+		m *= 2
+	}
+	ints := make([]algos.Hop, m*tp.nhops)
+	for k := lo; k < hi; k++ {
+		copy(ints[int(k)%m*tp.nhops:][:tp.nhops], tp.ints[int(k)%n*tp.nhops:][:tp.nhops])
+	}
+	tp.ints = ints
+}
+
+// stampINT records the telemetry egress port p stamps, as hop hop of its
+// route, on frame rec as it leaves at t: the time, the bytes the port has
+// transmitted, its queue, its rate (HPCC's IntHop; the HPCC code stamps at
+// dequeue, switch-node.cc:224, qcnlab as the frame's last bit leaves, with
+// the port's counters then).
+func (s *Packet) stampINT(p *port, rec *frame, t algos.Time, hop int) {
+	tp := s.lims[rec.lim].tp
+	if tp == nil || tp.ints == nil || hop >= tp.nhops {
+		return
+	}
+	n := len(tp.ints) / tp.nhops
+	tp.ints[int(rec.cpid)%n*tp.nhops+hop] = algos.Hop{TS: t, TxBytes: p.sentBytes, QLen: p.bytes, Rate: p.capacity}
+}
+
+// transportReceive: frame f of limiter l reaches its receiver, which
+// acknowledges it, or answers a gap with a NACK (ReceiverCheckSeq,
+// rdma-hw.cc:453-480).
+func (s *Packet) transportReceive(l *limiter, f *frame) {
+	tp := l.tp
+	tp.inNet--
+	k := int64(f.cpid)
+	seq, bytes := k*tp.frame, int64(f.bytes)
+	if tp.lose != nil && tp.lose(k) {
+		s.delivered[l.id] -= bytes
+		if !l.recovers() && l.sized != nil {
+			s.sizedLost(l, f)
+		}
+		return
+	}
+	if tp.done {
+		s.delivered[l.id] -= bytes // a copy after the flow is over
+		s.transportFree(l)
+		return
+	}
+	if tp.mode == RecoveryNone {
+		// Every frame counts; the ACK says the highest byte received.
+		tp.rcvNxt = max(tp.rcvNxt, seq+bytes)
+		if tp.rcvNxt >= tp.milestone || (tp.size > 0 && tp.rcvNxt >= tp.size) {
+			tp.milestone = tp.nextMilestone()
+			s.sendAck(l, f, false, -1)
+		}
+		if l.sized != nil {
+			s.sizedDelivered(l, s.now)
+		}
+		return
+	}
+	switch {
+	case seq == tp.rcvNxt:
+		tp.rcvNxt += bytes
+		if tp.mode == RecoverySelective {
+			for k++; tp.rcvd.has(k); k++ {
+				tp.rcvNxt += int64(tp.bytesAt(k * tp.frame))
+			}
+			tp.rcvd.advance(k)
+		}
+		complete := tp.size > 0 && tp.rcvNxt >= tp.size
+		if tp.rcvNxt >= tp.milestone || complete {
+			tp.milestone = tp.nextMilestone()
+			s.sendAck(l, f, false, -1)
+		}
+		if complete {
+			s.transportComplete(l)
+		}
+	case seq > tp.rcvNxt:
+		if tp.mode == RecoverySelective {
+			if tp.rcvd.has(k) {
+				s.delivered[l.id] -= bytes // a duplicate
+				return
+			}
+			tp.rcvd.set(tp.rcvNxt/tp.frame, k)
+			s.sendAck(l, f, true, k)
+			return
+		}
+		s.delivered[l.id] -= bytes // go-back-N drops what is out of order
+		if s.now >= tp.nackAt || tp.lastNack != tp.rcvNxt {
+			tp.nackAt, tp.lastNack = s.now+nackInterval, tp.rcvNxt
+			s.sendAck(l, f, true, -1)
+		}
+	default:
+		s.delivered[l.id] -= bytes // a duplicate
+	}
+}
+
+// nextMilestone is the next multiple of ack_every above the receiver's
+// cumulative sequence: the HPCC code adds ack_every once per ACK, which is
+// the same while the sequence moves a frame at a time.
+func (tp *transport) nextMilestone() int64 {
+	every := max(tp.s.cfg.Transport.AckEvery, 1)
+	return (tp.rcvNxt/every + 1) * every
+}
+
+// sendAck sends the ACK (or NACK) of frame f back to limiter l's sender,
+// over the reverse of f's path.
+func (s *Packet) sendAck(l *limiter, f *frame, nack bool, sack int64) {
+	tp := l.tp
+	h := &s.hosts[l.host]
+	at := s.now + f.prop - h.fwd + h.bwd + tp.ackDelay
+	if n := l.acks.len(); n > 0 {
+		at = max(at, l.acks.at(n-1).at) // ACKs on one path stay in order
+	}
+	m := l.acks.pushSlot()
+	m.at, m.seq, m.sack, m.sent, m.ints = at, tp.rcvNxt, sack, f.sent, -1
+	m.ece, m.nack, m.nhops = f.flags&frameECN != 0, nack, 0
+	if tp.ints != nil {
+		m.ints = s.ackINT.add(ackINT{})
+		n := len(tp.ints) / tp.nhops
+		m.nhops = uint8(copy(s.ackINT.at(m.ints)[:tp.nhops], tp.ints[int(f.cpid)%n*tp.nhops:]))
+	}
+	if l.acks.len() == 1 { // the host's next event may be sooner
+		l.ackAt = at
+		s.syncArrival(h)
+	}
+}
+
+// ackLands hands limiter l's sender its next ACK, which reaches the host
+// at l.ackAt. An ACK changes nothing outside its host until the frames it
+// lets go arrive, so the host runs it with its own events, in order
+// (runLocal): the host's next arrival is never later than its next ACK's
+// time plus a frame's way to the switch (host.nextArrival).
+func (s *Packet) ackLands(l *limiter) {
+	m := l.acks.pop()
+	l.ackAt = algos.Never
+	if l.acks.len() > 0 {
+		l.ackAt = l.acks.front().at
+	}
+	if m.ints >= 0 {
+		copy(s.ackHops[:m.nhops], s.ackINT.at(m.ints)[:m.nhops])
+		s.ackINT.remove(m.ints)
+	}
+	tp := l.tp
+	if tp.done {
+		return // the flow is over
+	}
+	now := m.at
+	s.events++
+	tp.acks++
+	a := &s.ack
+	a.Seq, a.ECE, a.Nack, a.Sent, a.Hops = m.seq, m.ece, m.nack, m.sent, s.ackHops[:m.nhops]
+	progress := m.seq > tp.una
+	if progress {
+		tp.una = m.seq
+		tp.nxt = max(tp.nxt, tp.una)
+		tp.backoff = 1
+		if tp.mode == RecoverySelective {
+			tp.sacked.advance(tp.una / tp.frame)
+		}
+	}
+	if rtt := now - m.sent; rtt > 0 { // RFC 6298 section 2
+		if tp.srtt == 0 {
+			tp.srtt, tp.rttvar = rtt, rtt/2
+		} else {
+			d := tp.srtt - rtt
+			tp.rttvar = (3*tp.rttvar + max(d, -d)) / 4
+			tp.srtt = (7*tp.srtt + rtt) / 8
+		}
+	}
+	tp.sender.OnAck(now, a)
+	if m.nack {
+		tp.nacks++
+		switch tp.mode {
+		case RecoveryGoBackN:
+			tp.nxt = tp.una // RecoverQueue, rdma-hw.cc:495-497
+			tp.sender.OnLoss(now)
+		case RecoverySelective:
+			tp.sacked.set(tp.una/tp.frame, m.sack)
+			tp.highSack = max(tp.highSack, m.sack+1)
+			if tp.recover == 0 {
+				tp.recover, tp.cursor = tp.high, tp.una/tp.frame
+				tp.sender.OnLoss(now)
+			}
+			tp.limit = max(tp.limit, tp.highSack)
+		}
+	}
+	if tp.mode == RecoverySelective && tp.recover > 0 && tp.una >= tp.recover {
+		tp.recover, tp.cursor, tp.limit = 0, 0, 0
+	}
+	switch {
+	case tp.una >= tp.high:
+		tp.rtoAt = algos.Never
+	case progress || tp.rtoAt == algos.Never:
+		tp.rtoAt = now + tp.rto()
+	}
+	s.transportSettle(l, now)
+	s.syncTimer(l)
+}
+
+// transportComplete: the receiver of l's flow has every byte. The flow is
+// over; its sender stops, and its limiter is freed once its last frame in
+// the network has arrived or been dropped.
+func (s *Packet) transportComplete(l *limiter) {
+	tp := l.tp
+	h := &s.hosts[l.host]
+	s.catchUp(h, s.now)
+	tp.done = true
+	tp.rtoAt = algos.Never
+	l.hold |= holdIdle
+	l.schedule()
+	l.rpTimer = algos.Never
+	for l.acks.len() > 0 { // the ACKs on their way change nothing now
+		if m := l.acks.pop(); m.ints >= 0 {
+			s.ackINT.remove(m.ints)
+		}
+	}
+	l.ackAt = algos.Never
+	sz := l.sized
+	sz.left, sz.outstanding, sz.last = 0, 0, s.now
+	s.syncTimers(h)
+	s.syncArrival(h)
+	s.sizedCheck(l)
+}
+
+// transportLost: frame f of limiter l was dropped.
+func (s *Packet) transportLost(l *limiter) {
+	l.tp.inNet--
+	if l.tp.done {
+		s.transportFree(l)
+	}
+}
+
+// transportFree frees the limiter of an ended short flow once nothing of
+// it is left in the network, so that a frame of the flow before never
+// reaches the next one's receiver.
+func (s *Packet) transportFree(l *limiter) {
+	if sz := l.sized; sz != nil && sz.short && sz.over && l.tp.inNet == 0 && l.rp != nil {
+		s.freeLimiter(l)
+	}
+}
+
+// transportCounts are a flow's transport counters, as the summary takes
+// them.
+type transportCounts struct{ acks, retx, timeouts, nacks int64 }
+
+func (a transportCounts) minus(b transportCounts) transportCounts {
+	return transportCounts{a.acks - b.acks, a.retx - b.retx, a.timeouts - b.timeouts, a.nacks - b.nacks}
+}
+
+// transportCounts are l's counters, zero without a transport.
+func (l *limiter) transportCounts() transportCounts {
+	if tp := l.tp; tp != nil {
+		return transportCounts{tp.acks, tp.retx, tp.timeouts, tp.nacks}
+	}
+	return transportCounts{}
+}
+
+// sendingRate is the rate l sends at: its limiter's, or for a window-limited
+// flow its window over its smoothed RTT (the base RTT before a sample) if
+// that is lower.
+func (l *limiter) sendingRate() float64 {
+	tp := l.tp
+	if tp == nil {
+		return l.rate
+	}
+	w := tp.sender.Window()
+	rtt := tp.srtt
+	if rtt == 0 {
+		rtt = tp.baseRTT
+	}
+	if w <= 0 || rtt <= 0 {
+		return l.rate
+	}
+	return min(l.rate, w*8/rtt.Seconds())
+}
+
+// recovers says l's flow completes only when every byte has arrived.
+func (l *limiter) recovers() bool { return l.tp != nil && l.tp.mode != RecoveryNone }
+
+// seqBits marks frame indices from a base on: a ring of bits that grows
+// when a mark lands beyond it (rarely: it keeps its size once it has
+// grown), so that marking allocates nothing per frame.
+type seqBits struct {
+	words []uint64
+	base  int64
+}
+
+func (b *seqBits) has(k int64) bool {
+	d := k - b.base
+	if d < 0 || d >= int64(len(b.words))*64 {
+		return false
+	}
+	i := k % (int64(len(b.words)) * 64)
+	return b.words[i/64]&(1<<(i%64)) != 0
+}
+
+// set marks frame k, with base as the lowest index that may still be
+// marked (the marks below it are cleared first).
+func (b *seqBits) set(base, k int64) {
+	b.advance(base)
+	if k < b.base {
+		return
+	}
+	if n := int64(len(b.words)) * 64; k-b.base >= n {
+		m := max(n, 64)
+		for k-b.base >= m {
+			m *= 2
+		}
+		words := make([]uint64, m/64)
+		for j := b.base; j < b.base+n; j++ {
+			if b.has(j) {
+				words[j%m/64] |= 1 << (j % m % 64)
+			}
+		}
+		b.words = words
+	}
+	n := int64(len(b.words)) * 64
+	i := k % n
+	b.words[i/64] |= 1 << (i % 64)
+}
+
+// advance clears the marks below base and moves the base there.
+func (b *seqBits) advance(base int64) {
+	if base <= b.base {
+		return
+	}
+	n := int64(len(b.words)) * 64
+	if n == 0 || base-b.base >= n {
+		clear(b.words)
+		b.base = base
+		return
+	}
+	for j := b.base; j < base; j++ {
+		i := j % n
+		b.words[i/64] &^= 1 << (i % 64)
+	}
+	b.base = base
+}
