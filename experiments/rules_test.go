@@ -43,6 +43,8 @@ func TestEveryRuleReadsItsKey(t *testing.T) {
 		{"dumbbell", []string{"network.classes=2", "network.strict_classes=1"}, "network.strict_classes: set network.scheduler"},
 		{"dumbbell", []string{"network.classes=2", "network.dwrr_quantum=0B"}, "network.dwrr_quantum: must be a whole number of bytes"},
 		{"dumbbell", []string{"network.classes=2", "traffic.class=2"}, "traffic.class: class 2 is not one of the 2 classes"},
+		{"dumbbell", []string{`algorithms=["dctcp"]`, "transport.ack_every=0B"}, "transport.ack_every: must be a whole number of bytes, at least 1"},
+		{"dumbbell", []string{`algorithms=["dctcp"]`, "transport.rto_min=0s"}, "transport.rto_min: must be a positive, finite duration"},
 		{"fat_tree", []string{`network.spray="random"`}, `network.spray: applies with network.routing = "spray"`},
 		{"fat_tree", []string{"output.watch_ports=0"}, "output.watch_ports: 0: the time series follows at least 1 of the ports"},
 	} {

@@ -415,3 +415,23 @@ func convergenceSchemes() []string {
 	}
 	return names
 }
+
+func checkAckEvery(k *Key, f File, bad Bad) {
+	if a, set := f.Value(k.Path).(units.Bytes); set && !(a >= 1 && whole(a)) {
+		bad(k.Path, "must be a whole number of bytes, at least 1 (1 B: every frame)")
+	}
+}
+
+func checkRecovery(k *Key, f File, bad Bad) {
+	if r := textAt(f, k.Path); r != "" && !slices.Contains(k.Choices, r) {
+		bad(k.Path, "%q: must be one of %q", r, k.Choices)
+	}
+}
+
+// setPositiveFinite refuses a duration, where one is set, that is not
+// positive and finite.
+func setPositiveFinite(k *Key, f File, bad Bad) {
+	if d, set := f.Value(k.Path).(units.Duration); set && !(d > 0 && algos.Time(d) < algos.Never) {
+		bad(k.Path, "must be a positive, finite duration")
+	}
+}
