@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"fmt"
 	"runtime"
 	"time"
 
@@ -18,15 +19,31 @@ const MinBenchDuration = algos.Millisecond
 // that say how (topology.Benched).
 var BenchTopologies = topology.Benchmarks()
 
+// BenchSetup says what a benchmark runs: the topology, a fat-tree's k (0
+// for the topology's own), the simulated time, and overrides of the
+// experiment's keys (--set), applied last.
+type BenchSetup struct {
+	Topology string
+	K        int
+	Duration algos.Time
+	Sets     []string
+}
+
 // BenchExperiment is the speed benchmark on a topology, as the topology
 // sets it (topology.Bench): QCN greedy sources on a chain, a QCN
-// permutation on a fabric; sampled every 10 us, for duration.
-func BenchExperiment(name string, duration algos.Time) *Experiment {
-	b, _ := topology.BenchOf(name)
+// permutation of greedy flows on a fabric (a k = 8 fat-tree unless told);
+// sampled every 10 us, for the duration; then the setup's overrides. The
+// caller validates it (Validate: its cost bounds included).
+func BenchExperiment(setup BenchSetup) (*Experiment, error) {
+	b, ok := topology.BenchOf(setup.Topology)
+	if !ok {
+		return nil, fmt.Errorf("--topology: %q is not one of %q", setup.Topology, BenchTopologies)
+	}
 	e := Default()
 	e.Name = "bench"
-	e.Duration = units.Duration(duration)
-	e.Network.Topology = name
+	e.Algorithms = []string{"qcn"}
+	e.Duration = units.Duration(setup.Duration)
+	e.Network.Topology = setup.Topology
 	if b.Size != nil {
 		b.Size(&e.Network)
 	}
@@ -34,12 +51,39 @@ func BenchExperiment(name string, duration algos.Time) *Experiment {
 		e.Sources.Count = b.Sources
 		e.Params["qcn"] = algos.Values{"q_eq": 33e3}
 	}
-	return e
+	if setup.K != 0 {
+		if setup.Topology != "fat_tree" {
+			return nil, fmt.Errorf("--k: a %s has no k; --topology fat_tree has", setup.Topology)
+		}
+		e.Network.K = ptr(setup.K)
+	}
+	for _, s := range setup.Sets {
+		if err := e.Set(s); err != nil {
+			return nil, err
+		}
+	}
+	return e, nil
 }
 
-// BenchDescription says what the benchmark on a topology runs.
-func BenchDescription(name string) string {
-	b, _ := topology.BenchOf(name)
+// BenchDescription says what the benchmark of e runs: on a fat-tree or a
+// dumbbell from its keys, as --k and --set may have changed them.
+func BenchDescription(e *Experiment) string {
+	n := &e.Network
+	switch n.Topology {
+	case "fat_tree":
+		size := "greedy flows"
+		if s := e.Traffic.FlowSize; s != "" && s != "greedy" {
+			size = s + " flows"
+		}
+		k := *n.K
+		return fmt.Sprintf("%s permutation of %s on a k = %d fat-tree (%d hosts, %s, %s buffers, %s links), one core:",
+			e.Algorithms[0], size, k, k*k*k/4, units.FormatRate(float64(n.Capacity)), units.FormatBytes(float64(n.Buffer)),
+			e.FabricHopDelay())
+	case "dumbbell":
+		return fmt.Sprintf("%d greedy %s sources, %s dumbbell, %s frames, %s RTT, one core:", e.Sources.Count, e.Algorithms[0],
+			units.FormatRate(float64(n.Capacity)), units.FormatBytes(float64(n.FrameSize)), units.FormatDuration(algos.Time(n.RTT)))
+	}
+	b, _ := topology.BenchOf(n.Topology)
 	return b.Description
 }
 
@@ -50,30 +94,47 @@ func BenchDuration(name string) algos.Time {
 	return b.Duration
 }
 
-// BenchResult is one benchmark measurement.
+// BenchResult is one benchmark measurement. A frame-hop is a frame
+// leaving a switch port: a frame across a fat-tree's core crosses five
+// switches and counts five, a frame dropped at a port counts nothing
+// there. A transmission is a frame sent onto any link, by a host's NIC or
+// a switch port: the packet transmissions the parallel-simulation
+// literature counts (a frame crossing five switches makes six).
 type BenchResult struct {
-	SimSeconds  float64
-	WallSeconds float64
-	Frames      uint64 // that left the network
-	FrameHops   uint64 // that left a switch port: a frame crossing five switches counts five
-	Events      uint64
-	PeakHeap    uint64 // bytes of heap in use, the most seen during the run
-	HeapSys     uint64 // bytes of heap obtained from the OS at the end
+	SimSeconds    float64
+	WallSeconds   float64
+	Frames        uint64 // that left the network
+	FrameHops     uint64 // that left a switch port
+	Transmissions uint64 // frames sent onto a link: FrameHops and the hosts' frames
+	Events        uint64
+	PeakHeap      uint64 // bytes of heap in use, the most seen during the run
+	HeapSys       uint64 // bytes of heap obtained from the OS at the end
 }
 
-// FramesPerSecond is frames through the bottleneck per wall-clock second.
+// FramesPerSecond is frames delivered per wall-clock second.
 func (b BenchResult) FramesPerSecond() float64 { return float64(b.Frames) / b.WallSeconds }
 
-// FrameHopsPerSecond is frames through switch ports per wall-clock second.
+// FrameHopsPerSecond is frames leaving switch ports per wall-clock second.
 func (b BenchResult) FrameHopsPerSecond() float64 { return float64(b.FrameHops) / b.WallSeconds }
+
+// TransmissionsPerSecond is frames sent onto links per wall-clock second.
+func (b BenchResult) TransmissionsPerSecond() float64 {
+	return float64(b.Transmissions) / b.WallSeconds
+}
 
 // EventsPerSecond is discrete events per wall-clock second.
 func (b BenchResult) EventsPerSecond() float64 { return float64(b.Events) / b.WallSeconds }
 
-// Bench runs the benchmark experiment on a topology for duration in the calling goroutine,
-// looking at the heap every 10 ms of simulated time.
-func Bench(name string, duration algos.Time) (BenchResult, error) {
-	cfg, err := BenchExperiment(name, duration).Config("qcn")
+// NanosecondsPerFrameHop is the wall time of a frame-hop.
+func (b BenchResult) NanosecondsPerFrameHop() float64 {
+	return b.WallSeconds * 1e9 / float64(max(b.FrameHops, 1))
+}
+
+// Bench runs the benchmark experiment e (its first algorithm) in the calling
+// goroutine, looking at the heap every 10 ms of simulated time (a look is
+// not timed).
+func Bench(e *Experiment) (BenchResult, error) {
+	cfg, err := e.Config(e.Algorithms[0])
 	if err != nil {
 		return BenchResult{}, err
 	}
@@ -88,17 +149,18 @@ func Bench(name string, duration algos.Time) (BenchResult, error) {
 	for !sim.Done() {
 		start := time.Now()
 		sim.Advance(sim.Now() + 10*algos.Millisecond)
-		wall += time.Since(start) // the heap checks below are not timed
+		wall += time.Since(start)
 		runtime.ReadMemStats(&ms)
 		peak = max(peak, ms.HeapInuse)
 	}
 	return BenchResult{
-		SimSeconds:  duration.Seconds(),
-		WallSeconds: wall.Seconds(),
-		Frames:      sim.Frames(),
-		FrameHops:   sim.FrameHops(),
-		Events:      sim.Events(),
-		PeakHeap:    peak,
-		HeapSys:     ms.HeapSys,
+		SimSeconds:    cfg.Duration.Seconds(),
+		WallSeconds:   wall.Seconds(),
+		Frames:        sim.Frames(),
+		FrameHops:     sim.FrameHops(),
+		Transmissions: sim.Transmissions(),
+		Events:        sim.Events(),
+		PeakHeap:      peak,
+		HeapSys:       ms.HeapSys,
 	}, nil
 }

@@ -143,6 +143,8 @@ func (e *Experiment) Config(algorithm string) (model.Config, error) {
 	}
 	cfg := e.baseConfig()
 	cfg.Scheme, cfg.Params = sc, v
+	cfg.Classes = e.classParams(sc, cfg.Classes)
+	cfg.ControlFrames = e.SendsControlFrames(algorithm)
 	if cfg.FlowBuckets, err = e.FlowBuckets(); err != nil {
 		return model.Config{}, fmt.Errorf("output.fct_buckets: %w", err)
 	}
@@ -166,6 +168,7 @@ func (e *Experiment) baseConfig() model.Config {
 		PFC:               e.pfcConfig(),
 		Transport:         e.transportConfig(),
 		Classes:           e.classesConfig(),
+		Shared:            e.sharedBuffer(),
 		ClockPPM:          e.ClockPPM(),
 		SwitchJitter:      e.SwitchJitter(),
 		Model:             e.Model,

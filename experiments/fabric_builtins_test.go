@@ -145,10 +145,10 @@ func TestQCNIncastLeafSpineBuiltin(t *testing.T) {
 		{"0.76 to 1.07 Gbps", 0.76, victims("qcn", "true", true), 0.01},
 		{"0.76 to 1.07 Gbps", 1.07, victims("qcn", "true", false), 0.01},
 		{"1 of the 32 incast flows", 1, unfinished, 0},
-		{"completes in 29.2 ms with 997", 29.2, completion("dcqcn", "true"), 0.002},
-		{"completes in 29.2 ms with 997", 997, hot("dcqcn"), 0},
-		{"2.05 to 2.51 Gbps", 2.05, victims("dcqcn", "true", true), 0.01},
-		{"2.05 to 2.51 Gbps", 2.51, victims("dcqcn", "true", false), 0.01},
+		{"completes in 28.4 ms with 1093", 28.4, completion("dcqcn", "true"), 0.002},
+		{"completes in 28.4 ms with 1093", 1093, hot("dcqcn"), 0},
+		{"2.02 to 2.40 Gbps", 2.02, victims("dcqcn", "true", true), 0.01},
+		{"2.02 to 2.40 Gbps", 2.40, victims("dcqcn", "true", false), 0.01},
 		{"keep 9.8 Gbps", 9.8, victims("none", "false", true), 0.01},
 		{"30 of the 32 incast flows", 30, lostNone, 0},
 		{"28.2 ms with 1397 drops", 28.2, completion("qcn", "false"), 0.002},
@@ -355,14 +355,14 @@ func TestDCQCNIncastBuiltin(t *testing.T) {
 		}
 	}
 	checkQuoted(t, e, runs, []quoted{
-		{"none leaves 1464, QCN 692 and DCQCN 70", 1464, p("none", "4"), 0},
-		{"none leaves 1464, QCN 692 and DCQCN 70", 692, p("qcn", "4"), 0},
-		{"none leaves 1464, QCN 692 and DCQCN 70", 70, p("dcqcn", "4"), 0},
-		{"none 15933, QCN 4946 and DCQCN 2047", 15933, p("none", "32"), 0},
-		{"none 15933, QCN 4946 and DCQCN 2047", 4946, p("qcn", "32"), 0},
-		{"none 15933, QCN 4946 and DCQCN 2047", 2047, p("dcqcn", "32"), 0},
+		{"none leaves 1464, QCN 692 and DCQCN 79", 1464, p("none", "4"), 0},
+		{"none leaves 1464, QCN 692 and DCQCN 79", 692, p("qcn", "4"), 0},
+		{"none leaves 1464, QCN 692 and DCQCN 79", 79, p("dcqcn", "4"), 0},
+		{"none 15933, QCN 4946 and DCQCN 2049", 15933, p("none", "32"), 0},
+		{"none 15933, QCN 4946 and DCQCN 2049", 4946, p("qcn", "32"), 0},
+		{"none 15933, QCN 4946 and DCQCN 2049", 2049, p("dcqcn", "32"), 0},
 		{"25.6 ms for 32 senders", 25.6, completion("none"), 0.002},
-		{"in 29.7 ms", 29.7, completion("dcqcn"), 0.002},
+		{"in 28.4 ms", 28.4, completion("dcqcn"), 0.002},
 		{"leaves 6 of the 32 flows unfinished", 6, func(rs []batch.RunSummary) float64 {
 			f := find(t, rs, "qcn", "traffic.incast_senders=32").Flows
 			return float64(f.IncastFlows - *f.IncastCompleted)

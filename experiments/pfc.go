@@ -15,11 +15,11 @@ func (e *Experiment) pfcConfig() *model.PFC {
 	if !n.PFC {
 		return nil
 	}
-	p := &model.PFC{Xoff: -1, Xon: -1, Ingress: e.PFCAccounting() == "ingress", DeadlockAfter: defaultDeadlockAfter}
+	p := &model.PFC{Xoff: -1, Xon: -1, Ingress: e.PFCAccounting() == "ingress", DeadlockAfter: defaultDeadlockAfter, Lossless: e.losslessClasses()}
 	if n.PFCDeadlockAfter != nil {
 		p.DeadlockAfter = algos.Time(*n.PFCDeadlockAfter)
 	}
-	if n.PFCThreshold == "dynamic" {
+	if n.PFCThreshold == "dynamic" || n.PFCThreshold == "" && e.BufferModel() == "shared" {
 		p.Dynamic, p.Alpha = true, defaultPFCAlpha
 		if n.PFCAlpha != nil {
 			p.Alpha = *n.PFCAlpha
@@ -105,7 +105,7 @@ func (e *Experiment) validatePFC(bad func(key, format string, args ...any), cfg 
 	}
 	if a := n.PFCAlpha; a != nil {
 		switch {
-		case n.PFCThreshold != "dynamic":
+		case n.PFCThreshold != "dynamic" && e.BufferModel() != "shared":
 			bad("network.pfc_alpha", "set network.pfc_threshold = \"dynamic\" for it to apply")
 		case !(*a > 0 && *a <= 16):
 			bad("network.pfc_alpha", "must be in (0, 16]")

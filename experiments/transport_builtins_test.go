@@ -89,10 +89,10 @@ func TestHPCCVsDCQCNIncastBuiltin(t *testing.T) {
 	checkQuoted(t, e, runs, []quoted{
 		{"runs at 91.4% with 2.35 KB queued on average under HPCC", 91.4, util("hpcc"), 0.0006},
 		{"runs at 91.4% with 2.35 KB queued on average under HPCC", 2.35, queue("hpcc"), 0.003},
-		{"at 54.3% with 6.5 KB under DCQCN", 54.3, util("dcqcn"), 0.001},
-		{"at 54.3% with 6.5 KB under DCQCN", 6.5, queue("dcqcn"), 0.01},
-		{"HPCC 9, DCQCN 127", 9, p("hpcc"), 0},
-		{"HPCC 9, DCQCN 127", 127, p("dcqcn"), 0},
+		{"at 54.5% with 7.04 KB under DCQCN", 54.5, util("dcqcn"), 0.001},
+		{"at 54.5% with 7.04 KB under DCQCN", 7.04, queue("dcqcn"), 0.01},
+		{"HPCC 9, DCQCN 137", 9, p("hpcc"), 0},
+		{"HPCC 9, DCQCN 137", 137, p("dcqcn"), 0},
 		{"5.61 ms with HPCC", 5.61, completion("hpcc"), 0.001},
 		{"7.62 ms with DCQCN", 7.62, completion("dcqcn"), 0.001},
 	})
@@ -116,12 +116,12 @@ func TestACKClockedFabricBuiltin(t *testing.T) {
 		return func(rs []batch.RunSummary) float64 { return float64(find(t, rs, alg).Flows.BySize[2].Completed) }
 	}
 	checkQuoted(t, e, runs, []quoted{
-		{"DCQCN 1.69 / 3.56", 1.69, small("dcqcn", false), 0.003}, {"DCQCN 1.69 / 3.56", 3.56, small("dcqcn", true), 0.002},
+		{"DCQCN 1.60 / 3.89", 1.60, small("dcqcn", false), 0.003}, {"DCQCN 1.60 / 3.89", 3.89, small("dcqcn", true), 0.002},
 		{"DCTCP 3.16 / 33.7", 3.16, small("dctcp", false), 0.002}, {"DCTCP 3.16 / 33.7", 33.7, small("dctcp", true), 0.002},
 		{"TIMELY 2.14 / 6.09", 2.14, small("timely", false), 0.002}, {"TIMELY 2.14 / 6.09", 6.09, small("timely", true), 0.002},
 		{"HPCC 2.02 / 4.94", 2.02, small("hpcc", false), 0.002}, {"HPCC 2.02 / 4.94", 4.94, small("hpcc", true), 0.002},
 		{"Swift 2.80 / 5.68", 2.80, small("swift", false), 0.002}, {"Swift 2.80 / 5.68", 5.68, small("swift", true), 0.002},
-		{"DCQCN 3.42 (7 of 17", 3.42, large("dcqcn"), 0.002}, {"DCQCN 3.42 (7 of 17", 7, done("dcqcn"), 0},
+		{"DCQCN 3.11 (8 of 17", 3.11, large("dcqcn"), 0.002}, {"DCQCN 3.11 (8 of 17", 8, done("dcqcn"), 0},
 		{"DCTCP 5.25 (9)", 5.25, large("dctcp"), 0.002}, {"DCTCP 5.25 (9)", 9, done("dctcp"), 0},
 		{"TIMELY 3.94 (7)", 3.94, large("timely"), 0.002}, {"TIMELY 3.94 (7)", 7, done("timely"), 0},
 		{"HPCC 5.11 (9)", 5.11, large("hpcc"), 0.002}, {"HPCC 5.11 (9)", 9, done("hpcc"), 0},

@@ -55,6 +55,9 @@ func (e *Experiment) Validate() error {
 
 	e.validateTransport(bad)
 	e.validateClasses(bad)
+	e.validateBuffer(bad)
+	e.validateClassRED(bad)
+	e.validateControlFrames(bad)
 	if len(errs) == 0 && e.IsFabric() { // routes, and flows, need sound keys
 		e.checkFabric(bad)
 	}

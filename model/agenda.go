@@ -29,6 +29,7 @@ const (
 	// port (an ingress link), gen: a paused link may have drained to XON
 	evIngressXonCheck
 	evDeadlockCheck // port, gen: a held port may be in a cycle of pauses (deadlock.go)
+	evControlFrame  // limiter, msg: a control frame, generated, enters its first port (control.go)
 	// The timeline: milestones (capacity changes, the window's and phases'
 	// boundaries) and samples run before any other event at their time.
 	evMilestone
@@ -44,6 +45,7 @@ type event struct {
 	seq     uint64
 	kind    eventKind
 	on      bool   // evPauseHost, evPausePort: XOFF, else XON
+	class   uint8  // evPauseHost, evPausePort: the traffic class it pauses
 	host    int32  // evHostFrame, evPauseHost
 	port    int32  // evLinkFrame, evReceiveFrame, evPausePort, evXonCheck
 	limiter int32  // evFeedback, evNotification, evTimer

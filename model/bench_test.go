@@ -87,7 +87,7 @@ func fatTreeConfig(b testing.TB, d algos.Time) Config {
 	return cfg
 }
 
-// BenchmarkFatTreePermutationQCN reports frame-hops (a frame's arrival at a
+// BenchmarkFatTreePermutationQCN reports frame-hops (a frame leaving a
 // switch port) per wall second, and the peak heap.
 func BenchmarkFatTreePermutationQCN(b *testing.B) {
 	var hops uint64
@@ -137,14 +137,51 @@ func BenchmarkFatTreeRealSwitch(b *testing.B) {
 	b.ReportMetric(float64(hops)/b.Elapsed().Seconds(), "frame-hops/s")
 }
 
+// classesSwitchConfig is realSwitchConfig with two traffic classes under
+// DWRR, the flows alternating between them, in shared-buffer switches
+// whose PFC thresholds are dynamic.
+func classesSwitchConfig(b testing.TB, d algos.Time) Config {
+	cfg := realSwitchConfig(b, d)
+	cfg.Classes = &Classes{N: 2, Weights: []int{1, 1}}
+	cfg.PFC.Dynamic, cfg.PFC.Alpha = true, 0.125
+	cfg.Shared = &SharedBuffer{Reserve: 1500, Alpha: 1}
+	for i := range cfg.Fabric.Flows {
+		cfg.Fabric.Flows[i].Class = i % 2
+	}
+	return cfg
+}
+
+// BenchmarkFatTreeSharedClasses is BenchmarkFatTreeRealSwitch with two
+// classes in a shared buffer (classesSwitchConfig).
+func BenchmarkFatTreeSharedClasses(b *testing.B) {
+	b.ReportAllocs()
+	var hops uint64
+	for b.Loop() {
+		sim, err := NewPacket(classesSwitchConfig(b, 20*algos.Millisecond))
+		if err != nil {
+			b.Fatal(err)
+		}
+		sim.Run()
+		hops += sim.FrameHops()
+	}
+	b.ReportMetric(float64(hops)/b.Elapsed().Seconds(), "frame-hops/s")
+}
+
 // The switch allocates nothing per frame: running twice as long on the
-// real-switch fat-tree (clocks, jitter, ingress PFC) adds a handful of
-// allocations (rings that grow, marks at boundaries), not one per frame.
+// real-switch fat-tree (clocks, jitter, ingress PFC), with one class or
+// with two in a shared buffer, adds a handful of allocations (rings that
+// grow, marks at boundaries), not one per frame.
 func TestRealSwitchAllocatesNothingPerFrame(t *testing.T) {
+	for _, config := range []func(testing.TB, algos.Time) Config{realSwitchConfig, classesSwitchConfig} {
+		allocsPerFrame(t, config)
+	}
+}
+
+func allocsPerFrame(t *testing.T, config func(testing.TB, algos.Time) Config) {
 	allocs := func(d algos.Time) (float64, uint64) {
 		var hops uint64
 		n := testing.AllocsPerRun(1, func() {
-			sim, err := NewPacket(realSwitchConfig(t, d))
+			sim, err := NewPacket(config(t, d))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -157,6 +194,39 @@ func TestRealSwitchAllocatesNothingPerFrame(t *testing.T) {
 	a2, h2 := allocs(4 * algos.Millisecond)
 	if extra := a2 - a1; extra > 0.001*float64(h2-h1) {
 		t.Errorf("%g more allocations for %d more frame-hops", extra, h2-h1)
+	}
+}
+
+// A frame-hop is a frame leaving a switch port, and a transmission a frame
+// sent onto any link: on an overloaded dumbbell without congestion
+// control, the frames dropped or still queued at its one port are not
+// frame-hops (they were counted as they arrived), and the hosts' links
+// sent the frames their bytes make.
+func TestFrameHopsAreFramesLeavingAPort(t *testing.T) {
+	none, err := algos.Lookup("none")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := benchConfig(t, 5*algos.Millisecond)
+	cfg.Scheme = none
+	if cfg.Params, err = none.Resolve(cfg.Network(), nil); err != nil {
+		t.Fatal(err)
+	}
+	sim, err := NewPacket(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sim.Run()
+	var sent int64
+	for _, h := range sim.hosts {
+		sent += h.sent
+	}
+	hops, frames := sim.FrameHops(), sim.Frames()
+	if sim.ports[0].drops == 0 || hops != frames {
+		t.Errorf("%d drops; %d frame-hops, %d frames through the only port", sim.ports[0].drops, hops, frames)
+	}
+	if got := sim.Transmissions() - hops; int64(got) != sent/int64(cfg.FrameBytes) {
+		t.Errorf("%d transmissions by the hosts, who sent %d frames", got, sent/int64(cfg.FrameBytes))
 	}
 }
 

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 
 	"qcnlab/algos"
@@ -23,6 +24,11 @@ type Classes struct {
 	Strict  int   // the first Strict classes are strict priority
 	Weights []int // DWRR weight of each class (len N); those of strict classes are unused
 	Quantum int   // bytes a weight of 1 earns per round; 0 for the frame size
+	// Params, if set, override the scheme's parameters for each class's
+	// congestion point (nil or empty for none): RED's k_min, k_max and
+	// p_max per class for a scheme that marks, at enqueue or dequeue as
+	// its mark_on says.
+	Params []algos.Values
 }
 
 // MaxClasses is the most traffic classes a port has: 802.1Q's eight
@@ -50,11 +56,29 @@ func (c *Config) validateClasses(bad func(string, ...any)) {
 			bad("classes: class %d's weight must be a whole number from 1 to 65536", i)
 		}
 	}
+	if len(k.Params) > k.N {
+		bad("classes: parameters for %d classes of %d", len(k.Params), k.N)
+	}
+	if c.Scheme != nil {
+		for i, v := range k.Params {
+			if len(v) == 0 {
+				continue
+			}
+			over := maps.Clone(c.Params)
+			maps.Copy(over, v)
+			if _, err := c.Scheme.Resolve(c.Network(), over); err != nil {
+				bad("classes: class %d's parameters: %v", i, err)
+			}
+		}
+	}
 	if k.Quantum < 0 || k.Quantum > 1<<24 {
 		bad("classes: the DWRR quantum must be from 1 B to 16 MiB")
 	}
-	if c.PFC != nil && k.N > 1 {
-		bad("classes: PFC pauses a port's single class; several classes run without PFC")
+	if c.PFC != nil && k.N > 1 && !c.PFC.Ingress {
+		bad("classes: PFC per class is decided per link into a switch: several classes need ingress accounting")
+	}
+	if c.PFC != nil && c.PFC.Lossless>>k.N != 0 {
+		bad("classes: PFC's lossless classes must be among the %d classes", k.N)
 	}
 	inRange := func(what string, class int) {
 		if class < 0 || class >= k.N {
@@ -98,12 +122,12 @@ type classQueue struct {
 	quantum int  // DWRR: its weight times the quantum
 	cp      algos.CongestionPoint
 	dcp     algos.DepartingCP
-	level   levelStats
+	level   meanMax // its occupancy's mean and largest since the last boundary
 
 	// Whole-run counters, marked at the summary's boundaries.
 	sent, drops, dropped, marked int64
 	marks                        []classMark
-	segments                     []levelSummary
+	segments                     []meanMax
 }
 
 // classMark is a class's counters at a boundary.
@@ -116,7 +140,14 @@ type classMark struct{ sent, drops, dropped, marked int64 }
 type classSet struct {
 	q      []classQueue
 	strict int
-	rr     int // DWRR: the class whose turn it is
+	rr     int   // DWRR: the class whose turn it is
+	held   uint8 // PFC: the classes paused (pfc_classes.go)
+	// ctl is the control queue (control.go), nil without control frames;
+	// ctlMsgs the messages of the control frames that leave the network
+	// here, in order, waitCtlExits those of them waiting.
+	ctl          *classQueue
+	ctlMsgs      ring[int32]
+	waitCtlExits int
 	// waitOnward and waitExits count the waiting frames that go on and,
 	// with receivers followed, that leave the network here: a departure
 	// that starts one for an empty stream must run at its time
@@ -128,10 +159,15 @@ type classSet struct {
 // queues, each with its own congestion point: class 0 keeps the port's,
 // the others draw from streams of their own.
 func (s *Packet) startClasses(netw *algos.Network) {
+	s.classes = int32(s.cfg.classCount())
 	k := s.cfg.Classes
-	if k == nil || k.N < 2 {
+	if (s.cfg.Shared != nil || s.cfg.ControlFrames) && (k == nil || k.N < 2) { // one class, in a shared buffer or beside the control queue
+		k = &Classes{N: 1, Strict: 1, Weights: []int{1}}
+	} else if k == nil || k.N < 2 {
 		return
 	}
+	s.classPorts = true
+	buffers := s.startSharedBuffers()
 	quantum := k.Quantum
 	if quantum == 0 {
 		quantum = s.cfg.FrameBytes
@@ -141,20 +177,35 @@ func (s *Packet) startClasses(netw *algos.Network) {
 		for c := range cs.q {
 			q := &cs.q[c]
 			q.buffer, q.quantum = p.buffer, quantum*k.Weights[c]
-			q.level = newLevelStats(float64(s.cfg.FrameBytes), float64(p.buffer))
+			if buffers != nil { // a queue may hold the whole switch's buffer
+				p.sw = buffers[s.net.portNode(int32(j))]
+				q.buffer = p.sw.size
+			}
 			q.marks = []classMark{{}}
 			q.cp = p.cp
-			if c > 0 {
+			own := c < len(k.Params) && len(k.Params[c]) > 0
+			if c > 0 || own {
+				params, stream := s.cfg.Params, streamCPClass+uint64(j)*MaxClasses+uint64(c)
+				if own {
+					params = maps.Clone(params)
+					maps.Copy(params, k.Params[c])
+				}
+				if c == 0 { // the port's own stream, as without classes
+					stream = streamCP + uint64(j)
+				}
 				q.cp = s.cfg.Scheme.NewCP(algos.CPEnv{
 					Network: *netw, CPID: j + 1, Capacity: p.capacity, Buffer: float64(p.buffer),
-					Rand: rand.New(rand.NewPCG(s.cfg.Seed, streamCPClass+uint64(j)*MaxClasses+uint64(c))),
-				}, s.cfg.Params)
+					Rand: rand.New(rand.NewPCG(s.cfg.Seed, stream)),
+				}, params)
 			}
 			q.dcp, _ = q.cp.(algos.DepartingCP)
 		}
 		p.cls = cs
+		if s.cfg.ControlFrames {
+			cs.ctl = newControlQueue()
+		}
 		// The port's occupancy is its classes' together.
-		p.level = newLevelStats(float64(s.cfg.FrameBytes), float64(p.buffer*k.N))
+		p.level = newLevelStats(float64(s.cfg.FrameBytes), float64(cs.q[0].buffer*k.N))
 	}
 }
 
@@ -171,10 +222,10 @@ func (p *port) arriveClass(now algos.Time, f *algos.Frame, class uint8, flags ui
 	p.arrivals++
 	q := &p.cls.q[class]
 	done := algos.Never
-	if q.bytes+f.Bytes <= q.buffer {
+	if q.bytes+f.Bytes <= q.buffer && (p.sw == nil || p.sw.take(q, class, f.Bytes)) {
 		done = pendingDone
 		e := queued{done: done, bytes: uint16(f.Bytes), lim: int32(f.Source), flags: flags, class: class}
-		if p.queue.n == 0 && !p.held {
+		if p.queue.n == 0 && !p.held && p.cls.held&(1<<class) == 0 {
 			e.done = now + p.serviceTime(f.Bytes)
 			done = e.done
 			p.queue.push(e)
@@ -183,6 +234,7 @@ func (p *port) arriveClass(now algos.Time, f *algos.Frame, class uint8, flags ui
 		}
 		q.bytes += f.Bytes
 		p.bytes += f.Bytes
+		p.level.reach(float64(p.bytes))
 		p.level.set(now, float64(p.bytes))
 		q.level.set(now, float64(q.bytes))
 	} else {
@@ -234,11 +286,11 @@ func (s *Packet) startNext(p *port, pi int32, done algos.Time) {
 	if c < 0 {
 		return
 	}
-	q := &cs.q[c]
+	q := cs.queue(uint8(c))
 	h := p.queue.pushSlot()
 	*h = *q.wait.front()
 	q.wait.drop()
-	if s.ingress != nil {
+	if s.ingress != nil && c != ctlClass {
 		p.inq.push(q.inq.pop())
 	}
 	h.done = done + p.serviceTime(int(h.bytes))
@@ -254,6 +306,8 @@ func (s *Packet) startNext(p *port, pi int32, done algos.Time) {
 			r.arrive = s.jitter.draw()
 		}
 		s.started(p, pi, h)
+	case c == ctlClass:
+		cs.waitCtlExits--
 	case s.receivers:
 		r := p.exits.pushSlot()
 		*r = *q.exits.front()
@@ -269,17 +323,20 @@ func (s *Packet) startNext(p *port, pi int32, done algos.Time) {
 // the DWRR's, whose turn moves on when a class has no frames or its
 // deficit cannot pay for its head.
 func (cs *classSet) pick(held bool) int {
+	if cs.ctl != nil && cs.ctl.wait.n > 0 {
+		return ctlClass
+	}
 	if held {
 		return -1
 	}
 	for c := 0; c < cs.strict; c++ {
-		if cs.q[c].wait.n > 0 {
+		if cs.q[c].wait.n > 0 && cs.held&(1<<c) == 0 {
 			return c
 		}
 	}
 	ready := false
 	for c := cs.strict; c < len(cs.q); c++ {
-		if cs.q[c].wait.n > 0 {
+		if cs.q[c].wait.n > 0 && cs.held&(1<<c) == 0 {
 			ready = true
 			break
 		}
@@ -289,7 +346,7 @@ func (cs *classSet) pick(held bool) int {
 	}
 	for {
 		q := &cs.q[cs.rr]
-		if q.wait.n > 0 {
+		if q.wait.n > 0 && cs.held&(1<<cs.rr) == 0 {
 			if !q.turn {
 				q.deficit += q.quantum
 				q.turn = true
@@ -320,7 +377,14 @@ func (cs *classSet) next() {
 
 // departClass counts a frame of class c leaving port p at done.
 func (p *port) departClass(h *queued) {
-	q := &p.cls.q[h.class]
+	q := p.cls.queue(h.class)
+	if h.class == ctlClass { // the control queue: no buffer's, no summary's
+		q.bytes -= int(h.bytes)
+		return
+	}
+	if p.sw != nil { // before the queue shrinks: it counts what was beyond the reserve
+		p.sw.leave(q, int(h.bytes))
+	}
 	q.bytes -= int(h.bytes)
 	q.sent += int64(h.bytes)
 	q.level.set(h.done, float64(q.bytes))
@@ -403,15 +467,19 @@ func (cs *classSet) measure(from, to, passed int, now algos.Time, span float64) 
 		}
 		cl := ClassSummary{Class: c}
 		if from <= to {
-			var lv levelSummary
+			var sum float64
+			var dur algos.Time
 			for k := from; k <= to; k++ {
+				seg := q.level.upTo(now)
 				if k < len(q.segments) {
-					lv.add(q.segments[k])
-				} else {
-					lv.add(q.level.snapshot(now))
+					seg = q.segments[k]
 				}
+				sum, dur = sum+seg.sum, dur+seg.last-seg.from
+				cl.QueueMax = max(cl.QueueMax, seg.max)
 			}
-			cl.QueueMean, _, _, cl.QueueMax, _ = lv.result()
+			if dur > 0 {
+				cl.QueueMean = sum / float64(dur)
+			}
 			cl.Drops, cl.DroppedBytes, cl.MarkedFrames = b.drops-a.drops, b.dropped-a.dropped, b.marked-a.marked
 			if span > 0 {
 				cl.ThroughputBps = float64(b.sent-a.sent) * 8 / span
@@ -420,4 +488,47 @@ func (cs *classSet) measure(from, to, passed int, now algos.Time, span float64) 
 		out[c] = cl
 	}
 	return out
+}
+
+// share gives each class's queue a buffer of buffer bytes (PFC's dynamic
+// thresholds: the switch's ports share their buffers).
+func (cs *classSet) share(buffer, frame int) {
+	for c := range cs.q {
+		cs.q[c].buffer = buffer
+	}
+}
+
+// meanMax follows a class's occupancy from a time on: its integral, for
+// the mean, and its largest value; the port's own levelStats keeps the
+// distribution. Two additions and a comparison per change.
+type meanMax struct {
+	from, last algos.Time
+	level, sum float64 // sum: byte-picoseconds up to last
+	max        float64
+}
+
+// set records that the level changes to level at time t.
+func (m *meanMax) set(t algos.Time, level float64) {
+	if t > m.last {
+		m.sum += m.level * float64(t-m.last)
+		m.last = t
+	}
+	m.level = level
+	if level > m.max {
+		m.max = level
+	}
+}
+
+// upTo is m integrated up to t, m left as it is.
+func (m *meanMax) upTo(t algos.Time) meanMax {
+	c := *m
+	c.set(t, c.level)
+	return c
+}
+
+// restart closes the stretch up to t and starts the next from t.
+func (m *meanMax) restart(t algos.Time) meanMax {
+	c := m.upTo(t)
+	*m = meanMax{from: t, last: t, level: c.level, max: c.level}
+	return c
 }

@@ -50,6 +50,13 @@ type Config struct {
 	// Classes, if set, gives every switch port several traffic classes
 	// (classes.go); nil is one.
 	Classes *Classes
+	// Shared, if set, gives every switch one buffer its queues share
+	// (buffer.go); nil is a buffer per port.
+	Shared *SharedBuffer
+	// ControlFrames sends the scheme's feedback and CNPs as frames that
+	// queue at the switch ports of the reverse path (control.go); else
+	// out of band, never queued. A fabric's, routed by ECMP.
+	ControlFrames bool
 	// ClockPPM bounds each host's clock offset, drawn from the seed
 	// uniformly within +-ClockPPM parts per million: its link and its rate
 	// limiters run that much fast or slow (clock.go). 0: every clock exact.
@@ -228,6 +235,8 @@ func (c *Config) validate() error {
 		c.validateChain(bad)
 	}
 	c.validateClasses(bad)
+	c.validateShared(bad)
+	c.validateControl(bad)
 	if !(c.ClockPPM >= 0 && c.ClockPPM <= MaxClockPPM) {
 		bad("clock offsets must be within 0 and %g ppm", float64(MaxClockPPM))
 	}

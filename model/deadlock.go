@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"qcnlab/algos"
@@ -26,6 +27,14 @@ type Deadlock struct {
 }
 
 func (d *Deadlock) String() string {
+	if slices.ContainsFunc(d.Classes, func(c int) bool { return c != 0 }) {
+		named := make([]string, len(d.Ports)+1)
+		for i, p := range d.Ports {
+			named[i] = fmt.Sprintf("%s (class %d)", p, d.Classes[i])
+		}
+		named[len(d.Ports)] = named[0]
+		return fmt.Sprintf("PFC deadlock: %s paused since %.6f s, stopped at %.6f s", strings.Join(named, " -> "), d.Since, d.Detected)
+	}
 	return fmt.Sprintf("PFC deadlock: %s (class 0) paused since %.6f s, stopped at %.6f s",
 		strings.Join(append(d.Ports, d.Ports[0]), " -> "), d.Since, d.Detected)
 }
@@ -44,7 +53,7 @@ func (s *Packet) armDeadlockCheck(k int32) {
 // that armed the check, look for a cycle of waits through it.
 func (s *Packet) deadlockCheck(k int32, gen uint32) {
 	p := s.ports[k]
-	if gen != p.pfc.holdGen || !p.held {
+	if gen != p.pfc.holdGen || !p.held && (p.cls == nil || p.cls.held == 0) {
 		return
 	}
 	s.departAll()
@@ -53,7 +62,7 @@ func (s *Packet) deadlockCheck(k int32, gen uint32) {
 		since := algos.Time(0)
 		for _, j := range cycle {
 			d.Ports = append(d.Ports, s.ports[j].name)
-			d.Classes = append(d.Classes, 0)
+			d.Classes = append(d.Classes, s.ports[j].stuckClass())
 			since = max(since, s.ports[j].pfc.heldSince)
 		}
 		d.Since = since.Seconds()
@@ -74,7 +83,48 @@ func (s *Packet) departAll() {
 // the one on the wire, for at least DeadlockAfter.
 func (s *Packet) stuck(j int32) bool {
 	p := s.ports[j]
+	if p.cls != nil { // a class held with frames waiting
+		return p.stuckClass() >= 0 && s.now-p.pfc.heldSince >= s.cfg.PFC.DeadlockAfter
+	}
 	return p.held && p.queue.len() > 0 && s.now-p.pfc.heldSince >= s.cfg.PFC.DeadlockAfter
+}
+
+// stuckClass is the first class of port p held with frames waiting, -1
+// if none; 0 for a port with one class.
+func (p *port) stuckClass() int {
+	if p.cls == nil {
+		return 0
+	}
+	for c := range p.cls.q {
+		if p.cls.held&(1<<c) != 0 && p.cls.q[c].wait.n > 0 {
+			return c
+		}
+	}
+	return -1
+}
+
+// holdsFrom reports whether port p holds frames that came in by link k.
+func (s *Packet) holdsFrom(p *port, k int32) bool {
+	C := s.classes
+	came := func(q *ring[int32]) bool {
+		for i := 0; i < q.len(); i++ {
+			if *q.at(i)/C == k {
+				return true
+			}
+		}
+		return false
+	}
+	if came(&p.inq) {
+		return true
+	}
+	if p.cls != nil {
+		for c := range p.cls.q {
+			if came(&p.cls.q[c].inq) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // waits lists the ports link k waits on: the ports of its next switch
@@ -88,11 +138,7 @@ func (s *Packet) waits(k int32) []int32 {
 	}
 	for _, j := range s.switchPorts[node] {
 		p := s.ports[j]
-		holds := false
-		for i := 0; i < p.inq.len() && !holds; i++ {
-			holds = *p.inq.at(i) == k
-		}
-		if !holds {
+		if !s.holdsFrom(p, k) {
 			continue
 		}
 		if !s.stuck(j) {

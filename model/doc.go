@@ -62,6 +62,18 @@
 // other until it is released below XON. A change of a link's capacity
 // (changes.go) applies from the next frame the port starts.
 //
+// A port may have several traffic classes (classes.go), each its own
+// queue: its own queue then holds only the frame in service, and as each
+// frame departs the scheduler (strict priority, then DWRR) starts the
+// next from its class's queue, whose record moves then to the tail of
+// the stream it joins, so that a link's records stay in departure order.
+// Under the shared buffer model (buffer.go) a switch's queues share one
+// buffer, each lossy class admitted by a dynamic threshold; PFC then
+// counts and pauses per link into a switch and class (pfc_classes.go).
+// With control frames (control.go) feedback and CNPs travel back as
+// frames, in a control queue served before every class, instead of out
+// of band.
+//
 // Hosts' clocks run within a few parts per million of nominal, and a
 // switch's forwarding latency varies from frame to frame by up to a
 // bound (clock.go): without them, perfectly periodic senders lock in phase

@@ -23,15 +23,16 @@ const (
 // feedback that comes back. The network is data (network.go): a chain of
 // bottlenecks (a dumbbell, a parking lot) or a fabric, walked the same way.
 type Packet struct {
-	cfg    Config
-	net    *network
-	now    algos.Time
-	agenda agenda
-	hosts  []host
-	lims   []*limiter // the first statics are the network's flows; a frame names its limiter by index
-	ports  []*port
-	events uint64 // discrete events handled: releases, arrivals, departures, feedback, timers
-	done   bool
+	cfg      Config
+	net      *network
+	now      algos.Time
+	agenda   agenda
+	hosts    []host
+	lims     []*limiter // the first statics are the network's flows; a frame names its limiter by index
+	ports    []*port
+	events   uint64 // discrete events handled: releases, arrivals, departures, feedback, timers
+	released uint64 // frames the hosts' NICs sent
+	done     bool
 
 	delivered []int64       // per limiter, bytes that left the network (dense: counted per frame)
 	statics   int           // the limiters of the network's flows: the summary's sources
@@ -51,6 +52,7 @@ type Packet struct {
 	ack       algos.Ack
 	ackHops   [maxINTHops]algos.Hop
 	telemetry bool
+	ctlFrame  frame          // the control frame being generated (control.go)
 	fbPaths   []feedbackPath // per limiter, nil unless the feedback latency varies
 	loops     []loopStats    // per limiter
 
@@ -85,6 +87,8 @@ type Packet struct {
 	switchPorts [][]int32 // per node, its simulated egress ports
 	nodeIngress [][]int32 // per node, the links into it
 	xonScratch  []departure
+	classes     int32     // traffic classes of every port: ingress links are counted per (link, class)
+	classPorts  bool      // the ports have class queues (classes.go): several classes, a shared buffer or control frames
 	nodeBytes   []int     // per node, the bytes in the switch
 	nodeFree    []int     // per node, with dynamic thresholds, its shared buffer less the headroom of the links into it
 	deadlock    *Deadlock // the PFC deadlock that stopped the run, if any (deadlock.go)
@@ -193,6 +197,9 @@ func (s *Packet) addLimiter(f flowSpec, netw *algos.Network) *limiter {
 	}
 	if len(f.route) > 0 {
 		l.first = s.ports[f.route[0]]
+		if cfg.ControlFrames {
+			l.back = s.backRoute(f)
+		}
 	}
 	s.made++
 	l.id = i
@@ -252,15 +259,20 @@ func (s *Packet) Frames() uint64 {
 	return n
 }
 
-// FrameHops is the number of frames that have arrived at a switch port,
-// dropped or not: on a fabric, the work a run does per frame.
+// FrameHops is the number of frames that have left a switch port: a frame
+// that crosses five switches makes five, one dropped at a port none there.
+// On a fabric, the work a run does per frame.
 func (s *Packet) FrameHops() uint64 {
-	var n int64
+	var n uint64
 	for _, p := range s.ports {
-		n += p.arrivals
+		n += p.frames
 	}
-	return uint64(n)
+	return n
 }
+
+// Transmissions is the number of frames sent onto a link: by a host's NIC
+// (released by its rate limiters) or by a switch port (FrameHops).
+func (s *Packet) Transmissions() uint64 { return s.released + s.FrameHops() }
 
 // Run advances to the end of the run.
 func (s *Packet) Run() { s.Advance(s.cfg.Duration) }
@@ -324,13 +336,15 @@ func (s *Packet) advance(until algos.Time, stop uint64) {
 		case evFlowArrival:
 			s.flowArrival()
 		case evPauseHost:
-			s.pauseHost(ev.host, ev.on)
+			s.pauseHost(ev.host, ev.class, ev.on)
 		case evPausePort:
-			s.pausePort(ev.port, ev.on)
+			s.pausePort(ev.port, ev.class, ev.on)
 		case evXonCheck:
 			s.xonCheck(ev.port, ev.gen)
 		case evIngressXonCheck:
 			s.ingressXonCheck(ev.port, ev.gen)
+		case evControlFrame:
+			s.injectControl(ev.limiter, ev.msg)
 		case evDeadlockCheck:
 			if s.deadlockCheck(ev.port, ev.gen); s.deadlock != nil {
 				end = s.now // the run stops here

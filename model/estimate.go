@@ -1,6 +1,7 @@
 package model
 
 import (
+	"cmp"
 	"math"
 	"math/bits"
 	"math/rand/v2"
@@ -21,10 +22,10 @@ type Cost struct {
 
 	// The parts of each, so that a caller can blame the setting that
 	// drives the total: the network as data (nodes, links, ports, routes
-	// and PFC's feeder lists), the ports' queues and histograms at a full
-	// buffer, the flows' limiters and what is in flight to them, and the
-	// short flows alive; the frames' events, the samples', the short
-	// flows'.
+	// and PFC's feeder lists), the ports' records, queues and histograms
+	// at the most they may hold, the flows' limiters and what is in flight
+	// to them, and the short flows alive; the frames' events, the
+	// samples', the short flows'.
 	NetworkMemory, BufferMemory, FlowMemory, ShortMemory float64
 	FrameEvents, SampleEvents, ShortEvents               float64
 
@@ -49,8 +50,9 @@ const limiterScanEvents = 2
 // flows and its duration, with the sizes of the engine's own records
 // (unsafe.Sizeof) and of the scheme's congestion and reaction points (one of
 // each built to measure). It assumes every flow offers its line rate and
-// every queue fills its buffer, so it errs high on memory; TestEstimate
-// holds it within a factor of the heap measured on a few runs. A config
+// every queue holds, at once, the most its flows can bring it, up to its
+// buffer (queueBounds), so it errs high on memory; TestEstimate holds it
+// within a factor of the heap measured on a few runs. A config
 // that does not build (NewPacket would refuse it) costs nothing.
 func Estimate(cfg Config) Cost {
 	if cfg.validate() != nil {
@@ -84,28 +86,26 @@ func Estimate(cfg Config) Cost {
 		}
 	}
 
-	// Ports: the record, its CP, its queue at a full buffer, its link's
-	// frames (those queued to go on and those on the wire), the frames held
-	// when paused, its histogram copied at every boundary.
-	for _, tp := range n.ports {
+	// Ports: what each holds whatever its traffic, and what grows with
+	// the frames it holds (Layout): its queue, its link's frames (those
+	// queued to go on and those on the wire) and its queue's histogram, up
+	// to the most it may queue (queueBounds).
+	queues := queueBounds(&cfg, n)
+	layout := memoryLayout(&cfg, bounds, cpBytes)
+	for j, tp := range n.ports {
+		c.BufferMemory += layout.PortBytes
+		if queues[j] == 0 {
+			continue // no frame crosses it: its rings are never made
+		}
 		p := t.Ports[tp]
-		full := float64(p.Buffer) / frameB
 		wire := p.Delay.Seconds() * p.Capacity / frameBits
-		hist := 8 * (full + 2)
-		c.BufferMemory += float64(unsafe.Sizeof(port{})) + cpBytes + 3*hist*bounds + float64(unsafe.Sizeof(portMark{}))*bounds
-		c.BufferMemory += ringCopies * (float64(unsafe.Sizeof(queued{}))*full + float64(unsafe.Sizeof(frame{}))*(full+wire+1))
-		if cfg.PFC != nil {
-			c.BufferMemory += ringCopies * float64(unsafe.Sizeof(frame{})) * full
-		}
-		if cfg.Scheme.NewNP != nil {
-			c.BufferMemory += ringCopies * float64(unsafe.Sizeof(frame{})) * (full + 1)
-		}
+		c.BufferMemory += layout.FrameBytes * max(queues[j]+wire+2, ringMin)
 	}
 	// Hosts: the record and the frames on their links.
 	for h := range t.Hosts {
 		nic := t.Ports[t.NIC(h)]
 		inFlight := nic.Delay.Seconds()*nic.Capacity/frameBits + 2
-		c.NetworkMemory += float64(unsafe.Sizeof(host{})) + ringCopies*float64(unsafe.Sizeof(frame{}))*inFlight + 8*bounds
+		c.NetworkMemory += float64(unsafe.Sizeof(host{})) + layout.FlightBytes*inFlight + 8*bounds
 	}
 	// Flows: the limiter, its RP (and NP), route, loop statistics, the
 	// feedback in flight to it (a message per frame of its loop at worst),
@@ -135,14 +135,19 @@ func Estimate(cfg Config) Cost {
 		for _, j := range routes[i] {
 			rate = math.Min(rate, offeredFactor*t.Ports[n.ports[j]].Capacity/crossing[j])
 		}
-		c.FrameEvents += rate / frameBits * dur * float64(1+2*f.hops)
+		frames, perFrame := rate/frameBits*dur, float64(1+2*f.hops)
+		if sent := math.Ceil(float64(f.size)/frameB) + 1; f.size > 0 && !resends(&cfg) && sent < frames {
+			// A flow of a given size sends its frames and stops: no
+			// slack of a rate below the line's, so each frame counts
+			// the feedback it may draw too.
+			frames, perFrame = sent, perFrame+1
+		}
+		c.FrameEvents += frames * perFrame
 	}
 	// The agenda: a slot per stream, a timer per flow.
 	streams := uint64(len(t.Hosts) + 2*len(n.ports))
 	c.NetworkMemory += 2 * float64(unsafe.Sizeof(treeKey{})) * float64(uint64(1)<<bits.Len64(streams))
 	c.FlowMemory += float64(unsafe.Sizeof(event{})) * float64(len(n.flows)) * ringCopies
-	// The summary: every port, every flow, in the window and every phase.
-	c.BufferMemory += bounds * float64(len(n.ports)) * float64(unsafe.Sizeof(BottleneckSummary{})+64)
 
 	// Events: a frame is released, then arrives at and leaves each port of
 	// its route; samples; a chain's or a fabric's short flows.
@@ -190,6 +195,150 @@ func Estimate(cfg Config) Cost {
 	// flows are the hosts' events.
 	c.Work = c.SampleEvents + (c.FrameEvents+c.ShortEvents)*(1+limiterScanEvents*float64(max(c.MostFlowsPerHost-1, 0)))
 	return c
+}
+
+// ringMin is the least a ring holds once used (ring.grow).
+const ringMin = 16
+
+// Layout is what the packet engine's memory is made of, in bytes: what
+// Estimate counts per switch port and per frame.
+type Layout struct {
+	// PortBytes is a switch port whatever it holds: its record, its
+	// congestion point, its counters at every boundary and its summary.
+	PortBytes float64
+	// FrameBytes is each frame a port may hold at once, queued or on its
+	// link: a port's rings grow to the most frames it held (by doubling:
+	// up to twice that) and never shrink, so a frame counts twice its
+	// queue record and its record on the link (held while it is queued,
+	// then on the wire); with ingress PFC the link it came in by; with a
+	// notification point its record on the way to its receiver; and its
+	// queue histogram's bin (grown by doubling too), kept at every
+	// boundary, live and in the summary.
+	FrameBytes float64
+	// FlightBytes is each frame on a host's link.
+	FlightBytes float64
+}
+
+// MemoryLayout is the layout of a packet-level run of cfg, its scheme's
+// congestion point measured (the README's table of bytes per port and
+// per frame).
+func MemoryLayout(cfg Config) Layout {
+	if cfg.validate() != nil {
+		return Layout{}
+	}
+	n, err := cfg.network()
+	if err != nil {
+		return Layout{}
+	}
+	cp, _, _ := schemeSizes(&cfg, n)
+	return memoryLayout(&cfg, float64(len(cfg.Phases)+2), cp)
+}
+
+// memoryLayout is the layout with bounds boundaries (the warm-up's, the
+// phases', the run's) and a congestion point of cpBytes.
+func memoryLayout(cfg *Config, bounds, cpBytes float64) Layout {
+	const ringCopies = 1.5 // a host's ring is a power of two: on average 1.5 times what it holds
+	l := Layout{FlightBytes: ringCopies * float64(unsafe.Sizeof(frame{}))}
+	l.PortBytes = float64(unsafe.Sizeof(port{})) + cpBytes +
+		bounds*float64(unsafe.Sizeof(portMark{})+unsafe.Sizeof(BottleneckSummary{})+64)
+	b := float64(unsafe.Sizeof(queued{}) + unsafe.Sizeof(frame{}))
+	if cfg.PFC != nil {
+		b += 4 + float64(unsafe.Sizeof(frame{}))
+	}
+	if cfg.Scheme.NewNP != nil {
+		b += float64(unsafe.Sizeof(frame{}))
+	}
+	hist := 8 * (bounds + 2)
+	if k := cfg.classCount(); k > 1 {
+		// Each class has its queue, its congestion point, its counters
+		// and histogram; a waiting frame is in its class's rings and
+		// bins as well as the port's.
+		l.PortBytes += float64(k) * (float64(unsafe.Sizeof(classQueue{})) + cpBytes + bounds*float64(unsafe.Sizeof(classMark{})+64))
+		b *= 2
+		hist *= 2
+	}
+	l.FrameBytes = 2*b + 2*hist
+	return l
+}
+
+// queueBounds is, per simulated port, the most frames its queue may hold
+// at once over the run: its buffer, or less where its flows cannot fill it,
+// 0 where no frame crosses it.
+// A flow sends at most its host's line rate (its clock may run fast), and
+// frames reach a port over each link into its switch at most at that
+// link's capacity, give or take the switch's forwarding jitter: where the
+// flows routed through a port come in at no more than its capacity, its
+// queue stays within a few frames; where they bring more, it grows by at
+// most the excess over the run; and it never holds more than its flows
+// send (unless a transport resends its losses). PFC (a paused port serves
+// nothing), capacity changes, spraying and short flows (routes not known
+// at the start) leave a port its buffer.
+func queueBounds(cfg *Config, n *network) []float64 {
+	t := n.topo
+	frameBits := 8 * float64(cfg.FrameBytes)
+	dur := cfg.Duration.Seconds()
+	q := make([]float64, len(n.ports))
+	// With classes, each has the port's buffer.
+	full := func(j int) float64 {
+		return float64(cfg.classCount()) * float64(t.Ports[n.ports[j]].Buffer) / float64(cfg.FrameBytes)
+	}
+	if n.chain || n.spray || cfg.PFC != nil || len(cfg.Changes) > 0 || (cfg.Fabric.Short != nil && cfg.Fabric.Short.Rate > 0) {
+		for j := range q {
+			q[j] = full(j)
+		}
+		return q
+	}
+	// For every port, the links its flows come in by (the previous port of
+	// their route, or their host's NIC as -1-host) and the bits each may
+	// bring in a second and over the run.
+	type input struct {
+		port, from int32
+		rate, bits float64
+	}
+	var ins []input
+	fast := 1 + cfg.ClockPPM*1e-6
+	for _, f := range n.flows {
+		sent := f.lineRate * fast * dur
+		if f.size > 0 && !resends(cfg) {
+			sent = math.Min(sent, 8*float64(f.size+int64(cfg.FrameBytes)))
+		}
+		from := int32(-1 - f.host)
+		for _, j := range f.route {
+			ins = append(ins, input{port: j, from: from, rate: f.lineRate * fast, bits: sent})
+			from = j
+		}
+	}
+	slices.SortFunc(ins, func(a, b input) int { return cmp.Or(cmp.Compare(a.port, b.port), cmp.Compare(a.from, b.from)) })
+	jitter := cfg.SwitchJitter.Seconds()
+	for i := 0; i < len(ins); {
+		j := ins[i].port
+		capacity := t.Ports[n.ports[j]].Capacity
+		inflow, bits, burst := 0.0, 0.0, 0.0
+		for i < len(ins) && ins[i].port == j {
+			from, rate := ins[i].from, 0.0
+			var link float64
+			if from >= 0 {
+				link = t.Ports[n.ports[from]].Capacity
+			} else {
+				link = t.Ports[t.NIC(int(-1-from))].Capacity * fast
+			}
+			for ; i < len(ins) && ins[i].port == j && ins[i].from == from; i++ {
+				rate += ins[i].rate
+				bits += ins[i].bits
+			}
+			inflow += math.Min(rate, link)
+			burst += 2 + jitter*link/frameBits // frames bunched by the jitter, and the one in hand
+		}
+		grown := burst + math.Max(0, inflow-capacity)*dur/frameBits
+		q[j] = math.Min(full(int(j)), math.Min(bits/frameBits+1, grown))
+	}
+	return q
+}
+
+// resends says whether a flow may send more than its size: a transport
+// that recovers losses sends some frames again.
+func resends(cfg *Config) bool {
+	return cfg.transportOn() && cfg.Transport.Recovery != RecoveryNone
 }
 
 // shortFlowsAlive is the short flows a host holds on average over a run,

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"runtime"
 	"testing"
 
@@ -100,5 +101,76 @@ func TestFabricMemoryIsFlatInTime(t *testing.T) {
 	t.Logf("peak heap: %.2f MB over 10 ms, %.2f MB over 80 ms", short/1e6, long/1e6)
 	if long > 2*short {
 		t.Errorf("peak heap grew from %.0f B to %.0f B with the duration", short, long)
+	}
+}
+
+// A frame a port holds costs at most Layout.FrameBytes, and not far less:
+// on a chain of two links without congestion control, the first fills its
+// buffer, and the heap of one filled to 3 MB (2,000 frames) less that of
+// one filled to 150 KB (100 frames), over the 1,900 frames between, is
+// within [1/4, 1] of it. The estimate counts each frame a port may hold
+// at FrameBytes.
+func TestBytesPerFrameHeld(t *testing.T) {
+	none, _ := algos.Lookup("none")
+	mk := func(buffer int) Config {
+		cfg := benchConfig(t, 5*ms)
+		cfg.Scheme = none
+		cfg.Links = []LinkConfig{{Capacity: 10e9, Buffer: buffer, Delay: us}, {Capacity: 100e9, Buffer: 150e3}}
+		for i := range cfg.Sources {
+			cfg.Sources[i].Path = []int{0, 1}
+		}
+		cfg.Params, _ = none.Resolve(cfg.Network(), nil)
+		return cfg
+	}
+	small, big := mk(150e3), mk(3e6)
+	heapSmall, _ := measure(t, small, true)
+	heapBig, _ := measure(t, big, true)
+	perFrame := (heapBig - heapSmall) / 1900
+	layout := MemoryLayout(big)
+	t.Logf("a frame held: %.0f B measured, %.0f B in the layout; a port %.0f B", perFrame, layout.FrameBytes, layout.PortBytes)
+	if perFrame > layout.FrameBytes || perFrame < layout.FrameBytes/4 {
+		t.Errorf("a frame held costs %.0f B, the layout says %.0f B", perFrame, layout.FrameBytes)
+	}
+	if d := Estimate(big).Memory - Estimate(small).Memory; d < 1900*layout.FrameBytes || d > 2048*layout.FrameBytes {
+		t.Errorf("the estimate grows by %.0f B for 1,900 more frames of %.0f B", d, layout.FrameBytes)
+	}
+}
+
+// A switch port and its host cost what Estimate counts for them, give or
+// take a factor of 4: a star of 512 hosts less a star of 64, one flow
+// each between hosts 0 and 1, over the 448 idle ports and hosts between
+// (it counted every port's least rings, made at its first frame: 3.7 to
+// 4.3 times the 1.2-1.4 KB measured; now twice). Each port counts at
+// least Layout.PortBytes.
+func TestBytesPerPort(t *testing.T) {
+	qcn, _ := algos.Lookup("qcn")
+	star := func(hosts int) Config {
+		nodes := []topo.Node{{Name: "sw", Kind: topo.Switch}}
+		var links []topo.Link
+		for h := range hosts {
+			name := fmt.Sprintf("h%d", h)
+			nodes = append(nodes, topo.Node{Name: name, Kind: topo.Host})
+			links = append(links, topo.Duplex(name, "sw", 10e9, us, 150e3))
+		}
+		st, err := topo.Custom(nodes, links)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := fabric(qcn, st, []Flow{{From: 0, To: 1}})
+		cfg.Params, _ = qcn.Resolve(cfg.Network(), nil)
+		return cfg
+	}
+	small, big := star(64), star(512)
+	heapSmall, _ := measure(t, small, true)
+	heapBig, _ := measure(t, big, true)
+	measured := (heapBig - heapSmall) / 448
+	estimated := (Estimate(big).Memory - Estimate(small).Memory) / 448
+	layout := MemoryLayout(big)
+	t.Logf("a port and its host: %.0f B measured, %.0f B estimated; the layout's port %.0f B", measured, estimated, layout.PortBytes)
+	if measured > estimated || measured < estimated/4 {
+		t.Errorf("a port and its host cost %.0f B, the estimate counts %.0f B", measured, estimated)
+	}
+	if estimated > 3*measured || estimated < layout.PortBytes {
+		t.Errorf("the estimate counts %.0f B a port and its host (%.0f B measured), the layout %.0f B a port", estimated, measured, layout.PortBytes)
 	}
 }

@@ -12,6 +12,14 @@ import (
 type message struct {
 	fb    algos.Feedback
 	epoch uint32 // the limiter's: a message to a flow that has ended is dropped on arrival
+	// A control frame's (control.go): the ports back to its flow's host,
+	// from the one at first, what its data frame crossed forward and when
+	// it was generated (for the loop delay), and what it carries.
+	back  []int32
+	first int32
+	prop  algos.Time
+	born  algos.Time
+	kind  eventKind
 }
 
 // feedbackPath is what the time-varying feedback latency needs per rate
@@ -61,6 +69,10 @@ func (s *Packet) sendFeedback(f *frame, fb algos.Feedback, kind eventKind) {
 		// flow (freeLimiter): nothing is left to tell.
 		return
 	}
+	if l.back != nil {
+		s.sendControl(f, l, fb, kind)
+		return
+	}
 	h := &s.hosts[l.host]
 	back := f.prop - h.fwd + h.bwd // links between switches have one delay both ways
 	// A CNP due at the end of its window leaves the receiver then.
@@ -87,6 +99,9 @@ func (s *Packet) feedbackArrives(i, msg int32, kind eventKind) {
 	l := s.lims[i]
 	if m.epoch != l.epoch {
 		return // its flow has ended
+	}
+	if m.back != nil { // a control frame: the loop is known as it lands
+		s.loops[i].observe(m.prop + s.now - m.born - m.fb.Hold)
 	}
 	h := &s.hosts[l.host]
 	s.catchUp(h, s.now)

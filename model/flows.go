@@ -202,7 +202,7 @@ func (s *Packet) fabricFlowArrival() {
 	l := s.addLimiter(spec, &s.netw)
 	l.sized.short = true
 	l.sized.id = int64(key)
-	if h.paused > 0 {
+	if s.hostClassPaused(h, l.class) {
 		l.hold |= holdPaused
 	}
 	s.startSized(l)

@@ -235,6 +235,7 @@ func (f *Fluid) step() {
 	if f.now >= f.cfg.Warmup && f.level.from < f.cfg.Warmup {
 		f.level.restart(f.cfg.Warmup) // the window begins
 	}
+	f.level.reach(f.q)
 	f.level.set(f.now, f.q)
 	f.q = q
 	f.departed += out * dt

@@ -28,6 +28,7 @@ const (
 	frameEnd  uint8 = 1 << iota // a chain's short flow's last frame (traffic.go)
 	frameECN                    // marked congestion-experienced by a CP (DCQCN)
 	frameLast                   // the last frame of a fabric's flow of a given size (flows.go)
+	frameCtl                    // a control frame: a congestion point's feedback or a CNP (control.go)
 )
 
 // queued is a frame in a switch port's queue; done is when its last bit
@@ -45,4 +46,5 @@ const (
 	queuedExit  uint8 = 1 << iota // it leaves the network at this port: its route's last
 	queuedEnd                     // and it is a chain's short flow's last frame (frameEnd<<1)
 	queuedSized                   // and its flow has a size (flows.go)
+	queuedCtl                     // a control frame (control.go)
 )

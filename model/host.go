@@ -18,23 +18,24 @@ import (
 // or its next frame arrives: the agenda holds one slot per host, keyed by
 // that arrival.
 type host struct {
-	id        int32
-	solo      *limiter    // its only limiter, nil if it has none or several
-	lims      []*limiter  // its rate limiters, in round-robin order
-	inflight  ring[frame] // frames on its link, in order
-	fwd, bwd  algos.Time  // its link's propagation to its switch and back
-	node      int32       // the switch its link leads to
-	free      algos.Time  // when its link has sent the last frame released
-	turn      int         // the index in lims of the limiter served last
-	arrivalAt algos.Time  // the key of its agenda slot, Never if none
-	early     bool        // the key is an ACK's: a frame may not have arrived by then (nextArrival)
-	paused    int         // PFC: ports pausing it (pfc.go)
-	pausedAt0 algos.Time  // PFC: when its link was last paused
-	pausedFor algos.Time  // PFC: time paused, to pausedAt0
-	sent      int64       // bytes its link sent
-	capacity  float64     // its link's rate
-	clock     float64     // 1 + its clock's offset (clock.go)
-	name      string
+	id          int32
+	solo        *limiter           // its only limiter, nil if it has none or several
+	lims        []*limiter         // its rate limiters, in round-robin order
+	inflight    ring[frame]        // frames on its link, in order
+	fwd, bwd    algos.Time         // its link's propagation to its switch and back
+	node        int32              // the switch its link leads to
+	free        algos.Time         // when its link has sent the last frame released
+	turn        int                // the index in lims of the limiter served last
+	arrivalAt   algos.Time         // the key of its agenda slot, Never if none
+	early       bool               // the key is an ACK's: a frame may not have arrived by then (nextArrival)
+	paused      int                // PFC: ports pausing it (pfc.go)
+	classPaused *[MaxClasses]int32 // PFC with several classes: ports pausing each class (classes.go)
+	pausedAt0   algos.Time         // PFC: when its link was last paused
+	pausedFor   algos.Time         // PFC: time paused, to pausedAt0
+	sent        int64              // bytes its link sent
+	capacity    float64            // its link's rate
+	clock       float64            // 1 + its clock's offset (clock.go)
+	name        string
 }
 
 // addLimiter makes l one of h's limiters.
@@ -201,6 +202,7 @@ func (s *Packet) release(h *host, l *limiter, e algos.Time) {
 	}
 	l.emitted += int64(bytes)
 	s.events++
+	s.released++
 	// The gap after a frame is its own bits at the rate: a flow's last,
 	// shorter frame is followed by a shorter gap.
 	l.mark, l.credit = e, 0

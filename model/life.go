@@ -56,6 +56,10 @@ func (s *Packet) linkFrameArrives(pi int32) {
 	if p.unwatched() {
 		s.syncService(pi)
 	}
+	if f.flags&frameCtl != 0 { // a control frame, on its way back
+		s.enterControl(s.ports[f.route], int32(f.route), f)
+		return
+	}
 	l := s.lims[f.lim]
 	next := int32(f.route) // on a fixed route, set as it left the port before
 	if s.net.spray {
@@ -114,6 +118,9 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
 		inq := &p.inq
 		if p.cls != nil && done == pendingDone {
 			inq = &p.cls.q[l.class].inq
+		}
+		if p.cls != nil { // counted per link and class
+			in = in*s.classes + int32(l.class)
 		}
 		s.ingressArrive(pi, in, int(f.bytes), inq)
 	}
@@ -214,7 +221,7 @@ func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
 		p.bytes -= int(q.bytes)
 		p.level.set(done, float64(p.bytes))
 		p.sentBytes += int64(q.bytes)
-		if s.ingress != nil {
+		if s.ingress != nil && q.flags&queuedCtl == 0 {
 			in := &s.ingress[p.inq.pop()]
 			in.bytes -= int(q.bytes)
 			s.nodeBytes[in.node] -= int(q.bytes)
@@ -230,6 +237,8 @@ func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
 				s.stampINT(p, rec, done, int(rec.hop)-1)
 			}
 			p.onward--
+		} else if q.flags&queuedCtl != 0 {
+			s.controlLands(p, q)
 		} else {
 			if s.receivers {
 				if p.dcp != nil {
@@ -309,6 +318,9 @@ func (s *Packet) departMark(p *port, q *queued, rec *frame) {
 		f.CPID, f.Sent, f.ECN = int(rec.cpid), rec.sent, rec.flags&frameECN != 0
 	}
 	ecn := f.ECN
+	if q.flags&queuedCtl != 0 { // a control frame: no CP sees it
+		return
+	}
 	if p.cls == nil {
 		p.dcp.Depart(q.done, &f, p.bytes)
 	} else { // its class's CP, on its class's queue
@@ -419,11 +431,13 @@ func (s *Packet) syncService(pi int32) {
 		if h := p.queue.front(); h.done != pendingDone {
 			onward := h.flags&queuedExit == 0
 			waitOnward, waitExits := p.onward, p.toReceivers
+			ctl := false      // a control frame leaving the network here lands at its host as it departs
 			if p.cls != nil { // the frames waiting in the classes' queues too
 				waitOnward += p.cls.waitOnward
 				waitExits += p.cls.waitExits
+				ctl = p.cls.waitCtlExits > 0 || h.flags&(queuedCtl|queuedExit) == queuedCtl|queuedExit
 			}
-			if !onward && waitOnward > 0 && p.link.len() == p.onward || onward && waitExits > 0 && p.exits.len() == p.toReceivers {
+			if ctl || !onward && waitOnward > 0 && p.link.len() == p.onward || onward && waitExits > 0 && p.exits.len() == p.toReceivers {
 				at = h.done
 			}
 		}

@@ -19,6 +19,7 @@ type limiter struct {
 	exitFlags uint8   // its frames' queue flags at their route's last port
 	greedy    bool    // it serves one greedy flow: neither fl nor sized
 	class     uint8   // its frames' traffic class (classes.go)
+	back      []int32 // with control frames, the ports back to its host (control.go)
 
 	rp         algos.ReactionPoint
 	np         algos.NotificationPoint // the receiver's, if the scheme has one

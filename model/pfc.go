@@ -37,6 +37,9 @@ type PFC struct {
 	// been paused with frames queued, each waiting on the next, for this
 	// long (deadlock.go; ingress accounting only).
 	DeadlockAfter algos.Time
+	// Lossless are the traffic classes PFC pauses, a bit per class; 0
+	// for all. The others are lossy: drop-tail, never paused.
+	Lossless uint8
 	// Dynamic makes each ingress link's XOFF Alpha times the switch's
 	// free shared buffer (pfc_ingress.go), as HPCC's switch does; the
 	// switch's ports then share its buffer. Ingress accounting only.
@@ -125,12 +128,13 @@ const pendingDone = algos.Never - 1
 
 // portPFC is a port's PFC state.
 type portPFC struct {
-	xoff, xon int
-	pausing   bool       // its feeders are paused (XOFF sent, XON not yet)
-	since     algos.Time // when pausing began
-	xonGen    uint32     // generation of the live XON check
-	feeders   []feeder
-	pausedBy  int // ports pausing it: it is held while any is
+	xoff, xon     int
+	pausing       bool       // its feeders are paused (XOFF sent, XON not yet)
+	since         algos.Time // when pausing began
+	xonGen        uint32     // generation of the live XON check
+	feeders       []feeder
+	pausedBy      int     // ports pausing it: it is held while any is
+	classPausedBy []int32 // with several classes, the ports pausing each class
 	// pausingLinks counts, with ingress accounting, the links into its
 	// switch paused on its account: it is pausing while any is.
 	pausingLinks int
@@ -158,7 +162,7 @@ func (p *port) pfcAt(t algos.Time) pfcMark {
 	if st.pausing {
 		m.pausing += t - st.since
 	}
-	if p.held {
+	if p.held || p.cls != nil && p.cls.held != 0 {
 		m.held += t - st.heldSince
 	}
 	return m
@@ -283,7 +287,10 @@ func (p *port) eachDeparture(now algos.Time, f func(k int, at algos.Time, bytes 
 	at := now
 	for k := 0; k < p.queue.len(); k++ {
 		q := p.queue.at(k)
-		if q.done != pendingDone {
+		if q.flags&queuedCtl != 0 { // a control frame: no ingress link's, no PFC's
+			at = q.done
+			continue
+		} else if q.done != pendingDone {
 			at = q.done
 		} else if p.held {
 			return
@@ -318,10 +325,14 @@ func (s *Packet) xonCheck(j int32, gen uint32) {
 // serving its rate limiters while any port pauses it. A paused limiter
 // releases no frame and keeps earning credit up to one frame, as when it is
 // idle; the frames it released before the PAUSE landed are on their way.
-func (s *Packet) pauseHost(hi int32, on bool) {
+func (s *Packet) pauseHost(hi int32, class uint8, on bool) {
 	s.events++
 	h := &s.hosts[hi]
 	s.catchUp(h, s.now)
+	if h.classPaused != nil {
+		s.pauseHostClass(h, class, on)
+		return
+	}
 	switch {
 	case on:
 		h.paused++
@@ -348,8 +359,12 @@ func (s *Packet) pauseHost(hi int32, on bool) {
 
 // pausePort handles an XOFF (on) or XON reaching port k: it is held while
 // any port downstream pauses it.
-func (s *Packet) pausePort(k int32, on bool) {
+func (s *Packet) pausePort(k int32, class uint8, on bool) {
 	s.events++
+	if s.ports[k].cls != nil {
+		s.pauseClass(k, class, on)
+		return
+	}
 	st := s.ports[k].pfc
 	switch {
 	case on:

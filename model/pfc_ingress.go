@@ -122,6 +122,12 @@ func (c *Config) checkSharedBuffers(n *network, links []ingressLink) error {
 	for _, tp := range n.ports {
 		free[t.Ports[tp].From] += t.Ports[tp].Buffer
 	}
+	if sh := c.Shared; sh != nil { // the switch's buffer, less its queues' reserves
+		free = c.switchBuffers(n)
+		for _, tp := range n.ports {
+			free[t.Ports[tp].From] -= sh.Reserve * c.classCount()
+		}
+	}
 	room := make([]int, len(t.Nodes))
 	for _, l := range links {
 		if l.feeds {
@@ -143,6 +149,12 @@ func (s *Packet) startIngressPFC() error {
 	if err != nil {
 		return err
 	}
+	if s.classes > 1 {
+		links = s.classLinks(links)
+		for i := range s.hosts {
+			s.hosts[i].classPaused = new([MaxClasses]int32)
+		}
+	}
 	s.ingress = links
 	s.switchPorts = make([][]int32, len(s.net.topo.Nodes))
 	for j, tp := range s.net.ports {
@@ -161,14 +173,26 @@ func (s *Packet) startIngressPFC() error {
 	if s.cfg.PFC.Dynamic {
 		// The ports of a switch share its buffer: each may hold all of it.
 		shared := make([]int, nodes)
+		var switchBuffer []int
+		if s.cfg.Shared != nil {
+			switchBuffer = s.cfg.switchBuffers(s.net)
+		}
 		for node, ports := range s.switchPorts {
 			for _, j := range ports {
 				shared[node] += s.ports[j].buffer
+			}
+			if sh := s.cfg.Shared; sh != nil { // the switch's buffer, less its queues' reserves
+				shared[node] = switchBuffer[node] - sh.Reserve*len(ports)*int(s.classes)
 			}
 			s.nodeFree[node] += shared[node]
 			for _, j := range ports {
 				p := s.ports[j]
 				p.buffer = shared[node]
+				if p.cls != nil {
+					p.cls.share(max(p.buffer, p.cls.q[0].buffer), s.cfg.FrameBytes)
+					p.level = newLevelStats(float64(s.cfg.FrameBytes), float64(p.cls.q[0].buffer*len(p.cls.q)))
+					continue
+				}
 				p.level = newLevelStats(float64(s.cfg.FrameBytes), float64(p.buffer))
 			}
 		}
@@ -200,6 +224,9 @@ func (s *Packet) ingressArrive(pi, in int32, bytes int, inq *ring[int32]) {
 func (s *Packet) xoff(l *ingressLink) int {
 	if !s.cfg.PFC.Dynamic {
 		return l.xoff
+	}
+	if !l.feeds { // a lossy class's
+		return math.MaxInt
 	}
 	return int(s.cfg.PFC.Alpha * float64(s.nodeFree[l.node]-s.nodeBytes[l.node]))
 }
@@ -236,12 +263,16 @@ func (s *Packet) pauseIngress(in, pi int32) {
 // signalIngress sends XOFF (on) or XON up link in, to the port or NIC at
 // its far end, which it reaches after the link's propagation back.
 func (s *Packet) signalIngress(in int32, on bool) {
+	var class uint8
+	if C := s.classes; C > 1 { // the link and class of a (link, class)
+		in, class = in/C, uint8(in%C)
+	}
 	if P := int32(len(s.ports)); in >= P {
 		h := in - P
-		s.agenda.schedule(event{kind: evPauseHost, at: s.now + s.hosts[h].bwd, host: h, on: on})
+		s.agenda.schedule(event{kind: evPauseHost, at: s.now + s.hosts[h].bwd, host: h, on: on, class: class})
 		return
 	}
-	s.agenda.schedule(event{kind: evPausePort, at: s.now + s.ports[in].delay, port: in, on: on})
+	s.agenda.schedule(event{kind: evPausePort, at: s.now + s.ports[in].delay, port: in, on: on, class: class})
 }
 
 // checkIngressXon schedules the check of link in at the departure that
@@ -275,6 +306,11 @@ func (s *Packet) checkIngressXon(in int32) {
 		if need -= x.bytes; need <= 0 {
 			s.agenda.schedule(event{kind: evIngressXonCheck, at: max(x.at, s.now), port: in, gen: l.gen})
 			return
+		}
+	}
+	if s.classPorts { // the schedulers' order is known one frame ahead: check at the next departure
+		if at := s.nextDeparture(l.node); at != algos.Never {
+			s.agenda.schedule(event{kind: evIngressXonCheck, at: max(at, s.now), port: in, gen: l.gen})
 		}
 	}
 }

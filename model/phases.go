@@ -155,7 +155,7 @@ func (s *Packet) measure(from, to int, whole bool) (listed, all []BottleneckSumm
 		if whole {
 			sum.DropsTotal, sum.FeedbackFrames, sum.MarkedFrames = p.drops, p.feedbacks, p.marked
 		}
-		if p.cls != nil {
+		if p.cls != nil && len(p.cls.q) > 1 { // one class is the port's own numbers
 			sum.Classes = p.cls.measure(from, to, s.passed, s.now, span)
 		}
 		all[j] = sum

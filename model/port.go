@@ -24,6 +24,7 @@ type port struct {
 	exitCount uint64            // frames that left the network here
 	dcp       algos.DepartingCP // cp, if it also acts on departures; else nil
 	cls       *classSet         // its traffic classes, nil with one (classes.go)
+	sw        *switchBuffer     // its switch's shared buffer, nil with a buffer per port (buffer.go)
 	arrivals  int64             // frames that arrived: a fabric lists the ports that carried traffic
 	buffer    int
 	svcBytes  int        // frame size whose service time is cached
@@ -169,6 +170,7 @@ func (p *port) arrive(now algos.Time, f *algos.Frame, flags uint8, fb *algos.Fee
 		}
 		p.queue.push(queued{done: done, bytes: uint16(f.Bytes), lim: int32(f.Source), flags: flags})
 		p.bytes += f.Bytes
+		p.level.reach(float64(p.bytes))
 		p.level.set(now, float64(p.bytes))
 	} else {
 		p.drops++

@@ -42,6 +42,13 @@ func (s *Packet) initSampling() {
 	if cfg.PFC != nil {
 		s.initPauseSampling()
 	}
+	if s.classes > 1 {
+		s.sample.ClassQueues = make([][]int, nPorts)
+		for k := range s.sample.ClassQueues {
+			s.sample.ClassQueues[k] = make([]int, s.classes)
+		}
+		s.sample.ClassPaused = make([]uint8, nPorts)
+	}
 }
 
 // initPauseSampling sets up the samples' PFC view: each watched port's
@@ -201,6 +208,12 @@ func (s *Packet) takeSample(t algos.Time) {
 		s.events += uint64(s.serve(p, int32(j), t))
 		s.sample.Queues[k] = p.bytes
 		s.sample.Capacity[k] = p.capacity
+		if s.sample.ClassQueues != nil {
+			for c := range p.cls.q {
+				s.sample.ClassQueues[k][c] = p.cls.q[c].bytes
+			}
+			s.sample.ClassPaused[k] = p.cls.held
+		}
 	}
 	s.sample.Time = t
 	shown := s.cfg.OnSample != nil

@@ -132,8 +132,13 @@ type Sample struct {
 	// average (TierHeld, tiers as TierNames lists them; a fabric's only).
 	Held, TierHeld []float64
 	TierNames      []string
-	Ports          []string // the name of each port of Queues and Capacity
-	Flows          []int    // the source id of each flow of Rates and CurrentRates
+	// With several traffic classes, each watched port's bytes in each
+	// class (ClassQueues[k][c]) and, with PFC, the classes it is paused
+	// for now, a bit per class (ClassPaused[k]); nil with one class.
+	ClassQueues [][]int
+	ClassPaused []uint8
+	Ports       []string // the name of each port of Queues and Capacity
+	Flows       []int    // the source id of each flow of Rates and CurrentRates
 }
 
 // throughputs fills in each source's throughput over span seconds from its

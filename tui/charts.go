@@ -108,6 +108,16 @@ func (c *chartsPane) render() {
 			}
 		}
 		h -= len(pfc)
+		// Then the watched ports' classes, as many as fit.
+		classes := classLines(w, c.snap)
+		if keep := max(0, h-14); len(classes) > keep {
+			classes = classes[:keep]
+			if len(classes) < 2 {
+				classes = nil
+			}
+		}
+		h -= len(classes)
+		pfc = append(pfc, classes...)
 		qh := max(4, (h-2)/2)
 		rh := h - 2 - qh
 		lines := rateSeries(c.scenario, c.snap)
@@ -149,6 +159,36 @@ func pfcLines(w int, s *snapshot) []string {
 		}
 		label := fmt.Sprintf("%-*s %3.0f%% ", width, printable.Text(name), 100*now)
 		out = append(out, label+spark(w-lipgloss.Width(label), ys, 1, seriesStyle(k)))
+	}
+	return out
+}
+
+// classLines is the classes view of the ports with several traffic
+// classes: a title, then for each watched port its bytes queued in each
+// class now, a class that PFC pauses marked "paused"; none with one class.
+func classLines(w int, s *snapshot) []string {
+	if len(s.classQueues) == 0 {
+		return nil
+	}
+	width := 0
+	for _, name := range s.ports {
+		width = max(width, lipgloss.Width(printable.Text(name)))
+	}
+	out := []string{titleStyle.Render("classes") + faintStyle.Render(" (bytes queued in each class of a port now; paused: held by PFC)")}
+	for k, q := range s.classQueues {
+		name := fmt.Sprintf("sw%d", k)
+		if k < len(s.ports) {
+			name = printable.Text(s.ports[k])
+		}
+		line := fmt.Sprintf("%-*s", width, name)
+		for c, b := range q {
+			cell := fmt.Sprintf("  c%d %7s", c, units.FormatBytes(float64(b)))
+			if k < len(s.classPaused) && s.classPaused[k]&(1<<c) != 0 {
+				cell += " " + errorStyle.Render("paused")
+			}
+			line += seriesStyle(c).Render(cell)
+		}
+		out = append(out, line)
 	}
 	return out
 }

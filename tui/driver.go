@@ -33,8 +33,13 @@ type snapshot struct {
 	heldNames []string
 	heldTiers int      // of heldNames, a fabric's tiers; its watched ports follow
 	ports     []string // their names
-	points    []point  // downsampled history over [0, now]
-	summary   model.Summary
+	// classQueues and classPaused are the watched ports' classes now:
+	// bytes per class, and the classes PFC pauses (a bit each); nil with
+	// one class.
+	classQueues [][]int
+	classPaused []uint8
+	points      []point // downsampled history over [0, now]
+	summary     model.Summary
 }
 
 // driver runs one simulation in its own goroutine. The UI moves its target
@@ -179,19 +184,21 @@ func (d *driver) loop() {
 // the goroutine calls it (and startDriver, before the goroutine starts).
 func (d *driver) publish() {
 	s := &snapshot{
-		now:       d.sim.Now(),
-		done:      d.sim.Done(),
-		events:    d.sim.Events(),
-		busy:      d.busy,
-		queues:    d.hist.queues,
-		sources:   d.hist.sources,
-		delivered: d.hist.delivered,
-		band:      d.band,
-		heldNames: d.hist.heldNames,
-		heldTiers: d.hist.heldTiers,
-		ports:     d.hist.ports,
-		points:    d.hist.snapshot(),
-		summary:   d.sim.Summary(),
+		now:         d.sim.Now(),
+		done:        d.sim.Done(),
+		events:      d.sim.Events(),
+		busy:        d.busy,
+		queues:      d.hist.queues,
+		sources:     d.hist.sources,
+		delivered:   d.hist.delivered,
+		band:        d.band,
+		heldNames:   d.hist.heldNames,
+		heldTiers:   d.hist.heldTiers,
+		ports:       d.hist.ports,
+		points:      d.hist.snapshot(),
+		classQueues: d.hist.classQueues,
+		classPaused: d.hist.classPaused,
+		summary:     d.sim.Summary(),
 	}
 	d.latest.Store(s)
 }

@@ -50,6 +50,12 @@ type history struct {
 	stride    int      // samples per point
 	points    []point
 
+	// classQueues and classPaused are the watched ports' classes as of
+	// the latest sample (model.Sample's), nil with one class; each sample
+	// makes new slices, so a snapshot may keep them.
+	classQueues [][]int
+	classPaused []uint8
+
 	sum []float64 // the interval being filled
 	n   int       // samples in it
 	cap []float64 // the latest capacities, shared by the points they hold for
@@ -112,6 +118,13 @@ func (h *history) add(s *model.Sample) {
 				}
 			}
 		}
+	}
+	if s.ClassQueues != nil {
+		h.classQueues = make([][]int, len(s.ClassQueues))
+		for k, q := range s.ClassQueues {
+			h.classQueues[k] = slices.Clone(q)
+		}
+		h.classPaused = slices.Clone(s.ClassPaused)
 	}
 	for i, q := range s.Queues {
 		h.sum[i] += float64(q)

@@ -209,19 +209,19 @@ var measuredInDescriptions = map[string][]string{}
 func init() {
 	// The fabric and DCQCN built-ins' measurements, each checked by its
 	// test in experiments/fabric_builtins_test.go, which runs the built-in.
-	measuredInDescriptions["qcn-incast-leaf-spine"] = []string{"28.7", "1380", "3.67", "5.40", "1126", "0.76", "1.07", "1", "29.2",
-		"997", "2.05", "2.51", "9.8", "30", "28.2", "1397"}
+	measuredInDescriptions["qcn-incast-leaf-spine"] = []string{"28.7", "1380", "3.67", "5.40", "1126", "0.76", "1.07", "1", "28.4",
+		"1093", "2.02", "2.40", "9.8", "30", "28.2", "1397"}
 	measuredInDescriptions["ecmp-collisions-fat-tree"] = []string{"6.96", "4.86", "0.73", "9.44", "9.01", "0.872", "0.789", "0.996", "0.994", "2.90", "1.03", "8.23", "9.04"}
 	measuredInDescriptions["pfc-spreading-fat-tree"] = []string{"3.25", "68", "6.64", "5"}
 	measuredInDescriptions["dcqcn-vs-qcn"] = []string{"213", "215", "0.685", "0.999", "16", "58", "0.98", "1.0", "71", "0.969", "0.939",
 		"73", "0.925", "43", "1.000", "165", "41"}
-	measuredInDescriptions["dcqcn-incast"] = []string{"1464", "692", "70", "15933", "4946", "2047", "25.6", "29.7", "6"}
+	measuredInDescriptions["dcqcn-incast"] = []string{"1464", "692", "79", "15933", "4946", "2049", "25.6", "28.4", "6"}
 	// The ACK-clocked schemes' built-ins, each checked by its test in
 	// experiments/transport_builtins_test.go.
 	measuredInDescriptions["dctcp-two-bottlenecks"] = []string{"48.0", "475.4", "52.0", "0.999", "100", "99.9"}
-	measuredInDescriptions["hpcc-vs-dcqcn-incast"] = []string{"91.4", "2.35", "54.3", "6.5", "9", "127", "5.61", "7.62"}
-	measuredInDescriptions["ack-clocked-fabric"] = []string{"70", "41", "1.69", "3.56", "3.16", "33.7", "2.14", "6.09", "2.02", "4.94",
-		"2.80", "5.68", "3.42", "7", "17", "5.25", "9", "3.94", "5.11", "4.30"}
+	measuredInDescriptions["hpcc-vs-dcqcn-incast"] = []string{"91.4", "2.35", "54.5", "7.04", "9", "137", "5.61", "7.62"}
+	measuredInDescriptions["ack-clocked-fabric"] = []string{"70", "41", "1.60", "3.89", "3.16", "33.7", "2.14", "6.09", "2.02", "4.94",
+		"2.80", "5.68", "3.11", "8", "17", "5.25", "9", "3.94", "7", "5.11", "4.30"}
 	for _, c := range convergenceChecks {
 		measuredInDescriptions["qcn-convergence-model"] = append(measuredInDescriptions["qcn-convergence-model"], c.want...)
 	}

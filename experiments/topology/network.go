@@ -37,6 +37,22 @@ type Network struct {
 	StrictClasses *int         `toml:"strict_classes,omitempty"`
 	ClassWeights  []int        `toml:"class_weights,omitempty"`
 	DWRRQuantum   *units.Bytes `toml:"dwrr_quantum,omitempty"`
+	PFCClasses    []int        `toml:"pfc_classes,omitempty"` // the lossless classes PFC pauses
+	// ClassKMin, ClassKMax and ClassPMax are RED's thresholds per class,
+	// for the schemes that mark by them (experiments/classes.go).
+	ClassKMin []units.Bytes `toml:"class_k_min,omitempty"`
+	ClassKMax []units.Bytes `toml:"class_k_max,omitempty"`
+	ClassPMax []float64     `toml:"class_p_max,omitempty"`
+	// ControlFrames lists the schemes whose feedback and CNPs travel as
+	// frames through the switch ports (experiments/classes.go).
+	ControlFrames []string `toml:"control_frames,omitempty"`
+	// BufferModel is "per_port" or "shared" (experiments/classes.go),
+	// with the shared buffer's size, reserve per queue and dynamic
+	// threshold.
+	BufferModel  string       `toml:"buffer_model,omitempty"`
+	SwitchBuffer *units.Bytes `toml:"switch_buffer,omitempty"`
+	QueueReserve *units.Bytes `toml:"queue_reserve,omitempty"`
+	DTAlpha      *float64     `toml:"dt_alpha,omitempty"`
 	// Changes set the capacity of links during the run.
 	Changes []Change `toml:"changes,omitempty"`
 	// ClockPPM bounds each host's clock offset and SwitchJitter the

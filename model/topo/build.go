@@ -110,5 +110,9 @@ func FatTree(k int, capacity float64, buffer int, delay DelayFunc) (*Topology, e
 			}
 		}
 	}
-	return Custom(nodes, links)
+	t, err := Custom(nodes, links)
+	if t != nil {
+		t.fatTree = k // the layout fattree.go's formula reads
+	}
+	return t, err
 }

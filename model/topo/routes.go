@@ -13,18 +13,30 @@ import (
 
 // Routes are the equal-cost shortest paths (by hop count) between the
 // hosts of a topology. Frames cross switches only: a host never forwards.
-// For every switch a host hangs off (its group) one breadth-first search
+//
+// A fat-tree built by FatTree routes by formula (fattree.go): its next
+// hops toward a host are its switch's up ports, or the one port down
+// toward the host's pod or edge switch, read from the switch's ports; it
+// keeps no table. Any other topology keeps tables per destination switch:
+// for every switch a host hangs off (its group) one breadth-first search
 // gives each switch's distance to it, and a switch's next hops toward any
 // host of the group are its ports to the neighbours one hop closer. The
-// memory is groups x nodes, not hosts x nodes: a k = 16 fat-tree has 128
-// groups, not 1024.
+// tables are groups x switches (hosts have no row): a leaf-spine of 8,192
+// hosts under 128 leaves keeps 128 rows of its 192 switches, not 8,192
+// rows of its 8,384 nodes.
 type Routes struct {
-	t     *Topology
-	down  []int32    // host -> the port from its switch to it
-	group []int32    // node -> group index (the switches hosts hang off), -1 for the others
-	dist  [][]uint16 // [group][node]: switch hops from node to the group's switch
-	off   [][]int32  // [group][node]: start of node's next hops in hops, node+1's is the end
-	hops  [][]int32  // [group]: the next-hop ports of every node, node by node
+	t      *Topology
+	down   []int32 // host -> the port from its switch to it
+	group  []int32 // node -> group index (the switches hosts hang off), -1 for the others
+	groups []int   // group -> its switch
+	sw     []int32 // node -> its row in the tables, -1 for a host
+
+	// The tables, without a formula.
+	dist [][]uint16 // [group][switch]: switch hops from the switch to the group's switch
+	off  [][]int32  // [group][switch]: start of the switch's next hops in hops, the next switch's is the end
+	hops [][]int32  // [group]: the next-hop ports of every switch, switch by switch
+
+	tree *fatTreeRoutes // the formula of a fat-tree, or nil
 
 	feedersOnce sync.Once
 	feeders     [][]int32
@@ -45,54 +57,66 @@ func (t *Topology) Routes() *Routes {
 }
 
 func (t *Topology) computeRoutes() *Routes {
-	r := &Routes{t: t, group: make([]int32, len(t.Nodes)), down: make([]int32, len(t.Hosts))}
+	r := &Routes{t: t, group: make([]int32, len(t.Nodes)), sw: make([]int32, len(t.Nodes)), down: make([]int32, len(t.Hosts))}
 	for h := range t.Hosts {
 		r.down[h] = int32(t.NIC(h) ^ 1) // the NIC's link, the other way
 	}
-	for i := range r.group {
-		r.group[i] = -1
+	switches := 0
+	for i, node := range t.Nodes {
+		r.group[i], r.sw[i] = -1, -1
+		if node.Kind == Switch {
+			r.sw[i] = int32(switches)
+			switches++
+		}
 	}
-	var groups []int
 	for h := range t.Hosts {
 		if s := t.Attach(h); r.group[s] < 0 {
-			r.group[s] = int32(len(groups))
-			groups = append(groups, s)
+			r.group[s] = int32(len(r.groups))
+			r.groups = append(r.groups, s)
 		}
+	}
+	if t.fatTree > 0 {
+		r.tree = newFatTreeRoutes(t, t.fatTree)
+		return r
 	}
 	n := len(t.Nodes)
 	queue := make([]int, 0, n)
 	var scratch []int32 // next hops of one group, copied at their size: no slack kept per group
-	for _, g := range groups {
-		dist := make([]uint16, n)
+	for _, g := range r.groups {
+		dist := make([]uint16, switches)
 		for i := range dist {
 			dist[i] = unreachable
 		}
-		dist[g] = 0
+		dist[r.sw[g]] = 0
 		queue = append(queue[:0], g)
 		for k := 0; k < len(queue); k++ {
 			u := queue[k]
 			for _, p := range t.out[u] { // links are full duplex: u's neighbours
 				v := t.Ports[p].To
-				if t.Nodes[v].Kind == Switch && dist[v] == unreachable {
-					dist[v] = dist[u] + 1
+				if t.Nodes[v].Kind == Switch && dist[r.sw[v]] == unreachable {
+					dist[r.sw[v]] = dist[r.sw[u]] + 1
 					queue = append(queue, v)
 				}
 			}
 		}
-		off := make([]int32, n+1)
+		off := make([]int32, switches+1)
 		hops := scratch[:0]
 		for u := 0; u < n; u++ {
-			off[u] = int32(len(hops))
-			if t.Nodes[u].Kind != Switch || dist[u] == 0 || dist[u] == unreachable {
+			su := r.sw[u]
+			if su < 0 {
+				continue
+			}
+			off[su] = int32(len(hops))
+			if dist[su] == 0 || dist[su] == unreachable {
 				continue
 			}
 			for _, p := range t.out[u] {
-				if v := t.Ports[p].To; t.Nodes[v].Kind == Switch && dist[v] == dist[u]-1 {
+				if v := t.Ports[p].To; t.Nodes[v].Kind == Switch && dist[r.sw[v]] == dist[su]-1 {
 					hops = append(hops, int32(p))
 				}
 			}
 		}
-		off[n] = int32(len(hops))
+		off[switches] = int32(len(hops))
 		scratch = hops
 		r.dist, r.off, r.hops = append(r.dist, dist), append(r.off, off), append(r.hops, slices.Clone(hops))
 	}
@@ -103,11 +127,33 @@ func (t *Topology) computeRoutes() *Routes {
 // estimate counts for them.
 func (r *Routes) Bytes() float64 {
 	const header = 24 // a slice's
-	b := float64(cap(r.down)+cap(r.group))*4 + 3*header*float64(cap(r.dist))
+	b := float64(cap(r.down)+cap(r.group)+cap(r.sw))*4 + float64(cap(r.groups))*8 + 3*header*float64(cap(r.dist))
 	for g := range r.dist {
 		b += float64(cap(r.dist[g]))*2 + float64(cap(r.off[g])+cap(r.hops[g]))*4
 	}
+	if r.tree != nil {
+		b += r.tree.bytes()
+	}
 	return b
+}
+
+// distance is the switch hops from switch u to the switch of group g,
+// unreachable if none.
+func (r *Routes) distance(g int32, u int) uint16 {
+	if r.tree != nil {
+		return r.tree.distance(g, u)
+	}
+	return r.dist[g][r.sw[u]]
+}
+
+// toward is switch u's next hops toward the hosts of group g, u not being
+// g's switch.
+func (r *Routes) toward(g int32, u int) []int32 {
+	if r.tree != nil {
+		return r.tree.toward(u, r.groups[g])
+	}
+	su := r.sw[u]
+	return r.hops[g][r.off[g][su]:r.off[g][su+1]]
 }
 
 // Topology is the topology the routes are of.
@@ -126,15 +172,14 @@ func (r *Routes) NextHops(node, dst int) []int32 {
 		h := t.hostOf[node]
 		return []int32{int32(t.NIC(h))}
 	}
-	g := r.group[s]
-	return r.hops[g][r.off[g][node]:r.off[g][node+1]]
+	return r.toward(r.group[s], node)
 }
 
 // Hops is the number of switch ports a frame from host src to host dst
 // crosses (its switches), or -1 if there is no path.
 func (r *Routes) Hops(src, dst int) int {
 	s, d := r.t.Attach(src), r.t.Attach(dst)
-	x := r.dist[r.group[d]][s]
+	x := r.distance(r.group[d], s)
 	if x == unreachable {
 		return -1
 	}
@@ -148,9 +193,9 @@ func (r *Routes) Unreachable() int {
 	if len(r.t.Hosts) == 0 {
 		return -1
 	}
-	dist := r.dist[r.group[r.t.Attach(0)]]
+	g := r.group[r.t.Attach(0)]
 	for h := range r.t.Hosts {
-		if dist[r.t.Attach(h)] == unreachable {
+		if r.distance(g, r.t.Attach(h)) == unreachable {
 			return h
 		}
 	}
@@ -258,13 +303,10 @@ func (r *Routes) computeFeeders() [][]int32 {
 			feeds[p] = append(feeds[p], q)
 		}
 	}
-	for s, g := range r.group {
-		if g < 0 {
-			continue
-		}
-		dist := r.dist[g]
+	for g, s := range r.groups {
+		g := int32(g)
 		for u := range t.Nodes {
-			if t.Nodes[u].Kind != Switch || dist[u] == unreachable {
+			if t.Nodes[u].Kind != Switch || r.distance(g, u) == unreachable {
 				continue
 			}
 			var egress []int32
@@ -275,12 +317,12 @@ func (r *Routes) computeFeeders() [][]int32 {
 					}
 				}
 			} else {
-				egress = r.hops[g][r.off[g][u]:r.off[g][u+1]]
+				egress = r.toward(g, u)
 			}
 			for k, p := range t.out[u] {
 				in := int32(p ^ 1) // the port that sends into u over this link
 				v := t.Ports[p].To
-				if t.Nodes[v].Kind == Host || dist[v] == dist[u]+1 {
+				if t.Nodes[v].Kind == Host || r.distance(g, v) == r.distance(g, u)+1 {
 					for _, e := range egress {
 						if int32(e) != int32(p) { // a host does not send to itself
 							add(int(e), k, in)
@@ -304,20 +346,25 @@ func (r *Routes) Farthest() algos.Time {
 	var far algos.Time
 	prop := make([]algos.Time, len(t.Nodes))
 	order := make([]int, 0, len(t.Nodes))
-	for g := range r.dist {
-		dist := r.dist[g]
+	dist := make([]uint16, len(t.Nodes))
+	for g := range r.groups {
+		g := int32(g)
 		// Nodes nearer the group first: each one's farthest way down is
 		// its longest next hop plus that hop's own.
 		order = order[:0]
 		for u := range t.Nodes {
-			if t.Nodes[u].Kind == Switch && dist[u] != unreachable {
+			if t.Nodes[u].Kind == Switch && r.distance(g, u) != unreachable {
+				dist[u] = r.distance(g, u)
 				order = append(order, u)
 			}
 		}
 		sort.Slice(order, func(a, b int) bool { return dist[order[a]] < dist[order[b]] })
 		for _, u := range order {
 			prop[u] = 0
-			for _, p := range r.hops[g][r.off[g][u]:r.off[g][u+1]] {
+			if dist[u] == 0 {
+				continue // the group's switch: no next hop among switches
+			}
+			for _, p := range r.toward(g, u) {
 				prop[u] = max(prop[u], t.Ports[p].Delay+prop[t.Ports[p].To])
 			}
 			if r.group[u] >= 0 {

@@ -80,6 +80,7 @@ type Topology struct {
 
 	routesOnce sync.Once
 	routes     *Routes
+	fatTree    int // k, for a fat-tree FatTree built: its routes are a formula
 }
 
 // Custom builds a topology from nodes and links. Every host has exactly one

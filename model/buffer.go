@@ -1,0 +1,119 @@
+package model
+
+import "math"
+
+// SharedBuffer is the buffer model of the switches of both public ns-3
+// RDMA simulators and of the shared-memory switch chips they model: each
+// switch has one buffer, Switch bytes, that its egress queues (port,
+// class) share. Each queue has Reserve bytes of its own; above them a
+// frame of a lossy class is admitted while the queue's bytes beyond its
+// reserve stay within Alpha times the shared buffer still free, the
+// dynamic threshold of Choudhury and Hahne ("Dynamic queue length
+// thresholds for shared-memory packet switches", 1998), which leaves a
+// congested queue Alpha / (1 + Alpha) of the shared space and n of them
+// Alpha / (1 + n Alpha) each. A lossless class (PFC) is admitted while the
+// switch has room: PFC's thresholds, dynamic from the same free space and
+// with headroom per (link, class) set aside (pfc_ingress.go), keep it
+// below (alibaba-edu/High-Precision-Congestion-Control's SwitchMmu: its
+// egress admission always admits, its ingress side pauses).
+type SharedBuffer struct {
+	Switch  int     // bytes per switch; 0 for the sum of its ports' buffers (the same memory, shared)
+	Reserve int     // bytes reserved per egress queue (port, class)
+	Alpha   float64 // the lossy classes' dynamic threshold
+}
+
+// validateShared checks c.Shared against the network.
+func (c *Config) validateShared(bad func(string, ...any)) {
+	sh := c.Shared
+	if sh == nil {
+		return
+	}
+	if sh.Switch != 0 && sh.Switch < 2*c.FrameBytes || sh.Reserve < 0 || sh.Switch != 0 && sh.Reserve > sh.Switch {
+		bad("shared buffer: a switch's buffer must hold two frames and its queues' reserves be within it")
+	}
+	if !(sh.Alpha > 0 && sh.Alpha <= 64) {
+		bad("shared buffer: the dynamic threshold's alpha must be in (0, 64]")
+	}
+	if c.PFC != nil && (!c.PFC.Ingress || !c.PFC.Dynamic) {
+		bad("shared buffer: PFC's thresholds follow the switch's free buffer: they must be dynamic, with ingress accounting")
+	}
+}
+
+// switchBuffer is one switch's shared buffer as its queues fill it.
+type switchBuffer struct {
+	size       int // the whole buffer
+	shared     int // less every queue's reserve
+	reserve    int
+	alpha      float64
+	lossless   uint8 // the classes PFC keeps (admitted while there is room)
+	used       int   // bytes in the switch
+	sharedUsed int   // bytes of its queues beyond their reserves
+}
+
+// startSharedBuffers makes every switch's shared buffer, indexed by node;
+// nil with a buffer per port.
+func (s *Packet) startSharedBuffers() []*switchBuffer {
+	sh := s.cfg.Shared
+	if sh == nil {
+		return nil
+	}
+	queues := make([]int, len(s.net.topo.Nodes))
+	size := s.cfg.switchBuffers(s.net)
+	for j := range s.ports {
+		queues[s.net.portNode(int32(j))] += int(s.classes)
+	}
+	out := make([]*switchBuffer, len(queues))
+	for node, n := range queues {
+		if n == 0 {
+			continue
+		}
+		b := &switchBuffer{size: size[node], shared: size[node] - n*sh.Reserve, reserve: sh.Reserve, alpha: sh.Alpha}
+		if s.cfg.PFC != nil {
+			b.lossless = math.MaxUint8
+			if s.cfg.PFC.Lossless != 0 {
+				b.lossless = s.cfg.PFC.Lossless
+			}
+		}
+		out[node] = b
+	}
+	return out
+}
+
+// take admits a frame of bytes to queue q (of class class), and counts it
+// in, or refuses it: the switch is full, or q is a lossy class's queue
+// beyond its reserve and its dynamic threshold.
+func (b *switchBuffer) take(q *classQueue, class uint8, bytes int) bool {
+	if b.used+bytes > b.size {
+		return false
+	}
+	after := q.bytes + bytes - b.reserve
+	if after > 0 && b.lossless&(1<<class) == 0 &&
+		float64(after) > b.alpha*float64(b.shared-b.sharedUsed) {
+		return false
+	}
+	b.used += bytes
+	b.sharedUsed += max(0, after) - max(0, q.bytes-b.reserve)
+	return true
+}
+
+// leave counts out a frame of bytes that leaves queue q.
+func (b *switchBuffer) leave(q *classQueue, bytes int) {
+	b.used -= bytes
+	b.sharedUsed -= max(0, q.bytes-b.reserve) - max(0, q.bytes-bytes-b.reserve)
+}
+
+// switchBuffers is each switch's shared buffer, by node: Shared.Switch, or
+// the sum of its ports' buffers.
+func (c *Config) switchBuffers(n *network) []int {
+	t := n.topo
+	out := make([]int, len(t.Nodes))
+	for _, tp := range n.ports {
+		from := t.Ports[tp].From
+		if c.Shared.Switch > 0 {
+			out[from] = c.Shared.Switch
+		} else {
+			out[from] += t.Ports[tp].Buffer
+		}
+	}
+	return out
+}
