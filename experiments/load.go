@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"reflect"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -17,31 +16,12 @@ import (
 	"qcnlab/experiments/keys"
 	"qcnlab/experiments/tomltext"
 	"qcnlab/experiments/userfile"
-	"qcnlab/printable"
 	"qcnlab/units"
 )
 
-// Error is a problem with an experiment, located by file and line (or by the
-// command-line flag that set the value) and by key.
-type Error struct {
-	Where string // "exp.toml:12", "exp.toml", "--set"
-	Key   string // dotted key, e.g. "network.capacity"
-	Msg   string
-}
-
-// Error escapes what a terminal would act on in the place, the key and the
-// message: a key or a value of the file may hold an escape sequence.
-func (e *Error) Error() string {
-	lines := strings.Split(e.Msg, "\n")
-	for i, l := range lines {
-		lines[i] = printable.Text(l)
-	}
-	msg := strings.Join(lines, "\n")
-	if e.Key == "" {
-		return printable.Text(e.Where) + ": " + msg
-	}
-	return printable.Text(e.Where) + ": " + printable.Text(e.Key) + ": " + msg
-}
+// Error is a problem with an experiment, located by file and line and by
+// key (tomltext.Error).
+type Error = tomltext.Error
 
 // document is what a file decodes into: the experiment with its [params]
 // still undecoded, because their types depend on each scheme's parameters.
@@ -121,8 +101,6 @@ func (e *Experiment) assign(where, key, value string) error {
 // quote writes s as a TOML basic string.
 func quote(s string) string { return tomltext.Value(s) }
 
-var tomlErrPrefix = regexp.MustCompile(`^toml: (?:line (\d+) )?(?:\(last key "([^"]*)"\): )?`)
-
 // decode overlays the TOML text on e, keeping what the text leaves out. A
 // snippet (one assignment) is located by where alone, without line numbers.
 func (e *Experiment) decode(where, text string, snippet bool) error {
@@ -134,7 +112,7 @@ func (e *Experiment) decode(where, text string, snippet bool) error {
 	if err != nil {
 		var values map[string]any // to name a value of the wrong type
 		toml.Decode(text, &values)
-		return elementError(typeError(tomlError(where, snippet, err), func(key string) any { return tomltext.Lookup(values, key) }), text)
+		return elementError(tomltext.TypeError(tomltext.DecodeError(where, snippet, err), func(key string) any { return tomltext.Lookup(values, key) }), text)
 	}
 	lines := tomltext.KeyLines(text, md.Keys())
 	loc := func(key string, i int) string {
@@ -172,7 +150,7 @@ func (e *Experiment) decode(where, text string, snippet bool) error {
 		if k[0] == "params" || k[0] == "sweep" {
 			continue // decoded below
 		}
-		errs = append(errs, elementError(&Error{Where: loc(k.String(), 0), Key: k.String(), Msg: "unknown key" + suggest(k)}, text))
+		errs = append(errs, elementError(&Error{Where: loc(k.String(), 0), Key: k.String(), Msg: "unknown key" + tomltext.Suggest(keys.Paths(), k)}, text))
 	}
 	next := doc.Experiment
 	for _, name := range sortedKeys(doc.Params) {
@@ -196,7 +174,7 @@ func (e *Experiment) decode(where, text string, snippet bool) error {
 				continue
 			}
 			if err != nil {
-				errs = append(errs, typeError(tomlError(where, snippet, err), func(string) any {
+				errs = append(errs, tomltext.TypeError(tomltext.DecodeError(where, snippet, err), func(string) any {
 					var v any
 					md.PrimitiveDecode(doc.Params[name][key], &v)
 					return v
@@ -378,68 +356,6 @@ func tomlField(key string) (reflect.Type, bool) {
 	return t, t.Kind() == reflect.Slice
 }
 
-// tomlError turns the toml package's errors into an Error with file, line
-// and key.
-func tomlError(where string, snippet bool, err error) error {
-	var pe toml.ParseError
-	if errors.As(err, &pe) {
-		at := where
-		if pe.Position.Line > 0 && !snippet {
-			at = fmt.Sprintf("%s:%d", where, pe.Position.Line)
-		}
-		msg := pe.Message
-		if pe.Usage != "" {
-			msg += " (" + strings.TrimSpace(pe.Usage) + ")"
-		}
-		return &Error{Where: at, Key: pe.LastKey, Msg: msg}
-	}
-	msg := err.Error()
-	m := tomlErrPrefix.FindStringSubmatch(msg)
-	at := where
-	if m[1] != "" && !snippet {
-		at = where + ":" + m[1]
-	}
-	return &Error{Where: at, Key: m[2], Msg: strings.TrimPrefix(msg, m[0])}
-}
-
-// mismatch is the toml package's word for a value where a table (or an
-// array of tables) goes: "type mismatch for experiments.Output: expected
-// table but found int64".
-var mismatch = regexp.MustCompile(`^type mismatch for \S+: expected table but found \S+$`)
-
-var incompatible = regexp.MustCompile(`^incompatible types: TOML value has type \S+; destination has type (\S+)$`)
-
-// typeError says a value of the wrong type in the project's words: what
-// the key takes and what it was given, "params.qcn.w: a plain number, not
-// a size ("1KB")", where the toml package says "incompatible types".
-func typeError(err error, value func(key string) any) error {
-	var e *Error
-	if !errors.As(err, &e) {
-		return err
-	}
-	if mismatch.MatchString(e.Msg) {
-		v := value(e.Key)
-		if list, ok := v.([]any); ok {
-			for _, x := range list {
-				if _, table := x.(map[string]any); !table {
-					return &Error{Where: e.Where, Key: e.Key, Msg: "an array of tables, not " + tomltext.Describe(x)}
-				}
-			}
-		}
-		return &Error{Where: e.Where, Key: e.Key, Msg: "a table, not " + tomltext.Describe(v)}
-	}
-	m := incompatible.FindStringSubmatch(e.Msg)
-	if m == nil {
-		return err
-	}
-	want := map[string]string{"integer": "a whole number", "float": "a plain number", "boolean": "true or false",
-		"bool": "true or false", "string": "a string", "slice": "an array"}[m[1]]
-	if want == "" {
-		return err
-	}
-	return &Error{Where: e.Where, Key: e.Key, Msg: want + ", not " + tomltext.Describe(value(e.Key))}
-}
-
 // choiceError is a word that is not one of a choice parameter's.
 type choiceError struct{ error }
 
@@ -483,21 +399,6 @@ func decodeParam(md toml.MetaData, prim toml.Primitive, p algos.Param) (float64,
 	var x float64
 	err := md.PrimitiveDecode(prim, &x)
 	return x, err
-}
-
-// suggest names the known key closest to an unknown one, if any is close.
-func suggest(k toml.Key) string {
-	key := k.String()
-	best, bestD := "", 4
-	for _, known := range keys.Paths() {
-		if d := tomltext.EditDistance(key, known); d < bestD {
-			best, bestD = known, d
-		}
-	}
-	if best == "" {
-		return ""
-	}
-	return fmt.Sprintf(" (did you mean %q?)", best)
 }
 
 func sortedKeys[V any](m map[string]V) []string {

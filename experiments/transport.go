@@ -47,7 +47,9 @@ func (e *Experiment) ackClocked() bool {
 	return false
 }
 
-// validateTransport checks [transport].
+// validateTransport checks what [transport]'s keys' rules (package keys)
+// cannot see alone: that the experiment runs an ACK-clocked scheme, on the
+// packet model.
 func (e *Experiment) validateTransport(bad func(key, format string, args ...any)) {
 	t := e.Transport
 	set := t.AckEvery != nil || t.Recovery != "" || t.RTOMin != nil
@@ -59,14 +61,5 @@ func (e *Experiment) validateTransport(bad func(key, format string, args ...any)
 	}
 	if e.Model != "packet" {
 		bad("transport", "the transport is the packet model's; use model = \"packet\"")
-	}
-	if a := t.AckEvery; a != nil && !(*a >= 1 && float64(*a) == float64(int64(*a))) {
-		bad("transport.ack_every", "must be a whole number of bytes, at least 1 (1 B: every frame)")
-	}
-	if r := t.Recovery; r != "" && !slices.Contains(model.Recoveries, r) {
-		bad("transport.recovery", "%q: must be one of %q", r, model.Recoveries)
-	}
-	if r := t.RTOMin; r != nil && !(*r > 0 && algos.Time(*r) < algos.Never) {
-		bad("transport.rto_min", "must be a positive, finite duration")
 	}
 }

@@ -41,20 +41,6 @@ func (e *Experiment) Validate() error {
 		errs = append(errs, &Error{Where: where, Key: key, Msg: err.Error()})
 	}
 	keys.Run(e.Network.Topology, fileView{e}, bad) // each key's own rule
-	if len(e.Algorithms) == 0 {
-		bad("algorithms", "name at least one algorithm (known: %q)", algos.Names())
-	}
-	for i, name := range e.Algorithms {
-		if sc, err := algos.Lookup(name); err != nil {
-			bad("algorithms", "%v", err)
-		} else if slices.Index(e.Algorithms, name) != i {
-			bad("algorithms", "%q is listed twice", name)
-		} else if e.Model == "fluid" && !sc.Fluid {
-			bad("algorithms", "%s has no fluid model; use model = \"packet\"", name)
-		} else if e.Model == "convergence" && sc.Convergence == nil {
-			bad("model", "seed 002's convergence model covers %q, not %s; use model = \"packet\"", convergenceSchemes(), name)
-		}
-	}
 
 	e.scopeErrors(bad)
 	links := e.LinkCount()
@@ -208,18 +194,6 @@ func (e *Experiment) validateConvergence(bad func(key, format string, args ...an
 	if e.Network.PFC {
 		bad("model", "seed 002's convergence model has no PFC, its queue never fills (network.pfc); use model = \"packet\"")
 	}
-}
-
-// convergenceSchemes lists the schemes seed 002's convergence model covers:
-// those that give it their law.
-func convergenceSchemes() []string {
-	var names []string
-	for _, name := range algos.Names() {
-		if sc, _ := algos.Lookup(name); sc.Convergence != nil {
-			names = append(names, name)
-		}
-	}
-	return names
 }
 
 // validateChain checks the keys of a dumbbell or a parking lot: its links,

@@ -382,3 +382,56 @@ func checkTrafficClass(k *Key, f File, bad Bad) {
 		}
 	}
 }
+
+// checkAlgorithms refuses an empty list, an unknown or repeated scheme, and
+// a scheme the model has no law for.
+func checkAlgorithms(k *Key, f File, bad Bad) {
+	names, _ := f.Value(k.Path).([]string)
+	if len(names) == 0 {
+		bad(k.Path, "name at least one algorithm (known: %q)", algos.Names())
+	}
+	m := textAt(f, "model")
+	for i, name := range names {
+		if sc, err := algos.Lookup(name); err != nil {
+			bad(k.Path, "%v", err)
+		} else if slices.Index(names, name) != i {
+			bad(k.Path, "%q is listed twice", name)
+		} else if m == "fluid" && !sc.Fluid {
+			bad(k.Path, "%s has no fluid model; use model = \"packet\"", name)
+		} else if m == "convergence" && sc.Convergence == nil {
+			bad("model", "seed 002's convergence model covers %q, not %s; use model = \"packet\"", convergenceSchemes(), name)
+		}
+	}
+}
+
+// convergenceSchemes lists the schemes seed 002's convergence model covers:
+// those that give it their law.
+func convergenceSchemes() []string {
+	var names []string
+	for _, name := range algos.Names() {
+		if sc, _ := algos.Lookup(name); sc.Convergence != nil {
+			names = append(names, name)
+		}
+	}
+	return names
+}
+
+func checkAckEvery(k *Key, f File, bad Bad) {
+	if a, set := f.Value(k.Path).(units.Bytes); set && !(a >= 1 && whole(a)) {
+		bad(k.Path, "must be a whole number of bytes, at least 1 (1 B: every frame)")
+	}
+}
+
+func checkRecovery(k *Key, f File, bad Bad) {
+	if r := textAt(f, k.Path); r != "" && !slices.Contains(k.Choices, r) {
+		bad(k.Path, "%q: must be one of %q", r, k.Choices)
+	}
+}
+
+// setPositiveFinite refuses a duration, where one is set, that is not
+// positive and finite.
+func setPositiveFinite(k *Key, f File, bad Bad) {
+	if d, set := f.Value(k.Path).(units.Duration); set && !(d > 0 && algos.Time(d) < algos.Never) {
+		bad(k.Path, "must be a positive, finite duration")
+	}
+}

@@ -18,7 +18,7 @@ func (f file) Value(path string) any {
 		return v
 	}
 	return map[string]any{
-		"name": "x", "duration": units.Duration(algos.Second), "model": "packet", "network.topology": "dumbbell",
+		"name": "x", "duration": units.Duration(algos.Second), "model": "packet", "algorithms": []string{"qcn"}, "network.topology": "dumbbell",
 		"network.capacity": units.Rate(10e9), "network.buffer": units.Bytes(150e3), "network.frame_size": units.Bytes(1500),
 		"network.rtt": units.Duration(100 * algos.Microsecond), "sources.count": 2,
 		"output.sample_interval": units.Duration(algos.Millisecond), "output.rate_window": units.Duration(algos.Millisecond),
@@ -68,6 +68,8 @@ func TestRulesReportUnderTheirKey(t *testing.T) {
 		{"network.frame_size", units.Bytes(10), "network.frame_size: must be a whole number of bytes from 64B to 9216B"},
 		{"network.buffer", units.Bytes(100), "network.buffer: must be a whole number of bytes holding at least one frame"},
 		{"network.rtt", units.Duration(algos.Never), "network.rtt: must be finite"},
+		{"algorithms", []string{}, "algorithms: name at least one algorithm"},
+		{"algorithms", []string{"qcn", "qcn"}, `algorithms: "qcn" is listed twice`},
 		{"sources.count", 0, "sources.count: must be at least 1"},
 		{"sources.line_rate", units.Rate(0.5), "sources.line_rate: must be at least"},
 		{"output.rate_window", units.Duration(1), "output.rate_window: must be at least the sample interval (1ms)"},

@@ -20,7 +20,7 @@ var All = []Key{
 	{Path: "duration", Kind: Duration, Doc: "simulated time of a run", Cost: "events and time-series rows grow linearly with it", Rule: positiveFinite},
 	{Path: "warmup", Kind: Duration, Derived: "duration / 5", Doc: "statistics cover [warmup, duration]", Rule: checkWarmup},
 	{Path: "model", Kind: Choice, Choices: model.Models, Doc: "packet (discrete events), fluid (seed 000's equations, QCN only) or convergence (seed 002's model, 2 sources)", Rule: oneOf},
-	{Path: "algorithms", Kind: List, Unit: "scheme names", Doc: "the schemes, each run on the same scenario and seed", Cost: "a run each, at every point of the sweep"},
+	{Path: "algorithms", Kind: List, Unit: "scheme names", Doc: "the schemes, each run on the same scenario and seed", Cost: "a run each, at every point of the sweep", Rule: checkAlgorithms},
 
 	{Path: "network", Kind: Table, Doc: "the network: its topology, links and switches"},
 	{Path: "network.topology", Kind: Choice, Choices: slices.Concat(Chains, Fabrics), Doc: "dumbbell or parking_lot (a chain of bottlenecks); leaf_spine, fat_tree or custom (a fabric)", Rule: oneOf},
@@ -132,9 +132,9 @@ var All = []Key{
 	{Path: "flows.class", Kind: Count, Topologies: fabricsOnly, Models: packetOnly, Derived: "traffic.class", Doc: "its frames' traffic class"},
 
 	{Path: "transport", Kind: Table, Models: packetOnly, Doc: "the transport of the ACK-clocked schemes (dctcp, hpcc, swift, timely): ACKs, windows, loss recovery; the others run open loop"},
-	{Path: "transport.ack_every", Kind: Bytes, Models: packetOnly, Derived: "1 B: every frame (the HPCC code's run.py)", Doc: "the receiver acknowledges each time its cumulative sequence passes a multiple of it (L2_ACK_INTERVAL); a frame size's multiple acks every few frames"},
-	{Path: "transport.recovery", Kind: Choice, Choices: model.Recoveries, Models: packetOnly, Derived: "go_back_n", Doc: "go_back_n (resend from the first byte not acknowledged, as RDMA NICs and the HPCC code), selective (resend only the frames reported missing, IRN) or none (a lost frame stays lost)"},
-	{Path: "transport.rto_min", Kind: Duration, Models: packetOnly, Derived: "1ms", Doc: "the least retransmission timeout (RFC 6298's srtt + 4 rttvar, doubled at each expiry)"},
+	{Path: "transport.ack_every", Kind: Bytes, Models: packetOnly, Derived: "1 B: every frame (the HPCC code's run.py)", Doc: "the receiver acknowledges each time its cumulative sequence passes a multiple of it (L2_ACK_INTERVAL); a frame size's multiple acks every few frames", Rule: checkAckEvery},
+	{Path: "transport.recovery", Kind: Choice, Choices: model.Recoveries, Models: packetOnly, Derived: "go_back_n", Doc: "go_back_n (resend from the first byte not acknowledged, as RDMA NICs and the HPCC code), selective (resend only the frames reported missing, IRN) or none (a lost frame stays lost)", Rule: checkRecovery},
+	{Path: "transport.rto_min", Kind: Duration, Models: packetOnly, Derived: "1ms", Doc: "the least retransmission timeout (RFC 6298's srtt + 4 rttvar, doubled at each expiry)", Rule: setPositiveFinite},
 
 	{Path: "params", Kind: Table, Doc: "[params.NAME]: a scheme's parameters (qcnlab algos NAME lists them), defaults from its seeds"},
 	{Path: "sweep", Kind: Table, Doc: "[sweep]: KEY = [values...]; every combination runs with every algorithm", Cost: "runs multiply with each axis"},

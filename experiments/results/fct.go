@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"qcnlab/experiments"
+	"qcnlab/experiments/metrics"
 	"qcnlab/experiments/outdir"
 	"qcnlab/experiments/plots"
 	"qcnlab/model"
@@ -149,8 +150,11 @@ func g(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 // writeFlowsText writes the flows' lines of a run's or a point's block:
 // counts, then FCT and slowdown quantiles by size.
 func writeFlowsText(tw io.Writer, f *model.FlowSummary, pooled string) {
+	run := &model.Summary{Flows: f} // the run's flow metrics read it
+	v := func(m *metrics.Metric) float64 { x, _ := m.Value(run, 0); return x }
+	n := func(m *metrics.Metric) int64 { return int64(v(m)) }
 	fmt.Fprintf(tw, "  flows%s\t%d started, %d completed, %d lost, %d unfinished; mean size %s\n", pooled,
-		f.Started, f.Completed, f.Lost, f.Unfinished, kb(f.SizeMean))
+		n(metrics.FlowsStarted), n(metrics.FlowsCompleted), n(metrics.FlowsLost), n(metrics.FlowsUnfinished), kb(v(metrics.FlowsSizeMean)))
 	line := func(name string, completed int64, fctMean, fct50, fct95, fct99, slowMean, slow50, slow95, slow99 float64) {
 		if completed == 0 {
 			fmt.Fprintf(tw, "  %s\tnone completed\n", name)
@@ -159,7 +163,8 @@ func writeFlowsText(tw io.Writer, f *model.FlowSummary, pooled string) {
 		fmt.Fprintf(tw, "  %s\tslowdown p50 %.3g, p95 %.3g, p99 %.3g, mean %.3g; FCT p50 %s, p99 %s (%d flows)\n", name,
 			slow50, slow95, slow99, slowMean, seconds(fct50), seconds(fct99), completed)
 	}
-	line("FCT, all sizes", f.Completed, f.FCTMean, f.FCTP50, f.FCTP95, f.FCTP99, f.SlowdownMean, f.SlowdownP50, f.SlowdownP95, f.SlowdownP99)
+	line("FCT, all sizes", n(metrics.FlowsCompleted), v(metrics.FCTMean), v(metrics.FCTP50), v(metrics.FCTP95), v(metrics.FCTP99),
+		v(metrics.SlowdownMean), v(metrics.SlowdownP50), v(metrics.SlowdownP95), v(metrics.SlowdownP99))
 	for _, b := range f.BySize {
 		if b.Started == 0 {
 			continue

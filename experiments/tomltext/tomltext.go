@@ -1,8 +1,10 @@
 // Package tomltext reads a TOML text as a person wrote it, for errors that
 // name the line and say what was there: the lines that define a key, the
 // line of a key in the i-th element of an array of tables, a decoded
-// value described in words ("a size (\"1MB\")"), a type's name, and the
-// distance between a misspelt key and a known one.
+// value described in words ("a size (\"1MB\")"), a type's name, the
+// distance between a misspelt key and a known one, arrays nested too
+// deep, and the toml package's errors in those words (Error: file, line,
+// key).
 package tomltext
 
 import (

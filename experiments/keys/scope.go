@@ -1,0 +1,43 @@
+package keys
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Scoped are the keys that apply to some topologies only, each but those
+// inside a table of the same scope (the table's error covers them).
+func Scoped() []*Key {
+	var out []*Key
+	for i := range All {
+		k := &All[i]
+		if k.Topologies == nil {
+			continue
+		}
+		if n := len(out); n > 0 && strings.HasPrefix(k.Path, out[n-1].Path+".") && slices.Equal(k.Topologies, out[n-1].Topologies) {
+			continue
+		}
+		out = append(out, k)
+	}
+	return out
+}
+
+// Elsewhere says, for a file on topology, where the key applies and what
+// to use instead.
+func (k *Key) Elsewhere(topology string) string {
+	key, topologies := k.Path, k.Topologies
+	if slices.Equal(topologies, Chains) && slices.Contains(Fabrics, topology) {
+		return fmt.Sprintf("a %s fabric has no %s: its delays are its links' (network.hop_delay, [[network.link]] delay) and its traffic is [traffic] pattern and [[flows]]",
+			topology, key)
+	}
+	quoted := make([]string, len(topologies))
+	for i, t := range topologies {
+		quoted[i] = fmt.Sprintf("%q", t)
+	}
+	list := quoted[0]
+	if n := len(quoted); n > 1 {
+		list = strings.Join(quoted[:n-1], ", ") + " or " + quoted[n-1]
+	}
+	return fmt.Sprintf("applies to topology = %s, not %q", list, topology)
+}

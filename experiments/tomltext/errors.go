@@ -1,0 +1,117 @@
+package tomltext
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+
+	"qcnlab/printable"
+)
+
+// Error is a problem with an experiment, located by file and line (or by
+// the command-line flag that set the value) and by key.
+type Error struct {
+	Where string // "exp.toml:12", "exp.toml", "--set"
+	Key   string // dotted key, e.g. "network.capacity"
+	Msg   string
+}
+
+// Error escapes what a terminal would act on in the place, the key and the
+// message: a key or a value of the file may hold an escape sequence.
+func (e *Error) Error() string {
+	lines := strings.Split(e.Msg, "\n")
+	for i, l := range lines {
+		lines[i] = printable.Text(l)
+	}
+	msg := strings.Join(lines, "\n")
+	if e.Key == "" {
+		return printable.Text(e.Where) + ": " + msg
+	}
+	return printable.Text(e.Where) + ": " + printable.Text(e.Key) + ": " + msg
+}
+
+// tomlErrPrefix is how the toml package starts an error that is not a
+// ParseError: its line and the last key it read.
+var tomlErrPrefix = regexp.MustCompile(`^toml: (?:line (\d+) )?(?:\(last key "([^"]*)"\): )?`)
+
+// DecodeError turns the toml package's errors into an Error with file,
+// line and key; snippet is a text of its own (a --set), whose lines are
+// not the file's.
+func DecodeError(where string, snippet bool, err error) error {
+	var pe toml.ParseError
+	if errors.As(err, &pe) {
+		at := where
+		if pe.Position.Line > 0 && !snippet {
+			at = fmt.Sprintf("%s:%d", where, pe.Position.Line)
+		}
+		msg := pe.Message
+		if pe.Usage != "" {
+			msg += " (" + strings.TrimSpace(pe.Usage) + ")"
+		}
+		return &Error{Where: at, Key: pe.LastKey, Msg: msg}
+	}
+	msg := err.Error()
+	m := tomlErrPrefix.FindStringSubmatch(msg)
+	at := where
+	if m[1] != "" && !snippet {
+		at = where + ":" + m[1]
+	}
+	return &Error{Where: at, Key: m[2], Msg: strings.TrimPrefix(msg, m[0])}
+}
+
+// mismatch is the toml package's word for a value where a table (or an
+// array of tables) goes: "type mismatch for experiments.Output: expected
+// table but found int64".
+var mismatch = regexp.MustCompile(`^type mismatch for \S+: expected table but found \S+$`)
+
+var incompatible = regexp.MustCompile(`^incompatible types: TOML value has type \S+; destination has type (\S+)$`)
+
+// TypeError says a value of the wrong type in the project's words: what
+// the key takes and what it was given, "params.qcn.w: a plain number, not
+// a size ("1KB")", where the toml package says "incompatible types".
+func TypeError(err error, value func(key string) any) error {
+	var e *Error
+	if !errors.As(err, &e) {
+		return err
+	}
+	if mismatch.MatchString(e.Msg) {
+		v := value(e.Key)
+		if list, ok := v.([]any); ok {
+			for _, x := range list {
+				if _, table := x.(map[string]any); !table {
+					return &Error{Where: e.Where, Key: e.Key, Msg: "an array of tables, not " + Describe(x)}
+				}
+			}
+		}
+		return &Error{Where: e.Where, Key: e.Key, Msg: "a table, not " + Describe(v)}
+	}
+	m := incompatible.FindStringSubmatch(e.Msg)
+	if m == nil {
+		return err
+	}
+	want := map[string]string{"integer": "a whole number", "float": "a plain number", "boolean": "true or false",
+		"bool": "true or false", "string": "a string", "slice": "an array"}[m[1]]
+	if want == "" {
+		return err
+	}
+	return &Error{Where: e.Where, Key: e.Key, Msg: want + ", not " + Describe(value(e.Key))}
+}
+
+// Suggest names the known key closest to an unknown one, if any is close:
+// " (did you mean \"network.capacity\"?)".
+func Suggest(known []string, k toml.Key) string {
+	key := k.String()
+	best, bestD := "", 4
+	for _, name := range known {
+		if d := EditDistance(key, name); d < bestD {
+			best, bestD = name, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (did you mean %q?)", best)
+}
