@@ -302,9 +302,12 @@ func (e *Experiment) validateClassRED(bad func(key, format string, args ...any))
 // by default, where it can (a fabric routed by ECMP): DCQCN, whose CNPs
 // both public ns-3 RDMA simulators send as frames in the switches'
 // highest-priority queue (alibaba-edu/High-Precision-Congestion-Control's
-// qbb-net-device, bobzhuyb/ns3-rdma). The 802.1Qau schemes keep theirs
-// out of band: the seeds model feedback delay as a parameter.
-var defaultControlFrames = []string{"dcqcn"}
+// qbb-net-device, bobzhuyb/ns3-rdma), and the ACK-clocked schemes, whose
+// ACKs and NACKs the HPCC code sends in that queue too
+// (RdmaEnqueueHighPrioQ) and htsim's queues serve as packets. The 802.1Qau
+// schemes keep theirs out of band: the seeds model feedback delay as a
+// parameter.
+var defaultControlFrames = []string{"dcqcn", "dctcp", "hpcc", "swift", "timely"}
 
 // SendsControlFrames reports whether scheme name's feedback and CNPs
 // travel as frames (model/control.go): listed in network.control_frames,

@@ -120,8 +120,9 @@ func TestBufferModelKeys(t *testing.T) {
 	}
 }
 
-// network.control_frames: DCQCN's by default on an ECMP fabric, none on
-// a chain, a sprayed fabric or with egress PFC; a list is checked.
+// network.control_frames: DCQCN's and the ACK-clocked schemes' by default
+// on an ECMP fabric, none on a chain, a sprayed fabric or with egress PFC;
+// a list is checked.
 func TestControlFramesKey(t *testing.T) {
 	for _, c := range []struct {
 		text string
@@ -133,6 +134,9 @@ func TestControlFramesKey(t *testing.T) {
 		{"algorithms = [\"dcqcn\"]\n[network]\ntopology = \"fat_tree\"\npfc = true\npfc_accounting = \"egress\"", false},
 		{"algorithms = [\"dcqcn\"]", false},
 		{"algorithms = [\"qcn\"]\n[network]\ntopology = \"fat_tree\"", false},
+		{"algorithms = [\"hpcc\"]\n[network]\ntopology = \"fat_tree\"", true},
+		{"algorithms = [\"dctcp\"]\n[network]\ntopology = \"leaf_spine\"\nrouting = \"spray\"", false},
+		{"algorithms = [\"dctcp\"]", false},
 		{"algorithms = [\"qcn\"]\n[network]\ntopology = \"fat_tree\"\ncontrol_frames = [\"qcn\"]", true},
 	} {
 		e, err := Parse("exp.toml", []byte(c.text))

@@ -41,9 +41,9 @@ func TestDCTCPTwoBottlenecksBuiltin(t *testing.T) {
 		return func([]batch.RunSummary) float64 { return 100 * port(t, r, name).Utilization }
 	}
 	checkQuoted(t, e, runs, []quoted{
-		{"S1 48.0 Mbps each", 48.0, mean(0, 10), 0.001},
+		{"S1 48.2 Mbps each", 48.2, mean(0, 10), 0.001},
 		{"S2 475.4 Mbps", 475.4, mean(10, 30), 0.0002},
-		{"S3 52.0 Mbps", 52.0, mean(30, 40), 0.001},
+		{"S3 51.8 Mbps", 51.8, mean(30, 40), 0.001},
 		{"at least 0.999", 0.9995, jain, 0.0005},
 		{"T2->R1 busy 100%", 100, util("t2->h40"), 0.0005},
 		{"T1->T2 99.9%", 99.9, util("t1->t2"), 0.0005},
@@ -87,13 +87,13 @@ func TestHPCCVsDCQCNIncastBuiltin(t *testing.T) {
 		}
 	}
 	checkQuoted(t, e, runs, []quoted{
-		{"runs at 91.4% with 2.35 KB queued on average under HPCC", 91.4, util("hpcc"), 0.0006},
-		{"runs at 91.4% with 2.35 KB queued on average under HPCC", 2.35, queue("hpcc"), 0.003},
+		{"runs at 91.1% with 2.81 KB queued on average under HPCC", 91.1, util("hpcc"), 0.0006},
+		{"runs at 91.1% with 2.81 KB queued on average under HPCC", 2.81, queue("hpcc"), 0.003},
 		{"at 54.5% with 7.04 KB under DCQCN", 54.5, util("dcqcn"), 0.001},
 		{"at 54.5% with 7.04 KB under DCQCN", 7.04, queue("dcqcn"), 0.01},
-		{"HPCC 9, DCQCN 137", 9, p("hpcc"), 0},
-		{"HPCC 9, DCQCN 137", 137, p("dcqcn"), 0},
-		{"5.61 ms with HPCC", 5.61, completion("hpcc"), 0.001},
+		{"HPCC 10, DCQCN 137", 10, p("hpcc"), 0},
+		{"HPCC 10, DCQCN 137", 137, p("dcqcn"), 0},
+		{"5.63 ms with HPCC", 5.63, completion("hpcc"), 0.001},
 		{"7.62 ms with DCQCN", 7.62, completion("dcqcn"), 0.001},
 	})
 }
@@ -117,14 +117,14 @@ func TestACKClockedFabricBuiltin(t *testing.T) {
 	}
 	checkQuoted(t, e, runs, []quoted{
 		{"DCQCN 1.60 / 3.89", 1.60, small("dcqcn", false), 0.003}, {"DCQCN 1.60 / 3.89", 3.89, small("dcqcn", true), 0.002},
-		{"DCTCP 3.16 / 33.7", 3.16, small("dctcp", false), 0.002}, {"DCTCP 3.16 / 33.7", 33.7, small("dctcp", true), 0.002},
-		{"TIMELY 2.14 / 6.09", 2.14, small("timely", false), 0.002}, {"TIMELY 2.14 / 6.09", 6.09, small("timely", true), 0.002},
-		{"HPCC 2.02 / 4.94", 2.02, small("hpcc", false), 0.002}, {"HPCC 2.02 / 4.94", 4.94, small("hpcc", true), 0.002},
-		{"Swift 2.80 / 5.68", 2.80, small("swift", false), 0.002}, {"Swift 2.80 / 5.68", 5.68, small("swift", true), 0.002},
+		{"DCTCP 4.25 / 15.2", 4.25, small("dctcp", false), 0.002}, {"DCTCP 4.25 / 15.2", 15.2, small("dctcp", true), 0.002},
+		{"TIMELY 2.10 / 4.84", 2.10, small("timely", false), 0.002}, {"TIMELY 2.10 / 4.84", 4.84, small("timely", true), 0.002},
+		{"HPCC 2.06 / 4.94", 2.06, small("hpcc", false), 0.002}, {"HPCC 2.06 / 4.94", 4.94, small("hpcc", true), 0.002},
+		{"Swift 2.86 / 5.29", 2.86, small("swift", false), 0.002}, {"Swift 2.86 / 5.29", 5.29, small("swift", true), 0.002},
 		{"DCQCN 3.11 (8 of 17", 3.11, large("dcqcn"), 0.002}, {"DCQCN 3.11 (8 of 17", 8, done("dcqcn"), 0},
-		{"DCTCP 5.25 (9)", 5.25, large("dctcp"), 0.002}, {"DCTCP 5.25 (9)", 9, done("dctcp"), 0},
-		{"TIMELY 3.94 (7)", 3.94, large("timely"), 0.002}, {"TIMELY 3.94 (7)", 7, done("timely"), 0},
-		{"HPCC 5.11 (9)", 5.11, large("hpcc"), 0.002}, {"HPCC 5.11 (9)", 9, done("hpcc"), 0},
-		{"Swift 4.30 (9)", 4.30, large("swift"), 0.002}, {"Swift 4.30 (9)", 9, done("swift"), 0},
+		{"DCTCP 5.04 (9)", 5.04, large("dctcp"), 0.002}, {"DCTCP 5.04 (9)", 9, done("dctcp"), 0},
+		{"TIMELY 5.17 (9)", 5.17, large("timely"), 0.002}, {"TIMELY 5.17 (9)", 9, done("timely"), 0},
+		{"HPCC 5.72 (8)", 5.72, large("hpcc"), 0.002}, {"HPCC 5.72 (8)", 8, done("hpcc"), 0},
+		{"Swift 4.67 (9)", 4.67, large("swift"), 0.002}, {"Swift 4.67 (9)", 9, done("swift"), 0},
 	})
 }

@@ -306,3 +306,53 @@ func TestTransportAllocatesNothingPerFrame(t *testing.T) {
 		}
 	}
 }
+
+// fatTreeACKConfig is the fabric speed scenario with an ACK-clocked scheme
+// (fatTreeConfig's k = 8 permutation), its ACKs as control frames through
+// the reverse path's ports, or out of band.
+func fatTreeACKConfig(b testing.TB, d algos.Time, scheme string, frames bool) Config {
+	cfg := fatTreeConfig(b, d)
+	sc, err := algos.Lookup(scheme)
+	if err != nil {
+		b.Fatal(err)
+	}
+	cfg.Scheme, cfg.ControlFrames = sc, frames
+	if cfg.Params, err = sc.Resolve(cfg.Network(), nil); err != nil {
+		b.Fatal(err)
+	}
+	return cfg
+}
+
+// BenchmarkFatTreeACKs compares a fabric's ACKs as frames with ACKs out of
+// band (DCTCP, HPCC): data frames delivered per second of wall time, and
+// the time per data frame. As frames, each ACK crosses as many ports as
+// its data frame did, at a 64 B frame's cost in events.
+func BenchmarkFatTreeACKs(b *testing.B) {
+	for _, scheme := range []string{"dctcp", "hpcc"} {
+		for _, frames := range []bool{false, true} {
+			name := scheme + "-oob"
+			if frames {
+				name = scheme + "-frames"
+			}
+			b.Run(name, func(b *testing.B) {
+				var n uint64
+				for b.Loop() {
+					sim, err := NewPacket(fatTreeACKConfig(b, 20*algos.Millisecond, scheme, frames))
+					if err != nil {
+						b.Fatal(err)
+					}
+					sim.Run()
+					n += sim.Frames()
+				}
+				b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "frames/s")
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(n), "ns/frame")
+			})
+		}
+	}
+}
+
+// ACKs as frames allocate nothing per frame either: their messages and
+// their contents wait in pools and rings that are reused.
+func TestAckFramesAllocateNothingPerFrame(t *testing.T) {
+	allocsPerFrame(t, func(tb testing.TB, d algos.Time) Config { return fatTreeACKConfig(tb, d, "hpcc", true) })
+}

@@ -53,9 +53,11 @@ type Config struct {
 	// Shared, if set, gives every switch one buffer its queues share
 	// (buffer.go); nil is a buffer per port.
 	Shared *SharedBuffer
-	// ControlFrames sends the scheme's feedback and CNPs as frames that
-	// queue at the switch ports of the reverse path (control.go); else
-	// out of band, never queued. A fabric's, routed by ECMP.
+	// ControlFrames sends the scheme's feedback and CNPs, or its
+	// transport's ACKs and NACKs, as frames that queue at the switch ports
+	// of the reverse path (control.go); else out of band, never queued
+	// (an ACK: the reverse path's propagation and its own transmission).
+	// A fabric's, routed by ECMP.
 	ControlFrames bool
 	// ClockPPM bounds each host's clock offset, drawn from the seed
 	// uniformly within +-ClockPPM parts per million: its link and its rate

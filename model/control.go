@@ -6,9 +6,10 @@ import (
 	"qcnlab/algos"
 )
 
-// Control frames (Config.ControlFrames): a congestion point's feedback and
-// a notification point's CNP travel back to the flow's host as frames of
-// ControlBytes, as both public ns-3 RDMA simulators send CNPs
+// Control frames (Config.ControlFrames): a congestion point's feedback, a
+// notification point's CNP and a transport's ACK or NACK (transport.go)
+// travel back to the flow's host as frames of ControlBytes, as both public
+// ns-3 RDMA simulators send CNPs and ACKs
 // (alibaba-edu/High-Precision-Congestion-Control's qbb-net-device puts
 // ACK, NACK, CNP and PFC frames in queue 0, served before the data queues
 // by strict priority; bobzhuyb/ns3-rdma likewise). A control frame joins
@@ -164,7 +165,13 @@ func (s *Packet) enterControl(p *port, pi int32, f *frame) {
 func (s *Packet) controlLands(p *port, q *queued) {
 	msg := p.cls.ctlMsgs.pop()
 	m := s.messages.at(msg)
-	s.agenda.schedule(event{kind: m.kind, at: max(q.done+p.exitDelay, s.now), limiter: q.lim, msg: msg})
+	at := max(q.done+p.exitDelay, s.now)
+	if m.ack {
+		s.ackFrameLands(q.lim, m, at)
+		s.messages.remove(msg)
+		return
+	}
+	s.agenda.schedule(event{kind: m.kind, at: at, limiter: q.lim, msg: msg})
 }
 
 // newControlQueue is a port's control queue.

@@ -47,8 +47,9 @@
 // bytes in flight fill it. As the frame leaves each egress port, the port
 // stamps its telemetry (HPCC's INT) for the flow. Its receiver
 // acknowledges it, or answers a gap with a NACK, and the ACK goes back
-// over the reverse path's propagation and its own transmission, to the
-// sender, which may resend from the gap (go-back-N) or the frames reported
+// to the sender (on a fabric routed by ECMP as a control frame through
+// the reverse path's ports, see below; on a chain over the reverse path's
+// propagation and its own transmission, never queued), which may resend from the gap (go-back-N) or the frames reported
 // missing (selective repeat), or on a timeout; a flow of a given size is
 // over when its receiver has every byte.
 //
@@ -70,9 +71,9 @@
 // Under the shared buffer model (buffer.go) a switch's queues share one
 // buffer, each lossy class admitted by a dynamic threshold; PFC then
 // counts and pauses per link into a switch and class (pfc_classes.go).
-// With control frames (control.go) feedback and CNPs travel back as
-// frames, in a control queue served before every class, instead of out
-// of band.
+// With control frames (control.go) feedback, CNPs and the transport's
+// ACKs and NACKs travel back as frames, in a control queue served before
+// every class, instead of out of band.
 //
 // Hosts' clocks run within a few parts per million of nominal, and a
 // switch's forwarding latency varies from frame to frame by up to a

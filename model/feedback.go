@@ -20,6 +20,7 @@ type message struct {
 	prop  algos.Time
 	born  algos.Time
 	kind  eventKind
+	ack   bool // a transport's ACK or NACK, which waits in its limiter's acks (transport.go)
 }
 
 // feedbackPath is what the time-varying feedback latency needs per rate

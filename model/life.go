@@ -232,7 +232,7 @@ func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
 			if p.dcp != nil {
 				s.departMark(p, q, p.link.at(p.link.len()-p.onward))
 			}
-			if s.telemetry {
+			if s.telemetry && q.flags&queuedCtl == 0 { // a control frame carries none
 				rec := p.link.at(p.link.len() - p.onward)
 				s.stampINT(p, rec, done, int(rec.hop)-1)
 			}

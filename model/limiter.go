@@ -47,9 +47,12 @@ type limiter struct {
 
 	// The transport's ACKs on their way back, in the order they land
 	// (transport.go), and the first one's time, Never if none: the host
-	// runs them as its own events.
-	acks  ring[ackMsg]
-	ackAt algos.Time
+	// runs them as its own events. As control frames, an ACK's landing is
+	// known only as it leaves the last switch: the first acksLanded have
+	// theirs, the rest are still in the network.
+	acks       ring[ackMsg]
+	ackAt      algos.Time
+	acksLanded int32
 
 	sized *sizedFlow // the flow's size and completion, for a flow of a given size (flows.go)
 	epoch uint32     // bumped when a fabric's ended flow's limiter is reused: messages to the old flow are dropped

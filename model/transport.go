@@ -23,11 +23,20 @@ import (
 // the INT each egress port stamped on that frame as it left.
 //
 // ACKs travel the reverse of the data's path in a class of their own, as the
-// references send them (the HPCC code's RdmaEnqueueHighPrioQ): qcnlab gives
-// an ACK the reverse path's propagation and its own transmission on each
-// link, and neither queues it nor drops it nor charges it to the reverse
-// links' capacity. A strict-priority ACK waits at most for the data frame on
-// the wire at each hop, which this leaves out.
+// references send them (the HPCC code's RdmaEnqueueHighPrioQ). On a fabric
+// routed by ECMP with control frames (Config.ControlFrames, the default
+// there for these schemes) an ACK or NACK is a 64 B control frame
+// (control.go): it crosses the receiver's link (its propagation and its
+// transmission: the receiver's NIC does not queue it behind its own data),
+// then queues at each switch port of the reverse path in the control
+// queue, served before every class, never paused or dropped, waits for
+// the frame on the wire and for other control frames, takes the reverse
+// links' capacity and is counted there, and lands at the sender as it
+// leaves the last switch (sendAckFrame, ackFrameLands). On a chain, whose
+// reverse ports are not simulated, and on a sprayed fabric, whose frames
+// have no route to reverse, an ACK takes the reverse path's propagation
+// and its own transmission on each link, never queued, dropped or charged
+// to the reverse links.
 //
 // Loss recovery (Transport.Recovery): go-back-N rewinds the next byte to
 // send to the cumulative ACK on a NACK or a timeout (RecoverQueue,
@@ -457,9 +466,14 @@ func (tp *transport) nextMilestone() int64 {
 func (s *Packet) sendAck(l *limiter, f *frame, nack bool, sack int64) {
 	tp := l.tp
 	h := &s.hosts[l.host]
-	at := s.now + f.prop - h.fwd + h.bwd + tp.ackDelay
-	if n := l.acks.len(); n > 0 {
-		at = max(at, l.acks.at(n-1).at) // ACKs on one path stay in order
+	at := algos.Never // as a control frame, known when it leaves the last switch
+	if l.back == nil {
+		at = s.now + f.prop - h.fwd + h.bwd + tp.ackDelay
+		if n := l.acks.len(); n > 0 {
+			at = max(at, l.acks.at(n-1).at) // ACKs on one path stay in order
+		}
+	} else {
+		s.sendAckFrame(l, f)
 	}
 	m := l.acks.pushSlot()
 	m.at, m.seq, m.sack, m.sent, m.ints = at, tp.rcvNxt, sack, f.sent, -1
@@ -469,9 +483,42 @@ func (s *Packet) sendAck(l *limiter, f *frame, nack bool, sack int64) {
 		n := len(tp.ints) / tp.nhops
 		m.nhops = uint8(copy(s.ackINT.at(m.ints)[:tp.nhops], tp.ints[int(f.cpid)%n*tp.nhops:]))
 	}
-	if l.acks.len() == 1 { // the host's next event may be sooner
+	if l.back == nil {
+		l.acksLanded++
+		if l.acks.len() == 1 { // the host's next event may be sooner
+			l.ackAt = at
+			s.syncArrival(h)
+		}
+	}
+}
+
+// sendAckFrame sends the ACK of frame f, just received, back to limiter
+// l's sender as a control frame (control.go): it crosses the receiver's
+// link (its propagation and its own transmission; the receiver's NIC does
+// not queue it behind its own data), then queues and is serialised at
+// each switch port of the reverse path, in the control queue, and lands
+// as it leaves the last (ackFrameLands). Its contents wait in l.acks.
+func (s *Packet) sendAckFrame(l *limiter, f *frame) {
+	r := &s.hosts[l.dst]
+	at := s.now + r.fwd + algos.TransmitTime(ControlBytes, r.capacity)
+	msg := s.messages.add(message{epoch: l.epoch, back: l.back, prop: f.prop, born: s.now, ack: true})
+	s.agenda.schedule(event{kind: evControlFrame, at: at, limiter: f.lim, msg: msg})
+}
+
+// ackFrameLands: the control frame of limiter lim's next ACK leaves the
+// last switch at now and reaches the sender's host at at. The ACKs of a
+// flow take one path in one FIFO queue per port, so they land in the
+// order they were sent: it is the first in l.acks without a time.
+func (s *Packet) ackFrameLands(lim int32, m *message, at algos.Time) {
+	l := s.lims[lim]
+	if m.epoch != l.epoch || l.tp.done {
+		return // its flow has ended: its ACKs were let go
+	}
+	l.acks.at(int(l.acksLanded)).at = at
+	l.acksLanded++
+	if l.acksLanded == 1 { // the host's next event may be sooner
 		l.ackAt = at
-		s.syncArrival(h)
+		s.syncArrival(&s.hosts[l.host])
 	}
 }
 
@@ -482,8 +529,9 @@ func (s *Packet) sendAck(l *limiter, f *frame, nack bool, sack int64) {
 // time plus a frame's way to the switch (host.nextArrival).
 func (s *Packet) ackLands(l *limiter) {
 	m := l.acks.pop()
+	l.acksLanded--
 	l.ackAt = algos.Never
-	if l.acks.len() > 0 {
+	if l.acksLanded > 0 {
 		l.ackAt = l.acks.front().at
 	}
 	if m.ints >= 0 {
@@ -564,7 +612,7 @@ func (s *Packet) transportComplete(l *limiter) {
 			s.ackINT.remove(m.ints)
 		}
 	}
-	l.ackAt = algos.Never
+	l.ackAt, l.acksLanded = algos.Never, 0
 	sz := l.sized
 	sz.left, sz.outstanding, sz.last = 0, 0, s.now
 	s.syncTimers(h)

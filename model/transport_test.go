@@ -13,6 +13,7 @@ type windowSender struct {
 	window float64
 	sends  []sendRecord
 	acks   []algos.Ack
+	landed []algos.Time // when each ACK reached the sender
 	hops   [][]algos.Hop
 	losses int
 }
@@ -30,6 +31,7 @@ func (w *windowSender) OnSend(now algos.Time, seq int64, bytes int) {
 }
 func (w *windowSender) OnAck(now algos.Time, a *algos.Ack) {
 	w.acks = append(w.acks, *a)
+	w.landed = append(w.landed, now)
 	w.hops = append(w.hops, append([]algos.Hop(nil), a.Hops...))
 }
 func (w *windowSender) OnLoss(algos.Time)    { w.losses++ }
@@ -238,10 +240,19 @@ func TestTransportLossyIncastDeliversEveryByte(t *testing.T) {
 // crossed had as the frame left it: with one flow alone on an idle path,
 // every port has sent exactly the flow's bytes so far, holds nothing else,
 // and runs at its link's rate.
+// As control frames, its ACKs cross other ports (the reverse path's) and
+// carry no telemetry of their own.
 func TestTransportINTStampsThePortsCounters(t *testing.T) {
+	for _, frames := range []bool{false, true} {
+		intStampsThePortsCounters(t, frames)
+	}
+}
+
+func intStampsThePortsCounters(t *testing.T, frames bool) {
 	ws := &windowScheme{window: 8 * 1500, telemetry: true}
 	ft := fatTree4(t, 150e3)
 	cfg := fabric(ws.scheme(), ft, []Flow{{From: 0, To: 15, Size: 200 * 1500}})
+	cfg.ControlFrames = frames
 	sim, err := NewPacket(cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -46,7 +46,7 @@ var All = []Key{
 	{Path: "network.class_k_min", Kind: List, Unit: "bytes", Models: packetOnly, Derived: "the scheme's k_min", Doc: "RED per class: each class's k_min, for the schemes that mark by RED (DCQCN)"},
 	{Path: "network.class_k_max", Kind: List, Unit: "bytes", Models: packetOnly, Derived: "the scheme's k_max", Doc: "RED per class: each class's k_max"},
 	{Path: "network.class_p_max", Kind: List, Unit: "probabilities", Models: packetOnly, Derived: "the scheme's p_max", Doc: "RED per class: each class's p_max"},
-	{Path: "network.control_frames", Kind: List, Unit: "scheme names", Models: packetOnly, Derived: "[\"dcqcn\"] with ECMP routing, else none", Doc: "the schemes whose feedback and CNPs are 64 B frames queued at the reverse path's ports, before every class (the others' travel out of band)"},
+	{Path: "network.control_frames", Kind: List, Unit: "scheme names", Models: packetOnly, Derived: "[\"dcqcn\", \"dctcp\", \"hpcc\", \"swift\", \"timely\"] with ECMP routing, else none", Doc: "the schemes whose feedback and CNPs, or ACKs and NACKs, are 64 B frames queued at the reverse path's ports, before every class (the others' travel out of band)"},
 	{Path: "network.pfc_classes", Kind: List, Unit: "classes", Models: packetOnly, Derived: "every class", Doc: "PFC: the lossless classes it pauses (the others drop)"},
 	{Path: "network.buffer_model", Kind: Choice, Choices: []string{"per_port", "shared"}, Models: packetOnly, Derived: "per_port", Doc: "a drop-tail buffer per egress queue (per_port), or one per switch its queues share (shared, as the ns-3 RDMA switches)"},
 	{Path: "network.switch_buffer", Kind: Bytes, Models: packetOnly, Derived: "the sum of the switch's ports' buffers", Doc: "shared: each switch's buffer"},

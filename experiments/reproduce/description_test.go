@@ -218,10 +218,10 @@ func init() {
 	measuredInDescriptions["dcqcn-incast"] = []string{"1464", "692", "79", "15933", "4946", "2049", "25.6", "28.4", "6"}
 	// The ACK-clocked schemes' built-ins, each checked by its test in
 	// experiments/transport_builtins_test.go.
-	measuredInDescriptions["dctcp-two-bottlenecks"] = []string{"48.0", "475.4", "52.0", "0.999", "100", "99.9"}
-	measuredInDescriptions["hpcc-vs-dcqcn-incast"] = []string{"91.4", "2.35", "54.5", "7.04", "9", "137", "5.61", "7.62"}
-	measuredInDescriptions["ack-clocked-fabric"] = []string{"70", "41", "1.60", "3.89", "3.16", "33.7", "2.14", "6.09", "2.02", "4.94",
-		"2.80", "5.68", "3.11", "8", "17", "5.25", "9", "3.94", "7", "5.11", "4.30"}
+	measuredInDescriptions["dctcp-two-bottlenecks"] = []string{"48.2", "475.4", "51.8", "0.999", "100", "99.9"}
+	measuredInDescriptions["hpcc-vs-dcqcn-incast"] = []string{"91.1", "2.81", "54.5", "7.04", "10", "137", "5.63", "7.62"}
+	measuredInDescriptions["ack-clocked-fabric"] = []string{"70", "41", "1.60", "3.89", "4.25", "15.2", "2.10", "4.84", "2.06", "4.94",
+		"2.86", "5.29", "3.11", "8", "17", "5.04", "9", "5.17", "5.72", "4.67"}
 	for _, c := range convergenceChecks {
 		measuredInDescriptions["qcn-convergence-model"] = append(measuredInDescriptions["qcn-convergence-model"], c.want...)
 	}
