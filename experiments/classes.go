@@ -199,6 +199,21 @@ func (e *Experiment) validateBuffer(bad func(key, format string, args ...any)) {
 	}
 	whole("network.switch_buffer", n.SwitchBuffer, 2*float64(n.FrameSize))
 	whole("network.queue_reserve", n.QueueReserve, 0)
+	if sh := e.sharedBuffer(); sh != nil && !e.IsFabric() {
+		// A chain's switch has one port: its queues' reserves must leave
+		// two frames of its buffer to share (a fabric's switches are
+		// checked as the network is built, model.ReserveError).
+		for j, l := range e.LinkConfigs() {
+			size := l.Buffer
+			if sh.Switch > 0 {
+				size = sh.Switch
+			}
+			if q := e.ClassCount() * sh.Reserve; size-q < 2*int(n.FrameSize) {
+				bad("network.queue_reserve", "switch %d's queues reserve %d B of its %d B shared buffer: leave at least two frames to share", j, q, size)
+				break
+			}
+		}
+	}
 	if a := n.DTAlpha; a != nil && only("network.dt_alpha") && !(*a > 0 && *a <= 64) {
 		bad("network.dt_alpha", "must be in (0, 64]")
 	}

@@ -112,6 +112,10 @@ func TestBufferModelKeys(t *testing.T) {
 		{"[network]\nbuffer_model = \"shared\"\nqueue_reserve = \"0.5B\"", "exp.toml:3: network.queue_reserve: must be a whole number of bytes"},
 		{"[network]\nbuffer_model = \"shared\"\npfc = true", "network.pfc_accounting: a shared buffer's PFC is decided per link"},
 		{"[network]\ntopology = \"fat_tree\"\nbuffer_model = \"shared\"\npfc = true\npfc_threshold = \"static\"", "exp.toml:5: network.pfc_threshold: a shared buffer's PFC thresholds follow its free space"},
+		// Reserves that take a switch's whole buffer: the shared part would
+		// be negative (it read "-179999100000 B" under network.pfc).
+		{"[network]\nbuffer_model = \"shared\"\nqueue_reserve = \"1MB\"", "exp.toml:3: network.queue_reserve: switch 0's queues reserve 1000000 B of its 150000 B shared buffer"},
+		{"[network]\ntopology = \"fat_tree\"\nbuffer_model = \"shared\"\nqueue_reserve = \"10GB\"", "exp.toml:4: network.queue_reserve: switch "},
 	} {
 		_, err := Parse("exp.toml", []byte(c.text))
 		if err == nil || !strings.Contains(err.Error(), c.want) {

@@ -498,7 +498,10 @@ func (e *Experiment) checkFabric(bad func(key, format string, args ...any)) {
 	}
 	for _, err := range errs {
 		var flow *model.FlowError
+		var reserve *model.ReserveError
 		switch {
+		case errors.As(err, &reserve):
+			bad("network.queue_reserve", "%v", err)
 		case errors.Is(err, topo.ErrDisconnected):
 			bad(e.fabric().BuildKey(), "%v", err)
 		case errors.As(err, &flow):

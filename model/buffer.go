@@ -1,6 +1,9 @@
 package model
 
-import "math"
+import (
+	"fmt"
+	"math"
+)
 
 // SharedBuffer is the buffer model of the switches of both public ns-3
 // RDMA simulators and of the shared-memory switch chips they model: each
@@ -100,6 +103,36 @@ func (b *switchBuffer) take(q *classQueue, class uint8, bytes int) bool {
 func (b *switchBuffer) leave(q *classQueue, bytes int) {
 	b.used -= bytes
 	b.sharedUsed -= max(0, q.bytes-b.reserve) - max(0, q.bytes-bytes-b.reserve)
+}
+
+// ReserveError is a switch whose queues' reserves leave less than two
+// frames of its shared buffer to share.
+type ReserveError struct {
+	Switch           string
+	Reserves, Buffer int // bytes: its queues' reserves, its buffer
+}
+
+func (e *ReserveError) Error() string {
+	return fmt.Sprintf("switch %s's queues reserve %d B of its %d B shared buffer: leave at least two frames to share", e.Switch, e.Reserves, e.Buffer)
+}
+
+// checkReserves finds a switch whose queues' reserves take its shared
+// buffer (the shared part would be negative).
+func (c *Config) checkReserves(n *network) error {
+	if c.Shared == nil {
+		return nil
+	}
+	size := c.switchBuffers(n)
+	queues := make([]int, len(size))
+	for _, tp := range n.ports {
+		queues[n.topo.Ports[tp].From] += c.classCount()
+	}
+	for node, q := range queues {
+		if q > 0 && size[node]-q*c.Shared.Reserve < 2*c.FrameBytes {
+			return &ReserveError{Switch: n.topo.Nodes[node].Name, Reserves: q * c.Shared.Reserve, Buffer: size[node]}
+		}
+	}
+	return nil
 }
 
 // switchBuffers is each switch's shared buffer, by node: Shared.Switch, or

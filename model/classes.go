@@ -399,14 +399,7 @@ func (s *Packet) enterClass(p *port, pi int32, f *frame, l *limiter, last bool, 
 	switch {
 	case !last:
 		r := s.queueRecord(p, l.class, false, started)
-		*r = *f
-		r.hop++
-		r.prop += p.delay
-		if l.route != nil {
-			r.route = uint32(l.route[r.hop])
-		} else {
-			r.route = mixPath(f.route, pi)
-		}
+		p.onwardRecord(r, f, l, pi)
 		r.arrive = 0
 		if started {
 			if s.jitter.max != 0 {

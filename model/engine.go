@@ -99,13 +99,7 @@ func NewPacket(cfg Config) (*Packet, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	var n *network
-	var err error
-	if cfg.Fabric != nil {
-		n, err = fabricNetwork(&cfg)
-	} else {
-		n, err = chainNetwork(&cfg)
-	}
+	n, err := cfg.network()
 	if err != nil {
 		return nil, err
 	}

@@ -182,10 +182,15 @@ const (
 
 // network builds the configuration's network.
 func (c *Config) network() (*network, error) {
+	build := chainNetwork
 	if c.Fabric != nil {
-		return fabricNetwork(c)
+		build = fabricNetwork
 	}
-	return chainNetwork(c)
+	n, err := build(c)
+	if err == nil {
+		err = c.checkReserves(n)
+	}
+	return n, err
 }
 
 // fabricNetwork expresses a fabric as a network: every switch egress port

@@ -139,14 +139,7 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
 	}
 	if !last {
 		r := p.link.pushSlot()
-		*r = *f
-		r.hop++
-		r.prop += p.delay
-		if l.route != nil {
-			r.route = uint32(l.route[r.hop])
-		} else {
-			r.route = mixPath(f.route, pi)
-		}
+		p.onwardRecord(r, f, l, pi)
 		// Until it departs, arrive holds its forwarding jitter (clock.go),
 		// drawn as it is queued behind a port that serves (else as the
 		// port resumes).
@@ -453,3 +446,17 @@ func (s *Packet) syncService(pi int32) {
 
 // mixPath folds port pi into a frame's path hash.
 func mixPath(h uint32, pi int32) uint32 { return (h ^ uint32(pi)) * 0x9e3779b1 }
+
+// onwardRecord fills r, frame f's record as it goes on from port pi: its
+// next hop, the propagation so far, and the port it leaves by next (its
+// route's, or a spraying hash of the ports it crossed).
+func (p *port) onwardRecord(r, f *frame, l *limiter, pi int32) {
+	*r = *f
+	r.hop++
+	r.prop += p.delay
+	if l.route != nil {
+		r.route = uint32(l.route[r.hop])
+	} else {
+		r.route = mixPath(f.route, pi)
+	}
+}
