@@ -87,14 +87,14 @@ func TestHPCCVsDCQCNIncastBuiltin(t *testing.T) {
 		}
 	}
 	checkQuoted(t, e, runs, []quoted{
-		{"runs at 91.1% with 2.81 KB queued on average under HPCC", 91.1, util("hpcc"), 0.0006},
-		{"runs at 91.1% with 2.81 KB queued on average under HPCC", 2.81, queue("hpcc"), 0.003},
-		{"at 54.5% with 7.04 KB under DCQCN", 54.5, util("dcqcn"), 0.001},
-		{"at 54.5% with 7.04 KB under DCQCN", 7.04, queue("dcqcn"), 0.01},
-		{"HPCC 10, DCQCN 137", 10, p("hpcc"), 0},
-		{"HPCC 10, DCQCN 137", 137, p("dcqcn"), 0},
-		{"5.63 ms with HPCC", 5.63, completion("hpcc"), 0.001},
-		{"7.62 ms with DCQCN", 7.62, completion("dcqcn"), 0.001},
+		{"runs at 91.4% with 2.26 KB queued on average under HPCC", 91.4, util("hpcc"), 0.0006},
+		{"runs at 91.4% with 2.26 KB queued on average under HPCC", 2.26, queue("hpcc"), 0.003},
+		{"at 54.7% with 7.39 KB under DCQCN", 54.7, util("dcqcn"), 0.001},
+		{"at 54.7% with 7.39 KB under DCQCN", 7.39, queue("dcqcn"), 0.01},
+		{"HPCC 9, DCQCN 130", 9, p("hpcc"), 0},
+		{"HPCC 9, DCQCN 130", 130, p("dcqcn"), 0},
+		{"5.61 ms with HPCC", 5.61, completion("hpcc"), 0.001},
+		{"7.73 ms with DCQCN", 7.73, completion("dcqcn"), 0.001},
 	})
 }
 
@@ -116,15 +116,15 @@ func TestACKClockedFabricBuiltin(t *testing.T) {
 		return func(rs []batch.RunSummary) float64 { return float64(find(t, rs, alg).Flows.BySize[2].Completed) }
 	}
 	checkQuoted(t, e, runs, []quoted{
-		{"DCQCN 1.60 / 3.89", 1.60, small("dcqcn", false), 0.003}, {"DCQCN 1.60 / 3.89", 3.89, small("dcqcn", true), 0.002},
-		{"DCTCP 4.25 / 15.2", 4.25, small("dctcp", false), 0.002}, {"DCTCP 4.25 / 15.2", 15.2, small("dctcp", true), 0.002},
-		{"TIMELY 2.10 / 4.84", 2.10, small("timely", false), 0.002}, {"TIMELY 2.10 / 4.84", 4.84, small("timely", true), 0.002},
-		{"HPCC 2.06 / 4.94", 2.06, small("hpcc", false), 0.002}, {"HPCC 2.06 / 4.94", 4.94, small("hpcc", true), 0.002},
-		{"Swift 2.86 / 5.29", 2.86, small("swift", false), 0.002}, {"Swift 2.86 / 5.29", 5.29, small("swift", true), 0.002},
-		{"DCQCN 3.11 (8 of 17", 3.11, large("dcqcn"), 0.002}, {"DCQCN 3.11 (8 of 17", 8, done("dcqcn"), 0},
-		{"DCTCP 5.04 (9)", 5.04, large("dctcp"), 0.002}, {"DCTCP 5.04 (9)", 9, done("dctcp"), 0},
-		{"TIMELY 5.17 (9)", 5.17, large("timely"), 0.002}, {"TIMELY 5.17 (9)", 9, done("timely"), 0},
-		{"HPCC 5.72 (8)", 5.72, large("hpcc"), 0.002}, {"HPCC 5.72 (8)", 8, done("hpcc"), 0},
-		{"Swift 4.67 (9)", 4.67, large("swift"), 0.002}, {"Swift 4.67 (9)", 9, done("swift"), 0},
+		{"DCQCN 1.74 / 2.91", 1.74, small("dcqcn", false), 0.003}, {"DCQCN 1.74 / 2.91", 2.91, small("dcqcn", true), 0.002},
+		{"DCTCP 4.09 / 27.9", 4.09, small("dctcp", false), 0.002}, {"DCTCP 4.09 / 27.9", 27.9, small("dctcp", true), 0.002},
+		{"TIMELY 2.16 / 5.91", 2.16, small("timely", false), 0.002}, {"TIMELY 2.16 / 5.91", 5.91, small("timely", true), 0.002},
+		{"HPCC 2.04 / 4.65", 2.04, small("hpcc", false), 0.002}, {"HPCC 2.04 / 4.65", 4.65, small("hpcc", true), 0.002},
+		{"Swift 2.80 / 5.51", 2.80, small("swift", false), 0.002}, {"Swift 2.80 / 5.51", 5.51, small("swift", true), 0.002},
+		{"DCQCN 3.61 (9 of 17", 3.61, large("dcqcn"), 0.002}, {"DCQCN 3.61 (9 of 17", 9, done("dcqcn"), 0},
+		{"DCTCP 5.12 (9)", 5.12, large("dctcp"), 0.002}, {"DCTCP 5.12 (9)", 9, done("dctcp"), 0},
+		{"TIMELY 5.12 (9)", 5.12, large("timely"), 0.002}, {"TIMELY 5.12 (9)", 9, done("timely"), 0},
+		{"HPCC 5.82 (8)", 5.82, large("hpcc"), 0.002}, {"HPCC 5.82 (8)", 8, done("hpcc"), 0},
+		{"Swift 4.66 (9)", 4.66, large("swift"), 0.002}, {"Swift 4.66 (9)", 9, done("swift"), 0},
 	})
 }

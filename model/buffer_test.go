@@ -2,7 +2,6 @@ package model
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"testing"
 
@@ -51,7 +50,11 @@ func TestDynamicThresholdOfOneQueueByHand(t *testing.T) {
 // for each of the leaf's six queues, the shared part is 300,000 - 90,000
 // = 210,000 B, and each congested queue's part beyond its reserve settles
 // at alpha (210,000 - 2 s), s = 70,000 B with alpha 1 (alpha / (1 + 2
-// alpha) of it): each queue peaks at 85,000 B, give or take a frame.
+// alpha) of it): each queue peaks at 85,000 B, give or take a frame. A
+// queue that peaks while the other is k frames behind it holds up to
+// (210,000 + 1,500 (k - 1)) / 3 beyond its reserve before its last frame:
+// with the other two frames behind, as the switches' jitter may leave it,
+// 87,000 B.
 func TestDynamicThresholdOfTwoQueuesByHand(t *testing.T) {
 	flows := []Flow{{From: 2, To: 0}, {From: 3, To: 0}, {From: 4, To: 1}, {From: 5, To: 1}}
 	cfg := fabric(noneScheme(t), leaf6(t, 150e3), flows)
@@ -62,8 +65,8 @@ func TestDynamicThresholdOfTwoQueuesByHand(t *testing.T) {
 		if b.Name != "leaf->h0" && b.Name != "leaf->h1" {
 			continue
 		}
-		if math.Abs(b.QueueMax-85e3) > 1500 || b.Drops == 0 {
-			t.Errorf("%s peaked at %g B with %d drops, want 85000 B +- a frame, and drops", b.Name, b.QueueMax, b.Drops)
+		if b.QueueMax < 85e3-1500 || b.QueueMax > 87e3 || b.Drops == 0 {
+			t.Errorf("%s peaked at %g B with %d drops, want 83500 to 87000 B, and drops", b.Name, b.QueueMax, b.Drops)
 		}
 	}
 }

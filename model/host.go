@@ -27,7 +27,6 @@ type host struct {
 	free        algos.Time         // when its link has sent the last frame released
 	turn        int                // the index in lims of the limiter served last
 	arrivalAt   algos.Time         // the key of its agenda slot, Never if none
-	early       bool               // the key is an ACK's: a frame may not have arrived by then (nextArrival)
 	paused      int                // PFC: ports pausing it (pfc.go)
 	classPaused *[MaxClasses]int32 // PFC with several classes: ports pausing each class (classes.go)
 	pausedAt0   algos.Time         // PFC: when its link was last paused
@@ -297,8 +296,7 @@ func (s *Packet) syncTimers(h *host) {
 
 // syncArrival keeps h's agenda slot at its next frame's arrival.
 func (s *Packet) syncArrival(h *host) {
-	t, early := h.nextArrival()
-	h.early = early
+	t := h.nextArrival()
 	if t != h.arrivalAt {
 		h.arrivalAt = t
 		s.agenda.setStream(s.agenda.hostSlot(h.id), t)
@@ -308,29 +306,31 @@ func (s *Packet) syncArrival(h *host) {
 // nextArrival is when the next frame of h reaches its switch: the one on
 // its link, which arrives before any it sends later; or, with its link
 // idle and an ACK on its way, the soonest a frame the ACK lets go could,
-// if sooner than its next release's (early): the slot's event then runs
-// the ACK, and finds a frame that has arrived, or none (hostFrameArrives).
-func (h *host) nextArrival() (next algos.Time, early bool) {
+// if sooner than its next release's. Either may be early: the slot's event
+// then runs the ACK or the release, and finds a frame that has arrived, or
+// none yet (hostFrameArrives).
+func (h *host) nextArrival() algos.Time {
 	if h.inflight.n > 0 {
-		return h.inflight.buf[h.inflight.head].arrive, false
+		return h.inflight.buf[h.inflight.head].arrive
 	}
-	next = h.nextReleased()
+	next := h.nextReleased()
 	if l := h.solo; l != nil {
 		if l.ackAt != algos.Never && l.ackAt+l.nextSerial+h.fwd < next {
-			next, early = l.ackAt+l.nextSerial+h.fwd, true
+			next = l.ackAt + l.nextSerial + h.fwd
 		}
-		return next, early
+		return next
 	}
 	for _, l := range h.lims {
 		if l.ackAt != algos.Never && l.ackAt+l.nextSerial+h.fwd < next {
-			next, early = l.ackAt+l.nextSerial+h.fwd, true
+			next = l.ackAt + l.nextSerial + h.fwd
 		}
 	}
-	return next, early
+	return next
 }
 
 // nextReleased is when the next frame h's link has still to send reaches
-// its switch.
+// its switch, but for its forwarding jitter, drawn as it is released: the
+// soonest it can arrive (hostFrameArrives).
 func (h *host) nextReleased() algos.Time {
 	l, at := h.nextRelease()
 	if at == algos.Never {

@@ -11,9 +11,12 @@ func (s *Packet) hostFrameArrives(h *host) {
 		s.runLocal(h, s.now)
 	}
 	h.arrivalAt = -1 // consumed: syncArrival must set the next one
-	if h.early && (h.inflight.n == 0 || h.inflight.front().arrive > s.now) {
-		// The slot was keyed at the soonest a frame an ACK let go could
-		// arrive, and the ACK let none go by then (transport.go).
+	if h.inflight.n == 0 || h.inflight.front().arrive > s.now {
+		// No frame has arrived yet: the slot was keyed at the soonest a
+		// frame an ACK let go could arrive, and the ACK let none go by
+		// then (early, transport.go), or at a release's arrival without
+		// its forwarding jitter, which the release has just drawn
+		// (clock.go): the frame is entered when it arrives.
 		s.syncTimers(h)
 		s.syncArrival(h)
 		return

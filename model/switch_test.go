@@ -423,3 +423,46 @@ func TestPFCDynamicThresholdOnALeafByHand(t *testing.T) {
 		}
 	}
 }
+
+// A paced frame released onto its host's empty link keeps its forwarding
+// jitter (clock.go): it reaches the switch at its release plus its
+// transmission, propagation and its own draw, not before. Each frame seen
+// on the first port's link then carries two draws (the host link's and the
+// port's), so from release to the next switch the frames' times spread
+// over up to twice the jitter; with the host's draw lost, within one.
+func TestPacedFrameKeepsHostLinkJitter(t *testing.T) {
+	s := &scripted{}
+	cfg := baseConfig(s.scheme(), 1, 1e9) // a tenth of the line rate: the host link is empty at each release
+	cfg.Links = []LinkConfig{{Capacity: 10e9, Buffer: 150e3, Delay: 20 * us}, {Capacity: 10e9, Buffer: 150e3}}
+	cfg.Sources[0].Path = []int{0, 1}
+	cfg.Sources[0].ForwardDelay = us // its link is empty by its next release
+	const jitter = 500 * algos.Nanosecond
+	cfg.SwitchJitter = jitter
+	cfg.Duration = 3 * ms
+	cfg.SampleInterval = ms // a sample brings the host up to date (catchUp), its frames released before its slot's event
+	sim, err := NewPacket(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ways := map[algos.Time]algos.Time{} // release -> arrival at the next switch
+	for at := 1 * ms; at < 3*ms; at += 5 * us {
+		sim.Advance(at)
+		p := sim.ports[0]
+		for k := 0; k < p.link.len(); k++ {
+			if f := p.link.at(k); f.arrive > at { // departed: its arrival is known
+				ways[f.sent] = f.arrive - f.sent
+			}
+		}
+	}
+	if len(ways) < 100 {
+		t.Fatalf("saw %d frames, want at least 100", len(ways))
+	}
+	lo, hi := algos.Never, algos.Time(0)
+	for _, w := range ways {
+		lo, hi = min(lo, w), max(hi, w)
+	}
+	if hi-lo < jitter || hi-lo >= 2*jitter {
+		t.Errorf("%d frames' ways from release to the next switch spread over %d ps, want within [%d, %d) (two draws of [0, %d))",
+			len(ways), hi-lo, jitter, 2*jitter, jitter)
+	}
+}

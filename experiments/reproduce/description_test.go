@@ -209,19 +209,19 @@ var measuredInDescriptions = map[string][]string{}
 func init() {
 	// The fabric and DCQCN built-ins' measurements, each checked by its
 	// test in experiments/fabric_builtins_test.go, which runs the built-in.
-	measuredInDescriptions["qcn-incast-leaf-spine"] = []string{"28.7", "1380", "3.67", "5.40", "1126", "0.76", "1.07", "1", "28.4",
-		"1093", "2.02", "2.40", "9.8", "30", "28.2", "1397"}
-	measuredInDescriptions["ecmp-collisions-fat-tree"] = []string{"6.96", "4.86", "0.73", "9.44", "9.01", "0.872", "0.789", "0.996", "0.994", "2.90", "1.03", "8.23", "9.04"}
-	measuredInDescriptions["pfc-spreading-fat-tree"] = []string{"3.25", "68", "6.64", "5"}
+	measuredInDescriptions["qcn-incast-leaf-spine"] = []string{"28.7", "1372", "3.51", "5.40", "1144", "0.54", "0.76", "5", "29.4",
+		"943", "2.02", "2.56", "9.8", "27", "31.1", "1359"}
+	measuredInDescriptions["ecmp-collisions-fat-tree"] = []string{"7.01", "4.68", "0.69", "9.45", "9.01", "0.892", "0.769", "0.997", "0.994", "2.84", "0.92", "8.23", "9.04"}
+	measuredInDescriptions["pfc-spreading-fat-tree"] = []string{"3.25", "68", "7.30", "5"}
 	measuredInDescriptions["dcqcn-vs-qcn"] = []string{"213", "215", "0.685", "0.999", "16", "58", "0.98", "1.0", "71", "0.969", "0.939",
 		"73", "0.925", "43", "1.000", "165", "41"}
-	measuredInDescriptions["dcqcn-incast"] = []string{"1464", "692", "79", "15933", "4946", "2049", "25.6", "28.4", "6"}
+	measuredInDescriptions["dcqcn-incast"] = []string{"1264", "764", "78", "16242", "6668", "2089", "25.6", "29.0", "6"}
 	// The ACK-clocked schemes' built-ins, each checked by its test in
 	// experiments/transport_builtins_test.go.
 	measuredInDescriptions["dctcp-two-bottlenecks"] = []string{"48.2", "475.4", "51.8", "0.999", "100", "99.9"}
-	measuredInDescriptions["hpcc-vs-dcqcn-incast"] = []string{"91.1", "2.81", "54.5", "7.04", "10", "137", "5.63", "7.62"}
-	measuredInDescriptions["ack-clocked-fabric"] = []string{"70", "41", "1.60", "3.89", "4.25", "15.2", "2.10", "4.84", "2.06", "4.94",
-		"2.86", "5.29", "3.11", "8", "17", "5.04", "9", "5.17", "5.72", "4.67"}
+	measuredInDescriptions["hpcc-vs-dcqcn-incast"] = []string{"91.4", "2.26", "54.7", "7.39", "9", "130", "5.61", "7.73"}
+	measuredInDescriptions["ack-clocked-fabric"] = []string{"70", "41", "1.74", "2.91", "4.09", "27.9", "2.16", "5.91", "2.04", "4.65",
+		"2.80", "5.51", "3.61", "8", "17", "5.12", "9", "5.82", "4.66"}
 	for _, c := range convergenceChecks {
 		measuredInDescriptions["qcn-convergence-model"] = append(measuredInDescriptions["qcn-convergence-model"], c.want...)
 	}
