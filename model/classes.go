@@ -229,6 +229,7 @@ func (p *port) arriveClass(now algos.Time, f *algos.Frame, class uint8, flags ui
 			e.done = now + p.serviceTime(f.Bytes)
 			done = e.done
 			p.queue.push(e)
+			p.syncHead()
 		} else {
 			q.wait.push(e)
 		}
@@ -294,6 +295,7 @@ func (s *Packet) startNext(p *port, pi int32, done algos.Time) {
 		p.inq.push(q.inq.pop())
 	}
 	h.done = done + p.serviceTime(int(h.bytes))
+	p.syncHead()
 	switch {
 	case h.flags&queuedExit == 0:
 		r := p.link.pushSlot()

@@ -191,9 +191,7 @@ func (s *Packet) serviceEnds(pi int32) {
 }
 
 // due reports whether the frame port p serves has left by t.
-func (p *port) due(t algos.Time) bool {
-	return p.queue.n > 0 && p.queue.buf[p.queue.head].done <= t
-}
+func (p *port) due(t algos.Time) bool { return p.headDone <= t }
 
 // serve applies every departure from port p (index pi) up to t, in order,
 // and returns how many it applied: each frame leaves onto the port's link,
@@ -204,6 +202,9 @@ func (p *port) due(t algos.Time) bool {
 // that would feed an empty stream, which nothing else would look at, runs
 // at its time (syncService).
 func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
+	if p.headDone > t {
+		return 0
+	}
 	n := 0
 	for p.queue.n > 0 {
 		q := p.queue.front()
@@ -272,6 +273,7 @@ func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
 		}
 	}
 	if n > 0 {
+		p.syncHead()
 		p.frames += uint64(n)
 		if p.unwatched() {
 			s.syncService(pi)
@@ -398,11 +400,7 @@ func (s *Packet) syncReceive(pi int32) {
 // serving reports whether port p is serving a frame that goes on (exit
 // 0) or leaves the network here (exit queuedExit).
 func (p *port) serving(exit uint8) bool {
-	if p.queue.n == 0 {
-		return false
-	}
-	h := p.queue.front()
-	return h.done != pendingDone && h.flags&queuedExit == exit
+	return p.headDone < pendingDone && p.headFlags&queuedExit == exit
 }
 
 // unwatched reports whether port pi's service slot may have to be armed,
@@ -410,8 +408,8 @@ func (p *port) serving(exit uint8) bool {
 // other kind (syncService). Cheap, for every arrival and departure.
 func (p *port) unwatched() bool {
 	return p.svcAt != algos.Never || p.cls != nil ||
-		p.onward > 0 && p.link.n == p.onward && p.queue.front().flags&queuedExit != 0 ||
-		p.toReceivers > 0 && p.exits.n == p.toReceivers && p.queue.front().flags&queuedExit == 0
+		p.onward > 0 && p.link.n == p.onward && p.headFlags&queuedExit != 0 ||
+		p.toReceivers > 0 && p.exits.n == p.toReceivers && p.headFlags&queuedExit == 0
 }
 
 // syncService arms port pi's service slot at its head's departure when

@@ -21,11 +21,16 @@ type port struct {
 	queue       ring[queued] // the head's done is its departure; the others' pendingDone
 	bytes       int          // occupancy, including the frame on the wire
 	buffer      int
-	onward      int        // see link
-	toReceivers int        // see exits
-	held        bool       // paused by the next switch: no frame starts service
-	to          int32      // the node its link leads to
-	svcAt       algos.Time // the key of its service slot (syncService)
+	onward      int   // see link
+	toReceivers int   // see exits
+	held        bool  // paused by the next switch: no frame starts service
+	headFlags   uint8 // the queue's front's flags, if it has one (syncHead)
+	to          int32 // the node its link leads to
+	// headDone is the queue's front's done, Never if the queue is empty:
+	// whether a frame is due is then known without a read of the queue's
+	// buffer, another cache line (syncHead keeps it).
+	headDone algos.Time
+	svcAt    algos.Time // the key of its service slot (syncService)
 	// The frames it sends on to the next switch: at the front of link,
 	// those that have left, in flight; behind them the records of the
 	// onward frames queued, the one in service with its arrival set, the
@@ -100,7 +105,19 @@ func newPort(p *port, name string, capacity float64, buffer, frame int, cp algos
 		level: newLevelStats(float64(frame), float64(buffer)),
 	}
 	p.dcp, _ = cp.(algos.DepartingCP)
+	p.headDone = algos.Never
 	p.marks = []portMark{p.mark(0)}
+}
+
+// syncHead caches the queue's front (headDone, headFlags): called after
+// whatever changes the front or its departure.
+func (p *port) syncHead() {
+	if p.queue.n == 0 {
+		p.headDone = algos.Never
+		return
+	}
+	h := &p.queue.buf[p.queue.head]
+	p.headDone, p.headFlags = h.done, h.flags
 }
 
 // mark returns the counters at t, after the departures up to t. A frame
@@ -175,6 +192,9 @@ func (p *port) arrive(now algos.Time, f *algos.Frame, flags uint8, fb *algos.Fee
 			done = now + p.serviceTime(f.Bytes)
 		}
 		p.queue.push(queued{done: done, bytes: uint16(f.Bytes), lim: int32(f.Source), flags: flags})
+		if p.queue.n == 1 {
+			p.headDone, p.headFlags = done, flags
+		}
 		p.bytes += f.Bytes
 		p.level.reach(float64(p.bytes))
 		p.level.set(now, float64(p.bytes))
