@@ -426,7 +426,9 @@ func (s *Packet) enterClass(p *port, pi int32, f *frame, l *limiter, last bool, 
 			}
 		}
 	}
-	s.syncService(pi)
+	if p.classesUnwatched() {
+		s.syncService(pi)
+	}
 }
 
 // ClassSummary is one traffic class of a port over a window or a phase.
