@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"maps"
+	"math/bits"
 	"math/rand/v2"
 
 	"qcnlab/algos"
@@ -142,6 +143,11 @@ type classSet struct {
 	strict int
 	rr     int   // DWRR: the class whose turn it is
 	held   uint8 // PFC: the classes paused (pfc_classes.go)
+	// waiting is the classes with frames waiting (bit c: q[c].wait.n > 0),
+	// so that the scheduler finds them without reading every class's
+	// queue, a cache line each.
+	waiting uint8
+
 	// ctl is the control queue (control.go), nil without control frames;
 	// ctlMsgs the messages of the control frames that leave the network
 	// here, in order, waitCtlExits those of them waiting.
@@ -232,6 +238,8 @@ func (p *port) arriveClass(now algos.Time, f *algos.Frame, class uint8, flags ui
 			p.syncHead()
 		} else {
 			q.wait.push(e)
+			p.cls.waiting |= 1 << class
+
 		}
 		q.bytes += f.Bytes
 		p.bytes += f.Bytes
@@ -291,6 +299,10 @@ func (s *Packet) startNext(p *port, pi int32, done algos.Time) {
 	h := p.queue.pushSlot()
 	*h = *q.wait.front()
 	q.wait.drop()
+	if q.wait.n == 0 && c != ctlClass {
+		cs.waiting &^= 1 << c
+	}
+
 	if s.ingress != nil && c != ctlClass {
 		p.inq.push(q.inq.pop())
 	}
@@ -331,24 +343,16 @@ func (cs *classSet) pick(held bool) int {
 	if held {
 		return -1
 	}
-	for c := 0; c < cs.strict; c++ {
-		if cs.q[c].wait.n > 0 && cs.held&(1<<c) == 0 {
-			return c
-		}
+	ready := cs.waiting &^ cs.held // classes with frames, not paused
+	if strict := ready & (1<<cs.strict - 1); strict != 0 {
+		return bits.TrailingZeros8(strict) // the first strict class with frames
 	}
-	ready := false
-	for c := cs.strict; c < len(cs.q); c++ {
-		if cs.q[c].wait.n > 0 && cs.held&(1<<c) == 0 {
-			ready = true
-			break
-		}
-	}
-	if !ready {
+	if ready>>cs.strict == 0 {
 		return -1
 	}
 	for {
 		q := &cs.q[cs.rr]
-		if q.wait.n > 0 && cs.held&(1<<cs.rr) == 0 {
+		if ready&(1<<cs.rr) != 0 {
 			if !q.turn {
 				q.deficit += q.quantum
 				q.turn = true
