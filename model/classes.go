@@ -112,23 +112,27 @@ func (c *Config) classCount() int {
 // forwarding jitter drawn as they start), until the port's scheduler
 // starts them.
 type classQueue struct {
-	wait    ring[queued]
-	onward  ring[frame] // the records of the waiting frames that go on to the next switch
+	// What every frame of the class touches first, together: its
+	// arrival, its wait, its start and its departure (3 cache lines).
+	wait   ring[queued]
+	onward ring[frame] // the records of the waiting frames that go on to the next switch
+	bytes  int         // its occupancy, the frame in service included
+	buffer int
+	sent   int64
+	cp     algos.CongestionPoint
+	level  meanMax // its occupancy's mean and largest since the last boundary
+	dcp    algos.DepartingCP
+
+	deficit int         // DWRR: bytes it may still send this turn
+	turn    bool        // DWRR: its quantum for this turn is in deficit
+	quantum int         // DWRR: its weight times the quantum
 	exits   ring[frame] // those of the waiting frames followed to their receivers
 	inq     ring[int32] // with ingress accounting, the link each came in by
-	bytes   int         // its occupancy, the frame in service included
-	buffer  int
-	deficit int  // DWRR: bytes it may still send this turn
-	turn    bool // DWRR: its quantum for this turn is in deficit
-	quantum int  // DWRR: its weight times the quantum
-	cp      algos.CongestionPoint
-	dcp     algos.DepartingCP
-	level   meanMax // its occupancy's mean and largest since the last boundary
 
-	// Whole-run counters, marked at the summary's boundaries.
-	sent, drops, dropped, marked int64
-	marks                        []classMark
-	segments                     []meanMax
+	// Whole-run counters, marked at the summary's boundaries (and sent).
+	drops, dropped, marked int64
+	marks                  []classMark
+	segments               []meanMax
 }
 
 // classMark is a class's counters at a boundary.
