@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 
 	"qcnlab/algos"
@@ -52,6 +53,11 @@ type Packet struct {
 	ack       algos.Ack
 	ackHops   [maxINTHops]algos.Hop
 	telemetry bool
+	// A frame's CPID field is its CM-Tag's CPID, or its transport's index;
+	// both, for a rate-based scheme over the transport: the CPID is the
+	// field and cpidMask, the index the bits above cpidShift (tagFrame).
+	cpidMask  int32
+	cpidShift uint8
 	ctlFrame  frame          // the control frame being generated (control.go)
 	fbPaths   []feedbackPath // per limiter, nil unless the feedback latency varies
 	loops     []loopStats    // per limiter
@@ -106,6 +112,11 @@ func NewPacket(cfg Config) (*Packet, error) {
 	s := &Packet{cfg: cfg, net: n, nextSample: cfg.SampleInterval, statics: len(n.flows),
 		receivers: cfg.Scheme.NewNP != nil || cfg.transportOn(), netw: cfg.networkOf(n), incast: incastState{start: algos.Never}}
 	netw := s.netw
+	s.cpidMask = -1
+	if cfg.rateTransport() {
+		s.cpidShift = uint8(bits.Len(uint(len(n.ports)))) // CPIDs run to the ports'
+		s.cpidMask = 1<<s.cpidShift - 1
+	}
 	if len(n.topo.Hosts)+(len(n.ports))*3 > maxStreams {
 		return nil, fmt.Errorf("%d hosts and %d switch ports: the engine follows at most %d of them", len(n.topo.Hosts), len(n.ports), maxStreams/3)
 	}
@@ -165,7 +176,7 @@ func (s *Packet) addLimiter(f flowSpec, netw *algos.Network) *limiter {
 		mark: f.start, nextEmit: algos.Never, rpTimer: algos.Never, timerAt: algos.Never, ackAt: algos.Never,
 	}
 	stream := uint64(s.made)
-	if !cfg.transportOn() {
+	if !cfg.Scheme.NeedsTransport() {
 		l.rp = cfg.Scheme.NewRP(algos.RPEnv{
 			Network: *netw, LineRate: f.lineRate, InitialRate: f.initialRate, Start: f.start,
 			Rand: rand.New(rand.NewPCG(cfg.Seed, streamRP+stream)),
@@ -198,7 +209,7 @@ func (s *Packet) addLimiter(f flowSpec, netw *algos.Network) *limiter {
 	s.made++
 	l.id = i
 	if cfg.transportOn() {
-		l.tp = s.newTransport(l, f, netw, stream)
+		l.tp = s.newTransport(l, f, netw, stream, l.rp)
 		l.rp = l.tp
 	}
 	l.settle()

@@ -67,7 +67,8 @@ var Recoveries = []string{"go_back_n", "selective", "none"}
 
 func (r Recovery) String() string { return Recoveries[r] }
 
-// Transport configures the transport layer of the ACK-clocked schemes.
+// Transport configures the transport layer of the ACK-clocked schemes, and
+// of the rate-based schemes when RateSchemes is set.
 type Transport struct {
 	// AckEvery: the receiver acknowledges when its cumulative sequence
 	// passes each multiple of AckEvery bytes (the HPCC code's
@@ -76,6 +77,13 @@ type Transport struct {
 	Recovery Recovery
 	// RTOMin is the least retransmission timeout; 0 is DefaultRTOMin.
 	RTOMin algos.Time
+	// RateSchemes runs the rate-based schemes (the 802.1Qau family,
+	// DCQCN) over the transport too, with Recovery go-back-N or selective:
+	// the scheme's reaction point still sets the rate from its feedback,
+	// and the transport acknowledges, resends what is lost and completes a
+	// sized flow only when every byte arrived. False (the default), or
+	// Recovery none: they run open loop, as their seeds' sources do.
+	RateSchemes bool
 }
 
 // DefaultRTOMin is the least retransmission timeout by default: 1 ms, a
@@ -105,9 +113,13 @@ type transport struct {
 	s      *Packet
 	l      *limiter
 	sender algos.Sender
-	mode   Recovery
-	frame  int64 // the data frame size
-	size   int64 // bytes to send; 0: greedy
+	// rp is a rate-based scheme's reaction point (Transport.RateSchemes):
+	// it sets the rate, the transport only numbers, acknowledges and
+	// resends; nil for an ACK-clocked scheme, whose sender decides.
+	rp    algos.ReactionPoint
+	mode  Recovery
+	frame int64 // the data frame size
+	size  int64 // bytes to send; 0: greedy
 	// Sender: the next new byte (snd_nxt), the cumulative ACK (snd_una),
 	// the highest byte sent.
 	nxt, una, high int64
@@ -165,14 +177,22 @@ type ackMsg struct {
 // ackINT is the telemetry of one ACK.
 type ackINT [maxINTHops]algos.Hop
 
-// transportOn says the scheme's flows run over the transport layer.
-func (c *Config) transportOn() bool { return c.Scheme != nil && c.Scheme.NeedsTransport() }
+// transportOn says the scheme's flows run over the transport layer: an
+// ACK-clocked scheme's always, a rate-based one's when asked to recover.
+func (c *Config) transportOn() bool {
+	return c.Scheme != nil && (c.Scheme.NeedsTransport() || c.rateTransport())
+}
+
+// rateTransport says a rate-based scheme's flows run over the transport.
+func (c *Config) rateTransport() bool {
+	return c.Transport.RateSchemes && c.Transport.Recovery != RecoveryNone && !c.Scheme.NeedsTransport()
+}
 
 // newTransport builds the transport of limiter l, flow f, with its
-// scheme's sender.
-func (s *Packet) newTransport(l *limiter, f flowSpec, netw *algos.Network, stream uint64) *transport {
+// scheme's sender, or around rp, a rate-based scheme's reaction point.
+func (s *Packet) newTransport(l *limiter, f flowSpec, netw *algos.Network, stream uint64, rp algos.ReactionPoint) *transport {
 	cfg := &s.cfg
-	tp := &transport{s: s, l: l, mode: cfg.Transport.Recovery, frame: int64(cfg.FrameBytes), size: f.size,
+	tp := &transport{s: s, l: l, rp: rp, mode: cfg.Transport.Recovery, frame: int64(cfg.FrameBytes), size: f.size,
 		rtoAt: algos.Never, rtoMin: cfg.Transport.RTOMin, backoff: 1, lineRate: f.lineRate, milestone: 1}
 	if tp.rtoMin <= 0 {
 		tp.rtoMin = DefaultRTOMin
@@ -192,6 +212,10 @@ func (s *Packet) newTransport(l *limiter, f flowSpec, netw *algos.Network, strea
 	tp.ackDelay = algos.Time(tp.ackTx*float64(algos.Second) + 0.5)
 	base := algos.Time((fwd+back+dataTx+tp.ackTx)*float64(algos.Second) + 0.5)
 	tp.baseRTT = base
+	if rp != nil {
+		tp.sender = rateSender{}
+		return tp
+	}
 	tp.sender = cfg.Scheme.NewSender(algos.SenderEnv{Network: *netw, LineRate: f.lineRate, BaseRTT: base,
 		Hops: f.hops, Start: f.start, Rand: rand.New(rand.NewPCG(cfg.Seed, streamRP+stream))}, cfg.Params)
 	if _, ok := tp.sender.(algos.TelemetrySender); ok {
@@ -206,23 +230,74 @@ func (s *Packet) newTransport(l *limiter, f flowSpec, netw *algos.Network, strea
 	return tp
 }
 
-// The transport as its limiter's reaction point.
+// rateSender is the sender of a rate-based scheme's flow over the
+// transport: no window, no pacing of its own (its reaction point paces),
+// and no reaction to ACKs or losses, which the seeds' sources never see.
+type rateSender struct{}
 
-// Rate is the sender's pacing rate, or line rate if it does not pace.
+func (rateSender) Window() float64               { return 0 }
+func (rateSender) Rate() float64                 { return 0 }
+func (rateSender) OnSend(algos.Time, int64, int) {}
+func (rateSender) OnAck(algos.Time, *algos.Ack)  {}
+func (rateSender) OnLoss(algos.Time)             {}
+func (rateSender) OnTimeout(algos.Time)          {}
+
+// The transport as its limiter's reaction point: a rate-based scheme's
+// reaction point behind it sees its feedback, transmissions and timer as
+// it would without one.
+
+// Rate is the reaction point's rate, or the sender's pacing rate, or line
+// rate if it does not pace.
 func (tp *transport) Rate() float64 {
+	if tp.rp != nil {
+		return tp.rp.Rate()
+	}
 	if r := tp.sender.Rate(); r > 0 {
 		return r
 	}
 	return tp.lineRate
 }
-func (tp *transport) CPID() int                           { return 0 }
-func (tp *transport) Feedback(algos.Time, algos.Feedback) {}
-func (tp *transport) Transmit(algos.Time, int, bool) bool { return false }
-func (tp *transport) Timer() algos.Time                   { return tp.rtoAt }
 
-// Expire is the retransmission timeout: go-back-N and selective repeat
-// resend from the cumulative ACK (selective: the frames not reported).
+func (tp *transport) CPID() int {
+	if tp.rp != nil {
+		return tp.rp.CPID()
+	}
+	return 0
+}
+
+func (tp *transport) Feedback(now algos.Time, fb algos.Feedback) {
+	if tp.rp != nil {
+		tp.rp.Feedback(now, fb)
+	}
+}
+
+func (tp *transport) Transmit(now algos.Time, bytes int, backlogEmpty bool) bool {
+	return tp.rp != nil && tp.rp.Transmit(now, bytes, backlogEmpty)
+}
+
+// Timer is the retransmission timer, or the reaction point's if sooner.
+func (tp *transport) Timer() algos.Time {
+	if tp.rp != nil && !tp.done {
+		return min(tp.rtoAt, tp.rp.Timer())
+	}
+	return tp.rtoAt
+}
+
+// Expire runs the reaction point's timer and the retransmission timer,
+// whichever are due.
 func (tp *transport) Expire(now algos.Time) {
+	if tp.rp != nil && tp.rp.Timer() <= now {
+		tp.rp.Expire(now)
+	}
+	if tp.rtoAt <= now {
+		tp.timeout(now)
+	}
+	tp.s.transportSettle(tp.l, now)
+}
+
+// timeout is the retransmission timeout: go-back-N and selective repeat
+// resend from the cumulative ACK (selective: the frames not reported).
+func (tp *transport) timeout(now algos.Time) {
 	tp.rtoAt = algos.Never
 	if tp.done || tp.una >= tp.high {
 		return
@@ -237,7 +312,6 @@ func (tp *transport) Expire(now algos.Time) {
 	}
 	tp.backoff = min(2*tp.backoff, maxBackoff)
 	tp.rtoAt = now + tp.rto()
-	tp.s.transportSettle(tp.l, now)
 }
 
 // rto is the retransmission timeout in force: RFC 6298's, backed off.
@@ -311,7 +385,7 @@ func (s *Packet) transportSettle(l *limiter, t algos.Time) {
 	case changed:
 		l.resume(max(t, l.mark))
 	}
-	l.rpTimer = tp.rtoAt
+	l.rpTimer = tp.Timer()
 }
 
 // transportFrame is the size of limiter l's next frame.
@@ -326,7 +400,7 @@ func (s *Packet) transportFrame(l *limiter) int {
 func (s *Packet) transportSent(l *limiter, f *frame, bytes int, e algos.Time) {
 	tp := l.tp
 	seq, _ := tp.next()
-	f.cpid = int32(seq / tp.frame)
+	f.cpid = s.tagFrame(f.cpid, seq/tp.frame)
 	end := seq + int64(bytes)
 	if seq < tp.high {
 		tp.retx += int64(bytes)
@@ -370,6 +444,38 @@ func (tp *transport) fitINT() {
 	tp.ints = ints
 }
 
+// A transport's data frame carries its index (seq / frame size) in its
+// CPID field. A rate-based scheme's frame carries its CM-Tag's CPID there
+// too (ECM's congestion point reads it): the low cpidShift bits are the
+// CPID, the rest the index modulo 2^(32-cpidShift), which the receiver
+// reads as the index nearest its own (the frames in flight span far less
+// than half that).
+
+// tagFrame is the CPID field of a transport's frame k whose CM-Tag says
+// cpid.
+func (s *Packet) tagFrame(cpid int32, k int64) int32 {
+	if s.cpidShift == 0 {
+		return int32(k)
+	}
+	return int32(uint32(k)<<s.cpidShift | uint32(cpid))
+}
+
+// frameIndex is the index of the frame whose CPID field is cpid, as its
+// receiver reads it.
+func (tp *transport) frameIndex(cpid int32) int64 {
+	shift := tp.s.cpidShift
+	if shift == 0 {
+		return int64(cpid)
+	}
+	m := int64(1) << (32 - shift)
+	base := tp.rcvNxt / tp.frame
+	d := (int64(uint32(cpid)>>shift) - base) & (m - 1)
+	if d >= m/2 {
+		d -= m
+	}
+	return base + d
+}
+
 // stampINT records the telemetry egress port p stamps, as hop hop of its
 // route, on frame rec as it leaves at t: the time, the bytes the port has
 // transmitted, its queue, its rate (HPCC's IntHop; the HPCC code stamps at
@@ -390,7 +496,7 @@ func (s *Packet) stampINT(p *port, rec *frame, t algos.Time, hop int) {
 func (s *Packet) transportReceive(l *limiter, f *frame) {
 	tp := l.tp
 	tp.inNet--
-	k := int64(f.cpid)
+	k := tp.frameIndex(f.cpid)
 	seq, bytes := k*tp.frame, int64(f.bytes)
 	if tp.lose != nil && tp.lose(k) {
 		s.delivered[l.id] -= bytes
