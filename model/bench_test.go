@@ -250,15 +250,21 @@ func ackBenchConfig(b testing.TB, d algos.Time, scheme string) Config {
 	return cfg
 }
 
-// BenchmarkDumbbellACKs compares the dumbbell with ACKs on (DCTCP, HPCC)
-// and off (QCN): frames delivered per second of wall time, and the time
-// per frame. The target: ACKs on within 0.6x of off.
+// BenchmarkDumbbellACKs compares the dumbbell with ACKs on and off: QCN
+// open loop, QCN over go-back-N (the same run with ACKs: the issue's
+// target, within 0.6x of off), DCTCP and HPCC; frames delivered per second
+// of wall time, and the time per frame.
 func BenchmarkDumbbellACKs(b *testing.B) {
-	for _, c := range []struct{ name, scheme string }{{"off-qcn", "qcn"}, {"on-dctcp", "dctcp"}, {"on-hpcc", "hpcc"}} {
+	for _, c := range []struct {
+		name, scheme string
+		acks         bool
+	}{{"off-qcn", "qcn", false}, {"on-qcn", "qcn", true}, {"on-dctcp", "dctcp", true}, {"on-hpcc", "hpcc", true}} {
 		b.Run(c.name, func(b *testing.B) {
 			var frames uint64
 			for b.Loop() {
-				sim, err := NewPacket(ackBenchConfig(b, 200*algos.Millisecond, c.scheme))
+				cfg := ackBenchConfig(b, 200*algos.Millisecond, c.scheme)
+				cfg.Transport.RateSchemes = c.acks
+				sim, err := NewPacket(cfg)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -368,7 +368,7 @@ func (s *Packet) transportSettle(l *limiter, t algos.Time) {
 	if seq, ok := tp.next(); !ok {
 		hold |= holdIdle
 	} else {
-		if tp.windowBlocks(seq) {
+		if tp.rp == nil && tp.windowBlocks(seq) { // a rate-based scheme has no window
 			hold |= holdWindow
 		}
 		if b := tp.bytesAt(seq); b == int(tp.frame) {
@@ -563,7 +563,10 @@ func (s *Packet) transportReceive(l *limiter, f *frame) {
 // cumulative sequence: the HPCC code adds ack_every once per ACK, which is
 // the same while the sequence moves a frame at a time.
 func (tp *transport) nextMilestone() int64 {
-	every := max(tp.s.cfg.Transport.AckEvery, 1)
+	every := tp.s.cfg.Transport.AckEvery
+	if every <= 1 { // every frame, the default: no division
+		return tp.rcvNxt + 1
+	}
 	return (tp.rcvNxt/every + 1) * every
 }
 
@@ -651,8 +654,6 @@ func (s *Packet) ackLands(l *limiter) {
 	now := m.at
 	s.events++
 	tp.acks++
-	a := &s.ack
-	a.Seq, a.ECE, a.Nack, a.Sent, a.Hops = m.seq, m.ece, m.nack, m.sent, s.ackHops[:m.nhops]
 	progress := m.seq > tp.una
 	if progress {
 		tp.una = m.seq
@@ -671,7 +672,12 @@ func (s *Packet) ackLands(l *limiter) {
 			tp.srtt = (7*tp.srtt + rtt) / 8
 		}
 	}
-	tp.sender.OnAck(now, a)
+	if tp.rp == nil { // a rate-based scheme's sender reads no ACK
+		a := &s.ack
+		a.Seq, a.ECE, a.Nack, a.Sent, a.Hops = m.seq, m.ece, m.nack, m.sent, s.ackHops[:m.nhops]
+		tp.sender.OnAck(now, a)
+	}
+	nxt, recover := tp.nxt, tp.recover
 	if m.nack {
 		tp.nacks++
 		switch tp.mode {
@@ -697,7 +703,14 @@ func (s *Packet) ackLands(l *limiter) {
 	case progress || tp.rtoAt == algos.Never:
 		tp.rtoAt = now + tp.rto()
 	}
-	s.transportSettle(l, now)
+	if tp.rp != nil && !m.nack && tp.nxt == nxt && tp.recover == recover && recover == 0 {
+		// Nothing the limiter reads has changed but the timer: a plain
+		// ACK of a rate-based scheme neither moves its window nor its
+		// rate, nor what it sends next.
+		l.rpTimer = tp.Timer()
+	} else {
+		s.transportSettle(l, now)
+	}
 	s.syncTimer(l)
 }
 
