@@ -53,6 +53,10 @@ type Packet struct {
 	ack       algos.Ack
 	ackHops   [maxINTHops]algos.Hop
 	telemetry bool
+	// maxRTT is the largest base RTT over the pairs of hosts, measured
+	// the first time a sender asks (largestRTT: s.largestBaseRTT).
+	maxRTT     algos.Time
+	largestRTT func() algos.Time
 	// A frame's CPID field is its CM-Tag's CPID, or its transport's index;
 	// both, for a rate-based scheme over the transport: the CPID is the
 	// field and cpidMask, the index the bits above cpidShift (tagFrame).
@@ -112,6 +116,7 @@ func NewPacket(cfg Config) (*Packet, error) {
 	s := &Packet{cfg: cfg, net: n, nextSample: cfg.SampleInterval, statics: len(n.flows),
 		receivers: cfg.Scheme.NewNP != nil || cfg.transportOn(), netw: cfg.networkOf(n), incast: incastState{start: algos.Never}}
 	netw := s.netw
+	s.largestRTT = s.largestBaseRTT
 	s.cpidMask = -1
 	if cfg.rateTransport() {
 		s.cpidShift = uint8(bits.Len(uint(len(n.ports)))) // CPIDs run to the ports'

@@ -197,27 +197,16 @@ func (s *Packet) newTransport(l *limiter, f flowSpec, netw *algos.Network, strea
 	if tp.rtoMin <= 0 {
 		tp.rtoMin = DefaultRTOMin
 	}
-	rates, delays, tail := s.routeStages(l)
-	h := &s.hosts[f.host]
-	fwd := tail
-	for _, d := range delays {
-		fwd += d
-	}
-	back := fwd - h.fwd.Seconds() + h.bwd.Seconds()
-	var dataTx float64
-	for _, r := range rates {
-		dataTx += float64(cfg.FrameBytes) * 8 / r
-		tp.ackTx += AckBytes * 8 / r
-	}
+	base, ackTx := s.pathRTT(l)
+	tp.ackTx = ackTx
 	tp.ackDelay = algos.Time(tp.ackTx*float64(algos.Second) + 0.5)
-	base := algos.Time((fwd+back+dataTx+tp.ackTx)*float64(algos.Second) + 0.5)
 	tp.baseRTT = base
 	if rp != nil {
 		tp.sender = rateSender{}
 		return tp
 	}
 	tp.sender = cfg.Scheme.NewSender(algos.SenderEnv{Network: *netw, LineRate: f.lineRate, BaseRTT: base,
-		Hops: f.hops, Start: f.start, Rand: rand.New(rand.NewPCG(cfg.Seed, streamRP+stream))}, cfg.Params)
+		MaxBaseRTT: s.largestRTT, Hops: f.hops, Start: f.start, Rand: rand.New(rand.NewPCG(cfg.Seed, streamRP+stream))}, cfg.Params)
 	if _, ok := tp.sender.(algos.TelemetrySender); ok {
 		tp.nhops = min(f.hops, maxINTHops)
 		n := 64
@@ -241,6 +230,59 @@ func (rateSender) OnSend(algos.Time, int64, int) {}
 func (rateSender) OnAck(algos.Time, *algos.Ack)  {}
 func (rateSender) OnLoss(algos.Time)             {}
 func (rateSender) OnTimeout(algos.Time)          {}
+
+// pathRTT is the base round trip of limiter l's path: the propagation both
+// ways, a data frame's transmission on each link forward and an ACK's on
+// each link back (the HPCC code's pairRtt, third.cc:915-923, which leaves
+// out the ACK's), and the ACK's transmissions alone, in seconds.
+func (s *Packet) pathRTT(l *limiter) (base algos.Time, ackTx float64) {
+	rates, delays, tail := s.routeStages(l)
+	h := &s.hosts[l.host]
+	fwd := tail
+	for _, d := range delays {
+		fwd += d
+	}
+	back := fwd - h.fwd.Seconds() + h.bwd.Seconds()
+	var dataTx float64
+	for _, r := range rates {
+		dataTx += float64(s.cfg.FrameBytes) * 8 / r
+		ackTx += AckBytes * 8 / r
+	}
+	return algos.Time((fwd+back+dataTx+ackTx)*float64(algos.Second) + 0.5), ackTx
+}
+
+// largestBaseRTT is, once measured, the largest base round trip over the network's pairs
+// of hosts (a fabric's; a chain's sources'), each on its ECMP route, as
+// pathRTT measures it: the HPCC code's maxRtt (third.cc:910-930).
+func (s *Packet) largestBaseRTT() algos.Time {
+	if s.maxRTT > 0 {
+		return s.maxRTT
+	}
+	var most algos.Time
+	if s.net.chain {
+		for _, f := range s.net.flows {
+			l := &limiter{host: int32(f.host), dst: int32(f.dst), lineRate: f.lineRate, route: f.route}
+			most = max(most, first(s.pathRTT(l)))
+		}
+		s.maxRTT = most
+		return most
+	}
+	t := s.net.topo
+	for from := range t.Hosts {
+		for to := range t.Hosts {
+			if from == to {
+				continue
+			}
+			l := &limiter{host: int32(from), dst: int32(to), lineRate: t.Ports[t.NIC(from)].Capacity,
+				route: s.net.route(s.cfg.Seed, from, to, 0)}
+			most = max(most, first(s.pathRTT(l)))
+		}
+	}
+	s.maxRTT = most
+	return most
+}
+
+func first[T, U any](t T, _ U) T { return t }
 
 // The transport as its limiter's reaction point: a rate-based scheme's
 // reaction point behind it sees its feedback, transmissions and timer as
@@ -478,9 +520,17 @@ func (tp *transport) frameIndex(cpid int32) int64 {
 
 // stampINT records the telemetry egress port p stamps, as hop hop of its
 // route, on frame rec as it leaves at t: the time, the bytes the port has
-// transmitted, its queue, its rate (HPCC's IntHop; the HPCC code stamps at
-// dequeue, switch-node.cc:224, qcnlab as the frame's last bit leaves, with
-// the port's counters then).
+// transmitted, its queue, its rate (HPCC's IntHop), as the frame's last bit
+// leaves, with the port's counters then: the bytes including the frame's,
+// the queue without it (with the frame that starts now and what arrived
+// during its transmission). The HPCC code stamps at dequeue, as the frame
+// starts its transmission (SwitchNotifyDequeue, switch-node.cc:224, called
+// just before TransmitStart, qbb-net-device.cc:310-317): the time then,
+// the bytes before the frame's (m_txBytes grows after the stamp,
+// switch-node.cc:302), the queue without it then. A rate from two stamps
+// is the same measure either way (the bytes sent between them over the
+// time between them), a frame time earlier in the code; the queues differ
+// by what one frame time changes.
 func (s *Packet) stampINT(p *port, rec *frame, t algos.Time, hop int) {
 	tp := s.lims[rec.lim].tp
 	if tp == nil || tp.ints == nil || hop >= tp.nhops {

@@ -181,3 +181,33 @@ func TestTransportTagsCarryCPIDAndIndex(t *testing.T) {
 		}
 	}
 }
+
+// HPCC's T is each flow's own base RTT by default; with base_rtt = "max"
+// (the HPCC code's GLOBAL_T 1) every flow's is the largest over the pairs
+// of hosts: on the fat-tree of 1 us, 10 Gbps links, six links across the
+// core, two within an edge switch.
+func TestTransportHPCCBaseRTT(t *testing.T) {
+	sc, _ := algos.Lookup("hpcc")
+	far := 12*us + 6*rateTx + 6*51200 // propagation both ways, data forward, ACKs back
+	near := 4*us + 2*rateTx + 2*51200
+	for _, c := range []struct {
+		choice    float64
+		near, far algos.Time
+	}{{algos.HPCCBaseRTTFlow, near, far}, {algos.HPCCBaseRTTMax, far, far}} {
+		cfg := fabric(sc, fatTree4(t, 150e3), []Flow{{From: 0, To: 1, Size: 1e6}, {From: 0, To: 15, Size: 1e6}})
+		var err error
+		if cfg.Params, err = sc.Resolve(cfg.Network(), algos.Values{"base_rtt": c.choice}); err != nil {
+			t.Fatal(err)
+		}
+		sim, err := NewPacket(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, want := range []algos.Time{c.near, c.far} {
+			w := sim.lims[i].tp.sender.Window() // line rate x T at the start
+			if got := 10e9 * want.Seconds() / 8; w < got-1 || w > got+1 {
+				t.Errorf("base_rtt %s: flow %d starts with window %g B, want %g (T = %d ps)", algos.HPCCBaseRTTs[int(c.choice)], i, w, got, want)
+			}
+		}
+	}
+}
