@@ -84,6 +84,7 @@ type Packet struct {
 	lastAt     algos.Time
 
 	short *shortFlows // nil unless the flows include short flows (traffic.go, flows.go)
+	pool  limiterPool // the limiters of ended short flows, to reuse (flows.go)
 	// drain: the arrivals stop (Traffic.Stop, ShortFlows.Stop) and every
 	// flow has a size, so the run ends once they are all over (drained).
 	drain  bool
@@ -188,10 +189,10 @@ func (s *Packet) addLimiter(f flowSpec, netw *algos.Network) *limiter {
 		}, cfg.Params)
 	}
 	i := int32(len(s.lims))
-	reuse := s.fabric != nil && len(s.fabric.free) > 0
+	reuse := len(s.pool.free) > 0
 	if reuse {
-		free := s.fabric.free
-		i, s.fabric.free = free[len(free)-1], free[:len(free)-1]
+		free := s.pool.free
+		i, s.pool.free = free[len(free)-1], free[:len(free)-1]
 		// Events and messages for the flow before are stale for this one.
 		l.epoch, l.tgen = s.lims[i].epoch, s.lims[i].tgen
 	}

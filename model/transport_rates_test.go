@@ -1,6 +1,7 @@
 package model
 
 import (
+	"math"
 	"testing"
 
 	"qcnlab/algos"
@@ -208,6 +209,78 @@ func TestTransportHPCCBaseRTT(t *testing.T) {
 			if got := 10e9 * want.Seconds() / 8; w < got-1 || w > got+1 {
 				t.Errorf("base_rtt %s: flow %d starts with window %g B, want %g (T = %d ps)", algos.HPCCBaseRTTs[int(c.choice)], i, w, got, want)
 			}
+		}
+	}
+}
+
+// A chain's short flows run over the transport, each a connection of its
+// own on its source's host: alone on an idle dumbbell a window of the whole
+// flow sends it back to back, and it completes in its ideal time exactly.
+func TestTransportChainShortFlowAlone(t *testing.T) {
+	ws := &windowScheme{window: 1e9}
+	cfg := baseConfig(ws.scheme(), 1, 10e9)
+	cfg.Warmup = 0
+	cfg.Traffic = &Traffic{ShortRate: 1000, ShortSizes: FixedSize("fixed", 100*1500), Drain: Drain{MaxFlows: 1}}
+	var recs []FlowRecord
+	cfg.OnFlow = func(r *FlowRecord) { recs = append(recs, *r) }
+	sim, err := NewPacket(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sim.Run() // until the flow is over (drained)
+	if len(recs) != 1 || recs[0].Outcome != FlowCompleted {
+		t.Fatalf("records %+v, want one completed", recs)
+	}
+	r := recs[0]
+	if got, want := (r.Finish - r.Start).Seconds(), r.Ideal; math.Abs(got-want) > 1e-12 {
+		t.Errorf("FCT %g s, want the ideal %g s", got, want)
+	}
+	if len(ws.senders) != 2 || len(ws.senders[1].sends) != 100 || len(ws.senders[0].sends) != 0 {
+		t.Errorf("%d senders; want the source's, idle, and the flow's, 100 frames", len(ws.senders))
+	}
+	if sim.lims[0].tp == nil || !sim.lims[0].tp.done {
+		t.Error("the source's own connection (no long flows) is not idle")
+	}
+}
+
+// On a lossy dumbbell (a 15 KB buffer) the chain's short flows beside one
+// greedy connection per source lose frames, resend them, and every one
+// completes with every byte, for an ACK-clocked scheme and for QCN over
+// go-back-N and selective repeat.
+func TestTransportChainShortFlowsRecover(t *testing.T) {
+	type run struct {
+		name string
+		mode Recovery
+	}
+	for _, c := range []run{{"dctcp", RecoveryGoBackN}, {"qcn", RecoveryGoBackN}, {"qcn", RecoverySelective}} {
+		sc, _ := algos.Lookup(c.name)
+		cfg := baseConfig(sc, 4, 10e9)
+		cfg.Buffer = 15e3
+		cfg.Duration, cfg.Warmup = 40*ms, 0
+		var err error
+		if cfg.Params, err = sc.Resolve(cfg.Network(), nil); err != nil {
+			t.Fatal(err)
+		}
+		cfg.Transport = Transport{Recovery: c.mode, RateSchemes: true}
+		cfg.Traffic = &Traffic{LongFlows: 1, ShortRate: 2000, ShortSizes: FixedSize("fixed", 30*1500), Drain: Drain{MaxFlows: 20}}
+		var recs []FlowRecord
+		cfg.OnFlow = func(r *FlowRecord) { recs = append(recs, *r) }
+		sim, _ := NewPacket(cfg)
+		sim.Run()
+		var retx int64
+		done := 0
+		for _, r := range recs {
+			retx += r.Retransmitted
+			if r.Outcome == FlowCompleted {
+				done++
+			}
+			if r.Outcome == FlowLost || r.From == "" || r.To != "sink" {
+				t.Errorf("%s %s: flow %+v", c.name, c.mode, r)
+			}
+		}
+		t.Logf("%s %s: %d drops, %d B resent, %d records, %d completed, %d frames", c.name, c.mode, sim.ports[0].drops, retx, len(recs), done, sim.Frames())
+		if sim.ports[0].drops == 0 || retx == 0 || len(recs) != 20 || done != 20 {
+			t.Errorf("%s %s: %d drops, %d B resent, %d records, %d completed: want drops, resends, 20 completed", c.name, c.mode, sim.ports[0].drops, retx, len(recs), done)
 		}
 	}
 }
