@@ -457,10 +457,16 @@ func (s *Packet) transportSent(l *limiter, f *frame, bytes int, e algos.Time) {
 	if tp.ints != nil {
 		tp.fitINT()
 	}
-	tp.sender.OnSend(e, seq, bytes)
 	if tp.rtoAt == algos.Never {
 		tp.rtoAt = e + tp.rto()
 	}
+	if tp.rp != nil && tp.size == 0 && tp.recover == 0 {
+		// A rate-based scheme's greedy flow: its next frame is a whole
+		// new one, never held; only its timer may have moved.
+		l.rpTimer = tp.Timer()
+		return
+	}
+	tp.sender.OnSend(e, seq, bytes)
 	if l.sized != nil {
 		l.sized.left = max(tp.size-tp.nxt, 0)
 	}
