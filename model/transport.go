@@ -812,6 +812,25 @@ func (s *Packet) transportFree(l *limiter) {
 	}
 }
 
+// transportBoundary brings every host up to just before the boundary t,
+// whose milestone runs before anything else at t: a sender's ACKs,
+// resends and timeouts count in the phase they happen in, not when its
+// host next runs its own events (catchUp). Running them early changes
+// nothing: nothing from outside reaches a host before t.
+func (s *Packet) transportBoundary(t algos.Time) {
+	if !s.cfg.transportOn() {
+		return
+	}
+	for i := range s.hosts {
+		h := &s.hosts[i]
+		if h.due(t - 1) {
+			s.runLocal(h, t-1)
+			s.syncTimers(h)
+			s.syncArrival(h)
+		}
+	}
+}
+
 // transportCounts are a flow's transport counters, as the summary takes
 // them.
 type transportCounts struct{ acks, retx, timeouts, nacks int64 }

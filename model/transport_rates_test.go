@@ -284,3 +284,38 @@ func TestTransportChainShortFlowsRecover(t *testing.T) {
 		}
 	}
 }
+
+// A phase's transport counters are exact at its boundaries: the ACKs a
+// phase counts are those that reached the sender within it, whenever the
+// sender's host runs them (it runs its own events late).
+func TestTransportCountersExactAtBoundaries(t *testing.T) {
+	ws := &windowScheme{window: 10 * 1500}
+	cfg := baseConfig(ws.scheme(), 2, 10e9)
+	cfg.Duration, cfg.Warmup = 3*ms, 0
+	for k := range algos.Time(20) { // boundaries at many points of the ACKs' cycle
+		cfg.Phases = append(cfg.Phases, ms+k*(37*us+300*algos.Nanosecond))
+	}
+	sim, sum := run(t, cfg)
+	if len(sum.Phases) != len(cfg.Phases)+1 {
+		t.Fatalf("%d phases", len(sum.Phases))
+	}
+	bounds := append(append([]algos.Time{0}, cfg.Phases...), cfg.Duration+1)
+	for i, w := range ws.senders {
+		var total int64
+		for k, ph := range sum.Phases {
+			want := int64(0)
+			for _, at := range w.landed {
+				if at >= bounds[k] && at < bounds[k+1] {
+					want++
+				}
+			}
+			if got := ph.Sources[i].ACKs; got != want {
+				t.Errorf("source %d phase %d: %d ACKs, want the %d that landed in [%d, %d)", i, k, got, want, bounds[k], bounds[k+1])
+			}
+			total += ph.Sources[i].ACKs
+		}
+		if total != sim.lims[i].tp.acks {
+			t.Errorf("source %d: phases count %d ACKs, the run %d", i, total, sim.lims[i].tp.acks)
+		}
+	}
+}
