@@ -116,7 +116,11 @@ type transport struct {
 	// rp is a rate-based scheme's reaction point (Transport.RateSchemes):
 	// it sets the rate, the transport only numbers, acknowledges and
 	// resends; nil for an ACK-clocked scheme, whose sender decides.
-	rp    algos.ReactionPoint
+	rp algos.ReactionPoint
+	// rpT is rp.Timer() as last read, after the reaction point's feedback,
+	// expiry and a transmission that changed it (the ReactionPoint
+	// contract); Never without one.
+	rpT   algos.Time
 	mode  Recovery
 	frame int64 // the data frame size
 	size  int64 // bytes to send; 0: greedy
@@ -192,7 +196,7 @@ func (c *Config) rateTransport() bool {
 // scheme's sender, or around rp, a rate-based scheme's reaction point.
 func (s *Packet) newTransport(l *limiter, f flowSpec, netw *algos.Network, stream uint64, rp algos.ReactionPoint) *transport {
 	cfg := &s.cfg
-	tp := &transport{s: s, l: l, rp: rp, mode: cfg.Transport.Recovery, frame: int64(cfg.FrameBytes), size: f.size,
+	tp := &transport{s: s, l: l, rp: rp, rpT: algos.Never, mode: cfg.Transport.Recovery, frame: int64(cfg.FrameBytes), size: f.size,
 		rtoAt: algos.Never, rtoMin: cfg.Transport.RTOMin, backoff: 1, lineRate: f.lineRate, milestone: 1}
 	if tp.rtoMin <= 0 {
 		tp.rtoMin = DefaultRTOMin
@@ -203,6 +207,7 @@ func (s *Packet) newTransport(l *limiter, f flowSpec, netw *algos.Network, strea
 	tp.baseRTT = base
 	if rp != nil {
 		tp.sender = rateSender{}
+		tp.rpT = rp.Timer()
 		return tp
 	}
 	tp.sender = cfg.Scheme.NewSender(algos.SenderEnv{Network: *netw, LineRate: f.lineRate, BaseRTT: base,
@@ -310,26 +315,32 @@ func (tp *transport) CPID() int {
 func (tp *transport) Feedback(now algos.Time, fb algos.Feedback) {
 	if tp.rp != nil {
 		tp.rp.Feedback(now, fb)
+		tp.rpT = tp.rp.Timer()
 	}
 }
 
 func (tp *transport) Transmit(now algos.Time, bytes int, backlogEmpty bool) bool {
-	return tp.rp != nil && tp.rp.Transmit(now, bytes, backlogEmpty)
+	if tp.rp == nil || !tp.rp.Transmit(now, bytes, backlogEmpty) {
+		return false
+	}
+	tp.rpT = tp.rp.Timer()
+	return true
 }
 
 // Timer is the retransmission timer, or the reaction point's if sooner.
 func (tp *transport) Timer() algos.Time {
-	if tp.rp != nil && !tp.done {
-		return min(tp.rtoAt, tp.rp.Timer())
+	if tp.done {
+		return tp.rtoAt
 	}
-	return tp.rtoAt
+	return min(tp.rtoAt, tp.rpT)
 }
 
 // Expire runs the reaction point's timer and the retransmission timer,
 // whichever are due.
 func (tp *transport) Expire(now algos.Time) {
-	if tp.rp != nil && tp.rp.Timer() <= now {
+	if tp.rpT <= now {
 		tp.rp.Expire(now)
+		tp.rpT = tp.rp.Timer()
 	}
 	if tp.rtoAt <= now {
 		tp.timeout(now)
