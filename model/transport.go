@@ -155,6 +155,7 @@ type transport struct {
 	// INT: per frame index modulo len/hops, per hop, what the egress
 	// ports stamped (telemetry senders only).
 	ints  []algos.Hop
+	intN  int // the ring's frames, a power of two: len(ints) / nhops
 	nhops int
 	// Counters.
 	retx     int64 // bytes resent
@@ -218,7 +219,7 @@ func (s *Packet) newTransport(l *limiter, f flowSpec, netw *algos.Network, strea
 		for float64(n) < 4*tp.lineRate*base.Seconds()/8/float64(cfg.FrameBytes) {
 			n *= 2
 		}
-		tp.ints = make([]algos.Hop, n*tp.nhops)
+		tp.ints, tp.intN = make([]algos.Hop, n*tp.nhops), n
 		s.telemetry = true
 	}
 	return tp
@@ -487,7 +488,10 @@ func (s *Packet) transportSent(l *limiter, f *frame, bytes int, e algos.Time) {
 // fitINT doubles the telemetry ring when the frames in flight could
 // overwrite the stamps of one not yet acknowledged; it keeps theirs.
 func (tp *transport) fitINT() {
-	n := len(tp.ints) / tp.nhops
+	n := tp.intN
+	if tp.high-tp.una+2*tp.frame <= int64(n/2)*tp.frame {
+		return // the frames in flight span fewer than n/2 (the test below, without its divisions)
+	}
 	lo, hi := tp.una/tp.frame, (tp.high+tp.frame-1)/tp.frame
 	if hi-lo < int64(n)/2 {
 		return
@@ -500,7 +504,7 @@ func (tp *transport) fitINT() {
 	for k := lo; k < hi; k++ {
 		copy(ints[int(k)%m*tp.nhops:][:tp.nhops], tp.ints[int(k)%n*tp.nhops:][:tp.nhops])
 	}
-	tp.ints = ints
+	tp.ints, tp.intN = ints, m
 }
 
 // A transport's data frame carries its index (seq / frame size) in its
@@ -553,8 +557,7 @@ func (s *Packet) stampINT(p *port, rec *frame, t algos.Time, hop int) {
 	if tp == nil || tp.ints == nil || hop >= tp.nhops {
 		return
 	}
-	n := len(tp.ints) / tp.nhops
-	tp.ints[int(rec.cpid)%n*tp.nhops+hop] = algos.Hop{TS: t, TxBytes: p.sentBytes, QLen: p.bytes, Rate: p.capacity}
+	tp.ints[int(rec.cpid)&(tp.intN-1)*tp.nhops+hop] = algos.Hop{TS: t, TxBytes: p.sentBytes, QLen: p.bytes, Rate: p.capacity}
 }
 
 // transportReceive: frame f of limiter l reaches its receiver, which
@@ -656,8 +659,7 @@ func (s *Packet) sendAck(l *limiter, f *frame, nack bool, sack int64) {
 	m.ece, m.nack, m.nhops = f.flags&frameECN != 0, nack, 0
 	if tp.ints != nil {
 		m.ints = s.ackINT.add(ackINT{})
-		n := len(tp.ints) / tp.nhops
-		m.nhops = uint8(copy(s.ackINT.at(m.ints)[:tp.nhops], tp.ints[int(f.cpid)%n*tp.nhops:]))
+		m.nhops = uint8(copy(s.ackINT.at(m.ints)[:tp.nhops], tp.ints[int(f.cpid)&(tp.intN-1)*tp.nhops:]))
 	}
 	if l.back == nil {
 		l.acksLanded++
