@@ -279,13 +279,16 @@ func BenchmarkDumbbellACKs(b *testing.B) {
 
 // The transport allocates nothing per frame, and its memory stays flat: a
 // run twice as long, with twice the frames and ACKs, adds a handful of
-// allocations (rings that grow, marks at boundaries) and no live heap.
+// allocations (rings that grow, marks at boundaries) and no live heap;
+// QCN over go-back-N as well.
 func TestTransportAllocatesNothingPerFrame(t *testing.T) {
-	for _, scheme := range []string{"dctcp", "hpcc", "swift", "timely"} {
+	for _, scheme := range []string{"dctcp", "hpcc", "swift", "timely", "qcn"} {
 		allocs := func(d algos.Time) (float64, uint64, uint64) {
 			var frames, heap uint64
 			n := testing.AllocsPerRun(1, func() {
-				sim, err := NewPacket(ackBenchConfig(t, d, scheme))
+				cfg := ackBenchConfig(t, d, scheme)
+				cfg.Transport.RateSchemes = true // QCN's flows over go-back-N
+				sim, err := NewPacket(cfg)
 				if err != nil {
 					t.Fatal(err)
 				}
