@@ -29,7 +29,8 @@ type FlowRecord struct {
 	PathCount        int // distinct paths its frames took (1 under ECMP)
 	Outcome          FlowOutcome
 	InWindow         bool // it started in [warmup, duration]: counted in the summary's statistics
-	// The transport's recovery (transport.go), for an ACK-clocked scheme:
+	// The transport's recovery (transport.go), for an ACK-clocked scheme or
+	// a rate-based one with a recovery:
 	// bytes sent again, retransmission timeouts, NACKs received.
 	Retransmitted, Timeouts, NACKs int64
 }
