@@ -61,19 +61,19 @@ func (a *event) before(b *event) bool {
 // events are frames reaching the end of a FIFO in flight (a host's NIC
 // link, a port's link, a port's deliveries) or leaving a port's queue,
 // which are streams: each FIFO, and each port's service, has one slot,
-// keyed by its front frame's arrival (its departure), in a tournament tree.
-// The rest (feedback, timers, PAUSE) are one-shot events in a heap. Both
-// draw their tie-breaking sequence numbers from one counter. The timeline
-// has two slots of its own, the next milestone and the next sample, which
-// run before any other event at their time, a milestone before a sample.
+// keyed by its front frame's arrival (its departure), in a radix heap
+// (streamQueue). The rest (feedback, timers, PAUSE) are one-shot events in
+// a heap. Both draw their tie-breaking sequence numbers from one counter.
+// The timeline has two slots of its own, the next milestone and the next
+// sample, which run before any other event at their time, a milestone
+// before a sample.
 type agenda struct {
-	streams   streamTree
+	streams   streamQueue
 	oneShot   eventHeap
 	seq       uint64
 	milestone algos.Time // Never if none
 	sample    algos.Time
 	timeline  algos.Time // the earlier of the two
-	root      *treeKey   // the streams' earliest
 	hosts     int32      // streams [0, hosts) are hosts'; then ports' links; ports' service; ports' deliveries
 	ports     int32
 	cur       event // the event next handed out
@@ -86,8 +86,7 @@ func (a *agenda) init(hosts, ports int, receivers bool) {
 		n += ports
 	}
 	*a = agenda{hosts: int32(hosts), ports: int32(ports), milestone: algos.Never, sample: algos.Never, timeline: algos.Never}
-	a.streams = newStreamTree(n, &a.seq)
-	a.root = &a.streams.nodes[1]
+	a.streams.init(n, &a.seq)
 	a.oneShot.seq = &a.seq
 }
 
@@ -124,7 +123,7 @@ func (a *agenda) setSample(at algos.Time) {
 // one-shot event is taken off the heap; a stream's stays, and its handler
 // re-keys it. The event is the agenda's until the next call.
 func (a *agenda) next(end algos.Time) *event {
-	k := a.root
+	k := a.streams.top()
 	at := k.at
 	var h *event
 	if a.oneShot.settle(); len(a.oneShot.items) > 0 {
@@ -274,23 +273,66 @@ func (h *eventHeap) peek() *event {
 	return &h.items[0]
 }
 
-// streamTree is a tournament tree over the streams' next arrivals. Every
-// stream owns one leaf; changing a stream's key replays the matches on its
-// path to the root, which holds the earliest arrival. Nodes hold the winning
-// key itself, 16 bytes: the time, and the tie-breaking sequence number with
-// the stream in its low bits.
-type streamTree struct {
-	nodes []treeKey // nodes[1] is the root, leaves start at size; empty leaves are Never
-	size  int
-	count *uint64
+// streamQueue orders the streams' next arrivals: a radix heap over their
+// times, with a sorted front. A key lands in the bucket named by the
+// highest 6-bit digit in which its time differs from base and by that
+// digit's value; every key in a bucket is after base, every key at or
+// before it is in the front, in order. When the front runs out, the lowest
+// bucket's keys, the earliest of all, are sorted into the front if they
+// are few (base becomes the latest of them), or else spread over the
+// buckets below relative to the earliest of them, which becomes base. A
+// frame's arrival lands a few microseconds ahead and is moved once or twice
+// before it runs, on arrays read and written in order, whatever the number
+// of streams, where a tree over every stream climbed and rewrote all its
+// levels (17 at 55,000 streams, most of them cache misses). Any correct
+// priority queue over the same keys gives the same run: the keys, (time,
+// sequence number), are unique.
+//
+// A slot re-keyed while its key waits in a bucket leaves that key behind,
+// stale: the keys array says which key is the slot's, and stale keys are
+// dropped as they reach the front (or all at once, should they pile up).
+// The engine's usual pattern, the earliest slot re-keyed by its own event,
+// takes its key off the front at once.
+type streamQueue struct {
+	keys    []streamKey // each slot's key, at Never if it has none
+	front   []streamKey // keys at or before base, in order from head
+	head    int
+	stale   int    // keys held for slots re-keyed since
+	base    uint64 // a biased time (signBit)
+	levels  uint32 // bit l: a bucket of level l holds keys
+	used    [radixLevels][radixWidth / 64]uint64
+	buckets [radixLevels * radixWidth][]streamKey
+	spare   [radixLevels][][]streamKey // emptied buckets' arrays, for the level's next
+	count   *uint64
 }
 
-type treeKey struct {
+// streamKey is a slot's key: its time, and the tie-breaking sequence number
+// with the slot in its low bits.
+type streamKey struct {
 	at      algos.Time
 	seqSlot uint64 // seq<<slotBits | slot
 }
 
-// slotBits bounds the streams the tree holds (hosts and three per switch
+func (k streamKey) before(o streamKey) bool {
+	return k.at < o.at || k.at == o.at && k.seqSlot < o.seqSlot
+}
+
+func (k streamKey) slot() int { return int(k.seqSlot & (1<<slotBits - 1)) }
+
+const (
+	// A level for each 8-bit digit of a time, 256 buckets in each.
+	radixBits   = 8
+	radixWidth  = 1 << radixBits
+	radixLevels = 64 / radixBits
+	// signBit biases a time so that its bits order as the signed time does.
+	signBit = 1 << 63
+	// sortMax is the most keys of a bucket sorted into the front at once:
+	// they come in nearly in order (an insertion sort does little more than
+	// read them), but not always.
+	sortMax = 32
+)
+
+// slotBits bounds the streams the agenda holds (hosts and three per switch
 // port: about a million), and leaves 44 bits of sequence numbers, two days
 // of scheduling at 10^8 a second.
 const slotBits = 20
@@ -302,50 +344,216 @@ const MaxSources = 1 << 16
 // can follow.
 const maxStreams = 1 << slotBits
 
-func newStreamTree(n int, count *uint64) streamTree {
-	size := 1
-	for size < n {
-		size *= 2
-	}
-	t := streamTree{nodes: make([]treeKey, 2*size), size: size, count: count}
-	for i := range t.nodes {
-		t.nodes[i] = treeKey{at: algos.Never, seqSlot: 1<<slotBits - 1}
-	}
-	return t
-}
-
-// set gives stream slot the key at and replays its path. Each match is
-// played without a branch: the keys compare as 128-bit numbers (time, then
-// sequence), whose borrow selects the winner, for the outcome of a match is
-// a coin toss the branch predictor would lose half the time.
-func (t *streamTree) set(slot int, at algos.Time) uint64 {
-	*t.count++
-	t.setSeq(slot, at, *t.count)
-	return *t.count
-}
-
-// setSeq is set with the sequence number seq.
-func (t *streamTree) setSeq(slot int, at algos.Time, seq uint64) {
-	nodes := t.nodes
-	i := uint(t.size + slot)
-	aAt, aSeq := uint64(at), seq<<slotBits|uint64(slot)
-	nodes[i] = treeKey{at: at, seqSlot: aSeq}
-	for ; i > 1; i >>= 1 {
-		// a is the winner below i; play it against i's sibling b.
-		b := &nodes[i^1]
-		bAt, bSeq := uint64(b.at), b.seqSlot
-		_, borrow := bits.Sub64(aSeq, bSeq, 0)
-		_, borrow = bits.Sub64(aAt, bAt, borrow) // 1: a < b
-		keep := -borrow                          // all ones if a wins
-		aAt = bAt ^ ((aAt ^ bAt) & keep)
-		aSeq = bSeq ^ ((aSeq ^ bSeq) & keep)
-		nodes[i>>1] = treeKey{at: algos.Time(aAt), seqSlot: aSeq}
+// init sets up n empty slots whose sequence numbers come from count.
+func (q *streamQueue) init(n int, count *uint64) {
+	*q = streamQueue{keys: make([]streamKey, n), count: count}
+	for i := range q.keys {
+		q.keys[i] = streamKey{at: algos.Never, seqSlot: uint64(i)}
 	}
 }
 
-// top returns the earliest arrival as an event whose host field holds the
-// slot; its at is Never if there is none.
-func (t *streamTree) top() event {
-	k := t.nodes[1]
-	return event{at: k.at, seq: k.seqSlot >> slotBits, host: int32(k.seqSlot & (1<<slotBits - 1))}
+// set gives stream slot the key at with a new sequence number, which it
+// returns.
+func (q *streamQueue) set(slot int, at algos.Time) uint64 {
+	*q.count++
+	q.setSeq(slot, at, *q.count)
+	return *q.count
+}
+
+// setSeq gives stream slot the key at with the sequence number seq.
+func (q *streamQueue) setSeq(slot int, at algos.Time, seq uint64) {
+	k := streamKey{at: at, seqSlot: seq<<slotBits | uint64(slot)}
+	old := &q.keys[slot]
+	if old.at != algos.Never {
+		if q.head < len(q.front) && q.front[q.head] == *old {
+			q.head++ // the earliest, re-keyed by its own event: off at once
+		} else {
+			q.stale++
+		}
+	}
+	*old = k
+	if at != algos.Never {
+		if u := uint64(at) ^ signBit; u > q.base {
+			q.bucket(k, u)
+		} else {
+			q.toFront(k)
+		}
+	}
+	if q.stale > len(q.keys)+1024 {
+		q.purge()
+	}
+}
+
+// bucket adds k, whose biased time u is after base, to its bucket.
+func (q *streamQueue) bucket(k streamKey, u uint64) {
+	l := uint(bits.Len64(u^q.base)-1) / radixBits
+	d := u >> (radixBits * l & 63) & (radixWidth - 1)
+	b := &q.buckets[(l*radixWidth+uint(d))%(radixLevels*radixWidth)]
+	if len(*b) == 0 {
+		q.used[l%radixLevels][d/64] |= 1 << (d % 64)
+		q.levels |= 1 << l
+		if cap(*b) == 0 {
+			*b = q.spareArray(l)
+		}
+	}
+	*b = append(*b, k)
+}
+
+// spareArray returns an emptied bucket's array of level l, or none.
+func (q *streamQueue) spareArray(l uint) []streamKey {
+	s := q.spare[l%radixLevels]
+	if len(s) == 0 {
+		return nil
+	}
+	q.spare[l%radixLevels] = s[:len(s)-1]
+	return s[len(s)-1]
+}
+
+// toFront adds k, at or before base, to the front in order.
+func (q *streamQueue) toFront(k streamKey) {
+	if len(q.front) == cap(q.front) && q.head > 0 { // room from the keys gone
+		q.front = q.front[:copy(q.front, q.front[q.head:])]
+		q.head = 0
+	}
+	q.front = append(q.front, k)
+	i := len(q.front) - 1
+	for ; i > q.head && k.before(q.front[i-1]); i-- {
+		q.front[i] = q.front[i-1]
+	}
+	q.front[i] = k
+}
+
+// top returns the earliest key, at Never if there is none.
+func (q *streamQueue) top() streamKey {
+	if q.head < len(q.front) && q.stale == 0 {
+		return q.front[q.head]
+	}
+	return q.settle()
+}
+
+// settle drops the stale keys at the front and refills it when it runs
+// out, and returns the earliest key.
+func (q *streamQueue) settle() streamKey {
+	for {
+		if q.head < len(q.front) {
+			k := q.front[q.head]
+			if q.stale == 0 || k == q.keys[k.slot()] {
+				return k
+			}
+			q.head++
+			q.stale--
+			continue
+		}
+		q.front, q.head = q.front[:0], 0
+		if q.levels == 0 {
+			return streamKey{at: algos.Never}
+		}
+		q.refill()
+	}
+}
+
+// refill moves the lowest bucket's keys to the front (sorted, if they are
+// few), or else spreads them below.
+func (q *streamQueue) refill() {
+	l := uint(bits.TrailingZeros32(q.levels)) % radixLevels
+	used := &q.used[l]
+	w := uint(0)
+	for used[w%(radixWidth/64)] == 0 {
+		w++
+	}
+	w %= radixWidth / 64
+	d := w*64 + uint(bits.TrailingZeros64(used[w]))
+	if used[w] &^= 1 << (d % 64); used[w] == 0 && *used == [radixWidth / 64]uint64{} {
+		q.levels &^= 1 << l
+	}
+	b := &q.buckets[(l*radixWidth+d)%(radixLevels*radixWidth)]
+	keys := *b
+	if len(keys) <= sortMax {
+		// Sorted in place, the bucket's array becomes the front; the
+		// front's, empty, goes to the level's spares.
+		for j := 1; j < len(keys); j++ {
+			k, i := keys[j], j
+			for ; i > 0 && k.before(keys[i-1]); i-- {
+				keys[i] = keys[i-1]
+			}
+			keys[i] = k
+		}
+		if cap(q.front) > 0 {
+			q.spare[l] = append(q.spare[l], q.front[:0])
+		}
+		q.front, *b = keys, nil
+		q.base = uint64(keys[len(keys)-1].at) ^ signBit
+		return
+	}
+	// Spread below, relative to the earliest: the bucket stays empty while
+	// they are, and lends its array to the level's next.
+	*b = nil
+	base := uint64(keys[0].at) ^ signBit
+	for _, k := range keys[1:] {
+		base = min(base, uint64(k.at)^signBit)
+	}
+	q.base = base
+	for _, k := range keys {
+		if u := uint64(k.at) ^ signBit; u != base {
+			q.bucket(k, u)
+		} else {
+			q.front = append(q.front, k)
+		}
+	}
+	q.spare[l%radixLevels] = append(q.spare[l%radixLevels], keys[:0])
+	// The front's keys share a time: in order of their sequence numbers.
+	f := q.front
+	for j := 1; j < len(f); j++ {
+		k := f[j]
+		i := j
+		for ; i > 0 && k.seqSlot < f[i-1].seqSlot; i-- {
+			f[i] = f[i-1]
+		}
+		f[i] = k
+	}
+}
+
+// purge drops every stale key, should they pile up: a slot re-keyed again
+// and again before its keys' times (a host's next arrival moved by each
+// ACK).
+func (q *streamQueue) purge() {
+	current := func(k streamKey) bool { return k == q.keys[k.slot()] }
+	kept := 0
+	for _, k := range q.front[q.head:] {
+		if current(k) {
+			q.front[kept] = k
+			kept++
+		}
+	}
+	q.front, q.head = q.front[:kept], 0
+	for l := range q.used {
+		for d := range radixWidth {
+			b := q.buckets[l*radixWidth+d]
+			if len(b) == 0 {
+				continue
+			}
+			m := 0
+			for _, k := range b {
+				if current(k) {
+					b[m] = k
+					m++
+				}
+			}
+			q.buckets[l*radixWidth+d] = b[:m]
+			kept += m
+			if m == 0 {
+				q.used[l][d/64] &^= 1 << (d % 64)
+			}
+		}
+		if q.used[l] == [radixWidth / 64]uint64{} {
+			q.levels &^= 1 << l
+		}
+	}
+	// Identical keys set twice both stay: the extra is stale.
+	q.stale = kept
+	for _, k := range q.keys {
+		if k.at != algos.Never {
+			q.stale--
+		}
+	}
 }

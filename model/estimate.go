@@ -146,7 +146,7 @@ func Estimate(cfg Config) Cost {
 	}
 	// The agenda: a slot per stream, a timer per flow.
 	streams := uint64(len(t.Hosts) + 2*len(n.ports))
-	c.NetworkMemory += 2 * float64(unsafe.Sizeof(treeKey{})) * float64(uint64(1)<<bits.Len64(streams))
+	c.NetworkMemory += 2 * float64(unsafe.Sizeof(streamKey{})) * float64(uint64(1)<<bits.Len64(streams))
 	c.FlowMemory += float64(unsafe.Sizeof(event{})) * float64(len(n.flows)) * ringCopies
 
 	// Events: a frame is released, then arrives at and leaves each port of
