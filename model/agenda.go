@@ -62,7 +62,7 @@ func (a *event) before(b *event) bool {
 // link, a port's link, a port's deliveries) or leaving a port's queue,
 // which are streams: each FIFO, and each port's service, has one slot,
 // keyed by its front frame's arrival (its departure), in a radix heap
-// (streamQueue). The rest (feedback, timers, PAUSE) are one-shot events in
+// (streamQueue), or a tournament tree if they are few. The rest (feedback, timers, PAUSE) are one-shot events in
 // a heap. Both draw their tie-breaking sequence numbers from one counter.
 // The timeline has two slots of its own, the next milestone and the next
 // sample, which run before any other event at their time, a milestone
@@ -74,6 +74,7 @@ type agenda struct {
 	milestone algos.Time // Never if none
 	sample    algos.Time
 	timeline  algos.Time // the earlier of the two
+	root      *streamKey // the streams' earliest, if they are in a tree
 	hosts     int32      // streams [0, hosts) are hosts'; then ports' links; ports' service; ports' deliveries
 	ports     int32
 	cur       event // the event next handed out
@@ -87,6 +88,9 @@ func (a *agenda) init(hosts, ports int, receivers bool) {
 	}
 	*a = agenda{hosts: int32(hosts), ports: int32(ports), milestone: algos.Never, sample: algos.Never, timeline: algos.Never}
 	a.streams.init(n, &a.seq)
+	if a.streams.nodes != nil {
+		a.root = &a.streams.nodes[1]
+	}
 	a.oneShot.seq = &a.seq
 }
 
@@ -123,7 +127,12 @@ func (a *agenda) setSample(at algos.Time) {
 // one-shot event is taken off the heap; a stream's stays, and its handler
 // re-keys it. The event is the agenda's until the next call.
 func (a *agenda) next(end algos.Time) *event {
-	k := a.streams.top()
+	var k streamKey
+	if a.root != nil { // a tree's
+		k = *a.root
+	} else {
+		k = a.streams.top()
+	}
 	at := k.at
 	var h *event
 	if a.oneShot.settle(); len(a.oneShot.items) > 0 {
@@ -293,10 +302,18 @@ func (h *eventHeap) peek() *event {
 // dropped as they reach the front (or all at once, should they pile up).
 // The engine's usual pattern, the earliest slot re-keyed by its own event,
 // takes its key off the front at once.
+//
+// With few streams (treeMax), a tournament tree costs less, and the
+// queue is one: every stream owns a leaf; changing a stream's key replays
+// the matches on its path to the root, which holds the earliest key and
+// is the front.
 type streamQueue struct {
+	nodes   []streamKey // the tree, if any: nodes[1] is the root, leaves start at size; empty leaves are Never
+	size    int
 	keys    []streamKey // each slot's key, at Never if it has none
 	front   []streamKey // keys at or before base, in order from head
 	head    int
+	ready   int    // front[head:ready] are current keys (no stale one among them)
 	stale   int    // keys held for slots re-keyed since
 	base    uint64 // a biased time (signBit)
 	levels  uint32 // bit l: a bucket of level l holds keys
@@ -344,9 +361,29 @@ const MaxSources = 1 << 16
 // can follow.
 const maxStreams = 1 << slotBits
 
+// treeMax is the most streams a tree orders, up to 64 leaves (6 levels):
+// a dumbbell's (a k = 4 fat-tree's 256 already go faster in the radix heap).
+const treeMax = 64
+
 // init sets up n empty slots whose sequence numbers come from count.
-func (q *streamQueue) init(n int, count *uint64) {
-	*q = streamQueue{keys: make([]streamKey, n), count: count}
+func (q *streamQueue) init(n int, count *uint64) { q.setup(n, count, n <= treeMax) }
+
+// setup is init with a tree or a radix heap.
+func (q *streamQueue) setup(n int, count *uint64, tree bool) {
+	*q = streamQueue{count: count}
+	if tree {
+		q.size = 1
+		for q.size < n {
+			q.size *= 2
+		}
+		q.nodes = make([]streamKey, 2*q.size)
+		for i := range q.nodes {
+			q.nodes[i] = streamKey{at: algos.Never, seqSlot: 1<<slotBits - 1}
+		}
+		q.front, q.ready = q.nodes[1:2:2], 1 // the root, always current
+		return
+	}
+	q.keys = make([]streamKey, n)
 	for i := range q.keys {
 		q.keys[i] = streamKey{at: algos.Never, seqSlot: uint64(i)}
 	}
@@ -362,6 +399,27 @@ func (q *streamQueue) set(slot int, at algos.Time) uint64 {
 
 // setSeq gives stream slot the key at with the sequence number seq.
 func (q *streamQueue) setSeq(slot int, at algos.Time, seq uint64) {
+	if nodes := q.nodes; nodes != nil {
+		// Each match is played without a branch: the keys compare as
+		// 128-bit numbers (time, never negative, then sequence), whose
+		// borrow selects the winner, for the outcome of a match is a coin
+		// toss the branch predictor would lose half the time.
+		i := uint(q.size + slot)
+		aAt, aSeq := uint64(at), seq<<slotBits|uint64(slot)
+		nodes[i] = streamKey{at: at, seqSlot: aSeq}
+		for ; i > 1; i >>= 1 {
+			// a is the winner below i; play it against i's sibling b.
+			b := &nodes[i^1]
+			bAt, bSeq := uint64(b.at), b.seqSlot
+			_, borrow := bits.Sub64(aSeq, bSeq, 0)
+			_, borrow = bits.Sub64(aAt, bAt, borrow) // 1: a < b
+			keep := -borrow                          // all ones if a wins
+			aAt = bAt ^ ((aAt ^ bAt) & keep)
+			aSeq = bSeq ^ ((aSeq ^ bSeq) & keep)
+			nodes[i>>1] = streamKey{at: algos.Time(aAt), seqSlot: aSeq}
+		}
+		return
+	}
 	k := streamKey{at: at, seqSlot: seq<<slotBits | uint64(slot)}
 	old := &q.keys[slot]
 	if old.at != algos.Never {
@@ -369,6 +427,7 @@ func (q *streamQueue) setSeq(slot int, at algos.Time, seq uint64) {
 			q.head++ // the earliest, re-keyed by its own event: off at once
 		} else {
 			q.stale++
+			q.ready = q.head // it may be in the front
 		}
 	}
 	*old = k
@@ -421,11 +480,12 @@ func (q *streamQueue) toFront(k streamKey) {
 		q.front[i] = q.front[i-1]
 	}
 	q.front[i] = k
+	q.ready = q.head
 }
 
 // top returns the earliest key, at Never if there is none.
 func (q *streamQueue) top() streamKey {
-	if q.head < len(q.front) && q.stale == 0 {
+	if q.head < q.ready {
 		return q.front[q.head]
 	}
 	return q.settle()
@@ -437,14 +497,19 @@ func (q *streamQueue) settle() streamKey {
 	for {
 		if q.head < len(q.front) {
 			k := q.front[q.head]
-			if q.stale == 0 || k == q.keys[k.slot()] {
+			if q.stale == 0 {
+				q.ready = len(q.front)
+				return k
+			}
+			if k == q.keys[k.slot()] {
+				q.ready = q.head + 1
 				return k
 			}
 			q.head++
 			q.stale--
 			continue
 		}
-		q.front, q.head = q.front[:0], 0
+		q.front, q.head, q.ready = q.front[:0], 0, 0
 		if q.levels == 0 {
 			return streamKey{at: algos.Never}
 		}
@@ -525,7 +590,7 @@ func (q *streamQueue) purge() {
 			kept++
 		}
 	}
-	q.front, q.head = q.front[:kept], 0
+	q.front, q.head, q.ready = q.front[:kept], 0, 0
 	for l := range q.used {
 		for d := range radixWidth {
 			b := q.buckets[l*radixWidth+d]

@@ -65,6 +65,7 @@ type agendaPattern struct {
 	n       int
 	delay   func(r *rand.Rand) algos.Time // how far ahead a re-keyed slot lands
 	past    bool                          // keys before the present too
+	tree    bool                          // the queue as a tree
 	others  int                           // in 100: a random slot re-keyed after an event
 	steps   int
 	seedKey uint64
@@ -74,7 +75,7 @@ func (p agendaPattern) run(t *testing.T) {
 	r := rand.New(rand.NewPCG(p.seedKey, uint64(p.n)))
 	var seq uint64
 	var q streamQueue
-	q.init(p.n, &seq)
+	q.setup(p.n, &seq, p.tree)
 	ref := refQueue{cur: make([]refKey, p.n)}
 	for i := range ref.cur {
 		ref.cur[i] = refKey{at: algos.Never}
@@ -96,7 +97,7 @@ func (p agendaPattern) run(t *testing.T) {
 	for step := 0; step < p.steps; step++ {
 		got, want := q.top(), ref.top()
 		if got.at != want.at || want.at != algos.Never && (got.seqSlot>>slotBits != want.seq || got.slot() != want.slot) {
-			t.Fatalf("n=%d step %d: top at %d seq %d slot %d, want at %d seq %d slot %d", p.n, step,
+			t.Fatalf("n=%d tree %v step %d: top at %d seq %d slot %d, want at %d seq %d slot %d", p.n, p.tree, step,
 				got.at, got.seqSlot>>slotBits, got.slot(), want.at, want.seq, want.slot)
 		}
 		if want.at != algos.Never {
@@ -112,7 +113,7 @@ func (p agendaPattern) run(t *testing.T) {
 		if s := r.IntN(p.n); taken[s] != 0 && ref.cur[s].at == algos.Never && r.IntN(2) == 0 {
 			at := now + p.delay(r)
 			if p.past && r.IntN(8) == 0 {
-				at = now - algos.Time(r.IntN(1000))
+				at = max(0, now-algos.Time(r.IntN(1000))) // the engine's times are never negative
 			}
 			q.setSeq(s, at, taken[s])
 			ref.set(s, at, taken[s])
@@ -127,7 +128,7 @@ func (p agendaPattern) run(t *testing.T) {
 				set(s, now) // at the present: ties with the earliest
 			case 2:
 				if p.past {
-					set(s, now-algos.Time(r.IntN(1000)))
+					set(s, max(0, now-algos.Time(r.IntN(1000))))
 					break
 				}
 				fallthrough
@@ -140,7 +141,8 @@ func (p agendaPattern) run(t *testing.T) {
 
 // The agenda's streams come out exactly in the order of a plain priority
 // queue over (time, sequence number), over sizes from one slot to a k = 24
-// fabric's and delays from none to seconds.
+// fabric's and delays from none to seconds, in a radix heap and (for the
+// sizes it takes) in a tree.
 func TestStreamQueueMatchesAReferenceQueue(t *testing.T) {
 	frameDelay := func(r *rand.Rand) algos.Time { // a link, a frame time, jitter
 		return algos.Microsecond + 1200*algos.Nanosecond + algos.Time(r.IntN(1200))*algos.Nanosecond
@@ -159,6 +161,10 @@ func TestStreamQueueMatchesAReferenceQueue(t *testing.T) {
 	} {
 		p.seedKey = 3
 		p.run(t)
+		if p.n <= treeMax {
+			p.tree = true
+			p.run(t)
+		}
 	}
 }
 
@@ -167,7 +173,7 @@ func TestStreamQueueMatchesAReferenceQueue(t *testing.T) {
 func TestStreamQueuePurgesStaleKeys(t *testing.T) {
 	var seq uint64
 	var q streamQueue
-	q.init(4, &seq)
+	q.setup(4, &seq, false)
 	ref := refQueue{cur: make([]refKey, 4)}
 	for i := range ref.cur {
 		ref.cur[i] = refKey{at: algos.Never}

@@ -47,7 +47,7 @@ func TestStreamQueueFindsTheEarliest(t *testing.T) {
 	for _, n := range []int{1, 2, 3, 10, 17} {
 		var seq uint64
 		var tree streamQueue
-		tree.init(n, &seq)
+		tree.setup(n, &seq, true)
 		at := make([]algos.Time, n)
 		sq := make([]uint64, n)
 		for i := range at {
