@@ -2,6 +2,7 @@ package model
 
 import (
 	"math/bits"
+	"unsafe"
 
 	"qcnlab/algos"
 )
@@ -318,10 +319,27 @@ type streamQueue struct {
 	base    uint64 // a biased time (signBit)
 	levels  uint32 // bit l: a bucket of level l holds keys
 	used    [radixLevels][radixWidth / 64]uint64
-	buckets [radixLevels * radixWidth][]streamKey
-	spare   [radixLevels][][]streamKey // emptied buckets' arrays, for the level's next
+	buckets [radixLevels * radixWidth]keyList
+	chunks  []keyChunk // the buckets' keys; chunks[0] is none
+	next    []uint32   // each chunk's next in its list
+	free    uint32     // a list of unused chunks, 0 if none
 	count   *uint64
+	scratch []streamKey // purge's
 }
+
+// keyList is a bucket's keys, in a list of chunks: the memory held
+// follows the keys held, whatever the buckets a run goes through.
+type keyList struct {
+	first, last uint32 // chunks, 0 if none
+	fill        uint32 // keys in the last chunk
+}
+
+// chunkKeys is the size of a chunk, and the most keys of a bucket sorted
+// into the front at once (a bucket of one chunk): they come in no order,
+// and an insertion sort of more would cost more than spreading them.
+const chunkKeys = 32
+
+type keyChunk [chunkKeys]streamKey
 
 // streamKey is a slot's key: its time, and the tie-breaking sequence number
 // with the slot in its low bits.
@@ -343,10 +361,6 @@ const (
 	radixLevels = 64 / radixBits
 	// signBit biases a time so that its bits order as the signed time does.
 	signBit = 1 << 63
-	// sortMax is the most keys of a bucket sorted into the front at once:
-	// they come in nearly in order (an insertion sort does little more than
-	// read them), but not always.
-	sortMax = 32
 )
 
 // slotBits bounds the streams the agenda holds (hosts and three per switch
@@ -364,6 +378,20 @@ const maxStreams = 1 << slotBits
 // treeMax is the most streams a tree orders, up to 64 leaves (6 levels):
 // a dumbbell's (a k = 4 fat-tree's 256 already go faster in the radix heap).
 const treeMax = 64
+
+// agendaMemory is the most the streams' part of the agenda holds with n
+// streams: a tree's nodes, or each slot's key and the keys held (every
+// slot's, as many stale ones before a purge, and a chunk begun in every
+// bucket).
+func agendaMemory(n int) float64 {
+	key := float64(unsafe.Sizeof(streamKey{}))
+	if n <= treeMax {
+		return 2 * key * float64(uint64(1)<<bits.Len64(uint64(n)))
+	}
+	held := float64(2*n + 1024 + radixLevels*radixWidth*chunkKeys)
+	return key*(float64(n)+held) + float64(unsafe.Sizeof(uint32(0)))*held/chunkKeys +
+		float64(unsafe.Sizeof(streamQueue{}))
+}
 
 // init sets up n empty slots whose sequence numbers come from count.
 func (q *streamQueue) init(n int, count *uint64) { q.setup(n, count, n <= treeMax) }
@@ -386,6 +414,10 @@ func (q *streamQueue) setup(n int, count *uint64, tree bool) {
 	q.keys = make([]streamKey, n)
 	for i := range q.keys {
 		q.keys[i] = streamKey{at: algos.Never, seqSlot: uint64(i)}
+	}
+	q.chunks, q.next = make([]keyChunk, 1, 8), make([]uint32, 1, 8)
+	for i := range q.buckets {
+		q.buckets[i].fill = chunkKeys
 	}
 }
 
@@ -448,24 +480,46 @@ func (q *streamQueue) bucket(k streamKey, u uint64) {
 	l := uint(bits.Len64(u^q.base)-1) / radixBits
 	d := u >> (radixBits * l & 63) & (radixWidth - 1)
 	b := &q.buckets[(l*radixWidth+uint(d))%(radixLevels*radixWidth)]
-	if len(*b) == 0 {
-		q.used[l%radixLevels][d/64] |= 1 << (d % 64)
-		q.levels |= 1 << l
-		if cap(*b) == 0 {
-			*b = q.spareArray(l)
-		}
+	if b.fill == chunkKeys {
+		q.grow(b, l, uint(d))
 	}
-	*b = append(*b, k)
+	q.chunks[b.last][b.fill%chunkKeys] = k
+	b.fill++
 }
 
-// spareArray returns an emptied bucket's array of level l, or none.
-func (q *streamQueue) spareArray(l uint) []streamKey {
-	s := q.spare[l%radixLevels]
-	if len(s) == 0 {
-		return nil
+// grow gives list b, of bucket d of level l, a new last chunk.
+func (q *streamQueue) grow(b *keyList, l, d uint) {
+	c := q.free
+	if c != 0 {
+		q.free = q.next[c]
+	} else {
+		c = uint32(len(q.chunks))
+		q.chunks = append(q.chunks, keyChunk{})
+		q.next = append(q.next, 0)
 	}
-	q.spare[l%radixLevels] = s[:len(s)-1]
-	return s[len(s)-1]
+	q.next[c] = 0
+	if b.first == 0 {
+		b.first = c
+		q.used[l%radixLevels][d/64%(radixWidth/64)] |= 1 << (d % 64)
+		q.levels |= 1 << l
+	} else {
+		q.next[b.last] = c
+	}
+	b.last, b.fill = c, 0
+}
+
+// take empties bucket b and returns its keys, whose chunks are the
+// bucket's until release.
+func take(b *keyList) keyList {
+	list := *b
+	*b = keyList{fill: chunkKeys}
+	return list
+}
+
+// release puts the chunks of list, read, on the free list.
+func (q *streamQueue) release(list keyList) {
+	q.next[list.last] = q.free
+	q.free = list.first
 }
 
 // toFront adds k, at or before base, to the front in order.
@@ -532,40 +586,55 @@ func (q *streamQueue) refill() {
 		q.levels &^= 1 << l
 	}
 	b := &q.buckets[(l*radixWidth+d)%(radixLevels*radixWidth)]
-	keys := *b
-	if len(keys) <= sortMax {
-		// Sorted in place, the bucket's array becomes the front; the
-		// front's, empty, goes to the level's spares.
-		for j := 1; j < len(keys); j++ {
-			k, i := keys[j], j
-			for ; i > 0 && k.before(keys[i-1]); i-- {
-				keys[i] = keys[i-1]
+	list := take(b)
+	if list.first == list.last {
+		f := append(q.front, q.chunks[list.first][:list.fill]...) // the front is empty
+		q.release(list)
+		for j := 1; j < len(f); j++ {
+			k, i := f[j], j
+			for ; i > 0 && k.before(f[i-1]); i-- {
+				f[i] = f[i-1]
 			}
-			keys[i] = k
+			f[i] = k
 		}
-		if cap(q.front) > 0 {
-			q.spare[l] = append(q.spare[l], q.front[:0])
-		}
-		q.front, *b = keys, nil
-		q.base = uint64(keys[len(keys)-1].at) ^ signBit
+		q.front = f
+		q.base = uint64(f[len(f)-1].at) ^ signBit
 		return
 	}
-	// Spread below, relative to the earliest: the bucket stays empty while
-	// they are, and lends its array to the level's next.
-	*b = nil
-	base := uint64(keys[0].at) ^ signBit
-	for _, k := range keys[1:] {
-		base = min(base, uint64(k.at)^signBit)
-	}
-	q.base = base
-	for _, k := range keys {
-		if u := uint64(k.at) ^ signBit; u != base {
-			q.bucket(k, u)
-		} else {
-			q.front = append(q.front, k)
+	// Spread below, relative to the earliest. The chunks are read by
+	// index: adding to other buckets may move them.
+	base := uint64(q.chunks[list.first][0].at) ^ signBit
+	for c := list.first; ; c = q.next[c] {
+		n := chunkKeys
+		if c == list.last {
+			n = int(list.fill)
+		}
+		for _, k := range q.chunks[c][:n] {
+			base = min(base, uint64(k.at)^signBit)
+		}
+		if c == list.last {
+			break
 		}
 	}
-	q.spare[l%radixLevels] = append(q.spare[l%radixLevels], keys[:0])
+	q.base = base
+	for c := list.first; ; c = q.next[c] {
+		n := chunkKeys
+		if c == list.last {
+			n = int(list.fill)
+		}
+		for i := range n {
+			k := q.chunks[c][i]
+			if u := uint64(k.at) ^ signBit; u != base {
+				q.bucket(k, u)
+			} else {
+				q.front = append(q.front, k)
+			}
+		}
+		if c == list.last {
+			break
+		}
+	}
+	q.release(list)
 	// The front's keys share a time: in order of their sequence numbers.
 	f := q.front
 	for j := 1; j < len(f); j++ {
@@ -591,28 +660,43 @@ func (q *streamQueue) purge() {
 		}
 	}
 	q.front, q.head, q.ready = q.front[:kept], 0, 0
-	for l := range q.used {
-		for d := range radixWidth {
-			b := q.buckets[l*radixWidth+d]
-			if len(b) == 0 {
-				continue
+	for i := range q.buckets {
+		b := &q.buckets[i]
+		if b.first == 0 {
+			continue
+		}
+		list := take(b)
+		q.scratch = q.scratch[:0]
+		for c := list.first; ; c = q.next[c] {
+			n := chunkKeys
+			if c == list.last {
+				n = int(list.fill)
 			}
-			m := 0
-			for _, k := range b {
+			for _, k := range q.chunks[c][:n] {
 				if current(k) {
-					b[m] = k
-					m++
+					q.scratch = append(q.scratch, k)
 				}
 			}
-			q.buckets[l*radixWidth+d] = b[:m]
-			kept += m
-			if m == 0 {
-				q.used[l][d/64] &^= 1 << (d % 64)
+			if c == list.last {
+				break
 			}
 		}
-		if q.used[l] == [radixWidth / 64]uint64{} {
-			q.levels &^= 1 << l
+		q.release(list)
+		l, d := uint(i/radixWidth), uint(i%radixWidth)
+		if len(q.scratch) == 0 {
+			q.used[l][d/64] &^= 1 << (d % 64)
+			if q.used[l] == [radixWidth / 64]uint64{} {
+				q.levels &^= 1 << l
+			}
 		}
+		for _, k := range q.scratch {
+			if b.fill == chunkKeys {
+				q.grow(b, l, d)
+			}
+			q.chunks[b.last][b.fill%chunkKeys] = k
+			b.fill++
+		}
+		kept += len(q.scratch)
 	}
 	// Identical keys set twice both stay: the extra is stale.
 	q.stale = kept
