@@ -63,11 +63,11 @@ func (a *event) before(b *event) bool {
 // link, a port's link, a port's deliveries) or leaving a port's queue,
 // which are streams: each FIFO, and each port's service, has one slot,
 // keyed by its front frame's arrival (its departure), in a radix heap
-// (streamQueue), or a tournament tree if they are few. The rest (feedback, timers, PAUSE) are one-shot events in
-// a heap. Both draw their tie-breaking sequence numbers from one counter.
-// The timeline has two slots of its own, the next milestone and the next
-// sample, which run before any other event at their time, a milestone
-// before a sample.
+// (streamQueue; a tournament tree if they are few). The rest (feedback,
+// timers, PAUSE) are one-shot events in a heap. Both draw their
+// tie-breaking sequence numbers from one counter. The timeline has two
+// slots of its own, the next milestone and the next sample, which run
+// before any other event at their time, a milestone before a sample.
 type agenda struct {
 	streams   streamQueue
 	oneShot   eventHeap
