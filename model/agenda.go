@@ -301,9 +301,6 @@ func (h *eventHeap) peek() *event {
 // A slot re-keyed while its key waits in a bucket leaves that key behind,
 // stale: the keys array says which key is the slot's, and stale keys are
 // dropped as they reach the front (or all at once, should they pile up).
-// A key at the front is checked against keys only if its slot has stale
-// keys (staleOf): a few slots with stale keys would otherwise have every
-// key read a slot's entry, a cache miss on a large fabric.
 // The engine's usual pattern, the earliest slot re-keyed by its own event,
 // takes its key off the front at once.
 //
@@ -317,11 +314,10 @@ type streamQueue struct {
 	keys    []streamKey // each slot's key, at Never if it has none
 	front   []streamKey // keys at or before base, in order from head
 	head    int
-	ready   int      // front[head:ready] are current keys (no stale one among them)
-	stale   int      // keys held for slots re-keyed since
-	staleOf []uint32 // each slot's stale keys, at most
-	base    uint64   // a biased time (signBit)
-	levels  uint32   // bit l: a bucket of level l holds keys
+	ready   int    // front[head:ready] are current keys (no stale one among them)
+	stale   int    // keys held for slots re-keyed since
+	base    uint64 // a biased time (signBit)
+	levels  uint32 // bit l: a bucket of level l holds keys
 	used    [radixLevels][radixWidth / 64]uint64
 	buckets [radixLevels * radixWidth]keyList
 	chunks  []keyChunk // the buckets' keys; chunks[0] is none
@@ -393,7 +389,7 @@ func agendaMemory(n int) float64 {
 		return 2 * key * float64(uint64(1)<<bits.Len64(uint64(n)))
 	}
 	held := float64(2*n + 1024 + radixLevels*radixWidth*chunkKeys)
-	return (key+4)*float64(n) + key*held + float64(unsafe.Sizeof(uint32(0)))*held/chunkKeys +
+	return key*(float64(n)+held) + float64(unsafe.Sizeof(uint32(0)))*held/chunkKeys +
 		float64(unsafe.Sizeof(streamQueue{}))
 }
 
@@ -415,7 +411,7 @@ func (q *streamQueue) setup(n int, count *uint64, tree bool) {
 		q.front, q.ready = q.nodes[1:2:2], 1 // the root, always current
 		return
 	}
-	q.keys, q.staleOf = make([]streamKey, n), make([]uint32, n)
+	q.keys = make([]streamKey, n)
 	for i := range q.keys {
 		q.keys[i] = streamKey{at: algos.Never, seqSlot: uint64(i)}
 	}
@@ -463,7 +459,6 @@ func (q *streamQueue) setSeq(slot int, at algos.Time, seq uint64) {
 			q.head++ // the earliest, re-keyed by its own event: off at once
 		} else {
 			q.stale++
-			q.staleOf[slot]++
 			q.ready = q.head // it may be in the front
 		}
 	}
@@ -560,12 +555,10 @@ func (q *streamQueue) settle() streamKey {
 				q.ready = len(q.front)
 				return k
 			}
-			s := k.slot()
-			if q.staleOf[s] == 0 || k == q.keys[s] {
+			if k == q.keys[k.slot()] {
 				q.ready = q.head + 1
 				return k
 			}
-			q.staleOf[s]--
 			q.head++
 			q.stale--
 			continue
@@ -705,40 +698,11 @@ func (q *streamQueue) purge() {
 		}
 		kept += len(q.scratch)
 	}
-	// Every key kept is its slot's; identical keys set twice both stay, and
-	// the extra is stale.
-	clear(q.staleOf)
+	// Identical keys set twice both stay: the extra is stale.
 	q.stale = kept
-	q.countKept()
-	for i, k := range q.keys {
+	for _, k := range q.keys {
 		if k.at != algos.Never {
 			q.stale--
-			q.staleOf[i]--
-		}
-	}
-}
-
-// countKept adds each key held to its slot's staleOf.
-func (q *streamQueue) countKept() {
-	for _, k := range q.front[q.head:] {
-		q.staleOf[k.slot()]++
-	}
-	for i := range q.buckets {
-		list := q.buckets[i]
-		if list.first == 0 {
-			continue
-		}
-		for c := list.first; ; c = q.next[c] {
-			n := chunkKeys
-			if c == list.last {
-				n = int(list.fill)
-			}
-			for _, k := range q.chunks[c][:n] {
-				q.staleOf[k.slot()]++
-			}
-			if c == list.last {
-				break
-			}
 		}
 	}
 }
