@@ -9,14 +9,17 @@ import (
 )
 
 // Transport is [transport]: the transport layer of the ACK-clocked schemes
-// (DCTCP, TIMELY, HPCC, Swift; model/transport.go). The other schemes run
-// open loop, as their seeds do, whatever it says.
+// (DCTCP, TIMELY, HPCC, Swift; model/transport.go). The rate-based schemes
+// (the 802.1Qau family, DCQCN) run open loop, as their seeds do, unless
+// recovery is set to go_back_n or selective: then their flows run over the
+// transport too, their scheme still setting the rate.
 type Transport struct {
 	// AckEvery: the receiver acknowledges each time its cumulative
 	// sequence passes a multiple of it (the HPCC code's L2_ACK_INTERVAL);
 	// nil: every frame.
 	AckEvery *units.Bytes `toml:"ack_every,omitempty"`
-	// Recovery is "go_back_n", "selective" or "none"; "": go_back_n.
+	// Recovery is "go_back_n", "selective" or "none"; "": go_back_n for the
+	// ACK-clocked schemes, none (open loop) for the rate-based ones.
 	Recovery string          `toml:"recovery,omitempty"`
 	RTOMin   *units.Duration `toml:"rto_min,omitempty"`
 }
@@ -34,7 +37,14 @@ func (e *Experiment) transportConfig() model.Transport {
 	if t.RTOMin != nil {
 		out.RTOMin = algos.Time(*t.RTOMin)
 	}
+	out.RateSchemes = t.ratesRecover()
 	return out
+}
+
+// ratesRecover says the rate-based schemes run over the transport: the
+// file asks for a recovery.
+func (t Transport) ratesRecover() bool {
+	return t.Recovery == model.RecoveryGoBackN.String() || t.Recovery == model.RecoverySelective.String()
 }
 
 // ackClocked says some algorithm of the experiment runs over the transport.
@@ -48,16 +58,16 @@ func (e *Experiment) ackClocked() bool {
 }
 
 // validateTransport checks what [transport]'s keys' rules (package keys)
-// cannot see alone: that the experiment runs an ACK-clocked scheme, on the
-// packet model.
+// cannot see alone: that the experiment runs an ACK-clocked scheme, or asks
+// the rate-based ones to recover, on the packet model.
 func (e *Experiment) validateTransport(bad func(key, format string, args ...any)) {
 	t := e.Transport
 	set := t.AckEvery != nil || t.Recovery != "" || t.RTOMin != nil
 	if !set {
 		return
 	}
-	if !e.ackClocked() {
-		bad("transport", "applies to the ACK-clocked schemes (dctcp, hpcc, swift, timely), and the experiment runs none; the others run open loop")
+	if !e.ackClocked() && !t.ratesRecover() {
+		bad("transport", "applies to the ACK-clocked schemes (dctcp, hpcc, swift, timely), and the experiment runs none; the rate-based schemes run open loop unless transport.recovery is \"go_back_n\" or \"selective\"")
 	}
 	if e.Model != "packet" {
 		bad("transport", "the transport is the packet model's; use model = \"packet\"")
