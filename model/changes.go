@@ -42,6 +42,7 @@ func (s *Packet) retime(j int32, capacity float64) {
 		} else { // it starts now, at the new rate
 			was := f.done
 			f.done = t + algos.TransmitTime(int(f.bytes), capacity)
+			p.syncHead()
 			switch {
 			case f.flags&queuedExit == 0:
 				p.link.at(p.link.len() - p.onward).arrive += f.done - was

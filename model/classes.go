@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"maps"
+	"math/bits"
 	"math/rand/v2"
 
 	"qcnlab/algos"
@@ -111,23 +112,27 @@ func (c *Config) classCount() int {
 // forwarding jitter drawn as they start), until the port's scheduler
 // starts them.
 type classQueue struct {
-	wait    ring[queued]
-	onward  ring[frame] // the records of the waiting frames that go on to the next switch
+	// What every frame of the class touches first, together: its
+	// arrival, its wait, its start and its departure (3 cache lines).
+	wait   ring[queued]
+	onward ring[frame] // the records of the waiting frames that go on to the next switch
+	bytes  int         // its occupancy, the frame in service included
+	buffer int
+	sent   int64
+	cp     algos.CongestionPoint
+	level  meanMax // its occupancy's mean and largest since the last boundary
+	dcp    algos.DepartingCP
+
+	deficit int         // DWRR: bytes it may still send this turn
+	turn    bool        // DWRR: its quantum for this turn is in deficit
+	quantum int         // DWRR: its weight times the quantum
 	exits   ring[frame] // those of the waiting frames followed to their receivers
 	inq     ring[int32] // with ingress accounting, the link each came in by
-	bytes   int         // its occupancy, the frame in service included
-	buffer  int
-	deficit int  // DWRR: bytes it may still send this turn
-	turn    bool // DWRR: its quantum for this turn is in deficit
-	quantum int  // DWRR: its weight times the quantum
-	cp      algos.CongestionPoint
-	dcp     algos.DepartingCP
-	level   meanMax // its occupancy's mean and largest since the last boundary
 
-	// Whole-run counters, marked at the summary's boundaries.
-	sent, drops, dropped, marked int64
-	marks                        []classMark
-	segments                     []meanMax
+	// Whole-run counters, marked at the summary's boundaries (and sent).
+	drops, dropped, marked int64
+	marks                  []classMark
+	segments               []meanMax
 }
 
 // classMark is a class's counters at a boundary.
@@ -142,6 +147,11 @@ type classSet struct {
 	strict int
 	rr     int   // DWRR: the class whose turn it is
 	held   uint8 // PFC: the classes paused (pfc_classes.go)
+	// waiting is the classes with frames waiting (bit c: q[c].wait.n > 0),
+	// so that the scheduler finds them without reading every class's
+	// queue, a cache line each.
+	waiting uint8
+
 	// ctl is the control queue (control.go), nil without control frames;
 	// ctlMsgs the messages of the control frames that leave the network
 	// here, in order, waitCtlExits those of them waiting.
@@ -229,8 +239,11 @@ func (p *port) arriveClass(now algos.Time, f *algos.Frame, class uint8, flags ui
 			e.done = now + p.serviceTime(f.Bytes)
 			done = e.done
 			p.queue.push(e)
+			p.syncHead()
 		} else {
 			q.wait.push(e)
+			p.cls.waiting |= 1 << class
+
 		}
 		q.bytes += f.Bytes
 		p.bytes += f.Bytes
@@ -290,10 +303,15 @@ func (s *Packet) startNext(p *port, pi int32, done algos.Time) {
 	h := p.queue.pushSlot()
 	*h = *q.wait.front()
 	q.wait.drop()
+	if q.wait.n == 0 && c != ctlClass {
+		cs.waiting &^= 1 << c
+	}
+
 	if s.ingress != nil && c != ctlClass {
 		p.inq.push(q.inq.pop())
 	}
 	h.done = done + p.serviceTime(int(h.bytes))
+	p.syncHead()
 	switch {
 	case h.flags&queuedExit == 0:
 		r := p.link.pushSlot()
@@ -329,24 +347,16 @@ func (cs *classSet) pick(held bool) int {
 	if held {
 		return -1
 	}
-	for c := 0; c < cs.strict; c++ {
-		if cs.q[c].wait.n > 0 && cs.held&(1<<c) == 0 {
-			return c
-		}
+	ready := cs.waiting &^ cs.held // classes with frames, not paused
+	if strict := ready & (1<<cs.strict - 1); strict != 0 {
+		return bits.TrailingZeros8(strict) // the first strict class with frames
 	}
-	ready := false
-	for c := cs.strict; c < len(cs.q); c++ {
-		if cs.q[c].wait.n > 0 && cs.held&(1<<c) == 0 {
-			ready = true
-			break
-		}
-	}
-	if !ready {
+	if ready>>cs.strict == 0 {
 		return -1
 	}
 	for {
 		q := &cs.q[cs.rr]
-		if q.wait.n > 0 && cs.held&(1<<cs.rr) == 0 {
+		if ready&(1<<cs.rr) != 0 {
 			if !q.turn {
 				q.deficit += q.quantum
 				q.turn = true
@@ -424,7 +434,9 @@ func (s *Packet) enterClass(p *port, pi int32, f *frame, l *limiter, last bool, 
 			}
 		}
 	}
-	s.syncService(pi)
+	if p.classesUnwatched() {
+		s.syncService(pi)
+	}
 }
 
 // ClassSummary is one traffic class of a port over a window or a phase.

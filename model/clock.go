@@ -1,6 +1,7 @@
 package model
 
 import (
+	"math/bits"
 	"math/rand/v2"
 
 	"qcnlab/algos"
@@ -45,12 +46,33 @@ import (
 type jitter struct {
 	max algos.Time // 0: none
 	rng rand.PCG
+	// inv is (2^64-1)/max: draw divides by multiplying, for a 64-bit
+	// division costs tens of cycles a frame-hop.
+	inv uint64
+}
+
+func newJitter(max algos.Time, seed uint64) jitter {
+	return jitter{max: max, rng: *rand.NewPCG(seed, streamJitter), inv: ^uint64(0) / uint64(max)}
 }
 
 // draw is a frame's forwarding delay: its arrival is that much later,
 // though never before the frame before it on its link's (Packet.sendOn).
+// It is the draw modulo max, exactly (remainder): the same numbers as
+// the plain division.
 func (j *jitter) draw() algos.Time {
-	return algos.Time(j.rng.Uint64() % uint64(j.max))
+	return algos.Time(remainder(j.rng.Uint64(), uint64(j.max), j.inv))
+}
+
+// remainder is x mod d, given inv = (2^64-1)/d (d > 0). The high word of
+// x*inv undershoots x/d by less than 1, so the quotient it gives is
+// exact or one short, and one subtraction makes the remainder exact.
+func remainder(x, d, inv uint64) uint64 {
+	q, _ := bits.Mul64(x, inv)
+	r := x - q*d
+	if r >= d {
+		r -= d
+	}
+	return r
 }
 
 // startClocks draws each host's clock offset and seeds the jitter.
@@ -62,7 +84,7 @@ func (s *Packet) startClocks() {
 		}
 	}
 	if s.cfg.SwitchJitter > 0 {
-		s.jitter = jitter{max: s.cfg.SwitchJitter, rng: *rand.NewPCG(s.cfg.Seed, streamJitter)}
+		s.jitter = newJitter(s.cfg.SwitchJitter, s.cfg.Seed)
 	}
 }
 

@@ -118,6 +118,7 @@ func (s *Packet) enterControl(p *port, pi int32, f *frame) {
 	if started {
 		e.done = s.now + p.serviceTime(ControlBytes)
 		p.queue.push(e)
+		p.syncHead()
 	} else {
 		cs.ctl.wait.push(e)
 	}

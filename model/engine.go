@@ -24,16 +24,18 @@ const (
 // feedback that comes back. The network is data (network.go): a chain of
 // bottlenecks (a dumbbell, a parking lot) or a fabric, walked the same way.
 type Packet struct {
-	cfg      Config
-	net      *network
-	now      algos.Time
-	agenda   agenda
-	hosts    []host
-	lims     []*limiter // the first statics are the network's flows; a frame names its limiter by index
-	ports    []*port
-	events   uint64 // discrete events handled: releases, arrivals, departures, feedback, timers
-	released uint64 // frames the hosts' NICs sent
-	done     bool
+	cfg    Config
+	net    *network
+	now    algos.Time
+	agenda agenda
+	hosts  []host
+	lims   []*limiter // the first statics are the network's flows; a frame names its limiter by index
+	ports  []*port    // into portStore
+	// portStore holds the ports, in order, in one array.
+	portStore []port
+	events    uint64 // discrete events handled: releases, arrivals, departures, feedback, timers
+	released  uint64 // frames the hosts' NICs sent
+	done      bool
 
 	delivered []int64       // per limiter, bytes that left the network (dense: counted per frame)
 	statics   int           // the limiters of the network's flows: the summary's sources
@@ -127,13 +129,15 @@ func NewPacket(cfg Config) (*Packet, error) {
 		return nil, fmt.Errorf("%d hosts and %d switch ports: the engine follows at most %d of them", len(n.topo.Hosts), len(n.ports), maxStreams/3)
 	}
 	t := n.topo
+	s.portStore = make([]port, len(n.ports))
 	for j, tp := range n.ports {
 		p := t.Ports[tp]
 		cp := cfg.Scheme.NewCP(algos.CPEnv{
 			Network: netw, CPID: j + 1, Capacity: p.Capacity, Buffer: float64(p.Buffer),
 			Rand: rand.New(rand.NewPCG(cfg.Seed, streamCP+uint64(j))),
 		}, cfg.Params)
-		port := newPort(p.Name, p.Capacity, p.Buffer, cfg.FrameBytes, cp)
+		port := &s.portStore[j]
+		newPort(port, p.Name, p.Capacity, p.Buffer, cfg.FrameBytes, cp)
 		port.tier, port.to, port.delay, port.exitDelay = p.Tier, int32(p.To), p.Delay, n.exitDelay[j]
 		s.ports = append(s.ports, port)
 		s.marking = s.marking || port.dcp != nil

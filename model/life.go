@@ -56,7 +56,7 @@ func (s *Packet) linkFrameArrives(pi int32) {
 	f := p.link.front() // valid until the port sends another frame on
 	p.link.drop()
 	s.syncLink(pi)
-	if p.unwatched() {
+	if p.unwatched() && (p.cls == nil || p.classesUnwatched()) {
 		s.syncService(pi)
 	}
 	if f.flags&frameCtl != 0 { // a control frame, on its way back
@@ -191,9 +191,7 @@ func (s *Packet) serviceEnds(pi int32) {
 }
 
 // due reports whether the frame port p serves has left by t.
-func (p *port) due(t algos.Time) bool {
-	return p.queue.n > 0 && p.queue.buf[p.queue.head].done <= t
-}
+func (p *port) due(t algos.Time) bool { return p.headDone <= t }
 
 // serve applies every departure from port p (index pi) up to t, in order,
 // and returns how many it applied: each frame leaves onto the port's link,
@@ -204,6 +202,9 @@ func (p *port) due(t algos.Time) bool {
 // that would feed an empty stream, which nothing else would look at, runs
 // at its time (syncService).
 func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
+	if p.headDone > t {
+		return 0
+	}
 	n := 0
 	for p.queue.n > 0 {
 		q := p.queue.front()
@@ -272,8 +273,9 @@ func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
 		}
 	}
 	if n > 0 {
+		p.syncHead()
 		p.frames += uint64(n)
-		if p.unwatched() {
+		if p.unwatched() && (p.cls == nil || p.classesUnwatched()) {
 			s.syncService(pi)
 		}
 	}
@@ -344,7 +346,7 @@ func (s *Packet) receiveFrame(pi int32) {
 	f := p.exits.front() // valid until the port delivers another frame
 	p.exits.drop()
 	s.syncReceive(pi)
-	if p.unwatched() {
+	if p.unwatched() && (p.cls == nil || p.classesUnwatched()) {
 		s.syncService(pi)
 	}
 	s.events++
@@ -398,20 +400,51 @@ func (s *Packet) syncReceive(pi int32) {
 // serving reports whether port p is serving a frame that goes on (exit
 // 0) or leaves the network here (exit queuedExit).
 func (p *port) serving(exit uint8) bool {
-	if p.queue.n == 0 {
-		return false
-	}
-	h := p.queue.front()
-	return h.done != pendingDone && h.flags&queuedExit == exit
+	return p.headDone < pendingDone && p.headFlags&queuedExit == exit
 }
 
 // unwatched reports whether port pi's service slot may have to be armed,
-// or is: a frame that will join an empty stream waits behind one of the
-// other kind (syncService). Cheap, for every arrival and departure.
+// or is (syncService): when it is false, syncService would change
+// nothing. Cheap, for every arrival and departure; true at a port with
+// classes, whose frames' ways are its classes' (mustServeClasses).
 func (p *port) unwatched() bool {
 	return p.svcAt != algos.Never || p.cls != nil ||
-		p.onward > 0 && p.link.n == p.onward && p.queue.front().flags&queuedExit != 0 ||
-		p.toReceivers > 0 && p.exits.n == p.toReceivers && p.queue.front().flags&queuedExit == 0
+		p.onward > 0 && p.link.n == p.onward && p.headFlags&queuedExit != 0 ||
+		p.toReceivers > 0 && p.exits.n == p.toReceivers && p.headFlags&queuedExit == 0
+}
+
+// mustServe reports whether the departure of the frame port p serves, if
+// it serves one (headDone), must run at its time: it starts nothing anyone
+// watches, and a frame behind it, queued or waiting in its class, will
+// join an empty stream (an onward frame behind one that leaves the
+// network here, or the reverse with receivers followed), or a control
+// frame lands at its host as it departs.
+func (p *port) mustServe() bool {
+	if p.cls != nil {
+		return p.mustServeClasses()
+	}
+	if p.headFlags&queuedExit != 0 {
+		return p.onward > 0 && p.link.n == p.onward
+	}
+	return p.toReceivers > 0 && p.exits.n == p.toReceivers
+}
+
+// classesUnwatched is unwatched at a port with classes.
+func (p *port) classesUnwatched() bool {
+	return p.svcAt != algos.Never || p.headDone < pendingDone && p.mustServeClasses()
+}
+
+// mustServeClasses is mustServe at a port with classes: the frames
+// waiting in the classes' queues count too.
+func (p *port) mustServeClasses() bool {
+	cs := p.cls
+	if cs.waitCtlExits > 0 || p.headFlags&(queuedCtl|queuedExit) == queuedCtl|queuedExit {
+		return true
+	}
+	if p.headFlags&queuedExit != 0 {
+		return p.onward+cs.waitOnward > 0 && p.link.n == p.onward
+	}
+	return p.toReceivers+cs.waitExits > 0 && p.exits.n == p.toReceivers
 }
 
 // syncService arms port pi's service slot at its head's departure when
@@ -423,20 +456,8 @@ func (p *port) unwatched() bool {
 func (s *Packet) syncService(pi int32) {
 	p := s.ports[pi]
 	at := algos.Never
-	if p.queue.n > 0 {
-		if h := p.queue.front(); h.done != pendingDone {
-			onward := h.flags&queuedExit == 0
-			waitOnward, waitExits := p.onward, p.toReceivers
-			ctl := false      // a control frame leaving the network here lands at its host as it departs
-			if p.cls != nil { // the frames waiting in the classes' queues too
-				waitOnward += p.cls.waitOnward
-				waitExits += p.cls.waitExits
-				ctl = p.cls.waitCtlExits > 0 || h.flags&(queuedCtl|queuedExit) == queuedCtl|queuedExit
-			}
-			if ctl || !onward && waitOnward > 0 && p.link.len() == p.onward || onward && waitExits > 0 && p.exits.len() == p.toReceivers {
-				at = h.done
-			}
-		}
+	if p.headDone < pendingDone && p.mustServe() { // it serves a frame, and must
+		at = p.headDone
 	}
 	if at != p.svcAt {
 		p.svcAt = at

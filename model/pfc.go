@@ -395,6 +395,7 @@ func (s *Packet) holdPort(k int32) {
 			if q.flags&queuedExit == 0 {
 				p.link.at(p.link.len() - p.onward).arrive = 0 // its jitter is drawn again
 			}
+			p.syncHead()
 		}
 	}
 	s.syncService(k)
@@ -426,6 +427,7 @@ func (s *Packet) releasePort(k int32) {
 		}
 		if h.done == pendingDone {
 			h.done = s.now + algos.TransmitTime(int(h.bytes), p.capacity)
+			p.syncHead()
 			s.started(p, k, h)
 		}
 	}

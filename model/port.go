@@ -15,27 +15,22 @@ import (
 type port struct {
 	// The fields every frame touches come first, together, for they are
 	// read for every frame at every port of a fabric, which is larger than
-	// the caches: a departure, then an arrival, then the way on.
-	queue     ring[queued]      // the head's done is its departure; the others' pendingDone
-	bytes     int               // occupancy, including the frame on the wire
-	level     levelStats        // since the last boundary
-	sentBytes int64             // bytes that finished
-	frames    uint64            // frames that left
-	exitCount uint64            // frames that left the network here
-	dcp       algos.DepartingCP // cp, if it also acts on departures; else nil
-	cls       *classSet         // its traffic classes, nil with one (classes.go)
-	sw        *switchBuffer     // its switch's shared buffer, nil with a buffer per port (buffer.go)
-	arrivals  int64             // frames that arrived: a fabric lists the ports that carried traffic
-	buffer    int
-	svcBytes  int        // frame size whose service time is cached
-	svc       algos.Time // its time on the link
-	cp        algos.CongestionPoint
-	// PFC (pfc.go): xoff is MaxInt without it, so one comparison per frame
-	// is all it costs.
-	xoff int
-	held bool // paused by the next switch: no frame starts service
-	pfc  *portPFC
-	inq  ring[int32] // with ingress accounting, the link each queued frame came in by (pfc_ingress.go)
+	// the caches: a departure, then an arrival, then the way on. The ports
+	// are one array (Packet.portStore), in topology order, so that a port
+	// is a few cache lines, not a dozen spread over the heap.
+	queue       ring[queued] // the head's done is its departure; the others' pendingDone
+	bytes       int          // occupancy, including the frame on the wire
+	buffer      int
+	onward      int   // see link
+	toReceivers int   // see exits
+	held        bool  // paused by the next switch: no frame starts service
+	headFlags   uint8 // the queue's front's flags, if it has one (syncHead)
+	to          int32 // the node its link leads to
+	// headDone is the queue's front's done, Never if the queue is empty:
+	// whether a frame is due is then known without a read of the queue's
+	// buffer, another cache line (syncHead keeps it).
+	headDone algos.Time
+	svcAt    algos.Time // the key of its service slot (syncService)
 	// The frames it sends on to the next switch: at the front of link,
 	// those that have left, in flight; behind them the records of the
 	// onward frames queued, the one in service with its arrival set, the
@@ -43,31 +38,47 @@ type port struct {
 	// has a notification point, exits holds, alike, the frames that leave
 	// the network here on their way to their receivers (toReceivers of
 	// them queued).
-	link                ring[frame]
-	onward, toReceivers int
-	to                  int32      // the node its link leads to
-	delay               algos.Time // its link's propagation
-	exits               ring[frame]
-	exitDelay           algos.Time // the propagation to the receivers of the frames that leave the network here
+	link  ring[frame]
+	delay algos.Time // its link's propagation
 	// linkSeq and exitSeq are the agenda's sequence numbers for the next
 	// frame to reach an empty link or receivers' stream: taken when the
 	// stream was last keyed, as if the queued frame were already on its
 	// way, so that ties fall as they would with its departure known early.
-	linkSeq, exitSeq uint64
-	svcAt            algos.Time // the key of its service slot (syncService)
+	linkSeq  uint64
+	svcBytes int        // frame size whose service time is cached
+	svc      algos.Time // its time on the link
+	cls      *classSet  // its traffic classes, nil with one (classes.go)
+	cp       algos.CongestionPoint
+	dcp      algos.DepartingCP // cp, if it also acts on departures; else nil
+	// PFC (pfc.go): xoff is MaxInt without it, so one comparison per frame
+	// is all it costs.
+	xoff      int
+	arrivals  int64      // frames that arrived: a fabric lists the ports that carried traffic
+	sentBytes int64      // bytes that finished
+	frames    uint64     // frames that left
+	level     levelStats // since the last boundary
 
-	name     string
-	tier     string
-	capacity float64
+	// What only some frames, or some networks, touch.
+	exits     ring[frame]
+	exitDelay algos.Time // the propagation to the receivers of the frames that leave the network here
+	exitSeq   uint64
+	exitCount uint64        // frames that left the network here
+	sw        *switchBuffer // its switch's shared buffer, nil with a buffer per port (buffer.go)
+	pfc       *portPFC
+	inq       ring[int32] // with ingress accounting, the link each queued frame came in by (pfc_ingress.go)
 
 	// Counters over the whole run; the summary takes the differences
 	// between their marks at the window's and the phases' boundaries.
 	drops     int64
 	dropped   int64 // bytes
 	feedbacks int64
-	marked    int64      // frames its CP marked (ECN)
-	capBits   float64    // capacity integrated up to capSince, bits
-	capSince  algos.Time // when the capacity last changed
+	marked    int64 // frames its CP marked (ECN)
+
+	name     string
+	tier     string
+	capacity float64
+	capBits  float64    // capacity integrated up to capSince, bits
+	capSince algos.Time // when the capacity last changed
 	// The frame on the wire when the capacity last changed finishes at the
 	// old rate, until wireDone: the link's capacity until then is oldRate
 	// (retime), so that a change cannot make a busy link read above 1.
@@ -86,15 +97,27 @@ type portMark struct {
 	capBits                         float64
 }
 
-func newPort(name string, capacity float64, buffer, frame int, cp algos.CongestionPoint) *port {
-	p := &port{
+// newPort makes *p a port with no frame.
+func newPort(p *port, name string, capacity float64, buffer, frame int, cp algos.CongestionPoint) {
+	*p = port{
 		name: name, capacity: capacity, buffer: buffer, cp: cp,
 		xoff: math.MaxInt, svcAt: algos.Never,
 		level: newLevelStats(float64(frame), float64(buffer)),
 	}
 	p.dcp, _ = cp.(algos.DepartingCP)
+	p.headDone = algos.Never
 	p.marks = []portMark{p.mark(0)}
-	return p
+}
+
+// syncHead caches the queue's front (headDone, headFlags): called after
+// whatever changes the front or its departure.
+func (p *port) syncHead() {
+	if p.queue.n == 0 {
+		p.headDone = algos.Never
+		return
+	}
+	h := &p.queue.buf[p.queue.head]
+	p.headDone, p.headFlags = h.done, h.flags
 }
 
 // mark returns the counters at t, after the departures up to t. A frame
@@ -169,6 +192,9 @@ func (p *port) arrive(now algos.Time, f *algos.Frame, flags uint8, fb *algos.Fee
 			done = now + p.serviceTime(f.Bytes)
 		}
 		p.queue.push(queued{done: done, bytes: uint16(f.Bytes), lim: int32(f.Source), flags: flags})
+		if p.queue.n == 1 {
+			p.headDone, p.headFlags = done, flags
+		}
 		p.bytes += f.Bytes
 		p.level.reach(float64(p.bytes))
 		p.level.set(now, float64(p.bytes))

@@ -20,14 +20,15 @@ import (
 // where they are called (a growth check inside advance cost the dumbbell
 // 4.8% more instructions, out of line); reach is one comparison.
 type levelStats struct {
-	from       algos.Time // start of the measurement
+	// What every change touches first, together.
 	last       algos.Time // time of the last change
 	level      float64    // level since last
 	sum, sumSq float64    // integrals of level and level^2, in byte-picoseconds
 	min, max   float64
-	hist       []float64 // hist[k]: picoseconds at levels in ((k-1) granules, k granules]; none above top
-	top        float64   // the highest level the histogram has a bin for
-	inv        float64   // 1 / the granule, a hair less so that whole granules stay in their bin
+	hist       []float64  // hist[k]: picoseconds at levels in ((k-1) granules, k granules]; none above top
+	top        float64    // the highest level the histogram has a bin for
+	inv        float64    // 1 / the granule, a hair less so that whole granules stay in their bin
+	from       algos.Time // start of the measurement
 	granule    float64
 	bins       int // the most bins the histogram may need: levels up to the top given
 }
