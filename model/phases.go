@@ -46,9 +46,10 @@ func (s *Packet) initTimeline() {
 
 func (s *Packet) markSources() []sourceMark {
 	m := make([]sourceMark, s.statics)
+	tc := s.sourceCounts()
 	for i := range m {
 		l := s.lims[i]
-		m[i] = sourceMark{feedbacks: l.feedbacks, cnps: l.cnps, delivered: s.delivered[i], rate: l.rate, tc: l.transportCounts()}
+		m[i] = sourceMark{feedbacks: l.feedbacks, cnps: l.cnps, delivered: s.delivered[i], rate: l.rate, tc: tc[i]}
 	}
 	return m
 }
@@ -162,6 +163,7 @@ func (s *Packet) measure(from, to int, whole bool) (listed, all []BottleneckSumm
 		all[j] = sum
 	}
 	srcs = make([]SourceSummary, s.statics)
+	counts := s.sourceCounts()
 	for i := range srcs {
 		lim := s.lims[i]
 		ss := &srcs[i]
@@ -169,7 +171,7 @@ func (s *Packet) measure(from, to int, whole bool) (listed, all []BottleneckSumm
 		l := &s.loops[i]
 		lo, hi := l.min, l.max
 		a := s.srcMarks[min(from, len(s.srcMarks)-1)][i]
-		b := sourceMark{feedbacks: lim.feedbacks, cnps: lim.cnps, delivered: s.delivered[i], rate: lim.rate, tc: lim.transportCounts()}
+		b := sourceMark{feedbacks: lim.feedbacks, cnps: lim.cnps, delivered: s.delivered[i], rate: lim.rate, tc: counts[i]}
 		if to < s.passed {
 			b = s.srcMarks[to+1][i]
 		}

@@ -107,9 +107,12 @@ type SourceSummary struct {
 	// received from its receiver's notification point.
 	CNPs int64 `json:"cnps,omitempty"`
 	// The transport (transport.go), of an ACK-clocked scheme or of a
-	// rate-based one with a recovery: the ACKs and
-	// NACKs its sender received, the bytes it sent again, and its
-	// retransmission timeouts.
+	// rate-based one with a recovery: the ACKs and NACKs its senders
+	// received, the bytes they sent again, and their retransmission
+	// timeouts, summed over every connection of the source: its greedy
+	// flow and, on a chain, each short flow it sent (a fabric's short
+	// flows go from host to host, not from a source: flows.csv.gz has
+	// theirs).
 	ACKs               int64 `json:"acks,omitempty"`
 	NACKs              int64 `json:"nacks,omitempty"`
 	RetransmittedBytes int64 `json:"retransmitted_bytes,omitempty"`

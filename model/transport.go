@@ -892,12 +892,56 @@ func (a transportCounts) minus(b transportCounts) transportCounts {
 	return transportCounts{a.acks - b.acks, a.retx - b.retx, a.timeouts - b.timeouts, a.nacks - b.nacks}
 }
 
+func (a transportCounts) plus(b transportCounts) transportCounts {
+	return transportCounts{a.acks + b.acks, a.retx + b.retx, a.timeouts + b.timeouts, a.nacks + b.nacks}
+}
+
 // transportCounts are l's counters, zero without a transport.
 func (l *limiter) transportCounts() transportCounts {
 	if tp := l.tp; tp != nil {
 		return transportCounts{tp.acks, tp.retx, tp.timeouts, tp.nacks}
 	}
 	return transportCounts{}
+}
+
+// sourceCounts are each source's transport counters: its greedy
+// connection's and, on a chain, those of every short flow it has sent,
+// over and going (a chain's short flow over the transport is a
+// connection of its own from its source's host, chainFlowArrival). A
+// fabric's short flows go between hosts, not from a source: their
+// counters are their records' only.
+func (s *Packet) sourceCounts() []transportCounts {
+	tc := make([]transportCounts, s.statics)
+	for i := range tc {
+		tc[i] = s.lims[i].transportCounts()
+	}
+	if !s.net.chain {
+		return tc
+	}
+	for i, r := range s.pool.transport {
+		tc[i] = tc[i].plus(r)
+	}
+	for _, l := range s.lims[s.statics:] {
+		tc[l.host] = tc[l.host].plus(l.transportCounts())
+	}
+	return tc
+}
+
+// retireTransport moves the counters of l, a chain's short flow whose
+// limiter is freed, to its source's sums in the pool, where sourceCounts
+// finds them after the limiter serves another flow. The flow is over, its
+// record made: nothing reads them on l again.
+func (s *Packet) retireTransport(l *limiter) {
+	tp := l.tp
+	if tp == nil || !s.net.chain {
+		return
+	}
+	r := &s.pool
+	if r.transport == nil {
+		r.transport = make([]transportCounts, s.statics)
+	}
+	r.transport[l.host] = r.transport[l.host].plus(l.transportCounts())
+	tp.acks, tp.retx, tp.timeouts, tp.nacks = 0, 0, 0, 0
 }
 
 // sendingRate is the rate l sends at: its limiter's, or for a window-limited

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"strconv"
 	"testing"
 
 	"qcnlab/algos"
@@ -146,5 +147,51 @@ func TestTransportAckEveryAboveTheWindowCompletes(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// A chain's source over the transport counts every connection it has: its
+// greedy flow's ACKs, NACKs, resent bytes and timeouts and those of each
+// short flow it sent, which run over connections of their own. On a
+// dumbbell with a small buffer, both lose frames; each source's counters
+// are the sums of its short flows' records and its greedy flow's.
+func TestTransportSourceCountsItsShortFlows(t *testing.T) {
+	sc, err := algos.Lookup("qcn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := baseConfig(sc, 4, 10e9)
+	cfg.Duration, cfg.Warmup, cfg.Buffer = 20*ms, 0, 20e3
+	if cfg.Params, err = sc.Resolve(cfg.Network(), nil); err != nil {
+		t.Fatal(err)
+	}
+	cfg.Traffic = &Traffic{LongFlows: 1, ShortRate: 20000, ShortSizes: FixedSize("100KB", 100e3), Drain: Drain{Stop: 2 * ms}}
+	cfg.Transport = Transport{Recovery: RecoveryGoBackN, RateSchemes: true}
+	short := make(map[string]transportCounts)
+	var flows int
+	cfg.OnFlow = func(r *FlowRecord) {
+		flows++
+		c := short[r.From]
+		short[r.From] = c.plus(transportCounts{retx: r.Retransmitted, timeouts: r.Timeouts, nacks: r.NACKs})
+	}
+	sim, sum := run(t, cfg)
+	var shortRetx, greedyRetx int64
+	for i, ss := range sum.Sources {
+		g := sim.lims[i].transportCounts()
+		want := g.plus(short["src"+strconv.Itoa(i)])
+		shortRetx += short["src"+strconv.Itoa(i)].retx
+		greedyRetx += g.retx
+		got := transportCounts{ss.ACKs, ss.RetransmittedBytes, ss.Timeouts, ss.NACKs}
+		if got.retx != want.retx || got.timeouts != want.timeouts || got.nacks != want.nacks {
+			t.Errorf("source %d: %d B resent, %d timeouts, %d NACKs; want its greedy flow's and short flows' sums %d B, %d, %d",
+				i, got.retx, got.timeouts, got.nacks, want.retx, want.timeouts, want.nacks)
+		}
+		if got.acks <= g.acks {
+			t.Errorf("source %d: %d ACKs, no more than its greedy flow's %d", i, got.acks, g.acks)
+		}
+	}
+	if flows < 20 || shortRetx == 0 || greedyRetx == 0 || sim.pool.transport == nil {
+		t.Errorf("%d short flows, %d B resent by them, %d B by the greedy flows, limiters reused %v: the test needs losses on both and reused limiters",
+			flows, shortRetx, greedyRetx, sim.pool.transport != nil)
 	}
 }

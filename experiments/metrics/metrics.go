@@ -222,7 +222,7 @@ var (
 	PathCount    = source("path_count", "", "distinct paths a fabric flow's frames took: 1 under ECMP, up to every equal-cost path when sprayed; 0 on a chain, and before the flow's first frame arrived", "",
 		func(x *model.SourceSummary) (float64, bool) { return float64(x.PathCount), true })
 	CNPs               = source("cnps", "frames", "notifications (DCQCN's CNPs) the source's reaction point received from its receiver", "", func(x *model.SourceSummary) (float64, bool) { return float64(x.CNPs), true })
-	ACKs               = source("acks", "frames", "over the transport (the ACK-clocked schemes; the others with a recovery): the ACKs and NACKs the source's sender received", "", func(x *model.SourceSummary) (float64, bool) { return float64(x.ACKs), true })
+	ACKs               = source("acks", "frames", "over the transport (the ACK-clocked schemes; the others with a recovery): the ACKs and NACKs the source's senders received, over all its connections (a chain source's short flows too)", "", func(x *model.SourceSummary) (float64, bool) { return float64(x.ACKs), true })
 	NACKs              = source("nacks", "frames", "over the transport: of those, the NACKs (a gap at the receiver)", "", func(x *model.SourceSummary) (float64, bool) { return float64(x.NACKs), true })
 	RetransmittedBytes = source("retransmitted_bytes", "bytes", "over the transport: the bytes the source sent again (loss recovery)", "", func(x *model.SourceSummary) (float64, bool) { return float64(x.RetransmittedBytes), true })
 	Timeouts           = source("timeouts", "", "over the transport: the source's retransmission timeouts", "", func(x *model.SourceSummary) (float64, bool) { return float64(x.Timeouts), true })
