@@ -192,7 +192,9 @@ func (s *Packet) measure(from, to int, whole bool) (listed, all []BottleneckSumm
 			}
 			ss.FinalRateBps, ss.FeedbackFrames, ss.CNPs = b.rate, b.feedbacks-a.feedbacks, b.cnps-a.cnps
 		}
-		ss.ACKs, ss.RetransmittedBytes, ss.Timeouts, ss.NACKs = tc.acks, tc.retx, tc.timeouts, tc.nacks
+		if lim.tp != nil { // zero over the transport is a count, not "none"
+			ss.ACKs, ss.RetransmittedBytes, ss.Timeouts, ss.NACKs = &tc.acks, &tc.retx, &tc.timeouts, &tc.nacks
+		}
 		if hi >= 0 {
 			lo, hi := lo.Seconds(), hi.Seconds()
 			ss.LoopDelayMin, ss.LoopDelayMax = &lo, &hi

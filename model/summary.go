@@ -112,11 +112,12 @@ type SourceSummary struct {
 	// timeouts, summed over every connection of the source: its greedy
 	// flow and, on a chain, each short flow it sent (a fabric's short
 	// flows go from host to host, not from a source: flows.csv.gz has
-	// theirs).
-	ACKs               int64 `json:"acks,omitempty"`
-	NACKs              int64 `json:"nacks,omitempty"`
-	RetransmittedBytes int64 `json:"retransmitted_bytes,omitempty"`
-	Timeouts           int64 `json:"timeouts,omitempty"`
+	// theirs). Sources over the transport always have the four; the others
+	// none.
+	ACKs               *int64 `json:"acks,omitempty"`
+	NACKs              *int64 `json:"nacks,omitempty"`
+	RetransmittedBytes *int64 `json:"retransmitted_bytes,omitempty"`
+	Timeouts           *int64 `json:"timeouts,omitempty"`
 }
 
 // Sample is one point of the time series. On a chain it has every port and

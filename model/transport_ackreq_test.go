@@ -1,7 +1,9 @@
 package model
 
 import (
+	"encoding/json"
 	"strconv"
+	"strings"
 	"testing"
 
 	"qcnlab/algos"
@@ -28,9 +30,9 @@ func TestTransportAckRequestByHand(t *testing.T) {
 	rtt := 100*us + 2*tx + 2*algos.TransmitTime(AckBytes, 10e9)
 	turn := 3*tx + rtt // from a window's first frame to the next's
 	wantACKs := int(cfg.Duration / turn)
-	if len(w.acks) != wantACKs || sum.Sources[0].ACKs != int64(wantACKs) {
+	if len(w.acks) != wantACKs || counted(t, sum.Sources[0].ACKs) != int64(wantACKs) {
 		t.Fatalf("%d ACKs (summary %d), want %d: one per window of four frames in %d ps",
-			len(w.acks), sum.Sources[0].ACKs, wantACKs, cfg.Duration)
+			len(w.acks), *sum.Sources[0].ACKs, wantACKs, cfg.Duration)
 	}
 	for k, a := range w.acks {
 		if want := int64(4*k+4) * 1500; a.Seq != want || a.Nack {
@@ -181,7 +183,7 @@ func TestTransportSourceCountsItsShortFlows(t *testing.T) {
 		want := g.plus(short["src"+strconv.Itoa(i)])
 		shortRetx += short["src"+strconv.Itoa(i)].retx
 		greedyRetx += g.retx
-		got := transportCounts{ss.ACKs, ss.RetransmittedBytes, ss.Timeouts, ss.NACKs}
+		got := transportCounts{counted(t, ss.ACKs), counted(t, ss.RetransmittedBytes), counted(t, ss.Timeouts), counted(t, ss.NACKs)}
 		if got.retx != want.retx || got.timeouts != want.timeouts || got.nacks != want.nacks {
 			t.Errorf("source %d: %d B resent, %d timeouts, %d NACKs; want its greedy flow's and short flows' sums %d B, %d, %d",
 				i, got.retx, got.timeouts, got.nacks, want.retx, want.timeouts, want.nacks)
@@ -193,5 +195,46 @@ func TestTransportSourceCountsItsShortFlows(t *testing.T) {
 	if flows < 20 || shortRetx == 0 || greedyRetx == 0 || sim.pool.transport == nil {
 		t.Errorf("%d short flows, %d B resent by them, %d B by the greedy flows, limiters reused %v: the test needs losses on both and reused limiters",
 			flows, shortRetx, greedyRetx, sim.pool.transport != nil)
+	}
+}
+
+// counted is a source's transport count, which a source over the
+// transport always has.
+func counted(t *testing.T, n *int64) int64 {
+	t.Helper()
+	if n == nil {
+		t.Fatal("a source over the transport without a transport count")
+	}
+	return *n
+}
+
+// A source over the transport has its four counts in the summary even when
+// they are 0 (summary.json then says 0, not nothing: "timeouts" present
+// and 0 is not "not over the transport"); a source not over it has none.
+func TestTransportZeroCountsAreWritten(t *testing.T) {
+	ws := &windowScheme{window: 4 * 1500}
+	cfg := baseConfig(ws.scheme(), 1, 10e9)
+	cfg.Duration, cfg.Warmup = ms, 0
+	_, sum := run(t, cfg)
+	data, err := json.Marshal(sum.Sources[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{`"acks":`, `"nacks":0`, `"retransmitted_bytes":0`, `"timeouts":0`} {
+		if !strings.Contains(string(data), key) {
+			t.Errorf("source over the transport: %s has no %s", data, key)
+		}
+	}
+	open := baseConfig(noneScheme(t), 1, 10e9)
+	open.Duration, open.Warmup = ms, 0
+	_, sum = run(t, open)
+	data, err = json.Marshal(sum.Sources[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{"acks", "nacks", "retransmitted_bytes", "timeouts"} {
+		if strings.Contains(string(data), `"`+key+`"`) {
+			t.Errorf("source open loop: %s has %s", data, key)
+		}
 	}
 }
