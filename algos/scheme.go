@@ -2,6 +2,7 @@ package algos
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -299,6 +300,8 @@ func (p Param) Validate(x float64) error {
 	switch {
 	case x != x:
 		return fmt.Errorf("not a number")
+	case math.IsInf(x, 0):
+		return fmt.Errorf("%g is not a finite number", x) // +Inf would switch a scheme's mechanism off
 	case x < p.Min:
 		return fmt.Errorf("%g is below the minimum %g", x, p.Min)
 	case p.Max != 0 && x > p.Max:
