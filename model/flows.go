@@ -221,6 +221,7 @@ func (s *Packet) freeLimiter(l *limiter) {
 	h.removeLimiter(l)
 	s.pool.retired[0] += l.emitted
 	s.pool.retired[1] += s.delivered[l.id]
+	s.retireTransport(l)
 	l.emitted, s.delivered[l.id] = 0, 0
 	l.epoch++
 	l.tgen++
@@ -233,4 +234,7 @@ func (s *Packet) freeLimiter(l *limiter) {
 type limiterPool struct {
 	free    []int32
 	retired [2]int64 // bytes the short flows of reused limiters released and delivered
+	// transport sums, per source, the transport counters of a chain's
+	// short flows whose limiters were freed (sourceCounts).
+	transport []transportCounts
 }

@@ -20,15 +20,16 @@ type frame struct {
 	route uint32
 	bytes uint16
 	hop   uint8 // the index in its route of the port it goes to next
-	flags uint8 // frameEnd, frameECN
+	flags uint8 // frameEnd, frameECN, frameLast, frameCtl, frameAckReq
 }
 
 // Frame flags.
 const (
-	frameEnd  uint8 = 1 << iota // a chain's short flow's last frame (traffic.go)
-	frameECN                    // marked congestion-experienced by a CP (DCQCN)
-	frameLast                   // the last frame of a fabric's flow of a given size (flows.go)
-	frameCtl                    // a control frame: a congestion point's feedback or a CNP (control.go)
+	frameEnd    uint8 = 1 << iota // a chain's short flow's last frame (traffic.go)
+	frameECN                      // marked congestion-experienced by a CP (DCQCN)
+	frameLast                     // the last frame of a fabric's flow of a given size (flows.go)
+	frameCtl                      // a control frame: a congestion point's feedback or a CNP (control.go)
+	frameAckReq                   // its sender asks for an ACK at once (transport.go): a header bit, no bytes
 )
 
 // queued is a frame in a switch port's queue; done is when its last bit

@@ -46,9 +46,10 @@ func (s *Packet) initTimeline() {
 
 func (s *Packet) markSources() []sourceMark {
 	m := make([]sourceMark, s.statics)
+	tc := s.sourceCounts()
 	for i := range m {
 		l := s.lims[i]
-		m[i] = sourceMark{feedbacks: l.feedbacks, cnps: l.cnps, delivered: s.delivered[i], rate: l.rate, tc: l.transportCounts()}
+		m[i] = sourceMark{feedbacks: l.feedbacks, cnps: l.cnps, delivered: s.delivered[i], rate: l.rate, tc: tc[i]}
 	}
 	return m
 }
@@ -162,6 +163,7 @@ func (s *Packet) measure(from, to int, whole bool) (listed, all []BottleneckSumm
 		all[j] = sum
 	}
 	srcs = make([]SourceSummary, s.statics)
+	counts := s.sourceCounts()
 	for i := range srcs {
 		lim := s.lims[i]
 		ss := &srcs[i]
@@ -169,7 +171,7 @@ func (s *Packet) measure(from, to int, whole bool) (listed, all []BottleneckSumm
 		l := &s.loops[i]
 		lo, hi := l.min, l.max
 		a := s.srcMarks[min(from, len(s.srcMarks)-1)][i]
-		b := sourceMark{feedbacks: lim.feedbacks, cnps: lim.cnps, delivered: s.delivered[i], rate: lim.rate, tc: lim.transportCounts()}
+		b := sourceMark{feedbacks: lim.feedbacks, cnps: lim.cnps, delivered: s.delivered[i], rate: lim.rate, tc: counts[i]}
 		if to < s.passed {
 			b = s.srcMarks[to+1][i]
 		}
@@ -190,7 +192,9 @@ func (s *Packet) measure(from, to int, whole bool) (listed, all []BottleneckSumm
 			}
 			ss.FinalRateBps, ss.FeedbackFrames, ss.CNPs = b.rate, b.feedbacks-a.feedbacks, b.cnps-a.cnps
 		}
-		ss.ACKs, ss.RetransmittedBytes, ss.Timeouts, ss.NACKs = tc.acks, tc.retx, tc.timeouts, tc.nacks
+		if lim.tp != nil { // zero over the transport is a count, not "none"
+			ss.ACKs, ss.RetransmittedBytes, ss.Timeouts, ss.NACKs = &tc.acks, &tc.retx, &tc.timeouts, &tc.nacks
+		}
 		if hi >= 0 {
 			lo, hi := lo.Seconds(), hi.Seconds()
 			ss.LoopDelayMin, ss.LoopDelayMax = &lo, &hi

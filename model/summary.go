@@ -107,13 +107,17 @@ type SourceSummary struct {
 	// received from its receiver's notification point.
 	CNPs int64 `json:"cnps,omitempty"`
 	// The transport (transport.go), of an ACK-clocked scheme or of a
-	// rate-based one with a recovery: the ACKs and
-	// NACKs its sender received, the bytes it sent again, and its
-	// retransmission timeouts.
-	ACKs               int64 `json:"acks,omitempty"`
-	NACKs              int64 `json:"nacks,omitempty"`
-	RetransmittedBytes int64 `json:"retransmitted_bytes,omitempty"`
-	Timeouts           int64 `json:"timeouts,omitempty"`
+	// rate-based one with a recovery: the ACKs and NACKs its senders
+	// received, the bytes they sent again, and their retransmission
+	// timeouts, summed over every connection of the source: its greedy
+	// flow and, on a chain, each short flow it sent (a fabric's short
+	// flows go from host to host, not from a source: flows.csv.gz has
+	// theirs). Sources over the transport always have the four; the others
+	// none.
+	ACKs               *int64 `json:"acks,omitempty"`
+	NACKs              *int64 `json:"nacks,omitempty"`
+	RetransmittedBytes *int64 `json:"retransmitted_bytes,omitempty"`
+	Timeouts           *int64 `json:"timeouts,omitempty"`
 }
 
 // Sample is one point of the time series. On a chain it has every port and

@@ -18,7 +18,22 @@ import (
 // (ReceiverCheckSeq, rdma-hw.cc:453-480): an in-order frame that carries
 // the cumulative sequence past the next multiple of ack_every bytes is
 // acknowledged; an out-of-order frame is answered with a NACK; a duplicate
-// is not answered. The ACK carries the cumulative sequence, the ECN echo
+// is not answered. The first milestone is ack_every (the HPCC code's
+// m_milestone_rx starts there).
+//
+// A sender that can send nothing more until an ACK comes asks for one, as
+// RoCE's AckReq bit on a message's last packet and TCP's immediate ACK of
+// what a receiver holds back do: its message's last frame, and a frame
+// after which the window lets no new one go, carry a flag (the frame stays
+// the same size). The receiver answers such a frame at once, a duplicate
+// too, if it holds bytes in order that no ACK has reported; else a window
+// below ack_every would wait for a milestone it never reaches. (The HPCC
+// code also acknowledges each m_chunk boundary the sequence reaches, in
+// ReceiverCheckSeq, which bounds the wait when L2_CHUNK_SIZE is set.) With
+// ack_every at most a frame every frame in order is acknowledged, and the
+// flag changes nothing.
+//
+// An ACK carries the cumulative sequence, the ECN echo
 // and send time of the frame that triggered it and, for a telemetry sender,
 // the INT each egress port stamped on that frame as it left.
 //
@@ -72,7 +87,9 @@ func (r Recovery) String() string { return Recoveries[r] }
 type Transport struct {
 	// AckEvery: the receiver acknowledges when its cumulative sequence
 	// passes each multiple of AckEvery bytes (the HPCC code's
-	// L2_ACK_INTERVAL; its run.py sets 1: every frame). 0 is 1.
+	// L2_ACK_INTERVAL; its run.py sets 1: every frame), and at once a
+	// frame whose sender asks for an ACK (a message's last, one that
+	// fills its window). 0 is 1.
 	AckEvery int64
 	Recovery Recovery
 	// RTOMin is the least retransmission timeout; 0 is DefaultRTOMin.
@@ -145,6 +162,7 @@ type transport struct {
 	// Receiver.
 	rcvNxt    int64 // the next byte expected (none: the highest byte received)
 	milestone int64
+	acked     int64 // the cumulative sequence the receiver's last ACK or NACK carried
 	nackAt    algos.Time
 	lastNack  int64
 	rcvd      seqBits // selective: the frames received beyond rcvNxt
@@ -198,10 +216,11 @@ func (c *Config) rateTransport() bool {
 func (s *Packet) newTransport(l *limiter, f flowSpec, netw *algos.Network, stream uint64, rp algos.ReactionPoint) *transport {
 	cfg := &s.cfg
 	tp := &transport{s: s, l: l, rp: rp, rpT: algos.Never, mode: cfg.Transport.Recovery, frame: int64(cfg.FrameBytes), size: f.size,
-		rtoAt: algos.Never, rtoMin: cfg.Transport.RTOMin, backoff: 1, lineRate: f.lineRate, milestone: 1}
+		rtoAt: algos.Never, rtoMin: cfg.Transport.RTOMin, backoff: 1, lineRate: f.lineRate}
 	if tp.rtoMin <= 0 {
 		tp.rtoMin = DefaultRTOMin
 	}
+	tp.milestone = tp.nextMilestone() // ack_every, as the HPCC code's m_milestone_rx starts
 	base, ackTx := s.pathRTT(l)
 	tp.ackTx = ackTx
 	tp.ackDelay = algos.Time(tp.ackTx*float64(algos.Second) + 0.5)
@@ -466,6 +485,12 @@ func (s *Packet) transportSent(l *limiter, f *frame, bytes int, e algos.Time) {
 	}
 	tp.high = max(tp.high, end)
 	tp.inNet++
+	if tp.size > 0 && end >= tp.size || tp.rp == nil && tp.windowBlocks(tp.nxt) {
+		// The message's last frame, or one after which the window lets
+		// no new frame go: the sender can send nothing more until an
+		// ACK comes, so it asks for one at once (ackRequested).
+		f.flags |= frameAckReq
+	}
 	if tp.ints != nil {
 		tp.fitINT()
 	}
@@ -583,7 +608,7 @@ func (s *Packet) transportReceive(l *limiter, f *frame) {
 	if tp.mode == RecoveryNone {
 		// Every frame counts; the ACK says the highest byte received.
 		tp.rcvNxt = max(tp.rcvNxt, seq+bytes)
-		if tp.rcvNxt >= tp.milestone || (tp.size > 0 && tp.rcvNxt >= tp.size) {
+		if tp.rcvNxt >= tp.milestone || (tp.size > 0 && tp.rcvNxt >= tp.size) || tp.ackRequested(f) {
 			tp.milestone = tp.nextMilestone()
 			s.sendAck(l, f, false, -1)
 		}
@@ -602,7 +627,7 @@ func (s *Packet) transportReceive(l *limiter, f *frame) {
 			tp.rcvd.advance(k)
 		}
 		complete := tp.size > 0 && tp.rcvNxt >= tp.size
-		if tp.rcvNxt >= tp.milestone || complete {
+		if tp.rcvNxt >= tp.milestone || complete || tp.ackRequested(f) {
 			tp.milestone = tp.nextMilestone()
 			s.sendAck(l, f, false, -1)
 		}
@@ -626,7 +651,21 @@ func (s *Packet) transportReceive(l *limiter, f *frame) {
 		}
 	default:
 		s.delivered[l.id] -= bytes // a duplicate
+		if tp.ackRequested(f) {    // and what it has is not yet acknowledged
+			tp.milestone = tp.nextMilestone()
+			s.sendAck(l, f, false, -1)
+		}
 	}
+}
+
+// ackRequested says frame f asks for an ACK at once and the receiver owes
+// one: it has bytes in order that no ACK or NACK has reported yet. An ACK
+// it sent reaches the sender (ACKs are never dropped), so one it does not
+// owe would tell nothing new. With ack_every at most a frame the receiver
+// never owes one (every frame in order is acknowledged), so the request
+// changes nothing there.
+func (tp *transport) ackRequested(f *frame) bool {
+	return f.flags&frameAckReq != 0 && tp.rcvNxt > tp.acked
 }
 
 // nextMilestone is the next multiple of ack_every above the receiver's
@@ -654,6 +693,7 @@ func (s *Packet) sendAck(l *limiter, f *frame, nack bool, sack int64) {
 	} else {
 		s.sendAckFrame(l, f)
 	}
+	tp.acked = tp.rcvNxt
 	m := l.acks.pushSlot()
 	m.at, m.seq, m.sack, m.sent, m.ints = at, tp.rcvNxt, sack, f.sent, -1
 	m.ece, m.nack, m.nhops = f.flags&frameECN != 0, nack, 0
@@ -852,12 +892,56 @@ func (a transportCounts) minus(b transportCounts) transportCounts {
 	return transportCounts{a.acks - b.acks, a.retx - b.retx, a.timeouts - b.timeouts, a.nacks - b.nacks}
 }
 
+func (a transportCounts) plus(b transportCounts) transportCounts {
+	return transportCounts{a.acks + b.acks, a.retx + b.retx, a.timeouts + b.timeouts, a.nacks + b.nacks}
+}
+
 // transportCounts are l's counters, zero without a transport.
 func (l *limiter) transportCounts() transportCounts {
 	if tp := l.tp; tp != nil {
 		return transportCounts{tp.acks, tp.retx, tp.timeouts, tp.nacks}
 	}
 	return transportCounts{}
+}
+
+// sourceCounts are each source's transport counters: its greedy
+// connection's and, on a chain, those of every short flow it has sent,
+// over and going (a chain's short flow over the transport is a
+// connection of its own from its source's host, chainFlowArrival). A
+// fabric's short flows go between hosts, not from a source: their
+// counters are their records' only.
+func (s *Packet) sourceCounts() []transportCounts {
+	tc := make([]transportCounts, s.statics)
+	for i := range tc {
+		tc[i] = s.lims[i].transportCounts()
+	}
+	if !s.net.chain {
+		return tc
+	}
+	for i, r := range s.pool.transport {
+		tc[i] = tc[i].plus(r)
+	}
+	for _, l := range s.lims[s.statics:] {
+		tc[l.host] = tc[l.host].plus(l.transportCounts())
+	}
+	return tc
+}
+
+// retireTransport moves the counters of l, a chain's short flow whose
+// limiter is freed, to its source's sums in the pool, where sourceCounts
+// finds them after the limiter serves another flow. The flow is over, its
+// record made: nothing reads them on l again.
+func (s *Packet) retireTransport(l *limiter) {
+	tp := l.tp
+	if tp == nil || !s.net.chain {
+		return
+	}
+	r := &s.pool
+	if r.transport == nil {
+		r.transport = make([]transportCounts, s.statics)
+	}
+	r.transport[l.host] = r.transport[l.host].plus(l.transportCounts())
+	tp.acks, tp.retx, tp.timeouts, tp.nacks = 0, 0, 0, 0
 }
 
 // sendingRate is the rate l sends at: its limiter's, or for a window-limited

@@ -126,6 +126,7 @@ const (
 	noFlows     = "empty for a run without flows of a given size"
 	noFlowsDone = "empty for a run without flows of a given size, or none completed"
 	noIncast    = "empty for a run without an incast"
+	noTransport = "empty for a source not over the transport (summary.json leaves it out); 0 over it is a count"
 )
 
 func run(name, unit, doc, missing string, f func(s *model.Summary) (float64, bool)) *Metric {
@@ -178,6 +179,14 @@ func InPhase(p *model.PhaseSummary) *model.Summary {
 	return &model.Summary{Bottlenecks: p.Bottlenecks, Sources: p.Sources, JainFairness: p.JainFairness, Tiers: p.Tiers}
 }
 
+// count is an optional count's value, and whether there is one.
+func count(p *int64) (float64, bool) {
+	if p == nil {
+		return 0, false
+	}
+	return float64(*p), true
+}
+
 func optional(p *float64) (float64, bool) {
 	if p == nil {
 		return 0, false
@@ -222,10 +231,10 @@ var (
 	PathCount    = source("path_count", "", "distinct paths a fabric flow's frames took: 1 under ECMP, up to every equal-cost path when sprayed; 0 on a chain, and before the flow's first frame arrived", "",
 		func(x *model.SourceSummary) (float64, bool) { return float64(x.PathCount), true })
 	CNPs               = source("cnps", "frames", "notifications (DCQCN's CNPs) the source's reaction point received from its receiver", "", func(x *model.SourceSummary) (float64, bool) { return float64(x.CNPs), true })
-	ACKs               = source("acks", "frames", "over the transport (the ACK-clocked schemes; the others with a recovery): the ACKs and NACKs the source's sender received", "", func(x *model.SourceSummary) (float64, bool) { return float64(x.ACKs), true })
-	NACKs              = source("nacks", "frames", "over the transport: of those, the NACKs (a gap at the receiver)", "", func(x *model.SourceSummary) (float64, bool) { return float64(x.NACKs), true })
-	RetransmittedBytes = source("retransmitted_bytes", "bytes", "over the transport: the bytes the source sent again (loss recovery)", "", func(x *model.SourceSummary) (float64, bool) { return float64(x.RetransmittedBytes), true })
-	Timeouts           = source("timeouts", "", "over the transport: the source's retransmission timeouts", "", func(x *model.SourceSummary) (float64, bool) { return float64(x.Timeouts), true })
+	ACKs               = source("acks", "frames", "over the transport (the ACK-clocked schemes; the others with a recovery): the ACKs and NACKs the source's senders received, over all its connections (a chain source's short flows too)", noTransport, func(x *model.SourceSummary) (float64, bool) { return count(x.ACKs) })
+	NACKs              = source("nacks", "frames", "over the transport: of those, the NACKs (a gap at the receiver)", noTransport, func(x *model.SourceSummary) (float64, bool) { return count(x.NACKs) })
+	RetransmittedBytes = source("retransmitted_bytes", "bytes", "over the transport: the bytes the source sent again (loss recovery)", noTransport, func(x *model.SourceSummary) (float64, bool) { return count(x.RetransmittedBytes) })
+	Timeouts           = source("timeouts", "", "over the transport: the source's retransmission timeouts", noTransport, func(x *model.SourceSummary) (float64, bool) { return count(x.Timeouts) })
 
 	FlowsStarted    = flows("started", "", "flows of a given size that started in [warmup, duration]", func(f *model.FlowSummary) float64 { return float64(f.Started) })
 	FlowsCompleted  = flows("completed", "", "of those, the flows whose last byte was delivered by the end", func(f *model.FlowSummary) float64 { return float64(f.Completed) })

@@ -10,6 +10,8 @@ import (
 
 func ptr(x float64) *float64 { return &x }
 
+func pcount(n int64) *int64 { return &n }
+
 // Every metric is named as summary.json names it, in its scope's object,
 // reads the value written there, and is missing exactly where it is null.
 func TestNamesAndValuesAreSummaryJSONs(t *testing.T) {
@@ -19,7 +21,7 @@ func TestNamesAndValuesAreSummaryJSONs(t *testing.T) {
 			PausedFraction: 0.2, HeldFraction: 0.3, MarkedFrames: 21}},
 		Sources: []model.SourceSummary{{ThroughputBps: 16, FinalRateBps: 17, DeliveredBytes: 18, FeedbackFrames: 19,
 			LoopDelayMin: ptr(20), PausedFraction: 0.4, From: "h0", To: "h1", PathCount: 2, CNPs: 22,
-			ACKs: 34, NACKs: 35, RetransmittedBytes: 36, Timeouts: 37}},
+			ACKs: pcount(34), NACKs: pcount(35), RetransmittedBytes: pcount(36), Timeouts: pcount(37)}},
 		JainFairness: ptr(0.9),
 		Flows: &model.FlowSummary{Started: 23, Completed: 22, Lost: 1, FCTMean: 24, FCTP50: 25, FCTP95: 26, FCTP99: 27,
 			SlowdownMean: 28, SlowdownP50: 29, SlowdownP95: 30, SlowdownP99: 31,
