@@ -78,28 +78,7 @@ func (e *Experiment) losslessClasses() uint8 {
 
 // TrafficClass is traffic.class or its default, 0: the class of a chain's
 // sources and of a fabric's pattern and short flows.
-func (e *Experiment) TrafficClass() int {
-	if c := e.Traffic.Class; c != nil {
-		return *c
-	}
-	return 0
-}
-
-// setFlowClasses gives the flows of fabric f their classes: the
-// pattern's and the short flows traffic.class, those of [[flows]] their
-// own or traffic.class. The explicit flows are the last of f.Flows.
-func (e *Experiment) setFlowClasses(f *model.Fabric) {
-	explicit := len(f.Flows) - len(e.Flows)
-	for i := range f.Flows {
-		f.Flows[i].Class = e.TrafficClass()
-		if k := i - explicit; k >= 0 && e.Flows[k].Class != nil {
-			f.Flows[i].Class = *e.Flows[k].Class
-		}
-	}
-	if f.Short != nil {
-		f.Short.Class = e.TrafficClass()
-	}
-}
+func (e *Experiment) TrafficClass() int { return e.Traffic.ClassOf() }
 
 // validateClasses checks what the class keys' rules (package keys) cannot
 // see alone: the class each of [[flows]] names, PFC with several classes

@@ -7,6 +7,7 @@ import (
 
 	"qcnlab/algos"
 	"qcnlab/experiments/topology"
+	"qcnlab/experiments/traffic"
 	"qcnlab/units"
 )
 
@@ -110,7 +111,7 @@ func Default() *Experiment {
 			RTT:       units.Duration(100 * algos.Microsecond),
 		},
 		Sources: Sources{Count: 4, Stop: units.Duration(algos.Never)},
-		Traffic: defaultTraffic(),
+		Traffic: traffic.Default(),
 		Output: Output{
 			SampleInterval:    units.Duration(10 * algos.Microsecond),
 			RateWindow:        units.Duration(algos.Millisecond),

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -13,6 +12,7 @@ import (
 	"qcnlab/algos"
 	"qcnlab/experiments/keys"
 	"qcnlab/experiments/topology"
+	"qcnlab/experiments/traffic"
 	"qcnlab/model"
 	"qcnlab/model/topo"
 	"qcnlab/units"
@@ -22,16 +22,6 @@ import (
 // flows between its hosts, in place of the dumbbell's or parking lot's
 // sources: [network] describes the topology, [traffic] a pattern of flows,
 // [[flows]] explicit ones. model/fabric.go simulates it.
-
-// FlowEntry is a [[flows]] entry: one flow between two hosts.
-type FlowEntry struct {
-	From  *int            `toml:"from"` // required: nil only when the file left it out
-	To    *int            `toml:"to"`   // required
-	Start units.Duration  `toml:"start"`
-	Stop  *units.Duration `toml:"stop,omitempty"`  // default: never
-	Size  string          `toml:"size,omitempty"`  // "greedy" (the default) or a size
-	Class *int            `toml:"class,omitempty"` // default: traffic.class
-}
 
 // IsFabric reports whether the experiment's network is a fabric.
 func (e *Experiment) IsFabric() bool { return e.fabric() != nil }
@@ -69,17 +59,8 @@ func (e *Experiment) fabricDefaults(r *Experiment) {
 	}
 }
 
-// pattern is traffic.pattern with its default: a permutation, or none when
-// [[flows]] lists the flows.
-func (e *Experiment) pattern() string {
-	if e.Traffic.Pattern != "" {
-		return e.Traffic.Pattern
-	}
-	if len(e.Flows) > 0 {
-		return "none"
-	}
-	return "permutation"
-}
+// pattern is traffic.pattern with its default.
+func (e *Experiment) pattern() string { return e.Traffic.PatternOf(len(e.Flows)) }
 
 // hostCount is the number of hosts of a fabric, from its keys alone (0 if
 // they are out of bounds), so that bounds can be checked before building.
@@ -111,47 +92,10 @@ func (e *Experiment) Topology() (*topo.Topology, error) {
 
 // flowCount is the number of flows the traffic keys make, from the keys
 // alone, so that an absurd pattern is refused before it is listed.
-func (e *Experiment) flowCount() float64 {
-	h := float64(e.hostCount())
-	n := float64(len(e.Flows))
-	switch e.pattern() {
-	case "permutation":
-		n += h
-	case "all_to_all":
-		n += h * (h - 1)
-	case "incast":
-		if len(e.Traffic.IncastFrom) > 0 {
-			n += float64(len(e.Traffic.IncastFrom))
-		} else if e.Traffic.IncastSenders != nil {
-			n += float64(*e.Traffic.IncastSenders)
-		}
-	}
-	return n
-}
-
-// flowSize reads a flow size: "greedy" (0) or a whole number of bytes.
-func flowSize(s string) (int64, error) {
-	t := strings.TrimSpace(s)
-	if t == "" || t == "greedy" {
-		return 0, nil
-	}
-	b, err := units.ParseBytes(t)
-	if err != nil {
-		return 0, fmt.Errorf("%q is not \"greedy\" or a size such as \"64KB\"", s)
-	}
-	if b < 1 || b != float64(int64(b)) || b > model.MaxFlowBytes {
-		return 0, fmt.Errorf("%q: a flow's size is a whole number of bytes from 1B to %s", s, units.FormatBytes(model.MaxFlowBytes))
-	}
-	return int64(b), nil
-}
+func (e *Experiment) flowCount() float64 { return e.Traffic.Count(e.hostCount(), len(e.Flows)) }
 
 // fabricError is a problem of the fabric blamed on a key.
-type fabricError struct {
-	key string
-	err error
-}
-
-func (f *fabricError) Error() string { return f.key + ": " + f.err.Error() }
+type fabricError = traffic.KeyError
 
 // Fabric builds the model's fabric: the topology, the flows of the pattern
 // then those of [[flows]], and the short flows of [traffic]. An error names
@@ -184,18 +128,18 @@ func (e *Experiment) Fabric() (*model.Fabric, error) {
 	c := *f // the topology and its routes are shared, read-only
 	c.Flows = slices.Clone(f.Flows)
 	// Short flows' sizes may come from a file: read each time, not kept.
-	if tr := e.Traffic; tr.ShortFlowRate > 0 || (tr.Load != nil && *tr.Load > 0) {
+	if tr := e.Traffic; tr.Short() {
 		sizes, err := e.FlowSizes()
 		if err != nil {
-			return nil, &fabricError{"traffic.short_flow_sizes", err}
+			return nil, &fabricError{Key: "traffic.short_flow_sizes", Err: err}
 		}
 		rate := tr.ShortFlowRate
 		if tr.Load != nil {
 			rate = model.ShortFlowRate(*tr.Load, len(f.Topology.Hosts), float64(e.Network.Capacity), sizes)
 		}
-		c.Short = &model.ShortFlows{Rate: rate, Sizes: sizes, Drain: e.Traffic.drain()}
+		c.Short = &model.ShortFlows{Rate: rate, Sizes: sizes, Drain: e.Traffic.Drain()}
 	}
-	e.setFlowClasses(&c)
+	traffic.SetClasses(&c, e.Traffic, e.Flows)
 	return &c, nil
 }
 
@@ -225,7 +169,7 @@ func (e *Experiment) fabricKey() string {
 func (e *Experiment) buildFabric() (*model.Fabric, error) {
 	t, err := e.Topology()
 	if err != nil {
-		return nil, &fabricError{e.fabric().BuildKey(), err}
+		return nil, &fabricError{Key: e.fabric().BuildKey(), Err: err}
 	}
 	f := &model.Fabric{Topology: t}
 	if e.Network.Routing == "spray" {
@@ -234,66 +178,8 @@ func (e *Experiment) buildFabric() (*model.Fabric, error) {
 			f.Spray = model.RandomSpray
 		}
 	}
-	tr := e.Traffic
-	size, err := flowSize(tr.FlowSize)
-	if err != nil {
-		return nil, &fabricError{"traffic.flow_size", err}
-	}
-	hosts := len(t.Hosts)
-	switch e.pattern() {
-	case "permutation":
-		f.Flows = model.Permutation(hosts, e.Seed)
-	case "all_to_all":
-		f.Flows = model.AllToAll(hosts)
-	case "incast":
-		to := 0
-		if tr.IncastTo != nil {
-			to = *tr.IncastTo
-		}
-		var jitter algos.Time
-		if tr.IncastJitter != nil {
-			jitter = algos.Time(*tr.IncastJitter)
-		}
-		var flows []model.Flow
-		if len(tr.IncastFrom) > 0 {
-			flows, err = model.IncastFrom(to, tr.IncastFrom, size, tr.incastStart(), jitter, e.Seed)
-		} else {
-			senders := 0
-			if tr.IncastSenders != nil {
-				senders = *tr.IncastSenders
-			}
-			flows, err = model.Incast(t, to, senders, size, tr.incastStart(), jitter, e.Seed)
-		}
-		if err != nil {
-			// The receiver is checked in range before: what is left is
-			// the senders, listed or too many for the hosts away from it.
-			key := "traffic.incast_senders"
-			if len(tr.IncastFrom) > 0 {
-				key = "traffic.incast_from"
-			}
-			return nil, &fabricError{key, err}
-		}
-		f.Flows = flows
-		size = 0 // the incast's flows carry it
-	}
-	for i := range f.Flows {
-		if !f.Flows[i].Incast {
-			f.Flows[i].Size = size
-		}
-	}
-	for i, fe := range e.Flows {
-		s, err := flowSize(fe.Size)
-		if err != nil {
-			return nil, &fabricError{fmt.Sprintf("flows[%d].size", i), err}
-		}
-		if fe.From == nil || fe.To == nil {
-			return nil, &fabricError{fmt.Sprintf("flows[%d]", i), errors.New("a flow names its hosts, from and to")}
-		}
-		fl := model.Flow{From: *fe.From, To: *fe.To, Start: algos.Time(fe.Start), Size: s}
-		if fe.Stop != nil {
-			fl.Stop = algos.Time(*fe.Stop)
-		}
-		f.Flows = append(f.Flows, fl)
+	if f.Flows, err = traffic.Flows(t, e.Traffic, e.Flows, e.Seed); err != nil {
+		return nil, err
 	}
 	if e.Output.WatchPorts != nil {
 		f.WatchPorts = *e.Output.WatchPorts
@@ -301,77 +187,12 @@ func (e *Experiment) buildFabric() (*model.Fabric, error) {
 	if e.Output.WatchFlows != nil {
 		f.WatchFlows = *e.Output.WatchFlows
 	}
-	watch, err := e.watchedFlows(f, len(f.Flows)-len(e.Flows))
+	watch, err := traffic.Watched(e.Output.Watch, t, f.Flows, len(f.Flows)-len(e.Flows))
 	if err != nil {
-		return nil, &fabricError{"output.watch", err}
+		return nil, &fabricError{Key: "output.watch", Err: err}
 	}
 	f.Watch = watch
 	return f, nil
-}
-
-// watchedFlows is the order in which a fabric's time series follows its
-// flows: those output.watch names, then the explicit [[flows]] (from
-// index explicit on: the victims of an incast, say), then the others.
-func (e *Experiment) watchedFlows(f *model.Fabric, explicit int) ([]int, error) {
-	var out []int
-	seen := map[int]bool{}
-	add := func(i int) {
-		if !seen[i] {
-			seen[i] = true
-			out = append(out, i)
-		}
-	}
-	t := f.Topology
-	for _, w := range e.Output.Watch {
-		i, err := watchIndex(w, f.Flows, func(name string) (int, bool) {
-			if n, err := strconv.Atoi(name); err == nil {
-				return n, n >= 0 && n < len(t.Hosts)
-			}
-			for h := range t.Hosts {
-				if t.HostName(h) == name {
-					return h, true
-				}
-			}
-			return 0, false
-		})
-		if err != nil {
-			return nil, err
-		}
-		add(i)
-	}
-	for i := max(explicit, 0); i < len(f.Flows); i++ {
-		add(i)
-	}
-	if len(out) == len(f.Flows) && slices.IsSorted(out) {
-		return nil, nil // the flows in order: the default
-	}
-	return out, nil
-}
-
-// watchIndex resolves one output.watch entry: a flow's index, or
-// "FROM->TO" with hosts host resolves.
-func watchIndex(w any, flows []model.Flow, host func(string) (int, bool)) (int, error) {
-	switch v := w.(type) {
-	case int64:
-		if v < 0 || v >= int64(len(flows)) {
-			return 0, fmt.Errorf("flow %d is out of range: the fabric has flows 0 to %d", v, len(flows)-1)
-		}
-		return int(v), nil
-	case string:
-		a, b, ok := strings.Cut(v, "->")
-		from, okFrom := host(strings.TrimSpace(a))
-		to, okTo := host(strings.TrimSpace(b))
-		if !ok || !okFrom || !okTo {
-			return 0, fmt.Errorf("%q is not a flow's index or its hosts as \"20->1\" or \"h20->h1\"", v)
-		}
-		for i, fl := range flows {
-			if fl.From == from && fl.To == to {
-				return i, nil
-			}
-		}
-		return 0, fmt.Errorf("no flow from %s to %s", a, b)
-	}
-	return 0, fmt.Errorf("%v is not a flow's index or its hosts as \"20->1\"", w)
 }
 
 // flowKey is the key that made flow i of a fabric: the pattern's, or its
@@ -407,7 +228,7 @@ func (e *Experiment) validateFabric(bad func(key, format string, args ...any)) {
 func (e *Experiment) validateTrafficPattern(bad func(key, format string, args ...any)) {
 	tr := e.Traffic
 	hosts := e.hostCount()
-	if _, err := flowSize(tr.FlowSize); err != nil {
+	if _, err := traffic.FlowSize(tr.FlowSize); err != nil {
 		bad("traffic.flow_size", "%v", err)
 	}
 	inRange := func(key string, h int) {
@@ -462,7 +283,7 @@ func (e *Experiment) validateTrafficPattern(bad func(key, format string, args ..
 				bad(key+".to", "a flow from host %d to itself", *f.From)
 			}
 		}
-		if _, err := flowSize(f.Size); err != nil {
+		if _, err := traffic.FlowSize(f.Size); err != nil {
 			bad(key+".size", "%v", err)
 		}
 		if f.Stop != nil && *f.Stop <= f.Start {
@@ -483,7 +304,7 @@ func (e *Experiment) checkFabric(bad func(key, format string, args ...any)) {
 	cfg, err := e.fabricConfig()
 	var fe *fabricError
 	if errors.As(err, &fe) {
-		bad(fe.key, "%v", fe.err)
+		bad(fe.Key, "%v", fe.Err)
 		return
 	}
 	if err != nil {
@@ -548,14 +369,6 @@ func (e *Experiment) fabricPorts() int {
 		return t.Ports(e.Network)
 	}
 	return 0
-}
-
-// incastStart is when the incast's flows start.
-func (t Traffic) incastStart() algos.Time {
-	if t.IncastStart == nil {
-		return 0
-	}
-	return algos.Time(*t.IncastStart)
 }
 
 // SeriesShape is the number of queue and rate columns a run's time series

@@ -188,7 +188,7 @@ func (e *Experiment) validateConvergence(bad func(key, format string, args ...an
 	if moves {
 		bad("model", "seed 002's convergence model has both sources sending throughout (sources.start, sources.stop); use model = \"packet\"")
 	}
-	if !e.Traffic.classic() {
+	if !e.Traffic.Classic() {
 		bad("model", "seed 002's convergence model has one greedy flow per source (traffic); use model = \"packet\"")
 	}
 	if e.Network.PFC {
