@@ -1,14 +1,12 @@
 package experiments
 
 import (
-	"fmt"
 	"maps"
 	"slices"
 
 	"qcnlab/algos"
 	"qcnlab/experiments/keys"
 	"qcnlab/model"
-	"qcnlab/units"
 )
 
 // Traffic classes (model/classes.go): how many every switch port has,
@@ -80,37 +78,6 @@ func (e *Experiment) losslessClasses() uint8 {
 // sources and of a fabric's pattern and short flows.
 func (e *Experiment) TrafficClass() int { return e.Traffic.ClassOf() }
 
-// validateClasses checks what the class keys' rules (package keys) cannot
-// see alone: the class each of [[flows]] names, PFC with several classes
-// (by ingress accounting only) and its lossless classes.
-func (e *Experiment) validateClasses(bad func(key, format string, args ...any)) {
-	N := e.ClassCount()
-	if N < 1 || N > model.MaxClasses {
-		return // network.classes's rule reports it
-	}
-	for i, f := range e.Flows {
-		if f.Class != nil {
-			if msg := keys.ClassError(*f.Class, N); msg != "" {
-				bad(fmt.Sprintf("flows[%d].class", i), "%s", msg)
-			}
-		}
-	}
-	n := e.Network
-	if N > 1 && n.PFC && e.PFCAccounting() != "ingress" {
-		bad("network.pfc_accounting", "PFC per class is decided per link into a switch: with network.classes of 2 or more set network.pfc_accounting = \"ingress\"")
-	}
-	if pc := n.PFCClasses; pc != nil {
-		if !n.PFC {
-			bad("network.pfc_classes", "set network.pfc = true for them to apply")
-		}
-		for _, c := range pc {
-			if msg := keys.ClassError(c, N); msg != "" {
-				bad("network.pfc_classes", "%s", msg)
-			}
-		}
-	}
-}
-
 // BufferModel is network.buffer_model or its default, "per_port": each
 // egress queue its own drop-tail buffer, the seeds' model, on every
 // topology (the fabric built-ins' numbers and claims were measured with
@@ -153,61 +120,6 @@ func (e *Experiment) sharedBuffer() *model.SharedBuffer {
 	return sh
 }
 
-// validateBuffer checks the buffer model's keys.
-func (e *Experiment) validateBuffer(bad func(key, format string, args ...any)) {
-	n := e.Network
-	shared := e.BufferModel() == "shared"
-	switch m := n.BufferModel; {
-	case m == "":
-	case m != "per_port" && m != "shared":
-		bad("network.buffer_model", "%q: must be \"per_port\" or \"shared\"", m)
-		return
-	case shared && e.Model != "packet":
-		bad("network.buffer_model", "the shared buffer is the packet model's; use model = \"packet\"")
-	}
-	only := func(key string) bool {
-		if !shared {
-			bad(key, "set network.buffer_model = \"shared\" for it to apply")
-		}
-		return shared
-	}
-	whole := func(key string, b *units.Bytes, least float64) {
-		if b != nil && only(key) && (float64(*b) < least || float64(*b) != float64(int64(*b)) || *b > 1<<40) {
-			bad(key, "must be a whole number of bytes, at least %s", units.FormatBytes(least))
-		}
-	}
-	whole("network.switch_buffer", n.SwitchBuffer, 2*float64(n.FrameSize))
-	whole("network.queue_reserve", n.QueueReserve, 0)
-	if sh := e.sharedBuffer(); sh != nil && !e.IsFabric() {
-		// A chain's switch has one port: its queues' reserves must leave
-		// two frames of its buffer to share (a fabric's switches are
-		// checked as the network is built, model.ReserveError).
-		for j, l := range e.LinkConfigs() {
-			size := l.Buffer
-			if sh.Switch > 0 {
-				size = sh.Switch
-			}
-			if q := e.ClassCount() * sh.Reserve; size-q < 2*int(n.FrameSize) {
-				bad("network.queue_reserve", "switch %d's queues reserve %d B of its %d B shared buffer: leave at least two frames to share", j, q, size)
-				break
-			}
-		}
-	}
-	if a := n.DTAlpha; a != nil && only("network.dt_alpha") && !(*a > 0 && *a <= 64) {
-		bad("network.dt_alpha", "must be in (0, 64]")
-	}
-	if shared && n.PFC {
-		switch {
-		case e.PFCAccounting() != "ingress":
-			bad("network.pfc_accounting", "a shared buffer's PFC is decided per link into a switch: set network.pfc_accounting = \"ingress\"")
-		case n.PFCThreshold == "static":
-			bad("network.pfc_threshold", "a shared buffer's PFC thresholds follow its free space: leave it out, or \"dynamic\"")
-		case n.PFCXoff != nil || n.PFCXon != nil:
-			bad("network.pfc_xoff", "a shared buffer's PFC thresholds are dynamic, derived: leave network.pfc_xoff and network.pfc_xon out")
-		}
-	}
-}
-
 // classParams gives k, for scheme sc, each class's RED thresholds, where
 // sc marks by them; k unchanged otherwise.
 func (e *Experiment) classParams(sc *algos.Scheme, k *model.Classes) *model.Classes {
@@ -236,43 +148,25 @@ func (e *Experiment) classParams(sc *algos.Scheme, k *model.Classes) *model.Clas
 	return &c
 }
 
-// validateClassRED checks the lists of RED's thresholds per class: one
-// value per class, each in the scheme's range, with k_min at most k_max.
+// validateClassRED checks each class's RED thresholds against the range
+// of every scheme that marks by them (the lists' lengths are the
+// registry's, keys.CrossRules).
 func (e *Experiment) validateClassRED(bad func(key, format string, args ...any)) {
 	n := e.Network
 	N := e.ClassCount()
-	lists := []struct {
-		key string
-		n   int
-	}{{"network.class_k_min", len(n.ClassKMin)}, {"network.class_k_max", len(n.ClassKMax)}, {"network.class_p_max", len(n.ClassPMax)}}
-	given := false
-	for _, l := range lists {
-		if l.n == 0 {
-			continue
-		}
-		given = true
-		if N < 2 {
-			bad(l.key, "applies with network.classes of 2 or more")
-			return
-		}
-		if l.n != N {
-			bad(l.key, "%d values for %d classes: give one per class", l.n, N)
-			return
+	for _, l := range []int{len(n.ClassKMin), len(n.ClassKMax), len(n.ClassPMax)} {
+		if l != 0 && (N < 2 || l != N) {
+			return // the registry reports it
 		}
 	}
-	if !given {
+	if n.ClassKMin == nil && n.ClassKMax == nil && n.ClassPMax == nil {
 		return
 	}
-	marks := false
 	for _, name := range e.Algorithms {
-		sc, err := algos.Lookup(name)
-		if err != nil {
-			continue // reported elsewhere
-		}
-		if _, ok := sc.Param("k_min"); !ok {
+		if !keys.Marks(name) {
 			continue
 		}
-		marks = true
+		sc, _ := algos.Lookup(name)
 		v, err := e.ParamValues(name)
 		if err != nil {
 			continue // reported elsewhere
@@ -286,9 +180,6 @@ func (e *Experiment) validateClassRED(bad func(key, format string, args ...any))
 				return
 			}
 		}
-	}
-	if !marks {
-		bad("network.class_k_min", "none of the algorithms marks by RED's k_min, k_max and p_max (DCQCN does)")
 	}
 }
 
@@ -312,29 +203,4 @@ func (e *Experiment) SendsControlFrames(name string) bool {
 	}
 	return e.IsFabric() && e.Network.Routing != "spray" && !(e.Network.PFC && e.PFCAccounting() != "ingress") &&
 		slices.Contains(defaultControlFrames, name)
-}
-
-// validateControlFrames checks network.control_frames: schemes of the
-// experiment, on a fabric routed by ECMP.
-func (e *Experiment) validateControlFrames(bad func(key, format string, args ...any)) {
-	l := e.Network.ControlFrames
-	if len(l) == 0 {
-		return
-	}
-	switch {
-	case !e.IsFabric():
-		bad("network.control_frames", "a chain's reverse ports are not simulated: its feedback travels out of band")
-		return
-	case e.Network.Routing == "spray":
-		bad("network.control_frames", "control frames take the reverse of their flow's route: they need routing = \"ecmp\"")
-		return
-	case e.Network.PFC && e.PFCAccounting() != "ingress":
-		bad("network.control_frames", "control frames need PFC decided per link into a switch: set network.pfc_accounting = \"ingress\"")
-		return
-	}
-	for _, name := range l {
-		if !slices.Contains(e.Algorithms, name) {
-			bad("network.control_frames", "%q is not one of the experiment's algorithms %q", name, e.Algorithms)
-		}
-	}
 }

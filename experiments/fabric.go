@@ -10,12 +10,10 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"qcnlab/algos"
-	"qcnlab/experiments/keys"
 	"qcnlab/experiments/topology"
 	"qcnlab/experiments/traffic"
 	"qcnlab/model"
 	"qcnlab/model/topo"
-	"qcnlab/units"
 )
 
 // A fabric is a data-center network (leaf-spine, fat-tree or custom) with
@@ -207,93 +205,11 @@ func (e *Experiment) flowKey(i, fromPattern int) string {
 // validateFabric checks a fabric's keys, each problem under its key, and
 // builds the network only once the keys are in bounds.
 func (e *Experiment) validateFabric(bad func(key, format string, args ...any)) {
-	isSet := func(key string) bool { _, ok := e.origin[key]; return ok }
-	if e.Traffic.LongFlows != 1 && isSet("traffic.long_flows") {
-		bad("traffic.long_flows", "a fabric's flows are [traffic] pattern and [[flows]]; long_flows is the chains' sources'")
-	}
-	if e.Model != "packet" {
-		bad("network.topology", "the %s model has one bottleneck; a fabric needs model = \"packet\"", e.Model)
-	}
 	e.fabric().Validate(e.Network, bad)
 	if hosts := e.hostCount(); hosts > topology.MaxHosts {
 		bad("network.topology", "%d hosts; the most is %d", hosts, topology.MaxHosts)
 	} else {
 		e.shapeErrors(bad)
-	}
-	e.validateTrafficPattern(bad)
-}
-
-// validateTrafficPattern checks [traffic]'s fabric keys and [[flows]]
-// against the host count.
-func (e *Experiment) validateTrafficPattern(bad func(key, format string, args ...any)) {
-	tr := e.Traffic
-	hosts := e.hostCount()
-	if _, err := traffic.FlowSize(tr.FlowSize); err != nil {
-		bad("traffic.flow_size", "%v", err)
-	}
-	inRange := func(key string, h int) {
-		if hosts > 0 && (h < 0 || h >= hosts) {
-			bad(key, "host %d is out of range: the topology has hosts 0 to %d", h, hosts-1)
-		}
-	}
-	if e.pattern() == "incast" {
-		to := 0
-		if tr.IncastTo != nil {
-			to = *tr.IncastTo
-		}
-		inRange("traffic.incast_to", to)
-		for _, h := range tr.IncastFrom {
-			inRange("traffic.incast_from", h)
-			if h == to {
-				bad("traffic.incast_from", "host %d is the incast's receiver", h)
-			}
-		}
-		switch {
-		case tr.IncastSenders != nil && len(tr.IncastFrom) > 0:
-			bad("traffic.incast_senders", "give incast_senders (drawn from the seed) or incast_from (listed), not both")
-		case tr.IncastSenders == nil && len(tr.IncastFrom) == 0:
-			bad("traffic.incast_senders", "missing: an incast needs incast_senders = M or incast_from = [...]")
-		case tr.IncastSenders != nil && (*tr.IncastSenders < 1 || *tr.IncastSenders >= max(hosts, 2)):
-			bad("traffic.incast_senders", "%d: from 1 to %d senders on %d hosts", *tr.IncastSenders, max(hosts-1, 1), hosts)
-		}
-	} else {
-		for _, key := range []string{"traffic.incast_senders", "traffic.incast_from", "traffic.incast_to", "traffic.incast_jitter", "traffic.incast_start"} {
-			if _, ok := e.origin[key]; ok {
-				bad(key, "applies to pattern = \"incast\"")
-			}
-		}
-	}
-	if tr.Load != nil && (!(*tr.Load >= 0) || *tr.Load > 10) {
-		bad("traffic.load", "must be a share of the host links' capacity, from 0 to 10")
-	}
-	if tr.Load != nil && tr.ShortFlowRate > 0 {
-		bad("traffic.load", "give the short flows as load or as short_flow_rate, not both")
-	}
-	for i, f := range e.Flows {
-		key := fmt.Sprintf("flows[%d]", i)
-		switch {
-		case f.From == nil:
-			bad(key+".from", "missing: the host the flow starts at, e.g. from = 0")
-		case f.To == nil:
-			bad(key+".to", "missing: the host the flow goes to, e.g. to = 1")
-		default:
-			inRange(key+".from", *f.From)
-			inRange(key+".to", *f.To)
-			if *f.From == *f.To {
-				bad(key+".to", "a flow from host %d to itself", *f.From)
-			}
-		}
-		if _, err := traffic.FlowSize(f.Size); err != nil {
-			bad(key+".size", "%v", err)
-		}
-		if f.Stop != nil && *f.Stop <= f.Start {
-			bad(key+".stop", "%s is not after its start %s", units.FormatDuration(algos.Time(*f.Stop)), units.FormatDuration(algos.Time(f.Start)))
-		}
-	}
-	if n := e.flowCount(); n > keys.MaxFlows {
-		bad("traffic.pattern", "%.0f flows, each with its own rate limiter; the most is %d", n, keys.MaxFlows)
-	} else if n == 0 && hosts > 0 && tr.ShortFlowRate == 0 && (tr.Load == nil || *tr.Load == 0) {
-		bad("traffic.pattern", "the fabric has no flows: set a pattern, [[flows]] or short flows")
 	}
 }
 

@@ -64,67 +64,18 @@ func (e *Experiment) PFCAccounting() string {
 	return "egress"
 }
 
-// validatePFC checks network.pfc and its thresholds against every port's
-// buffer and headroom; cfg is the network as the model will see it.
+// validatePFC checks PFC's thresholds against every port's buffer and
+// headroom (their keys against each other are the registry's,
+// keys.CrossRules); cfg is the network as the model will see it.
 func (e *Experiment) validatePFC(bad func(key, format string, args ...any), cfg model.Config) {
 	n := e.Network
-	thresholds := []struct {
-		key string
-		v   *units.Bytes
-	}{{"network.pfc_xoff", n.PFCXoff}, {"network.pfc_xon", n.PFCXon}}
-	for _, k := range thresholds {
-		switch {
-		case k.v == nil:
-		case !n.PFC:
-			bad(k.key, "set network.pfc = true for the thresholds to apply")
-		case *k.v < 0 || float64(*k.v) != float64(int64(*k.v)):
-			bad(k.key, "must be a whole number of bytes, not negative")
-			return
-		}
-	}
-	if d := n.PFCDeadlockAfter; d != nil {
-		switch {
-		case *d < 0:
-			bad("network.pfc_deadlock_after", "must not be negative (0s turns the check off)")
-		case !n.PFC:
-			bad("network.pfc_deadlock_after", "set network.pfc = true for the check to apply")
-		case e.PFCAccounting() != "ingress":
-			bad("network.pfc_deadlock_after", "the deadlock check follows ingress accounting: set network.pfc_accounting = \"ingress\"")
-		}
-	}
-	switch t := n.PFCThreshold; {
-	case t == "":
-	case t != "static" && t != "dynamic":
-		bad("network.pfc_threshold", "%q: must be \"static\" or \"dynamic\"", t)
-	case !n.PFC:
-		bad("network.pfc_threshold", "set network.pfc = true for the threshold to apply")
-	case t == "dynamic" && e.PFCAccounting() != "ingress":
-		bad("network.pfc_threshold", "dynamic thresholds need ingress accounting: set network.pfc_accounting = \"ingress\"")
-	case t == "dynamic" && (n.PFCXoff != nil || n.PFCXon != nil):
-		bad("network.pfc_threshold", "dynamic thresholds are derived: leave network.pfc_xoff and network.pfc_xon out")
-	}
-	if a := n.PFCAlpha; a != nil {
-		switch {
-		case n.PFCThreshold != "dynamic" && e.BufferModel() != "shared":
-			bad("network.pfc_alpha", "set network.pfc_threshold = \"dynamic\" for it to apply")
-		case !(*a > 0 && *a <= 16):
-			bad("network.pfc_alpha", "must be in (0, 16]")
-		}
-	}
-	if a := n.PFCAccounting; a != "" {
-		switch {
-		case a != "ingress" && a != "egress":
-			bad("network.pfc_accounting", "%q: must be \"ingress\" or \"egress\"", a)
-		case !n.PFC:
-			bad("network.pfc_accounting", "set network.pfc = true for the accounting to apply")
-		}
-	}
-	if !n.PFC {
+	if !n.PFC || e.Model == "fluid" {
 		return
 	}
-	if e.Model == "fluid" {
-		bad("network.pfc", "the fluid model has no PFC; use model = \"packet\"")
-		return
+	for _, v := range []*units.Bytes{n.PFCXoff, n.PFCXon} {
+		if v != nil && (*v < 0 || float64(*v) != float64(int64(*v))) {
+			return // the registry reports it
+		}
 	}
 	cfg.PFC = e.pfcConfig()
 	if _, err := cfg.PFCThresholds(); err != nil {

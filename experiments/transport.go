@@ -36,30 +36,3 @@ func (e *Experiment) transportConfig() model.Transport {
 	}
 	return out
 }
-
-// ackClocked says some algorithm of the experiment runs over the transport.
-func (e *Experiment) ackClocked() bool {
-	for _, name := range e.Algorithms {
-		if sc, err := algos.Lookup(name); err == nil && sc.NeedsTransport() {
-			return true
-		}
-	}
-	return false
-}
-
-// validateTransport checks what [transport]'s keys' rules (package keys)
-// cannot see alone: that the experiment runs an ACK-clocked scheme, on the
-// packet model.
-func (e *Experiment) validateTransport(bad func(key, format string, args ...any)) {
-	t := e.Transport
-	set := t.AckEvery != nil || t.Recovery != "" || t.RTOMin != nil
-	if !set {
-		return
-	}
-	if !e.ackClocked() {
-		bad("transport", "applies to the ACK-clocked schemes (dctcp, hpcc, swift, timely), and the experiment runs none; the others run open loop")
-	}
-	if e.Model != "packet" {
-		bad("transport", "the transport is the packet model's; use model = \"packet\"")
-	}
-}

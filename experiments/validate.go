@@ -3,6 +3,7 @@ package experiments
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -43,21 +44,14 @@ func (e *Experiment) Validate() error {
 	keys.Run(e.Network.Topology, fileView{e}, bad) // each key's own rule
 
 	e.scopeErrors(bad)
-	links := e.LinkCount()
 	if e.IsFabric() {
 		e.validateFabric(bad)
-		links = e.fabricPorts()
 	} else {
 		e.validateChain(bad)
 	}
-	e.validateChanges(bad, links)
+	keys.RunCross(e.Network.Topology, fileView{e}, bad) // the keys weighed against each other
 	e.validateTraffic(bad)
-
-	e.validateTransport(bad)
-	e.validateClasses(bad)
-	e.validateBuffer(bad)
 	e.validateClassRED(bad)
-	e.validateControlFrames(bad)
 	if len(errs) == 0 && e.IsFabric() { // routes, and flows, need sound keys
 		e.checkFabric(bad)
 	}
@@ -69,8 +63,6 @@ func (e *Experiment) Validate() error {
 		} else {
 			e.validatePFC(bad, model.Config{FrameBytes: int(e.Network.FrameSize), Links: e.LinkConfigs(), Sources: e.SourceConfigs()})
 		}
-	} else if e.Network.PFC && e.Model == "fluid" {
-		bad("network.pfc", "the fluid model has no PFC; use model = \"packet\"")
 	}
 	sound := len(errs) == 0 // the network is valid enough to derive defaults from
 	for _, name := range e.Algorithms {
@@ -271,43 +263,6 @@ func (e *Experiment) validateChain(bad func(key, format string, args ...any)) {
 
 }
 
-// validateChanges checks [[network.changes]] against links, the ports a
-// change may name.
-func (e *Experiment) validateChanges(bad func(key, format string, args ...any), links int) {
-	n := e.Network
-	if e.Model != "packet" && (len(n.Changes) > 0 || n.FeedbackLatency != FixedDelay(0)) {
-		key := "network.changes"
-		if len(n.Changes) == 0 {
-			key = "network.feedback_latency"
-		}
-		bad(key, "the %s model has a fixed capacity and no feedback latency; use model = \"packet\"", e.Model)
-	}
-	for i, c := range n.Changes {
-		key := fmt.Sprintf("network.changes[%d]", i)
-		switch {
-		case c.At == nil:
-			bad(key+".at", "missing: when the capacity changes, e.g. at = \"100ms\"")
-		case algos.Time(*c.At) >= algos.Time(e.Duration):
-			bad(key+".at", "%s is not before the end of the run (%s)", units.FormatDuration(algos.Time(*c.At)),
-				units.FormatDuration(algos.Time(e.Duration)))
-		}
-		switch {
-		case c.Capacity == nil:
-			bad(key+".capacity", "missing: the rate served from then on, e.g. capacity = \"5Gbps\"")
-		case !(*c.Capacity > 0):
-			bad(key+".capacity", "must be positive")
-		}
-		if c.Link != nil && (*c.Link < 0 || *c.Link >= links) {
-			what := "links"
-			if e.IsFabric() {
-				what = "a fabric's switch egress ports, in topology order,"
-			}
-			bad(key+".link", "link %d does not exist (%s are 0 to %d)", *c.Link, what, links-1)
-		}
-	}
-
-}
-
 // safeName is a name derived from a file's, with what nameErrors refuses
 // replaced by "_".
 func safeName(name string) string {
@@ -338,6 +293,30 @@ func (v fileView) Resolved(path string) any {
 		return v.e.LinkCount()
 	case "network.classes":
 		return v.e.ClassCount()
+	case "network.pfc_accounting":
+		return v.e.PFCAccounting()
+	case "network.buffer_model":
+		return v.e.BufferModel()
+	case "traffic.pattern":
+		return v.e.pattern()
 	}
 	return v.Value(path)
+}
+
+func (v fileView) Set(path string) bool { _, ok := v.e.origin[path]; return ok }
+
+func (v fileView) Len(path string) int {
+	if x, ok := valueAt(v.e, path); ok && x.Kind() == reflect.Slice {
+		return x.Len()
+	}
+	return 0
+}
+
+func (v fileView) Hosts() int { return v.e.hostCount() }
+
+func (v fileView) Ports() int {
+	if v.e.IsFabric() {
+		return v.e.fabricPorts()
+	}
+	return v.e.LinkCount()
 }
