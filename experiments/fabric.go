@@ -4,12 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
-	"sync"
-
-	"github.com/BurntSushi/toml"
 
 	"qcnlab/algos"
+	"qcnlab/experiments/fabric"
 	"qcnlab/experiments/topology"
 	"qcnlab/experiments/traffic"
 	"qcnlab/model"
@@ -24,18 +21,8 @@ import (
 // IsFabric reports whether the experiment's network is a fabric.
 func (e *Experiment) IsFabric() bool { return e.fabric() != nil }
 
-// fabricHopDelay is a fabric link's propagation when neither the link nor
-// network.hop_delay says: a data center's few metres of fibre and a switch's
-// cut-through.
-const fabricHopDelay = algos.Microsecond
-
 // FabricHopDelay is the propagation of a fabric's links, drawn per link.
-func (e *Experiment) FabricHopDelay() Delay {
-	if e.Network.HopDelay != nil {
-		return *e.Network.HopDelay
-	}
-	return FixedDelay(fabricHopDelay)
-}
+func (e *Experiment) FabricHopDelay() Delay { return fabric.HopDelay(e.Network) }
 
 // fabricDefaults writes in the defaults of a fabric's keys.
 func (e *Experiment) fabricDefaults(r *Experiment) {
@@ -69,25 +56,6 @@ func (e *Experiment) hostCount() int {
 	return 0
 }
 
-// Topology builds the fabric's topology. A hop delay given as a
-// distribution is drawn for each link from its own stream of the seed.
-func (e *Experiment) Topology() (*topo.Topology, error) {
-	n := e.Network
-	n.Sized()
-	hop := e.FabricHopDelay().Dist()
-	link := 0
-	delay := func(topo.Link) algos.Time {
-		d := hop.Draw(model.DelayRand(e.Seed, model.StreamHopDelays+uint64(link)))
-		link++
-		return d
-	}
-	t := e.fabric()
-	if t == nil {
-		return nil, fmt.Errorf("network.topology %q is not a fabric", n.Topology)
-	}
-	return t.Build(n, e.Seed, hop, delay)
-}
-
 // flowCount is the number of flows the traffic keys make, from the keys
 // alone, so that an absurd pattern is refused before it is listed.
 func (e *Experiment) flowCount() float64 { return e.Traffic.Count(e.hostCount(), len(e.Flows)) }
@@ -99,29 +67,10 @@ type fabricError = traffic.KeyError
 // then those of [[flows]], and the short flows of [traffic]. An error names
 // the key to blame (*fabricError).
 func (e *Experiment) Fabric() (*model.Fabric, error) {
-	key := e.fabricKey()
-	fabrics.Lock()
-	f, ok := fabrics.last[key]
-	fabrics.Unlock()
-	if !ok {
-		var err error
-		if f, err = e.buildFabric(); err != nil {
-			return nil, err
-		}
-		// The cache holds what the estimates do not count: keep its
-		// routing tables within a run's bound, whatever the sweep.
-		var size float64
-		if sh, ok := e.shape(); ok {
-			size = sh.RouteBytes(e.Network.PFC) + 500*sh.SwitchPorts
-		}
-		fabrics.Lock()
-		if len(fabrics.last) >= 8 || fabrics.bytes+size > MaxRouteBytes {
-			clear(fabrics.last)
-			fabrics.bytes = 0
-		}
-		fabrics.last[key] = f
-		fabrics.bytes += size
-		fabrics.Unlock()
+	f, err := fabric.Build(fabric.Spec{Seed: e.Seed, Network: e.Network, Traffic: e.Traffic, Flows: e.Flows,
+		WatchPorts: e.Output.WatchPorts, WatchFlows: e.Output.WatchFlows, Watch: e.Output.Watch})
+	if err != nil {
+		return nil, err
 	}
 	c := *f // the topology and its routes are shared, read-only
 	c.Flows = slices.Clone(f.Flows)
@@ -139,58 +88,6 @@ func (e *Experiment) Fabric() (*model.Fabric, error) {
 	}
 	traffic.SetClasses(&c, e.Traffic, e.Flows)
 	return &c, nil
-}
-
-// fabrics keeps the last fabrics built: loading, validating, estimating and
-// running an experiment each need its network, and routing a large fabric
-// takes a while.
-var fabrics = struct {
-	sync.Mutex
-	last  map[string]*model.Fabric
-	bytes float64 // their routing tables and ports, about
-}{last: map[string]*model.Fabric{}}
-
-// fabricKey is what a fabric is built from, as text.
-func (e *Experiment) fabricKey() string {
-	var b strings.Builder
-	enc := toml.NewEncoder(&b)
-	enc.Encode(struct {
-		Seed    uint64
-		Network Network
-		Traffic Traffic
-		Flows   []FlowEntry
-		Output  Output
-	}{e.Seed, e.Network, e.Traffic, e.Flows, e.Output})
-	return b.String()
-}
-
-func (e *Experiment) buildFabric() (*model.Fabric, error) {
-	t, err := e.Topology()
-	if err != nil {
-		return nil, &fabricError{Key: e.fabric().BuildKey(), Err: err}
-	}
-	f := &model.Fabric{Topology: t}
-	if e.Network.Routing == "spray" {
-		f.Routing = model.Spray
-		if e.Network.Spray == "random" {
-			f.Spray = model.RandomSpray
-		}
-	}
-	if f.Flows, err = traffic.Flows(t, e.Traffic, e.Flows, e.Seed); err != nil {
-		return nil, err
-	}
-	if e.Output.WatchPorts != nil {
-		f.WatchPorts = *e.Output.WatchPorts
-	}
-	if e.Output.WatchFlows != nil {
-		f.WatchFlows = *e.Output.WatchFlows
-	}
-	watch, err := traffic.Watched(e.Output.Watch, t, f.Flows, len(f.Flows)-len(e.Flows))
-	if err != nil {
-		return nil, &fabricError{Key: "output.watch", Err: err}
-	}
-	f.Watch = watch
-	return f, nil
 }
 
 // flowKey is the key that made flow i of a fabric: the pattern's, or its

@@ -59,7 +59,7 @@ func Parse(where string, data []byte) (*Experiment, error) {
 	if _, name, ok := strings.Cut(where, "builtin:"); ok {
 		base = name
 	}
-	e.Name = safeName(strings.TrimSuffix(base, ".toml"))
+	e.Name = keys.SafeName(strings.TrimSuffix(base, ".toml"))
 	if len(data) > MaxFileBytes {
 		return nil, &Error{Where: where, Msg: fmt.Sprintf("is larger than %s, the most an experiment file may be", units.FormatBytes(MaxFileBytes))}
 	}
@@ -136,7 +136,7 @@ func (e *Experiment) decode(where, text string, snippet bool) error {
 			case key == "sweep":
 				what = "a table of arrays: [sweep] with network.rtt = [\"100us\", \"300us\"]"
 			case k[0] == "params":
-				what = fmt.Sprintf("a table of %s's parameters: [params.%s]", k[1], bareKey(k[1]))
+				what = fmt.Sprintf("a table of %s's parameters: [params.%s]", k[1], tomltext.BareKey(k[1]))
 			}
 			errs = append(errs, &Error{Where: loc(key, 0), Key: key, Msg: fmt.Sprintf("must be %s, not %s", what, tomltext.TypeName(typ))})
 		}

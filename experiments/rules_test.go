@@ -78,6 +78,7 @@ func TestEveryCrossRuleReadsItsKeys(t *testing.T) {
 		sets     []string
 		want     string
 	}{
+		"seed 002's convergence model against the sources":          {"dumbbell", []string{`model="convergence"`, "sources.count=2", `sources.override=[{ids=[1], start="1ms"}]`}, "model: seed 002's convergence model has both sources sending throughout"},
 		"a fabric's model and traffic":                              {"fat_tree", []string{"traffic.long_flows=2"}, "traffic.long_flows: a fabric's flows are [traffic] pattern"},
 		"a fabric's pattern and [[flows]] against its hosts":        {"fat_tree", []string{`flows=[{from=1, to=1, start="2ms", stop="1ms"}]`}, "flows[0].to: a flow from host 1 to itself"},
 		"capacity changes against the model, the run and the links": {"dumbbell", []string{`network.changes=[{at="1ms", capacity="1Gbps", link=1}]`}, "network.changes[0].link: link 1 does not exist (links are 0 to 0)"},

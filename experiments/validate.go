@@ -4,15 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"slices"
-	"strings"
-	"unicode/utf8"
 
 	"qcnlab/algos"
 	"qcnlab/experiments/keys"
+	"qcnlab/experiments/sources"
 	"qcnlab/experiments/topology"
 	"qcnlab/model"
-	"qcnlab/printable"
 	"qcnlab/units"
 )
 
@@ -87,7 +84,7 @@ func (e *Experiment) Validate() error {
 			p, known := sc.Param(key)
 			if !known {
 				bad("params."+name+"."+key, "%s has no parameter %q", name, key)
-			} else if err := paramError(p, e.Params[name][key]); err != nil {
+			} else if err := keys.ParamError(p, e.Params[name][key]); err != nil {
 				bad("params."+name+"."+key, "%v", err)
 			} else {
 				continue
@@ -129,7 +126,7 @@ func (e *Experiment) where(key string) string {
 			break
 		}
 	}
-	return "experiment " + safeName(e.Name) // a name that is refused must not reach the terminal raw
+	return "experiment " + keys.SafeName(e.Name) // a name that is refused must not reach the terminal raw
 }
 
 func lastDot(s string) int {
@@ -139,53 +136,6 @@ func lastDot(s string) int {
 		}
 	}
 	return -1
-}
-
-// sourceKey is the key that set a field for source i: its last override, or
-// the [sources] table.
-func (e *Experiment) sourceKey(i int, field string) string {
-	for j := len(e.Sources.Override) - 1; j >= 0; j-- {
-		if slices.Contains(e.Sources.Override[j].IDs, i) {
-			return fmt.Sprintf("sources.override[%d].%s", j, field)
-		}
-	}
-	return "sources." + field
-}
-
-// paramError checks a parameter value, naming its bounds with units.
-func paramError(p algos.Param, v float64) error {
-	if p.Validate(v) == nil {
-		return nil
-	}
-	switch {
-	case v < p.Min:
-		return fmt.Errorf("%s is below the minimum %s", units.Format(p.Kind, v), units.Format(p.Kind, p.Min))
-	case p.Max != 0 && v > p.Max:
-		return fmt.Errorf("%s is above the maximum %s", units.Format(p.Kind, v), units.Format(p.Kind, p.Max))
-	case p.Kind == algos.Count && v > algos.MaxCount:
-		return fmt.Errorf("%s is above %d, the most a count parameter may be", units.Format(p.Kind, v), algos.MaxCount)
-	}
-	return p.Validate(v)
-}
-
-// validateConvergence rejects what seed 002's convergence model cannot
-// honour: its two sources send greedily from start to end (the third stage
-// of section III) through a queue that never fills (assumption 4).
-func (e *Experiment) validateConvergence(bad func(key, format string, args ...any)) {
-	during := func(t units.Duration) bool { return t > 0 && algos.Time(t) < algos.Time(e.Duration) }
-	moves := e.Sources.Start != 0 || during(e.Sources.Stop)
-	for _, o := range e.Sources.Override {
-		moves = moves || (o.Start != nil && *o.Start != 0) || (o.Stop != nil && during(*o.Stop))
-	}
-	if moves {
-		bad("model", "seed 002's convergence model has both sources sending throughout (sources.start, sources.stop); use model = \"packet\"")
-	}
-	if !e.Traffic.Classic() {
-		bad("model", "seed 002's convergence model has one greedy flow per source (traffic); use model = \"packet\"")
-	}
-	if e.Network.PFC {
-		bad("model", "seed 002's convergence model has no PFC, its queue never fills (network.pfc); use model = \"packet\"")
-	}
 }
 
 // validateChain checks the keys of a dumbbell or a parking lot: its links,
@@ -208,71 +158,7 @@ func (e *Experiment) validateChain(bad func(key, format string, args ...any)) {
 	case e.Model == "convergence" && links > 1:
 		bad("model", "seed 002's convergence model has one bottleneck; use model = \"packet\" for a parking lot")
 	}
-	if e.Model == "convergence" && e.Sources.Count != 2 {
-		bad("model", "seed 002's convergence model is for 2 sources, not %d (sources.count)", e.Sources.Count)
-	}
-	if e.Model == "convergence" {
-		e.validateConvergence(bad)
-	}
-
-	s := e.Sources
-	checkPath := func(key string, path []int) {
-		if path == nil {
-			return
-		}
-		for k, j := range path {
-			if j < 0 || j >= links || (k > 0 && j != path[k-1]+1) {
-				bad(key, "%v is not a run of consecutive links from 0 to %d", path, links-1)
-				return
-			}
-		}
-		if len(path) == 0 {
-			bad(key, "a path crosses at least one link")
-		}
-	}
-	checkPath("sources.path", s.Path)
-	for i, o := range s.Override {
-		key := fmt.Sprintf("sources.override[%d]", i)
-		checkPath(key+".path", o.Path)
-		if len(o.IDs) == 0 {
-			bad(key+".ids", "name the sources this override applies to")
-		}
-		for _, id := range o.IDs {
-			if id < 0 || id >= s.Count {
-				bad(key+".ids", "source %d does not exist (sources are 0 to %d)", id, s.Count-1)
-			}
-		}
-	}
-	for i, c := range e.SourceConfigs() {
-		key := fmt.Sprintf("source %d", i)
-		switch {
-		case c.InitialRate <= 0 || c.LineRate <= 0:
-			// reported above
-		case c.LineRate < units.MinRate || c.InitialRate < units.MinRate:
-			bad(e.sourceKey(i, "line_rate"), "%s: rates must be at least %s", key, units.FormatRate(units.MinRate))
-		case c.InitialRate > c.LineRate:
-			bad(e.sourceKey(i, "initial_rate"), "%s: initial rate %s is above its line rate %s", key,
-				units.FormatRate(c.InitialRate), units.FormatRate(c.LineRate))
-		case c.Stop <= c.Start:
-			bad(e.sourceKey(i, "stop"), "%s: stops at %s, not after it starts at %s", key,
-				units.FormatDuration(c.Stop), units.FormatDuration(c.Start))
-		case c.ForwardDelay == algos.Never || c.BackwardDelay == algos.Never:
-			bad(e.sourceKey(i, "forward_delay"), "%s: delays must be finite", key)
-		}
-	}
-
-}
-
-// safeName is a name derived from a file's, with what nameErrors refuses
-// replaced by "_".
-func safeName(name string) string {
-	name = strings.Map(func(r rune) rune {
-		if r == '/' || r == '\\' || r == utf8.RuneError || printable.Text(string(r)) != string(r) {
-			return '_'
-		}
-		return r
-	}, name)
-	return strings.ReplaceAll(name, "..", "__")
+	sources.Check(e.Sources, links, e.SourceConfigs(), bad)
 }
 
 // fileView is the experiment as the registry's rules read it.

@@ -40,6 +40,9 @@ func RunCross(topology string, f File, bad Bad) {
 // CrossRules are every rule that weighs keys against each other, in the
 // order Validate reports them.
 var CrossRules = []Cross{
+	{Name: "seed 002's convergence model against the sources", Topologies: Chains,
+		Keys:  []string{"model", "sources.count", "duration", "sources.start", "sources.stop", "sources.override.start", "sources.override.stop", "traffic.long_flows", "traffic.short_flow_rate", "network.pfc"},
+		Check: checkConvergence},
 	{Name: "a fabric's model and traffic", Topologies: Fabrics, Keys: []string{"traffic.long_flows", "network.topology", "model"}, Check: checkFabricModel},
 	{Name: "a fabric's pattern and [[flows]] against its hosts", Topologies: Fabrics,
 		Keys:  []string{"traffic.flow_size", "traffic.pattern", "traffic.incast_to", "traffic.incast_from", "traffic.incast_senders", "traffic.incast_jitter", "traffic.incast_start", "traffic.load", "traffic.short_flow_rate", "flows.from", "flows.to", "flows.size", "flows.start", "flows.stop"},
@@ -426,5 +429,36 @@ func checkPFCKeys(f File, bad Bad) {
 	}
 	if pfc && textAt(f, "model") == "fluid" {
 		bad("network.pfc", "the fluid model has no PFC; use model = \"packet\"")
+	}
+}
+
+// checkConvergence refuses what seed 002's convergence model cannot
+// honour: its two sources send greedily from start to end (the third stage
+// of section III) through a queue that never fills (assumption 4).
+func checkConvergence(f File, bad Bad) {
+	if textAt(f, "model") != "convergence" {
+		return
+	}
+	if n, _ := intAt(f, "sources.count"); n != 2 {
+		bad("model", "seed 002's convergence model is for 2 sources, not %d (sources.count)", n)
+	}
+	d := durationAt(f, "duration")
+	during := func(t units.Duration) bool { return t > 0 && algos.Time(t) < d }
+	moves := durationAt(f, "sources.start") != 0 || during(units.Duration(durationAt(f, "sources.stop")))
+	for i := range f.Len("sources.override") {
+		key := fmt.Sprintf("sources.override[%d]", i)
+		start, starts := f.Value(key + ".start").(units.Duration)
+		stop, stops := f.Value(key + ".stop").(units.Duration)
+		moves = moves || (starts && start != 0) || (stops && during(stop))
+	}
+	if moves {
+		bad("model", "seed 002's convergence model has both sources sending throughout (sources.start, sources.stop); use model = \"packet\"")
+	}
+	long, _ := intAt(f, "traffic.long_flows")
+	if rate, _ := f.Value("traffic.short_flow_rate").(float64); long != 1 || rate != 0 {
+		bad("model", "seed 002's convergence model has one greedy flow per source (traffic); use model = \"packet\"")
+	}
+	if pfc, _ := f.Value("network.pfc").(bool); pfc {
+		bad("model", "seed 002's convergence model has no PFC, its queue never fills (network.pfc); use model = \"packet\"")
 	}
 }

@@ -28,6 +28,13 @@ func TestCrossRulesReadTheirKeys(t *testing.T) {
 		fix  file // bad with these keys changed: the rule is silent
 		want string
 	}{
+		"seed 002's convergence model against the sources": {
+			{file{"model": "convergence", "sources.count": 3}, file{"sources.count": 2}, "model: seed 002's convergence model is for 2 sources, not 3"},
+			{file{"model": "convergence", "sources.override[0].stop": ms}, file{"model": "packet"}, "model: seed 002's convergence model has both sources sending throughout"},
+			{file{"model": "convergence", "sources.start": ms}, file{"sources.start": units.Duration(0)}, "model: seed 002's convergence model has both sources sending throughout"},
+			{file{"model": "convergence", "traffic.long_flows": 2}, file{"traffic.long_flows": 1}, "model: seed 002's convergence model has one greedy flow per source"},
+			{file{"model": "convergence", "network.pfc": true}, file{"network.pfc": false}, "model: seed 002's convergence model has no PFC"},
+		},
 		"a fabric's model and traffic": {
 			{file{"traffic.long_flows": 2, "model": "packet"}, file{"traffic.long_flows": 1}, "traffic.long_flows: a fabric's flows are [traffic] pattern"},
 			{file{"model": "fluid"}, file{"model": "packet"}, `network.topology: the fluid model has one bottleneck; a fabric needs model = "packet"`},

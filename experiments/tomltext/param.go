@@ -1,6 +1,8 @@
 package tomltext
 
 import (
+	"strings"
+
 	"github.com/BurntSushi/toml"
 
 	"qcnlab/algos"
@@ -50,4 +52,32 @@ func DecodeParam(md toml.MetaData, prim toml.Primitive, p algos.Param) (float64,
 	var x float64
 	err := md.PrimitiveDecode(prim, &x)
 	return x, err
+}
+
+// ParamValue writes a parameter value as a TOML value of its kind.
+func ParamValue(p algos.Param, x float64) string {
+	kind := p.Kind
+	switch kind {
+	case algos.Choice:
+		return Value(p.ChoiceName(x))
+	case algos.Bytes, algos.Rate, algos.Duration:
+		return Value(units.Format(kind, x))
+	case algos.Number:
+		s := units.Format(kind, x)
+		if !strings.ContainsAny(s, ".eEn") { // keep it a TOML float
+			s += ".0"
+		}
+		return s
+	}
+	return units.Format(kind, x)
+}
+
+// BareKey is k as a TOML key: bare where it may be, else quoted.
+func BareKey(k string) string {
+	for _, r := range k {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-') {
+			return Value(k)
+		}
+	}
+	return k
 }
