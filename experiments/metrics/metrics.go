@@ -49,7 +49,20 @@ type Metric struct {
 	// takes, where its bars stop (0 for none).
 	Figure string
 	Most   float64
-	value  func(s *model.Summary, i int) (float64, bool)
+	// Integer says its values are counts, which results.csv writes as
+	// integers ("12", not "12.0" or "1.2e+07").
+	Integer bool
+	value   func(s *model.Summary, i int) (float64, bool)
+	// cell is the value results.csv writes, where it differs from value:
+	// a flow quantile is written (0) when no flow completed, empty only
+	// without flows; nil: value's.
+	cell func(s *model.Summary, i int) (float64, bool)
+}
+
+// counts marks the metric's values as counts (Integer).
+func (m *Metric) counts() *Metric {
+	m.Integer = true
+	return m
 }
 
 // drawn gives the metric a panel in a sweep's figure.
@@ -152,9 +165,15 @@ func flows(name, unit, doc string, f func(f *model.FlowSummary) float64) *Metric
 	if !counted {
 		missing = noFlowsDone
 	}
-	return &Metric{Name: "flows_" + name, Unit: unit, Scope: Run, Doc: doc, Missing: missing,
+	return &Metric{Name: "flows_" + name, Unit: unit, Scope: Run, Doc: doc, Missing: missing, Integer: counted && unit == "",
 		value: func(s *model.Summary, _ int) (float64, bool) {
 			if s.Flows == nil || (!counted && s.Flows.Completed == 0) {
+				return 0, false
+			}
+			return f(s.Flows), true
+		},
+		cell: func(s *model.Summary, _ int) (float64, bool) {
+			if s.Flows == nil {
 				return 0, false
 			}
 			return f(s.Flows), true
@@ -191,8 +210,8 @@ func optional(p *float64) (float64, bool) {
 // InPhase), each tier's.
 var (
 	SimSeconds = run("sim_seconds", "seconds", "simulated time of the run", "", func(s *model.Summary) (float64, bool) { return s.SimSeconds, true })
-	Events     = run("events", "", "discrete events handled (integration steps for a fluid model)", "", func(s *model.Summary) (float64, bool) { return float64(s.Events), true })
-	Frames     = run("frames", "frames", "frames that left the bottleneck", "", func(s *model.Summary) (float64, bool) { return float64(s.Frames), true })
+	Events     = run("events", "", "discrete events handled (integration steps for a fluid model)", "", func(s *model.Summary) (float64, bool) { return float64(s.Events), true }).counts()
+	Frames     = run("frames", "frames", "frames that left the bottleneck", "", func(s *model.Summary) (float64, bool) { return float64(s.Frames), true }).counts()
 
 	Capacity         = link("capacity_bps", "bits/s", "capacity in force at the end of the window", func(b *model.BottleneckSummary) float64 { return b.CapacityBps })
 	Utilization      = link("utilization", "fraction", "delivered bits over the capacity integrated over the window", func(b *model.BottleneckSummary) float64 { return b.Utilization }).drawn("utilization", 0)
@@ -202,30 +221,30 @@ var (
 	QueueMax         = link("queue_max_bytes", "bytes", "largest queue", func(b *model.BottleneckSummary) float64 { return b.QueueMax })
 	QueueTarget      = link("q_eq_bytes", "bytes", "the scheme's queue target", func(b *model.BottleneckSummary) float64 { return b.QEq })
 	EmptyFraction    = link("empty_fraction", "fraction", "share of the window with an empty queue", func(b *model.BottleneckSummary) float64 { return b.EmptyFraction }).drawn("time queue empty (fraction)", 1)
-	Drops            = link("drops", "frames", "frames dropped in the window", func(b *model.BottleneckSummary) float64 { return float64(b.Drops) }).drawn("drops after warm-up", 0)
-	DroppedBytes     = link("dropped_bytes", "bytes", "bytes dropped in the window", func(b *model.BottleneckSummary) float64 { return float64(b.DroppedBytes) })
-	DropsTotal       = link("drops_total", "frames", "frames dropped over the whole run", func(b *model.BottleneckSummary) float64 { return float64(b.DropsTotal) })
-	CPFeedbackFrames = link("feedback_frames", "frames", "feedback frames the congestion point sent", func(b *model.BottleneckSummary) float64 { return float64(b.FeedbackFrames) })
-	PauseFrames      = link("pause_frames", "frames", "PFC: XOFF frames the port sent its feeders", func(b *model.BottleneckSummary) float64 { return float64(b.PauseFrames) })
+	Drops            = link("drops", "frames", "frames dropped in the window", func(b *model.BottleneckSummary) float64 { return float64(b.Drops) }).drawn("drops after warm-up", 0).counts()
+	DroppedBytes     = link("dropped_bytes", "bytes", "bytes dropped in the window", func(b *model.BottleneckSummary) float64 { return float64(b.DroppedBytes) }).counts()
+	DropsTotal       = link("drops_total", "frames", "frames dropped over the whole run", func(b *model.BottleneckSummary) float64 { return float64(b.DropsTotal) }).counts()
+	CPFeedbackFrames = link("feedback_frames", "frames", "feedback frames the congestion point sent", func(b *model.BottleneckSummary) float64 { return float64(b.FeedbackFrames) }).counts()
+	PauseFrames      = link("pause_frames", "frames", "PFC: XOFF frames the port sent its feeders", func(b *model.BottleneckSummary) float64 { return float64(b.PauseFrames) }).counts()
 	PausingFraction  = link("paused_fraction", "fraction", "PFC: share of the time the port held its feeders paused", func(b *model.BottleneckSummary) float64 { return b.PausedFraction })
 	HeldFraction     = link("held_fraction", "fraction", "PFC: share of the time the port was paused by the next switch", func(b *model.BottleneckSummary) float64 { return b.HeldFraction })
 
 	Throughput           = source("throughput_bps", "bits/s", "delivered bits over the window", "", func(x *model.SourceSummary) (float64, bool) { return x.ThroughputBps, true })
 	FinalRate            = source("final_rate_bps", "bits/s", "the rate limiter's rate at the end", "", func(x *model.SourceSummary) (float64, bool) { return x.FinalRateBps, true })
-	DeliveredBytes       = source("delivered_bytes", "bytes", "bytes delivered in the window", "", func(x *model.SourceSummary) (float64, bool) { return float64(x.DeliveredBytes), true })
-	SourceFeedbackFrames = source("feedback_frames", "frames", "feedback frames the source received", "", func(x *model.SourceSummary) (float64, bool) { return float64(x.FeedbackFrames), true })
+	DeliveredBytes       = source("delivered_bytes", "bytes", "bytes delivered in the window", "", func(x *model.SourceSummary) (float64, bool) { return float64(x.DeliveredBytes), true }).counts()
+	SourceFeedbackFrames = source("feedback_frames", "frames", "feedback frames the source received", "", func(x *model.SourceSummary) (float64, bool) { return float64(x.FeedbackFrames), true }).counts()
 	LoopDelayMin         = source("loop_delay_min_seconds", "seconds", "the shortest loop its feedback took", noLoop, func(x *model.SourceSummary) (float64, bool) { return optional(x.LoopDelayMin) })
 	LoopDelayMax         = source("loop_delay_max_seconds", "seconds", "the longest loop its feedback took", noLoop, func(x *model.SourceSummary) (float64, bool) { return optional(x.LoopDelayMax) })
 	SourcePausedFraction = source("paused_fraction", "fraction", "PFC: share of the time its access link was paused", "", func(x *model.SourceSummary) (float64, bool) { return x.PausedFraction, true })
 
-	MarkedFrames = link("marked_frames", "frames", "frames the congestion point marked (ECN, DCQCN's switch)", func(b *model.BottleneckSummary) float64 { return float64(b.MarkedFrames) })
+	MarkedFrames = link("marked_frames", "frames", "frames the congestion point marked (ECN, DCQCN's switch)", func(b *model.BottleneckSummary) float64 { return float64(b.MarkedFrames) }).counts()
 	PathCount    = source("path_count", "", "distinct paths a fabric flow's frames took: 1 under ECMP, up to every equal-cost path when sprayed; 0 on a chain, and before the flow's first frame arrived", "",
-		func(x *model.SourceSummary) (float64, bool) { return float64(x.PathCount), true })
-	CNPs               = source("cnps", "frames", "notifications (DCQCN's CNPs) the source's reaction point received from its receiver", "", func(x *model.SourceSummary) (float64, bool) { return float64(x.CNPs), true })
-	ACKs               = source("acks", "frames", "ACK-clocked schemes: the ACKs and NACKs the source's sender received", "", func(x *model.SourceSummary) (float64, bool) { return float64(x.ACKs), true })
-	NACKs              = source("nacks", "frames", "ACK-clocked schemes: of those, the NACKs (a gap at the receiver)", "", func(x *model.SourceSummary) (float64, bool) { return float64(x.NACKs), true })
-	RetransmittedBytes = source("retransmitted_bytes", "bytes", "ACK-clocked schemes: the bytes the source sent again (loss recovery)", "", func(x *model.SourceSummary) (float64, bool) { return float64(x.RetransmittedBytes), true })
-	Timeouts           = source("timeouts", "", "ACK-clocked schemes: the source's retransmission timeouts", "", func(x *model.SourceSummary) (float64, bool) { return float64(x.Timeouts), true })
+		func(x *model.SourceSummary) (float64, bool) { return float64(x.PathCount), true }).counts()
+	CNPs               = source("cnps", "frames", "notifications (DCQCN's CNPs) the source's reaction point received from its receiver", "", func(x *model.SourceSummary) (float64, bool) { return float64(x.CNPs), true }).counts()
+	ACKs               = source("acks", "frames", "ACK-clocked schemes: the ACKs and NACKs the source's sender received", "", func(x *model.SourceSummary) (float64, bool) { return float64(x.ACKs), true }).counts()
+	NACKs              = source("nacks", "frames", "ACK-clocked schemes: of those, the NACKs (a gap at the receiver)", "", func(x *model.SourceSummary) (float64, bool) { return float64(x.NACKs), true }).counts()
+	RetransmittedBytes = source("retransmitted_bytes", "bytes", "ACK-clocked schemes: the bytes the source sent again (loss recovery)", "", func(x *model.SourceSummary) (float64, bool) { return float64(x.RetransmittedBytes), true }).counts()
+	Timeouts           = source("timeouts", "", "ACK-clocked schemes: the source's retransmission timeouts", "", func(x *model.SourceSummary) (float64, bool) { return float64(x.Timeouts), true }).counts()
 
 	FlowsStarted    = flows("started", "", "flows of a given size that started in [warmup, duration]", func(f *model.FlowSummary) float64 { return float64(f.Started) })
 	FlowsCompleted  = flows("completed", "", "of those, the flows whose last byte was delivered by the end", func(f *model.FlowSummary) float64 { return float64(f.Completed) })
@@ -247,14 +266,14 @@ var (
 				return 0, false
 			}
 			return float64(s.Flows.IncastFlows), true
-		})
+		}).counts()
 	IncastCompleted = run("flows_incast_completed", "", "of the incast's flows, those whose last byte was delivered by the end", noIncast,
 		func(s *model.Summary) (float64, bool) {
 			if s.Flows == nil || s.Flows.IncastCompleted == nil {
 				return 0, false
 			}
 			return float64(*s.Flows.IncastCompleted), true
-		})
+		}).counts()
 	IncastCompletion = run("flows_incast_completion_seconds", "seconds", "when the incast's last flow completed, from its start",
 		"empty without an incast, or when one of its flows never completed",
 		func(s *model.Summary) (float64, bool) {
@@ -264,12 +283,12 @@ var (
 			return optional(s.Flows.IncastCompletion)
 		})
 
-	TierPorts            = tier("ports", "", "the tier's switch egress ports that carried traffic", func(t *model.TierSummary) float64 { return float64(t.Ports) })
+	TierPorts            = tier("ports", "", "the tier's switch egress ports that carried traffic", func(t *model.TierSummary) float64 { return float64(t.Ports) }).counts()
 	TierUtilizationMean  = tier("utilization_mean", "fraction", "mean of its ports' utilizations", func(t *model.TierSummary) float64 { return t.UtilizationMean })
 	TierUtilizationMax   = tier("utilization_max", "fraction", "largest of its ports' utilizations", func(t *model.TierSummary) float64 { return t.UtilizationMax })
-	TierDrops            = tier("drops", "frames", "frames its ports dropped in the window", func(t *model.TierSummary) float64 { return float64(t.Drops) })
-	TierMarkedFrames     = tier("marked_frames", "frames", "frames its ports' congestion points marked", func(t *model.TierSummary) float64 { return float64(t.MarkedFrames) })
-	TierPauseFrames      = tier("pause_frames", "frames", "PFC: XOFF frames its ports sent their feeders", func(t *model.TierSummary) float64 { return float64(t.PauseFrames) })
+	TierDrops            = tier("drops", "frames", "frames its ports dropped in the window", func(t *model.TierSummary) float64 { return float64(t.Drops) }).counts()
+	TierMarkedFrames     = tier("marked_frames", "frames", "frames its ports' congestion points marked", func(t *model.TierSummary) float64 { return float64(t.MarkedFrames) }).counts()
+	TierPauseFrames      = tier("pause_frames", "frames", "PFC: XOFF frames its ports sent their feeders", func(t *model.TierSummary) float64 { return float64(t.PauseFrames) }).counts()
 	TierHeldFractionMean = tier("held_fraction_mean", "fraction", "PFC: mean share of the time its ports were paused by the next switch", func(t *model.TierSummary) float64 { return t.HeldFractionMean })
 	TierHeldFractionMax  = tier("held_fraction_max", "fraction", "PFC: the largest share of the time one of its ports was paused", func(t *model.TierSummary) float64 { return t.HeldFractionMax })
 
