@@ -24,16 +24,17 @@ const (
 	Source                  // one value per source
 	Tier                    // one value per tier of a fabric's ports
 	Phase                   // one value per phase of output.phases
+	Class                   // one value per traffic class, over the ports, when they have several
 )
 
 func (s Scope) String() string {
-	return [...]string{"run", "bottleneck", "source", "tier", "phase"}[s]
+	return [...]string{"run", "bottleneck", "source", "tier", "phase", "class"}[s]
 }
 
 // Prefix is the start of the name of an element's columns in results.csv
-// (sw0_utilization, src1_throughput_bps, tiers0_drops, phase1_end_seconds);
-// empty for the run's own.
-func (s Scope) Prefix() string { return [...]string{"", "sw", "src", "tiers", "phase"}[s] }
+// (sw0_utilization, src1_throughput_bps, tiers0_drops, phase1_end_seconds,
+// class1_drops); empty for the run's own.
+func (s Scope) Prefix() string { return [...]string{"", "sw", "src", "tiers", "phase", "class"}[s] }
 
 // Metric is one summary metric.
 type Metric struct {
@@ -107,8 +108,20 @@ func (m *Metric) Count(s *model.Summary) int {
 		return len(s.Tiers)
 	case Phase:
 		return len(s.Phases)
+	case Class:
+		return classes(s)
 	}
 	return 1
+}
+
+// classes is the number of traffic classes of a run's ports, 0 with one
+// (a port lists its classes only when it has several).
+func classes(s *model.Summary) int {
+	n := 0
+	for i := range s.Bottlenecks {
+		n = max(n, len(s.Bottlenecks[i].Classes))
+	}
+	return n
 }
 
 // Column is the metric's column in results.csv for element i: the name, or
@@ -190,6 +203,30 @@ func phase(name, unit, doc string, f func(p *model.PhaseSummary) float64) *Metri
 		value: func(s *model.Summary, i int) (float64, bool) { return f(&s.Phases[i]), true }}
 }
 
+// class is a metric of each traffic class over the run's ports: f of the
+// class on each port that has it, combined by over (a sum, the largest).
+func class(name, unit, doc string, over func(a, b float64) float64, f func(c *model.ClassSummary) float64) *Metric {
+	return &Metric{Name: name, Unit: unit, Scope: Class, Doc: doc,
+		value: func(s *model.Summary, i int) (float64, bool) {
+			var v float64
+			seen := false
+			for k := range s.Bottlenecks {
+				if cs := s.Bottlenecks[k].Classes; i < len(cs) {
+					x := f(&cs[i])
+					if seen {
+						x = over(v, x)
+					}
+					v, seen = x, true
+				}
+			}
+			return v, seen
+		}}
+}
+
+func sum(a, b float64) float64 { return a + b }
+
+func most(a, b float64) float64 { return max(a, b) }
+
 // InPhase is a run's summary over one of its phases: the run's own
 // bottleneck, source, tier and fairness metrics read it as they read the
 // whole run's.
@@ -207,7 +244,8 @@ func optional(p *float64) (float64, bool) {
 // The metrics, in the order summary.json writes them: the run's, each
 // bottleneck's, each source's, fairness, the flows', each phase's (whose
 // bottlenecks, sources, tiers and fairness the run's metrics read through
-// InPhase), each tier's.
+// InPhase), each tier's; then each traffic class's, over the ports'
+// classes (bottlenecks.classes).
 var (
 	SimSeconds = run("sim_seconds", "seconds", "simulated time of the run", "", func(s *model.Summary) (float64, bool) { return s.SimSeconds, true })
 	Events     = run("events", "", "discrete events handled (integration steps for a fluid model)", "", func(s *model.Summary) (float64, bool) { return float64(s.Events), true }).counts()
@@ -292,6 +330,12 @@ var (
 	TierHeldFractionMean = tier("held_fraction_mean", "fraction", "PFC: mean share of the time its ports were paused by the next switch", func(t *model.TierSummary) float64 { return t.HeldFractionMean })
 	TierHeldFractionMax  = tier("held_fraction_max", "fraction", "PFC: the largest share of the time one of its ports was paused", func(t *model.TierSummary) float64 { return t.HeldFractionMax })
 
+	ClassThroughputMax = class("throughput_bps_max", "bits/s", "the class's throughput on its busiest port", most, func(c *model.ClassSummary) float64 { return c.ThroughputBps })
+	ClassQueueMax      = class("queue_max_bytes", "bytes", "the class's largest queue on any port", most, func(c *model.ClassSummary) float64 { return c.QueueMax })
+	ClassDrops         = class("drops", "frames", "the class's frames dropped in the window, summed over the ports", sum, func(c *model.ClassSummary) float64 { return float64(c.Drops) }).counts()
+	ClassDroppedBytes  = class("dropped_bytes", "bytes", "the class's bytes dropped in the window, summed over the ports", sum, func(c *model.ClassSummary) float64 { return float64(c.DroppedBytes) }).counts()
+	ClassMarkedFrames  = class("marked_frames", "frames", "the class's frames marked, summed over the ports", sum, func(c *model.ClassSummary) float64 { return float64(c.MarkedFrames) }).counts()
+
 	PhaseStart = phase("start_seconds", "seconds", "when the phase starts", func(p *model.PhaseSummary) float64 { return p.Start })
 	PhaseEnd   = phase("end_seconds", "seconds", "when the phase ends", func(p *model.PhaseSummary) float64 { return p.End })
 
@@ -315,4 +359,5 @@ var All = []*Metric{
 	IncastFlows, IncastCompleted, IncastCompletion,
 	PhaseStart, PhaseEnd,
 	TierPorts, TierUtilizationMean, TierUtilizationMax, TierDrops, TierMarkedFrames, TierPauseFrames, TierHeldFractionMean, TierHeldFractionMax,
+	ClassThroughputMax, ClassQueueMax, ClassDrops, ClassDroppedBytes, ClassMarkedFrames,
 }

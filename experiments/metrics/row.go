@@ -171,7 +171,7 @@ func (m *Metric) Cell(s *model.Summary, i int) string {
 // Row writes the cells of a run's row of results.csv, named by their
 // columns, in order; ports false leaves each port's own columns out (a
 // fabric's, whose positions name different ports in different runs:
-// ports.csv.gz names them). It
+// ports.csv.gz names them), not the numbers over them (its classes'). It
 // stops early, mid-row, when ctx is cancelled (the caller sees ctx's
 // error).
 func Row(ctx context.Context, s *model.Summary, ports bool, emit func(name, value string)) {
