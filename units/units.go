@@ -86,7 +86,10 @@ func parseNumber(s string, units []unit, kind, example string) (float64, error) 
 		}
 		return x * u.factor, nil
 	}
-	if _, err := strconv.ParseFloat(s, 64); err == nil {
+	if x, err := strconv.ParseFloat(s, 64); err == nil {
+		if x == 0 {
+			return 0, nil // zero is zero in every unit
+		}
 		return 0, fmt.Errorf("%s %q needs a unit, for example %q", kind, s, example)
 	}
 	return 0, fmt.Errorf("%q is not a %s (for example %q)", s, kind, example)

@@ -193,6 +193,14 @@ func TestUnmarshalTOMLQuotesTheFile(t *testing.T) {
 		t.Errorf("an array: %v", err)
 	}
 	var d Duration
+	for _, zero := range []any{int64(0), 0.0, "0"} {
+		if err := d.UnmarshalTOML(zero); err != nil || d != 0 {
+			t.Errorf("%v: %v, %v; zero needs no unit", zero, d, err)
+		}
+		if err := b.UnmarshalTOML(zero); err != nil || b != 0 {
+			t.Errorf("%v: %v, %v; zero needs no unit", zero, b, err)
+		}
+	}
 	if err := d.UnmarshalTOML("300us"); err != nil || algos.Time(d) != 300*algos.Microsecond {
 		t.Errorf("300us: %v, %v", d, err)
 	}
