@@ -81,10 +81,15 @@ type SenderEnv struct {
 	Network
 	LineRate float64 // the sender's NIC rate, bits per second
 	// BaseRTT is the flow's round trip with empty queues: propagation both
-	// ways plus one data frame's transmission on each hop (the HPCC code's
-	// pairRtt; with GLOBAL_T 1, as its run.py sets, the largest over all host
-	// pairs, third.cc:910-930). HPCC's T, the BDP of VAR_WIN windows.
+	// ways plus one data frame's transmission on each hop forward and an
+	// ACK's back (the HPCC code's pairRtt, third.cc:915-923, but for the
+	// ACK's). HPCC's T by default, the BDP of VAR_WIN windows.
 	BaseRTT Time
+	// MaxBaseRTT, if set, measures the largest base RTT over all pairs of
+	// hosts (the HPCC code's maxRtt, third.cc:910-930, which its run.py's
+	// GLOBAL_T 1 gives every flow as T, third.cc:138). A function: the
+	// network measures it only for a sender that asks.
+	MaxBaseRTT func() Time
 	// Hops is the number of switches the flow's data crosses (Swift's
 	// per-hop scaling of its target delay).
 	Hops  int

@@ -43,14 +43,27 @@ func HPCCParams() []Param {
 			Doc: "recompute W on every ACK against the reference W_c (paper section 3, per-ACK reaction; FAST_REACT 1, run.py:123); off: only once per RTT, when W_c is updated"},
 		{Key: "min_rate", Kind: Rate, Min: 1, Default: Fixed(1e9),
 			Doc: "the floor of the rate (the paper gives none; MIN_RATE 1000 Mb/s (run.py:28), UpdateRateHp's bound, rdma-hw.cc:839-840); not scaled"},
+		{Key: "base_rtt", Kind: Choice, Choices: HPCCBaseRTTs, Default: Fixed(HPCCBaseRTTFlow),
+			Doc: "T, the base RTT of the window and of U: flow, each flow's own path's (the paper's T, section 3: the base RTT, read per flow); max, the largest over all pairs of hosts, one T for every flow (the HPCC code with GLOBAL_T 1, run.py:37: maxRtt, third.cc:910-930, given each flow at third.cc:138; the window is then line rate x maxRtt, the code's maxBdp where the NICs' rates are equal)"},
 	}
 }
 
+// HPCCBaseRTTs are the words of HPCC's base_rtt parameter.
+var HPCCBaseRTTs = []string{"flow", "max"}
+
+// The values of HPCC's base_rtt parameter.
+const (
+	HPCCBaseRTTFlow = 0 // each flow's own base RTT (the paper)
+	HPCCBaseRTTMax  = 1 // the largest over all pairs of hosts (the HPCC code, GLOBAL_T 1)
+)
+
 var hpccReadings = []string{
 	"Sources. Algorithm 1 of the paper (Li et al., SIGCOMM 2019, section 3) and the authors' ns-3 code (UpdateRateHp, rdma-hw.cc:754-913) agree; the values are run.py's (--cc hp: U_TARGET 0.95, MI_THRESH 0, RATE_AI 10 Mb/s per 25 Gbps, FAST_REACT 1, MULTI_RATE 0, HAS_WIN 1, VAR_WIN 1, MIN_RATE 1 Gb/s). maxStage defaults to 0, the value the authors' evaluation used (their project page: the paper's 5 is a typo); 5 is max_stage = 5.",
-	"Window as a rate: the code keeps R (starting at line rate) and limits the flow to W = BDP x R / line rate, BDP = line rate x T (rdma-queue-pair.cc:125-137); T is the BaseRTT the transport gives (the code's maxRtt over all host pairs, GLOBAL_T 1). W_AI = R_AI x T.",
+	"Window as a rate: the code keeps R (starting at line rate) and limits the flow to W = BDP x R / line rate, BDP = line rate x T (rdma-queue-pair.cc:125-137). W_AI = R_AI x T.",
+	"T: the paper (section 3, Algorithm 1) takes it as the base RTT and does not say whose; qcnlab reads it per flow by default (base_rtt = \"flow\": the flow's own path, propagation both ways, a data frame's transmission on each hop forward and an ACK's back). The HPCC code sets GLOBAL_T 1 (run.py:37), which gives every flow the largest pairRtt over all pairs of hosts, maxRtt, as its T and maxBdp as its window (third.cc:138, 910-930): base_rtt = \"max\" (the largest of qcnlab's base RTTs over the pairs, each on its ECMP route; the code's pairRtt leaves out the ACK's transmission, third.cc:915-923).",
 	"U from two INT samples (MeasureInflight): for each hop i, with the sample of the previous ACK, tau = ts - ts', txRate = (txBytes - txBytes')*8/tau, u_i = txRate/B_i + min(qlen, qlen')*8/(B_i*T); the hop with the largest u_i gives u and its tau (from u = 0, as the code: if every u_i is 0, tau is 0 and U stays); tau = min(tau, T); U = (1 - tau/T)*U + (tau/T)*u. U starts at 1 (rdma-queue-pair.cc:49). The samples are stored on every ACK. A hop whose tau is 0 (two ACKs of one stamp) is skipped; a path whose hop count changes starts over from the new sample.",
 	"Stages (ComputeWind): if U/eta >= 1 or incStage >= maxStage, R = R_c/(U/eta) + R_AI and incStage = 0; else R = R_c + R_AI and incStage + 1; R within [min_rate, line rate]. The first ACK past lastUpdateSeq updates R_c and incStage and sets lastUpdateSeq = snd_nxt (once per RTT); the other ACKs only set R from R_c (fast_react). The first ACK only stores its INT and sets lastUpdateSeq.",
+	"INT timing: a port stamps a frame as its last bit leaves (the time, the bytes sent including the frame, the queue then without it); the code stamps at dequeue, as the frame starts (SwitchNotifyDequeue, switch-node.cc:224, before TransmitStart, qbb-net-device.cc:310-317; m_txBytes grows after the stamp, switch-node.cc:302). txRate between two stamps is the same measure, a frame time later here; the queue differs by what one frame time changes (the frame that starts, the arrivals meanwhile).",
 	"Not modelled: MULTI_RATE (a rate per hop, off in run.py), SAMPLE_FEEDBACK (off), PINT (CC_MODE 10); the INT fields' widths and units (24-bit ns time, 128 B byte units, 80 B queue units, int-header.h) are exact values here.",
 }
 
@@ -75,6 +88,9 @@ type HPCCSender struct {
 
 // NewHPCCSender builds a flow's HPCC sender: it starts at line rate, W = BDP.
 func NewHPCCSender(env SenderEnv, v Values) *HPCCSender {
+	if v["base_rtt"] == HPCCBaseRTTMax && env.MaxBaseRTT != nil {
+		env.BaseRTT = env.MaxBaseRTT() // one T for every flow (GLOBAL_T 1)
+	}
 	return &HPCCSender{
 		eta: v["eta"], maxStage: int(v["max_stage"]), rAI: v["r_ai"], fastReact: v["fast_react"] != 0,
 		minRate: v["min_rate"], lineRate: env.LineRate,

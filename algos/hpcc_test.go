@@ -17,7 +17,7 @@ func TestHPCCDefaults(t *testing.T) {
 	_, v := describe(t, "hpcc", net100G, nil)
 	// run.py --cc hp at 100 Gbps: U_TARGET 0.95, MI_THRESH 0, RATE_AI
 	// 10*100/25 = 40 Mb/s, FAST_REACT 1, MIN_RATE 1000 Mb/s.
-	for k, x := range (Values{"eta": 0.95, "max_stage": 0, "r_ai": 40e6, "fast_react": 1, "min_rate": 1e9}) {
+	for k, x := range (Values{"eta": 0.95, "max_stage": 0, "r_ai": 40e6, "fast_react": 1, "min_rate": 1e9, "base_rtt": HPCCBaseRTTFlow}) {
 		if v[k] != x {
 			t.Errorf("%s = %g, want %g", k, v[k], x)
 		}
@@ -183,5 +183,28 @@ func TestHPCCConvergesOnOneLink(t *testing.T) {
 	// fairness comes at the pace of W_AI, as the paper says.
 	if d := a.Rate() - b.Rate(); d <= 0 || d > 60e9*0.85 {
 		t.Errorf("after 200 RTTs the difference is %g of 60e9", d)
+	}
+}
+
+// T is the flow's own base RTT by default (the paper, read per flow), the
+// largest over the pairs of hosts with base_rtt = "max" (the HPCC code's
+// GLOBAL_T 1): the window starts at line rate x T.
+func TestHPCCBaseRTT(t *testing.T) {
+	asked := 0
+	largest := func() Time { asked++; return 25 * us }
+	for _, c := range []struct {
+		choice float64
+		want   Time
+		asks   int
+	}{{HPCCBaseRTTFlow, 10 * us, 0}, {HPCCBaseRTTMax, 25 * us, 1}} {
+		asked = 0
+		_, v := describe(t, "hpcc", net100G, Values{"base_rtt": c.choice})
+		s := NewHPCCSender(SenderEnv{Network: net100G, LineRate: 100e9, BaseRTT: 10 * us, MaxBaseRTT: largest}, v)
+		if got, want := s.Window(), 100e9*c.want.Seconds()/8; math.Abs(got-want) > 1 {
+			t.Errorf("base_rtt %s: window %g B, want %g (T = %d ps)", HPCCBaseRTTs[int(c.choice)], got, want, c.want)
+		}
+		if asked != c.asks {
+			t.Errorf("base_rtt %s: the largest RTT measured %d times, want %d", HPCCBaseRTTs[int(c.choice)], asked, c.asks)
+		}
 	}
 }

@@ -16,8 +16,10 @@ func TestTransportErrorsNameFileLineAndKey(t *testing.T) {
 			"bad.toml:3: transport.ack_every: must be a whole number of bytes, at least 1"},
 		{"rto_min", "algorithms = [\"swift\"]\n[transport]\nrto_min = \"0s\"\n",
 			"bad.toml:3: transport.rto_min: must be a positive, finite duration"},
-		{"no ACK-clocked scheme", "algorithms = [\"qcn\", \"dcqcn\"]\n[transport]\nrecovery = \"selective\"\n",
+		{"no ACK-clocked scheme", "algorithms = [\"qcn\", \"dcqcn\"]\n[transport]\nack_every = \"3KB\"\n",
 			"bad.toml:2: transport: applies to the ACK-clocked schemes"},
+		{"rate-based, none", "algorithms = [\"qcn\"]\n[transport]\nrecovery = \"none\"\n",
+			`the rate-based schemes run open loop unless transport.recovery is "go_back_n" or "selective"`},
 		{"fluid", "model = \"fluid\"\nalgorithms = [\"dctcp\"]\n[transport]\nrecovery = \"none\"\n",
 			"transport: the transport is the packet model's"},
 	} {
@@ -39,7 +41,7 @@ func TestTransportConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := (model.Transport{AckEvery: 3000, Recovery: model.RecoverySelective, RTOMin: 200 * algos.Microsecond}); cfg.Transport != want {
+	if want := (model.Transport{AckEvery: 3000, Recovery: model.RecoverySelective, RTOMin: 200 * algos.Microsecond, RateSchemes: true}); cfg.Transport != want {
 		t.Errorf("transport %+v, want %+v", cfg.Transport, want)
 	}
 	d, err := Parse("d.toml", []byte("algorithms = [\"hpcc\"]\n"))
@@ -48,5 +50,32 @@ func TestTransportConfig(t *testing.T) {
 	}
 	if cfg, _ := d.Config("hpcc"); cfg.Transport != (model.Transport{}) || cfg.Transport.Recovery != model.RecoveryGoBackN {
 		t.Errorf("default transport %+v", cfg.Transport)
+	}
+}
+
+// The rate-based schemes run open loop unless a recovery is asked for:
+// then QCN's flows run over the transport (RateSchemes), and an
+// experiment of QCN alone with it is valid.
+func TestTransportRateSchemesRecoverOnlyWhenAsked(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want bool
+	}{
+		{"algorithms = [\"qcn\", \"dctcp\"]\n", false},
+		{"algorithms = [\"qcn\", \"dctcp\"]\n[transport]\nrecovery = \"none\"\n", false},
+		{"algorithms = [\"qcn\"]\n[transport]\nrecovery = \"go_back_n\"\n", true},
+		{"algorithms = [\"qcn\"]\n[transport]\nrecovery = \"selective\"\nrto_min = \"2ms\"\n", true},
+	} {
+		e, err := Parse("t.toml", []byte(c.text))
+		if err != nil {
+			t.Fatalf("%q: %v", c.text, err)
+		}
+		cfg, err := e.Config("qcn")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cfg.Transport.RateSchemes != c.want {
+			t.Errorf("%q: rate schemes over the transport %v, want %v", c.text, cfg.Transport.RateSchemes, c.want)
+		}
 	}
 }

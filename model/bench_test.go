@@ -250,15 +250,21 @@ func ackBenchConfig(b testing.TB, d algos.Time, scheme string) Config {
 	return cfg
 }
 
-// BenchmarkDumbbellACKs compares the dumbbell with ACKs on (DCTCP, HPCC)
-// and off (QCN): frames delivered per second of wall time, and the time
-// per frame. The target: ACKs on within 0.6x of off.
+// BenchmarkDumbbellACKs compares the dumbbell with ACKs on and off: QCN
+// open loop, QCN over go-back-N (the same run with ACKs: the issue's
+// target, within 0.6x of off), DCTCP and HPCC; frames delivered per second
+// of wall time, and the time per frame.
 func BenchmarkDumbbellACKs(b *testing.B) {
-	for _, c := range []struct{ name, scheme string }{{"off-qcn", "qcn"}, {"on-dctcp", "dctcp"}, {"on-hpcc", "hpcc"}} {
+	for _, c := range []struct {
+		name, scheme string
+		acks         bool
+	}{{"off-qcn", "qcn", false}, {"on-qcn", "qcn", true}, {"on-dctcp", "dctcp", true}, {"on-hpcc", "hpcc", true}} {
 		b.Run(c.name, func(b *testing.B) {
 			var frames uint64
 			for b.Loop() {
-				sim, err := NewPacket(ackBenchConfig(b, 200*algos.Millisecond, c.scheme))
+				cfg := ackBenchConfig(b, 200*algos.Millisecond, c.scheme)
+				cfg.Transport.RateSchemes = c.acks
+				sim, err := NewPacket(cfg)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -273,13 +279,16 @@ func BenchmarkDumbbellACKs(b *testing.B) {
 
 // The transport allocates nothing per frame, and its memory stays flat: a
 // run twice as long, with twice the frames and ACKs, adds a handful of
-// allocations (rings that grow, marks at boundaries) and no live heap.
+// allocations (rings that grow, marks at boundaries) and no live heap;
+// QCN over go-back-N as well.
 func TestTransportAllocatesNothingPerFrame(t *testing.T) {
-	for _, scheme := range []string{"dctcp", "hpcc", "swift", "timely"} {
+	for _, scheme := range []string{"dctcp", "hpcc", "swift", "timely", "qcn"} {
 		allocs := func(d algos.Time) (float64, uint64, uint64) {
 			var frames, heap uint64
 			n := testing.AllocsPerRun(1, func() {
-				sim, err := NewPacket(ackBenchConfig(t, d, scheme))
+				cfg := ackBenchConfig(t, d, scheme)
+				cfg.Transport.RateSchemes = true // QCN's flows over go-back-N
+				sim, err := NewPacket(cfg)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -300,9 +300,6 @@ func (c *Config) validateChain(bad func(string, ...any)) {
 			}
 		}
 	}
-	if c.Traffic != nil && c.transportOn() {
-		bad("traffic on a chain's sources is not run over the transport layer yet: %s needs a fabric's flows, or greedy sources", c.Scheme.Name)
-	}
 	if t := c.Traffic; t != nil && (t.LongFlows < 0 || !(t.ShortRate >= 0) || (t.ShortRate > 0 && t.ShortSizes == nil)) {
 		bad("traffic: long flows and the short-flow rate must not be negative, and short flows need sizes")
 	}

@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 
 	"qcnlab/algos"
@@ -52,6 +53,15 @@ type Packet struct {
 	ack       algos.Ack
 	ackHops   [maxINTHops]algos.Hop
 	telemetry bool
+	// maxRTT is the largest base RTT over the pairs of hosts, measured
+	// the first time a sender asks (largestRTT: s.largestBaseRTT).
+	maxRTT     algos.Time
+	largestRTT func() algos.Time
+	// A frame's CPID field is its CM-Tag's CPID, or its transport's index;
+	// both, for a rate-based scheme over the transport: the CPID is the
+	// field and cpidMask, the index the bits above cpidShift (tagFrame).
+	cpidMask  int32
+	cpidShift uint8
 	ctlFrame  frame          // the control frame being generated (control.go)
 	fbPaths   []feedbackPath // per limiter, nil unless the feedback latency varies
 	loops     []loopStats    // per limiter
@@ -74,6 +84,7 @@ type Packet struct {
 	lastAt     algos.Time
 
 	short *shortFlows // nil unless the flows include short flows (traffic.go, flows.go)
+	pool  limiterPool // the limiters of ended short flows, to reuse (flows.go)
 	// drain: the arrivals stop (Traffic.Stop, ShortFlows.Stop) and every
 	// flow has a size, so the run ends once they are all over (drained).
 	drain  bool
@@ -106,6 +117,12 @@ func NewPacket(cfg Config) (*Packet, error) {
 	s := &Packet{cfg: cfg, net: n, nextSample: cfg.SampleInterval, statics: len(n.flows),
 		receivers: cfg.Scheme.NewNP != nil || cfg.transportOn(), netw: cfg.networkOf(n), incast: incastState{start: algos.Never}}
 	netw := s.netw
+	s.largestRTT = s.largestBaseRTT
+	s.cpidMask = -1
+	if cfg.rateTransport() {
+		s.cpidShift = uint8(bits.Len(uint(len(n.ports)))) // CPIDs run to the ports'
+		s.cpidMask = 1<<s.cpidShift - 1
+	}
 	if len(n.topo.Hosts)+(len(n.ports))*3 > maxStreams {
 		return nil, fmt.Errorf("%d hosts and %d switch ports: the engine follows at most %d of them", len(n.topo.Hosts), len(n.ports), maxStreams/3)
 	}
@@ -165,17 +182,17 @@ func (s *Packet) addLimiter(f flowSpec, netw *algos.Network) *limiter {
 		mark: f.start, nextEmit: algos.Never, rpTimer: algos.Never, timerAt: algos.Never, ackAt: algos.Never,
 	}
 	stream := uint64(s.made)
-	if !cfg.transportOn() {
+	if !cfg.Scheme.NeedsTransport() {
 		l.rp = cfg.Scheme.NewRP(algos.RPEnv{
 			Network: *netw, LineRate: f.lineRate, InitialRate: f.initialRate, Start: f.start,
 			Rand: rand.New(rand.NewPCG(cfg.Seed, streamRP+stream)),
 		}, cfg.Params)
 	}
 	i := int32(len(s.lims))
-	reuse := s.fabric != nil && len(s.fabric.free) > 0
+	reuse := len(s.pool.free) > 0
 	if reuse {
-		free := s.fabric.free
-		i, s.fabric.free = free[len(free)-1], free[:len(free)-1]
+		free := s.pool.free
+		i, s.pool.free = free[len(free)-1], free[:len(free)-1]
 		// Events and messages for the flow before are stale for this one.
 		l.epoch, l.tgen = s.lims[i].epoch, s.lims[i].tgen
 	}
@@ -198,7 +215,7 @@ func (s *Packet) addLimiter(f flowSpec, netw *algos.Network) *limiter {
 	s.made++
 	l.id = i
 	if cfg.transportOn() {
-		l.tp = s.newTransport(l, f, netw, stream)
+		l.tp = s.newTransport(l, f, netw, stream, l.rp)
 		l.rp = l.tp
 	}
 	l.settle()

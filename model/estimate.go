@@ -381,13 +381,17 @@ func schemeSizes(cfg *Config, n *network) (cp, rp, np float64) {
 		return float64(v.Type().Size())
 	}
 	c := cfg.Scheme.NewCP(algos.CPEnv{Network: netw, CPID: 1, Capacity: netw.Capacity, Buffer: netw.Buffer, Rand: r}, cfg.Params)
-	if cfg.transportOn() { // a Sender and its transport (transport.go)
+	switch {
+	case cfg.rateTransport(): // a reaction point and a transport around it (transport.go)
+		rp = size(cfg.Scheme.NewRP(algos.RPEnv{Network: netw, LineRate: netw.LineRate, InitialRate: netw.LineRate, Rand: r}, cfg.Params)) + 64 +
+			float64(unsafe.Sizeof(transport{})) + 2*64
+	case cfg.transportOn(): // a Sender and its transport (transport.go)
 		snd := cfg.Scheme.NewSender(algos.SenderEnv{Network: netw, LineRate: netw.LineRate, BaseRTT: netw.MaxLoopDelay, Hops: 1, Rand: r}, cfg.Params)
 		rp = size(snd) + float64(unsafe.Sizeof(transport{})) + 2*64 + 80
 		if _, ok := snd.(algos.TelemetrySender); ok { // the telemetry ring: 64 frames of 5 hops at least
 			rp += 64 * 5 * float64(unsafe.Sizeof(algos.Hop{}))
 		}
-	} else {
+	default:
 		rp = size(cfg.Scheme.NewRP(algos.RPEnv{Network: netw, LineRate: netw.LineRate, InitialRate: netw.LineRate, Rand: r}, cfg.Params)) + 64
 	}
 	if cfg.Scheme.NewNP != nil {

@@ -296,8 +296,6 @@ type fabricState struct {
 	rng      *rand.Rand // random spraying
 	paths    []map[uint32]struct{}
 	hostMark [][]float64 // [boundary][host]: bits its link sent, for the tiers
-	free     []int32     // limiters of ended short flows, to reuse
-	retired  [2]int64    // bytes the short flows of reused limiters released and delivered
 	keys     uint64      // ECMP keys handed out: flows made so far
 }
 

@@ -183,8 +183,8 @@ func conservation(sim *Packet) (released, delivered, dropped, inNetwork int64) {
 		delivered += sim.delivered[i]
 	}
 	if sim.fabric != nil {
-		released += sim.fabric.retired[0]
-		delivered += sim.fabric.retired[1]
+		released += sim.pool.retired[0]
+		delivered += sim.pool.retired[1]
 	}
 	for _, h := range sim.hosts {
 		for k := 0; k < h.inflight.len(); k++ {

@@ -29,7 +29,8 @@ type FlowRecord struct {
 	PathCount        int // distinct paths its frames took (1 under ECMP)
 	Outcome          FlowOutcome
 	InWindow         bool // it started in [warmup, duration]: counted in the summary's statistics
-	// The transport's recovery (transport.go), for an ACK-clocked scheme:
+	// The transport's recovery (transport.go), for an ACK-clocked scheme or
+	// a rate-based one with a recovery:
 	// bytes sent again, retransmission timeouts, NACKs received.
 	Retransmitted, Timeouts, NACKs int64
 }
@@ -81,8 +82,12 @@ func (s *Packet) hpccIdealFCT(l *limiter, size int64) float64 {
 // sizedRecord builds the record of a fabric flow of a given size.
 func (s *Packet) sizedRecord(l *limiter, outcome FlowOutcome) FlowRecord {
 	sz := l.sized
-	t := s.net.topo
-	r := FlowRecord{ID: sz.id, From: t.HostName(int(l.host)), To: t.HostName(int(l.dst)), Size: sz.size,
+	from, to := "src"+strconv.Itoa(int(l.host)), "sink" // a chain's, as emitChainFlow names them
+	if !s.net.chain {
+		t := s.net.topo
+		from, to = t.HostName(int(l.host)), t.HostName(int(l.dst))
+	}
+	r := FlowRecord{ID: sz.id, From: from, To: to, Size: sz.size,
 		Start: sz.start, Finish: algos.Never, Ideal: sz.ideal, IdealHPCC: s.hpccIdealFCT(l, sz.size),
 		PathCount: len(sz.paths), Outcome: outcome, InWindow: sz.inWindow}
 	if l.route != nil && sz.left < sz.size {
@@ -128,12 +133,12 @@ func (s *Packet) flushFlows() {
 	if s.short == nil || s.cfg.OnFlow == nil {
 		return
 	}
-	if !s.net.chain {
-		for _, l := range s.lims {
-			if sz := l.sized; sz != nil && !sz.over {
-				s.emitSized(l, FlowUnfinished)
-			}
+	for _, l := range s.lims {
+		if sz := l.sized; sz != nil && !sz.over {
+			s.emitSized(l, FlowUnfinished)
 		}
+	}
+	if !s.net.chain {
 		return
 	}
 	free := map[int32]bool{}

@@ -219,11 +219,18 @@ func (s *Packet) fabricFlowArrival() {
 func (s *Packet) freeLimiter(l *limiter) {
 	h := &s.hosts[l.host]
 	h.removeLimiter(l)
-	s.fabric.retired[0] += l.emitted
-	s.fabric.retired[1] += s.delivered[l.id]
+	s.pool.retired[0] += l.emitted
+	s.pool.retired[1] += s.delivered[l.id]
 	l.emitted, s.delivered[l.id] = 0, 0
 	l.epoch++
 	l.tgen++
 	l.rp, l.np = nil, nil
-	s.fabric.free = append(s.fabric.free, l.id)
+	s.pool.free = append(s.pool.free, l.id)
+}
+
+// limiterPool keeps the limiters of ended short flows (a fabric's, or a
+// chain's over the transport) for the next ones.
+type limiterPool struct {
+	free    []int32
+	retired [2]int64 // bytes the short flows of reused limiters released and delivered
 }

@@ -311,7 +311,7 @@ func (s *Packet) started(p *port, pi int32, h *queued) {
 func (s *Packet) departMark(p *port, q *queued, rec *frame) {
 	f := algos.Frame{Source: int(q.lim), Bytes: int(q.bytes)}
 	if rec != nil {
-		f.CPID, f.Sent, f.ECN = int(rec.cpid), rec.sent, rec.flags&frameECN != 0
+		f.CPID, f.Sent, f.ECN = int(rec.cpid&s.cpidMask), rec.sent, rec.flags&frameECN != 0
 	}
 	ecn := f.ECN
 	if q.flags&queuedCtl != 0 { // a control frame: no CP sees it
@@ -368,7 +368,7 @@ func (s *Packet) receiveFrame(pi int32) {
 // stalls on the stores it reads).
 func (s *Packet) setFrame(f *frame) {
 	x := &s.frame
-	x.Source, x.Bytes, x.CPID, x.Sent, x.ECN = int(f.lim), int(f.bytes), int(f.cpid), f.sent, f.flags&frameECN != 0
+	x.Source, x.Bytes, x.CPID, x.Sent, x.ECN = int(f.lim), int(f.bytes), int(f.cpid&s.cpidMask), f.sent, f.flags&frameECN != 0
 }
 
 // syncLink keys port pi's link slot at its next arrival: its front

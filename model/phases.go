@@ -87,6 +87,7 @@ func (s *Packet) boundary(t algos.Time) {
 	for i := range s.loops {
 		s.loops[i].boundary()
 	}
+	s.transportBoundary(t)
 	s.srcMarks = append(s.srcMarks, s.markSources())
 	s.pfcBoundary(t)
 	s.fabricBoundary(t)

@@ -106,7 +106,8 @@ type SourceSummary struct {
 	// CNPs counts the notifications (DCQCN's CNPs) its reaction point
 	// received from its receiver's notification point.
 	CNPs int64 `json:"cnps,omitempty"`
-	// The transport of an ACK-clocked scheme (transport.go): the ACKs and
+	// The transport (transport.go), of an ACK-clocked scheme or of a
+	// rate-based one with a recovery: the ACKs and
 	// NACKs its sender received, the bytes it sent again, and its
 	// retransmission timeouts.
 	ACKs               int64 `json:"acks,omitempty"`

@@ -21,10 +21,19 @@ import (
 // short) of its source's rate, as it would behind a shared pacer, and does
 // not wait for the greedy flows, which never end.
 //
-// There is no transport: a frame lost to a full buffer is not sent again.
-// A short flow completes when its last frame leaves the network (the model
+// Without a transport a frame lost to a full buffer is not sent again. A
+// short flow completes when its last frame leaves the network (the model
 // counts delivery at the last link's departure); a flow whose last frame is
 // lost never completes and is counted as lost.
+//
+// Over the transport (an ACK-clocked scheme, or a rate-based one asked to
+// recover) a source's greedy flows are one connection, its limiter's, with
+// one window and one sequence space, as they share one rate limiter; each
+// short flow is a connection of its own, a flow of a given size with its
+// own limiter and transport on its source's host, whose link serves it and
+// the source's limiter round robin, as a fabric's short flows are
+// (chainFlowArrival). Its ACKs take the chain's reverse path, the
+// propagation model; it completes when its receiver has every byte.
 type Traffic struct {
 	LongFlows  int        // greedy flows per source; 0: sources send only short flows
 	ShortRate  float64    // short flows per second, whole network
@@ -54,7 +63,7 @@ func (s *Packet) drained() bool {
 	for j, p := range s.ports {
 		s.events += uint64(s.serve(p, int32(j), s.now))
 	}
-	if s.net.chain {
+	if s.net.chain && !s.cfg.transportOn() {
 		return sf.table.alive() == 0
 	}
 	return sf.alive == 0
@@ -159,24 +168,35 @@ func (s *Packet) flowArrival() {
 	} else {
 		size := sf.sizes.Sample(sf.rng)
 		i := int32(sf.rng.IntN(s.statics))
-		src := s.lims[i]
-		f := flow{id: sf.arrivals, start: s.now, size: size, left: size, ideal: s.idealFCT(src, size),
-			inWindow: s.now >= s.cfg.Warmup}
-		if f.inWindow {
-			sf.stats.start(size)
-		}
-		src.fl.short.push(sf.table.add(f))
-		if src.hold&holdIdle != 0 {
-			s.catchUp(&s.hosts[src.host], s.now)
-			src.hold &^= holdIdle
-			src.nextSerial = src.fl.nextSerial(src)
-			src.setRate(max(s.now, src.mark), src.rate) // credit earned while idle, up to a frame
-			s.syncArrival(&s.hosts[src.host])
+		if s.cfg.transportOn() {
+			s.chainFlowArrival(i, size)
+		} else {
+			s.chainFlowJoins(i, size)
 		}
 	}
 	sf.arrivals++
 	sf.next = s.now + algos.Time(sf.rng.ExpFloat64()/sf.rate*float64(algos.Second)+0.5)
 	sf.scheduleNext(s)
+}
+
+// chainFlowJoins gives a short flow of size bytes to source i, whose
+// limiter serves it round robin with its other flows.
+func (s *Packet) chainFlowJoins(i int32, size int64) {
+	sf := s.short
+	src := s.lims[i]
+	f := flow{id: sf.arrivals, start: s.now, size: size, left: size, ideal: s.idealFCT(src, size),
+		inWindow: s.now >= s.cfg.Warmup}
+	if f.inWindow {
+		sf.stats.start(size)
+	}
+	src.fl.short.push(sf.table.add(f))
+	if src.hold&holdIdle != 0 {
+		s.catchUp(&s.hosts[src.host], s.now)
+		src.hold &^= holdIdle
+		src.nextSerial = src.fl.nextSerial(src)
+		src.setRate(max(s.now, src.mark), src.rate) // credit earned while idle, up to a frame
+		s.syncArrival(&s.hosts[src.host])
+	}
 }
 
 // scheduleNext schedules the arrival drawn, unless it falls after the
@@ -568,6 +588,13 @@ func (s *Packet) startTraffic() {
 	s.drain = tr.Drain.set() && tr.LongFlows == 0
 	for i := range s.lims {
 		l := s.lims[i]
+		if l.tp != nil { // its greedy flows are one connection; short flows have their own
+			if tr.LongFlows == 0 {
+				l.tp.done = true // it never sends
+				l.hold |= holdIdle
+			}
+			continue
+		}
 		l.fl = &sourceFlows{long: tr.LongFlows, table: &s.short.table, frameBytes: s.cfg.FrameBytes}
 		l.settle()
 		if tr.LongFlows == 0 {
@@ -577,6 +604,25 @@ func (s *Packet) startTraffic() {
 	if tr.ShortRate > 0 && tr.ShortSizes != nil {
 		s.short.scheduleFirst(s)
 	}
+}
+
+// chainFlowArrival starts a chain's short flow over the transport, of size
+// bytes, on source i's host: a flow of a given size with its own limiter
+// and transport on the source's path (a reused one's, if a flow before has
+// ended), from now until the source stops.
+func (s *Packet) chainFlowArrival(i int32, size int64) {
+	spec := s.net.flows[i]
+	spec.size, spec.start = size, s.now
+	h := &s.hosts[spec.host]
+	s.catchUp(h, s.now) // the host's link serves one more limiter from now on
+	l := s.addLimiter(spec, &s.netw)
+	l.sized.short = true
+	l.sized.id = s.short.arrivals
+	if s.hostClassPaused(h, l.class) {
+		l.hold |= holdPaused
+	}
+	s.startSized(l)
+	s.startLimiter(l)
 }
 
 // scheduleFirst draws and schedules the first short flow's arrival.

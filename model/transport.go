@@ -67,7 +67,8 @@ var Recoveries = []string{"go_back_n", "selective", "none"}
 
 func (r Recovery) String() string { return Recoveries[r] }
 
-// Transport configures the transport layer of the ACK-clocked schemes.
+// Transport configures the transport layer of the ACK-clocked schemes, and
+// of the rate-based schemes when RateSchemes is set.
 type Transport struct {
 	// AckEvery: the receiver acknowledges when its cumulative sequence
 	// passes each multiple of AckEvery bytes (the HPCC code's
@@ -76,6 +77,13 @@ type Transport struct {
 	Recovery Recovery
 	// RTOMin is the least retransmission timeout; 0 is DefaultRTOMin.
 	RTOMin algos.Time
+	// RateSchemes runs the rate-based schemes (the 802.1Qau family,
+	// DCQCN) over the transport too, with Recovery go-back-N or selective:
+	// the scheme's reaction point still sets the rate from its feedback,
+	// and the transport acknowledges, resends what is lost and completes a
+	// sized flow only when every byte arrived. False (the default), or
+	// Recovery none: they run open loop, as their seeds' sources do.
+	RateSchemes bool
 }
 
 // DefaultRTOMin is the least retransmission timeout by default: 1 ms, a
@@ -105,9 +113,17 @@ type transport struct {
 	s      *Packet
 	l      *limiter
 	sender algos.Sender
-	mode   Recovery
-	frame  int64 // the data frame size
-	size   int64 // bytes to send; 0: greedy
+	// rp is a rate-based scheme's reaction point (Transport.RateSchemes):
+	// it sets the rate, the transport only numbers, acknowledges and
+	// resends; nil for an ACK-clocked scheme, whose sender decides.
+	rp algos.ReactionPoint
+	// rpT is rp.Timer() as last read, after the reaction point's feedback,
+	// expiry and a transmission that changed it (the ReactionPoint
+	// contract); Never without one.
+	rpT   algos.Time
+	mode  Recovery
+	frame int64 // the data frame size
+	size  int64 // bytes to send; 0: greedy
 	// Sender: the next new byte (snd_nxt), the cumulative ACK (snd_una),
 	// the highest byte sent.
 	nxt, una, high int64
@@ -139,6 +155,7 @@ type transport struct {
 	// INT: per frame index modulo len/hops, per hop, what the egress
 	// ports stamped (telemetry senders only).
 	ints  []algos.Hop
+	intN  int // the ring's frames, a power of two: len(ints) / nhops
 	nhops int
 	// Counters.
 	retx     int64 // bytes resent
@@ -165,20 +182,68 @@ type ackMsg struct {
 // ackINT is the telemetry of one ACK.
 type ackINT [maxINTHops]algos.Hop
 
-// transportOn says the scheme's flows run over the transport layer.
-func (c *Config) transportOn() bool { return c.Scheme != nil && c.Scheme.NeedsTransport() }
+// transportOn says the scheme's flows run over the transport layer: an
+// ACK-clocked scheme's always, a rate-based one's when asked to recover.
+func (c *Config) transportOn() bool {
+	return c.Scheme != nil && (c.Scheme.NeedsTransport() || c.rateTransport())
+}
+
+// rateTransport says a rate-based scheme's flows run over the transport.
+func (c *Config) rateTransport() bool {
+	return c.Transport.RateSchemes && c.Transport.Recovery != RecoveryNone && !c.Scheme.NeedsTransport()
+}
 
 // newTransport builds the transport of limiter l, flow f, with its
-// scheme's sender.
-func (s *Packet) newTransport(l *limiter, f flowSpec, netw *algos.Network, stream uint64) *transport {
+// scheme's sender, or around rp, a rate-based scheme's reaction point.
+func (s *Packet) newTransport(l *limiter, f flowSpec, netw *algos.Network, stream uint64, rp algos.ReactionPoint) *transport {
 	cfg := &s.cfg
-	tp := &transport{s: s, l: l, mode: cfg.Transport.Recovery, frame: int64(cfg.FrameBytes), size: f.size,
+	tp := &transport{s: s, l: l, rp: rp, rpT: algos.Never, mode: cfg.Transport.Recovery, frame: int64(cfg.FrameBytes), size: f.size,
 		rtoAt: algos.Never, rtoMin: cfg.Transport.RTOMin, backoff: 1, lineRate: f.lineRate, milestone: 1}
 	if tp.rtoMin <= 0 {
 		tp.rtoMin = DefaultRTOMin
 	}
+	base, ackTx := s.pathRTT(l)
+	tp.ackTx = ackTx
+	tp.ackDelay = algos.Time(tp.ackTx*float64(algos.Second) + 0.5)
+	tp.baseRTT = base
+	if rp != nil {
+		tp.sender = rateSender{}
+		tp.rpT = rp.Timer()
+		return tp
+	}
+	tp.sender = cfg.Scheme.NewSender(algos.SenderEnv{Network: *netw, LineRate: f.lineRate, BaseRTT: base,
+		MaxBaseRTT: s.largestRTT, Hops: f.hops, Start: f.start, Rand: rand.New(rand.NewPCG(cfg.Seed, streamRP+stream))}, cfg.Params)
+	if _, ok := tp.sender.(algos.TelemetrySender); ok {
+		tp.nhops = min(f.hops, maxINTHops)
+		n := 64
+		for float64(n) < 4*tp.lineRate*base.Seconds()/8/float64(cfg.FrameBytes) {
+			n *= 2
+		}
+		tp.ints, tp.intN = make([]algos.Hop, n*tp.nhops), n
+		s.telemetry = true
+	}
+	return tp
+}
+
+// rateSender is the sender of a rate-based scheme's flow over the
+// transport: no window, no pacing of its own (its reaction point paces),
+// and no reaction to ACKs or losses, which the seeds' sources never see.
+type rateSender struct{}
+
+func (rateSender) Window() float64               { return 0 }
+func (rateSender) Rate() float64                 { return 0 }
+func (rateSender) OnSend(algos.Time, int64, int) {}
+func (rateSender) OnAck(algos.Time, *algos.Ack)  {}
+func (rateSender) OnLoss(algos.Time)             {}
+func (rateSender) OnTimeout(algos.Time)          {}
+
+// pathRTT is the base round trip of limiter l's path: the propagation both
+// ways, a data frame's transmission on each link forward and an ACK's on
+// each link back (the HPCC code's pairRtt, third.cc:915-923, which leaves
+// out the ACK's), and the ACK's transmissions alone, in seconds.
+func (s *Packet) pathRTT(l *limiter) (base algos.Time, ackTx float64) {
 	rates, delays, tail := s.routeStages(l)
-	h := &s.hosts[f.host]
+	h := &s.hosts[l.host]
 	fwd := tail
 	for _, d := range delays {
 		fwd += d
@@ -186,43 +251,107 @@ func (s *Packet) newTransport(l *limiter, f flowSpec, netw *algos.Network, strea
 	back := fwd - h.fwd.Seconds() + h.bwd.Seconds()
 	var dataTx float64
 	for _, r := range rates {
-		dataTx += float64(cfg.FrameBytes) * 8 / r
-		tp.ackTx += AckBytes * 8 / r
+		dataTx += float64(s.cfg.FrameBytes) * 8 / r
+		ackTx += AckBytes * 8 / r
 	}
-	tp.ackDelay = algos.Time(tp.ackTx*float64(algos.Second) + 0.5)
-	base := algos.Time((fwd+back+dataTx+tp.ackTx)*float64(algos.Second) + 0.5)
-	tp.baseRTT = base
-	tp.sender = cfg.Scheme.NewSender(algos.SenderEnv{Network: *netw, LineRate: f.lineRate, BaseRTT: base,
-		Hops: f.hops, Start: f.start, Rand: rand.New(rand.NewPCG(cfg.Seed, streamRP+stream))}, cfg.Params)
-	if _, ok := tp.sender.(algos.TelemetrySender); ok {
-		tp.nhops = min(f.hops, maxINTHops)
-		n := 64
-		for float64(n) < 4*tp.lineRate*base.Seconds()/8/float64(cfg.FrameBytes) {
-			n *= 2
-		}
-		tp.ints = make([]algos.Hop, n*tp.nhops)
-		s.telemetry = true
-	}
-	return tp
+	return algos.Time((fwd+back+dataTx+ackTx)*float64(algos.Second) + 0.5), ackTx
 }
 
-// The transport as its limiter's reaction point.
+// largestBaseRTT is, once measured, the largest base round trip over the network's pairs
+// of hosts (a fabric's; a chain's sources'), each on its ECMP route, as
+// pathRTT measures it: the HPCC code's maxRtt (third.cc:910-930).
+func (s *Packet) largestBaseRTT() algos.Time {
+	if s.maxRTT > 0 {
+		return s.maxRTT
+	}
+	var most algos.Time
+	if s.net.chain {
+		for _, f := range s.net.flows {
+			l := &limiter{host: int32(f.host), dst: int32(f.dst), lineRate: f.lineRate, route: f.route}
+			most = max(most, first(s.pathRTT(l)))
+		}
+		s.maxRTT = most
+		return most
+	}
+	t := s.net.topo
+	for from := range t.Hosts {
+		for to := range t.Hosts {
+			if from == to {
+				continue
+			}
+			l := &limiter{host: int32(from), dst: int32(to), lineRate: t.Ports[t.NIC(from)].Capacity,
+				route: s.net.route(s.cfg.Seed, from, to, 0)}
+			most = max(most, first(s.pathRTT(l)))
+		}
+	}
+	s.maxRTT = most
+	return most
+}
 
-// Rate is the sender's pacing rate, or line rate if it does not pace.
+func first[T, U any](t T, _ U) T { return t }
+
+// The transport as its limiter's reaction point: a rate-based scheme's
+// reaction point behind it sees its feedback, transmissions and timer as
+// it would without one.
+
+// Rate is the reaction point's rate, or the sender's pacing rate, or line
+// rate if it does not pace.
 func (tp *transport) Rate() float64 {
+	if tp.rp != nil {
+		return tp.rp.Rate()
+	}
 	if r := tp.sender.Rate(); r > 0 {
 		return r
 	}
 	return tp.lineRate
 }
-func (tp *transport) CPID() int                           { return 0 }
-func (tp *transport) Feedback(algos.Time, algos.Feedback) {}
-func (tp *transport) Transmit(algos.Time, int, bool) bool { return false }
-func (tp *transport) Timer() algos.Time                   { return tp.rtoAt }
 
-// Expire is the retransmission timeout: go-back-N and selective repeat
-// resend from the cumulative ACK (selective: the frames not reported).
+func (tp *transport) CPID() int {
+	if tp.rp != nil {
+		return tp.rp.CPID()
+	}
+	return 0
+}
+
+func (tp *transport) Feedback(now algos.Time, fb algos.Feedback) {
+	if tp.rp != nil {
+		tp.rp.Feedback(now, fb)
+		tp.rpT = tp.rp.Timer()
+	}
+}
+
+func (tp *transport) Transmit(now algos.Time, bytes int, backlogEmpty bool) bool {
+	if tp.rp == nil || !tp.rp.Transmit(now, bytes, backlogEmpty) {
+		return false
+	}
+	tp.rpT = tp.rp.Timer()
+	return true
+}
+
+// Timer is the retransmission timer, or the reaction point's if sooner.
+func (tp *transport) Timer() algos.Time {
+	if tp.done {
+		return tp.rtoAt
+	}
+	return min(tp.rtoAt, tp.rpT)
+}
+
+// Expire runs the reaction point's timer and the retransmission timer,
+// whichever are due.
 func (tp *transport) Expire(now algos.Time) {
+	if tp.rpT <= now {
+		tp.rp.Expire(now)
+		tp.rpT = tp.rp.Timer()
+	}
+	if tp.rtoAt <= now {
+		tp.timeout(now)
+	}
+	tp.s.transportSettle(tp.l, now)
+}
+
+// timeout is the retransmission timeout: go-back-N and selective repeat
+// resend from the cumulative ACK (selective: the frames not reported).
+func (tp *transport) timeout(now algos.Time) {
 	tp.rtoAt = algos.Never
 	if tp.done || tp.una >= tp.high {
 		return
@@ -237,7 +366,6 @@ func (tp *transport) Expire(now algos.Time) {
 	}
 	tp.backoff = min(2*tp.backoff, maxBackoff)
 	tp.rtoAt = now + tp.rto()
-	tp.s.transportSettle(tp.l, now)
 }
 
 // rto is the retransmission timeout in force: RFC 6298's, backed off.
@@ -294,7 +422,7 @@ func (s *Packet) transportSettle(l *limiter, t algos.Time) {
 	if seq, ok := tp.next(); !ok {
 		hold |= holdIdle
 	} else {
-		if tp.windowBlocks(seq) {
+		if tp.rp == nil && tp.windowBlocks(seq) { // a rate-based scheme has no window
 			hold |= holdWindow
 		}
 		if b := tp.bytesAt(seq); b == int(tp.frame) {
@@ -311,7 +439,7 @@ func (s *Packet) transportSettle(l *limiter, t algos.Time) {
 	case changed:
 		l.resume(max(t, l.mark))
 	}
-	l.rpTimer = tp.rtoAt
+	l.rpTimer = tp.Timer()
 }
 
 // transportFrame is the size of limiter l's next frame.
@@ -326,7 +454,7 @@ func (s *Packet) transportFrame(l *limiter) int {
 func (s *Packet) transportSent(l *limiter, f *frame, bytes int, e algos.Time) {
 	tp := l.tp
 	seq, _ := tp.next()
-	f.cpid = int32(seq / tp.frame)
+	f.cpid = s.tagFrame(f.cpid, seq/tp.frame)
 	end := seq + int64(bytes)
 	if seq < tp.high {
 		tp.retx += int64(bytes)
@@ -341,10 +469,16 @@ func (s *Packet) transportSent(l *limiter, f *frame, bytes int, e algos.Time) {
 	if tp.ints != nil {
 		tp.fitINT()
 	}
-	tp.sender.OnSend(e, seq, bytes)
 	if tp.rtoAt == algos.Never {
 		tp.rtoAt = e + tp.rto()
 	}
+	if tp.rp != nil && tp.size == 0 && tp.recover == 0 {
+		// A rate-based scheme's greedy flow: its next frame is a whole
+		// new one, never held; only its timer may have moved.
+		l.rpTimer = tp.Timer()
+		return
+	}
+	tp.sender.OnSend(e, seq, bytes)
 	if l.sized != nil {
 		l.sized.left = max(tp.size-tp.nxt, 0)
 	}
@@ -354,7 +488,10 @@ func (s *Packet) transportSent(l *limiter, f *frame, bytes int, e algos.Time) {
 // fitINT doubles the telemetry ring when the frames in flight could
 // overwrite the stamps of one not yet acknowledged; it keeps theirs.
 func (tp *transport) fitINT() {
-	n := len(tp.ints) / tp.nhops
+	n := tp.intN
+	if tp.high-tp.una+2*tp.frame <= int64(n/2)*tp.frame {
+		return // the frames in flight span fewer than n/2 (the test below, without its divisions)
+	}
 	lo, hi := tp.una/tp.frame, (tp.high+tp.frame-1)/tp.frame
 	if hi-lo < int64(n)/2 {
 		return
@@ -367,21 +504,60 @@ func (tp *transport) fitINT() {
 	for k := lo; k < hi; k++ {
 		copy(ints[int(k)%m*tp.nhops:][:tp.nhops], tp.ints[int(k)%n*tp.nhops:][:tp.nhops])
 	}
-	tp.ints = ints
+	tp.ints, tp.intN = ints, m
+}
+
+// A transport's data frame carries its index (seq / frame size) in its
+// CPID field. A rate-based scheme's frame carries its CM-Tag's CPID there
+// too (ECM's congestion point reads it): the low cpidShift bits are the
+// CPID, the rest the index modulo 2^(32-cpidShift), which the receiver
+// reads as the index nearest its own (the frames in flight span far less
+// than half that).
+
+// tagFrame is the CPID field of a transport's frame k whose CM-Tag says
+// cpid.
+func (s *Packet) tagFrame(cpid int32, k int64) int32 {
+	if s.cpidShift == 0 {
+		return int32(k)
+	}
+	return int32(uint32(k)<<s.cpidShift | uint32(cpid))
+}
+
+// frameIndex is the index of the frame whose CPID field is cpid, as its
+// receiver reads it.
+func (tp *transport) frameIndex(cpid int32) int64 {
+	shift := tp.s.cpidShift
+	if shift == 0 {
+		return int64(cpid)
+	}
+	m := int64(1) << (32 - shift)
+	base := tp.rcvNxt / tp.frame
+	d := (int64(uint32(cpid)>>shift) - base) & (m - 1)
+	if d >= m/2 {
+		d -= m
+	}
+	return base + d
 }
 
 // stampINT records the telemetry egress port p stamps, as hop hop of its
 // route, on frame rec as it leaves at t: the time, the bytes the port has
-// transmitted, its queue, its rate (HPCC's IntHop; the HPCC code stamps at
-// dequeue, switch-node.cc:224, qcnlab as the frame's last bit leaves, with
-// the port's counters then).
+// transmitted, its queue, its rate (HPCC's IntHop), as the frame's last bit
+// leaves, with the port's counters then: the bytes including the frame's,
+// the queue without it (with the frame that starts now and what arrived
+// during its transmission). The HPCC code stamps at dequeue, as the frame
+// starts its transmission (SwitchNotifyDequeue, switch-node.cc:224, called
+// just before TransmitStart, qbb-net-device.cc:310-317): the time then,
+// the bytes before the frame's (m_txBytes grows after the stamp,
+// switch-node.cc:302), the queue without it then. A rate from two stamps
+// is the same measure either way (the bytes sent between them over the
+// time between them), a frame time earlier in the code; the queues differ
+// by what one frame time changes.
 func (s *Packet) stampINT(p *port, rec *frame, t algos.Time, hop int) {
 	tp := s.lims[rec.lim].tp
 	if tp == nil || tp.ints == nil || hop >= tp.nhops {
 		return
 	}
-	n := len(tp.ints) / tp.nhops
-	tp.ints[int(rec.cpid)%n*tp.nhops+hop] = algos.Hop{TS: t, TxBytes: p.sentBytes, QLen: p.bytes, Rate: p.capacity}
+	tp.ints[int(rec.cpid)&(tp.intN-1)*tp.nhops+hop] = algos.Hop{TS: t, TxBytes: p.sentBytes, QLen: p.bytes, Rate: p.capacity}
 }
 
 // transportReceive: frame f of limiter l reaches its receiver, which
@@ -390,7 +566,7 @@ func (s *Packet) stampINT(p *port, rec *frame, t algos.Time, hop int) {
 func (s *Packet) transportReceive(l *limiter, f *frame) {
 	tp := l.tp
 	tp.inNet--
-	k := int64(f.cpid)
+	k := tp.frameIndex(f.cpid)
 	seq, bytes := k*tp.frame, int64(f.bytes)
 	if tp.lose != nil && tp.lose(k) {
 		s.delivered[l.id] -= bytes
@@ -457,7 +633,10 @@ func (s *Packet) transportReceive(l *limiter, f *frame) {
 // cumulative sequence: the HPCC code adds ack_every once per ACK, which is
 // the same while the sequence moves a frame at a time.
 func (tp *transport) nextMilestone() int64 {
-	every := max(tp.s.cfg.Transport.AckEvery, 1)
+	every := tp.s.cfg.Transport.AckEvery
+	if every <= 1 { // every frame, the default: no division
+		return tp.rcvNxt + 1
+	}
 	return (tp.rcvNxt/every + 1) * every
 }
 
@@ -480,8 +659,7 @@ func (s *Packet) sendAck(l *limiter, f *frame, nack bool, sack int64) {
 	m.ece, m.nack, m.nhops = f.flags&frameECN != 0, nack, 0
 	if tp.ints != nil {
 		m.ints = s.ackINT.add(ackINT{})
-		n := len(tp.ints) / tp.nhops
-		m.nhops = uint8(copy(s.ackINT.at(m.ints)[:tp.nhops], tp.ints[int(f.cpid)%n*tp.nhops:]))
+		m.nhops = uint8(copy(s.ackINT.at(m.ints)[:tp.nhops], tp.ints[int(f.cpid)&(tp.intN-1)*tp.nhops:]))
 	}
 	if l.back == nil {
 		l.acksLanded++
@@ -545,8 +723,6 @@ func (s *Packet) ackLands(l *limiter) {
 	now := m.at
 	s.events++
 	tp.acks++
-	a := &s.ack
-	a.Seq, a.ECE, a.Nack, a.Sent, a.Hops = m.seq, m.ece, m.nack, m.sent, s.ackHops[:m.nhops]
 	progress := m.seq > tp.una
 	if progress {
 		tp.una = m.seq
@@ -565,7 +741,12 @@ func (s *Packet) ackLands(l *limiter) {
 			tp.srtt = (7*tp.srtt + rtt) / 8
 		}
 	}
-	tp.sender.OnAck(now, a)
+	if tp.rp == nil { // a rate-based scheme's sender reads no ACK
+		a := &s.ack
+		a.Seq, a.ECE, a.Nack, a.Sent, a.Hops = m.seq, m.ece, m.nack, m.sent, s.ackHops[:m.nhops]
+		tp.sender.OnAck(now, a)
+	}
+	nxt, recover := tp.nxt, tp.recover
 	if m.nack {
 		tp.nacks++
 		switch tp.mode {
@@ -591,7 +772,14 @@ func (s *Packet) ackLands(l *limiter) {
 	case progress || tp.rtoAt == algos.Never:
 		tp.rtoAt = now + tp.rto()
 	}
-	s.transportSettle(l, now)
+	if tp.rp != nil && !m.nack && tp.nxt == nxt && tp.recover == recover && recover == 0 {
+		// Nothing the limiter reads has changed but the timer: a plain
+		// ACK of a rate-based scheme neither moves its window nor its
+		// rate, nor what it sends next.
+		l.rpTimer = tp.Timer()
+	} else {
+		s.transportSettle(l, now)
+	}
 	s.syncTimer(l)
 }
 
@@ -634,6 +822,25 @@ func (s *Packet) transportLost(l *limiter) {
 func (s *Packet) transportFree(l *limiter) {
 	if sz := l.sized; sz != nil && sz.short && sz.over && l.tp.inNet == 0 && l.rp != nil {
 		s.freeLimiter(l)
+	}
+}
+
+// transportBoundary brings every host up to just before the boundary t,
+// whose milestone runs before anything else at t: a sender's ACKs,
+// resends and timeouts count in the phase they happen in, not when its
+// host next runs its own events (catchUp). Running them early changes
+// nothing: nothing from outside reaches a host before t.
+func (s *Packet) transportBoundary(t algos.Time) {
+	if !s.cfg.transportOn() {
+		return
+	}
+	for i := range s.hosts {
+		h := &s.hosts[i]
+		if h.due(t - 1) {
+			s.runLocal(h, t-1)
+			s.syncTimers(h)
+			s.syncArrival(h)
+		}
 	}
 }
 

@@ -48,7 +48,7 @@ var CrossRules = []Cross{
 		Keys:  []string{"traffic.flow_size", "traffic.pattern", "traffic.incast_to", "traffic.incast_from", "traffic.incast_senders", "traffic.incast_jitter", "traffic.incast_start", "traffic.load", "traffic.short_flow_rate", "flows.from", "flows.to", "flows.size", "flows.start", "flows.stop"},
 		Check: checkPattern},
 	{Name: "capacity changes against the model, the run and the links", Keys: []string{"network.changes", "network.feedback_latency", "model", "duration", "network.changes.at", "network.changes.capacity", "network.changes.link"}, Check: checkChanges},
-	{Name: "[transport] against the schemes", Keys: []string{"transport", "algorithms", "model"}, Check: checkTransport},
+	{Name: "[transport] against the schemes", Keys: []string{"transport", "algorithms", "model", "transport.recovery"}, Check: checkTransport},
 	{Name: "classes of flows and of PFC", Keys: []string{"flows.class", "network.classes", "network.pfc", "network.pfc_accounting", "network.pfc_classes"}, Check: checkClassesOf},
 	{Name: "the buffer model's keys", Keys: []string{"network.buffer_model", "model", "network.switch_buffer", "network.queue_reserve", "network.dt_alpha", "network.buffer", "network.frame_size", "network.classes", "network.pfc", "network.pfc_accounting", "network.pfc_threshold", "network.pfc_xoff", "network.pfc_xon"}, Check: checkBufferModel},
 	{Name: "RED per class against the classes and the schemes", Keys: []string{"network.class_k_min", "network.class_k_max", "network.class_p_max", "network.classes", "algorithms"}, Check: checkClassRED},
@@ -192,7 +192,14 @@ func checkChanges(f File, bad Bad) {
 	}
 }
 
-// checkTransport refuses [transport] where no scheme runs over it.
+// RatesRecover says the rate-based schemes run over the transport: the
+// file asks for a recovery (go_back_n or selective).
+func RatesRecover(recovery string) bool {
+	return recovery == model.RecoveryGoBackN.String() || recovery == model.RecoverySelective.String()
+}
+
+// checkTransport refuses [transport] where no scheme runs over it: no
+// ACK-clocked scheme, and no recovery asked of the rate-based ones.
 func checkTransport(f File, bad Bad) {
 	if f.Value("transport.ack_every") == nil && textAt(f, "transport.recovery") == "" && f.Value("transport.rto_min") == nil {
 		return
@@ -201,8 +208,8 @@ func checkTransport(f File, bad Bad) {
 	if !slices.ContainsFunc(names, func(name string) bool {
 		sc, err := algos.Lookup(name)
 		return err == nil && sc.NeedsTransport()
-	}) {
-		bad("transport", "applies to the ACK-clocked schemes (dctcp, hpcc, swift, timely), and the experiment runs none; the others run open loop")
+	}) && !RatesRecover(textAt(f, "transport.recovery")) {
+		bad("transport", "applies to the ACK-clocked schemes (dctcp, hpcc, swift, timely), and the experiment runs none; the rate-based schemes run open loop unless transport.recovery is \"go_back_n\" or \"selective\"")
 	}
 	if textAt(f, "model") != "packet" {
 		bad("transport", "the transport is the packet model's; use model = \"packet\"")

@@ -131,9 +131,9 @@ var All = []Key{
 	{Path: "flows.size", Kind: Text, Topologies: fabricsOnly, Derived: "greedy", Doc: "greedy, or the bytes it sends"},
 	{Path: "flows.class", Kind: Count, Topologies: fabricsOnly, Models: packetOnly, Derived: "traffic.class", Doc: "its frames' traffic class"},
 
-	{Path: "transport", Kind: Table, Models: packetOnly, Doc: "the transport of the ACK-clocked schemes (dctcp, hpcc, swift, timely): ACKs, windows, loss recovery; the others run open loop"},
+	{Path: "transport", Kind: Table, Models: packetOnly, Doc: "the transport: ACKs, windows, loss recovery; the ACK-clocked schemes (dctcp, hpcc, swift, timely) always run over it, the rate-based ones only with recovery go_back_n or selective (else open loop, as their seeds)"},
 	{Path: "transport.ack_every", Kind: Bytes, Models: packetOnly, Derived: "1 B: every frame (the HPCC code's run.py)", Doc: "the receiver acknowledges each time its cumulative sequence passes a multiple of it (L2_ACK_INTERVAL); a frame size's multiple acks every few frames", Rule: checkAckEvery},
-	{Path: "transport.recovery", Kind: Choice, Choices: model.Recoveries, Models: packetOnly, Derived: "go_back_n", Doc: "go_back_n (resend from the first byte not acknowledged, as RDMA NICs and the HPCC code), selective (resend only the frames reported missing, IRN) or none (a lost frame stays lost)", Rule: checkRecovery},
+	{Path: "transport.recovery", Kind: Choice, Choices: model.Recoveries, Models: packetOnly, Derived: "go_back_n; none (open loop) for the rate-based schemes", Doc: "go_back_n (resend from the first byte not acknowledged, as RDMA NICs and the HPCC code), selective (resend only the frames reported missing, IRN) or none (a lost frame stays lost)", Rule: checkRecovery},
 	{Path: "transport.rto_min", Kind: Duration, Models: packetOnly, Derived: "1ms", Doc: "the least retransmission timeout (RFC 6298's srtt + 4 rttvar, doubled at each expiry)", Rule: setPositiveFinite},
 
 	{Path: "params", Kind: Table, Doc: "[params.NAME]: a scheme's parameters (qcnlab algos NAME lists them), defaults from its seeds"},

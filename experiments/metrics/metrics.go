@@ -279,10 +279,10 @@ var (
 	PathCount    = source("path_count", "", "distinct paths a fabric flow's frames took: 1 under ECMP, up to every equal-cost path when sprayed; 0 on a chain, and before the flow's first frame arrived", "",
 		func(x *model.SourceSummary) (float64, bool) { return float64(x.PathCount), true }).counts()
 	CNPs               = source("cnps", "frames", "notifications (DCQCN's CNPs) the source's reaction point received from its receiver", "", func(x *model.SourceSummary) (float64, bool) { return float64(x.CNPs), true }).counts()
-	ACKs               = source("acks", "frames", "ACK-clocked schemes: the ACKs and NACKs the source's sender received", "", func(x *model.SourceSummary) (float64, bool) { return float64(x.ACKs), true }).counts()
-	NACKs              = source("nacks", "frames", "ACK-clocked schemes: of those, the NACKs (a gap at the receiver)", "", func(x *model.SourceSummary) (float64, bool) { return float64(x.NACKs), true }).counts()
-	RetransmittedBytes = source("retransmitted_bytes", "bytes", "ACK-clocked schemes: the bytes the source sent again (loss recovery)", "", func(x *model.SourceSummary) (float64, bool) { return float64(x.RetransmittedBytes), true }).counts()
-	Timeouts           = source("timeouts", "", "ACK-clocked schemes: the source's retransmission timeouts", "", func(x *model.SourceSummary) (float64, bool) { return float64(x.Timeouts), true }).counts()
+	ACKs               = source("acks", "frames", "over the transport (the ACK-clocked schemes; the others with a recovery): the ACKs and NACKs the source's sender received", "", func(x *model.SourceSummary) (float64, bool) { return float64(x.ACKs), true }).counts()
+	NACKs              = source("nacks", "frames", "over the transport: of those, the NACKs (a gap at the receiver)", "", func(x *model.SourceSummary) (float64, bool) { return float64(x.NACKs), true }).counts()
+	RetransmittedBytes = source("retransmitted_bytes", "bytes", "over the transport: the bytes the source sent again (loss recovery)", "", func(x *model.SourceSummary) (float64, bool) { return float64(x.RetransmittedBytes), true }).counts()
+	Timeouts           = source("timeouts", "", "over the transport: the source's retransmission timeouts", "", func(x *model.SourceSummary) (float64, bool) { return float64(x.Timeouts), true }).counts()
 
 	FlowsStarted    = flows("started", "", "flows of a given size that started in [warmup, duration]", func(f *model.FlowSummary) float64 { return float64(f.Started) })
 	FlowsCompleted  = flows("completed", "", "of those, the flows whose last byte was delivered by the end", func(f *model.FlowSummary) float64 { return float64(f.Completed) })

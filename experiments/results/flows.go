@@ -36,8 +36,8 @@ var FlowColumns = []string{
 	"path_count",       // distinct paths its frames took
 	"outcome",          // completed, lost or unfinished
 	"in_window",        // started in [warmup, duration]: counted in the summary's statistics
-	// The transport's recovery, for the ACK-clocked schemes (0 for the
-	// others, which run open loop).
+	// The transport's recovery, for the ACK-clocked schemes and the others
+	// with a recovery (0 open loop).
 	"retransmitted_bytes", // bytes its sender sent again
 	"timeouts",            // its retransmission timeouts
 	"nacks",               // the NACKs its sender received
