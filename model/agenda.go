@@ -2,6 +2,7 @@ package model
 
 import (
 	"math/bits"
+	"unsafe"
 
 	"qcnlab/algos"
 )
@@ -61,19 +62,20 @@ func (a *event) before(b *event) bool {
 // events are frames reaching the end of a FIFO in flight (a host's NIC
 // link, a port's link, a port's deliveries) or leaving a port's queue,
 // which are streams: each FIFO, and each port's service, has one slot,
-// keyed by its front frame's arrival (its departure), in a tournament tree.
-// The rest (feedback, timers, PAUSE) are one-shot events in a heap. Both
-// draw their tie-breaking sequence numbers from one counter. The timeline
-// has two slots of its own, the next milestone and the next sample, which
-// run before any other event at their time, a milestone before a sample.
+// keyed by its front frame's arrival (its departure), in a radix heap
+// (streamQueue; a tournament tree if they are few). The rest (feedback,
+// timers, PAUSE) are one-shot events in a heap. Both draw their
+// tie-breaking sequence numbers from one counter. The timeline has two
+// slots of its own, the next milestone and the next sample, which run
+// before any other event at their time, a milestone before a sample.
 type agenda struct {
-	streams   streamTree
+	streams   streamQueue
 	oneShot   eventHeap
 	seq       uint64
 	milestone algos.Time // Never if none
 	sample    algos.Time
 	timeline  algos.Time // the earlier of the two
-	root      *treeKey   // the streams' earliest
+	root      *streamKey // the streams' earliest, if they are in a tree
 	hosts     int32      // streams [0, hosts) are hosts'; then ports' links; ports' service; ports' deliveries
 	ports     int32
 	cur       event // the event next handed out
@@ -86,8 +88,10 @@ func (a *agenda) init(hosts, ports int, receivers bool) {
 		n += ports
 	}
 	*a = agenda{hosts: int32(hosts), ports: int32(ports), milestone: algos.Never, sample: algos.Never, timeline: algos.Never}
-	a.streams = newStreamTree(n, &a.seq)
-	a.root = &a.streams.nodes[1]
+	a.streams.init(n, &a.seq)
+	if a.streams.nodes != nil {
+		a.root = &a.streams.nodes[1]
+	}
 	a.oneShot.seq = &a.seq
 }
 
@@ -124,7 +128,12 @@ func (a *agenda) setSample(at algos.Time) {
 // one-shot event is taken off the heap; a stream's stays, and its handler
 // re-keys it. The event is the agenda's until the next call.
 func (a *agenda) next(end algos.Time) *event {
-	k := a.root
+	var k streamKey
+	if a.root != nil { // a tree's
+		k = *a.root
+	} else {
+		k = a.streams.top()
+	}
 	at := k.at
 	var h *event
 	if a.oneShot.settle(); len(a.oneShot.items) > 0 {
@@ -274,23 +283,87 @@ func (h *eventHeap) peek() *event {
 	return &h.items[0]
 }
 
-// streamTree is a tournament tree over the streams' next arrivals. Every
-// stream owns one leaf; changing a stream's key replays the matches on its
-// path to the root, which holds the earliest arrival. Nodes hold the winning
-// key itself, 16 bytes: the time, and the tie-breaking sequence number with
-// the stream in its low bits.
-type streamTree struct {
-	nodes []treeKey // nodes[1] is the root, leaves start at size; empty leaves are Never
-	size  int
-	count *uint64
+// streamQueue orders the streams' next arrivals: a radix heap over their
+// times, with a sorted front. A key lands in the bucket named by the
+// highest 6-bit digit in which its time differs from base and by that
+// digit's value; every key in a bucket is after base, every key at or
+// before it is in the front, in order. When the front runs out, the lowest
+// bucket's keys, the earliest of all, are sorted into the front if they
+// are few (base becomes the latest of them), or else spread over the
+// buckets below relative to the earliest of them, which becomes base. A
+// frame's arrival lands a few microseconds ahead and is moved once or twice
+// before it runs, on arrays read and written in order, whatever the number
+// of streams, where a tree over every stream climbed and rewrote all its
+// levels (17 at 55,000 streams, most of them cache misses). Any correct
+// priority queue over the same keys gives the same run: the keys, (time,
+// sequence number), are unique.
+//
+// A slot re-keyed while its key waits in a bucket leaves that key behind,
+// stale: the keys array says which key is the slot's, and stale keys are
+// dropped as they reach the front (or all at once, should they pile up).
+// The engine's usual pattern, the earliest slot re-keyed by its own event,
+// takes its key off the front at once.
+//
+// With few streams (treeMax), a tournament tree costs less, and the
+// queue is one: every stream owns a leaf; changing a stream's key replays
+// the matches on its path to the root, which holds the earliest key and
+// is the front.
+type streamQueue struct {
+	nodes   []streamKey // the tree, if any: nodes[1] is the root, leaves start at size; empty leaves are Never
+	size    int
+	keys    []streamKey // each slot's key, at Never if it has none
+	front   []streamKey // keys at or before base, in order from head
+	head    int
+	ready   int    // front[head:ready] are current keys (no stale one among them)
+	stale   int    // keys held for slots re-keyed since
+	base    uint64 // a biased time (signBit)
+	levels  uint32 // bit l: a bucket of level l holds keys
+	used    [radixLevels][radixWidth / 64]uint64
+	buckets [radixLevels * radixWidth]keyList
+	chunks  []keyChunk // the buckets' keys; chunks[0] is none
+	next    []uint32   // each chunk's next in its list
+	free    uint32     // a list of unused chunks, 0 if none
+	count   *uint64
+	scratch []streamKey // purge's
 }
 
-type treeKey struct {
+// keyList is a bucket's keys, in a list of chunks: the memory held
+// follows the keys held, whatever the buckets a run goes through.
+type keyList struct {
+	first, last uint32 // chunks, 0 if none
+	fill        uint32 // keys in the last chunk
+}
+
+// chunkKeys is the size of a chunk, and the most keys of a bucket sorted
+// into the front at once (a bucket of one chunk): they come in no order,
+// and an insertion sort of more would cost more than spreading them.
+const chunkKeys = 32
+
+type keyChunk [chunkKeys]streamKey
+
+// streamKey is a slot's key: its time, and the tie-breaking sequence number
+// with the slot in its low bits.
+type streamKey struct {
 	at      algos.Time
 	seqSlot uint64 // seq<<slotBits | slot
 }
 
-// slotBits bounds the streams the tree holds (hosts and three per switch
+func (k streamKey) before(o streamKey) bool {
+	return k.at < o.at || k.at == o.at && k.seqSlot < o.seqSlot
+}
+
+func (k streamKey) slot() int { return int(k.seqSlot & (1<<slotBits - 1)) }
+
+const (
+	// A level for each 8-bit digit of a time, 256 buckets in each.
+	radixBits   = 8
+	radixWidth  = 1 << radixBits
+	radixLevels = 64 / radixBits
+	// signBit biases a time so that its bits order as the signed time does.
+	signBit = 1 << 63
+)
+
+// slotBits bounds the streams the agenda holds (hosts and three per switch
 // port: about a million), and leaves 44 bits of sequence numbers, two days
 // of scheduling at 10^8 a second.
 const slotBits = 20
@@ -302,50 +375,334 @@ const MaxSources = 1 << 16
 // can follow.
 const maxStreams = 1 << slotBits
 
-func newStreamTree(n int, count *uint64) streamTree {
-	size := 1
-	for size < n {
-		size *= 2
+// treeMax is the most streams a tree orders, up to 64 leaves (6 levels):
+// a dumbbell's (a k = 4 fat-tree's 256 already go faster in the radix heap).
+const treeMax = 64
+
+// agendaMemory is the most the streams' part of the agenda holds with n
+// streams: a tree's nodes, or each slot's key and the keys held (every
+// slot's, as many stale ones before a purge, and a chunk begun in every
+// bucket).
+func agendaMemory(n int) float64 {
+	key := float64(unsafe.Sizeof(streamKey{}))
+	if n <= treeMax {
+		return 2 * key * float64(uint64(1)<<bits.Len64(uint64(n)))
 	}
-	t := streamTree{nodes: make([]treeKey, 2*size), size: size, count: count}
-	for i := range t.nodes {
-		t.nodes[i] = treeKey{at: algos.Never, seqSlot: 1<<slotBits - 1}
-	}
-	return t
+	held := float64(2*n + 1024 + radixLevels*radixWidth*chunkKeys)
+	return key*(float64(n)+held) + float64(unsafe.Sizeof(uint32(0)))*held/chunkKeys +
+		float64(unsafe.Sizeof(streamQueue{}))
 }
 
-// set gives stream slot the key at and replays its path. Each match is
-// played without a branch: the keys compare as 128-bit numbers (time, then
-// sequence), whose borrow selects the winner, for the outcome of a match is
-// a coin toss the branch predictor would lose half the time.
-func (t *streamTree) set(slot int, at algos.Time) uint64 {
-	*t.count++
-	t.setSeq(slot, at, *t.count)
-	return *t.count
-}
+// init sets up n empty slots whose sequence numbers come from count.
+func (q *streamQueue) init(n int, count *uint64) { q.setup(n, count, n <= treeMax) }
 
-// setSeq is set with the sequence number seq.
-func (t *streamTree) setSeq(slot int, at algos.Time, seq uint64) {
-	nodes := t.nodes
-	i := uint(t.size + slot)
-	aAt, aSeq := uint64(at), seq<<slotBits|uint64(slot)
-	nodes[i] = treeKey{at: at, seqSlot: aSeq}
-	for ; i > 1; i >>= 1 {
-		// a is the winner below i; play it against i's sibling b.
-		b := &nodes[i^1]
-		bAt, bSeq := uint64(b.at), b.seqSlot
-		_, borrow := bits.Sub64(aSeq, bSeq, 0)
-		_, borrow = bits.Sub64(aAt, bAt, borrow) // 1: a < b
-		keep := -borrow                          // all ones if a wins
-		aAt = bAt ^ ((aAt ^ bAt) & keep)
-		aSeq = bSeq ^ ((aSeq ^ bSeq) & keep)
-		nodes[i>>1] = treeKey{at: algos.Time(aAt), seqSlot: aSeq}
+// setup is init with a tree or a radix heap.
+func (q *streamQueue) setup(n int, count *uint64, tree bool) {
+	*q = streamQueue{count: count}
+	if tree {
+		q.size = 1
+		for q.size < n {
+			q.size *= 2
+		}
+		q.nodes = make([]streamKey, 2*q.size)
+		for i := range q.nodes {
+			q.nodes[i] = streamKey{at: algos.Never, seqSlot: 1<<slotBits - 1}
+		}
+		q.front, q.ready = q.nodes[1:2:2], 1 // the root, always current
+		return
+	}
+	q.keys = make([]streamKey, n)
+	for i := range q.keys {
+		q.keys[i] = streamKey{at: algos.Never, seqSlot: uint64(i)}
+	}
+	q.chunks, q.next = make([]keyChunk, 1, 8), make([]uint32, 1, 8)
+	for i := range q.buckets {
+		q.buckets[i].fill = chunkKeys
 	}
 }
 
-// top returns the earliest arrival as an event whose host field holds the
-// slot; its at is Never if there is none.
-func (t *streamTree) top() event {
-	k := t.nodes[1]
-	return event{at: k.at, seq: k.seqSlot >> slotBits, host: int32(k.seqSlot & (1<<slotBits - 1))}
+// set gives stream slot the key at with a new sequence number, which it
+// returns.
+func (q *streamQueue) set(slot int, at algos.Time) uint64 {
+	*q.count++
+	q.setSeq(slot, at, *q.count)
+	return *q.count
+}
+
+// setSeq gives stream slot the key at with the sequence number seq.
+func (q *streamQueue) setSeq(slot int, at algos.Time, seq uint64) {
+	if nodes := q.nodes; nodes != nil {
+		// Each match is played without a branch: the keys compare as
+		// 128-bit numbers (time, never negative, then sequence), whose
+		// borrow selects the winner, for the outcome of a match is a coin
+		// toss the branch predictor would lose half the time.
+		i := uint(q.size + slot)
+		aAt, aSeq := uint64(at), seq<<slotBits|uint64(slot)
+		nodes[i] = streamKey{at: at, seqSlot: aSeq}
+		for ; i > 1; i >>= 1 {
+			// a is the winner below i; play it against i's sibling b.
+			b := &nodes[i^1]
+			bAt, bSeq := uint64(b.at), b.seqSlot
+			_, borrow := bits.Sub64(aSeq, bSeq, 0)
+			_, borrow = bits.Sub64(aAt, bAt, borrow) // 1: a < b
+			keep := -borrow                          // all ones if a wins
+			aAt = bAt ^ ((aAt ^ bAt) & keep)
+			aSeq = bSeq ^ ((aSeq ^ bSeq) & keep)
+			nodes[i>>1] = streamKey{at: algos.Time(aAt), seqSlot: aSeq}
+		}
+		return
+	}
+	k := streamKey{at: at, seqSlot: seq<<slotBits | uint64(slot)}
+	old := &q.keys[slot]
+	if old.at != algos.Never {
+		if q.head < len(q.front) && q.front[q.head] == *old {
+			q.head++ // the earliest, re-keyed by its own event: off at once
+		} else {
+			q.stale++
+			q.ready = q.head // it may be in the front
+		}
+	}
+	*old = k
+	if at != algos.Never {
+		if u := uint64(at) ^ signBit; u > q.base {
+			q.bucket(k, u)
+		} else {
+			q.toFront(k)
+		}
+	}
+	if q.stale > len(q.keys)+1024 {
+		q.purge()
+	}
+}
+
+// bucket adds k, whose biased time u is after base, to its bucket.
+func (q *streamQueue) bucket(k streamKey, u uint64) {
+	l := uint(bits.Len64(u^q.base)-1) / radixBits
+	d := u >> (radixBits * l & 63) & (radixWidth - 1)
+	b := &q.buckets[(l*radixWidth+uint(d))%(radixLevels*radixWidth)]
+	if b.fill == chunkKeys {
+		q.grow(b, l, uint(d))
+	}
+	q.chunks[b.last][b.fill%chunkKeys] = k
+	b.fill++
+}
+
+// grow gives list b, of bucket d of level l, a new last chunk.
+func (q *streamQueue) grow(b *keyList, l, d uint) {
+	c := q.free
+	if c != 0 {
+		q.free = q.next[c]
+	} else {
+		c = uint32(len(q.chunks))
+		q.chunks = append(q.chunks, keyChunk{})
+		q.next = append(q.next, 0)
+	}
+	q.next[c] = 0
+	if b.first == 0 {
+		b.first = c
+		q.used[l%radixLevels][d/64%(radixWidth/64)] |= 1 << (d % 64)
+		q.levels |= 1 << l
+	} else {
+		q.next[b.last] = c
+	}
+	b.last, b.fill = c, 0
+}
+
+// take empties bucket b and returns its keys, whose chunks are the
+// bucket's until release.
+func take(b *keyList) keyList {
+	list := *b
+	*b = keyList{fill: chunkKeys}
+	return list
+}
+
+// release puts the chunks of list, read, on the free list.
+func (q *streamQueue) release(list keyList) {
+	q.next[list.last] = q.free
+	q.free = list.first
+}
+
+// toFront adds k, at or before base, to the front in order.
+func (q *streamQueue) toFront(k streamKey) {
+	if len(q.front) == cap(q.front) && q.head > 0 { // room from the keys gone
+		q.front = q.front[:copy(q.front, q.front[q.head:])]
+		q.head = 0
+	}
+	q.front = append(q.front, k)
+	i := len(q.front) - 1
+	for ; i > q.head && k.before(q.front[i-1]); i-- {
+		q.front[i] = q.front[i-1]
+	}
+	q.front[i] = k
+	q.ready = q.head
+}
+
+// top returns the earliest key, at Never if there is none.
+func (q *streamQueue) top() streamKey {
+	if q.head < q.ready {
+		return q.front[q.head]
+	}
+	return q.settle()
+}
+
+// settle drops the stale keys at the front and refills it when it runs
+// out, and returns the earliest key.
+func (q *streamQueue) settle() streamKey {
+	for {
+		if q.head < len(q.front) {
+			k := q.front[q.head]
+			if q.stale == 0 {
+				q.ready = len(q.front)
+				return k
+			}
+			if k == q.keys[k.slot()] {
+				q.ready = q.head + 1
+				return k
+			}
+			q.head++
+			q.stale--
+			continue
+		}
+		q.front, q.head, q.ready = q.front[:0], 0, 0
+		if q.levels == 0 {
+			return streamKey{at: algos.Never}
+		}
+		q.refill()
+	}
+}
+
+// refill moves the lowest bucket's keys to the front (sorted, if they are
+// few), or else spreads them below.
+func (q *streamQueue) refill() {
+	l := uint(bits.TrailingZeros32(q.levels)) % radixLevels
+	used := &q.used[l]
+	w := uint(0)
+	for used[w%(radixWidth/64)] == 0 {
+		w++
+	}
+	w %= radixWidth / 64
+	d := w*64 + uint(bits.TrailingZeros64(used[w]))
+	if used[w] &^= 1 << (d % 64); used[w] == 0 && *used == [radixWidth / 64]uint64{} {
+		q.levels &^= 1 << l
+	}
+	b := &q.buckets[(l*radixWidth+d)%(radixLevels*radixWidth)]
+	list := take(b)
+	if list.first == list.last {
+		f := append(q.front, q.chunks[list.first][:list.fill]...) // the front is empty
+		q.release(list)
+		for j := 1; j < len(f); j++ {
+			k, i := f[j], j
+			for ; i > 0 && k.before(f[i-1]); i-- {
+				f[i] = f[i-1]
+			}
+			f[i] = k
+		}
+		q.front = f
+		q.base = uint64(f[len(f)-1].at) ^ signBit
+		return
+	}
+	// Spread below, relative to the earliest. The chunks are read by
+	// index: adding to other buckets may move them.
+	base := uint64(q.chunks[list.first][0].at) ^ signBit
+	for c := list.first; ; c = q.next[c] {
+		n := chunkKeys
+		if c == list.last {
+			n = int(list.fill)
+		}
+		for _, k := range q.chunks[c][:n] {
+			base = min(base, uint64(k.at)^signBit)
+		}
+		if c == list.last {
+			break
+		}
+	}
+	q.base = base
+	for c := list.first; ; c = q.next[c] {
+		n := chunkKeys
+		if c == list.last {
+			n = int(list.fill)
+		}
+		for i := range n {
+			k := q.chunks[c][i]
+			if u := uint64(k.at) ^ signBit; u != base {
+				q.bucket(k, u)
+			} else {
+				q.front = append(q.front, k)
+			}
+		}
+		if c == list.last {
+			break
+		}
+	}
+	q.release(list)
+	// The front's keys share a time: in order of their sequence numbers.
+	f := q.front
+	for j := 1; j < len(f); j++ {
+		k := f[j]
+		i := j
+		for ; i > 0 && k.seqSlot < f[i-1].seqSlot; i-- {
+			f[i] = f[i-1]
+		}
+		f[i] = k
+	}
+}
+
+// purge drops every stale key, should they pile up: a slot re-keyed again
+// and again before its keys' times (a host's next arrival moved by each
+// ACK).
+func (q *streamQueue) purge() {
+	current := func(k streamKey) bool { return k == q.keys[k.slot()] }
+	kept := 0
+	for _, k := range q.front[q.head:] {
+		if current(k) {
+			q.front[kept] = k
+			kept++
+		}
+	}
+	q.front, q.head, q.ready = q.front[:kept], 0, 0
+	for i := range q.buckets {
+		b := &q.buckets[i]
+		if b.first == 0 {
+			continue
+		}
+		list := take(b)
+		q.scratch = q.scratch[:0]
+		for c := list.first; ; c = q.next[c] {
+			n := chunkKeys
+			if c == list.last {
+				n = int(list.fill)
+			}
+			for _, k := range q.chunks[c][:n] {
+				if current(k) {
+					q.scratch = append(q.scratch, k)
+				}
+			}
+			if c == list.last {
+				break
+			}
+		}
+		q.release(list)
+		l, d := uint(i/radixWidth), uint(i%radixWidth)
+		if len(q.scratch) == 0 {
+			q.used[l][d/64] &^= 1 << (d % 64)
+			if q.used[l] == [radixWidth / 64]uint64{} {
+				q.levels &^= 1 << l
+			}
+		}
+		for _, k := range q.scratch {
+			if b.fill == chunkKeys {
+				q.grow(b, l, d)
+			}
+			q.chunks[b.last][b.fill%chunkKeys] = k
+			b.fill++
+		}
+		kept += len(q.scratch)
+	}
+	// Identical keys set twice both stay: the extra is stale.
+	q.stale = kept
+	for _, k := range q.keys {
+		if k.at != algos.Never {
+			q.stale--
+		}
+	}
 }

@@ -85,7 +85,7 @@
 // Simulated time is an integer number of picoseconds. Time moves in one
 // place, the agenda (agenda.go): one kind of event per thing that happens,
 // handled by its own case of Packet.Advance. The frames in flight on each
-// link are a FIFO with one slot in a tournament tree, keyed by its front
+// link are a FIFO with one slot in a radix heap, keyed by its front
 // frame's arrival; so is each port's service, keyed by its head's
 // departure; feedback, timers and PAUSE are one-shot events in a heap;
 // milestones and samples run first at their time. Ties run in the order

@@ -42,11 +42,12 @@ func TestEventHeapOrder(t *testing.T) {
 	}
 }
 
-func TestStreamTreeFindsTheEarliest(t *testing.T) {
+func TestStreamQueueFindsTheEarliest(t *testing.T) {
 	r := rand.New(rand.NewPCG(2, 2))
 	for _, n := range []int{1, 2, 3, 10, 17} {
 		var seq uint64
-		tree := newStreamTree(n, &seq)
+		var tree streamQueue
+		tree.setup(n, &seq, true)
 		at := make([]algos.Time, n)
 		sq := make([]uint64, n)
 		for i := range at {
@@ -76,7 +77,7 @@ func TestStreamTreeFindsTheEarliest(t *testing.T) {
 				}
 				continue
 			}
-			if int(got.host) != best || got.at != at[best] || got.seq != sq[best] {
+			if int(got.seqSlot&(1<<slotBits-1)) != best || got.at != at[best] || got.seqSlot>>slotBits != sq[best] {
 				t.Fatalf("n=%d step %d: top %+v, want source %d at %d seq %d", n, step, got, best, at[best], sq[best])
 			}
 		}

@@ -3,7 +3,6 @@ package model
 import (
 	"cmp"
 	"math"
-	"math/bits"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -145,8 +144,7 @@ func Estimate(cfg Config) Cost {
 		c.FrameEvents += frames * perFrame
 	}
 	// The agenda: a slot per stream, a timer per flow.
-	streams := uint64(len(t.Hosts) + 2*len(n.ports))
-	c.NetworkMemory += 2 * float64(unsafe.Sizeof(treeKey{})) * float64(uint64(1)<<bits.Len64(streams))
+	c.NetworkMemory += agendaMemory(len(t.Hosts) + 3*len(n.ports))
 	c.FlowMemory += float64(unsafe.Sizeof(event{})) * float64(len(n.flows)) * ringCopies
 
 	// Events: a frame is released, then arrives at and leaves each port of

@@ -1,0 +1,257 @@
+package model
+
+import (
+	"container/heap"
+	"math/rand/v2"
+	"testing"
+
+	"qcnlab/algos"
+)
+
+// refKey is the reference queue's entry: a slot's key as the agenda orders
+// it, by time, then sequence number.
+type refKey struct {
+	at   algos.Time
+	seq  uint64
+	slot int
+}
+
+// refQueue is the reference: container/heap over every key ever set, a key
+// counting only while it is its slot's (cur).
+type refQueue struct {
+	h   refHeap
+	cur []refKey
+}
+
+type refHeap []refKey
+
+func (h refHeap) Len() int { return len(h) }
+func (h refHeap) Less(i, j int) bool {
+	return h[i].at < h[j].at || h[i].at == h[j].at && h[i].seq < h[j].seq
+}
+func (h refHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *refHeap) Push(x any)   { *h = append(*h, x.(refKey)) }
+func (h *refHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+func (r *refQueue) set(slot int, at algos.Time, seq uint64) {
+	r.cur[slot] = refKey{at: at, seq: seq, slot: slot}
+	if at != algos.Never {
+		heap.Push(&r.h, r.cur[slot])
+	}
+}
+
+// top is the earliest current key, at Never if none.
+func (r *refQueue) top() refKey {
+	for len(r.h) > 0 && r.h[0] != r.cur[r.h[0].slot] {
+		heap.Pop(&r.h)
+	}
+	if len(r.h) == 0 {
+		return refKey{at: algos.Never}
+	}
+	return r.h[0]
+}
+
+// agendaPattern drives a streamQueue and the reference with the engine's
+// patterns: the earliest slot re-keyed by its own event (later, or to
+// Never), a slot keyed from Never with a sequence number it took earlier
+// (setStreamSeq), other slots re-keyed (earlier, later, Never), keys at
+// the present or in its past, ties; and checks every earliest key.
+type agendaPattern struct {
+	n       int
+	delay   func(r *rand.Rand) algos.Time // how far ahead a re-keyed slot lands
+	past    bool                          // keys before the present too
+	tree    bool                          // the queue as a tree
+	others  int                           // in 100: a random slot re-keyed after an event
+	steps   int
+	seedKey uint64
+}
+
+func (p agendaPattern) run(t *testing.T) {
+	r := rand.New(rand.NewPCG(p.seedKey, uint64(p.n)))
+	var seq uint64
+	var q streamQueue
+	q.setup(p.n, &seq, p.tree)
+	ref := refQueue{cur: make([]refKey, p.n)}
+	for i := range ref.cur {
+		ref.cur[i] = refKey{at: algos.Never}
+	}
+	taken := make([]uint64, p.n) // each slot's sequence number taken with Never, 0 once used
+	set := func(slot int, at algos.Time) {
+		s := q.set(slot, at)
+		ref.set(slot, at, s)
+		if at == algos.Never {
+			taken[slot] = s
+		}
+	}
+	var now algos.Time
+	for i := 0; i < p.n; i++ {
+		if r.IntN(3) > 0 {
+			set(i, p.delay(r))
+		}
+	}
+	for step := 0; step < p.steps; step++ {
+		got, want := q.top(), ref.top()
+		if got.at != want.at || want.at != algos.Never && (got.seqSlot>>slotBits != want.seq || got.slot() != want.slot) {
+			t.Fatalf("n=%d tree %v step %d: top at %d seq %d slot %d, want at %d seq %d slot %d", p.n, p.tree, step,
+				got.at, got.seqSlot>>slotBits, got.slot(), want.at, want.seq, want.slot)
+		}
+		if want.at != algos.Never {
+			now = max(now, want.at)
+			// The event re-keys its own slot: later, or to Never.
+			if r.IntN(6) == 0 {
+				set(want.slot, algos.Never)
+			} else {
+				set(want.slot, now+p.delay(r))
+			}
+		}
+		// A slot taken to Never comes back with its sequence number.
+		if s := r.IntN(p.n); taken[s] != 0 && ref.cur[s].at == algos.Never && r.IntN(2) == 0 {
+			at := now + p.delay(r)
+			if p.past && r.IntN(8) == 0 {
+				at = max(0, now-algos.Time(r.IntN(1000))) // the engine's times are never negative
+			}
+			q.setSeq(s, at, taken[s])
+			ref.set(s, at, taken[s])
+			taken[s] = 0
+		}
+		if r.IntN(100) < p.others {
+			s := r.IntN(p.n)
+			switch r.IntN(4) {
+			case 0:
+				set(s, algos.Never)
+			case 1:
+				set(s, now) // at the present: ties with the earliest
+			case 2:
+				if p.past {
+					set(s, max(0, now-algos.Time(r.IntN(1000))))
+					break
+				}
+				fallthrough
+			default:
+				set(s, now+p.delay(r))
+			}
+		}
+	}
+}
+
+// The agenda's streams come out exactly in the order of a plain priority
+// queue over (time, sequence number), over sizes from one slot to a k = 24
+// fabric's and delays from none to seconds, in a radix heap and (for the
+// sizes it takes) in a tree.
+func TestStreamQueueMatchesAReferenceQueue(t *testing.T) {
+	frameDelay := func(r *rand.Rand) algos.Time { // a link, a frame time, jitter
+		return algos.Microsecond + 1200*algos.Nanosecond + algos.Time(r.IntN(1200))*algos.Nanosecond
+	}
+	coarse := func(r *rand.Rand) algos.Time { return algos.Time(r.IntN(8)) * 1000 } // many ties
+	wide := func(r *rand.Rand) algos.Time { return algos.Time(r.Int64N(int64(algos.Second))) >> r.IntN(40) }
+	for _, p := range []agendaPattern{
+		{n: 1, delay: coarse, others: 30, steps: 2000},
+		{n: 2, delay: coarse, past: true, others: 30, steps: 5000},
+		{n: 17, delay: coarse, past: true, others: 50, steps: 20000},
+		{n: 17, delay: wide, past: true, others: 50, steps: 20000},
+		{n: 300, delay: frameDelay, others: 5, steps: 50000},
+		{n: 300, delay: wide, past: true, others: 20, steps: 50000},
+		{n: 3000, delay: frameDelay, past: true, others: 3, steps: 100000},
+		{n: 55296, delay: frameDelay, others: 3, steps: 200000},
+	} {
+		p.seedKey = 3
+		p.run(t)
+		if p.n <= treeMax {
+			p.tree = true
+			p.run(t)
+		}
+	}
+}
+
+// Stale keys (slots re-keyed while their keys wait) are dropped all at once
+// when they pile up, and the order stays right.
+func TestStreamQueuePurgesStaleKeys(t *testing.T) {
+	var seq uint64
+	var q streamQueue
+	q.setup(4, &seq, false)
+	ref := refQueue{cur: make([]refKey, 4)}
+	for i := range ref.cur {
+		ref.cur[i] = refKey{at: algos.Never}
+	}
+	set := func(slot int, at algos.Time) { ref.set(slot, at, q.set(slot, at)) }
+	set(0, 1)
+	purged := false
+	for i := 0; i < 5000; i++ { // slot 1's next time moves again and again
+		set(1, algos.Time(1e9-i))
+		if q.stale == 0 && i > 0 {
+			purged = true
+		}
+	}
+	set(2, 5)
+	if !purged {
+		t.Errorf("%d stale keys were never purged", q.stale)
+	}
+	for step := 0; step < 3; step++ {
+		got, want := q.top(), ref.top()
+		if got.at != want.at || got.slot() != want.slot {
+			t.Fatalf("step %d: top at %d slot %d, want at %d slot %d", step, got.at, got.slot(), want.at, want.slot)
+		}
+		set(want.slot, algos.Never)
+	}
+	if got := q.top(); got.at != algos.Never {
+		t.Fatalf("top at %d slot %d, want none", got.at, got.slot())
+	}
+}
+
+// benchmarkAgenda runs the engine's pattern on the agenda alone: hosts and
+// 3 slots a port, two fifths of the slots keyed; each event re-keys its own
+// slot a link and a frame time ahead (with a frame time of jitter), or
+// takes it to Never and keys another slot from Never instead, as a frame
+// moving on does.
+func benchmarkAgenda(b *testing.B, hosts, ports int) {
+	var a agenda
+	a.init(hosts, ports, true)
+	n := hosts + 3*ports
+	r := rand.New(rand.NewPCG(1, 1))
+	delay := func() algos.Time {
+		return algos.Microsecond + 1200*algos.Nanosecond + algos.Time(r.IntN(1200))*algos.Nanosecond
+	}
+	idle := make([]int, 0, n)
+	for s := 0; s < n; s++ {
+		if r.IntN(5) < 2 {
+			a.setStream(s, delay())
+		} else {
+			idle = append(idle, s)
+		}
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		ev := a.next(algos.Never - 1)
+		slot := eventSlot(&a, ev)
+		if r.IntN(8) > 0 {
+			a.setStream(slot, ev.at+delay())
+			continue
+		}
+		a.setStream(slot, algos.Never)
+		i := r.IntN(len(idle))
+		a.setStream(idle[i], ev.at+delay())
+		idle[i] = slot
+	}
+}
+
+// eventSlot is the stream slot of a stream's event.
+func eventSlot(a *agenda, ev *event) int {
+	switch ev.kind {
+	case evHostFrame:
+		return a.hostSlot(ev.host)
+	case evLinkFrame:
+		return a.linkSlot(ev.port)
+	case evDepart:
+		return a.serviceSlot(ev.port)
+	}
+	return a.receiveSlot(ev.port)
+}
+
+func BenchmarkAgendaDumbbell(b *testing.B)  { benchmarkAgenda(b, 10, 1) }
+func BenchmarkAgendaFatTree8(b *testing.B)  { benchmarkAgenda(b, 128, 640) }
+func BenchmarkAgendaFatTree24(b *testing.B) { benchmarkAgenda(b, 3456, 17280) }
