@@ -14,6 +14,7 @@ import (
 	"qcnlab/algos"
 	"qcnlab/experiments"
 	"qcnlab/experiments/batch"
+	"qcnlab/experiments/bench"
 	"qcnlab/experiments/builtin"
 	"qcnlab/experiments/catalog"
 	"qcnlab/experiments/keys"
@@ -145,7 +146,7 @@ func init() {
 		},
 		{
 			name:     "bench",
-			synopsis: []string{"qcnlab bench [--duration D] [--topology " + strings.Join(experiments.BenchTopologies, "|") + "] [--k N] [--set KEY=VALUE]..."},
+			synopsis: []string{"qcnlab bench [--duration D] [--topology " + strings.Join(bench.Topologies, "|") + "] [--k N] [--set KEY=VALUE]..."},
 			does:     []string{"simulation speed and memory (D from 1ms)"},
 			about:    "Measure simulation speed and memory.",
 			define:   benchCommand,
@@ -462,7 +463,7 @@ func showCommand(fs *flag.FlagSet) func(c *call) int {
 
 func benchCommand(fs *flag.FlagSet) func(c *call) int {
 	duration := fs.String("duration", "", "simulated time `D` of the main measurement, at least 1ms (default 1s on the dumbbell, 100ms on the fat-tree)")
-	topology := fs.String("topology", experiments.BenchTopologies[0], "the network to measure, `"+strings.Join(experiments.BenchTopologies, "|")+"`")
+	topology := fs.String("topology", bench.Topologies[0], "the network to measure, `"+strings.Join(bench.Topologies, "|")+"`")
 	k := fs.Int("k", 0, "the fat-tree's `N` (even): N^3/4 hosts (default 8)")
 	sets := setFlag(fs)
 	return func(c *call) int {
@@ -470,26 +471,26 @@ func benchCommand(fs *flag.FlagSet) func(c *call) int {
 			fmt.Fprintln(c.stderr, "qcnlab bench takes no arguments")
 			return exitUsage
 		}
-		if !slices.Contains(experiments.BenchTopologies, *topology) {
-			return c.fail(fmt.Sprintf("--topology: %q is not one of %q", *topology, experiments.BenchTopologies))
+		if !slices.Contains(bench.Topologies, *topology) {
+			return c.fail(fmt.Sprintf("--topology: %q is not one of %q", *topology, bench.Topologies))
 		}
-		d, err := experiments.BenchDuration(*topology), error(nil)
+		d, err := bench.Duration(*topology), error(nil)
 		if *duration != "" {
 			d, err = units.ParseDuration(*duration)
 		}
-		if err == nil && d < experiments.MinBenchDuration {
-			err = fmt.Errorf("%s is too short to measure; the least is %s", units.FormatDuration(d), units.FormatDuration(experiments.MinBenchDuration))
+		if err == nil && d < bench.MinDuration {
+			err = fmt.Errorf("%s is too short to measure; the least is %s", units.FormatDuration(d), units.FormatDuration(bench.MinDuration))
 		}
 		if err != nil {
 			return c.fail("--duration:", err)
 		}
-		setup := experiments.BenchSetup{Topology: *topology, K: *k, Sets: *sets}
+		setup := bench.Setup{Topology: *topology, K: *k, Sets: *sets}
 		var runs []*experiments.Experiment
 		// A short run first: the heap at a tenth of the time shows whether
 		// memory grows with simulated time.
 		for _, t := range []algos.Time{d / 10, d} {
 			setup.Duration = t
-			e, err := experiments.BenchExperiment(setup)
+			e, err := bench.Experiment(setup)
 			if err != nil {
 				return c.fail(err)
 			}
@@ -498,19 +499,19 @@ func benchCommand(fs *flag.FlagSet) func(c *call) int {
 					continue // the short run alone is out of bounds: the main one is measured
 				}
 				shortest := setup
-				shortest.Duration = experiments.MinBenchDuration
-				if s, serr := experiments.BenchExperiment(shortest); serr == nil && s.Validate() == nil {
+				shortest.Duration = bench.MinDuration
+				if s, serr := bench.Experiment(shortest); serr == nil && s.Validate() == nil {
 					return c.fail(fmt.Sprintf("--duration: %s is too long to simulate:", units.FormatDuration(d)), err)
 				}
 				return c.fail(err) // the network itself: --k or --set
 			}
 			runs = append(runs, e)
 		}
-		fmt.Fprintln(c.stdout, experiments.BenchDescription(runs[len(runs)-1]))
+		fmt.Fprintln(c.stdout, bench.Description(runs[len(runs)-1]))
 		fmt.Fprintf(c.stdout, "%10s %10s %11s %13s %14s %13s %10s %10s\n",
 			"simulated", "wall", "frames/s", "frame-hops/s", "transmits/s", "events/s", "ns/hop", "peak heap")
 		for _, e := range runs {
-			r, err := experiments.Bench(e)
+			r, err := bench.Run(e)
 			if err != nil {
 				fmt.Fprintln(c.stderr, err)
 				return exitRun

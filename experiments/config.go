@@ -3,93 +3,18 @@ package experiments
 import (
 	"cmp"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 
 	"qcnlab/algos"
+	"qcnlab/experiments/sources"
+	"qcnlab/experiments/switches"
 	"qcnlab/model"
 )
 
 // SourceConfigs lists every source with the [sources] table's settings and
-// its overrides applied, in base units. A delay given as a distribution is
-// drawn for each source from its own stream of the experiment seed, in the
-// order the settings apply: the [sources] delays, then each override's.
+// its overrides applied, in base units (sources.Configs).
 func (e *Experiment) SourceConfigs() []model.SourceConfig {
-	s := e.Sources
-	base := model.SourceConfig{
-		LineRate: float64(e.Network.Capacity),
-		Start:    algos.Time(s.Start),
-		Stop:     algos.Time(s.Stop),
-		Class:    e.TrafficClass(),
-	}
-	half := FixedDelay(algos.Time(e.Network.RTT) / 2)
-	fwd, bwd := half, FixedDelay(algos.Time(e.Network.RTT)-algos.Time(e.Network.RTT)/2)
-	if s.ForwardDelay != nil {
-		fwd = *s.ForwardDelay
-	}
-	if s.BackwardDelay != nil {
-		bwd = *s.BackwardDelay
-	}
-	if s.LineRate != nil {
-		base.LineRate = float64(*s.LineRate)
-	}
-	base.InitialRate = base.LineRate
-	if s.InitialRate != nil {
-		base.InitialRate = float64(*s.InitialRate)
-	}
-	base.Path = s.Path
-	if base.Path == nil {
-		base.Path = e.defaultPath()
-	}
-	// An invalid count (Validate reports it) must not allocate.
-	out := make([]model.SourceConfig, min(max(0, s.Count), model.MaxSources))
-	draws := make([]*rand.Rand, len(out))
-	for i := range out {
-		out[i] = base
-		draws[i] = model.DelayRand(e.Seed, model.StreamSourceDelays+uint64(i))
-		out[i].ForwardDelay = fwd.Dist().Draw(draws[i])
-		out[i].BackwardDelay = bwd.Dist().Draw(draws[i])
-	}
-	for _, o := range s.Override {
-		for _, id := range o.IDs {
-			if id < 0 || id >= len(out) {
-				continue // reported by Validate
-			}
-			c, r := &out[id], draws[id]
-			lineChanged := o.LineRate != nil
-			if lineChanged {
-				// An overridden line rate carries the default initial rate with it.
-				if c.InitialRate == c.LineRate && s.InitialRate == nil {
-					c.InitialRate = float64(*o.LineRate)
-				}
-				c.LineRate = float64(*o.LineRate)
-			}
-			if o.InitialRate != nil {
-				c.InitialRate = float64(*o.InitialRate)
-			}
-			if o.RTT != nil {
-				rtt := o.RTT.Dist().Draw(r)
-				c.ForwardDelay = rtt / 2
-				c.BackwardDelay = rtt - c.ForwardDelay
-			}
-			if o.ForwardDelay != nil {
-				c.ForwardDelay = o.ForwardDelay.Dist().Draw(r)
-			}
-			if o.BackwardDelay != nil {
-				c.BackwardDelay = o.BackwardDelay.Dist().Draw(r)
-			}
-			if o.Start != nil {
-				c.Start = algos.Time(*o.Start)
-			}
-			if o.Stop != nil {
-				c.Stop = algos.Time(*o.Stop)
-			}
-			if o.Path != nil {
-				c.Path = o.Path
-			}
-		}
-	}
-	return out
+	return sources.Configs(e.Sources, e.Network, e.defaultPath(), e.Seed, e.TrafficClass())
 }
 
 // LinkConfigs lists the congestible links: one for a dumbbell, a chain of
@@ -143,8 +68,8 @@ func (e *Experiment) Config(algorithm string) (model.Config, error) {
 	}
 	cfg := e.baseConfig()
 	cfg.Scheme, cfg.Params = sc, v
-	cfg.Classes = e.classParams(sc, cfg.Classes)
-	cfg.ControlFrames = e.SendsControlFrames(algorithm)
+	cfg.Classes = switches.ClassParams(e.Network, sc, cfg.Classes)
+	cfg.ControlFrames = switches.SendsControlFrames(e.Network, algorithm)
 	if cfg.FlowBuckets, err = e.FlowBuckets(); err != nil {
 		return model.Config{}, fmt.Errorf("output.fct_buckets: %w", err)
 	}
@@ -165,12 +90,12 @@ func (e *Experiment) Config(algorithm string) (model.Config, error) {
 // network's hosts and flows.
 func (e *Experiment) baseConfig() model.Config {
 	return model.Config{
-		PFC:               e.pfcConfig(),
+		PFC:               switches.PFC(e.Network),
 		Transport:         e.transportConfig(),
-		Classes:           e.classesConfig(),
-		Shared:            e.sharedBuffer(),
-		ClockPPM:          e.ClockPPM(),
-		SwitchJitter:      e.SwitchJitter(),
+		Classes:           switches.Classes(e.Network),
+		Shared:            switches.SharedBuffer(e.Network),
+		ClockPPM:          switches.ClockPPM(e.Network),
+		SwitchJitter:      switches.SwitchJitter(e.Network),
 		Model:             e.Model,
 		Seed:              e.Seed,
 		Duration:          algos.Time(e.Duration),

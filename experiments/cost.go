@@ -8,14 +8,15 @@ import (
 	"qcnlab/algos"
 	"qcnlab/experiments/cost"
 	"qcnlab/experiments/sweep"
+	"qcnlab/experiments/userfile"
 	"qcnlab/model"
 	"qcnlab/units"
 )
 
 // Limits on a file itself; what its runs may need is package cost's.
 const (
-	MaxFileBytes = 1_000_000 // an experiment file: the built-ins are about 2 KB
-	maxErrors    = 20        // problems listed before "and N more"
+	MaxFileBytes = userfile.MaxText // an experiment file: the built-ins are about 2 KB
+	maxErrors    = 20               // problems listed before "and N more"
 )
 
 // Cost estimates the memory and events of one run of the experiment (its

@@ -5,14 +5,21 @@
 //
 // What is done with the runs lives beside it, one job per package:
 //
-//   - keys: the registry of the file's keys;
+//   - keys: the registry of the file's keys, each key's rule and the
+//     rules that weigh keys against each other;
 //   - topology: the [network] table and the topologies it names;
+//   - switches: the switch model the [network] keys set (classes, buffer
+//     model, PFC, RED per class, control frames, clocks);
+//   - sources: a chain's [sources] and the model's sources they make;
+//   - traffic: [traffic] and [[flows]], the short flows' sizes, a
+//     fabric's flows;
+//   - fabric: a fabric's network built from its keys, and kept;
 //   - cost: the estimate of a run's memory and events, and their bounds;
 //   - builtin: the library of experiments, embedded;
 //   - sweep: a [sweep]'s axes and the points they make;
 //   - catalog: what qcnlab offers (qcnlab list, qcnlab algos);
 //   - metrics: the registry of summary metrics (name, unit, scope, missing,
-//     the sweep figure's panels);
+//     the sweep figure's panels) and the layout of results.csv's row;
 //   - batch: executing runs on a pool of workers, with progress;
 //   - results: the text and JSON summaries and the output directory's files;
 //   - plots: the figures;
@@ -23,7 +30,8 @@
 //   - tomltext: a TOML text as written, for errors that name the line;
 //   - shard: a batch spread over machines, and the merge of its slices;
 //   - stability: the search for where a loop stops being stable;
-//   - reproduce: the seed papers' claims, judged from fresh runs.
+//   - reproduce: the seed papers' claims, judged from fresh runs;
+//   - bench: qcnlab bench's experiment and measurement.
 //
 // Each key of the schema is registered once, in package keys (kind, unit,
 // default, doc, where it applies, what it costs, the rule its values
@@ -33,5 +41,6 @@
 // (registry_test.go). Adding a key is its schema field, its registry entry
 // and the code that reads it; adding a topology is one file of package
 // topology and its keys' entries; adding a metric is its summary field
-// and its entry in package metrics.
+// and its entry in package metrics, which writes it to summary.json's
+// readers, results.csv, the figures and the stability criteria.
 package experiments

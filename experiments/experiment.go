@@ -6,7 +6,9 @@ import (
 	"slices"
 
 	"qcnlab/algos"
+	"qcnlab/experiments/sources"
 	"qcnlab/experiments/topology"
+	"qcnlab/experiments/traffic"
 	"qcnlab/units"
 )
 
@@ -46,31 +48,11 @@ type Experiment struct {
 	origin map[string]string
 }
 
-// Sources is the [sources] table.
-type Sources struct {
-	Count         int            `toml:"count"`
-	LineRate      *units.Rate    `toml:"line_rate"`      // default: network.capacity
-	InitialRate   *units.Rate    `toml:"initial_rate"`   // default: the line rate (seed 000 section II)
-	ForwardDelay  *Delay         `toml:"forward_delay"`  // default: network.rtt / 2; a distribution is drawn per source
-	BackwardDelay *Delay         `toml:"backward_delay"` // default: network.rtt / 2
-	Start         units.Duration `toml:"start"`
-	Stop          units.Duration `toml:"stop"`
-	Path          []int          `toml:"path"` // links crossed; default: all of them
-	Override      []Override     `toml:"override"`
-}
-
-// Override is a [[sources.override]] entry: settings for some sources.
-type Override struct {
-	IDs           []int           `toml:"ids"`
-	LineRate      *units.Rate     `toml:"line_rate"`
-	InitialRate   *units.Rate     `toml:"initial_rate"`
-	RTT           *Delay          `toml:"rtt"` // sets both delays to half of it (one draw per source)
-	ForwardDelay  *Delay          `toml:"forward_delay"`
-	BackwardDelay *Delay          `toml:"backward_delay"`
-	Start         *units.Duration `toml:"start"`
-	Stop          *units.Duration `toml:"stop"`
-	Path          []int           `toml:"path"`
-}
+// The [sources] table and its overrides, defined with the sources.
+type (
+	Sources  = sources.Sources
+	Override = sources.Override
+)
 
 // Output is the [output] table.
 type Output struct {
@@ -110,7 +92,7 @@ func Default() *Experiment {
 			RTT:       units.Duration(100 * algos.Microsecond),
 		},
 		Sources: Sources{Count: 4, Stop: units.Duration(algos.Never)},
-		Traffic: defaultTraffic(),
+		Traffic: traffic.Default(),
 		Output: Output{
 			SampleInterval:    units.Duration(10 * algos.Microsecond),
 			RateWindow:        units.Duration(algos.Millisecond),
@@ -183,14 +165,6 @@ func deepCopy(v reflect.Value) reflect.Value {
 		return c
 	}
 	return v
-}
-
-func clonePtr[T any](p *T) *T {
-	if p == nil {
-		return nil
-	}
-	v := *p
-	return &v
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -1,5 +1,7 @@
 package experiments
 
+import "qcnlab/experiments/fabric"
+
 // For the external tests (scenarios_test.go): the scenarios the internal
 // tests load and save, which the external ones run as batches.
 const (
@@ -9,9 +11,4 @@ const (
 
 // ForgetFabrics empties the cache of fabrics built, so that a measure of
 // the heap starts from none.
-func ForgetFabrics() {
-	fabrics.Lock()
-	clear(fabrics.last)
-	fabrics.bytes = 0
-	fabrics.Unlock()
-}
+var ForgetFabrics = fabric.Forget

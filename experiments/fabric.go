@@ -4,18 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
-	"strings"
-	"sync"
-
-	"github.com/BurntSushi/toml"
 
 	"qcnlab/algos"
-	"qcnlab/experiments/keys"
+	"qcnlab/experiments/fabric"
 	"qcnlab/experiments/topology"
+	"qcnlab/experiments/traffic"
 	"qcnlab/model"
 	"qcnlab/model/topo"
-	"qcnlab/units"
 )
 
 // A fabric is a data-center network (leaf-spine, fat-tree or custom) with
@@ -23,31 +18,11 @@ import (
 // sources: [network] describes the topology, [traffic] a pattern of flows,
 // [[flows]] explicit ones. model/fabric.go simulates it.
 
-// FlowEntry is a [[flows]] entry: one flow between two hosts.
-type FlowEntry struct {
-	From  *int            `toml:"from"` // required: nil only when the file left it out
-	To    *int            `toml:"to"`   // required
-	Start units.Duration  `toml:"start"`
-	Stop  *units.Duration `toml:"stop,omitempty"`  // default: never
-	Size  string          `toml:"size,omitempty"`  // "greedy" (the default) or a size
-	Class *int            `toml:"class,omitempty"` // default: traffic.class
-}
-
 // IsFabric reports whether the experiment's network is a fabric.
 func (e *Experiment) IsFabric() bool { return e.fabric() != nil }
 
-// fabricHopDelay is a fabric link's propagation when neither the link nor
-// network.hop_delay says: a data center's few metres of fibre and a switch's
-// cut-through.
-const fabricHopDelay = algos.Microsecond
-
 // FabricHopDelay is the propagation of a fabric's links, drawn per link.
-func (e *Experiment) FabricHopDelay() Delay {
-	if e.Network.HopDelay != nil {
-		return *e.Network.HopDelay
-	}
-	return FixedDelay(fabricHopDelay)
-}
+func (e *Experiment) FabricHopDelay() Delay { return fabric.HopDelay(e.Network) }
 
 // fabricDefaults writes in the defaults of a fabric's keys.
 func (e *Experiment) fabricDefaults(r *Experiment) {
@@ -69,17 +44,8 @@ func (e *Experiment) fabricDefaults(r *Experiment) {
 	}
 }
 
-// pattern is traffic.pattern with its default: a permutation, or none when
-// [[flows]] lists the flows.
-func (e *Experiment) pattern() string {
-	if e.Traffic.Pattern != "" {
-		return e.Traffic.Pattern
-	}
-	if len(e.Flows) > 0 {
-		return "none"
-	}
-	return "permutation"
-}
+// pattern is traffic.pattern with its default.
+func (e *Experiment) pattern() string { return e.Traffic.PatternOf(len(e.Flows)) }
 
 // hostCount is the number of hosts of a fabric, from its keys alone (0 if
 // they are out of bounds), so that bounds can be checked before building.
@@ -90,288 +56,38 @@ func (e *Experiment) hostCount() int {
 	return 0
 }
 
-// Topology builds the fabric's topology. A hop delay given as a
-// distribution is drawn for each link from its own stream of the seed.
-func (e *Experiment) Topology() (*topo.Topology, error) {
-	n := e.Network
-	n.Sized()
-	hop := e.FabricHopDelay().Dist()
-	link := 0
-	delay := func(topo.Link) algos.Time {
-		d := hop.Draw(model.DelayRand(e.Seed, model.StreamHopDelays+uint64(link)))
-		link++
-		return d
-	}
-	t := e.fabric()
-	if t == nil {
-		return nil, fmt.Errorf("network.topology %q is not a fabric", n.Topology)
-	}
-	return t.Build(n, e.Seed, hop, delay)
-}
-
 // flowCount is the number of flows the traffic keys make, from the keys
 // alone, so that an absurd pattern is refused before it is listed.
-func (e *Experiment) flowCount() float64 {
-	h := float64(e.hostCount())
-	n := float64(len(e.Flows))
-	switch e.pattern() {
-	case "permutation":
-		n += h
-	case "all_to_all":
-		n += h * (h - 1)
-	case "incast":
-		if len(e.Traffic.IncastFrom) > 0 {
-			n += float64(len(e.Traffic.IncastFrom))
-		} else if e.Traffic.IncastSenders != nil {
-			n += float64(*e.Traffic.IncastSenders)
-		}
-	}
-	return n
-}
-
-// flowSize reads a flow size: "greedy" (0) or a whole number of bytes.
-func flowSize(s string) (int64, error) {
-	t := strings.TrimSpace(s)
-	if t == "" || t == "greedy" {
-		return 0, nil
-	}
-	b, err := units.ParseBytes(t)
-	if err != nil {
-		return 0, fmt.Errorf("%q is not \"greedy\" or a size such as \"64KB\"", s)
-	}
-	if b < 1 || b != float64(int64(b)) || b > model.MaxFlowBytes {
-		return 0, fmt.Errorf("%q: a flow's size is a whole number of bytes from 1B to %s", s, units.FormatBytes(model.MaxFlowBytes))
-	}
-	return int64(b), nil
-}
+func (e *Experiment) flowCount() float64 { return e.Traffic.Count(e.hostCount(), len(e.Flows)) }
 
 // fabricError is a problem of the fabric blamed on a key.
-type fabricError struct {
-	key string
-	err error
-}
-
-func (f *fabricError) Error() string { return f.key + ": " + f.err.Error() }
+type fabricError = traffic.KeyError
 
 // Fabric builds the model's fabric: the topology, the flows of the pattern
 // then those of [[flows]], and the short flows of [traffic]. An error names
 // the key to blame (*fabricError).
 func (e *Experiment) Fabric() (*model.Fabric, error) {
-	key := e.fabricKey()
-	fabrics.Lock()
-	f, ok := fabrics.last[key]
-	fabrics.Unlock()
-	if !ok {
-		var err error
-		if f, err = e.buildFabric(); err != nil {
-			return nil, err
-		}
-		// The cache holds what the estimates do not count: keep its
-		// routing tables within a run's bound, whatever the sweep.
-		var size float64
-		if sh, ok := e.shape(); ok {
-			size = sh.RouteBytes(e.Network.PFC) + 500*sh.SwitchPorts
-		}
-		fabrics.Lock()
-		if len(fabrics.last) >= 8 || fabrics.bytes+size > MaxRouteBytes {
-			clear(fabrics.last)
-			fabrics.bytes = 0
-		}
-		fabrics.last[key] = f
-		fabrics.bytes += size
-		fabrics.Unlock()
+	f, err := fabric.Build(fabric.Spec{Seed: e.Seed, Network: e.Network, Traffic: e.Traffic, Flows: e.Flows,
+		WatchPorts: e.Output.WatchPorts, WatchFlows: e.Output.WatchFlows, Watch: e.Output.Watch})
+	if err != nil {
+		return nil, err
 	}
 	c := *f // the topology and its routes are shared, read-only
 	c.Flows = slices.Clone(f.Flows)
 	// Short flows' sizes may come from a file: read each time, not kept.
-	if tr := e.Traffic; tr.ShortFlowRate > 0 || (tr.Load != nil && *tr.Load > 0) {
+	if tr := e.Traffic; tr.Short() {
 		sizes, err := e.FlowSizes()
 		if err != nil {
-			return nil, &fabricError{"traffic.short_flow_sizes", err}
+			return nil, &fabricError{Key: "traffic.short_flow_sizes", Err: err}
 		}
 		rate := tr.ShortFlowRate
 		if tr.Load != nil {
 			rate = model.ShortFlowRate(*tr.Load, len(f.Topology.Hosts), float64(e.Network.Capacity), sizes)
 		}
-		c.Short = &model.ShortFlows{Rate: rate, Sizes: sizes, Drain: e.Traffic.drain()}
+		c.Short = &model.ShortFlows{Rate: rate, Sizes: sizes, Drain: e.Traffic.Drain()}
 	}
-	e.setFlowClasses(&c)
+	traffic.SetClasses(&c, e.Traffic, e.Flows)
 	return &c, nil
-}
-
-// fabrics keeps the last fabrics built: loading, validating, estimating and
-// running an experiment each need its network, and routing a large fabric
-// takes a while.
-var fabrics = struct {
-	sync.Mutex
-	last  map[string]*model.Fabric
-	bytes float64 // their routing tables and ports, about
-}{last: map[string]*model.Fabric{}}
-
-// fabricKey is what a fabric is built from, as text.
-func (e *Experiment) fabricKey() string {
-	var b strings.Builder
-	enc := toml.NewEncoder(&b)
-	enc.Encode(struct {
-		Seed    uint64
-		Network Network
-		Traffic Traffic
-		Flows   []FlowEntry
-		Output  Output
-	}{e.Seed, e.Network, e.Traffic, e.Flows, e.Output})
-	return b.String()
-}
-
-func (e *Experiment) buildFabric() (*model.Fabric, error) {
-	t, err := e.Topology()
-	if err != nil {
-		return nil, &fabricError{e.fabric().BuildKey(), err}
-	}
-	f := &model.Fabric{Topology: t}
-	if e.Network.Routing == "spray" {
-		f.Routing = model.Spray
-		if e.Network.Spray == "random" {
-			f.Spray = model.RandomSpray
-		}
-	}
-	tr := e.Traffic
-	size, err := flowSize(tr.FlowSize)
-	if err != nil {
-		return nil, &fabricError{"traffic.flow_size", err}
-	}
-	hosts := len(t.Hosts)
-	switch e.pattern() {
-	case "permutation":
-		f.Flows = model.Permutation(hosts, e.Seed)
-	case "all_to_all":
-		f.Flows = model.AllToAll(hosts)
-	case "incast":
-		to := 0
-		if tr.IncastTo != nil {
-			to = *tr.IncastTo
-		}
-		var jitter algos.Time
-		if tr.IncastJitter != nil {
-			jitter = algos.Time(*tr.IncastJitter)
-		}
-		var flows []model.Flow
-		if len(tr.IncastFrom) > 0 {
-			flows, err = model.IncastFrom(to, tr.IncastFrom, size, tr.incastStart(), jitter, e.Seed)
-		} else {
-			senders := 0
-			if tr.IncastSenders != nil {
-				senders = *tr.IncastSenders
-			}
-			flows, err = model.Incast(t, to, senders, size, tr.incastStart(), jitter, e.Seed)
-		}
-		if err != nil {
-			// The receiver is checked in range before: what is left is
-			// the senders, listed or too many for the hosts away from it.
-			key := "traffic.incast_senders"
-			if len(tr.IncastFrom) > 0 {
-				key = "traffic.incast_from"
-			}
-			return nil, &fabricError{key, err}
-		}
-		f.Flows = flows
-		size = 0 // the incast's flows carry it
-	}
-	for i := range f.Flows {
-		if !f.Flows[i].Incast {
-			f.Flows[i].Size = size
-		}
-	}
-	for i, fe := range e.Flows {
-		s, err := flowSize(fe.Size)
-		if err != nil {
-			return nil, &fabricError{fmt.Sprintf("flows[%d].size", i), err}
-		}
-		if fe.From == nil || fe.To == nil {
-			return nil, &fabricError{fmt.Sprintf("flows[%d]", i), errors.New("a flow names its hosts, from and to")}
-		}
-		fl := model.Flow{From: *fe.From, To: *fe.To, Start: algos.Time(fe.Start), Size: s}
-		if fe.Stop != nil {
-			fl.Stop = algos.Time(*fe.Stop)
-		}
-		f.Flows = append(f.Flows, fl)
-	}
-	if e.Output.WatchPorts != nil {
-		f.WatchPorts = *e.Output.WatchPorts
-	}
-	if e.Output.WatchFlows != nil {
-		f.WatchFlows = *e.Output.WatchFlows
-	}
-	watch, err := e.watchedFlows(f, len(f.Flows)-len(e.Flows))
-	if err != nil {
-		return nil, &fabricError{"output.watch", err}
-	}
-	f.Watch = watch
-	return f, nil
-}
-
-// watchedFlows is the order in which a fabric's time series follows its
-// flows: those output.watch names, then the explicit [[flows]] (from
-// index explicit on: the victims of an incast, say), then the others.
-func (e *Experiment) watchedFlows(f *model.Fabric, explicit int) ([]int, error) {
-	var out []int
-	seen := map[int]bool{}
-	add := func(i int) {
-		if !seen[i] {
-			seen[i] = true
-			out = append(out, i)
-		}
-	}
-	t := f.Topology
-	for _, w := range e.Output.Watch {
-		i, err := watchIndex(w, f.Flows, func(name string) (int, bool) {
-			if n, err := strconv.Atoi(name); err == nil {
-				return n, n >= 0 && n < len(t.Hosts)
-			}
-			for h := range t.Hosts {
-				if t.HostName(h) == name {
-					return h, true
-				}
-			}
-			return 0, false
-		})
-		if err != nil {
-			return nil, err
-		}
-		add(i)
-	}
-	for i := max(explicit, 0); i < len(f.Flows); i++ {
-		add(i)
-	}
-	if len(out) == len(f.Flows) && slices.IsSorted(out) {
-		return nil, nil // the flows in order: the default
-	}
-	return out, nil
-}
-
-// watchIndex resolves one output.watch entry: a flow's index, or
-// "FROM->TO" with hosts host resolves.
-func watchIndex(w any, flows []model.Flow, host func(string) (int, bool)) (int, error) {
-	switch v := w.(type) {
-	case int64:
-		if v < 0 || v >= int64(len(flows)) {
-			return 0, fmt.Errorf("flow %d is out of range: the fabric has flows 0 to %d", v, len(flows)-1)
-		}
-		return int(v), nil
-	case string:
-		a, b, ok := strings.Cut(v, "->")
-		from, okFrom := host(strings.TrimSpace(a))
-		to, okTo := host(strings.TrimSpace(b))
-		if !ok || !okFrom || !okTo {
-			return 0, fmt.Errorf("%q is not a flow's index or its hosts as \"20->1\" or \"h20->h1\"", v)
-		}
-		for i, fl := range flows {
-			if fl.From == from && fl.To == to {
-				return i, nil
-			}
-		}
-		return 0, fmt.Errorf("no flow from %s to %s", a, b)
-	}
-	return 0, fmt.Errorf("%v is not a flow's index or its hosts as \"20->1\"", w)
 }
 
 // flowKey is the key that made flow i of a fabric: the pattern's, or its
@@ -386,93 +102,11 @@ func (e *Experiment) flowKey(i, fromPattern int) string {
 // validateFabric checks a fabric's keys, each problem under its key, and
 // builds the network only once the keys are in bounds.
 func (e *Experiment) validateFabric(bad func(key, format string, args ...any)) {
-	isSet := func(key string) bool { _, ok := e.origin[key]; return ok }
-	if e.Traffic.LongFlows != 1 && isSet("traffic.long_flows") {
-		bad("traffic.long_flows", "a fabric's flows are [traffic] pattern and [[flows]]; long_flows is the chains' sources'")
-	}
-	if e.Model != "packet" {
-		bad("network.topology", "the %s model has one bottleneck; a fabric needs model = \"packet\"", e.Model)
-	}
 	e.fabric().Validate(e.Network, bad)
 	if hosts := e.hostCount(); hosts > topology.MaxHosts {
 		bad("network.topology", "%d hosts; the most is %d", hosts, topology.MaxHosts)
 	} else {
 		e.shapeErrors(bad)
-	}
-	e.validateTrafficPattern(bad)
-}
-
-// validateTrafficPattern checks [traffic]'s fabric keys and [[flows]]
-// against the host count.
-func (e *Experiment) validateTrafficPattern(bad func(key, format string, args ...any)) {
-	tr := e.Traffic
-	hosts := e.hostCount()
-	if _, err := flowSize(tr.FlowSize); err != nil {
-		bad("traffic.flow_size", "%v", err)
-	}
-	inRange := func(key string, h int) {
-		if hosts > 0 && (h < 0 || h >= hosts) {
-			bad(key, "host %d is out of range: the topology has hosts 0 to %d", h, hosts-1)
-		}
-	}
-	if e.pattern() == "incast" {
-		to := 0
-		if tr.IncastTo != nil {
-			to = *tr.IncastTo
-		}
-		inRange("traffic.incast_to", to)
-		for _, h := range tr.IncastFrom {
-			inRange("traffic.incast_from", h)
-			if h == to {
-				bad("traffic.incast_from", "host %d is the incast's receiver", h)
-			}
-		}
-		switch {
-		case tr.IncastSenders != nil && len(tr.IncastFrom) > 0:
-			bad("traffic.incast_senders", "give incast_senders (drawn from the seed) or incast_from (listed), not both")
-		case tr.IncastSenders == nil && len(tr.IncastFrom) == 0:
-			bad("traffic.incast_senders", "missing: an incast needs incast_senders = M or incast_from = [...]")
-		case tr.IncastSenders != nil && (*tr.IncastSenders < 1 || *tr.IncastSenders >= max(hosts, 2)):
-			bad("traffic.incast_senders", "%d: from 1 to %d senders on %d hosts", *tr.IncastSenders, max(hosts-1, 1), hosts)
-		}
-	} else {
-		for _, key := range []string{"traffic.incast_senders", "traffic.incast_from", "traffic.incast_to", "traffic.incast_jitter", "traffic.incast_start"} {
-			if _, ok := e.origin[key]; ok {
-				bad(key, "applies to pattern = \"incast\"")
-			}
-		}
-	}
-	if tr.Load != nil && (!(*tr.Load >= 0) || *tr.Load > 10) {
-		bad("traffic.load", "must be a share of the host links' capacity, from 0 to 10")
-	}
-	if tr.Load != nil && tr.ShortFlowRate > 0 {
-		bad("traffic.load", "give the short flows as load or as short_flow_rate, not both")
-	}
-	for i, f := range e.Flows {
-		key := fmt.Sprintf("flows[%d]", i)
-		switch {
-		case f.From == nil:
-			bad(key+".from", "missing: the host the flow starts at, e.g. from = 0")
-		case f.To == nil:
-			bad(key+".to", "missing: the host the flow goes to, e.g. to = 1")
-		default:
-			inRange(key+".from", *f.From)
-			inRange(key+".to", *f.To)
-			if *f.From == *f.To {
-				bad(key+".to", "a flow from host %d to itself", *f.From)
-			}
-		}
-		if _, err := flowSize(f.Size); err != nil {
-			bad(key+".size", "%v", err)
-		}
-		if f.Stop != nil && *f.Stop <= f.Start {
-			bad(key+".stop", "%s is not after its start %s", units.FormatDuration(algos.Time(*f.Stop)), units.FormatDuration(algos.Time(f.Start)))
-		}
-	}
-	if n := e.flowCount(); n > keys.MaxFlows {
-		bad("traffic.pattern", "%.0f flows, each with its own rate limiter; the most is %d", n, keys.MaxFlows)
-	} else if n == 0 && hosts > 0 && tr.ShortFlowRate == 0 && (tr.Load == nil || *tr.Load == 0) {
-		bad("traffic.pattern", "the fabric has no flows: set a pattern, [[flows]] or short flows")
 	}
 }
 
@@ -483,7 +117,7 @@ func (e *Experiment) checkFabric(bad func(key, format string, args ...any)) {
 	cfg, err := e.fabricConfig()
 	var fe *fabricError
 	if errors.As(err, &fe) {
-		bad(fe.key, "%v", fe.err)
+		bad(fe.Key, "%v", fe.Err)
 		return
 	}
 	if err != nil {
@@ -548,14 +182,6 @@ func (e *Experiment) fabricPorts() int {
 		return t.Ports(e.Network)
 	}
 	return 0
-}
-
-// incastStart is when the incast's flows start.
-func (t Traffic) incastStart() algos.Time {
-	if t.IncastStart == nil {
-		return 0
-	}
-	return algos.Time(*t.IncastStart)
 }
 
 // SeriesShape is the number of queue and rate columns a run's time series

@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-func fabric(t *testing.T, text string) *Experiment {
+func parseFabric(t *testing.T, text string) *Experiment {
 	t.Helper()
 	e, err := Parse("fabric.toml", []byte(text))
 	if err != nil {
@@ -24,7 +24,7 @@ func TestFabricSaveReload(t *testing.T) {
 		"name = \"ls\"\n[network]\ntopology = \"leaf_spine\"\nleaves = 3\nspines = 2\nhosts_per_leaf = 4\nuplink_capacity = \"40Gbps\"\npfc = true\n[traffic]\npattern = \"incast\"\nincast_from = [5, 9]\nincast_to = 1\nflow_size = \"100KB\"\nincast_jitter = \"10us\"\n[[flows]]\nfrom = 0\nto = 11\nstop = \"50ms\"\n",
 		"name = \"cu\"\n[network]\ntopology = \"custom\"\n[[network.node]]\nname = \"s\"\nkind = \"switch\"\ntier = \"tor\"\nlevel = 1\n[[network.link]]\na = \"h0\"\nb = \"s\"\n[[network.link]]\na = \"h1\"\nb = \"s\"\nbuffer = \"64KB\"\n[traffic]\npattern = \"all_to_all\"\nload = 0.2\n",
 	} {
-		e := fabric(t, text)
+		e := parseFabric(t, text)
 		var b bytes.Buffer
 		if err := e.Encode(&b); err != nil {
 			t.Fatal(err)
@@ -56,7 +56,7 @@ func TestFabricSaveReload(t *testing.T) {
 // senders are drawn away from the receiver's switch; explicit flows follow
 // the pattern's; a greedy flow has no size.
 func TestFabricPatterns(t *testing.T) {
-	e := fabric(t, "name = \"p\"\n[network]\ntopology = \"fat_tree\"\nk = 4\n")
+	e := parseFabric(t, "name = \"p\"\n[network]\ntopology = \"fat_tree\"\nk = 4\n")
 	f, err := e.Fabric()
 	if err != nil {
 		t.Fatal(err)
@@ -71,7 +71,7 @@ func TestFabricPatterns(t *testing.T) {
 		}
 		seen[fl.To] = true
 	}
-	e = fabric(t, "name = \"i\"\n[network]\ntopology = \"leaf_spine\"\nleaves = 4\nspines = 2\nhosts_per_leaf = 4\n[traffic]\npattern = \"incast\"\nincast_senders = 12\nincast_to = 2\nflow_size = \"64KB\"\n[[flows]]\nfrom = 1\nto = 3\n")
+	e = parseFabric(t, "name = \"i\"\n[network]\ntopology = \"leaf_spine\"\nleaves = 4\nspines = 2\nhosts_per_leaf = 4\n[traffic]\npattern = \"incast\"\nincast_senders = 12\nincast_to = 2\nflow_size = \"64KB\"\n[[flows]]\nfrom = 1\nto = 3\n")
 	if f, err = e.Fabric(); err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +87,7 @@ func TestFabricPatterns(t *testing.T) {
 		t.Errorf("the explicit flow is %+v", last)
 	}
 	// All to all on 4 hosts: 12 flows.
-	e = fabric(t, "name = \"a\"\n[network]\ntopology = \"leaf_spine\"\nleaves = 2\nspines = 1\nhosts_per_leaf = 2\n[traffic]\npattern = \"all_to_all\"\n")
+	e = parseFabric(t, "name = \"a\"\n[network]\ntopology = \"leaf_spine\"\nleaves = 2\nspines = 1\nhosts_per_leaf = 2\n[traffic]\npattern = \"all_to_all\"\n")
 	if f, err = e.Fabric(); err != nil || len(f.Flows) != 12 {
 		t.Errorf("all to all: %d flows, %v", len(f.Flows), err)
 	}
@@ -116,7 +116,7 @@ func TestFabricBounds(t *testing.T) {
 
 // A sweep over a fabric's size runs each size.
 func TestFabricSweep(t *testing.T) {
-	e := fabric(t, "name = \"s\"\nduration = \"2ms\"\n[network]\ntopology = \"fat_tree\"\n[sweep]\nnetwork.k = [2, 4]\n")
+	e := parseFabric(t, "name = \"s\"\nduration = \"2ms\"\n[network]\ntopology = \"fat_tree\"\n[sweep]\nnetwork.k = [2, 4]\n")
 	runs, err := e.Runs()
 	if err != nil {
 		t.Fatal(err)

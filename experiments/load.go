@@ -14,6 +14,7 @@ import (
 
 	"qcnlab/algos"
 	"qcnlab/experiments/keys"
+	"qcnlab/experiments/sweep"
 	"qcnlab/experiments/tomltext"
 	"qcnlab/experiments/userfile"
 	"qcnlab/units"
@@ -58,7 +59,7 @@ func Parse(where string, data []byte) (*Experiment, error) {
 	if _, name, ok := strings.Cut(where, "builtin:"); ok {
 		base = name
 	}
-	e.Name = safeName(strings.TrimSuffix(base, ".toml"))
+	e.Name = keys.SafeName(strings.TrimSuffix(base, ".toml"))
 	if len(data) > MaxFileBytes {
 		return nil, &Error{Where: where, Msg: fmt.Sprintf("is larger than %s, the most an experiment file may be", units.FormatBytes(MaxFileBytes))}
 	}
@@ -135,7 +136,7 @@ func (e *Experiment) decode(where, text string, snippet bool) error {
 			case key == "sweep":
 				what = "a table of arrays: [sweep] with network.rtt = [\"100us\", \"300us\"]"
 			case k[0] == "params":
-				what = fmt.Sprintf("a table of %s's parameters: [params.%s]", k[1], bareKey(k[1]))
+				what = fmt.Sprintf("a table of %s's parameters: [params.%s]", k[1], tomltext.BareKey(k[1]))
 			}
 			errs = append(errs, &Error{Where: loc(key, 0), Key: key, Msg: fmt.Sprintf("must be %s, not %s", what, tomltext.TypeName(typ))})
 		}
@@ -167,8 +168,8 @@ func (e *Experiment) decode(where, text string, snippet bool) error {
 					Msg: fmt.Sprintf("%s has no parameter %q (it has %s)", name, key, strings.Join(sc.Keys(), ", "))})
 				continue
 			}
-			v, err := decodeParam(md, doc.Params[name][key], p)
-			var choiceErr *choiceError
+			v, err := tomltext.DecodeParam(md, doc.Params[name][key], p)
+			var choiceErr *tomltext.ChoiceError
 			if errors.As(err, &choiceErr) {
 				errs = append(errs, &Error{Where: loc(full, 0), Key: full, Msg: choiceErr.Error()})
 				continue
@@ -187,13 +188,13 @@ func (e *Experiment) decode(where, text string, snippet bool) error {
 			next.Params[name][key] = v
 		}
 	}
-	sweep, sweepErrs := decodeSweep(md, doc.Sweep, loc)
+	axes, sweepErrs := sweep.Decode(md, doc.Sweep, loc)
 	errs = append(errs, sweepErrs...)
 	if len(errs) > 0 {
 		return joinErrors(errs)
 	}
 	if md.IsDefined("sweep") {
-		next.Sweep = mergeAxes(next.Sweep, sweep, wholeSweep(md))
+		next.Sweep = sweep.Merge(next.Sweep, axes, sweep.Whole(md))
 	}
 	for key := range lines {
 		// An array this text sets replaces the old one whole: the old
@@ -223,124 +224,10 @@ func (e *Experiment) decode(where, text string, snippet bool) error {
 	return nil
 }
 
-// wholeSweep reports whether the text sets [sweep] as a whole (a file's
-// table, or --set sweep={...}) rather than some of its keys (--set
-// sweep.network.rtt=[...]).
-func wholeSweep(md toml.MetaData) bool {
-	for _, k := range md.Keys() {
-		if len(k) == 1 && k[0] == "sweep" {
-			return true
-		}
-	}
-	return false
-}
-
-// mergeAxes sets the given axes: all of them if whole, else each one in the
-// place of the axis of the same key, or after the others.
-func mergeAxes(old, set []Axis, whole bool) []Axis {
-	if whole {
-		return set
-	}
-	out := append([]Axis(nil), old...)
-	for _, a := range set {
-		i := slices.IndexFunc(out, func(b Axis) bool { return b.Key == a.Key })
-		if i < 0 {
-			out = append(out, a)
-		} else {
-			out[i] = a
-		}
-	}
-	return out
-}
-
-// decodeSweep reads [sweep] in document order: each key, dotted or nested,
-// names an experiment key and holds the array of values it takes.
-func decodeSweep(md toml.MetaData, table map[string]any, loc func(string, int) string) ([]Axis, []error) {
-	var axes []Axis
-	var errs []error
-	for _, k := range md.Keys() {
-		if len(k) < 2 || k[0] != "sweep" {
-			continue
-		}
-		var v any = table
-		inValue := false
-		for _, part := range k[1:] {
-			t, ok := v.(map[string]any)
-			if !ok { // a key of an inline table inside an axis's array
-				inValue = true
-				break
-			}
-			v = t[part]
-		}
-		if _, isTable := v.(map[string]any); isTable || inValue {
-			continue // a table on the way to a key, or part of a value
-		}
-		key := strings.Join(k[1:], ".")
-		values, ok := v.([]any)
-		if !ok || len(values) == 0 {
-			errs = append(errs, &Error{Where: loc(k.String(), 0), Key: k.String(), Msg: "a sweep key takes a non-empty array of values"})
-			continue
-		}
-		if slices.ContainsFunc(values, tomltext.HoldsTable) {
-			errs = append(errs, &Error{Where: loc(k.String(), 0), Key: k.String(),
-				Msg: "a sweep takes values, not tables ([[network.changes]] and [[sources.override]] cannot be swept)"})
-			continue
-		}
-		a := Axis{Key: key}
-		for _, x := range values {
-			a.Values = append(a.Values, tomltext.Value(x))
-		}
-		axes = append(axes, a)
-	}
-	return axes, errs
-}
-
-// elementError names the element of an array of tables that an error's key
-// is in, and the line of the key in it (the toml package places an error
-// inside an array of tables at the array's last line): the first element
-// that does not decode alone is the one.
+// elementError names the element of an array of tables that an error's
+// key is in (tomltext.ElementError).
 func elementError(err error, text string) error {
-	var e *Error
-	if !errors.As(err, &e) {
-		return err
-	}
-	file, _, located := strings.Cut(e.Where, ":")
-	if !located {
-		return err
-	}
-	for _, array := range keys.Repeated() {
-		if !strings.HasPrefix(e.Key, array+".") {
-			continue
-		}
-		var values map[string]any
-		if _, err := toml.Decode(text, &values); err != nil {
-			return err
-		}
-		elems, _ := tomltext.Lookup(values, array).([]map[string]any)
-		field, ok := tomlField(array)
-		if !ok {
-			break
-		}
-		name := e.Key[len(array)+1:]
-		for i, el := range elems {
-			var b strings.Builder
-			if toml.NewEncoder(&b).Encode(el) != nil {
-				break
-			}
-			md, err := toml.Decode(b.String(), reflect.New(field.Elem()).Interface())
-			unknown := slices.ContainsFunc(md.Undecoded(), func(k toml.Key) bool { return k.String() == name })
-			if err == nil && !unknown {
-				continue
-			}
-			e.Key = fmt.Sprintf("%s[%d].%s", array, i, name)
-			if line := tomltext.ElementLine(text, array, i, name); line > 0 {
-				e.Where = fmt.Sprintf("%s:%d", file, line)
-			}
-			break
-		}
-		break
-	}
-	return err
+	return tomltext.ElementError(err, text, keys.Repeated(), tomlField)
 }
 
 // tomlField is the Go type of the experiment's field at a dotted TOML key.
@@ -354,51 +241,6 @@ func tomlField(key string) (reflect.Type, bool) {
 		t = f.Type
 	}
 	return t, t.Kind() == reflect.Slice
-}
-
-// choiceError is a word that is not one of a choice parameter's.
-type choiceError struct{ error }
-
-// decodeParam reads one [params.NAME] value of p's kind into base units.
-func decodeParam(md toml.MetaData, prim toml.Primitive, p algos.Param) (float64, error) {
-	switch p.Kind {
-	case algos.Choice:
-		var word string
-		if err := md.PrimitiveDecode(prim, &word); err != nil {
-			return 0, err
-		}
-		x, err := p.ChoiceValue(word)
-		if err != nil {
-			return 0, &choiceError{err}
-		}
-		return x, nil
-	case algos.Bytes:
-		var b units.Bytes
-		err := md.PrimitiveDecode(prim, &b)
-		return float64(b), err
-	case algos.Rate:
-		var r units.Rate
-		err := md.PrimitiveDecode(prim, &r)
-		return float64(r), err
-	case algos.Duration:
-		var d units.Duration
-		err := md.PrimitiveDecode(prim, &d)
-		return algos.Time(d).Seconds(), err
-	case algos.Count:
-		var n int64
-		err := md.PrimitiveDecode(prim, &n)
-		return float64(n), err
-	case algos.Switch:
-		var b bool
-		err := md.PrimitiveDecode(prim, &b)
-		if b {
-			return 1, err
-		}
-		return 0, err
-	}
-	var x float64
-	err := md.PrimitiveDecode(prim, &x)
-	return x, err
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -4,6 +4,7 @@ import (
 	"encoding"
 	"fmt"
 	"reflect"
+	"strconv"
 	"strings"
 
 	"qcnlab/experiments/keys"
@@ -25,16 +26,25 @@ func fieldByTOML(t reflect.Type, name string) (reflect.StructField, bool) {
 	return reflect.StructField{}, false
 }
 
-// valueAt is the value of e at a dotted key outside an array of tables;
-// false where the path is not a field or passes a nil pointer.
+// valueAt is the value of e at a dotted key, an element of an array of
+// tables named by its index ("flows[2].to"); false where the path is not a
+// field, passes a nil pointer or an element that does not exist.
 func valueAt(e *Experiment, path string) (reflect.Value, bool) {
 	v := reflect.ValueOf(e).Elem()
 	for _, part := range strings.Split(path, ".") {
+		part, index, indexed := strings.Cut(part, "[")
 		f, ok := fieldByTOML(v.Type(), part)
 		if !ok {
 			return reflect.Value{}, false
 		}
 		v = v.FieldByIndex(f.Index)
+		if indexed {
+			i, err := strconv.Atoi(strings.TrimSuffix(index, "]"))
+			if err != nil || v.Kind() != reflect.Slice || i < 0 || i >= v.Len() {
+				return reflect.Value{}, false
+			}
+			v = v.Index(i)
+		}
 		if v.Kind() == reflect.Pointer {
 			if v.IsNil() {
 				return reflect.Value{}, false

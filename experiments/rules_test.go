@@ -3,6 +3,8 @@ package experiments
 import (
 	"strings"
 	"testing"
+
+	"qcnlab/experiments/keys"
 )
 
 // Every key's rule (keys.Rule) reads the value the schema holds: a bad
@@ -61,6 +63,51 @@ func TestEveryRuleReadsItsKey(t *testing.T) {
 		}
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s %q: %v, want %q", c.topology, c.sets, err, c.want)
+		}
+	}
+}
+
+// Every cross-key rule (keys.CrossRules) reads the keys the schema holds,
+// elements of arrays of tables by their index: each case breaks one rule
+// on a default experiment through --set, as a file would, and is refused
+// under the key the rule blames. A rule that read a path the schema does
+// not have would see no value and pass the case.
+func TestEveryCrossRuleReadsItsKeys(t *testing.T) {
+	cases := map[string]struct {
+		topology string
+		sets     []string
+		want     string
+	}{
+		"seed 002's convergence model against the sources":          {"dumbbell", []string{`model="convergence"`, "sources.count=2", `sources.override=[{ids=[1], start="1ms"}]`}, "model: seed 002's convergence model has both sources sending throughout"},
+		"a fabric's model and traffic":                              {"fat_tree", []string{"traffic.long_flows=2"}, "traffic.long_flows: a fabric's flows are [traffic] pattern"},
+		"a fabric's pattern and [[flows]] against its hosts":        {"fat_tree", []string{`flows=[{from=1, to=1, start="2ms", stop="1ms"}]`}, "flows[0].to: a flow from host 1 to itself"},
+		"capacity changes against the model, the run and the links": {"dumbbell", []string{`network.changes=[{at="1ms", capacity="1Gbps", link=1}]`}, "network.changes[0].link: link 1 does not exist (links are 0 to 0)"},
+		"[transport] against the schemes":                           {"dumbbell", []string{`transport.recovery="none"`}, "transport: applies to the ACK-clocked schemes"},
+		"classes of flows and of PFC":                               {"fat_tree", []string{"network.classes=2", `flows=[{from=1, to=2, class=2}]`}, "flows[0].class: class 2 is not one of the 2 classes"},
+		"the buffer model's keys":                                   {"dumbbell", []string{`network.buffer_model="shared"`, "network.queue_reserve=149KB"}, "network.queue_reserve: switch 0's queues reserve 149000 B"},
+		"RED per class against the classes and the schemes":         {"dumbbell", []string{"network.classes=2", `network.class_k_min=["1KB", "2KB"]`}, "network.class_k_min: none of the algorithms marks by RED's"},
+		"control frames against the routing, PFC and the schemes":   {"fat_tree", []string{`network.control_frames=["dcqcn"]`}, `network.control_frames: "dcqcn" is not one of the experiment's algorithms`},
+		"PFC's keys against each other and the model":               {"fat_tree", []string{"network.pfc=true", `network.pfc_accounting="egress"`, `network.pfc_deadlock_after="1ms"`}, "network.pfc_deadlock_after: the deadlock check follows ingress accounting"},
+	}
+	for _, rule := range keys.CrossRules {
+		c, ok := cases[rule.Name]
+		if !ok {
+			t.Errorf("%s: no case", rule.Name)
+			continue
+		}
+		e := Default()
+		e.Network.Topology = c.topology
+		var err error
+		for _, s := range c.sets {
+			if err = e.Set(s); err != nil {
+				break
+			}
+		}
+		if err == nil {
+			err = e.Validate()
+		}
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %s %q: %v, want %q", rule.Name, c.topology, c.sets, err, c.want)
 		}
 	}
 }

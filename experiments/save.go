@@ -11,8 +11,8 @@ import (
 
 	"qcnlab/algos"
 	"qcnlab/experiments/keys"
+	"qcnlab/experiments/tomltext"
 	"qcnlab/experiments/userfile"
-	"qcnlab/units"
 )
 
 // Encode writes the complete experiment: every default explicit, and every
@@ -27,7 +27,7 @@ func (e *Experiment) Encode(w io.Writer) error {
 	if err := enc.Encode(r); err != nil {
 		return err
 	}
-	text := dropWhatDoesNotApply(b.String(), r.Network.Topology)
+	text := keys.DropWhatDoesNotApply(b.String(), r.Network.Topology)
 	b.Reset()
 	b.WriteString(text)
 	if len(r.Sweep) > 0 {
@@ -38,7 +38,7 @@ func (e *Experiment) Encode(w io.Writer) error {
 	}
 	names := append([]string(nil), r.Algorithms...)
 	for _, name := range sortedKeys(r.Params) {
-		if !contains(names, name) {
+		if !slices.Contains(names, name) {
 			names = append(names, name)
 		}
 	}
@@ -51,13 +51,13 @@ func (e *Experiment) Encode(w io.Writer) error {
 		if v == nil { // not resolvable (invalid): keep what was given
 			v = e.Params[name]
 		}
-		fmt.Fprintf(&b, "\n[params.%s]  # %s: %s (source %s)\n", bareKey(name), sc.Display, sc.Summary, sc.Ref)
+		fmt.Fprintf(&b, "\n[params.%s]  # %s: %s (source %s)\n", tomltext.BareKey(name), sc.Display, sc.Summary, sc.Ref)
 		for _, p := range sc.Params {
 			x, ok := v[p.Key]
 			if !ok {
 				continue
 			}
-			fmt.Fprintf(&b, "%s = %s  # %s\n", p.Key, paramTOML(p, x), p.Doc)
+			fmt.Fprintf(&b, "%s = %s  # %s\n", p.Key, tomltext.ParamValue(p, x), p.Doc)
 		}
 	}
 	_, err := w.Write(b.Bytes())
@@ -111,69 +111,6 @@ func keepIfSame[T comparable](resolved **T, given, point *T) {
 	if given == nil && *resolved != nil && (point == nil || **resolved != *point) {
 		*resolved = nil
 	}
-}
-
-// dropWhatDoesNotApply removes from a saved experiment the keys and tables
-// its topology does not read (the registry's Topologies: a fabric's
-// [sources] and network.rtt), which the encoder writes for every
-// experiment, and which loading it back would refuse.
-func dropWhatDoesNotApply(text, topology string) string {
-	applies := func(path string) bool {
-		k, ok := keys.Lookup(path)
-		return !ok || k.AppliesTo(topology)
-	}
-	var out []string
-	skip, table := false, ""
-	for _, line := range strings.SplitAfter(text, "\n") {
-		t := strings.TrimSpace(line)
-		switch key, _, isKey := strings.Cut(t, " ="); {
-		case strings.HasPrefix(t, "["):
-			table = strings.Trim(t, "[] ")
-			skip = !applies(table)
-		case isKey && table == "" && !applies(key), isKey && table != "" && !applies(table+"."+key):
-			continue
-		}
-		if !skip {
-			out = append(out, line)
-		}
-	}
-	return strings.Join(out, "")
-}
-
-// paramTOML writes a parameter value as a TOML value of its kind.
-func paramTOML(p algos.Param, x float64) string {
-	kind := p.Kind
-	switch kind {
-	case algos.Choice:
-		return quote(p.ChoiceName(x))
-	case algos.Bytes, algos.Rate, algos.Duration:
-		return quote(units.Format(kind, x))
-	case algos.Number:
-		s := units.Format(kind, x)
-		if !strings.ContainsAny(s, ".eEn") { // keep it a TOML float
-			s += ".0"
-		}
-		return s
-	}
-	return units.Format(kind, x)
-}
-
-func bareKey(k string) string {
-	for _, r := range k {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-') {
-			return quote(k)
-		}
-	}
-	return k
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 // Save writes the experiment to path through a temporary file in the same

@@ -2,14 +2,13 @@ package experiments
 
 import (
 	"qcnlab/experiments/cost"
+	"qcnlab/experiments/fabric"
 	"qcnlab/experiments/topology"
 	"qcnlab/units"
 )
 
-// MaxRouteBytes bounds a fabric's routing state (the next hops toward
-// every switch hosts hang off, which grows with the square of the leaves,
-// and PFC's feeders, with the square of a switch's ports).
-const MaxRouteBytes = cost.MaxRunMemory / 4
+// MaxRouteBytes bounds a fabric's routing state (fabric.MaxRouteBytes).
+const MaxRouteBytes = fabric.MaxRouteBytes
 
 // shape is the fabric's size from its keys; ok is false if they are out of
 // bounds (reported as such).

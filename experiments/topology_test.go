@@ -196,3 +196,15 @@ sample_interval = "100us"
 		})
 	}
 }
+
+// One bottleneck is the topology's word: a dumbbell's sources share one
+// link, a parking lot's and a fabric's do not.
+func TestOneBottleneck(t *testing.T) {
+	for topology, want := range map[string]bool{"dumbbell": true, "parking_lot": false, "leaf_spine": false, "fat_tree": false, "custom": false} {
+		e := Default()
+		e.Network.Topology = topology
+		if got := e.OneBottleneck(); got != want {
+			t.Errorf("%s: one bottleneck %v, want %v", topology, got, want)
+		}
+	}
+}

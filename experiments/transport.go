@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"qcnlab/algos"
+	"qcnlab/experiments/keys"
 	"qcnlab/model"
 	"qcnlab/units"
 )
@@ -42,34 +43,5 @@ func (e *Experiment) transportConfig() model.Transport {
 }
 
 // ratesRecover says the rate-based schemes run over the transport: the
-// file asks for a recovery.
-func (t Transport) ratesRecover() bool {
-	return t.Recovery == model.RecoveryGoBackN.String() || t.Recovery == model.RecoverySelective.String()
-}
-
-// ackClocked says some algorithm of the experiment runs over the transport.
-func (e *Experiment) ackClocked() bool {
-	for _, name := range e.Algorithms {
-		if sc, err := algos.Lookup(name); err == nil && sc.NeedsTransport() {
-			return true
-		}
-	}
-	return false
-}
-
-// validateTransport checks what [transport]'s keys' rules (package keys)
-// cannot see alone: that the experiment runs an ACK-clocked scheme, or asks
-// the rate-based ones to recover, on the packet model.
-func (e *Experiment) validateTransport(bad func(key, format string, args ...any)) {
-	t := e.Transport
-	set := t.AckEvery != nil || t.Recovery != "" || t.RTOMin != nil
-	if !set {
-		return
-	}
-	if !e.ackClocked() && !t.ratesRecover() {
-		bad("transport", "applies to the ACK-clocked schemes (dctcp, hpcc, swift, timely), and the experiment runs none; the rate-based schemes run open loop unless transport.recovery is \"go_back_n\" or \"selective\"")
-	}
-	if e.Model != "packet" {
-		bad("transport", "the transport is the packet model's; use model = \"packet\"")
-	}
-}
+// file asks for a recovery (keys.RatesRecover).
+func (t Transport) ratesRecover() bool { return keys.RatesRecover(t.Recovery) }

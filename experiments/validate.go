@@ -3,15 +3,13 @@ package experiments
 import (
 	"errors"
 	"fmt"
-	"slices"
-	"strings"
-	"unicode/utf8"
+	"reflect"
 
 	"qcnlab/algos"
 	"qcnlab/experiments/keys"
+	"qcnlab/experiments/sources"
 	"qcnlab/experiments/topology"
 	"qcnlab/model"
-	"qcnlab/printable"
 	"qcnlab/units"
 )
 
@@ -43,21 +41,14 @@ func (e *Experiment) Validate() error {
 	keys.Run(e.Network.Topology, fileView{e}, bad) // each key's own rule
 
 	e.scopeErrors(bad)
-	links := e.LinkCount()
 	if e.IsFabric() {
 		e.validateFabric(bad)
-		links = e.fabricPorts()
 	} else {
 		e.validateChain(bad)
 	}
-	e.validateChanges(bad, links)
+	keys.RunCross(e.Network.Topology, fileView{e}, bad) // the keys weighed against each other
 	e.validateTraffic(bad)
-
-	e.validateTransport(bad)
-	e.validateClasses(bad)
-	e.validateBuffer(bad)
 	e.validateClassRED(bad)
-	e.validateControlFrames(bad)
 	if len(errs) == 0 && e.IsFabric() { // routes, and flows, need sound keys
 		e.checkFabric(bad)
 	}
@@ -69,8 +60,6 @@ func (e *Experiment) Validate() error {
 		} else {
 			e.validatePFC(bad, model.Config{FrameBytes: int(e.Network.FrameSize), Links: e.LinkConfigs(), Sources: e.SourceConfigs()})
 		}
-	} else if e.Network.PFC && e.Model == "fluid" {
-		bad("network.pfc", "the fluid model has no PFC; use model = \"packet\"")
 	}
 	sound := len(errs) == 0 // the network is valid enough to derive defaults from
 	for _, name := range e.Algorithms {
@@ -95,7 +84,7 @@ func (e *Experiment) Validate() error {
 			p, known := sc.Param(key)
 			if !known {
 				bad("params."+name+"."+key, "%s has no parameter %q", name, key)
-			} else if err := paramError(p, e.Params[name][key]); err != nil {
+			} else if err := keys.ParamError(p, e.Params[name][key]); err != nil {
 				bad("params."+name+"."+key, "%v", err)
 			} else {
 				continue
@@ -137,7 +126,7 @@ func (e *Experiment) where(key string) string {
 			break
 		}
 	}
-	return "experiment " + safeName(e.Name) // a name that is refused must not reach the terminal raw
+	return "experiment " + keys.SafeName(e.Name) // a name that is refused must not reach the terminal raw
 }
 
 func lastDot(s string) int {
@@ -147,53 +136,6 @@ func lastDot(s string) int {
 		}
 	}
 	return -1
-}
-
-// sourceKey is the key that set a field for source i: its last override, or
-// the [sources] table.
-func (e *Experiment) sourceKey(i int, field string) string {
-	for j := len(e.Sources.Override) - 1; j >= 0; j-- {
-		if slices.Contains(e.Sources.Override[j].IDs, i) {
-			return fmt.Sprintf("sources.override[%d].%s", j, field)
-		}
-	}
-	return "sources." + field
-}
-
-// paramError checks a parameter value, naming its bounds with units.
-func paramError(p algos.Param, v float64) error {
-	if p.Validate(v) == nil {
-		return nil
-	}
-	switch {
-	case v < p.Min:
-		return fmt.Errorf("%s is below the minimum %s", units.Format(p.Kind, v), units.Format(p.Kind, p.Min))
-	case p.Max != 0 && v > p.Max:
-		return fmt.Errorf("%s is above the maximum %s", units.Format(p.Kind, v), units.Format(p.Kind, p.Max))
-	case p.Kind == algos.Count && v > algos.MaxCount:
-		return fmt.Errorf("%s is above %d, the most a count parameter may be", units.Format(p.Kind, v), algos.MaxCount)
-	}
-	return p.Validate(v)
-}
-
-// validateConvergence rejects what seed 002's convergence model cannot
-// honour: its two sources send greedily from start to end (the third stage
-// of section III) through a queue that never fills (assumption 4).
-func (e *Experiment) validateConvergence(bad func(key, format string, args ...any)) {
-	during := func(t units.Duration) bool { return t > 0 && algos.Time(t) < algos.Time(e.Duration) }
-	moves := e.Sources.Start != 0 || during(e.Sources.Stop)
-	for _, o := range e.Sources.Override {
-		moves = moves || (o.Start != nil && *o.Start != 0) || (o.Stop != nil && during(*o.Stop))
-	}
-	if moves {
-		bad("model", "seed 002's convergence model has both sources sending throughout (sources.start, sources.stop); use model = \"packet\"")
-	}
-	if !e.Traffic.classic() {
-		bad("model", "seed 002's convergence model has one greedy flow per source (traffic); use model = \"packet\"")
-	}
-	if e.Network.PFC {
-		bad("model", "seed 002's convergence model has no PFC, its queue never fills (network.pfc); use model = \"packet\"")
-	}
 }
 
 // validateChain checks the keys of a dumbbell or a parking lot: its links,
@@ -216,108 +158,7 @@ func (e *Experiment) validateChain(bad func(key, format string, args ...any)) {
 	case e.Model == "convergence" && links > 1:
 		bad("model", "seed 002's convergence model has one bottleneck; use model = \"packet\" for a parking lot")
 	}
-	if e.Model == "convergence" && e.Sources.Count != 2 {
-		bad("model", "seed 002's convergence model is for 2 sources, not %d (sources.count)", e.Sources.Count)
-	}
-	if e.Model == "convergence" {
-		e.validateConvergence(bad)
-	}
-
-	s := e.Sources
-	checkPath := func(key string, path []int) {
-		if path == nil {
-			return
-		}
-		for k, j := range path {
-			if j < 0 || j >= links || (k > 0 && j != path[k-1]+1) {
-				bad(key, "%v is not a run of consecutive links from 0 to %d", path, links-1)
-				return
-			}
-		}
-		if len(path) == 0 {
-			bad(key, "a path crosses at least one link")
-		}
-	}
-	checkPath("sources.path", s.Path)
-	for i, o := range s.Override {
-		key := fmt.Sprintf("sources.override[%d]", i)
-		checkPath(key+".path", o.Path)
-		if len(o.IDs) == 0 {
-			bad(key+".ids", "name the sources this override applies to")
-		}
-		for _, id := range o.IDs {
-			if id < 0 || id >= s.Count {
-				bad(key+".ids", "source %d does not exist (sources are 0 to %d)", id, s.Count-1)
-			}
-		}
-	}
-	for i, c := range e.SourceConfigs() {
-		key := fmt.Sprintf("source %d", i)
-		switch {
-		case c.InitialRate <= 0 || c.LineRate <= 0:
-			// reported above
-		case c.LineRate < units.MinRate || c.InitialRate < units.MinRate:
-			bad(e.sourceKey(i, "line_rate"), "%s: rates must be at least %s", key, units.FormatRate(units.MinRate))
-		case c.InitialRate > c.LineRate:
-			bad(e.sourceKey(i, "initial_rate"), "%s: initial rate %s is above its line rate %s", key,
-				units.FormatRate(c.InitialRate), units.FormatRate(c.LineRate))
-		case c.Stop <= c.Start:
-			bad(e.sourceKey(i, "stop"), "%s: stops at %s, not after it starts at %s", key,
-				units.FormatDuration(c.Stop), units.FormatDuration(c.Start))
-		case c.ForwardDelay == algos.Never || c.BackwardDelay == algos.Never:
-			bad(e.sourceKey(i, "forward_delay"), "%s: delays must be finite", key)
-		}
-	}
-
-}
-
-// validateChanges checks [[network.changes]] against links, the ports a
-// change may name.
-func (e *Experiment) validateChanges(bad func(key, format string, args ...any), links int) {
-	n := e.Network
-	if e.Model != "packet" && (len(n.Changes) > 0 || n.FeedbackLatency != FixedDelay(0)) {
-		key := "network.changes"
-		if len(n.Changes) == 0 {
-			key = "network.feedback_latency"
-		}
-		bad(key, "the %s model has a fixed capacity and no feedback latency; use model = \"packet\"", e.Model)
-	}
-	for i, c := range n.Changes {
-		key := fmt.Sprintf("network.changes[%d]", i)
-		switch {
-		case c.At == nil:
-			bad(key+".at", "missing: when the capacity changes, e.g. at = \"100ms\"")
-		case algos.Time(*c.At) >= algos.Time(e.Duration):
-			bad(key+".at", "%s is not before the end of the run (%s)", units.FormatDuration(algos.Time(*c.At)),
-				units.FormatDuration(algos.Time(e.Duration)))
-		}
-		switch {
-		case c.Capacity == nil:
-			bad(key+".capacity", "missing: the rate served from then on, e.g. capacity = \"5Gbps\"")
-		case !(*c.Capacity > 0):
-			bad(key+".capacity", "must be positive")
-		}
-		if c.Link != nil && (*c.Link < 0 || *c.Link >= links) {
-			what := "links"
-			if e.IsFabric() {
-				what = "a fabric's switch egress ports, in topology order,"
-			}
-			bad(key+".link", "link %d does not exist (%s are 0 to %d)", *c.Link, what, links-1)
-		}
-	}
-
-}
-
-// safeName is a name derived from a file's, with what nameErrors refuses
-// replaced by "_".
-func safeName(name string) string {
-	name = strings.Map(func(r rune) rune {
-		if r == '/' || r == '\\' || r == utf8.RuneError || printable.Text(string(r)) != string(r) {
-			return '_'
-		}
-		return r
-	}, name)
-	return strings.ReplaceAll(name, "..", "__")
+	sources.Check(e.Sources, links, e.SourceConfigs(), bad)
 }
 
 // fileView is the experiment as the registry's rules read it.
@@ -338,6 +179,30 @@ func (v fileView) Resolved(path string) any {
 		return v.e.LinkCount()
 	case "network.classes":
 		return v.e.ClassCount()
+	case "network.pfc_accounting":
+		return v.e.PFCAccounting()
+	case "network.buffer_model":
+		return v.e.BufferModel()
+	case "traffic.pattern":
+		return v.e.pattern()
 	}
 	return v.Value(path)
+}
+
+func (v fileView) Set(path string) bool { _, ok := v.e.origin[path]; return ok }
+
+func (v fileView) Len(path string) int {
+	if x, ok := valueAt(v.e, path); ok && x.Kind() == reflect.Slice {
+		return x.Len()
+	}
+	return 0
+}
+
+func (v fileView) Hosts() int { return v.e.hostCount() }
+
+func (v fileView) Ports() int {
+	if v.e.IsFabric() {
+		return v.e.fabricPorts()
+	}
+	return v.e.LinkCount()
 }

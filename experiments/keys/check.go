@@ -15,8 +15,10 @@ import (
 // A Rule is a key's check of the values of a file, run by Validate on
 // every file whose topology the key applies to: it reads the file through
 // File and reports each problem through bad, under the key k. Rules that
-// weigh the whole experiment (a chain's sources, a fabric's flows, PFC's
-// thresholds, the cost) are Validate's and the topologies'.
+// weigh keys against each other are the cross-key rules (cross.go); the
+// checks that need the network built (a chain's sources, a fabric's
+// routes, PFC's thresholds per port, a scheme's defaults, the cost) are
+// Validate's and the topologies'.
 type Rule func(k *Key, f File, bad Bad)
 
 // Bad reports a problem with a key.
@@ -30,8 +32,19 @@ type File interface {
 	Value(path string) any
 	// Resolved is the value with the default written in where the key
 	// has one that follows other keys (Key.Derived: the warm-up, a
-	// chain's links).
+	// chain's links, the accounting of PFC, the buffer model, the
+	// pattern).
 	Resolved(path string) any
+	// Set reports whether the file, --set or a sweep set the key.
+	Set(path string) bool
+	// Len is the number of elements of an array of tables ("flows").
+	Len(path string) int
+	// Hosts is a fabric's hosts, from its size keys; 0 on a chain or
+	// with sizes out of bounds.
+	Hosts() int
+	// Ports are the links a capacity change may name: a chain's links,
+	// a fabric's switch egress ports.
+	Ports() int
 }
 
 // Limits on frame sizes: Ethernet's minimum frame and a jumbo frame.

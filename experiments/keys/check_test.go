@@ -36,7 +36,41 @@ func (f file) Resolved(path string) any {
 	if path == "network.classes" && f[path] == nil {
 		return 1
 	}
+	defaults := map[string]string{"network.pfc_accounting": "egress", "network.buffer_model": "per_port", "traffic.pattern": "permutation"}
+	if d, ok := defaults[path]; ok && f[path] == nil {
+		return d
+	}
 	return f.Value(path)
+}
+
+func (f file) Set(path string) bool { _, ok := f[path]; return ok }
+
+// Len counts the elements named in f: "flows[1].to" makes two.
+func (f file) Len(path string) int {
+	n := 0
+	for k := range f {
+		if rest, ok := strings.CutPrefix(k, path+"["); ok {
+			var i int
+			fmt.Sscanf(rest, "%d]", &i)
+			n = max(n, i+1)
+		}
+	}
+	return n
+}
+
+// Hosts and Ports are the file's "hosts" and "ports", 16 and 4 unless set.
+func (f file) Hosts() int {
+	if n, ok := f["hosts"].(int); ok {
+		return n
+	}
+	return 16
+}
+
+func (f file) Ports() int {
+	if n, ok := f["ports"].(int); ok {
+		return n
+	}
+	return 4
 }
 
 // problems runs the registry's rules on a file of a topology.

@@ -92,3 +92,30 @@ func WriteMarkdown(w io.Writer, defaults map[string]string) error {
 	}
 	return nil
 }
+
+// DropWhatDoesNotApply removes from a saved experiment the keys and tables
+// its topology does not read (the registry's Topologies: a fabric's
+// [sources] and network.rtt), which the encoder writes for every
+// experiment, and which loading it back would refuse.
+func DropWhatDoesNotApply(text, topology string) string {
+	applies := func(path string) bool {
+		k, ok := Lookup(path)
+		return !ok || k.AppliesTo(topology)
+	}
+	var out []string
+	skip, table := false, ""
+	for _, line := range strings.SplitAfter(text, "\n") {
+		t := strings.TrimSpace(line)
+		switch key, _, isKey := strings.Cut(t, " ="); {
+		case strings.HasPrefix(t, "["):
+			table = strings.Trim(t, "[] ")
+			skip = !applies(table)
+		case isKey && table == "" && !applies(key), isKey && table != "" && !applies(table+"."+key):
+			continue
+		}
+		if !skip {
+			out = append(out, line)
+		}
+	}
+	return strings.Join(out, "")
+}

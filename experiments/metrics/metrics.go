@@ -24,16 +24,17 @@ const (
 	Source                  // one value per source
 	Tier                    // one value per tier of a fabric's ports
 	Phase                   // one value per phase of output.phases
+	Class                   // one value per traffic class, over the ports, when they have several
 )
 
 func (s Scope) String() string {
-	return [...]string{"run", "bottleneck", "source", "tier", "phase"}[s]
+	return [...]string{"run", "bottleneck", "source", "tier", "phase", "class"}[s]
 }
 
 // Prefix is the start of the name of an element's columns in results.csv
-// (sw0_utilization, src1_throughput_bps, tiers0_drops, phase1_end_seconds);
-// empty for the run's own.
-func (s Scope) Prefix() string { return [...]string{"", "sw", "src", "tiers", "phase"}[s] }
+// (sw0_utilization, src1_throughput_bps, tiers0_drops, phase1_end_seconds,
+// class1_drops); empty for the run's own.
+func (s Scope) Prefix() string { return [...]string{"", "sw", "src", "tiers", "phase", "class"}[s] }
 
 // Metric is one summary metric.
 type Metric struct {
@@ -49,7 +50,20 @@ type Metric struct {
 	// takes, where its bars stop (0 for none).
 	Figure string
 	Most   float64
-	value  func(s *model.Summary, i int) (float64, bool)
+	// Integer says its values are counts, which results.csv writes as
+	// integers ("12", not "12.0" or "1.2e+07").
+	Integer bool
+	value   func(s *model.Summary, i int) (float64, bool)
+	// cell is the value results.csv writes, where it differs from value:
+	// a flow quantile is written (0) when no flow completed, empty only
+	// without flows; nil: value's.
+	cell func(s *model.Summary, i int) (float64, bool)
+}
+
+// counts marks the metric's values as counts (Integer).
+func (m *Metric) counts() *Metric {
+	m.Integer = true
+	return m
 }
 
 // drawn gives the metric a panel in a sweep's figure.
@@ -94,8 +108,20 @@ func (m *Metric) Count(s *model.Summary) int {
 		return len(s.Tiers)
 	case Phase:
 		return len(s.Phases)
+	case Class:
+		return classes(s)
 	}
 	return 1
+}
+
+// classes is the number of traffic classes of a run's ports, 0 with one
+// (a port lists its classes only when it has several).
+func classes(s *model.Summary) int {
+	n := 0
+	for i := range s.Bottlenecks {
+		n = max(n, len(s.Bottlenecks[i].Classes))
+	}
+	return n
 }
 
 // Column is the metric's column in results.csv for element i: the name, or
@@ -153,9 +179,15 @@ func flows(name, unit, doc string, f func(f *model.FlowSummary) float64) *Metric
 	if !counted {
 		missing = noFlowsDone
 	}
-	return &Metric{Name: "flows_" + name, Unit: unit, Scope: Run, Doc: doc, Missing: missing,
+	return &Metric{Name: "flows_" + name, Unit: unit, Scope: Run, Doc: doc, Missing: missing, Integer: counted && unit == "",
 		value: func(s *model.Summary, _ int) (float64, bool) {
 			if s.Flows == nil || (!counted && s.Flows.Completed == 0) {
+				return 0, false
+			}
+			return f(s.Flows), true
+		},
+		cell: func(s *model.Summary, _ int) (float64, bool) {
+			if s.Flows == nil {
 				return 0, false
 			}
 			return f(s.Flows), true
@@ -171,6 +203,30 @@ func phase(name, unit, doc string, f func(p *model.PhaseSummary) float64) *Metri
 	return &Metric{Name: name, Unit: unit, Scope: Phase, Doc: doc,
 		value: func(s *model.Summary, i int) (float64, bool) { return f(&s.Phases[i]), true }}
 }
+
+// class is a metric of each traffic class over the run's ports: f of the
+// class on each port that has it, combined by over (a sum, the largest).
+func class(name, unit, doc string, over func(a, b float64) float64, f func(c *model.ClassSummary) float64) *Metric {
+	return &Metric{Name: name, Unit: unit, Scope: Class, Doc: doc,
+		value: func(s *model.Summary, i int) (float64, bool) {
+			var v float64
+			seen := false
+			for k := range s.Bottlenecks {
+				if cs := s.Bottlenecks[k].Classes; i < len(cs) {
+					x := f(&cs[i])
+					if seen {
+						x = over(v, x)
+					}
+					v, seen = x, true
+				}
+			}
+			return v, seen
+		}}
+}
+
+func sum(a, b float64) float64 { return a + b }
+
+func most(a, b float64) float64 { return max(a, b) }
 
 // InPhase is a run's summary over one of its phases: the run's own
 // bottleneck, source, tier and fairness metrics read it as they read the
@@ -197,11 +253,12 @@ func optional(p *float64) (float64, bool) {
 // The metrics, in the order summary.json writes them: the run's, each
 // bottleneck's, each source's, fairness, the flows', each phase's (whose
 // bottlenecks, sources, tiers and fairness the run's metrics read through
-// InPhase), each tier's.
+// InPhase), each tier's; then each traffic class's, over the ports'
+// classes (bottlenecks.classes).
 var (
 	SimSeconds = run("sim_seconds", "seconds", "simulated time of the run", "", func(s *model.Summary) (float64, bool) { return s.SimSeconds, true })
-	Events     = run("events", "", "discrete events handled (integration steps for a fluid model)", "", func(s *model.Summary) (float64, bool) { return float64(s.Events), true })
-	Frames     = run("frames", "frames", "frames that left the bottleneck", "", func(s *model.Summary) (float64, bool) { return float64(s.Frames), true })
+	Events     = run("events", "", "discrete events handled (integration steps for a fluid model)", "", func(s *model.Summary) (float64, bool) { return float64(s.Events), true }).counts()
+	Frames     = run("frames", "frames", "frames that left the bottleneck", "", func(s *model.Summary) (float64, bool) { return float64(s.Frames), true }).counts()
 
 	Capacity         = link("capacity_bps", "bits/s", "capacity in force at the end of the window", func(b *model.BottleneckSummary) float64 { return b.CapacityBps })
 	Utilization      = link("utilization", "fraction", "delivered bits over the capacity integrated over the window", func(b *model.BottleneckSummary) float64 { return b.Utilization }).drawn("utilization", 0)
@@ -211,30 +268,30 @@ var (
 	QueueMax         = link("queue_max_bytes", "bytes", "largest queue", func(b *model.BottleneckSummary) float64 { return b.QueueMax })
 	QueueTarget      = link("q_eq_bytes", "bytes", "the scheme's queue target", func(b *model.BottleneckSummary) float64 { return b.QEq })
 	EmptyFraction    = link("empty_fraction", "fraction", "share of the window with an empty queue", func(b *model.BottleneckSummary) float64 { return b.EmptyFraction }).drawn("time queue empty (fraction)", 1)
-	Drops            = link("drops", "frames", "frames dropped in the window", func(b *model.BottleneckSummary) float64 { return float64(b.Drops) }).drawn("drops after warm-up", 0)
-	DroppedBytes     = link("dropped_bytes", "bytes", "bytes dropped in the window", func(b *model.BottleneckSummary) float64 { return float64(b.DroppedBytes) })
-	DropsTotal       = link("drops_total", "frames", "frames dropped over the whole run", func(b *model.BottleneckSummary) float64 { return float64(b.DropsTotal) })
-	CPFeedbackFrames = link("feedback_frames", "frames", "feedback frames the congestion point sent", func(b *model.BottleneckSummary) float64 { return float64(b.FeedbackFrames) })
-	PauseFrames      = link("pause_frames", "frames", "PFC: XOFF frames the port sent its feeders", func(b *model.BottleneckSummary) float64 { return float64(b.PauseFrames) })
+	Drops            = link("drops", "frames", "frames dropped in the window", func(b *model.BottleneckSummary) float64 { return float64(b.Drops) }).drawn("drops after warm-up", 0).counts()
+	DroppedBytes     = link("dropped_bytes", "bytes", "bytes dropped in the window", func(b *model.BottleneckSummary) float64 { return float64(b.DroppedBytes) }).counts()
+	DropsTotal       = link("drops_total", "frames", "frames dropped over the whole run", func(b *model.BottleneckSummary) float64 { return float64(b.DropsTotal) }).counts()
+	CPFeedbackFrames = link("feedback_frames", "frames", "feedback frames the congestion point sent", func(b *model.BottleneckSummary) float64 { return float64(b.FeedbackFrames) }).counts()
+	PauseFrames      = link("pause_frames", "frames", "PFC: XOFF frames the port sent its feeders", func(b *model.BottleneckSummary) float64 { return float64(b.PauseFrames) }).counts()
 	PausingFraction  = link("paused_fraction", "fraction", "PFC: share of the time the port held its feeders paused", func(b *model.BottleneckSummary) float64 { return b.PausedFraction })
 	HeldFraction     = link("held_fraction", "fraction", "PFC: share of the time the port was paused by the next switch", func(b *model.BottleneckSummary) float64 { return b.HeldFraction })
 
 	Throughput           = source("throughput_bps", "bits/s", "delivered bits over the window", "", func(x *model.SourceSummary) (float64, bool) { return x.ThroughputBps, true })
 	FinalRate            = source("final_rate_bps", "bits/s", "the rate limiter's rate at the end", "", func(x *model.SourceSummary) (float64, bool) { return x.FinalRateBps, true })
-	DeliveredBytes       = source("delivered_bytes", "bytes", "bytes delivered in the window", "", func(x *model.SourceSummary) (float64, bool) { return float64(x.DeliveredBytes), true })
-	SourceFeedbackFrames = source("feedback_frames", "frames", "feedback frames the source received", "", func(x *model.SourceSummary) (float64, bool) { return float64(x.FeedbackFrames), true })
+	DeliveredBytes       = source("delivered_bytes", "bytes", "bytes delivered in the window", "", func(x *model.SourceSummary) (float64, bool) { return float64(x.DeliveredBytes), true }).counts()
+	SourceFeedbackFrames = source("feedback_frames", "frames", "feedback frames the source received", "", func(x *model.SourceSummary) (float64, bool) { return float64(x.FeedbackFrames), true }).counts()
 	LoopDelayMin         = source("loop_delay_min_seconds", "seconds", "the shortest loop its feedback took", noLoop, func(x *model.SourceSummary) (float64, bool) { return optional(x.LoopDelayMin) })
 	LoopDelayMax         = source("loop_delay_max_seconds", "seconds", "the longest loop its feedback took", noLoop, func(x *model.SourceSummary) (float64, bool) { return optional(x.LoopDelayMax) })
 	SourcePausedFraction = source("paused_fraction", "fraction", "PFC: share of the time its access link was paused", "", func(x *model.SourceSummary) (float64, bool) { return x.PausedFraction, true })
 
-	MarkedFrames = link("marked_frames", "frames", "frames the congestion point marked (ECN, DCQCN's switch)", func(b *model.BottleneckSummary) float64 { return float64(b.MarkedFrames) })
+	MarkedFrames = link("marked_frames", "frames", "frames the congestion point marked (ECN, DCQCN's switch)", func(b *model.BottleneckSummary) float64 { return float64(b.MarkedFrames) }).counts()
 	PathCount    = source("path_count", "", "distinct paths a fabric flow's frames took: 1 under ECMP, up to every equal-cost path when sprayed; 0 on a chain, and before the flow's first frame arrived", "",
-		func(x *model.SourceSummary) (float64, bool) { return float64(x.PathCount), true })
-	CNPs               = source("cnps", "frames", "notifications (DCQCN's CNPs) the source's reaction point received from its receiver", "", func(x *model.SourceSummary) (float64, bool) { return float64(x.CNPs), true })
-	ACKs               = source("acks", "frames", "over the transport (the ACK-clocked schemes; the others with a recovery): the ACKs and NACKs the source's senders received, over all its connections (a chain source's short flows too)", noTransport, func(x *model.SourceSummary) (float64, bool) { return count(x.ACKs) })
-	NACKs              = source("nacks", "frames", "over the transport: of those, the NACKs (a gap at the receiver)", noTransport, func(x *model.SourceSummary) (float64, bool) { return count(x.NACKs) })
-	RetransmittedBytes = source("retransmitted_bytes", "bytes", "over the transport: the bytes the source sent again (loss recovery)", noTransport, func(x *model.SourceSummary) (float64, bool) { return count(x.RetransmittedBytes) })
-	Timeouts           = source("timeouts", "", "over the transport: the source's retransmission timeouts", noTransport, func(x *model.SourceSummary) (float64, bool) { return count(x.Timeouts) })
+		func(x *model.SourceSummary) (float64, bool) { return float64(x.PathCount), true }).counts()
+	CNPs               = source("cnps", "frames", "notifications (DCQCN's CNPs) the source's reaction point received from its receiver", "", func(x *model.SourceSummary) (float64, bool) { return float64(x.CNPs), true }).counts()
+	ACKs               = source("acks", "frames", "over the transport (the ACK-clocked schemes; the others with a recovery): the ACKs and NACKs the source's senders received, over all its connections (a chain source's short flows too)", noTransport, func(x *model.SourceSummary) (float64, bool) { return count(x.ACKs) }).counts()
+	NACKs              = source("nacks", "frames", "over the transport: of those, the NACKs (a gap at the receiver)", noTransport, func(x *model.SourceSummary) (float64, bool) { return count(x.NACKs) }).counts()
+	RetransmittedBytes = source("retransmitted_bytes", "bytes", "over the transport: the bytes the source sent again (loss recovery)", noTransport, func(x *model.SourceSummary) (float64, bool) { return count(x.RetransmittedBytes) }).counts()
+	Timeouts           = source("timeouts", "", "over the transport: the source's retransmission timeouts", noTransport, func(x *model.SourceSummary) (float64, bool) { return count(x.Timeouts) }).counts()
 
 	FlowsStarted    = flows("started", "", "flows of a given size that started in [warmup, duration]", func(f *model.FlowSummary) float64 { return float64(f.Started) })
 	FlowsCompleted  = flows("completed", "", "of those, the flows whose last byte was delivered by the end", func(f *model.FlowSummary) float64 { return float64(f.Completed) })
@@ -256,14 +313,14 @@ var (
 				return 0, false
 			}
 			return float64(s.Flows.IncastFlows), true
-		})
+		}).counts()
 	IncastCompleted = run("flows_incast_completed", "", "of the incast's flows, those whose last byte was delivered by the end", noIncast,
 		func(s *model.Summary) (float64, bool) {
 			if s.Flows == nil || s.Flows.IncastCompleted == nil {
 				return 0, false
 			}
 			return float64(*s.Flows.IncastCompleted), true
-		})
+		}).counts()
 	IncastCompletion = run("flows_incast_completion_seconds", "seconds", "when the incast's last flow completed, from its start",
 		"empty without an incast, or when one of its flows never completed",
 		func(s *model.Summary) (float64, bool) {
@@ -273,14 +330,20 @@ var (
 			return optional(s.Flows.IncastCompletion)
 		})
 
-	TierPorts            = tier("ports", "", "the tier's switch egress ports that carried traffic", func(t *model.TierSummary) float64 { return float64(t.Ports) })
+	TierPorts            = tier("ports", "", "the tier's switch egress ports that carried traffic", func(t *model.TierSummary) float64 { return float64(t.Ports) }).counts()
 	TierUtilizationMean  = tier("utilization_mean", "fraction", "mean of its ports' utilizations", func(t *model.TierSummary) float64 { return t.UtilizationMean })
 	TierUtilizationMax   = tier("utilization_max", "fraction", "largest of its ports' utilizations", func(t *model.TierSummary) float64 { return t.UtilizationMax })
-	TierDrops            = tier("drops", "frames", "frames its ports dropped in the window", func(t *model.TierSummary) float64 { return float64(t.Drops) })
-	TierMarkedFrames     = tier("marked_frames", "frames", "frames its ports' congestion points marked", func(t *model.TierSummary) float64 { return float64(t.MarkedFrames) })
-	TierPauseFrames      = tier("pause_frames", "frames", "PFC: XOFF frames its ports sent their feeders", func(t *model.TierSummary) float64 { return float64(t.PauseFrames) })
+	TierDrops            = tier("drops", "frames", "frames its ports dropped in the window", func(t *model.TierSummary) float64 { return float64(t.Drops) }).counts()
+	TierMarkedFrames     = tier("marked_frames", "frames", "frames its ports' congestion points marked", func(t *model.TierSummary) float64 { return float64(t.MarkedFrames) }).counts()
+	TierPauseFrames      = tier("pause_frames", "frames", "PFC: XOFF frames its ports sent their feeders", func(t *model.TierSummary) float64 { return float64(t.PauseFrames) }).counts()
 	TierHeldFractionMean = tier("held_fraction_mean", "fraction", "PFC: mean share of the time its ports were paused by the next switch", func(t *model.TierSummary) float64 { return t.HeldFractionMean })
 	TierHeldFractionMax  = tier("held_fraction_max", "fraction", "PFC: the largest share of the time one of its ports was paused", func(t *model.TierSummary) float64 { return t.HeldFractionMax })
+
+	ClassThroughputMax = class("throughput_bps_max", "bits/s", "the class's throughput on its busiest port", most, func(c *model.ClassSummary) float64 { return c.ThroughputBps })
+	ClassQueueMax      = class("queue_max_bytes", "bytes", "the class's largest queue on any port", most, func(c *model.ClassSummary) float64 { return c.QueueMax })
+	ClassDrops         = class("drops", "frames", "the class's frames dropped in the window, summed over the ports", sum, func(c *model.ClassSummary) float64 { return float64(c.Drops) }).counts()
+	ClassDroppedBytes  = class("dropped_bytes", "bytes", "the class's bytes dropped in the window, summed over the ports", sum, func(c *model.ClassSummary) float64 { return float64(c.DroppedBytes) }).counts()
+	ClassMarkedFrames  = class("marked_frames", "frames", "the class's frames marked, summed over the ports", sum, func(c *model.ClassSummary) float64 { return float64(c.MarkedFrames) }).counts()
 
 	PhaseStart = phase("start_seconds", "seconds", "when the phase starts", func(p *model.PhaseSummary) float64 { return p.Start })
 	PhaseEnd   = phase("end_seconds", "seconds", "when the phase ends", func(p *model.PhaseSummary) float64 { return p.End })
@@ -305,4 +368,5 @@ var All = []*Metric{
 	IncastFlows, IncastCompleted, IncastCompletion,
 	PhaseStart, PhaseEnd,
 	TierPorts, TierUtilizationMean, TierUtilizationMax, TierDrops, TierMarkedFrames, TierPauseFrames, TierHeldFractionMean, TierHeldFractionMax,
+	ClassThroughputMax, ClassQueueMax, ClassDrops, ClassDroppedBytes, ClassMarkedFrames,
 }

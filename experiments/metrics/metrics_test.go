@@ -52,6 +52,9 @@ func TestNamesAndValuesAreSummaryJSONs(t *testing.T) {
 	}
 	seen := map[[2]string]bool{}
 	for _, m := range All {
+		if m.Scope == Class {
+			continue // over bottlenecks.classes: TestClassMetricsAreOverThePortsClasses
+		}
 		obj := map[Scope]map[string]any{Run: doc.Run, Bottleneck: doc.Bottlenecks[0], Source: doc.Sources[0], Tier: doc.Tiers[0], Phase: doc.Phases[0]}[m.Scope]
 		written, ok := obj[m.Name]
 		if !ok {
@@ -112,5 +115,39 @@ func TestDrawnIsTheSweepFiguresPanels(t *testing.T) {
 	}
 	if EmptyFraction.Most != 1 || JainFairness.Most != 1 || Utilization.Most != 0 {
 		t.Error("the bars of a fraction stop at 1")
+	}
+}
+
+// A traffic class's metrics are its numbers over the ports' classes:
+// sums of its drops and marks, the largest of its queues and
+// throughputs; none on ports of one class.
+func TestClassMetricsAreOverThePortsClasses(t *testing.T) {
+	s := model.Summary{Bottlenecks: []model.BottleneckSummary{
+		{Classes: []model.ClassSummary{{Class: 0, ThroughputBps: 4e9, QueueMax: 10e3, Drops: 3, DroppedBytes: 4500, MarkedFrames: 7},
+			{Class: 1, ThroughputBps: 6e9, QueueMax: 90e3, Drops: 1, DroppedBytes: 1500}}},
+		{Classes: []model.ClassSummary{{Class: 0, ThroughputBps: 9e9, QueueMax: 5e3, Drops: 2, DroppedBytes: 3000, MarkedFrames: 1},
+			{Class: 1, ThroughputBps: 1e9, QueueMax: 1e3}}},
+		{}, // a port that carried no class's frames lists none
+	}}
+	for _, c := range []struct {
+		m     *Metric
+		class int
+		want  string
+	}{
+		{ClassThroughputMax, 0, "9e+09"}, {ClassThroughputMax, 1, "6e+09"},
+		{ClassQueueMax, 0, "10000"}, {ClassQueueMax, 1, "90000"},
+		{ClassDrops, 0, "5"}, {ClassDrops, 1, "1"},
+		{ClassDroppedBytes, 0, "7500"}, {ClassMarkedFrames, 0, "8"}, {ClassMarkedFrames, 1, "0"},
+	} {
+		if got := c.m.Cell(&s, c.class); got != c.want {
+			t.Errorf("class %d %s: %q, want %q", c.class, c.m.Name, got, c.want)
+		}
+	}
+	if ClassDrops.Count(&s) != 2 || ClassDrops.Column(1) != "class1_drops" {
+		t.Errorf("%d classes, column %s", ClassDrops.Count(&s), ClassDrops.Column(1))
+	}
+	s.Bottlenecks = []model.BottleneckSummary{{Drops: 4}}
+	if n := ClassDrops.Count(&s); n != 0 {
+		t.Errorf("ports of one class: %d classes' columns", n)
 	}
 }

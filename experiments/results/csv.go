@@ -4,8 +4,6 @@ import (
 	"bufio"
 	"container/list"
 	"context"
-	"fmt"
-	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -19,12 +17,11 @@ import (
 )
 
 // writeResults writes results.csv into dir: one row per run, its Identity
-// (run, the swept values in base units, algorithm, seed), then every field
-// of the summary,
-// those of each bottleneck, source and phase flattened into their own
-// columns (sw0_utilization, src1_throughput_bps,
-// sw0_queue_quantiles_bytes_p50); a metric of the registry (package
-// metrics) is in its Column.
+// (run, the swept values in base units, algorithm, seed), then its cells
+// as the metrics registry lists them (metrics.Row): every metric of the
+// summary in its Column, those of each bottleneck, source, phase and tier
+// in their own (sw0_utilization, src1_throughput_bps), and the registry's
+// groups beside them (sw0_queue_quantiles_bytes_p50).
 // A cell is empty where a run has no such metric (fewer sources, no
 // time to fairness). Its time is linear in the cells; it stops, writing
 // nothing, when ctx is cancelled.
@@ -35,13 +32,9 @@ func writeResults(ctx context.Context, dir *outdir.Dir, e *experiments.Experimen
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		sum := res.Runs[i].Summary
-		if e.IsFabric() {
-			// A fabric's ports are in ports.csv.gz by name: a position
-			// (sw16_) is a different port in different runs.
-			sum.Bottlenecks = nil
-		}
-		flatten(ctx, "", reflect.ValueOf(sum), &cells[i])
+		// A fabric's ports are in ports.csv.gz by name: a position (sw16_)
+		// is a different port in different runs.
+		metrics.Row(ctx, &res.Runs[i].Summary, !e.IsFabric(), func(name, value string) { cells[i] = append(cells[i], cell{name, value}) })
 		cells[i] = withWall(cells[i], res.Runs[i].WallSeconds)
 		if err := ctx.Err(); err != nil {
 			return err
@@ -214,86 +207,5 @@ func withWall(cells []cell, seconds float64) []cell {
 			break
 		}
 	}
-	return slices.Insert(cells, at, cell{"wall_seconds", scalar(reflect.ValueOf(seconds))})
-}
-
-// groupNames prefix the elements of the summary's lists: the metrics'
-// scopes name those of bottlenecks and sources.
-var groupNames = map[string]string{"bottlenecks": metrics.Bottleneck.Prefix(), "sources": metrics.Source.Prefix(), "phases": "phase"}
-
-// flatten writes v's fields as cells named by their JSON names: a list of
-// structs as one group per element, a nested struct with its name as a
-// prefix. The run's identity (algorithm, seed, point) and the elements'
-// own names and ids, which the prefixes carry, are left out.
-func flatten(ctx context.Context, prefix string, v reflect.Value, out *[]cell) {
-	t := v.Type()
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if f.Anonymous {
-			flatten(ctx, prefix, v.Field(i), out)
-			continue
-		}
-		if !f.IsExported() || name == "" || name == "-" {
-			continue
-		}
-		if prefix == "" && (name == "run" || name == "algorithm" || name == "seed" || name == "point") {
-			continue
-		}
-		if prefix != "" && (name == "name" || name == "id") {
-			continue
-		}
-		x := v.Field(i)
-		if x.Kind() == reflect.Pointer {
-			if x.IsNil() {
-				if e := x.Type().Elem(); e.Kind() == reflect.Struct { // the same columns, left empty
-					var zero []cell
-					flatten(ctx, prefix+name+"_", reflect.New(e).Elem(), &zero)
-					for _, c := range zero {
-						*out = append(*out, cell{c.name, ""})
-					}
-					continue
-				}
-				*out = append(*out, cell{prefix + name, ""})
-				continue
-			}
-			x = x.Elem()
-		}
-		switch x.Kind() {
-		case reflect.Struct:
-			flatten(ctx, prefix+name+"_", x, out)
-		case reflect.Slice:
-			group := groupNames[name]
-			if group == "" {
-				group = name
-			}
-			for k := 0; k < x.Len(); k++ {
-				if k%1024 == 0 && ctx.Err() != nil {
-					return // the caller sees ctx's error
-				}
-				el := x.Index(k)
-				if el.Kind() == reflect.Struct {
-					flatten(ctx, fmt.Sprintf("%s%s%d_", prefix, group, k), el, out)
-				} else {
-					*out = append(*out, cell{fmt.Sprintf("%s%s%d", prefix, group, k), scalar(el)})
-				}
-			}
-		default:
-			*out = append(*out, cell{prefix + name, scalar(x)})
-		}
-	}
-}
-
-func scalar(v reflect.Value) string {
-	switch v.Kind() {
-	case reflect.Float32, reflect.Float64:
-		return strconv.FormatFloat(v.Float(), 'g', -1, 64)
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return strconv.FormatInt(v.Int(), 10)
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return strconv.FormatUint(v.Uint(), 10)
-	case reflect.Bool:
-		return strconv.FormatBool(v.Bool())
-	}
-	return fmt.Sprint(v.Interface())
+	return slices.Insert(cells, at, cell{"wall_seconds", strconv.FormatFloat(seconds, 'g', -1, 64)})
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/csv"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -160,4 +161,70 @@ func readResults(t *testing.T, dir string) [][]string {
 		t.Fatal(err)
 	}
 	return rows
+}
+
+// With several traffic classes, results.csv has each class's numbers over
+// the ports, named by the class (class1_drops), on a fabric too, whose
+// ports' own columns it leaves to ports.csv.gz; with one class, none.
+func TestResultsCSVPerClass(t *testing.T) {
+	text := `
+name = "classes"
+duration = "2ms"
+algorithms = ["none"]
+[network]
+topology = "fat_tree"
+k = 4
+buffer = "30KB"
+%s
+[traffic]
+pattern = "permutation"
+[[flows]]
+from = 1
+to = 0
+%s
+`
+	for _, classes := range []int{1, 2} {
+		keys, class := "", ""
+		if classes == 2 {
+			keys, class = "classes = 2\nscheduler = \"dwrr\"", "class = 1"
+		}
+		dir := t.TempDir()
+		res, err := Execute(context.Background(), mustParse(t, fmt.Sprintf(text, keys, class)), Options{OutDir: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows := readResults(t, dir)
+		h, row, sum := rows[0], rows[1], res.Runs[0].Summary
+		var perClass []string
+		for _, name := range h {
+			if strings.HasPrefix(name, "class") || strings.HasPrefix(name, "sw") {
+				perClass = append(perClass, name)
+			}
+		}
+		if classes == 1 {
+			if len(perClass) > 0 {
+				t.Errorf("one class: columns %q", perClass)
+			}
+			continue
+		}
+		want := []string{"class0_throughput_bps_max", "class0_queue_max_bytes", "class0_drops", "class0_dropped_bytes", "class0_marked_frames",
+			"class1_throughput_bps_max", "class1_queue_max_bytes", "class1_drops", "class1_dropped_bytes", "class1_marked_frames"}
+		if !slices.Equal(perClass, want) {
+			t.Fatalf("two classes: columns %q, want %q", perClass, want)
+		}
+		for c := range 2 {
+			var drops int64
+			var most float64
+			for _, b := range sum.Bottlenecks {
+				drops += b.Classes[c].Drops
+				most = max(most, b.Classes[c].ThroughputBps)
+			}
+			if got := row[slices.Index(h, fmt.Sprintf("class%d_drops", c))]; got != strconv.FormatInt(drops, 10) {
+				t.Errorf("class %d: %s drops in results.csv, %d over the summary's ports", c, got, drops)
+			}
+			if got, _ := strconv.ParseFloat(row[slices.Index(h, fmt.Sprintf("class%d_throughput_bps_max", c))], 64); got != most || most == 0 {
+				t.Errorf("class %d: busiest port's throughput %g in results.csv, %g in the summary", c, got, most)
+			}
+		}
+	}
 }

@@ -15,6 +15,7 @@ import (
 	"qcnlab/experiments"
 	"qcnlab/experiments/outdir"
 	"qcnlab/experiments/results"
+	"qcnlab/experiments/userfile"
 )
 
 // maxFlowLine bounds a line of a shard's flows.csv.gz.
@@ -32,7 +33,7 @@ type flowReader struct {
 
 func openFlows(s *slice, e *experiments.Experiment) (*flowReader, error) {
 	name := filepath.Join(s.dir, results.FlowsFile)
-	f, err := os.Open(name)
+	f, err := userfile.Open(name, shardFile) // a FIFO would block the open
 	if err != nil {
 		return nil, err
 	}

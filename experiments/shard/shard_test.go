@@ -12,7 +12,9 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"qcnlab/experiments"
 	"qcnlab/experiments/batch"
@@ -409,6 +411,25 @@ seed = [1, 2]
 	merged := filepath.Join(root, "merged")
 	if _, err := Merge(context.Background(), dirs, merged, Options{}); err != nil {
 		t.Fatal(err)
+	}
+	// A shard's flows.csv.gz that is a FIFO is refused, not opened: the
+	// merge would wait for a writer forever.
+	fifo := filepath.Join(dirs[2], results.FlowsFile)
+	os.Remove(fifo)
+	if err := syscall.Mkfifo(fifo, 0o600); err == nil {
+		done := make(chan error, 1)
+		go func() {
+			_, err := Merge(context.Background(), dirs, filepath.Join(root, "fifo"), Options{})
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(err.Error(), "not a regular file") {
+				t.Errorf("flows.csv.gz a FIFO: %v, want a refusal", err)
+			}
+		case <-time.After(time.Minute):
+			t.Fatal("flows.csv.gz a FIFO: the merge blocks")
+		}
 	}
 	for _, f := range []string{results.FlowsFile, results.PortsFile} {
 		a, b := gunzip(t, filepath.Join(whole, f)), gunzip(t, filepath.Join(merged, f))

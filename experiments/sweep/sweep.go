@@ -1,8 +1,9 @@
 // Package sweep is an experiment's [sweep]: its axes, the points they make
 // (every combination of their values, the first axis varying slowest), the
 // axes that vary each algorithm's runs, and the names a point's keys go by
-// in labels. It knows keys and values as text only: setting a point's
-// values on an experiment is package experiments'.
+// in labels, and [sweep] read from a file. It knows keys and values as
+// text only: setting a point's values on an experiment is package
+// experiments'.
 package sweep
 
 import "strings"

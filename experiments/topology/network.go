@@ -22,16 +22,16 @@ type Network struct {
 	PFC     bool         `toml:"pfc"`
 	PFCXoff *units.Bytes `toml:"pfc_xoff"`
 	PFCXon  *units.Bytes `toml:"pfc_xon"`
-	// PFCAccounting is "ingress" or "egress" (pfc.go); PFCDeadlockAfter
+	// PFCAccounting is "ingress" or "egress" (package switches); PFCDeadlockAfter
 	// how long a cycle of pauses must hold to stop the run as a deadlock.
 	PFCAccounting    string          `toml:"pfc_accounting,omitempty"`
 	PFCDeadlockAfter *units.Duration `toml:"pfc_deadlock_after,omitempty"`
 	// PFCThreshold is "static" or "dynamic", PFCAlpha the dynamic
-	// threshold's share of the free shared buffer (pfc.go).
+	// threshold's share of the free shared buffer (package switches).
 	PFCThreshold string   `toml:"pfc_threshold,omitempty"`
 	PFCAlpha     *float64 `toml:"pfc_alpha,omitempty"`
 	// Classes are every switch port's traffic classes, Scheduler how the
-	// port shares itself among them (classes.go).
+	// port shares itself among them (package switches).
 	Classes       *int         `toml:"classes,omitempty"`
 	Scheduler     string       `toml:"scheduler,omitempty"`
 	StrictClasses *int         `toml:"strict_classes,omitempty"`
@@ -39,14 +39,14 @@ type Network struct {
 	DWRRQuantum   *units.Bytes `toml:"dwrr_quantum,omitempty"`
 	PFCClasses    []int        `toml:"pfc_classes,omitempty"` // the lossless classes PFC pauses
 	// ClassKMin, ClassKMax and ClassPMax are RED's thresholds per class,
-	// for the schemes that mark by them (experiments/classes.go).
+	// for the schemes that mark by them (package switches).
 	ClassKMin []units.Bytes `toml:"class_k_min,omitempty"`
 	ClassKMax []units.Bytes `toml:"class_k_max,omitempty"`
 	ClassPMax []float64     `toml:"class_p_max,omitempty"`
 	// ControlFrames lists the schemes whose feedback and CNPs travel as
-	// frames through the switch ports (experiments/classes.go).
+	// frames through the switch ports (package switches).
 	ControlFrames []string `toml:"control_frames,omitempty"`
-	// BufferModel is "per_port" or "shared" (experiments/classes.go),
+	// BufferModel is "per_port" or "shared" (package switches),
 	// with the shared buffer's size, reserve per queue and dynamic
 	// threshold.
 	BufferModel  string       `toml:"buffer_model,omitempty"`
@@ -57,11 +57,11 @@ type Network struct {
 	Changes []Change `toml:"changes,omitempty"`
 	// ClockPPM bounds each host's clock offset and SwitchJitter the
 	// variation of a switch's forwarding latency (model/clock.go): what
-	// breaks perfectly periodic senders' lock-step. Defaults in clock.go.
+	// breaks perfectly periodic senders' lock-step. Defaults in package switches.
 	ClockPPM     *float64        `toml:"clock_ppm,omitempty"`
 	SwitchJitter *units.Duration `toml:"switch_jitter,omitempty"`
 
-	// A fabric (fabric.go): a leaf-spine of Leaves leaves, Spines spines
+	// A fabric (package fabric): a leaf-spine of Leaves leaves, Spines spines
 	// and HostsPerLeaf hosts under each, its host links at Capacity and
 	// its uplinks at UplinkCapacity; a fat-tree of K-port switches; or a
 	// custom topology of Nodes and FabricLinks. Every switch egress port

@@ -18,6 +18,10 @@ import (
 	"qcnlab/units"
 )
 
+// MaxText is the most a text file a user names may hold: an experiment
+// (the built-ins are about 2 KB) or a CDF of flow sizes.
+const MaxText = 1_000_000
+
 // Limit says what a file may be.
 type Limit struct {
 	Max  int64  // the most bytes it may hold

@@ -1,4 +1,6 @@
-package experiments
+// Package bench is qcnlab bench: the speed benchmark's experiment on a
+// topology (as the topology sets it up) and its measurement.
+package bench
 
 import (
 	"fmt"
@@ -6,40 +8,41 @@ import (
 	"time"
 
 	"qcnlab/algos"
+	"qcnlab/experiments"
 	"qcnlab/experiments/topology"
 	"qcnlab/model"
 	"qcnlab/units"
 )
 
-// MinBenchDuration is the shortest benchmark: its first tenth must hold
+// MinDuration is the shortest benchmark: its first tenth must hold
 // samples to measure.
-const MinBenchDuration = algos.Millisecond
+const MinDuration = algos.Millisecond
 
-// BenchTopologies are the networks qcnlab bench measures: the topologies
+// Topologies are the networks qcnlab bench measures: the topologies
 // that say how (topology.Benched).
-var BenchTopologies = topology.Benchmarks()
+var Topologies = topology.Benchmarks()
 
-// BenchSetup says what a benchmark runs: the topology, a fat-tree's k (0
+// Setup says what a benchmark runs: the topology, a fat-tree's k (0
 // for the topology's own), the simulated time, and overrides of the
 // experiment's keys (--set), applied last.
-type BenchSetup struct {
+type Setup struct {
 	Topology string
 	K        int
 	Duration algos.Time
 	Sets     []string
 }
 
-// BenchExperiment is the speed benchmark on a topology, as the topology
+// Experiment is the speed benchmark on a topology, as the topology
 // sets it (topology.Bench): QCN greedy sources on a chain, a QCN
 // permutation of greedy flows on a fabric (a k = 8 fat-tree unless told);
 // sampled every 10 us, for the duration; then the setup's overrides. The
 // caller validates it (Validate: its cost bounds included).
-func BenchExperiment(setup BenchSetup) (*Experiment, error) {
+func Experiment(setup Setup) (*experiments.Experiment, error) {
 	b, ok := topology.BenchOf(setup.Topology)
 	if !ok {
-		return nil, fmt.Errorf("--topology: %q is not one of %q", setup.Topology, BenchTopologies)
+		return nil, fmt.Errorf("--topology: %q is not one of %q", setup.Topology, Topologies)
 	}
-	e := Default()
+	e := experiments.Default()
 	e.Name = "bench"
 	e.Algorithms = []string{"qcn"}
 	e.Duration = units.Duration(setup.Duration)
@@ -55,7 +58,8 @@ func BenchExperiment(setup BenchSetup) (*Experiment, error) {
 		if setup.Topology != "fat_tree" {
 			return nil, fmt.Errorf("--k: a %s has no k; --topology fat_tree has", setup.Topology)
 		}
-		e.Network.K = ptr(setup.K)
+		k := setup.K
+		e.Network.K = &k
 	}
 	for _, s := range setup.Sets {
 		if err := e.Set(s); err != nil {
@@ -65,9 +69,9 @@ func BenchExperiment(setup BenchSetup) (*Experiment, error) {
 	return e, nil
 }
 
-// BenchDescription says what the benchmark of e runs: on a fat-tree or a
+// Description says what the benchmark of e runs: on a fat-tree or a
 // dumbbell from its keys, as --k and --set may have changed them.
-func BenchDescription(e *Experiment) string {
+func Description(e *experiments.Experiment) string {
 	n := &e.Network
 	switch n.Topology {
 	case "fat_tree":
@@ -87,20 +91,20 @@ func BenchDescription(e *Experiment) string {
 	return b.Description
 }
 
-// BenchDuration is the simulated time qcnlab bench measures on a topology
+// Duration is the simulated time qcnlab bench measures on a topology
 // when the command line does not say.
-func BenchDuration(name string) algos.Time {
+func Duration(name string) algos.Time {
 	b, _ := topology.BenchOf(name)
 	return b.Duration
 }
 
-// BenchResult is one benchmark measurement. A frame-hop is a frame
+// Result is one benchmark measurement. A frame-hop is a frame
 // leaving a switch port: a frame across a fat-tree's core crosses five
 // switches and counts five, a frame dropped at a port counts nothing
 // there. A transmission is a frame sent onto any link, by a host's NIC or
 // a switch port: the packet transmissions the parallel-simulation
 // literature counts (a frame crossing five switches makes six).
-type BenchResult struct {
+type Result struct {
 	SimSeconds    float64
 	WallSeconds   float64
 	Frames        uint64 // that left the network
@@ -112,36 +116,36 @@ type BenchResult struct {
 }
 
 // FramesPerSecond is frames delivered per wall-clock second.
-func (b BenchResult) FramesPerSecond() float64 { return float64(b.Frames) / b.WallSeconds }
+func (b Result) FramesPerSecond() float64 { return float64(b.Frames) / b.WallSeconds }
 
 // FrameHopsPerSecond is frames leaving switch ports per wall-clock second.
-func (b BenchResult) FrameHopsPerSecond() float64 { return float64(b.FrameHops) / b.WallSeconds }
+func (b Result) FrameHopsPerSecond() float64 { return float64(b.FrameHops) / b.WallSeconds }
 
 // TransmissionsPerSecond is frames sent onto links per wall-clock second.
-func (b BenchResult) TransmissionsPerSecond() float64 {
+func (b Result) TransmissionsPerSecond() float64 {
 	return float64(b.Transmissions) / b.WallSeconds
 }
 
 // EventsPerSecond is discrete events per wall-clock second.
-func (b BenchResult) EventsPerSecond() float64 { return float64(b.Events) / b.WallSeconds }
+func (b Result) EventsPerSecond() float64 { return float64(b.Events) / b.WallSeconds }
 
 // NanosecondsPerFrameHop is the wall time of a frame-hop.
-func (b BenchResult) NanosecondsPerFrameHop() float64 {
+func (b Result) NanosecondsPerFrameHop() float64 {
 	return b.WallSeconds * 1e9 / float64(max(b.FrameHops, 1))
 }
 
-// Bench runs the benchmark experiment e (its first algorithm) in the calling
+// Run runs the benchmark experiment e (its first algorithm) in the calling
 // goroutine, looking at the heap every 10 ms of simulated time (a look is
 // not timed).
-func Bench(e *Experiment) (BenchResult, error) {
+func Run(e *experiments.Experiment) (Result, error) {
 	cfg, err := e.Config(e.Algorithms[0])
 	if err != nil {
-		return BenchResult{}, err
+		return Result{}, err
 	}
 	runtime.GC()
 	sim, err := model.NewPacket(cfg)
 	if err != nil {
-		return BenchResult{}, err
+		return Result{}, err
 	}
 	var ms runtime.MemStats
 	var peak uint64
@@ -153,7 +157,7 @@ func Bench(e *Experiment) (BenchResult, error) {
 		runtime.ReadMemStats(&ms)
 		peak = max(peak, ms.HeapInuse)
 	}
-	return BenchResult{
+	return Result{
 		SimSeconds:    cfg.Duration.Seconds(),
 		WallSeconds:   wall.Seconds(),
 		Frames:        sim.Frames(),

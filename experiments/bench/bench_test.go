@@ -1,0 +1,47 @@
+package bench
+
+import (
+	"testing"
+
+	"qcnlab/algos"
+	"qcnlab/experiments"
+)
+
+// Each benchmark is a valid experiment on its topology, sized as the
+// topology says, unless --k or --set say otherwise.
+func TestBenchExperimentsAreTheTopologies(t *testing.T) {
+	bench := func(s Setup) *experiments.Experiment {
+		t.Helper()
+		e, err := Experiment(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}
+	for _, name := range Topologies {
+		e := bench(Setup{Topology: name, Duration: Duration(name)})
+		if err := e.Validate(); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+		if e.Network.Topology != name || Description(e) == "" {
+			t.Errorf("%s: the benchmark runs on %s, described %q", name, e.Network.Topology, Description(e))
+		}
+	}
+	if e := bench(Setup{Topology: "dumbbell", Duration: algos.Second}); e.Sources.Count != 10 {
+		t.Errorf("the dumbbell's benchmark has %d sources, want 10", e.Sources.Count)
+	}
+	if e := bench(Setup{Topology: "fat_tree", Duration: 100 * algos.Millisecond}); e.FabricLabel() != "fat-tree k=8" {
+		t.Errorf("the fat-tree's benchmark is a %s", e.FabricLabel())
+	}
+	e := bench(Setup{Topology: "fat_tree", K: 32, Duration: 5 * algos.Millisecond,
+		Sets: []string{"network.capacity=100Gbps", "traffic.flow_size=1MB"}})
+	if e.FabricLabel() != "fat-tree k=32" || e.Validate() != nil {
+		t.Errorf("the fat-tree's benchmark with --k 32 is a %s: %v", e.FabricLabel(), e.Validate())
+	}
+	if d := Description(e); d != "qcn permutation of 1MB flows on a k = 32 fat-tree (8192 hosts, 100Gbps, 150KB buffers, 1us links), one core:" {
+		t.Errorf("described %q", d)
+	}
+	if _, err := Experiment(Setup{Topology: "dumbbell", K: 4, Duration: algos.Second}); err == nil {
+		t.Error("a dumbbell took --k")
+	}
+}

@@ -1,0 +1,185 @@
+// Package sources is a chain's sources: the [sources] table and its
+// [[sources.override]] entries, the model's sources they make, and their
+// checks against the chain's links.
+package sources
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+
+	"qcnlab/algos"
+	"qcnlab/experiments/topology"
+	"qcnlab/model"
+	"qcnlab/units"
+)
+
+// Sources is the [sources] table.
+type Sources struct {
+	Count         int             `toml:"count"`
+	LineRate      *units.Rate     `toml:"line_rate"`      // default: network.capacity
+	InitialRate   *units.Rate     `toml:"initial_rate"`   // default: the line rate (seed 000 section II)
+	ForwardDelay  *topology.Delay `toml:"forward_delay"`  // default: network.rtt / 2; a distribution is drawn per source
+	BackwardDelay *topology.Delay `toml:"backward_delay"` // default: network.rtt / 2
+	Start         units.Duration  `toml:"start"`
+	Stop          units.Duration  `toml:"stop"`
+	Path          []int           `toml:"path"` // links crossed; default: all of them
+	Override      []Override      `toml:"override"`
+}
+
+// Override is a [[sources.override]] entry: settings for some sources.
+type Override struct {
+	IDs           []int           `toml:"ids"`
+	LineRate      *units.Rate     `toml:"line_rate"`
+	InitialRate   *units.Rate     `toml:"initial_rate"`
+	RTT           *topology.Delay `toml:"rtt"` // sets both delays to half of it (one draw per source)
+	ForwardDelay  *topology.Delay `toml:"forward_delay"`
+	BackwardDelay *topology.Delay `toml:"backward_delay"`
+	Start         *units.Duration `toml:"start"`
+	Stop          *units.Duration `toml:"stop"`
+	Path          []int           `toml:"path"`
+}
+
+// Configs lists every source with the [sources] table's settings and its
+// overrides applied, in base units, on network n whose links path crosses
+// by default, with the traffic class class. A delay given as a distribution is
+// drawn for each source from its own stream of the experiment seed, in the
+// order the settings apply: the [sources] delays, then each override's.
+func Configs(s Sources, n topology.Network, path []int, seed uint64, class int) []model.SourceConfig {
+	base := model.SourceConfig{
+		LineRate: float64(n.Capacity),
+		Start:    algos.Time(s.Start),
+		Stop:     algos.Time(s.Stop),
+		Class:    class,
+	}
+	half := topology.FixedDelay(algos.Time(n.RTT) / 2)
+	fwd, bwd := half, topology.FixedDelay(algos.Time(n.RTT)-algos.Time(n.RTT)/2)
+	if s.ForwardDelay != nil {
+		fwd = *s.ForwardDelay
+	}
+	if s.BackwardDelay != nil {
+		bwd = *s.BackwardDelay
+	}
+	if s.LineRate != nil {
+		base.LineRate = float64(*s.LineRate)
+	}
+	base.InitialRate = base.LineRate
+	if s.InitialRate != nil {
+		base.InitialRate = float64(*s.InitialRate)
+	}
+	base.Path = s.Path
+	if base.Path == nil {
+		base.Path = path
+	}
+	// An invalid count (Validate reports it) must not allocate.
+	out := make([]model.SourceConfig, min(max(0, s.Count), model.MaxSources))
+	draws := make([]*rand.Rand, len(out))
+	for i := range out {
+		out[i] = base
+		draws[i] = model.DelayRand(seed, model.StreamSourceDelays+uint64(i))
+		out[i].ForwardDelay = fwd.Dist().Draw(draws[i])
+		out[i].BackwardDelay = bwd.Dist().Draw(draws[i])
+	}
+	for _, o := range s.Override {
+		for _, id := range o.IDs {
+			if id < 0 || id >= len(out) {
+				continue // reported by Validate
+			}
+			c, r := &out[id], draws[id]
+			lineChanged := o.LineRate != nil
+			if lineChanged {
+				// An overridden line rate carries the default initial rate with it.
+				if c.InitialRate == c.LineRate && s.InitialRate == nil {
+					c.InitialRate = float64(*o.LineRate)
+				}
+				c.LineRate = float64(*o.LineRate)
+			}
+			if o.InitialRate != nil {
+				c.InitialRate = float64(*o.InitialRate)
+			}
+			if o.RTT != nil {
+				rtt := o.RTT.Dist().Draw(r)
+				c.ForwardDelay = rtt / 2
+				c.BackwardDelay = rtt - c.ForwardDelay
+			}
+			if o.ForwardDelay != nil {
+				c.ForwardDelay = o.ForwardDelay.Dist().Draw(r)
+			}
+			if o.BackwardDelay != nil {
+				c.BackwardDelay = o.BackwardDelay.Dist().Draw(r)
+			}
+			if o.Start != nil {
+				c.Start = algos.Time(*o.Start)
+			}
+			if o.Stop != nil {
+				c.Stop = algos.Time(*o.Stop)
+			}
+			if o.Path != nil {
+				c.Path = o.Path
+			}
+		}
+	}
+	return out
+}
+
+// Key is the key that set a field for source i: its last override, or
+// the [sources] table.
+func Key(s Sources, i int, field string) string {
+	for j := len(s.Override) - 1; j >= 0; j-- {
+		if slices.Contains(s.Override[j].IDs, i) {
+			return fmt.Sprintf("sources.override[%d].%s", j, field)
+		}
+	}
+	return "sources." + field
+}
+
+// Check checks the sources of a chain of links links, configs as Configs
+// makes them: the paths, the overrides' sources and each source's rates,
+// times and delays, under the key that set them.
+func Check(s Sources, links int, configs []model.SourceConfig, bad func(key, format string, args ...any)) {
+	checkPath := func(key string, path []int) {
+		if path == nil {
+			return
+		}
+		for k, j := range path {
+			if j < 0 || j >= links || (k > 0 && j != path[k-1]+1) {
+				bad(key, "%v is not a run of consecutive links from 0 to %d", path, links-1)
+				return
+			}
+		}
+		if len(path) == 0 {
+			bad(key, "a path crosses at least one link")
+		}
+	}
+	checkPath("sources.path", s.Path)
+	for i, o := range s.Override {
+		key := fmt.Sprintf("sources.override[%d]", i)
+		checkPath(key+".path", o.Path)
+		if len(o.IDs) == 0 {
+			bad(key+".ids", "name the sources this override applies to")
+		}
+		for _, id := range o.IDs {
+			if id < 0 || id >= s.Count {
+				bad(key+".ids", "source %d does not exist (sources are 0 to %d)", id, s.Count-1)
+			}
+		}
+	}
+	for i, c := range configs {
+		key := fmt.Sprintf("source %d", i)
+		switch {
+		case c.InitialRate <= 0 || c.LineRate <= 0:
+			// reported above
+		case c.LineRate < units.MinRate || c.InitialRate < units.MinRate:
+			bad(Key(s, i, "line_rate"), "%s: rates must be at least %s", key, units.FormatRate(units.MinRate))
+		case c.InitialRate > c.LineRate:
+			bad(Key(s, i, "initial_rate"), "%s: initial rate %s is above its line rate %s", key,
+				units.FormatRate(c.InitialRate), units.FormatRate(c.LineRate))
+		case c.Stop <= c.Start:
+			bad(Key(s, i, "stop"), "%s: stops at %s, not after it starts at %s", key,
+				units.FormatDuration(c.Stop), units.FormatDuration(c.Start))
+		case c.ForwardDelay == algos.Never || c.BackwardDelay == algos.Never:
+			bad(Key(s, i, "forward_delay"), "%s: delays must be finite", key)
+		}
+	}
+
+}
