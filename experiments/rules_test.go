@@ -82,7 +82,7 @@ func TestEveryCrossRuleReadsItsKeys(t *testing.T) {
 		"a fabric's model and traffic":                              {"fat_tree", []string{"traffic.long_flows=2"}, "traffic.long_flows: a fabric's flows are [traffic] pattern"},
 		"a fabric's pattern and [[flows]] against its hosts":        {"fat_tree", []string{`flows=[{from=1, to=1, start="2ms", stop="1ms"}]`}, "flows[0].to: a flow from host 1 to itself"},
 		"capacity changes against the model, the run and the links": {"dumbbell", []string{`network.changes=[{at="1ms", capacity="1Gbps", link=1}]`}, "network.changes[0].link: link 1 does not exist (links are 0 to 0)"},
-		"[transport] against the schemes":                           {"dumbbell", []string{`transport.recovery="none"`}, "transport: applies to the ACK-clocked schemes"},
+		"[transport] against the schemes":                           {"dumbbell", []string{`transport.rto_min="2ms"`}, "transport: applies to the ACK-clocked schemes"},
 		"classes of flows and of PFC":                               {"fat_tree", []string{"network.classes=2", `flows=[{from=1, to=2, class=2}]`}, "flows[0].class: class 2 is not one of the 2 classes"},
 		"the buffer model's keys":                                   {"dumbbell", []string{`network.buffer_model="shared"`, "network.queue_reserve=149KB"}, "network.queue_reserve: switch 0's queues reserve 149000 B"},
 		"RED per class against the classes and the schemes":         {"dumbbell", []string{"network.classes=2", `network.class_k_min=["1KB", "2KB"]`}, "network.class_k_min: none of the algorithms marks by RED's"},

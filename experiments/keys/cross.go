@@ -201,15 +201,20 @@ func RatesRecover(recovery string) bool {
 // checkTransport refuses [transport] where no scheme runs over it: no
 // ACK-clocked scheme, and no recovery asked of the rate-based ones.
 func checkTransport(f File, bad Bad) {
-	if f.Value("transport.ack_every") == nil && textAt(f, "transport.recovery") == "" && f.Value("transport.rto_min") == nil {
+	recovery := textAt(f, "transport.recovery")
+	tuning := f.Value("transport.ack_every") != nil || f.Value("transport.rto_min") != nil
+	if !tuning && recovery == "" {
 		return
 	}
 	names, _ := f.Value("algorithms").([]string)
-	if !slices.ContainsFunc(names, func(name string) bool {
+	ackClocked := slices.ContainsFunc(names, func(name string) bool {
 		sc, err := algos.Lookup(name)
 		return err == nil && sc.NeedsTransport()
-	}) && !RatesRecover(textAt(f, "transport.recovery")) {
-		bad("transport", "applies to the ACK-clocked schemes (dctcp, hpcc, swift, timely), and the experiment runs none; the rate-based schemes run open loop unless transport.recovery is \"go_back_n\" or \"selective\"")
+	})
+	// recovery = "none" alone says what the rate-based schemes do anyway
+	// (open loop): a sweep may set it beside a recovery.
+	if !ackClocked && !RatesRecover(recovery) && (tuning || recovery != "none") {
+		bad("transport", "applies to the ACK-clocked schemes (dctcp, hpcc, swift, timely), and none of the experiment's algorithms is one; the rate-based schemes run open loop unless transport.recovery is \"go_back_n\" or \"selective\"")
 	}
 	if textAt(f, "model") != "packet" {
 		bad("transport", "the transport is the packet model's; use model = \"packet\"")

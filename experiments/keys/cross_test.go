@@ -67,7 +67,8 @@ func TestCrossRulesReadTheirKeys(t *testing.T) {
 			{file{"network.changes[0].at": ms, "network.changes[0].capacity": units.Rate(1e9), "network.changes[0].link": 4}, file{"ports": 5}, "network.changes[0].link: link 4 does not exist (links are 0 to 3)"},
 		},
 		"[transport] against the schemes": {
-			{file{"transport.recovery": "none"}, file{"algorithms": []string{"dctcp"}}, "transport: applies to the ACK-clocked schemes"},
+			{file{"transport.recovery": "none", "transport.rto_min": ms}, file{"algorithms": []string{"dctcp"}}, "transport: applies to the ACK-clocked schemes"},
+			{file{"transport.recovery": "bogus"}, file{"transport.recovery": "none"}, "transport: applies to the ACK-clocked schemes"},
 			{file{"transport.ack_every": units.Bytes(3000)}, file{"transport.recovery": "go_back_n"}, "transport: applies to the ACK-clocked schemes"},
 			{file{"transport.rto_min": ms, "algorithms": []string{"dctcp"}, "model": "fluid"}, file{"model": "packet"}, "transport: the transport is the packet model's"},
 		},
