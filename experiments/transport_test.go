@@ -18,7 +18,7 @@ func TestTransportErrorsNameFileLineAndKey(t *testing.T) {
 			"bad.toml:3: transport.rto_min: must be a positive, finite duration"},
 		{"no ACK-clocked scheme", "algorithms = [\"qcn\", \"dcqcn\"]\n[transport]\nack_every = \"3KB\"\n",
 			"bad.toml:2: transport: applies to the ACK-clocked schemes"},
-		{"rate-based, none", "algorithms = [\"qcn\"]\n[transport]\nrecovery = \"none\"\n",
+		{"rate-based, none, a timer no scheme reads", "algorithms = [\"qcn\"]\n[transport]\nrecovery = \"none\"\nrto_min = \"2ms\"\n",
 			`the rate-based schemes run open loop unless transport.recovery is "go_back_n" or "selective"`},
 		{"fluid", "model = \"fluid\"\nalgorithms = [\"dctcp\"]\n[transport]\nrecovery = \"none\"\n",
 			"transport: the transport is the packet model's"},
@@ -27,6 +27,10 @@ func TestTransportErrorsNameFileLineAndKey(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want %q", c.name, err, c.want)
 		}
+	}
+	// An explicit open loop is what the rate-based schemes do anyway.
+	if _, err := Parse("open.toml", []byte("algorithms = [\"qcn\"]\n[transport]\nrecovery = \"none\"\n")); err != nil {
+		t.Errorf("qcn with recovery = \"none\": %v", err)
 	}
 }
 
