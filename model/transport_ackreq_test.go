@@ -92,14 +92,7 @@ func TestTransportDuplicateAskingForAnACKIsAnswered(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		lost := false
-		sim.lims[0].tp.lose = func(k int64) bool {
-			if k == 3 && !lost {
-				lost = true
-				return true
-			}
-			return false
-		}
+		loseOnce(sim, 3)
 		sim.Run()
 		w := senders[0]
 		if rec.Outcome != FlowCompleted || sim.delivered[0] != 8*1500 {

@@ -30,14 +30,7 @@ func rateFlow(t *testing.T, name string, mode Recovery) (*FlowRecord, *Packet) {
 	if sim.lims[0].tp == nil || sim.lims[0].tp.rp == nil {
 		t.Fatalf("%s over %s: no transport around the reaction point", name, mode)
 	}
-	lost := false
-	sim.lims[0].tp.lose = func(k int64) bool {
-		if k == 20 && !lost {
-			lost = true
-			return true
-		}
-		return false
-	}
+	loseOnce(sim, 20)
 	sim.Run()
 	return &rec, sim
 }

@@ -120,14 +120,7 @@ func lossyFlow(t *testing.T, mode Recovery) (*windowSender, *FlowRecord, *Packet
 	if err != nil {
 		t.Fatal(err)
 	}
-	lost := false
-	sim.lims[0].tp.lose = func(k int64) bool {
-		if k == 20 && !lost {
-			lost = true
-			return true
-		}
-		return false
-	}
+	loseOnce(sim, 20)
 	sim.Run()
 	return ws.senders[0], &rec, sim
 }
@@ -181,14 +174,7 @@ func TestTransportTimeoutResendsTheTail(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		lost := false
-		sim.lims[0].tp.lose = func(k int64) bool {
-			if k == 9 && !lost {
-				lost = true
-				return true
-			}
-			return false
-		}
+		loseOnce(sim, 9)
 		sim.Run()
 		if rec.Outcome != FlowCompleted || rec.Timeouts != 1 || rec.Retransmitted != 1500 || rec.NACKs != 0 {
 			t.Errorf("%s: flow %+v: want completed after one timeout and one resend", mode, rec)
@@ -357,5 +343,18 @@ func TestTransportLosslessAndSprayed(t *testing.T) {
 		if len(recs) != 6 || c.pfc && (drops != 0 || retx != 0) {
 			t.Errorf("%s: %d records, %d drops, %d B resent", c.name, len(recs), drops, retx)
 		}
+	}
+}
+
+// loseOnce makes the first sender's transport lose its frame of index k,
+// the first time it is sent only.
+func loseOnce(sim *Packet, k int64) {
+	lost := false
+	sim.lims[0].tp.lose = func(i int64) bool {
+		if i == k && !lost {
+			lost = true
+			return true
+		}
+		return false
 	}
 }
