@@ -54,6 +54,20 @@ func ReadFile(path string) ([]byte, error) {
 // Parse reads and validates an experiment from data; where names it in
 // errors (a file path, or "builtin:NAME").
 func Parse(where string, data []byte) (*Experiment, error) {
+	e, err := decodeFile(where, data)
+	if err != nil {
+		return nil, err
+	}
+	if err := e.Validate(); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// decodeFile reads an experiment from data without weighing its keys
+// against each other, so that command-line overrides can still change
+// them before it is validated (OpenWith).
+func decodeFile(where string, data []byte) (*Experiment, error) {
 	e := Default()
 	base := filepath.Base(where)
 	if _, name, ok := strings.Cut(where, "builtin:"); ok {
@@ -67,9 +81,6 @@ func Parse(where string, data []byte) (*Experiment, error) {
 		return nil, &Error{Where: where, Msg: "is empty: an experiment file sets at least one key (qcnlab show " + DefaultName + " prints an example)"}
 	}
 	if err := e.decode(where, string(data), false); err != nil {
-		return nil, err
-	}
-	if err := e.Validate(); err != nil {
 		return nil, err
 	}
 	return e, nil

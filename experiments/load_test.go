@@ -10,6 +10,7 @@ import (
 
 	"qcnlab/algos"
 	"qcnlab/experiments/keys"
+	"qcnlab/units"
 )
 
 func TestDefaultBuiltin(t *testing.T) {
@@ -388,5 +389,26 @@ early_feedback = "apply"
 	}
 	if err := e.Set("params.n-aimd.sampling=sometimes"); err == nil || !strings.Contains(err.Error(), "--set: params.n-aimd.sampling") {
 		t.Errorf("--set a wrong word: %v", err)
+	}
+}
+
+// A command-line override can mend what the file alone gets wrong: the
+// file is validated once, with the overrides applied; what stays wrong
+// is still blamed on the file's line.
+func TestOverridesMendTheFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "w.toml")
+	if err := os.WriteFile(path, []byte("duration = \"20ms\"\nwarmup = \"30ms\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e, err := OpenWith(path, []string{"duration=50ms", "warmup=10ms"})
+	if err != nil {
+		t.Fatalf("mended by --set: %v", err)
+	}
+	if e.Duration != units.Duration(50*algos.Millisecond) || e.Warmup == nil || *e.Warmup != units.Duration(10*algos.Millisecond) {
+		t.Errorf("duration %v, warmup %v", e.Duration, e.Warmup)
+	}
+	_, err = OpenWith(path, []string{"seed=2"})
+	if err == nil || !strings.Contains(err.Error(), "w.toml:2: warmup: must be shorter than the duration") {
+		t.Errorf("not mended: %v", err)
 	}
 }
