@@ -20,7 +20,7 @@ func TestTransportErrorsNameFileLineAndKey(t *testing.T) {
 			"bad.toml:2: transport: applies to the ACK-clocked schemes"},
 		{"rate-based, none, a timer no scheme reads", "algorithms = [\"qcn\"]\n[transport]\nrecovery = \"none\"\nrto_min = \"2ms\"\n",
 			`the rate-based schemes run open loop unless transport.recovery is "go_back_n" or "selective"`},
-		{"fluid", "model = \"fluid\"\nalgorithms = [\"dctcp\"]\n[transport]\nrecovery = \"none\"\n",
+		{"fluid", "model = \"fluid\"\nalgorithms = [\"qcn\"]\n[transport]\nrecovery = \"go_back_n\"\n",
 			"transport: the transport is the packet model's"},
 	} {
 		_, err := Parse("bad.toml", []byte(c.text))
@@ -81,5 +81,21 @@ func TestTransportRateSchemesRecoverOnlyWhenAsked(t *testing.T) {
 		if cfg.Transport.RateSchemes != c.want {
 			t.Errorf("%q: rate schemes over the transport %v, want %v", c.text, cfg.Transport.RateSchemes, c.want)
 		}
+	}
+}
+
+// A key refused by its own rule is not weighed against the others too: the
+// cross-key rule would only echo the problem in other words.
+func TestRefusedKeyIsNotWeighedAgain(t *testing.T) {
+	e := Default()
+	if err := e.Set(`transport.recovery="bogus"`); err != nil {
+		t.Fatal(err)
+	}
+	err := e.Validate()
+	if err == nil || !strings.Contains(err.Error(), `transport.recovery: "bogus": must be one of`) {
+		t.Fatalf("bogus recovery: %v", err)
+	}
+	if strings.Contains(err.Error(), "applies to the ACK-clocked schemes") {
+		t.Errorf("the cross-key rule echoed the refused key: %v", err)
 	}
 }

@@ -46,7 +46,13 @@ func (e *Experiment) Validate() error {
 	} else {
 		e.validateChain(bad)
 	}
-	keys.RunCross(e.Network.Topology, fileView{e}, bad) // the keys weighed against each other
+	refused := map[string]bool{}
+	for _, err := range errs {
+		if ke := (*Error)(nil); errors.As(err, &ke) {
+			refused[keys.Plain(ke.Key)] = true
+		}
+	}
+	keys.RunCross(e.Network.Topology, fileView{e}, refused, bad) // the keys weighed against each other
 	e.validateTraffic(bad)
 	e.validateClassRED(bad)
 	if len(errs) == 0 && e.IsFabric() { // routes, and flows, need sound keys

@@ -25,15 +25,22 @@ type Cross struct {
 	Check      func(f File, bad Bad)
 }
 
-// RunCross runs the cross-key rules that apply to a topology, in order.
-func RunCross(topology string, f File, bad Bad) {
+// RunCross runs the cross-key rules that apply to a topology, in order,
+// but not a rule that reads a key refused already (refused holds their
+// plain paths): that key's own message says what is wrong, and the rule,
+// reading a value that cannot stand, would only add a second one.
+func RunCross(topology string, f File, refused map[string]bool, bad Bad) {
 	if !slices.Contains(Chains, topology) && !slices.Contains(Fabrics, topology) {
 		topology = Chains[0] // as Run
 	}
 	for _, c := range CrossRules {
-		if c.Topologies == nil || slices.Contains(c.Topologies, topology) {
-			c.Check(f, bad)
+		if c.Topologies != nil && !slices.Contains(c.Topologies, topology) {
+			continue
 		}
+		if slices.ContainsFunc(c.Keys, func(k string) bool { return refused[k] }) {
+			continue
+		}
+		c.Check(f, bad)
 	}
 }
 
