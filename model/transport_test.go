@@ -110,9 +110,14 @@ func TestTransportACKClocking(t *testing.T) {
 // lossyFlow runs one flow of 100 frames across a fat-tree with a window of
 // four frames; frame 20 is lost the first time it is sent.
 func lossyFlow(t *testing.T, mode Recovery) (*windowSender, *FlowRecord, *Packet) {
+	return lossyFlowOf(t, mode, 100, 20)
+}
+
+// lossyFlowOf is lossyFlow with frames frames, frame lost lost once.
+func lossyFlowOf(t *testing.T, mode Recovery, frames, lost int64) (*windowSender, *FlowRecord, *Packet) {
 	t.Helper()
 	ws := &windowScheme{window: 4 * 1500}
-	cfg := fabric(ws.scheme(), fatTree4(t, 150e3), []Flow{{From: 0, To: 15, Size: 100 * 1500}})
+	cfg := fabric(ws.scheme(), fatTree4(t, 150e3), []Flow{{From: 0, To: 15, Size: frames * 1500}})
 	cfg.Transport.Recovery = mode
 	var rec FlowRecord
 	cfg.OnFlow = func(r *FlowRecord) { rec = *r }
@@ -120,7 +125,7 @@ func lossyFlow(t *testing.T, mode Recovery) (*windowSender, *FlowRecord, *Packet
 	if err != nil {
 		t.Fatal(err)
 	}
-	loseOnce(sim, 20)
+	loseOnce(sim, lost)
 	sim.Run()
 	return ws.senders[0], &rec, sim
 }
@@ -165,17 +170,7 @@ func TestTransportSelectiveResendsOnlyTheLostFrame(t *testing.T) {
 // the retransmission timer expires.
 func TestTransportTimeoutResendsTheTail(t *testing.T) {
 	for _, mode := range []Recovery{RecoveryGoBackN, RecoverySelective} {
-		ws := &windowScheme{window: 4 * 1500}
-		cfg := fabric(ws.scheme(), fatTree4(t, 150e3), []Flow{{From: 0, To: 15, Size: 10 * 1500}})
-		cfg.Transport.Recovery = mode
-		var rec FlowRecord
-		cfg.OnFlow = func(r *FlowRecord) { rec = *r }
-		sim, err := NewPacket(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		loseOnce(sim, 9)
-		sim.Run()
+		_, rec, _ := lossyFlowOf(t, mode, 10, 9)
 		if rec.Outcome != FlowCompleted || rec.Timeouts != 1 || rec.Retransmitted != 1500 || rec.NACKs != 0 {
 			t.Errorf("%s: flow %+v: want completed after one timeout and one resend", mode, rec)
 		}
