@@ -472,12 +472,13 @@ func mixPath(h uint32, pi int32) uint32 { return (h ^ uint32(pi)) * 0x9e3779b1 }
 // next hop, the propagation so far, and the port it leaves by next (its
 // route's, or a spraying hash of the ports it crossed).
 func (p *port) onwardRecord(r, f *frame, l *limiter, pi int32) {
-	*r = *f
-	r.hop++
-	r.prop += p.delay
+	// The new fields are worked out from f and stored over the copy, not
+	// read back from it: a narrow read of a wide store just made waits.
+	hop, prop := f.hop+1, f.prop+p.delay
+	route := mixPath(f.route, pi)
 	if l.route != nil {
-		r.route = uint32(l.route[r.hop])
-	} else {
-		r.route = mixPath(f.route, pi)
+		route = uint32(l.route[hop])
 	}
+	*r = *f
+	r.hop, r.prop, r.route = hop, prop, route
 }

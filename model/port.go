@@ -191,7 +191,10 @@ func (p *port) arrive(now algos.Time, f *algos.Frame, flags uint8, fb *algos.Fee
 		if p.queue.n == 0 && !p.held {
 			done = now + p.serviceTime(f.Bytes)
 		}
-		p.queue.push(queued{done: done, bytes: uint16(f.Bytes), lim: int32(f.Source), flags: flags})
+		// Filled field by field: a literal pushed by value is built on the
+		// stack in narrow stores and read back whole, a stalled forward.
+		e := p.queue.pushSlot()
+		e.done, e.lim, e.bytes, e.flags, e.class = done, int32(f.Source), uint16(f.Bytes), flags, 0
 		if p.queue.n == 1 {
 			p.headDone, p.headFlags = done, flags
 		}
