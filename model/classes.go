@@ -241,7 +241,7 @@ func (p *port) arriveClass(now algos.Time, f *algos.Frame, class uint8, flags ui
 		if p.queue.n == 0 && !p.held && p.cls.held&(1<<class) == 0 {
 			done = now + p.serviceTime(f.Bytes)
 			e = p.queue.pushSlot()
-			p.headDone, p.headFlags = done, flags // syncHead, the front being e
+			p.headDone, p.headFlags, p.headBytes = done, flags, uint16(f.Bytes) // syncHead, the front being e
 		} else {
 			e = q.wait.pushSlot()
 			p.cls.waiting |= 1 << class

@@ -21,11 +21,12 @@ type port struct {
 	queue       ring[queued] // the head's done is its departure; the others' pendingDone
 	bytes       int          // occupancy, including the frame on the wire
 	buffer      int
-	onward      int   // see link
-	toReceivers int   // see exits
-	held        bool  // paused by the next switch: no frame starts service
-	headFlags   uint8 // the queue's front's flags, if it has one (syncHead)
-	to          int32 // the node its link leads to
+	onward      int    // see link
+	toReceivers int    // see exits
+	held        bool   // paused by the next switch: no frame starts service
+	headFlags   uint8  // the queue's front's flags, if it has one (syncHead)
+	headBytes   uint16 // and its size
+	to          int32  // the node its link leads to
 	// headDone is the queue's front's done, Never if the queue is empty:
 	// whether a frame is due is then known without a read of the queue's
 	// buffer, another cache line (syncHead keeps it).
@@ -109,15 +110,15 @@ func newPort(p *port, name string, capacity float64, buffer, frame int, cp algos
 	p.marks = []portMark{p.mark(0)}
 }
 
-// syncHead caches the queue's front (headDone, headFlags): called after
-// whatever changes the front or its departure.
+// syncHead caches the queue's front (headDone, headFlags, headBytes):
+// called after whatever changes the front or its departure.
 func (p *port) syncHead() {
 	if p.queue.n == 0 {
 		p.headDone = algos.Never
 		return
 	}
 	h := &p.queue.buf[p.queue.head]
-	p.headDone, p.headFlags = h.done, h.flags
+	p.headDone, p.headFlags, p.headBytes = h.done, h.flags, h.bytes
 }
 
 // mark returns the counters at t, after the departures up to t. A frame
@@ -196,7 +197,7 @@ func (p *port) arrive(now algos.Time, f *algos.Frame, flags uint8, fb *algos.Fee
 		e := p.queue.pushSlot()
 		e.done, e.lim, e.bytes, e.flags, e.class = done, int32(f.Source), uint16(f.Bytes), flags, 0
 		if p.queue.n == 1 {
-			p.headDone, p.headFlags = done, flags
+			p.headDone, p.headFlags, p.headBytes = done, flags, uint16(f.Bytes)
 		}
 		p.bytes += f.Bytes
 		p.level.reach(float64(p.bytes))
