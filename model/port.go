@@ -49,8 +49,12 @@ type port struct {
 	svcBytes int        // frame size whose service time is cached
 	svc      algos.Time // its time on the link
 	cls      *classSet  // its traffic classes, nil with one (classes.go)
-	cp       algos.CongestionPoint
-	dcp      algos.DepartingCP // cp, if it also acts on departures; else nil
+	// sw is its switch's shared buffer, nil with a buffer per port
+	// (buffer.go): read at every arrival and departure of a frame in a
+	// class, so beside cls.
+	sw  *switchBuffer
+	cp  algos.CongestionPoint
+	dcp algos.DepartingCP // cp, if it also acts on departures; else nil
 	// PFC (pfc.go): xoff is MaxInt without it, so one comparison per frame
 	// is all it costs.
 	xoff      int
@@ -63,8 +67,7 @@ type port struct {
 	exits     ring[frame]
 	exitDelay algos.Time // the propagation to the receivers of the frames that leave the network here
 	exitSeq   uint64
-	exitCount uint64        // frames that left the network here
-	sw        *switchBuffer // its switch's shared buffer, nil with a buffer per port (buffer.go)
+	exitCount uint64 // frames that left the network here
 	pfc       *portPFC
 	inq       ring[int32] // with ingress accounting, the link each queued frame came in by (pfc_ingress.go)
 
