@@ -234,17 +234,19 @@ func (p *port) arriveClass(now algos.Time, f *algos.Frame, class uint8, flags ui
 	done := algos.Never
 	if q.bytes+f.Bytes <= q.buffer && (p.sw == nil || p.sw.take(q, class, f.Bytes)) {
 		done = pendingDone
-		e := queued{done: done, bytes: uint16(f.Bytes), lim: int32(f.Source), flags: flags, class: class}
+		// Filled in place, field by field: a literal pushed by value is
+		// read back whole from the narrow stores that built it, a stalled
+		// forward (port.arrive).
+		var e *queued
 		if p.queue.n == 0 && !p.held && p.cls.held&(1<<class) == 0 {
-			e.done = now + p.serviceTime(f.Bytes)
-			done = e.done
-			p.queue.push(e)
-			p.syncHead()
+			done = now + p.serviceTime(f.Bytes)
+			e = p.queue.pushSlot()
+			p.headDone, p.headFlags, p.headBytes = done, flags, uint16(f.Bytes) // syncHead, the front being e
 		} else {
-			q.wait.push(e)
+			e = q.wait.pushSlot()
 			p.cls.waiting |= 1 << class
-
 		}
+		e.done, e.lim, e.bytes, e.flags, e.class = done, int32(f.Source), uint16(f.Bytes), flags, class
 		q.bytes += f.Bytes
 		p.bytes += f.Bytes
 		p.level.reach(float64(p.bytes))

@@ -85,11 +85,12 @@
 // Simulated time is an integer number of picoseconds. Time moves in one
 // place, the agenda (agenda.go): one kind of event per thing that happens,
 // handled by its own case of Packet.Advance. The frames in flight on each
-// link are a FIFO with one slot in a radix heap, keyed by its front
-// frame's arrival; so is each port's service, keyed by its head's
-// departure; feedback, timers and PAUSE are one-shot events in a heap;
-// milestones and samples run first at their time. Ties run in the order
-// they were scheduled, so every run is deterministic.
+// link are a FIFO with one slot in a tournament tree (a radix heap on the
+// largest fabrics), keyed by its front frame's arrival; so is each port's
+// service, keyed by its head's departure; feedback, timers and PAUSE are
+// one-shot events in a heap; milestones and samples run first at their
+// time. Ties run in the order they were scheduled, so every run is
+// deterministic.
 //
 // Two things run late, lazily, because nothing outside them can tell. A
 // port's departures change nothing outside the port until the frame

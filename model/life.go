@@ -202,39 +202,36 @@ func (p *port) due(t algos.Time) bool { return p.headDone <= t }
 // that would feed an empty stream, which nothing else would look at, runs
 // at its time (syncService).
 func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
-	if p.headDone > t {
-		return 0
-	}
 	n := 0
-	for p.queue.n > 0 {
+	// The head's departure, flags and size are the port's (syncHead): the
+	// frame's entry in the queue's buffer, another cache line, is read
+	// only for what few frames need (its flow, its class).
+	for p.headDone <= t {
+		done, bytes, flags := p.headDone, int(p.headBytes), p.headFlags
 		q := p.queue.front()
-		if q.done > t {
-			break
-		}
-		done := q.done
 		if p.cls != nil {
 			p.departClass(q)
 		}
-		p.bytes -= int(q.bytes)
+		p.bytes -= bytes
 		p.level.set(done, float64(p.bytes))
-		p.sentBytes += int64(q.bytes)
-		if s.ingress != nil && q.flags&queuedCtl == 0 {
+		p.sentBytes += int64(bytes)
+		if s.ingress != nil && flags&queuedCtl == 0 {
 			in := &s.ingress[p.inq.pop()]
-			in.bytes -= int(q.bytes)
-			s.nodeBytes[in.node] -= int(q.bytes)
+			in.bytes -= bytes
+			s.nodeBytes[in.node] -= bytes
 		}
 		// Its record, if it has one, is on its way (its arrival was set as
 		// it started): it leaves the queued records at the stream's tail.
-		if q.flags&queuedExit == 0 {
+		if flags&queuedExit == 0 {
 			if p.dcp != nil {
 				s.departMark(p, q, p.link.at(p.link.len()-p.onward))
 			}
-			if s.telemetry && q.flags&queuedCtl == 0 { // a control frame carries none
+			if s.telemetry && flags&queuedCtl == 0 { // a control frame carries none
 				rec := p.link.at(p.link.len() - p.onward)
 				s.stampINT(p, rec, done, int(rec.hop)-1)
 			}
 			p.onward--
-		} else if q.flags&queuedCtl != 0 {
+		} else if flags&queuedCtl != 0 {
 			s.controlLands(p, q)
 		} else {
 			if s.receivers {
@@ -249,13 +246,13 @@ func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
 			} else if p.dcp != nil {
 				s.departMark(p, q, nil)
 			}
-			s.delivered[q.lim] += int64(q.bytes)
+			s.delivered[q.lim] += int64(bytes)
 			p.exitCount++
-			if q.flags != queuedExit { // a flow ends, or has a size
-				if q.flags&queuedEnd != 0 {
+			if flags != queuedExit { // a flow ends, or has a size
+				if flags&queuedEnd != 0 {
 					s.flowEnded(q.lim, done)
 				}
-				if q.flags&queuedSized != 0 && !s.receivers { // else at the receiver
+				if flags&queuedSized != 0 && !s.receivers { // else at the receiver
 					s.sizedDelivered(s.lims[q.lim], done+p.exitDelay)
 				}
 			}
@@ -264,16 +261,19 @@ func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
 		n++
 		if p.cls != nil {
 			s.startNext(p, pi, done)
+			p.syncHead()
 		} else if p.queue.n > 0 && !p.held {
 			h := p.queue.front()
 			h.done = done + p.serviceTime(int(h.bytes))
+			p.headDone, p.headFlags, p.headBytes = h.done, h.flags, h.bytes
 			if h.flags&queuedExit == 0 || s.receivers { // its record's arrival
 				s.started(p, pi, h)
 			}
+		} else {
+			p.syncHead()
 		}
 	}
 	if n > 0 {
-		p.syncHead()
 		p.frames += uint64(n)
 		if p.unwatched() && (p.cls == nil || p.classesUnwatched()) {
 			s.syncService(pi)
@@ -472,12 +472,13 @@ func mixPath(h uint32, pi int32) uint32 { return (h ^ uint32(pi)) * 0x9e3779b1 }
 // next hop, the propagation so far, and the port it leaves by next (its
 // route's, or a spraying hash of the ports it crossed).
 func (p *port) onwardRecord(r, f *frame, l *limiter, pi int32) {
-	*r = *f
-	r.hop++
-	r.prop += p.delay
+	// The new fields are worked out from f and stored over the copy, not
+	// read back from it: a narrow read of a wide store just made waits.
+	hop, prop := f.hop+1, f.prop+p.delay
+	route := mixPath(f.route, pi)
 	if l.route != nil {
-		r.route = uint32(l.route[r.hop])
-	} else {
-		r.route = mixPath(f.route, pi)
+		route = uint32(l.route[hop])
 	}
+	*r = *f
+	r.hop, r.prop, r.route = hop, prop, route
 }

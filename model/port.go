@@ -21,11 +21,12 @@ type port struct {
 	queue       ring[queued] // the head's done is its departure; the others' pendingDone
 	bytes       int          // occupancy, including the frame on the wire
 	buffer      int
-	onward      int   // see link
-	toReceivers int   // see exits
-	held        bool  // paused by the next switch: no frame starts service
-	headFlags   uint8 // the queue's front's flags, if it has one (syncHead)
-	to          int32 // the node its link leads to
+	onward      int    // see link
+	toReceivers int    // see exits
+	held        bool   // paused by the next switch: no frame starts service
+	headFlags   uint8  // the queue's front's flags, if it has one (syncHead)
+	headBytes   uint16 // and its size
+	to          int32  // the node its link leads to
 	// headDone is the queue's front's done, Never if the queue is empty:
 	// whether a frame is due is then known without a read of the queue's
 	// buffer, another cache line (syncHead keeps it).
@@ -48,8 +49,12 @@ type port struct {
 	svcBytes int        // frame size whose service time is cached
 	svc      algos.Time // its time on the link
 	cls      *classSet  // its traffic classes, nil with one (classes.go)
-	cp       algos.CongestionPoint
-	dcp      algos.DepartingCP // cp, if it also acts on departures; else nil
+	// sw is its switch's shared buffer, nil with a buffer per port
+	// (buffer.go): read at every arrival and departure of a frame in a
+	// class, so beside cls.
+	sw  *switchBuffer
+	cp  algos.CongestionPoint
+	dcp algos.DepartingCP // cp, if it also acts on departures; else nil
 	// PFC (pfc.go): xoff is MaxInt without it, so one comparison per frame
 	// is all it costs.
 	xoff      int
@@ -62,8 +67,7 @@ type port struct {
 	exits     ring[frame]
 	exitDelay algos.Time // the propagation to the receivers of the frames that leave the network here
 	exitSeq   uint64
-	exitCount uint64        // frames that left the network here
-	sw        *switchBuffer // its switch's shared buffer, nil with a buffer per port (buffer.go)
+	exitCount uint64 // frames that left the network here
 	pfc       *portPFC
 	inq       ring[int32] // with ingress accounting, the link each queued frame came in by (pfc_ingress.go)
 
@@ -109,15 +113,15 @@ func newPort(p *port, name string, capacity float64, buffer, frame int, cp algos
 	p.marks = []portMark{p.mark(0)}
 }
 
-// syncHead caches the queue's front (headDone, headFlags): called after
-// whatever changes the front or its departure.
+// syncHead caches the queue's front (headDone, headFlags, headBytes):
+// called after whatever changes the front or its departure.
 func (p *port) syncHead() {
 	if p.queue.n == 0 {
 		p.headDone = algos.Never
 		return
 	}
 	h := &p.queue.buf[p.queue.head]
-	p.headDone, p.headFlags = h.done, h.flags
+	p.headDone, p.headFlags, p.headBytes = h.done, h.flags, h.bytes
 }
 
 // mark returns the counters at t, after the departures up to t. A frame
@@ -191,9 +195,12 @@ func (p *port) arrive(now algos.Time, f *algos.Frame, flags uint8, fb *algos.Fee
 		if p.queue.n == 0 && !p.held {
 			done = now + p.serviceTime(f.Bytes)
 		}
-		p.queue.push(queued{done: done, bytes: uint16(f.Bytes), lim: int32(f.Source), flags: flags})
+		// Filled field by field: a literal pushed by value is built on the
+		// stack in narrow stores and read back whole, a stalled forward.
+		e := p.queue.pushSlot()
+		e.done, e.lim, e.bytes, e.flags, e.class = done, int32(f.Source), uint16(f.Bytes), flags, 0
 		if p.queue.n == 1 {
-			p.headDone, p.headFlags = done, flags
+			p.headDone, p.headFlags, p.headBytes = done, flags, uint16(f.Bytes)
 		}
 		p.bytes += f.Bytes
 		p.level.reach(float64(p.bytes))
