@@ -246,6 +246,7 @@ func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
 					s.stampINT(p, rec, done, int(rec.hop))
 				}
 				p.toReceivers--
+				s.receiveAsItLeaves(p)
 			} else if p.dcp != nil {
 				s.departMark(p, q, nil)
 			}
@@ -303,7 +304,7 @@ func (s *Packet) started(p *port, pi int32, h *queued) {
 		r := p.exits.at(i)
 		r.arrive = h.done + p.exitDelay
 		if i == 0 {
-			s.agenda.setStreamSeq(s.agenda.receiveSlot(pi), r.arrive, p.exitSeq)
+			s.receiveStarts(p, pi, r)
 		}
 	}
 }
@@ -338,11 +339,18 @@ func (s *Packet) departMark(p *port, q *queued, rec *frame) {
 
 // receiveFrame: the next frame delivered at port pi reaches its receiver,
 // whose notification point sees it and may send a CNP back.
+//
+// Or the slot guards the ACKs of receipts taken early (receiveStarts): the
+// port is brought up to now, which takes them, and the slot keyed again.
 func (s *Packet) receiveFrame(pi int32) {
 	p := s.ports[pi]
 	// The port is brought up to now first, as before anything that looks
 	// at it: a departure due now is applied before the receiver acts.
 	s.events += uint64(s.serve(p, pi, s.now))
+	if p.exits.len() == p.toReceivers || p.exits.front().arrive > s.now {
+		s.syncReceive(pi) // a guard's
+		return
+	}
 	f := p.exits.front() // valid until the port delivers another frame
 	p.exits.drop()
 	s.syncReceive(pi)
@@ -353,6 +361,12 @@ func (s *Packet) receiveFrame(pi int32) {
 	l := s.lims[f.lim]
 	if l.tp != nil {
 		s.transportReceive(l, f)
+		if l.ackGuard != 0 && s.receiveDeparted(p) { // the frames behind it, early
+			s.syncReceive(pi)
+			if p.unwatched() && (p.cls == nil || p.classesUnwatched()) {
+				s.syncService(pi)
+			}
+		}
 	} else if l.sized != nil {
 		s.sizedDelivered(l, s.now)
 	}
@@ -387,11 +401,18 @@ func (s *Packet) syncLink(pi int32) {
 	p.linkSeq = s.agenda.setStream(s.agenda.linkSlot(pi), algos.Never)
 }
 
-// syncReceive keys port pi's deliveries' slot at the next, as syncLink.
+// syncReceive keys port pi's deliveries' slot at the next, as syncLink; at
+// the guard of a frame in service that receivesEarly (receiveStarts).
 func (s *Packet) syncReceive(pi int32) {
 	p := s.ports[pi]
 	if n := p.exits.len(); n > p.toReceivers || n > 0 && p.serving(queuedExit) {
-		s.agenda.setStream(s.agenda.receiveSlot(pi), p.exits.front().arrive)
+		f := p.exits.front()
+		at := f.arrive
+		if n == p.toReceivers && s.markEarly(f) {
+			at += s.lims[f.lim].ackGuard - 1
+		}
+		s.agenda.setStream(s.agenda.receiveSlot(pi), at)
+		p.exitSeq |= guardKeyed
 		return
 	}
 	p.exitSeq = s.agenda.setStream(s.agenda.receiveSlot(pi), algos.Never)

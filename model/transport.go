@@ -158,9 +158,11 @@ type transport struct {
 	recover         int64
 	lineRate, ackTx float64 // ackTx: an ACK's transmission on its path, seconds
 	ackDelay        algos.Time
+	ackBack         algos.Time // an ACK's way back, but for the data's propagation: its host's back less forth, and ackDelay
 	baseRTT         algos.Time
 	// Receiver.
 	rcvNxt    int64 // the next byte expected (none: the highest byte received)
+	rcvK      int64 // rcvNxt's frame index if it starts a frame, else -1 (receivesEarly)
 	milestone int64
 	acked     int64 // the cumulative sequence the receiver's last ACK or NACK carried
 	nackAt    algos.Time
@@ -224,7 +226,12 @@ func (s *Packet) newTransport(l *limiter, f flowSpec, netw *algos.Network, strea
 	base, ackTx := s.pathRTT(l)
 	tp.ackTx = ackTx
 	tp.ackDelay = algos.Time(tp.ackTx*float64(algos.Second) + 0.5)
+	h := &s.hosts[l.host]
+	tp.ackBack = h.bwd - h.fwd + tp.ackDelay
 	tp.baseRTT = base
+	if l.np == nil && l.back == nil && tp.mode != RecoveryNone {
+		l.ackGuard = s.leastBackDelay()
+	}
 	if rp != nil {
 		tp.sender = rateSender{}
 		tp.rpT = rp.Timer()
@@ -242,6 +249,23 @@ func (s *Packet) newTransport(l *limiter, f flowSpec, netw *algos.Network, strea
 		s.telemetry = true
 	}
 	return tp
+}
+
+// leastBackDelay is the least propagation from a switch back to a host
+// that sends: a lower bound of the time an ACK takes to its sender from
+// its receiver.
+func (s *Packet) leastBackDelay() algos.Time {
+	least := algos.Never
+	if s.net.chain { // the sources' hosts; not the receiver's
+		for _, f := range s.net.flows {
+			least = min(least, s.hosts[f.host].bwd)
+		}
+		return least
+	}
+	for i := range s.hosts {
+		least = min(least, s.hosts[i].bwd)
+	}
+	return least
 }
 
 // rateSender is the sender of a rate-based scheme's flow over the
@@ -608,9 +632,10 @@ func (s *Packet) transportReceive(l *limiter, f *frame) {
 	if tp.mode == RecoveryNone {
 		// Every frame counts; the ACK says the highest byte received.
 		tp.rcvNxt = max(tp.rcvNxt, seq+bytes)
+		tp.syncRcvK()
 		if tp.rcvNxt >= tp.milestone || (tp.size > 0 && tp.rcvNxt >= tp.size) || tp.ackRequested(f) {
 			tp.milestone = tp.nextMilestone()
-			s.sendAck(l, f, false, -1)
+			s.sendAck(l, f, false, -1, s.now)
 		}
 		if l.sized != nil {
 			s.sizedDelivered(l, s.now)
@@ -626,10 +651,11 @@ func (s *Packet) transportReceive(l *limiter, f *frame) {
 			}
 			tp.rcvd.advance(k)
 		}
+		tp.syncRcvK()
 		complete := tp.size > 0 && tp.rcvNxt >= tp.size
 		if tp.rcvNxt >= tp.milestone || complete || tp.ackRequested(f) {
 			tp.milestone = tp.nextMilestone()
-			s.sendAck(l, f, false, -1)
+			s.sendAck(l, f, false, -1, s.now)
 		}
 		if complete {
 			s.transportComplete(l)
@@ -641,21 +667,152 @@ func (s *Packet) transportReceive(l *limiter, f *frame) {
 				return
 			}
 			tp.rcvd.set(tp.rcvNxt/tp.frame, k)
-			s.sendAck(l, f, true, k)
+			s.sendAck(l, f, true, k, s.now)
 			return
 		}
 		s.delivered[l.id] -= bytes // go-back-N drops what is out of order
 		if s.now >= tp.nackAt || tp.lastNack != tp.rcvNxt {
 			tp.nackAt, tp.lastNack = s.now+nackInterval, tp.rcvNxt
-			s.sendAck(l, f, true, -1)
+			s.sendAck(l, f, true, -1, s.now)
 		}
 	default:
 		s.delivered[l.id] -= bytes // a duplicate
 		if tp.ackRequested(f) {    // and what it has is not yet acknowledged
 			tp.milestone = tp.nextMilestone()
-			s.sendAck(l, f, false, -1)
+			s.sendAck(l, f, false, -1, s.now)
 		}
 	}
+}
+
+// Receipts taken early. A frame that leaves its route's last port reaches
+// its receiver a known time later (the exit link's propagation), and a
+// receipt in order that does not complete its flow changes nothing but the
+// receiver's sequence and the ACK it sends, which reaches the sender no
+// sooner than ackGuard after the receipt: such a receipt is taken as the
+// frame leaves the port, timed at its arrival (receiveEarly), with no
+// event of its own. The port's deliveries' slot then only guards the ACKs:
+// keyed ackGuard (less a tick) after the arrival of the frame in service,
+// it makes sure that the port's departures, and the receipts and ACKs
+// they bring, are applied before any of those ACKs can land, whatever
+// else looks at the port meanwhile (receiveStarts, syncReceive). The
+// other receipts (a gap, a duplicate, the last byte, a notification
+// point, an ACK as a control frame) run at their arrival, in order, as
+// events of their own (receiveFrame).
+
+// guardKeyed marks, in a port's exitSeq, that its deliveries' slot is keyed
+// at a time: no later than the guard of any frame that starts service
+// while it is (receiveStarts). The rest is the sequence number exitSeq
+// holds.
+const guardKeyed = 1 << 63
+
+// receivesEarly says frame f of limiter l, at the front of its port's
+// deliveries (every frame before it received), may be received as it
+// leaves the port: l takes receipts early, f arrives within the run, comes
+// in order and leaves its flow incomplete.
+func (s *Packet) receivesEarly(l *limiter, f *frame) bool {
+	tp := l.tp
+	if l.ackGuard == 0 || tp.lose != nil || tp.done || f.arrive > s.cfg.Duration {
+		return false
+	}
+	k := tp.rcvK // frameIndex(f.cpid) * frame == rcvNxt, without its division
+	if shift := s.cpidShift; shift == 0 {
+		if int64(f.cpid) != k {
+			return false
+		}
+	} else if k < 0 || uint32(f.cpid)>>shift != uint32(k)<<shift>>shift {
+		return false
+	}
+	return tp.size == 0 || tp.mode == RecoveryGoBackN && tp.rcvNxt+int64(f.bytes) < tp.size
+}
+
+// syncRcvK sets rcvK from rcvNxt.
+func (tp *transport) syncRcvK() {
+	tp.rcvK = -1
+	if tp.rcvNxt%tp.frame == 0 {
+		tp.rcvK = tp.rcvNxt / tp.frame
+	}
+}
+
+// receiveEarly: frame f of limiter l, which receivesEarly, reaches its
+// receiver at f.arrive (transportReceive's case of a frame in order).
+func (s *Packet) receiveEarly(l *limiter, f *frame) {
+	s.events++
+	tp := l.tp
+	tp.inNet--
+	tp.rcvNxt += int64(f.bytes) // a whole frame: only a flow's last may be shorter
+	tp.rcvK++
+	if tp.mode == RecoverySelective {
+		k := tp.rcvK
+		for ; tp.rcvd.has(k); k++ {
+			tp.rcvNxt += tp.frame // a greedy flow's (receivesEarly)
+		}
+		tp.rcvd.advance(k)
+		tp.rcvK = k
+	}
+	if tp.rcvNxt >= tp.milestone || tp.ackRequested(f) {
+		tp.milestone = tp.nextMilestone()
+		s.sendAck(l, f, false, -1, f.arrive)
+	}
+}
+
+// receiveAsItLeaves: the frame leaving port p now for its receiver is
+// received at once if it is the front of the port's deliveries and
+// receivesEarly, as it was found to when it started service, the front
+// already (frameEarly: nothing it depends on changes before it leaves);
+// its record goes.
+func (s *Packet) receiveAsItLeaves(p *port) {
+	if p.exits.len() != p.toReceivers+1 {
+		return // a frame before it is on its way still
+	}
+	if f := p.exits.front(); f.flags&frameEarly != 0 {
+		s.receiveEarly(s.lims[f.lim], f)
+		p.exits.drop()
+	}
+}
+
+// receiveDeparted receives, as receiveAsItLeaves, the frames that have
+// left port p, at the front of its deliveries, that receivesEarly, and
+// says whether it received any.
+func (s *Packet) receiveDeparted(p *port) bool {
+	any := false
+	for p.exits.len() > p.toReceivers {
+		f := p.exits.front()
+		l := s.lims[f.lim]
+		if l.ackGuard == 0 || !s.receivesEarly(l, f) {
+			break
+		}
+		s.receiveEarly(l, f)
+		p.exits.drop()
+		any = true
+	}
+	return any
+}
+
+// receiveStarts keys port pi's deliveries' slot as frame r, the front of
+// its deliveries, starts service: at its arrival, or, if it receivesEarly
+// (which its record then says), at its guard unless the slot is keyed
+// already (at a guard or an arrival before, no later).
+func (s *Packet) receiveStarts(p *port, pi int32, r *frame) {
+	at := r.arrive
+	if s.markEarly(r) {
+		if p.exitSeq&guardKeyed != 0 {
+			return
+		}
+		at += s.lims[r.lim].ackGuard - 1
+	}
+	s.agenda.setStreamSeq(s.agenda.receiveSlot(pi), at, p.exitSeq&^guardKeyed)
+	p.exitSeq |= guardKeyed
+}
+
+// markEarly says in record r, the front of its port's deliveries and in
+// service, whether it receivesEarly, and returns it.
+func (s *Packet) markEarly(r *frame) bool {
+	r.flags &^= frameEarly
+	if l := s.lims[r.lim]; l.ackGuard != 0 && s.receivesEarly(l, r) {
+		r.flags |= frameEarly
+		return true
+	}
+	return false
 }
 
 // ackRequested says frame f asks for an ACK at once and the receiver owes
@@ -679,14 +836,14 @@ func (tp *transport) nextMilestone() int64 {
 	return (tp.rcvNxt/every + 1) * every
 }
 
-// sendAck sends the ACK (or NACK) of frame f back to limiter l's sender,
-// over the reverse of f's path.
-func (s *Packet) sendAck(l *limiter, f *frame, nack bool, sack int64) {
+// sendAck sends the ACK (or NACK) of frame f, received at now, back to
+// limiter l's sender, over the reverse of f's path.
+func (s *Packet) sendAck(l *limiter, f *frame, nack bool, sack int64, now algos.Time) {
 	tp := l.tp
 	h := &s.hosts[l.host]
 	at := algos.Never // as a control frame, known when it leaves the last switch
 	if l.back == nil {
-		at = s.now + f.prop - h.fwd + h.bwd + tp.ackDelay
+		at = now + f.prop + tp.ackBack
 		if n := l.acks.len(); n > 0 {
 			at = max(at, l.acks.at(n-1).at) // ACKs on one path stay in order
 		}
@@ -746,7 +903,8 @@ func (s *Packet) ackFrameLands(lim int32, m *message, at algos.Time) {
 // (runLocal): the host's next arrival is never later than its next ACK's
 // time plus a frame's way to the switch (host.nextArrival).
 func (s *Packet) ackLands(l *limiter) {
-	m := l.acks.pop()
+	m := l.acks.front() // valid until the next push: nothing here sends an ACK
+	l.acks.drop()
 	l.acksLanded--
 	l.ackAt = algos.Never
 	if l.acksLanded > 0 {
