@@ -144,6 +144,7 @@ type transport struct {
 	// Sender: the next new byte (snd_nxt), the cumulative ACK (snd_una),
 	// the highest byte sent.
 	nxt, una, high int64
+	sndSeq, sndK   int64 // the byte that follows the frame sent last, and its frame index
 	rtoAt          algos.Time
 	rtoMin         algos.Time
 	srtt, rttvar   algos.Time
@@ -497,7 +498,12 @@ func (s *Packet) transportFrame(l *limiter) int {
 func (s *Packet) transportSent(l *limiter, f *frame, bytes int, e algos.Time) {
 	tp := l.tp
 	seq, _ := tp.next()
-	f.cpid = s.tagFrame(f.cpid, seq/tp.frame)
+	k := tp.sndK // seq / frame, without its division when seq follows the frame sent last
+	if seq != tp.sndSeq {
+		k = seq / tp.frame
+	}
+	tp.sndSeq, tp.sndK = seq+tp.frame, k+1
+	f.cpid = s.tagFrame(f.cpid, k)
 	end := seq + int64(bytes)
 	if seq < tp.high {
 		tp.retx += int64(bytes)
@@ -705,13 +711,13 @@ func (s *Packet) transportReceive(l *limiter, f *frame) {
 // holds.
 const guardKeyed = 1 << 63
 
-// receivesEarly says frame f of limiter l, at the front of its port's
-// deliveries (every frame before it received), may be received as it
-// leaves the port: l takes receipts early, f arrives within the run, comes
-// in order and leaves its flow incomplete.
+// receivesEarly says frame f of limiter l, whose ackGuard is set, at the
+// front of its port's deliveries (every frame before it received), may be
+// received as it leaves the port: f arrives within the run, comes in
+// order and leaves its flow incomplete.
 func (s *Packet) receivesEarly(l *limiter, f *frame) bool {
 	tp := l.tp
-	if l.ackGuard == 0 || tp.lose != nil || tp.done || f.arrive > s.cfg.Duration {
+	if tp.lose != nil || tp.done || f.arrive > s.cfg.Duration {
 		return false
 	}
 	k := tp.rcvK // frameIndex(f.cpid) * frame == rcvNxt, without its division
@@ -778,7 +784,7 @@ func (s *Packet) receiveDeparted(p *port) bool {
 	for p.exits.len() > p.toReceivers {
 		f := p.exits.front()
 		l := s.lims[f.lim]
-		if l.ackGuard == 0 || !s.receivesEarly(l, f) {
+		if l.ackGuard == 0 || !s.receivesEarly(l, f) { // receivesEarly asks for a guard
 			break
 		}
 		s.receiveEarly(l, f)
@@ -808,7 +814,7 @@ func (s *Packet) receiveStarts(p *port, pi int32, r *frame) {
 // service, whether it receivesEarly, and returns it.
 func (s *Packet) markEarly(r *frame) bool {
 	r.flags &^= frameEarly
-	if l := s.lims[r.lim]; l.ackGuard != 0 && s.receivesEarly(l, r) {
+	if l := s.lims[r.lim]; l.ackGuard != 0 && s.receivesEarly(l, r) { // receivesEarly asks for a guard
 		r.flags |= frameEarly
 		return true
 	}
