@@ -137,10 +137,11 @@ type transport struct {
 	// rpT is rp.Timer() as last read, after the reaction point's feedback,
 	// expiry and a transmission that changed it (the ReactionPoint
 	// contract); Never without one.
-	rpT   algos.Time
-	mode  Recovery
-	frame int64 // the data frame size
-	size  int64 // bytes to send; 0: greedy
+	rpT      algos.Time
+	mode     Recovery
+	ackEvery int64 // Transport.AckEvery
+	frame    int64 // the data frame size
+	size     int64 // bytes to send; 0: greedy
 	// Sender: the next new byte (snd_nxt), the cumulative ACK (snd_una),
 	// the highest byte sent.
 	nxt, una, high int64
@@ -218,7 +219,8 @@ func (c *Config) rateTransport() bool {
 // scheme's sender, or around rp, a rate-based scheme's reaction point.
 func (s *Packet) newTransport(l *limiter, f flowSpec, netw *algos.Network, stream uint64, rp algos.ReactionPoint) *transport {
 	cfg := &s.cfg
-	tp := &transport{s: s, l: l, rp: rp, rpT: algos.Never, mode: cfg.Transport.Recovery, frame: int64(cfg.FrameBytes), size: f.size,
+	tp := &transport{s: s, l: l, rp: rp, rpT: algos.Never, mode: cfg.Transport.Recovery, ackEvery: cfg.Transport.AckEvery,
+		frame: int64(cfg.FrameBytes), size: f.size,
 		rtoAt: algos.Never, rtoMin: cfg.Transport.RTOMin, backoff: 1, lineRate: f.lineRate}
 	if tp.rtoMin <= 0 {
 		tp.rtoMin = DefaultRTOMin
@@ -835,7 +837,7 @@ func (tp *transport) ackRequested(f *frame) bool {
 // cumulative sequence: the HPCC code adds ack_every once per ACK, which is
 // the same while the sequence moves a frame at a time.
 func (tp *transport) nextMilestone() int64 {
-	every := tp.s.cfg.Transport.AckEvery
+	every := tp.ackEvery
 	if every <= 1 { // every frame, the default: no division
 		return tp.rcvNxt + 1
 	}
@@ -846,7 +848,6 @@ func (tp *transport) nextMilestone() int64 {
 // limiter l's sender, over the reverse of f's path.
 func (s *Packet) sendAck(l *limiter, f *frame, nack bool, sack int64, now algos.Time) {
 	tp := l.tp
-	h := &s.hosts[l.host]
 	at := algos.Never // as a control frame, known when it leaves the last switch
 	if l.back == nil {
 		at = now + f.prop + tp.ackBack
@@ -868,7 +869,7 @@ func (s *Packet) sendAck(l *limiter, f *frame, nack bool, sack int64, now algos.
 		l.acksLanded++
 		if l.acks.len() == 1 { // the host's next event may be sooner
 			l.ackAt = at
-			s.syncArrival(h)
+			s.syncArrival(&s.hosts[l.host])
 		}
 	}
 }
