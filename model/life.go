@@ -402,7 +402,7 @@ func (s *Packet) syncLink(pi int32) {
 }
 
 // syncReceive keys port pi's deliveries' slot at the next, as syncLink; at
-// the guard of a frame in service that receivesEarly (receiveStarts).
+// the guard of a frame in service that may be received early (markEarly, receiveStarts).
 func (s *Packet) syncReceive(pi int32) {
 	p := s.ports[pi]
 	if n := p.exits.len(); n > p.toReceivers || n > 0 && p.serving(queuedExit) {

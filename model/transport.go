@@ -164,7 +164,7 @@ type transport struct {
 	baseRTT         algos.Time
 	// Receiver.
 	rcvNxt    int64 // the next byte expected (none: the highest byte received)
-	rcvK      int64 // rcvNxt's frame index if it starts a frame, else -1 (receivesEarly)
+	rcvK      int64 // rcvNxt's frame index if it starts a frame, else -1 (markEarly)
 	milestone int64
 	acked     int64 // the cumulative sequence the receiver's last ACK or NACK carried
 	nackAt    algos.Time
@@ -499,6 +499,10 @@ func (s *Packet) transportFrame(l *limiter) int {
 // are settled.
 func (s *Packet) transportSent(l *limiter, f *frame, bytes int, e algos.Time) {
 	tp := l.tp
+	if tp.rp != nil && tp.size == 0 && tp.recover == 0 && !tp.done {
+		s.rateFrameSent(l, f, bytes, e)
+		return
+	}
 	seq, _ := tp.next()
 	k := tp.sndK // seq / frame, without its division when seq follows the frame sent last
 	if seq != tp.sndSeq {
@@ -540,6 +544,32 @@ func (s *Packet) transportSent(l *limiter, f *frame, bytes int, e algos.Time) {
 		l.sized.left = max(tp.size-tp.nxt, 0)
 	}
 	s.transportSettle(l, e)
+}
+
+// rateFrameSent is transportSent for a rate-based scheme's greedy flow
+// outside a selective repeat's episode: its frame is the next new one, it
+// asks for no ACK, carries no telemetry, and only the limiter's timer may
+// move.
+func (s *Packet) rateFrameSent(l *limiter, f *frame, bytes int, e algos.Time) {
+	tp := l.tp
+	seq := tp.nxt
+	k := tp.sndK // seq / frame, as transportSent
+	if seq != tp.sndSeq {
+		k = seq / tp.frame
+	}
+	tp.sndSeq, tp.sndK = seq+tp.frame, k+1
+	f.cpid = s.tagFrame(f.cpid, k)
+	end := seq + int64(bytes)
+	if seq < tp.high {
+		tp.retx += int64(bytes)
+	}
+	tp.nxt = end
+	tp.high = max(tp.high, end)
+	tp.inNet++
+	if tp.rtoAt == algos.Never {
+		tp.rtoAt = e + tp.rto()
+	}
+	l.rpTimer = tp.Timer()
 }
 
 // fitINT doubles the telemetry ring when the frames in flight could
@@ -713,26 +743,6 @@ func (s *Packet) transportReceive(l *limiter, f *frame) {
 // holds.
 const guardKeyed = 1 << 63
 
-// receivesEarly says frame f of limiter l, whose ackGuard is set, at the
-// front of its port's deliveries (every frame before it received), may be
-// received as it leaves the port: f arrives within the run, comes in
-// order and leaves its flow incomplete.
-func (s *Packet) receivesEarly(l *limiter, f *frame) bool {
-	tp := l.tp
-	if tp.lose != nil || tp.done || f.arrive > s.cfg.Duration {
-		return false
-	}
-	k := tp.rcvK // frameIndex(f.cpid) * frame == rcvNxt, without its division
-	if shift := s.cpidShift; shift == 0 {
-		if int64(f.cpid) != k {
-			return false
-		}
-	} else if k < 0 || uint32(f.cpid)>>shift != uint32(k)<<shift>>shift {
-		return false
-	}
-	return tp.size == 0 || tp.mode == RecoveryGoBackN && tp.rcvNxt+int64(f.bytes) < tp.size
-}
-
 // syncRcvK sets rcvK from rcvNxt.
 func (tp *transport) syncRcvK() {
 	tp.rcvK = -1
@@ -741,7 +751,7 @@ func (tp *transport) syncRcvK() {
 	}
 }
 
-// receiveEarly: frame f of limiter l, which receivesEarly, reaches its
+// receiveEarly: frame f of limiter l, which markEarly found may be received early, reaches its
 // receiver at f.arrive (transportReceive's case of a frame in order).
 func (s *Packet) receiveEarly(l *limiter, f *frame) {
 	s.events++
@@ -752,7 +762,7 @@ func (s *Packet) receiveEarly(l *limiter, f *frame) {
 	if tp.mode == RecoverySelective {
 		k := tp.rcvK
 		for ; tp.rcvd.has(k); k++ {
-			tp.rcvNxt += tp.frame // a greedy flow's (receivesEarly)
+			tp.rcvNxt += tp.frame // a greedy flow's (markEarly)
 		}
 		tp.rcvd.advance(k)
 		tp.rcvK = k
@@ -765,7 +775,7 @@ func (s *Packet) receiveEarly(l *limiter, f *frame) {
 
 // receiveAsItLeaves: the frame leaving port p now for its receiver is
 // received at once if it is the front of the port's deliveries and
-// receivesEarly, as it was found to when it started service, the front
+// may be, as markEarly found when it started service, the front
 // already (frameEarly: nothing it depends on changes before it leaves);
 // its record goes.
 func (s *Packet) receiveAsItLeaves(p *port) {
@@ -779,17 +789,16 @@ func (s *Packet) receiveAsItLeaves(p *port) {
 }
 
 // receiveDeparted receives, as receiveAsItLeaves, the frames that have
-// left port p, at the front of its deliveries, that receivesEarly, and
+// left port p, at the front of its deliveries, that markEarly allows, and
 // says whether it received any.
 func (s *Packet) receiveDeparted(p *port) bool {
 	any := false
 	for p.exits.len() > p.toReceivers {
 		f := p.exits.front()
-		l := s.lims[f.lim]
-		if l.ackGuard == 0 || !s.receivesEarly(l, f) { // receivesEarly asks for a guard
+		if !s.markEarly(f) {
 			break
 		}
-		s.receiveEarly(l, f)
+		s.receiveEarly(s.lims[f.lim], f)
 		p.exits.drop()
 		any = true
 	}
@@ -797,7 +806,7 @@ func (s *Packet) receiveDeparted(p *port) bool {
 }
 
 // receiveStarts keys port pi's deliveries' slot as frame r, the front of
-// its deliveries, starts service: at its arrival, or, if it receivesEarly
+// its deliveries, starts service: at its arrival, or, if it may be received early
 // (which its record then says), at its guard unless the slot is keyed
 // already (at a guard or an arrival before, no later).
 func (s *Packet) receiveStarts(p *port, pi int32, r *frame) {
@@ -812,11 +821,27 @@ func (s *Packet) receiveStarts(p *port, pi int32, r *frame) {
 	p.exitSeq |= guardKeyed
 }
 
-// markEarly says in record r, the front of its port's deliveries and in
-// service, whether it receivesEarly, and returns it.
+// markEarly says whether frame r, at the front of its port's deliveries
+// (every frame before it received), in service or gone, may be received
+// as it leaves the port (markEarly), in its record (frameEarly), and
+// returns it: its limiter takes receipts early, and r arrives within the
+// run, comes in order and leaves its flow incomplete.
 func (s *Packet) markEarly(r *frame) bool {
 	r.flags &^= frameEarly
-	if l := s.lims[r.lim]; l.ackGuard != 0 && s.receivesEarly(l, r) { // receivesEarly asks for a guard
+	l := s.lims[r.lim]
+	tp := l.tp
+	if l.ackGuard == 0 || tp.lose != nil || tp.done || r.arrive > s.cfg.Duration {
+		return false
+	}
+	k := tp.rcvK // frameIndex(r.cpid) * frame == rcvNxt, without its division
+	if shift := s.cpidShift; shift == 0 {
+		if int64(r.cpid) != k {
+			return false
+		}
+	} else if k < 0 || uint32(r.cpid)>>shift != uint32(k)<<shift>>shift {
+		return false
+	}
+	if tp.size == 0 || tp.mode == RecoveryGoBackN && tp.rcvNxt+int64(r.bytes) < tp.size {
 		r.flags |= frameEarly
 		return true
 	}
