@@ -211,8 +211,12 @@ func (s *Packet) release(h *host, l *limiter, e algos.Time) {
 	if !l.greedy {
 		s.afterFrame(l)
 	}
-	if l.tp != nil {
-		s.transportSent(l, f, bytes, e)
+	if tp := l.tp; tp != nil {
+		if tp.plainRate() {
+			s.rateFrameSent(l, f, bytes, e)
+		} else {
+			s.transportSent(l, f, bytes, e)
+		}
 	}
 	l.schedule()
 	if l.rp.Transmit(e, bytes, l.nextEmit == algos.Never) {

@@ -127,9 +127,10 @@ const maxBackoff = 64
 // It is the flow's limiter's reaction point: the limiter reads its rate and
 // its timer as it reads any scheme's.
 type transport struct {
-	s      *Packet
-	l      *limiter
-	sender algos.Sender
+	// The fields a frame touches come first, in the order its sender, its
+	// receiver and its ACK read them, a few cache lines for the many a
+	// transport has.
+	//
 	// rp is a rate-based scheme's reaction point (Transport.RateSchemes):
 	// it sets the rate, the transport only numbers, acknowledges and
 	// resends; nil for an ACK-clocked scheme, whose sender decides.
@@ -137,11 +138,7 @@ type transport struct {
 	// rpT is rp.Timer() as last read, after the reaction point's feedback,
 	// expiry and a transmission that changed it (the ReactionPoint
 	// contract); Never without one.
-	rpT      algos.Time
-	mode     Recovery
-	ackEvery int64 // Transport.AckEvery
-	frame    int64 // the data frame size
-	size     int64 // bytes to send; 0: greedy
+	rpT algos.Time
 	// Sender: the next new byte (snd_nxt), the cumulative ACK (snd_una),
 	// the highest byte sent.
 	nxt, una, high int64
@@ -150,40 +147,46 @@ type transport struct {
 	rtoMin         algos.Time
 	srtt, rttvar   algos.Time
 	backoff        int64
-	// Selective repeat: the frames NACKs reported received (sacked), the
-	// highest of them, and the episode: the next frame to consider for a
-	// resend and the frame it resends up to; recover is the byte whose
-	// acknowledgement ends it (0: none).
-	sacked          seqBits
-	highSack        int64 // frame index past the highest sacked, 0 none
-	cursor, limit   int64 // frame indices
-	recover         int64
-	lineRate, ackTx float64 // ackTx: an ACK's transmission on its path, seconds
-	ackDelay        algos.Time
-	ackBack         algos.Time // an ACK's way back, but for the data's propagation: its host's back less forth, and ackDelay
-	baseRTT         algos.Time
+	recover        int64 // selective repeat: the byte whose acknowledgement ends the episode (0: none)
+	retx           int64 // bytes resent
+	acks           int64
+	frame          int64 // the data frame size
+	size           int64 // bytes to send; 0: greedy
+	mode           Recovery
+	done           bool // the receiver has every byte: the flow is over
+	inNet          int  // frames sent and neither received nor dropped
 	// Receiver.
-	rcvNxt    int64 // the next byte expected (none: the highest byte received)
-	rcvK      int64 // rcvNxt's frame index if it starts a frame, else -1 (markEarly)
+	ackEvery  int64      // Transport.AckEvery
+	ackBack   algos.Time // an ACK's way back, but for the data's propagation: its host's back less forth, and ackDelay
+	rcvNxt    int64      // the next byte expected (none: the highest byte received)
+	rcvK      int64      // rcvNxt's frame index if it starts a frame, else -1 (markEarly)
 	milestone int64
 	acked     int64 // the cumulative sequence the receiver's last ACK or NACK carried
-	nackAt    algos.Time
-	lastNack  int64
-	rcvd      seqBits // selective: the frames received beyond rcvNxt
 	// lose, in tests, says a frame is lost on its way to the receiver.
-	lose  func(index int64) bool
-	done  bool // the receiver has every byte: the flow is over
-	inNet int  // frames sent and neither received nor dropped
+	lose func(index int64) bool
 	// INT: per frame index modulo len/hops, per hop, what the egress
 	// ports stamped (telemetry senders only).
 	ints  []algos.Hop
 	intN  int // the ring's frames, a power of two: len(ints) / nhops
 	nhops int
-	// Counters.
-	retx     int64 // bytes resent
-	timeouts int64
-	nacks    int64
-	acks     int64
+
+	s      *Packet
+	l      *limiter
+	sender algos.Sender
+	// Selective repeat: the frames NACKs reported received (sacked), the
+	// highest of them, and the episode: the next frame to consider for a
+	// resend and the frame it resends up to (recover above).
+	sacked          seqBits
+	highSack        int64   // frame index past the highest sacked, 0 none
+	cursor, limit   int64   // frame indices
+	lineRate, ackTx float64 // ackTx: an ACK's transmission on its path, seconds
+	ackDelay        algos.Time
+	baseRTT         algos.Time
+	nackAt          algos.Time
+	lastNack        int64
+	rcvd            seqBits // selective: the frames received beyond rcvNxt
+	timeouts        int64
+	nacks           int64
 }
 
 // ackMsg is an ACK or NACK in flight back to its sender, in its flow's
@@ -499,10 +502,6 @@ func (s *Packet) transportFrame(l *limiter) int {
 // are settled.
 func (s *Packet) transportSent(l *limiter, f *frame, bytes int, e algos.Time) {
 	tp := l.tp
-	if tp.rp != nil && tp.size == 0 && tp.recover == 0 && !tp.done {
-		s.rateFrameSent(l, f, bytes, e)
-		return
-	}
 	seq, _ := tp.next()
 	k := tp.sndK // seq / frame, without its division when seq follows the frame sent last
 	if seq != tp.sndSeq {
@@ -546,10 +545,15 @@ func (s *Packet) transportSent(l *limiter, f *frame, bytes int, e algos.Time) {
 	s.transportSettle(l, e)
 }
 
-// rateFrameSent is transportSent for a rate-based scheme's greedy flow
-// outside a selective repeat's episode: its frame is the next new one, it
-// asks for no ACK, carries no telemetry, and only the limiter's timer may
-// move.
+// plainRate says transportSent is rateFrameSent: a rate-based scheme's
+// greedy flow, going on, outside a selective repeat's episode.
+func (tp *transport) plainRate() bool {
+	return tp.rp != nil && tp.size == 0 && tp.recover == 0 && !tp.done
+}
+
+// rateFrameSent is transportSent when plainRate: the frame is the next new
+// one, it asks for no ACK, carries no telemetry, and only the limiter's
+// timer may move.
 func (s *Packet) rateFrameSent(l *limiter, f *frame, bytes int, e algos.Time) {
 	tp := l.tp
 	seq := tp.nxt
