@@ -170,6 +170,7 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
 		r.prop += p.exitDelay
 		r.arrive = done + p.exitDelay // meaningless until it starts
 		p.toReceivers++
+		s.receiveQueued(p, pi, r)
 		if !p.held && p.exits.len() == 1 {
 			s.syncReceive(pi)
 		}
@@ -353,6 +354,7 @@ func (s *Packet) receiveFrame(pi int32) {
 	}
 	f := p.exits.front() // valid until the port delivers another frame
 	p.exits.drop()
+	s.receiveGone(p, s.lims[f.lim], f)
 	s.syncReceive(pi)
 	if p.unwatched() && (p.cls == nil || p.classesUnwatched()) {
 		s.syncService(pi)
@@ -407,15 +409,15 @@ func (s *Packet) syncReceive(pi int32) {
 	p := s.ports[pi]
 	if n := p.exits.len(); n > p.toReceivers || n > 0 && p.serving(queuedExit) {
 		f := p.exits.front()
-		at := f.arrive
-		if n == p.toReceivers && s.markEarly(f) {
-			at += s.lims[f.lim].ackGuard - 1
+		at, lazy := f.arrive, uint64(0)
+		if n == p.toReceivers && s.markEarly(f) && p.lazyGuard() {
+			at, lazy = at+s.lims[f.lim].ackGuard-1, guardLazy
 		}
 		s.agenda.setStream(s.agenda.receiveSlot(pi), at)
-		p.exitSeq |= guardKeyed
+		p.exitSeq = p.exitSeq&^guardLazy | guardKeyed | lazy
 		return
 	}
-	p.exitSeq = s.agenda.setStream(s.agenda.receiveSlot(pi), algos.Never)
+	p.exitSeq = p.exitSeq&slowMask | s.agenda.setStream(s.agenda.receiveSlot(pi), algos.Never)
 }
 
 // serving reports whether port p is serving a frame that goes on (exit

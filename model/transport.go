@@ -187,6 +187,12 @@ type transport struct {
 	rcvd            seqBits // selective: the frames received beyond rcvNxt
 	timeouts        int64
 	nacks           int64
+	early           int64 // receipts taken as their frames left the last port (markEarly)
+	// Its frames in its last port's deliveries (receiveQueued), the index
+	// that follows them, and whether one is foreseen not to be received early.
+	queuedN  int
+	tailK    int64
+	tailSlow bool
 }
 
 // ackMsg is an ACK or NACK in flight back to its sender, in its flow's
@@ -235,7 +241,7 @@ func (s *Packet) newTransport(l *limiter, f flowSpec, netw *algos.Network, strea
 	h := &s.hosts[l.host]
 	tp.ackBack = h.bwd - h.fwd + tp.ackDelay
 	tp.baseRTT = base
-	if l.np == nil && l.back == nil && tp.mode != RecoveryNone {
+	if s.net.chain && l.np == nil && l.back == nil && tp.mode == RecoveryGoBackN {
 		l.ackGuard = s.leastBackDelay()
 	}
 	if rp != nil {
@@ -257,19 +263,13 @@ func (s *Packet) newTransport(l *limiter, f flowSpec, netw *algos.Network, strea
 	return tp
 }
 
-// leastBackDelay is the least propagation from a switch back to a host
-// that sends: a lower bound of the time an ACK takes to its sender from
-// its receiver.
+// leastBackDelay is, on a chain, the least propagation from a switch back
+// to a source's host: a lower bound of the time an ACK takes to its
+// sender from its receiver.
 func (s *Packet) leastBackDelay() algos.Time {
 	least := algos.Never
-	if s.net.chain { // the sources' hosts; not the receiver's
-		for _, f := range s.net.flows {
-			least = min(least, s.hosts[f.host].bwd)
-		}
-		return least
-	}
-	for i := range s.hosts {
-		least = min(least, s.hosts[i].bwd)
+	for _, f := range s.net.flows {
+		least = min(least, s.hosts[f.host].bwd)
 	}
 	return least
 }
@@ -732,20 +732,40 @@ func (s *Packet) transportReceive(l *limiter, f *frame) {
 // receiver's sequence and the ACK it sends, which reaches the sender no
 // sooner than ackGuard after the receipt: such a receipt is taken as the
 // frame leaves the port, timed at its arrival (receiveEarly), with no
-// event of its own. The port's deliveries' slot then only guards the ACKs:
-// keyed ackGuard (less a tick) after the arrival of the frame in service,
-// it makes sure that the port's departures, and the receipts and ACKs
-// they bring, are applied before any of those ACKs can land, whatever
-// else looks at the port meanwhile (receiveStarts, syncReceive). The
-// other receipts (a gap, a duplicate, the last byte, a notification
-// point, an ACK as a control frame) run at their arrival, in order, as
-// events of their own (receiveFrame).
+// event of its own. The other receipts (a gap, a duplicate, the last byte,
+// a notification point, an ACK as a control frame, selective repeat's)
+// run at their arrival, in order, as events of their own (receiveFrame).
+//
+// Receipts are taken early on a chain (a dumbbell, a parking lot), whose
+// receivers are at the last port's egress, under go-back-N. (On a fabric,
+// where a frame's arrival at its receiver follows its departure by the
+// last link's propagation, the runs were found to differ in the order of
+// events at equal times: its receipts run at their arrival.)
+//
+// The port's deliveries' slot then guards the ACKs: keyed ackGuard (less a
+// tick) after the arrival of the frame in service, it makes sure that the
+// port's departures, and the receipts and ACKs they bring, are applied
+// before any of those ACKs can land, whatever else looks at the port
+// meanwhile (receiveStarts, syncReceive). It may do so only while every
+// frame queued behind will be received early too, else a departure it
+// lets run late would start a frame whose receipt must run at its
+// arrival: as a frame joins the deliveries, whether it will is foreseen
+// from its flow's frames queued before it (receiveQueued), and while any
+// that will not waits, or at a port with classes, whose queues the
+// deliveries do not show, the slot is keyed at each arrival, as without
+// early receipts.
 
-// guardKeyed marks, in a port's exitSeq, that its deliveries' slot is keyed
-// at a time: no later than the guard of any frame that starts service
-// while it is (receiveStarts). The rest is the sequence number exitSeq
-// holds.
-const guardKeyed = 1 << 63
+// A port's exitSeq holds, besides the sequence number for its deliveries'
+// slot (exitSeqMask), the frames in its deliveries foreseen not to be
+// received early (slowOne each), and whether the slot is keyed at a time
+// (guardKeyed), at a guard (guardLazy).
+const (
+	exitSeqMask = 1<<44 - 1 // the agenda's sequence numbers fit 44 bits (slotBits)
+	slowOne     = 1 << 44
+	slowMask    = (1<<18 - 1) << 44
+	guardLazy   = 1 << 62
+	guardKeyed  = 1 << 63
+)
 
 // syncRcvK sets rcvK from rcvNxt.
 func (tp *transport) syncRcvK() {
@@ -755,22 +775,65 @@ func (tp *transport) syncRcvK() {
 	}
 }
 
-// receiveEarly: frame f of limiter l, which markEarly found may be received early, reaches its
-// receiver at f.arrive (transportReceive's case of a frame in order).
+// indexIs says a frame whose CPID field is cpid has index k.
+func (s *Packet) indexIs(cpid int32, k int64) bool {
+	if shift := s.cpidShift; shift != 0 {
+		return k >= 0 && uint32(cpid)>>shift == uint32(k)<<shift>>shift
+	}
+	return int64(cpid) == k
+}
+
+// receiveQueued foresees, as record r joins port pi's deliveries, whether
+// its receipt will be taken early: its limiter takes receipts early
+// (ackGuard), and r comes in order after its flow's frames queued before
+// it, all of them foreseen early, without completing its flow. If not, r
+// is counted in the port's exitSeq until it goes (frameSlow), and the
+// port's slot, if keyed at a guard, is keyed at the next arrival.
+func (s *Packet) receiveQueued(p *port, pi int32, r *frame) {
+	r.flags &^= frameEarly | frameQueued | frameSlow
+	tp := s.lims[r.lim].tp
+	if tp == nil {
+		return
+	}
+	if tp.queuedN == 0 { // in step with the receiver again
+		tp.tailK, tp.tailSlow = tp.rcvK, false
+	}
+	tp.queuedN++
+	r.flags |= frameQueued
+	if s.lims[r.lim].ackGuard != 0 && !tp.tailSlow && tp.lose == nil && !tp.done && s.indexIs(r.cpid, tp.tailK) &&
+		(tp.size == 0 || tp.tailK*tp.frame+int64(r.bytes) < tp.size) {
+		tp.tailK++
+		return
+	}
+	tp.tailSlow = true
+	r.flags |= frameSlow
+	p.exitSeq += slowOne
+	if p.exitSeq&guardLazy != 0 {
+		s.syncReceive(pi)
+	}
+}
+
+// receiveGone accounts for record r of limiter l leaving port p's
+// deliveries, received.
+func (s *Packet) receiveGone(p *port, l *limiter, r *frame) {
+	if r.flags&frameQueued != 0 {
+		l.tp.queuedN--
+		if r.flags&frameSlow != 0 {
+			p.exitSeq -= slowOne
+		}
+	}
+}
+
+// receiveEarly: frame f of limiter l, which markEarly found may be
+// received early, reaches its receiver at f.arrive (transportReceive's case
+// of a frame in order, under go-back-N).
 func (s *Packet) receiveEarly(l *limiter, f *frame) {
 	s.events++
 	tp := l.tp
+	tp.early++
 	tp.inNet--
 	tp.rcvNxt += int64(f.bytes) // a whole frame: only a flow's last may be shorter
 	tp.rcvK++
-	if tp.mode == RecoverySelective {
-		k := tp.rcvK
-		for ; tp.rcvd.has(k); k++ {
-			tp.rcvNxt += tp.frame // a greedy flow's (markEarly)
-		}
-		tp.rcvd.advance(k)
-		tp.rcvK = k
-	}
 	if tp.rcvNxt >= tp.milestone || tp.ackRequested(f) {
 		tp.milestone = tp.nextMilestone()
 		s.sendAck(l, f, false, -1, f.arrive)
@@ -787,7 +850,9 @@ func (s *Packet) receiveAsItLeaves(p *port) {
 		return // a frame before it is on its way still
 	}
 	if f := p.exits.front(); f.flags&frameEarly != 0 {
-		s.receiveEarly(s.lims[f.lim], f)
+		l := s.lims[f.lim]
+		s.receiveEarly(l, f)
+		s.receiveGone(p, l, f)
 		p.exits.drop()
 	}
 }
@@ -802,7 +867,9 @@ func (s *Packet) receiveDeparted(p *port) bool {
 		if !s.markEarly(f) {
 			break
 		}
-		s.receiveEarly(s.lims[f.lim], f)
+		l := s.lims[f.lim]
+		s.receiveEarly(l, f)
+		s.receiveGone(p, l, f)
 		p.exits.drop()
 		any = true
 	}
@@ -810,42 +877,39 @@ func (s *Packet) receiveDeparted(p *port) bool {
 }
 
 // receiveStarts keys port pi's deliveries' slot as frame r, the front of
-// its deliveries, starts service: at its arrival, or, if it may be received early
-// (which its record then says), at its guard unless the slot is keyed
-// already (at a guard or an arrival before, no later).
+// its deliveries, starts service: at its arrival, or at its guard if it may
+// be received early (which its record then says) and the port may wait
+// for it (lazyGuard), unless the slot is keyed already (at a guard or an
+// arrival before, no later).
 func (s *Packet) receiveStarts(p *port, pi int32, r *frame) {
-	at := r.arrive
-	if s.markEarly(r) {
+	at, lazy := r.arrive, uint64(0)
+	if s.markEarly(r) && p.lazyGuard() {
 		if p.exitSeq&guardKeyed != 0 {
 			return
 		}
-		at += s.lims[r.lim].ackGuard - 1
+		at, lazy = at+s.lims[r.lim].ackGuard-1, guardLazy
 	}
-	s.agenda.setStreamSeq(s.agenda.receiveSlot(pi), at, p.exitSeq&^guardKeyed)
-	p.exitSeq |= guardKeyed
+	s.agenda.setStreamSeq(s.agenda.receiveSlot(pi), at, p.exitSeq&exitSeqMask)
+	p.exitSeq = p.exitSeq&^guardLazy | guardKeyed | lazy
 }
+
+// lazyGuard says port p's deliveries' slot may be keyed at the guard of
+// the frame in service: nothing foreseen not to be received early waits.
+func (p *port) lazyGuard() bool { return p.exitSeq&slowMask == 0 && p.cls == nil }
 
 // markEarly says whether frame r, at the front of its port's deliveries
 // (every frame before it received), in service or gone, may be received
-// as it leaves the port (markEarly), in its record (frameEarly), and
-// returns it: its limiter takes receipts early, and r arrives within the
-// run, comes in order and leaves its flow incomplete.
+// as it leaves the port, in its record (frameEarly), and returns it: its
+// limiter takes receipts early, and r arrives within the run, comes in
+// order and leaves its flow incomplete.
 func (s *Packet) markEarly(r *frame) bool {
 	r.flags &^= frameEarly
 	l := s.lims[r.lim]
 	tp := l.tp
-	if l.ackGuard == 0 || tp.lose != nil || tp.done || r.arrive > s.cfg.Duration {
+	if l.ackGuard == 0 || tp.lose != nil || tp.done || r.arrive > s.cfg.Duration || !s.indexIs(r.cpid, tp.rcvK) {
 		return false
 	}
-	k := tp.rcvK // frameIndex(r.cpid) * frame == rcvNxt, without its division
-	if shift := s.cpidShift; shift == 0 {
-		if int64(r.cpid) != k {
-			return false
-		}
-	} else if k < 0 || uint32(r.cpid)>>shift != uint32(k)<<shift>>shift {
-		return false
-	}
-	if tp.size == 0 || tp.mode == RecoveryGoBackN && tp.rcvNxt+int64(r.bytes) < tp.size {
+	if tp.size == 0 || tp.rcvNxt+int64(r.bytes) < tp.size {
 		r.flags |= frameEarly
 		return true
 	}
