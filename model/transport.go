@@ -790,8 +790,8 @@ func (s *Packet) indexIs(cpid int32, k int64) bool {
 // is counted in the port's exitSeq until it goes (frameSlow), and the
 // port's slot, if keyed at a guard, is keyed at the next arrival.
 func (s *Packet) receiveQueued(p *port, pi int32, r *frame) {
-	r.flags &^= frameEarly | frameQueued | frameSlow
-	tp := s.lims[r.lim].tp
+	l := s.lims[r.lim]
+	tp := l.tp
 	if tp == nil {
 		return
 	}
@@ -799,14 +799,14 @@ func (s *Packet) receiveQueued(p *port, pi int32, r *frame) {
 		tp.tailK, tp.tailSlow = tp.rcvK, false
 	}
 	tp.queuedN++
-	r.flags |= frameQueued
-	if s.lims[r.lim].ackGuard != 0 && !tp.tailSlow && tp.lose == nil && !tp.done && s.indexIs(r.cpid, tp.tailK) &&
+	if l.ackGuard != 0 && !tp.tailSlow && tp.lose == nil && !tp.done && s.indexIs(r.cpid, tp.tailK) &&
 		(tp.size == 0 || tp.tailK*tp.frame+int64(r.bytes) < tp.size) {
 		tp.tailK++
+		r.flags = r.flags&^frameSlow | frameQueued | frameEarly
 		return
 	}
 	tp.tailSlow = true
-	r.flags |= frameSlow
+	r.flags = r.flags&^frameEarly | frameQueued | frameSlow
 	p.exitSeq += slowOne
 	if p.exitSeq&guardLazy != 0 {
 		s.syncReceive(pi)
@@ -841,10 +841,9 @@ func (s *Packet) receiveEarly(l *limiter, f *frame) {
 }
 
 // receiveAsItLeaves: the frame leaving port p now for its receiver is
-// received at once if it is the front of the port's deliveries and
-// may be, as markEarly found when it started service, the front
-// already (frameEarly: nothing it depends on changes before it leaves);
-// its record goes.
+// received at once if it is the front of the port's deliveries and will
+// be received early (frameEarly: as receiveQueued foresaw, or markEarly
+// found); its record goes.
 func (s *Packet) receiveAsItLeaves(p *port) {
 	if p.exits.len() != p.toReceivers+1 {
 		return // a frame before it is on its way still
@@ -877,17 +876,22 @@ func (s *Packet) receiveDeparted(p *port) bool {
 }
 
 // receiveStarts keys port pi's deliveries' slot as frame r, the front of
-// its deliveries, starts service: at its arrival, or at its guard if it may
-// be received early (which its record then says) and the port may wait
-// for it (lazyGuard), unless the slot is keyed already (at a guard or an
-// arrival before, no later).
+// its deliveries, starts service: at its arrival, or at its guard if it
+// will be received early, as receiveQueued foresaw (frameEarly) if it
+// arrives within the run, and the port may wait for it (lazyGuard),
+// unless the slot is keyed already (at a guard or an arrival before, no
+// later).
 func (s *Packet) receiveStarts(p *port, pi int32, r *frame) {
 	at, lazy := r.arrive, uint64(0)
-	if s.markEarly(r) && p.lazyGuard() {
-		if p.exitSeq&guardKeyed != 0 {
-			return
+	if r.flags&frameEarly != 0 {
+		if r.arrive > s.cfg.Duration {
+			r.flags &^= frameEarly
+		} else if p.lazyGuard() {
+			if p.exitSeq&guardKeyed != 0 {
+				return
+			}
+			at, lazy = at+s.lims[r.lim].ackGuard-1, guardLazy
 		}
-		at, lazy = at+s.lims[r.lim].ackGuard-1, guardLazy
 	}
 	s.agenda.setStreamSeq(s.agenda.receiveSlot(pi), at, p.exitSeq&exitSeqMask)
 	p.exitSeq = p.exitSeq&^guardLazy | guardKeyed | lazy
