@@ -162,6 +162,12 @@ type transport struct {
 	rcvK      int64      // rcvNxt's frame index if it starts a frame, else -1 (markEarly)
 	milestone int64
 	acked     int64 // the cumulative sequence the receiver's last ACK or NACK carried
+	early     int64 // receipts taken as their frames left the last port (markEarly)
+	// Its frames in its last port's deliveries (receiveQueued), the index
+	// that follows them, and whether one is foreseen not to be received early.
+	queuedN  int
+	tailK    int64
+	tailSlow bool
 	// lose, in tests, says a frame is lost on its way to the receiver.
 	lose func(index int64) bool
 	// INT: per frame index modulo len/hops, per hop, what the egress
@@ -187,12 +193,6 @@ type transport struct {
 	rcvd            seqBits // selective: the frames received beyond rcvNxt
 	timeouts        int64
 	nacks           int64
-	early           int64 // receipts taken as their frames left the last port (markEarly)
-	// Its frames in its last port's deliveries (receiveQueued), the index
-	// that follows them, and whether one is foreseen not to be received early.
-	queuedN  int
-	tailK    int64
-	tailSlow bool
 }
 
 // ackMsg is an ACK or NACK in flight back to its sender, in its flow's
