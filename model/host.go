@@ -219,7 +219,12 @@ func (s *Packet) release(h *host, l *limiter, e algos.Time) {
 		}
 	}
 	l.schedule()
-	if l.rp.Transmit(e, bytes, l.nextEmit == algos.Never) {
+	if tp := l.tp; tp != nil && tp.rp != nil { // tp.Transmit, one call the less
+		if tp.rp.Transmit(e, bytes, l.nextEmit == algos.Never) {
+			tp.rpT = tp.rp.Timer()
+			s.readRP(l, e)
+		}
+	} else if l.rp.Transmit(e, bytes, l.nextEmit == algos.Never) {
 		s.readRP(l, e)
 	}
 }

@@ -850,8 +850,13 @@ func (s *Packet) receiveAsItLeaves(p *port) {
 	}
 	if f := p.exits.front(); f.flags&frameEarly != 0 {
 		l := s.lims[f.lim]
+		if f.flags&frameQueued != 0 { // receiveGone, inline
+			l.tp.queuedN--
+			if f.flags&frameSlow != 0 {
+				p.exitSeq -= slowOne
+			}
+		}
 		s.receiveEarly(l, f)
-		s.receiveGone(p, l, f)
 		p.exits.drop()
 	}
 }
@@ -955,7 +960,12 @@ func (s *Packet) sendAck(l *limiter, f *frame, nack bool, sack int64, now algos.
 		s.sendAckFrame(l, f)
 	}
 	tp.acked = tp.rcvNxt
-	m := l.acks.pushSlot()
+	r := &l.acks // its pushSlot, inline
+	if r.n == len(r.buf) {
+		r.grow()
+	}
+	m := &r.buf[(r.head+r.n)&(len(r.buf)-1)]
+	r.n++
 	m.at, m.seq, m.sack, m.sent, m.ints = at, tp.rcvNxt, sack, f.sent, -1
 	m.ece, m.nack, m.nhops = f.flags&frameECN != 0, nack, 0
 	if tp.ints != nil {
@@ -1042,6 +1052,20 @@ func (s *Packet) ackLands(l *limiter) {
 			tp.rttvar = (3*tp.rttvar + max(d, -d)) / 4
 			tp.srtt = (7*tp.srtt + rtt) / 8
 		}
+	}
+	if tp.rp != nil && !m.nack && tp.recover == 0 {
+		// A rate-based scheme's plain ACK, the case below without what it
+		// skips: it moves neither the rate nor what is sent next, only the
+		// retransmission timer.
+		switch {
+		case tp.una >= tp.high:
+			tp.rtoAt = algos.Never
+		case progress || tp.rtoAt == algos.Never:
+			tp.rtoAt = now + tp.rto()
+		}
+		l.rpTimer = tp.Timer()
+		s.syncTimer(l)
+		return
 	}
 	if tp.rp == nil { // a rate-based scheme's sender reads no ACK
 		a := &s.ack
