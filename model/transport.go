@@ -757,8 +757,9 @@ func (s *Packet) transportReceive(l *limiter, f *frame) {
 
 // A port's exitSeq holds, besides the sequence number for its deliveries'
 // slot (exitSeqMask), the frames in its deliveries foreseen not to be
-// received early (slowOne each), and whether the slot is keyed at a time
-// (guardKeyed), at a guard (guardLazy).
+// received early (slowOne each; once the count saturates, it stays), and
+// whether the slot is keyed at a time (guardKeyed), at a guard
+// (guardLazy). (The port's own fields are the port code's.)
 const (
 	exitSeqMask = 1<<44 - 1 // the agenda's sequence numbers fit 44 bits (slotBits)
 	slowOne     = 1 << 44
@@ -807,7 +808,9 @@ func (s *Packet) receiveQueued(p *port, pi int32, r *frame) {
 	}
 	tp.tailSlow = true
 	r.flags = r.flags&^frameEarly | frameQueued | frameSlow
-	p.exitSeq += slowOne
+	if p.exitSeq&slowMask != slowMask { // else it saturated: the slot stays keyed at each arrival
+		p.exitSeq += slowOne
+	}
 	if p.exitSeq&guardLazy != 0 {
 		s.syncReceive(pi)
 	}
@@ -818,7 +821,7 @@ func (s *Packet) receiveQueued(p *port, pi int32, r *frame) {
 func (s *Packet) receiveGone(p *port, l *limiter, r *frame) {
 	if r.flags&frameQueued != 0 {
 		l.tp.queuedN--
-		if r.flags&frameSlow != 0 {
+		if r.flags&frameSlow != 0 && p.exitSeq&slowMask != slowMask {
 			p.exitSeq -= slowOne
 		}
 	}
@@ -852,7 +855,7 @@ func (s *Packet) receiveAsItLeaves(p *port) {
 		l := s.lims[f.lim]
 		if f.flags&frameQueued != 0 { // receiveGone, inline
 			l.tp.queuedN--
-			if f.flags&frameSlow != 0 {
+			if f.flags&frameSlow != 0 && p.exitSeq&slowMask != slowMask {
 				p.exitSeq -= slowOne
 			}
 		}

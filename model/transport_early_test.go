@@ -134,3 +134,32 @@ func TestBenchReceiptsAreEarly(t *testing.T) {
 		t.Errorf("%d frames delivered, %d receipts early, %d ACKs", frames, early, acks)
 	}
 }
+
+// A port whose count of frames foreseen not to be received early has
+// saturated keys its deliveries' slot at each arrival for the rest of the
+// run, and its numbers stay those of the run with every receipt an event.
+func TestSaturatedSlowCountStaysExact(t *testing.T) {
+	cfg := ackBenchConfig(t, 20*algos.Millisecond, "qcn")
+	cfg.Transport.RateSchemes, cfg.Buffer = true, 30e3 // losses: gaps foreseen
+	want, _, _ := earlyRun(t, cfg, false)
+	sim, err := NewPacket(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range sim.ports {
+		p.exitSeq |= slowMask
+	}
+	sim.Run()
+	got, err := json.Marshal(sim.Summary())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != want {
+		t.Errorf("summaries differ\nsaturated: %s\n    events: %s", got, want)
+	}
+	for _, p := range sim.ports {
+		if p.exitSeq&slowMask != slowMask || p.lazyGuard() {
+			t.Errorf("%s: the count left saturation", p.name)
+		}
+	}
+}
