@@ -241,7 +241,7 @@ func (s *Packet) newTransport(l *limiter, f flowSpec, netw *algos.Network, strea
 	h := &s.hosts[l.host]
 	tp.ackBack = h.bwd - h.fwd + tp.ackDelay
 	tp.baseRTT = base
-	if s.net.chain && l.np == nil && l.back == nil && tp.mode == RecoveryGoBackN {
+	if rp != nil && s.net.chain && l.np == nil && l.back == nil && tp.mode == RecoveryGoBackN {
 		l.ackGuard = s.leastBackDelay()
 	}
 	if rp != nil {
@@ -736,11 +736,15 @@ func (s *Packet) transportReceive(l *limiter, f *frame) {
 // a notification point, an ACK as a control frame, selective repeat's)
 // run at their arrival, in order, as events of their own (receiveFrame).
 //
-// Receipts are taken early on a chain (a dumbbell, a parking lot), whose
-// receivers are at the last port's egress, under go-back-N. (On a fabric,
-// where a frame's arrival at its receiver follows its departure by the
-// last link's propagation, the runs were found to differ in the order of
-// events at equal times: its receipts run at their arrival.)
+// Receipts are taken early for a rate-based scheme on a chain (a dumbbell,
+// a parking lot), whose receivers are at the last port's egress, under
+// go-back-N. (On a fabric, where a frame's arrival at its receiver follows
+// its departure by the last link's propagation, the runs were found to
+// differ in the order of events at equal times: its receipts run at their
+// arrival. So do an ACK-clocked scheme's: its ACK lets frames go at once,
+// and an ACK sent late keys its sender's host after another host whose
+// frame reaches the same port at the same picosecond, which the exact run
+// keys before it: the two frames enter in the other order.)
 //
 // The port's deliveries' slot then guards the ACKs: keyed ackGuard (less a
 // tick) after the arrival of the frame in service, it makes sure that the

@@ -100,8 +100,10 @@ func TestEarlyReceiptsChangeNothing(t *testing.T) {
 	for _, r := range runs {
 		sumOn, hashOn, early := earlyRun(t, r.cfg(), true)
 		sumOff, hashOff, none := earlyRun(t, r.cfg(), false)
-		// Selective repeat's receipts, and a fabric's, run at their arrival.
-		want := r.cfg().Transport.Recovery == RecoveryGoBackN && r.cfg().Fabric == nil
+		// Selective repeat's receipts, a fabric's and an ACK-clocked
+		// scheme's run at their arrival.
+		c := r.cfg()
+		want := c.Transport.Recovery == RecoveryGoBackN && c.Fabric == nil && !c.Scheme.NeedsTransport()
 		if (early > 0) != want || none != 0 {
 			t.Errorf("%s: %d receipts early, %d with them off", r.name, early, none)
 		}
@@ -160,6 +162,34 @@ func TestSaturatedSlowCountStaysExact(t *testing.T) {
 	for _, p := range sim.ports {
 		if p.exitSeq&slowMask != slowMask || p.lazyGuard() {
 			t.Errorf("%s: the count left saturation", p.name)
+		}
+	}
+}
+
+// Two sources whose frames reach the bottleneck in the same picosecond, at
+// round-number delays, one starting late, ACKs every other frame: the
+// order in which their frames enter must be the exact run's. An
+// ACK-clocked scheme's ACK sent late reordered them (dctcp's marks, queue
+// and ACKs differed); a rate-based scheme's, which lets no frame go, does
+// not.
+func TestEarlyReceiptsKeepTiesInOrder(t *testing.T) {
+	for _, scheme := range []string{"qcn", "dcqcn", "dctcp", "hpcc", "swift", "timely"} {
+		for _, start := range []algos.Time{0, 3800 * algos.Nanosecond, 7600 * algos.Nanosecond} {
+			cfg := ackBenchConfig(t, 3*algos.Millisecond, scheme)
+			cfg.Transport.RateSchemes, cfg.Transport.Recovery, cfg.Transport.AckEvery = true, RecoveryGoBackN, 2500
+			cfg.FrameBytes, cfg.Buffer = 1250, 100e3
+			cfg.Sources = cfg.Sources[:2]
+			cfg.Sources[0].ForwardDelay, cfg.Sources[0].BackwardDelay, cfg.Sources[0].Start = 1600*algos.Nanosecond, 2400*algos.Nanosecond, start
+			cfg.Sources[1].ForwardDelay, cfg.Sources[1].BackwardDelay = 1200*algos.Nanosecond, 1800*algos.Nanosecond
+			var err error
+			if cfg.Params, err = cfg.Scheme.Resolve(cfg.Network(), nil); err != nil {
+				t.Fatal(err)
+			}
+			sumOn, hashOn, early := earlyRun(t, cfg, true)
+			sumOff, hashOff, _ := earlyRun(t, cfg, false)
+			if sumOn != sumOff || hashOn != hashOff {
+				t.Errorf("%s, source 0 from %v: %d receipts early change the run", scheme, start, early)
+			}
 		}
 	}
 }
