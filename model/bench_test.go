@@ -3,6 +3,7 @@ package model
 import (
 	"runtime"
 	"testing"
+	"time"
 
 	"qcnlab/algos"
 	"qcnlab/model/topo"
@@ -275,6 +276,36 @@ func BenchmarkDumbbellACKs(b *testing.B) {
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(frames), "ns/frame")
 		})
 	}
+}
+
+// BenchmarkDumbbellACKRatio is the speed target for ACKs: the
+// dumbbell with QCN over go-back-N (every frame acknowledged) against the
+// same run open loop, alternated within each iteration so that both see
+// the same machine. It reports each one's data frames delivered per
+// second of wall time and their ratio, ACKs on over off (the target: at
+// least 0.6).
+func BenchmarkDumbbellACKRatio(b *testing.B) {
+	var wall [2]time.Duration
+	var frames [2]uint64
+	for b.Loop() {
+		for i, acks := range []bool{false, true} {
+			cfg := ackBenchConfig(b, 200*algos.Millisecond, "qcn")
+			cfg.Transport.RateSchemes = acks
+			sim, err := NewPacket(cfg)
+			if err != nil {
+				b.Fatal(err)
+			}
+			start := time.Now()
+			sim.Run()
+			wall[i] += time.Since(start)
+			frames[i] += sim.Frames()
+		}
+	}
+	off := float64(frames[0]) / wall[0].Seconds()
+	on := float64(frames[1]) / wall[1].Seconds()
+	b.ReportMetric(off, "off-frames/s")
+	b.ReportMetric(on, "on-frames/s")
+	b.ReportMetric(on/off, "on/off")
 }
 
 // The transport allocates nothing per frame, and its memory stays flat: a

@@ -107,6 +107,12 @@ var variants = map[string][]string{
 	"short-flows-only":   {"qcn-dumbbell", "traffic.long_flows=0", "traffic.short_flow_rate=20000.0", `traffic.short_flow_sizes="20KB"`},
 	"parking-lot-flows":  {"ecm-parking-lot", "traffic.long_flows=3", "traffic.short_flow_rate=500.0", `traffic.short_flow_sizes="hadoop"`},
 	"parking-lot-change": {"dsm-qcn-parking-lot", `network.feedback_latency="uniform(0us, 100us)"`, "output.phases=[\"1s\", \"2s\", \"3s\"]"},
+	// The transport under the rate-based schemes and the ACK-clocked ones
+	// on a chain, and on a fabric with its ACKs out of band.
+	"dumbbell-go-back-n": {"qcn-dumbbell", `algorithms=["qcn", "dcqcn", "dctcp", "hpcc", "swift", "timely"]`,
+		`transport.recovery="go_back_n"`},
+	"dumbbell-selective":   {"family-dumbbell", `transport.recovery="selective"`},
+	"leaf-spine-selective": {"qcn-incast-leaf-spine", `transport.recovery="selective"`, "network.control_frames=[]"},
 }
 
 func TestVariantsMatchGoldens(t *testing.T) {

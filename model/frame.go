@@ -30,6 +30,9 @@ const (
 	frameLast                     // the last frame of a fabric's flow of a given size (flows.go)
 	frameCtl                      // a control frame: a congestion point's feedback or a CNP (control.go)
 	frameAckReq                   // its sender asks for an ACK at once (transport.go): a header bit, no bytes
+	frameEarly                    // a record its receiver takes as it leaves the last port (markEarly, transport.go)
+	frameQueued                   // a record counted in its flow's transport as it joined its port's deliveries (receiveQueued)
+	frameSlow                     // a record foreseen not to be received early (receiveQueued)
 )
 
 // queued is a frame in a switch port's queue; done is when its last bit

@@ -211,11 +211,20 @@ func (s *Packet) release(h *host, l *limiter, e algos.Time) {
 	if !l.greedy {
 		s.afterFrame(l)
 	}
-	if l.tp != nil {
-		s.transportSent(l, f, bytes, e)
+	if tp := l.tp; tp != nil {
+		if tp.plainRate() {
+			s.rateFrameSent(l, f, bytes, e)
+		} else {
+			s.transportSent(l, f, bytes, e)
+		}
 	}
 	l.schedule()
-	if l.rp.Transmit(e, bytes, l.nextEmit == algos.Never) {
+	if tp := l.tp; tp != nil && tp.rp != nil { // tp.Transmit, one call the less
+		if tp.rp.Transmit(e, bytes, l.nextEmit == algos.Never) {
+			tp.rpT = tp.rp.Timer()
+			s.readRP(l, e)
+		}
+	} else if l.rp.Transmit(e, bytes, l.nextEmit == algos.Never) {
 		s.readRP(l, e)
 	}
 }

@@ -170,6 +170,7 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
 		r.prop += p.exitDelay
 		r.arrive = done + p.exitDelay // meaningless until it starts
 		p.toReceivers++
+		s.receiveQueued(p, pi, r)
 		if !p.held && p.exits.len() == 1 {
 			s.syncReceive(pi)
 		}
@@ -243,6 +244,7 @@ func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
 					s.stampINT(p, rec, done, int(rec.hop))
 				}
 				p.toReceivers--
+				s.receiveAsItLeaves(p)
 			} else if p.dcp != nil {
 				s.departMark(p, q, nil)
 			}
@@ -303,7 +305,7 @@ func (s *Packet) started(p *port, pi int32, h *queued) {
 		r := p.exits.at(i)
 		r.arrive = h.done + p.exitDelay
 		if i == 0 {
-			s.agenda.setStreamSeq(s.agenda.receiveSlot(pi), r.arrive, p.exitSeq)
+			s.receiveStarts(p, pi, r)
 		}
 	}
 }
@@ -338,13 +340,21 @@ func (s *Packet) departMark(p *port, q *queued, rec *frame) {
 
 // receiveFrame: the next frame delivered at port pi reaches its receiver,
 // whose notification point sees it and may send a CNP back.
+//
+// Or the slot guards the ACKs of receipts taken early (receiveStarts): the
+// port is brought up to now, which takes them, and the slot keyed again.
 func (s *Packet) receiveFrame(pi int32) {
 	p := s.ports[pi]
 	// The port is brought up to now first, as before anything that looks
 	// at it: a departure due now is applied before the receiver acts.
 	s.events += uint64(s.serve(p, pi, s.now))
+	if p.exits.len() == p.toReceivers || p.exits.front().arrive > s.now {
+		s.syncReceive(pi) // a guard's
+		return
+	}
 	f := p.exits.front() // valid until the port delivers another frame
 	p.exits.drop()
+	s.receiveGone(p, s.lims[f.lim], f)
 	s.syncReceive(pi)
 	if p.unwatched() && (p.cls == nil || p.classesUnwatched()) {
 		s.syncService(pi)
@@ -353,6 +363,12 @@ func (s *Packet) receiveFrame(pi int32) {
 	l := s.lims[f.lim]
 	if l.tp != nil {
 		s.transportReceive(l, f)
+		if l.ackGuard != 0 && s.receiveDeparted(p) { // the frames behind it, early
+			s.syncReceive(pi)
+			if p.unwatched() && (p.cls == nil || p.classesUnwatched()) {
+				s.syncService(pi)
+			}
+		}
 	} else if l.sized != nil {
 		s.sizedDelivered(l, s.now)
 	}
@@ -387,14 +403,21 @@ func (s *Packet) syncLink(pi int32) {
 	p.linkSeq = s.agenda.setStream(s.agenda.linkSlot(pi), algos.Never)
 }
 
-// syncReceive keys port pi's deliveries' slot at the next, as syncLink.
+// syncReceive keys port pi's deliveries' slot at the next, as syncLink; at
+// the guard of a frame in service that may be received early (markEarly, receiveStarts).
 func (s *Packet) syncReceive(pi int32) {
 	p := s.ports[pi]
 	if n := p.exits.len(); n > p.toReceivers || n > 0 && p.serving(queuedExit) {
-		s.agenda.setStream(s.agenda.receiveSlot(pi), p.exits.front().arrive)
+		f := p.exits.front()
+		at, lazy := f.arrive, uint64(0)
+		if n == p.toReceivers && s.markEarly(f) && p.lazyGuard() {
+			at, lazy = at+s.lims[f.lim].ackGuard-1, guardLazy
+		}
+		s.agenda.setStream(s.agenda.receiveSlot(pi), at)
+		p.exitSeq = p.exitSeq&^guardLazy | guardKeyed | lazy
 		return
 	}
-	p.exitSeq = s.agenda.setStream(s.agenda.receiveSlot(pi), algos.Never)
+	p.exitSeq = p.exitSeq&slowMask | s.agenda.setStream(s.agenda.receiveSlot(pi), algos.Never)
 }
 
 // serving reports whether port p is serving a frame that goes on (exit

@@ -53,6 +53,11 @@ type limiter struct {
 	acks       ring[ackMsg]
 	ackAt      algos.Time
 	acksLanded int32
+	// ackGuard, if not 0, is the least time from a frame's arrival at its
+	// receiver to its ACK's at its sender, over every flow: the frames of
+	// this flow that nothing at the receiver but its ACK can tell are
+	// received as they leave the last port (markEarly, transport.go).
+	ackGuard algos.Time
 
 	sized *sizedFlow // the flow's size and completion, for a flow of a given size (flows.go)
 	epoch uint32     // bumped when a fabric's ended flow's limiter is reused: messages to the old flow are dropped

@@ -127,9 +127,10 @@ const maxBackoff = 64
 // It is the flow's limiter's reaction point: the limiter reads its rate and
 // its timer as it reads any scheme's.
 type transport struct {
-	s      *Packet
-	l      *limiter
-	sender algos.Sender
+	// The fields a frame touches come first, in the order its sender, its
+	// receiver and its ACK read them, a few cache lines for the many a
+	// transport has.
+	//
 	// rp is a rate-based scheme's reaction point (Transport.RateSchemes):
 	// it sets the rate, the transport only numbers, acknowledges and
 	// resends; nil for an ACK-clocked scheme, whose sender decides.
@@ -137,49 +138,61 @@ type transport struct {
 	// rpT is rp.Timer() as last read, after the reaction point's feedback,
 	// expiry and a transmission that changed it (the ReactionPoint
 	// contract); Never without one.
-	rpT   algos.Time
-	mode  Recovery
-	frame int64 // the data frame size
-	size  int64 // bytes to send; 0: greedy
+	rpT algos.Time
 	// Sender: the next new byte (snd_nxt), the cumulative ACK (snd_una),
 	// the highest byte sent.
 	nxt, una, high int64
+	sndSeq, sndK   int64 // the byte that follows the frame sent last, and its frame index
 	rtoAt          algos.Time
 	rtoMin         algos.Time
 	srtt, rttvar   algos.Time
 	backoff        int64
-	// Selective repeat: the frames NACKs reported received (sacked), the
-	// highest of them, and the episode: the next frame to consider for a
-	// resend and the frame it resends up to; recover is the byte whose
-	// acknowledgement ends it (0: none).
-	sacked          seqBits
-	highSack        int64 // frame index past the highest sacked, 0 none
-	cursor, limit   int64 // frame indices
-	recover         int64
-	lineRate, ackTx float64 // ackTx: an ACK's transmission on its path, seconds
-	ackDelay        algos.Time
-	baseRTT         algos.Time
+	recover        int64 // selective repeat: the byte whose acknowledgement ends the episode (0: none)
+	retx           int64 // bytes resent
+	acks           int64
+	frame          int64 // the data frame size
+	size           int64 // bytes to send; 0: greedy
+	mode           Recovery
+	done           bool // the receiver has every byte: the flow is over
+	inNet          int  // frames sent and neither received nor dropped
 	// Receiver.
-	rcvNxt    int64 // the next byte expected (none: the highest byte received)
+	ackEvery  int64      // Transport.AckEvery
+	ackBack   algos.Time // an ACK's way back, but for the data's propagation: its host's back less forth, and ackDelay
+	rcvNxt    int64      // the next byte expected (none: the highest byte received)
+	rcvK      int64      // rcvNxt's frame index if it starts a frame, else -1 (markEarly)
 	milestone int64
 	acked     int64 // the cumulative sequence the receiver's last ACK or NACK carried
-	nackAt    algos.Time
-	lastNack  int64
-	rcvd      seqBits // selective: the frames received beyond rcvNxt
+	early     int64 // receipts taken as their frames left the last port (markEarly)
+	// Its frames in its last port's deliveries (receiveQueued), the index
+	// that follows them, and whether one is foreseen not to be received early.
+	queuedN  int
+	tailK    int64
+	tailSlow bool
 	// lose, in tests, says a frame is lost on its way to the receiver.
-	lose  func(index int64) bool
-	done  bool // the receiver has every byte: the flow is over
-	inNet int  // frames sent and neither received nor dropped
+	lose func(index int64) bool
 	// INT: per frame index modulo len/hops, per hop, what the egress
 	// ports stamped (telemetry senders only).
 	ints  []algos.Hop
 	intN  int // the ring's frames, a power of two: len(ints) / nhops
 	nhops int
-	// Counters.
-	retx     int64 // bytes resent
-	timeouts int64
-	nacks    int64
-	acks     int64
+
+	s      *Packet
+	l      *limiter
+	sender algos.Sender
+	// Selective repeat: the frames NACKs reported received (sacked), the
+	// highest of them, and the episode: the next frame to consider for a
+	// resend and the frame it resends up to (recover above).
+	sacked          seqBits
+	highSack        int64   // frame index past the highest sacked, 0 none
+	cursor, limit   int64   // frame indices
+	lineRate, ackTx float64 // ackTx: an ACK's transmission on its path, seconds
+	ackDelay        algos.Time
+	baseRTT         algos.Time
+	nackAt          algos.Time
+	lastNack        int64
+	rcvd            seqBits // selective: the frames received beyond rcvNxt
+	timeouts        int64
+	nacks           int64
 }
 
 // ackMsg is an ACK or NACK in flight back to its sender, in its flow's
@@ -215,7 +228,8 @@ func (c *Config) rateTransport() bool {
 // scheme's sender, or around rp, a rate-based scheme's reaction point.
 func (s *Packet) newTransport(l *limiter, f flowSpec, netw *algos.Network, stream uint64, rp algos.ReactionPoint) *transport {
 	cfg := &s.cfg
-	tp := &transport{s: s, l: l, rp: rp, rpT: algos.Never, mode: cfg.Transport.Recovery, frame: int64(cfg.FrameBytes), size: f.size,
+	tp := &transport{s: s, l: l, rp: rp, rpT: algos.Never, mode: cfg.Transport.Recovery, ackEvery: cfg.Transport.AckEvery,
+		frame: int64(cfg.FrameBytes), size: f.size,
 		rtoAt: algos.Never, rtoMin: cfg.Transport.RTOMin, backoff: 1, lineRate: f.lineRate}
 	if tp.rtoMin <= 0 {
 		tp.rtoMin = DefaultRTOMin
@@ -224,7 +238,12 @@ func (s *Packet) newTransport(l *limiter, f flowSpec, netw *algos.Network, strea
 	base, ackTx := s.pathRTT(l)
 	tp.ackTx = ackTx
 	tp.ackDelay = algos.Time(tp.ackTx*float64(algos.Second) + 0.5)
+	h := &s.hosts[l.host]
+	tp.ackBack = h.bwd - h.fwd + tp.ackDelay
 	tp.baseRTT = base
+	if rp != nil && s.net.chain && l.np == nil && l.back == nil && tp.mode == RecoveryGoBackN {
+		l.ackGuard = s.leastBackDelay()
+	}
 	if rp != nil {
 		tp.sender = rateSender{}
 		tp.rpT = rp.Timer()
@@ -242,6 +261,17 @@ func (s *Packet) newTransport(l *limiter, f flowSpec, netw *algos.Network, strea
 		s.telemetry = true
 	}
 	return tp
+}
+
+// leastBackDelay is, on a chain, the least propagation from a switch back
+// to a source's host: a lower bound of the time an ACK takes to its
+// sender from its receiver.
+func (s *Packet) leastBackDelay() algos.Time {
+	least := algos.Never
+	for _, f := range s.net.flows {
+		least = min(least, s.hosts[f.host].bwd)
+	}
+	return least
 }
 
 // rateSender is the sender of a rate-based scheme's flow over the
@@ -473,7 +503,12 @@ func (s *Packet) transportFrame(l *limiter) int {
 func (s *Packet) transportSent(l *limiter, f *frame, bytes int, e algos.Time) {
 	tp := l.tp
 	seq, _ := tp.next()
-	f.cpid = s.tagFrame(f.cpid, seq/tp.frame)
+	k := tp.sndK // seq / frame, without its division when seq follows the frame sent last
+	if seq != tp.sndSeq {
+		k = seq / tp.frame
+	}
+	tp.sndSeq, tp.sndK = seq+tp.frame, k+1
+	f.cpid = s.tagFrame(f.cpid, k)
 	end := seq + int64(bytes)
 	if seq < tp.high {
 		tp.retx += int64(bytes)
@@ -508,6 +543,37 @@ func (s *Packet) transportSent(l *limiter, f *frame, bytes int, e algos.Time) {
 		l.sized.left = max(tp.size-tp.nxt, 0)
 	}
 	s.transportSettle(l, e)
+}
+
+// plainRate says transportSent is rateFrameSent: a rate-based scheme's
+// greedy flow, going on, outside a selective repeat's episode.
+func (tp *transport) plainRate() bool {
+	return tp.rp != nil && tp.size == 0 && tp.recover == 0 && !tp.done
+}
+
+// rateFrameSent is transportSent when plainRate: the frame is the next new
+// one, it asks for no ACK, carries no telemetry, and only the limiter's
+// timer may move.
+func (s *Packet) rateFrameSent(l *limiter, f *frame, bytes int, e algos.Time) {
+	tp := l.tp
+	seq := tp.nxt
+	k := tp.sndK // seq / frame, as transportSent
+	if seq != tp.sndSeq {
+		k = seq / tp.frame
+	}
+	tp.sndSeq, tp.sndK = seq+tp.frame, k+1
+	f.cpid = s.tagFrame(f.cpid, k)
+	end := seq + int64(bytes)
+	if seq < tp.high {
+		tp.retx += int64(bytes)
+	}
+	tp.nxt = end
+	tp.high = max(tp.high, end)
+	tp.inNet++
+	if tp.rtoAt == algos.Never {
+		tp.rtoAt = e + tp.rto()
+	}
+	l.rpTimer = tp.Timer()
 }
 
 // fitINT doubles the telemetry ring when the frames in flight could
@@ -608,9 +674,10 @@ func (s *Packet) transportReceive(l *limiter, f *frame) {
 	if tp.mode == RecoveryNone {
 		// Every frame counts; the ACK says the highest byte received.
 		tp.rcvNxt = max(tp.rcvNxt, seq+bytes)
+		tp.syncRcvK()
 		if tp.rcvNxt >= tp.milestone || (tp.size > 0 && tp.rcvNxt >= tp.size) || tp.ackRequested(f) {
 			tp.milestone = tp.nextMilestone()
-			s.sendAck(l, f, false, -1)
+			s.sendAck(l, f, false, -1, s.now)
 		}
 		if l.sized != nil {
 			s.sizedDelivered(l, s.now)
@@ -626,10 +693,11 @@ func (s *Packet) transportReceive(l *limiter, f *frame) {
 			}
 			tp.rcvd.advance(k)
 		}
+		tp.syncRcvK()
 		complete := tp.size > 0 && tp.rcvNxt >= tp.size
 		if tp.rcvNxt >= tp.milestone || complete || tp.ackRequested(f) {
 			tp.milestone = tp.nextMilestone()
-			s.sendAck(l, f, false, -1)
+			s.sendAck(l, f, false, -1, s.now)
 		}
 		if complete {
 			s.transportComplete(l)
@@ -641,21 +709,227 @@ func (s *Packet) transportReceive(l *limiter, f *frame) {
 				return
 			}
 			tp.rcvd.set(tp.rcvNxt/tp.frame, k)
-			s.sendAck(l, f, true, k)
+			s.sendAck(l, f, true, k, s.now)
 			return
 		}
 		s.delivered[l.id] -= bytes // go-back-N drops what is out of order
 		if s.now >= tp.nackAt || tp.lastNack != tp.rcvNxt {
 			tp.nackAt, tp.lastNack = s.now+nackInterval, tp.rcvNxt
-			s.sendAck(l, f, true, -1)
+			s.sendAck(l, f, true, -1, s.now)
 		}
 	default:
 		s.delivered[l.id] -= bytes // a duplicate
 		if tp.ackRequested(f) {    // and what it has is not yet acknowledged
 			tp.milestone = tp.nextMilestone()
-			s.sendAck(l, f, false, -1)
+			s.sendAck(l, f, false, -1, s.now)
 		}
 	}
+}
+
+// Receipts taken early. A frame that leaves its route's last port reaches
+// its receiver a known time later (the exit link's propagation), and a
+// receipt in order that does not complete its flow changes nothing but the
+// receiver's sequence and the ACK it sends, which reaches the sender no
+// sooner than ackGuard after the receipt: such a receipt is taken as the
+// frame leaves the port, timed at its arrival (receiveEarly), with no
+// event of its own. The other receipts (a gap, a duplicate, the last byte,
+// a notification point, an ACK as a control frame, selective repeat's)
+// run at their arrival, in order, as events of their own (receiveFrame).
+//
+// Receipts are taken early for a rate-based scheme on a chain (a dumbbell,
+// a parking lot), whose receivers are at the last port's egress, under
+// go-back-N. (On a fabric, where a frame's arrival at its receiver follows
+// its departure by the last link's propagation, the runs were found to
+// differ in the order of events at equal times: its receipts run at their
+// arrival. So do an ACK-clocked scheme's: its ACK lets frames go at once,
+// and an ACK sent late keys its sender's host after another host whose
+// frame reaches the same port at the same picosecond, which the exact run
+// keys before it: the two frames enter in the other order.)
+//
+// The port's deliveries' slot then guards the ACKs: keyed ackGuard (less a
+// tick) after the arrival of the frame in service, it makes sure that the
+// port's departures, and the receipts and ACKs they bring, are applied
+// before any of those ACKs can land, whatever else looks at the port
+// meanwhile (receiveStarts, syncReceive). It may do so only while every
+// frame queued behind will be received early too, else a departure it
+// lets run late would start a frame whose receipt must run at its
+// arrival: as a frame joins the deliveries, whether it will is foreseen
+// from its flow's frames queued before it (receiveQueued), and while any
+// that will not waits, or at a port with classes, whose queues the
+// deliveries do not show, the slot is keyed at each arrival, as without
+// early receipts.
+
+// A port's exitSeq holds, besides the sequence number for its deliveries'
+// slot (exitSeqMask), the frames in its deliveries foreseen not to be
+// received early (slowOne each; once the count saturates, it stays), and
+// whether the slot is keyed at a time (guardKeyed), at a guard
+// (guardLazy). (The port's own fields are the port code's.)
+const (
+	exitSeqMask = 1<<44 - 1 // the agenda's sequence numbers fit 44 bits (slotBits)
+	slowOne     = 1 << 44
+	slowMask    = (1<<18 - 1) << 44
+	guardLazy   = 1 << 62
+	guardKeyed  = 1 << 63
+)
+
+// syncRcvK sets rcvK from rcvNxt.
+func (tp *transport) syncRcvK() {
+	tp.rcvK = -1
+	if tp.rcvNxt%tp.frame == 0 {
+		tp.rcvK = tp.rcvNxt / tp.frame
+	}
+}
+
+// indexIs says a frame whose CPID field is cpid has index k.
+func (s *Packet) indexIs(cpid int32, k int64) bool {
+	if shift := s.cpidShift; shift != 0 {
+		return k >= 0 && uint32(cpid)>>shift == uint32(k)<<shift>>shift
+	}
+	return int64(cpid) == k
+}
+
+// receiveQueued foresees, as record r joins port pi's deliveries, whether
+// its receipt will be taken early: its limiter takes receipts early
+// (ackGuard), and r comes in order after its flow's frames queued before
+// it, all of them foreseen early, without completing its flow. If not, r
+// is counted in the port's exitSeq until it goes (frameSlow), and the
+// port's slot, if keyed at a guard, is keyed at the next arrival.
+func (s *Packet) receiveQueued(p *port, pi int32, r *frame) {
+	l := s.lims[r.lim]
+	tp := l.tp
+	if tp == nil {
+		return
+	}
+	if tp.queuedN == 0 { // in step with the receiver again
+		tp.tailK, tp.tailSlow = tp.rcvK, false
+	}
+	tp.queuedN++
+	if l.ackGuard != 0 && !tp.tailSlow && tp.lose == nil && !tp.done && s.indexIs(r.cpid, tp.tailK) &&
+		(tp.size == 0 || tp.tailK*tp.frame+int64(r.bytes) < tp.size) {
+		tp.tailK++
+		r.flags = r.flags&^frameSlow | frameQueued | frameEarly
+		return
+	}
+	tp.tailSlow = true
+	r.flags = r.flags&^frameEarly | frameQueued | frameSlow
+	if p.exitSeq&slowMask != slowMask { // else it saturated: the slot stays keyed at each arrival
+		p.exitSeq += slowOne
+	}
+	if p.exitSeq&guardLazy != 0 {
+		s.syncReceive(pi)
+	}
+}
+
+// receiveGone accounts for record r of limiter l leaving port p's
+// deliveries, received.
+func (s *Packet) receiveGone(p *port, l *limiter, r *frame) {
+	if r.flags&frameQueued != 0 {
+		l.tp.queuedN--
+		if r.flags&frameSlow != 0 && p.exitSeq&slowMask != slowMask {
+			p.exitSeq -= slowOne
+		}
+	}
+}
+
+// receiveEarly: frame f of limiter l, which markEarly found may be
+// received early, reaches its receiver at f.arrive (transportReceive's case
+// of a frame in order, under go-back-N).
+func (s *Packet) receiveEarly(l *limiter, f *frame) {
+	s.events++
+	tp := l.tp
+	tp.early++
+	tp.inNet--
+	tp.rcvNxt += int64(f.bytes) // a whole frame: only a flow's last may be shorter
+	tp.rcvK++
+	if tp.rcvNxt >= tp.milestone || tp.ackRequested(f) {
+		tp.milestone = tp.nextMilestone()
+		s.sendAck(l, f, false, -1, f.arrive)
+	}
+}
+
+// receiveAsItLeaves: the frame leaving port p now for its receiver is
+// received at once if it is the front of the port's deliveries and will
+// be received early (frameEarly: as receiveQueued foresaw, or markEarly
+// found); its record goes.
+func (s *Packet) receiveAsItLeaves(p *port) {
+	if p.exits.len() != p.toReceivers+1 {
+		return // a frame before it is on its way still
+	}
+	if f := p.exits.front(); f.flags&frameEarly != 0 {
+		l := s.lims[f.lim]
+		if f.flags&frameQueued != 0 { // receiveGone, inline
+			l.tp.queuedN--
+			if f.flags&frameSlow != 0 && p.exitSeq&slowMask != slowMask {
+				p.exitSeq -= slowOne
+			}
+		}
+		s.receiveEarly(l, f)
+		p.exits.drop()
+	}
+}
+
+// receiveDeparted receives, as receiveAsItLeaves, the frames that have
+// left port p, at the front of its deliveries, that markEarly allows, and
+// says whether it received any.
+func (s *Packet) receiveDeparted(p *port) bool {
+	any := false
+	for p.exits.len() > p.toReceivers {
+		f := p.exits.front()
+		if !s.markEarly(f) {
+			break
+		}
+		l := s.lims[f.lim]
+		s.receiveEarly(l, f)
+		s.receiveGone(p, l, f)
+		p.exits.drop()
+		any = true
+	}
+	return any
+}
+
+// receiveStarts keys port pi's deliveries' slot as frame r, the front of
+// its deliveries, starts service: at its arrival, or at its guard if it
+// will be received early, as receiveQueued foresaw (frameEarly) if it
+// arrives within the run, and the port may wait for it (lazyGuard),
+// unless the slot is keyed already (at a guard or an arrival before, no
+// later).
+func (s *Packet) receiveStarts(p *port, pi int32, r *frame) {
+	at, lazy := r.arrive, uint64(0)
+	if r.flags&frameEarly != 0 {
+		if r.arrive > s.cfg.Duration {
+			r.flags &^= frameEarly
+		} else if p.lazyGuard() {
+			if p.exitSeq&guardKeyed != 0 {
+				return
+			}
+			at, lazy = at+s.lims[r.lim].ackGuard-1, guardLazy
+		}
+	}
+	s.agenda.setStreamSeq(s.agenda.receiveSlot(pi), at, p.exitSeq&exitSeqMask)
+	p.exitSeq = p.exitSeq&^guardLazy | guardKeyed | lazy
+}
+
+// lazyGuard says port p's deliveries' slot may be keyed at the guard of
+// the frame in service: nothing foreseen not to be received early waits.
+func (p *port) lazyGuard() bool { return p.exitSeq&slowMask == 0 && p.cls == nil }
+
+// markEarly says whether frame r, at the front of its port's deliveries
+// (every frame before it received), in service or gone, may be received
+// as it leaves the port, in its record (frameEarly), and returns it: its
+// limiter takes receipts early, and r arrives within the run, comes in
+// order and leaves its flow incomplete.
+func (s *Packet) markEarly(r *frame) bool {
+	r.flags &^= frameEarly
+	l := s.lims[r.lim]
+	tp := l.tp
+	if l.ackGuard == 0 || tp.lose != nil || tp.done || r.arrive > s.cfg.Duration || !s.indexIs(r.cpid, tp.rcvK) {
+		return false
+	}
+	if tp.size == 0 || tp.rcvNxt+int64(r.bytes) < tp.size {
+		r.flags |= frameEarly
+		return true
+	}
+	return false
 }
 
 // ackRequested says frame f asks for an ACK at once and the receiver owes
@@ -672,21 +946,20 @@ func (tp *transport) ackRequested(f *frame) bool {
 // cumulative sequence: the HPCC code adds ack_every once per ACK, which is
 // the same while the sequence moves a frame at a time.
 func (tp *transport) nextMilestone() int64 {
-	every := tp.s.cfg.Transport.AckEvery
+	every := tp.ackEvery
 	if every <= 1 { // every frame, the default: no division
 		return tp.rcvNxt + 1
 	}
 	return (tp.rcvNxt/every + 1) * every
 }
 
-// sendAck sends the ACK (or NACK) of frame f back to limiter l's sender,
-// over the reverse of f's path.
-func (s *Packet) sendAck(l *limiter, f *frame, nack bool, sack int64) {
+// sendAck sends the ACK (or NACK) of frame f, received at now, back to
+// limiter l's sender, over the reverse of f's path.
+func (s *Packet) sendAck(l *limiter, f *frame, nack bool, sack int64, now algos.Time) {
 	tp := l.tp
-	h := &s.hosts[l.host]
 	at := algos.Never // as a control frame, known when it leaves the last switch
 	if l.back == nil {
-		at = s.now + f.prop - h.fwd + h.bwd + tp.ackDelay
+		at = now + f.prop + tp.ackBack
 		if n := l.acks.len(); n > 0 {
 			at = max(at, l.acks.at(n-1).at) // ACKs on one path stay in order
 		}
@@ -694,7 +967,12 @@ func (s *Packet) sendAck(l *limiter, f *frame, nack bool, sack int64) {
 		s.sendAckFrame(l, f)
 	}
 	tp.acked = tp.rcvNxt
-	m := l.acks.pushSlot()
+	r := &l.acks // its pushSlot, inline
+	if r.n == len(r.buf) {
+		r.grow()
+	}
+	m := &r.buf[(r.head+r.n)&(len(r.buf)-1)]
+	r.n++
 	m.at, m.seq, m.sack, m.sent, m.ints = at, tp.rcvNxt, sack, f.sent, -1
 	m.ece, m.nack, m.nhops = f.flags&frameECN != 0, nack, 0
 	if tp.ints != nil {
@@ -705,7 +983,7 @@ func (s *Packet) sendAck(l *limiter, f *frame, nack bool, sack int64) {
 		l.acksLanded++
 		if l.acks.len() == 1 { // the host's next event may be sooner
 			l.ackAt = at
-			s.syncArrival(h)
+			s.syncArrival(&s.hosts[l.host])
 		}
 	}
 }
@@ -746,7 +1024,8 @@ func (s *Packet) ackFrameLands(lim int32, m *message, at algos.Time) {
 // (runLocal): the host's next arrival is never later than its next ACK's
 // time plus a frame's way to the switch (host.nextArrival).
 func (s *Packet) ackLands(l *limiter) {
-	m := l.acks.pop()
+	m := l.acks.front() // valid until the next push: nothing here sends an ACK
+	l.acks.drop()
 	l.acksLanded--
 	l.ackAt = algos.Never
 	if l.acksLanded > 0 {
@@ -780,6 +1059,20 @@ func (s *Packet) ackLands(l *limiter) {
 			tp.rttvar = (3*tp.rttvar + max(d, -d)) / 4
 			tp.srtt = (7*tp.srtt + rtt) / 8
 		}
+	}
+	if tp.rp != nil && !m.nack && tp.recover == 0 {
+		// A rate-based scheme's plain ACK, the case below without what it
+		// skips: it moves neither the rate nor what is sent next, only the
+		// retransmission timer.
+		switch {
+		case tp.una >= tp.high:
+			tp.rtoAt = algos.Never
+		case progress || tp.rtoAt == algos.Never:
+			tp.rtoAt = now + tp.rto()
+		}
+		l.rpTimer = tp.Timer()
+		s.syncTimer(l)
+		return
 	}
 	if tp.rp == nil { // a rate-based scheme's sender reads no ACK
 		a := &s.ack
