@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -24,7 +25,7 @@ func (e *Experiment) Encode(w io.Writer) error {
 	b.WriteString("# qcnlab experiment\n")
 	enc := toml.NewEncoder(&b)
 	enc.Indent = ""
-	if err := enc.Encode(r); err != nil {
+	if err := enc.Encode(encoded(r)); err != nil {
 		return err
 	}
 	text := keys.DropWhatDoesNotApply(b.String(), r.Network.Topology)
@@ -62,6 +63,32 @@ func (e *Experiment) Encode(w io.Writer) error {
 	}
 	_, err := w.Write(b.Bytes())
 	return err
+}
+
+// encoded is r as the TOML encoder writes it: its fields, its network
+// with its topology's own keys among the others (Network.Encoded).
+func encoded(r *Experiment) any {
+	v := reflect.ValueOf(r).Elem()
+	network := reflect.ValueOf(r.Network.Encoded())
+	var fields []reflect.StructField
+	var values []reflect.Value
+	for i := range v.NumField() {
+		f := v.Type().Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		x := v.Field(i)
+		if f.Name == "Network" {
+			x = network
+		}
+		fields = append(fields, reflect.StructField{Name: f.Name, Type: x.Type(), Tag: f.Tag})
+		values = append(values, x)
+	}
+	out := reflect.New(reflect.StructOf(fields)).Elem()
+	for i, x := range values {
+		out.Field(i).Set(x)
+	}
+	return out.Interface()
 }
 
 // resolvedForSave is Resolved, except for defaults that depend on something
