@@ -76,8 +76,18 @@ func Register(t Topology, order int, own declaration) Topology {
 	}
 	keys.AddTopology(entry)
 	registered[t.Name()] = t
+	for _, k := range entry.Keys {
+		ownPaths[t.Name()] = append(ownPaths[t.Name()], k.Path)
+	}
 	return t
 }
+
+// ownPaths are each topology's own keys, as it declares them.
+var ownPaths = map[string][]string{}
+
+// OwnKeys lists the paths of the own keys the topology of that name
+// declares, in its order.
+func OwnKeys(name string) []string { return slices.Clone(ownPaths[name]) }
 
 // Names lists the registered topologies' names, sorted.
 func Names() []string { return slices.Sorted(maps.Keys(registered)) }
