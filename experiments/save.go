@@ -13,6 +13,7 @@ import (
 	"qcnlab/algos"
 	"qcnlab/experiments/keys"
 	"qcnlab/experiments/tomltext"
+	"qcnlab/experiments/topology"
 	"qcnlab/experiments/userfile"
 )
 
@@ -114,6 +115,7 @@ func (e *Experiment) resolvedForSave() *Experiment {
 		keepIfSame(&r.Warmup, e.Warmup, p.Warmup)
 		keepIfSame(&r.Network.Links, e.Network.Links, p.Network.Links)
 		keepIfSame(&r.Network.HopDelay, e.Network.HopDelay, p.Network.HopDelay)
+		topology.KeepDerivedIfSame(&r.Network, e.Network, p.Network)
 		keepIfSame(&r.Sources.LineRate, e.Sources.LineRate, p.Sources.LineRate)
 		keepIfSame(&r.Sources.InitialRate, e.Sources.InitialRate, p.Sources.InitialRate)
 		keepIfSame(&r.Sources.ForwardDelay, e.Sources.ForwardDelay, p.Sources.ForwardDelay)

@@ -235,3 +235,24 @@ func (n *Network) SetOwn(name string, v any) bool {
 	n.setOwn(o.topology, s.Interface())
 	return true
 }
+
+// KeepDerivedIfSame leaves in r, a network resolved for saving, the value
+// of each own key of its topology whose default follows other keys
+// (keys.Key.Derived: a leaf-spine's uplinks follow network.capacity) only
+// if given sets it, or if point, a point of the sweep, derives the same:
+// written once, it would pin every point to the base point's value.
+func KeepDerivedIfSame(r *Network, given, point Network) {
+	for name, o := range owners {
+		if k, ok := keys.Lookup("network." + name); o.topology != r.Topology || !ok || k.Derived == "" {
+			continue
+		}
+		g, _ := given.OwnValue(name)
+		v, _ := r.OwnValue(name)
+		p, _ := point.OwnValue(name)
+		if g.IsNil() && !v.IsNil() && (p.IsNil() || !reflect.DeepEqual(v.Interface(), p.Interface())) {
+			s := r.ownStruct(o)
+			s.Field(o.field).SetZero()
+			r.setOwn(o.topology, s.Interface())
+		}
+	}
+}
