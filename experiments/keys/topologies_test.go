@@ -33,6 +33,9 @@ func TestTopologiesInOrder(t *testing.T) {
 	if !routing.AppliesTo("custom") || routing.AppliesTo("dumbbell") || routing.Where() != "fabrics" {
 		t.Errorf("network.routing applies to %q", routing.Where())
 	}
+	if got, want := routing.Elsewhere("dumbbell"), `applies to topology = "leaf_spine", "fat_tree" or "custom", not "dumbbell"`; got != want {
+		t.Errorf("network.routing on a dumbbell: %q, want %q", got, want)
+	}
 	// Own keys: the plain ones before the routing, the tables at the end
 	// of [network].
 	paths := Paths()
