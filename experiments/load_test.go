@@ -214,7 +214,7 @@ func TestErrorsNameFileLineAndKey(t *testing.T) {
 		{"override id", "[sources]\ncount = 2\n[[sources.override]]\nids = [0]\n[[sources.override]]\nids = [5]\n",
 			[]string{"bad.toml:6: sources.override[1].ids: source 5 does not exist"}},
 		{"initial above line", "[sources]\nline_rate = \"1Gbps\"\ninitial_rate = \"2Gbps\"\n",
-			[]string{"bad.toml:3: sources.initial_rate:", "above its line rate"}},
+			[]string{"bad.toml:3: sources.initial_rate:", "above the line rate"}},
 		{"syntax", "seed = \n",
 			[]string{"bad.toml:1"}},
 		{"frame size", "[network]\nframe_size = \"10B\"\n",
@@ -303,6 +303,25 @@ func TestSet(t *testing.T) {
 	e.Set("warmup=1s")
 	if err := e.Validate(); err == nil || !strings.Contains(err.Error(), "--set: warmup") {
 		t.Errorf("Validate after a bad --set: %v", err)
+	}
+}
+
+// One mistake draws one error: a duration of 0 is not also the warmup's
+// fault, and a stop before the start of every source is one error naming
+// them all.
+func TestOneMistakeOneError(t *testing.T) {
+	for _, c := range []struct{ set, want string }{
+		{"duration=0", "--set: duration: must be a positive, finite duration"},
+		{"sources.stop=0", "--set: sources.stop: sources 0-3: stop 0s is not after start 0s"},
+	} {
+		e, _ := Builtin(DefaultName)
+		if err := e.Set(c.set); err != nil {
+			t.Fatal(err)
+		}
+		err := e.Validate()
+		if err == nil || err.Error() != c.want {
+			t.Errorf("--set %s: %v, want exactly %q", c.set, err, c.want)
+		}
 	}
 }
 

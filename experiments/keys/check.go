@@ -156,7 +156,9 @@ func checkDescription(_ *Key, f File, bad Bad) {
 
 func checkWarmup(_ *Key, f File, bad Bad) {
 	w, _ := f.Resolved("warmup").(units.Duration)
-	if d := durationAt(f, "duration"); algos.Time(w) >= d {
+	// A duration that is no duration has its own error; the warmup is
+	// not wrong for it.
+	if d := durationAt(f, "duration"); d > 0 && algos.Time(w) >= d {
 		bad("warmup", "must be shorter than the duration (%s)", units.FormatDuration(d))
 	}
 }

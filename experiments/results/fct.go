@@ -145,6 +145,20 @@ func fctCells(started, completed int64, stats ...float64) []string {
 	return cells
 }
 
+// size writes a flow size to three figures in the unit that suits it:
+// flows run from one byte to gigabytes.
+func size(bytes float64) string {
+	for _, u := range []struct {
+		name  string
+		scale float64
+	}{{"GB", 1e9}, {"MB", 1e6}, {"KB", 1e3}} {
+		if bytes >= u.scale {
+			return strconv.FormatFloat(bytes/u.scale, 'g', 3, 64) + u.name
+		}
+	}
+	return strconv.FormatFloat(bytes, 'g', 3, 64) + "B"
+}
+
 func g(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
 // writeFlowsText writes the flows' lines of a run's or a point's block:
@@ -154,7 +168,7 @@ func writeFlowsText(tw io.Writer, f *model.FlowSummary, pooled string) {
 	v := func(m *metrics.Metric) float64 { x, _ := m.Value(run, 0); return x }
 	n := func(m *metrics.Metric) int64 { return int64(v(m)) }
 	fmt.Fprintf(tw, "  flows%s\t%d started, %d completed, %d lost, %d unfinished; mean size %s\n", pooled,
-		n(metrics.FlowsStarted), n(metrics.FlowsCompleted), n(metrics.FlowsLost), n(metrics.FlowsUnfinished), kb(v(metrics.FlowsSizeMean)))
+		n(metrics.FlowsStarted), n(metrics.FlowsCompleted), n(metrics.FlowsLost), n(metrics.FlowsUnfinished), size(v(metrics.FlowsSizeMean)))
 	line := func(name string, completed int64, fctMean, fct50, fct95, fct99, slowMean, slow50, slow95, slow99 float64) {
 		if completed == 0 {
 			fmt.Fprintf(tw, "  %s\tnone completed\n", name)

@@ -52,6 +52,15 @@ func TestSecondsReadInTheirUnit(t *testing.T) {
 	}
 }
 
+// A flow's mean size reads in its unit, from one byte to gigabytes.
+func TestFlowSizesReadInTheirUnit(t *testing.T) {
+	for x, want := range map[float64]string{1: "1B", 640: "640B", 1500: "1.5KB", 1638274: "1.64MB", 2e9: "2GB", 0: "0B"} {
+		if got := size(x); got != want {
+			t.Errorf("size(%g) = %q, want %q", x, got, want)
+		}
+	}
+}
+
 func ptr(x float64) *float64 { return &x }
 
 // A sweep over seeds: one block per point with means and intervals, the

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 
 	"qcnlab/algos"
 	"qcnlab/experiments/topology"
@@ -164,22 +165,60 @@ func Check(s Sources, links int, configs []model.SourceConfig, bad func(key, for
 			}
 		}
 	}
+	// Sources that share a key and a fault share one error: --set
+	// sources.stop=0 is one mistake, not one per source.
+	type fault struct{ key, msg string }
+	var faults []fault
+	ids := map[fault][]int{}
+	add := func(i int, key, format string, args ...any) {
+		f := fault{key, fmt.Sprintf(format, args...)}
+		if _, seen := ids[f]; !seen {
+			faults = append(faults, f)
+		}
+		ids[f] = append(ids[f], i)
+	}
 	for i, c := range configs {
-		key := fmt.Sprintf("source %d", i)
 		switch {
 		case c.InitialRate <= 0 || c.LineRate <= 0:
 			// reported above
 		case c.LineRate < units.MinRate || c.InitialRate < units.MinRate:
-			bad(Key(s, i, "line_rate"), "%s: rates must be at least %s", key, units.FormatRate(units.MinRate))
+			add(i, Key(s, i, "line_rate"), "rates must be at least %s", units.FormatRate(units.MinRate))
 		case c.InitialRate > c.LineRate:
-			bad(Key(s, i, "initial_rate"), "%s: initial rate %s is above its line rate %s", key,
+			add(i, Key(s, i, "initial_rate"), "initial rate %s is above the line rate %s",
 				units.FormatRate(c.InitialRate), units.FormatRate(c.LineRate))
 		case c.Stop <= c.Start:
-			bad(Key(s, i, "stop"), "%s: stops at %s, not after it starts at %s", key,
+			add(i, Key(s, i, "stop"), "stop %s is not after start %s",
 				units.FormatDuration(c.Stop), units.FormatDuration(c.Start))
 		case c.ForwardDelay == algos.Never || c.BackwardDelay == algos.Never:
-			bad(Key(s, i, "forward_delay"), "%s: delays must be finite", key)
+			add(i, Key(s, i, "forward_delay"), "delays must be finite")
 		}
 	}
+	for _, f := range faults {
+		bad(f.key, "%s: %s", sourceList(ids[f]), f.msg)
+	}
+}
 
+// sourceList names sources by their ids, in order: "source 2",
+// "sources 0-3", "sources 1, 4-6".
+func sourceList(ids []int) string {
+	if len(ids) == 1 {
+		return fmt.Sprintf("source %d", ids[0])
+	}
+	var b strings.Builder
+	for i := 0; i < len(ids); {
+		j := i
+		for j+1 < len(ids) && ids[j+1] == ids[j]+1 {
+			j++
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		if j > i {
+			fmt.Fprintf(&b, "%d-%d", ids[i], ids[j])
+		} else {
+			fmt.Fprintf(&b, "%d", ids[i])
+		}
+		i = j + 1
+	}
+	return "sources " + b.String()
 }
