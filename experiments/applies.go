@@ -2,7 +2,6 @@ package experiments
 
 import (
 	"regexp"
-	"slices"
 	"strings"
 
 	"qcnlab/experiments/keys"
@@ -19,7 +18,7 @@ var elementIndex = regexp.MustCompile(`\[\d+\]`)
 // silently ignored.
 func (e *Experiment) scopeErrors(bad func(key, format string, args ...any)) {
 	topology := e.Network.Topology
-	if !slices.Contains(Topologies, topology) {
+	if !keys.IsTopology(topology) {
 		return // reported as such
 	}
 	set := sortedKeys(e.origin)

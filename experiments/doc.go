@@ -40,7 +40,8 @@
 // README's table read it, and a test keeps it equal to the schema
 // (registry_test.go). Adding a key is its schema field, its registry entry
 // and the code that reads it; adding a topology is one file of package
-// topology and its keys' entries; adding a metric is its summary field
+// topology, which declares its own keys (their entries and the struct that
+// holds their values) with the rest of it; adding a metric is its summary field
 // and its entry in package metrics, which writes it to summary.json's
 // readers, results.csv, the figures and the stability criteria.
 package experiments

@@ -16,6 +16,7 @@ import (
 	"qcnlab/experiments/keys"
 	"qcnlab/experiments/sweep"
 	"qcnlab/experiments/tomltext"
+	"qcnlab/experiments/topology"
 	"qcnlab/experiments/userfile"
 	"qcnlab/units"
 )
@@ -158,9 +159,21 @@ func (e *Experiment) decode(where, text string, snippet bool) error {
 		}
 		doc.Experiment.Seed = uint64(*doc.Seed)
 	}
+	// The topologies' own keys: each topology's struct of them.
+	unknownOwn, ownErrs := topology.DecodeOwn(text, &doc.Experiment.Network)
+	if len(ownErrs) > 0 {
+		var values map[string]any
+		toml.Decode(text, &values)
+		for _, err := range ownErrs {
+			errs = append(errs, elementError(tomltext.TypeError(tomltext.DecodeError(where, snippet, err), func(key string) any { return tomltext.Lookup(values, key) }), text))
+		}
+	}
 	for _, k := range md.Undecoded() {
 		if k[0] == "params" || k[0] == "sweep" {
 			continue // decoded below
+		}
+		if topology.IsOwn(k) && !slices.ContainsFunc(unknownOwn, func(u toml.Key) bool { return u.String() == k.String() }) {
+			continue
 		}
 		errs = append(errs, elementError(&Error{Where: loc(k.String(), 0), Key: k.String(), Msg: "unknown key" + tomltext.Suggest(keys.Paths(), k)}, text))
 	}

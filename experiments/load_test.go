@@ -79,6 +79,24 @@ func assertRoundTrip(t *testing.T, e *Experiment) {
 	}
 }
 
+// A topology's own key whose default follows a swept key is not pinned to
+// the base point's value by saving: a leaf-spine's uplinks follow the
+// swept network.capacity after a round trip as before it.
+func TestSavedSweepKeepsDerivedTopologyKeys(t *testing.T) {
+	e, err := Parse("ls.toml", []byte("duration = \"5ms\"\n[network]\ntopology = \"leaf_spine\"\n[sweep]\n\"network.capacity\" = [\"10Gbps\", \"40Gbps\"]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := e.Encode(&b); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "uplink_capacity") {
+		t.Errorf("saved with the base point's uplink_capacity:\n%s", b.String())
+	}
+	assertRoundTrip(t, e)
+}
+
 func TestSavedFileIsComplete(t *testing.T) {
 	e, _ := Builtin(DefaultName)
 	var b bytes.Buffer

@@ -9,12 +9,20 @@ import (
 
 	"qcnlab/experiments/keys"
 	"qcnlab/experiments/tomltext"
+	"qcnlab/experiments/topology"
 )
 
-// fieldByTOML is the field of struct type t that TOML names name.
+// fieldByTOML is the field of struct type t that TOML names name: in
+// [network], a topology's own key is a field of its struct of them
+// (topology.OwnType), without an index.
 func fieldByTOML(t reflect.Type, name string) (reflect.StructField, bool) {
 	if t.Kind() != reflect.Struct {
 		return reflect.StructField{}, false
+	}
+	if t == reflect.TypeFor[Network]() {
+		if typ, ok := topology.OwnType(name); ok {
+			return reflect.StructField{Name: name, Type: typ}, true
+		}
 	}
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
@@ -37,7 +45,11 @@ func valueAt(e *Experiment, path string) (reflect.Value, bool) {
 		if !ok {
 			return reflect.Value{}, false
 		}
-		v = v.FieldByIndex(f.Index)
+		if f.Index == nil { // a topology's own key
+			v, _ = v.Interface().(Network).OwnValue(part)
+		} else {
+			v = v.FieldByIndex(f.Index)
+		}
 		if indexed {
 			i, err := strconv.Atoi(strings.TrimSuffix(index, "]"))
 			if err != nil || v.Kind() != reflect.Slice || i < 0 || i >= v.Len() {
@@ -81,8 +93,8 @@ func KeyDefaults() map[string]string {
 			continue
 		}
 		topology := Default().Network.Topology
-		if k.Topologies != nil {
-			topology = k.Topologies[0]
+		if on := keys.Named(k.Topologies); len(on) > 0 {
+			topology = on[0]
 		}
 		r, ok := resolved[topology]
 		if !ok {

@@ -17,8 +17,16 @@ func schemaPaths() map[string]reflect.Type {
 	out := map[string]reflect.Type{}
 	var walk func(prefix string, t reflect.Type)
 	walk = func(prefix string, t reflect.Type) {
-		for i := 0; i < t.NumField(); i++ {
-			f := t.Field(i)
+		fields := reflect.VisibleFields(t)
+		if t == reflect.TypeFor[Network]() { // and the topologies' own keys
+			for _, k := range keys.All {
+				name, ok := strings.CutPrefix(k.Path, "network.")
+				if typ, own := topology.OwnType(name); ok && own {
+					fields = append(fields, reflect.StructField{Name: name, Type: typ, Tag: reflect.StructTag(`toml:"` + name + `"`)})
+				}
+			}
+		}
+		for _, f := range fields {
 			tag, _, _ := strings.Cut(f.Tag.Get("toml"), ",")
 			if tag == "" || tag == "-" {
 				continue
@@ -109,9 +117,9 @@ func TestRegistryScopesAreErrors(t *testing.T) {
 		if k.Topologies == nil || k.Kind == keys.Table || k.Kind == keys.Tables || keys.InRepeated(k.Path) {
 			continue
 		}
-		other := keys.Fabrics[0]
-		if slices.Contains(k.Topologies, other) {
-			other = keys.Chains[0]
+		other := keys.Fabrics()[0]
+		if k.AppliesTo(other) {
+			other = keys.Chains()[0]
 		}
 		def, ok := KeyDefaults()[k.Path]
 		if !ok {
@@ -137,16 +145,16 @@ func TestRegistryScopesAreErrors(t *testing.T) {
 // The registered topologies are the registry's, each a chain or a fabric
 // as the registry says.
 func TestTopologiesAreRegistered(t *testing.T) {
-	want := slices.Sorted(slices.Values(slices.Concat(keys.Chains, keys.Fabrics)))
+	want := slices.Sorted(slices.Values(keys.Topologies()))
 	if got := topology.Names(); !slices.Equal(got, want) {
 		t.Errorf("registered topologies %q, the registry's %q", got, want)
 	}
-	for _, name := range keys.Chains {
+	for _, name := range keys.Chains() {
 		if topology.Chain(name) == nil {
 			t.Errorf("%s: not a registered chain", name)
 		}
 	}
-	for _, name := range keys.Fabrics {
+	for _, name := range keys.Fabrics() {
 		if topology.Fabric(name) == nil {
 			t.Errorf("%s: not a registered fabric", name)
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -12,6 +13,7 @@ import (
 	"qcnlab/algos"
 	"qcnlab/experiments/keys"
 	"qcnlab/experiments/tomltext"
+	"qcnlab/experiments/topology"
 	"qcnlab/experiments/userfile"
 )
 
@@ -24,7 +26,7 @@ func (e *Experiment) Encode(w io.Writer) error {
 	b.WriteString("# qcnlab experiment\n")
 	enc := toml.NewEncoder(&b)
 	enc.Indent = ""
-	if err := enc.Encode(r); err != nil {
+	if err := enc.Encode(encoded(r)); err != nil {
 		return err
 	}
 	text := keys.DropWhatDoesNotApply(b.String(), r.Network.Topology)
@@ -64,6 +66,32 @@ func (e *Experiment) Encode(w io.Writer) error {
 	return err
 }
 
+// encoded is r as the TOML encoder writes it: its fields, its network
+// with its topology's own keys among the others (Network.Encoded).
+func encoded(r *Experiment) any {
+	v := reflect.ValueOf(r).Elem()
+	network := reflect.ValueOf(r.Network.Encoded())
+	var fields []reflect.StructField
+	var values []reflect.Value
+	for i := range v.NumField() {
+		f := v.Type().Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		x := v.Field(i)
+		if f.Name == "Network" {
+			x = network
+		}
+		fields = append(fields, reflect.StructField{Name: f.Name, Type: x.Type(), Tag: f.Tag})
+		values = append(values, x)
+	}
+	out := reflect.New(reflect.StructOf(fields)).Elem()
+	for i, x := range values {
+		out.Field(i).Set(x)
+	}
+	return out.Interface()
+}
+
 // resolvedForSave is Resolved, except for defaults that depend on something
 // the sweep varies (the delays on network.rtt, DSM's m on the delays, QCN-T's
 // timer on sources.count, ...): written once they would pin every point of
@@ -87,6 +115,7 @@ func (e *Experiment) resolvedForSave() *Experiment {
 		keepIfSame(&r.Warmup, e.Warmup, p.Warmup)
 		keepIfSame(&r.Network.Links, e.Network.Links, p.Network.Links)
 		keepIfSame(&r.Network.HopDelay, e.Network.HopDelay, p.Network.HopDelay)
+		topology.KeepDerivedIfSame(&r.Network, e.Network, p.Network)
 		keepIfSame(&r.Sources.LineRate, e.Sources.LineRate, p.Sources.LineRate)
 		keepIfSame(&r.Sources.InitialRate, e.Sources.InitialRate, p.Sources.InitialRate)
 		keepIfSame(&r.Sources.ForwardDelay, e.Sources.ForwardDelay, p.Sources.ForwardDelay)

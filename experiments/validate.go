@@ -13,9 +13,6 @@ import (
 	"qcnlab/units"
 )
 
-// Topologies the experiment file accepts.
-var Topologies = keys.Choices("network.topology")
-
 // Validate checks the whole experiment and reports every problem, each with
 // the place its key was set.
 func (e *Experiment) Validate() error {

@@ -58,8 +58,7 @@ func Experiment(setup Setup) (*experiments.Experiment, error) {
 		if setup.Topology != "fat_tree" {
 			return nil, fmt.Errorf("--k: a %s has no k; --topology fat_tree has", setup.Topology)
 		}
-		k := setup.K
-		e.Network.K = &k
+		e.Network.SetOwn("k", setup.K)
 	}
 	for _, s := range setup.Sets {
 		if err := e.Set(s); err != nil {
@@ -79,7 +78,10 @@ func Description(e *experiments.Experiment) string {
 		if s := e.Traffic.FlowSize; s != "" && s != "greedy" {
 			size = s + " flows"
 		}
-		k := *n.K
+		k := 0
+		if v, ok := n.OwnValue("k"); ok && !v.IsNil() {
+			k = int(v.Elem().Int())
+		}
 		return fmt.Sprintf("%s permutation of %s on a k = %d fat-tree (%d hosts, %s, %s buffers, %s links), one core:",
 			e.Algorithms[0], size, k, k*k*k/4, units.FormatRate(float64(n.Capacity)), units.FormatBytes(float64(n.Buffer)),
 			e.FabricHopDelay())

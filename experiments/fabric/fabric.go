@@ -112,10 +112,12 @@ var built = struct {
 	bytes float64 // their routing tables and ports, about
 }{last: map[string]*model.Fabric{}}
 
-// key is what a fabric is built from, as text.
+// key is what a fabric is built from, as text: the topology's own keys
+// too, which the network holds apart (topology.Own).
 func (s Spec) key() string {
 	var b strings.Builder
 	toml.NewEncoder(&b).Encode(s)
+	toml.NewEncoder(&b).Encode(s.Network.Own)
 	return b.String()
 }
 

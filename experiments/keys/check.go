@@ -68,8 +68,8 @@ const MaxPhases = 1000
 // registry's order. An unknown topology (reported as such) has its keys
 // checked as a chain's, as the rest of Validate checks it.
 func Run(topology string, f File, bad Bad) {
-	if !slices.Contains(Chains, topology) && !slices.Contains(Fabrics, topology) {
-		topology = Chains[0]
+	if !IsTopology(topology) {
+		topology = Chains()[0]
 	}
 	for i := range All {
 		if k := &All[i]; k.Rule != nil && k.AppliesTo(topology) {

@@ -20,7 +20,7 @@ import (
 type Cross struct {
 	Name string   // what it weighs, a few words
 	Keys []string // the keys it reads and blames, registered ones
-	// Topologies are where it runs, nil for all.
+	// Topologies are where it runs, nil for all (as Key.Topologies).
 	Topologies []string
 	Check      func(f File, bad Bad)
 }
@@ -30,11 +30,11 @@ type Cross struct {
 // plain paths): that key's own message says what is wrong, and the rule,
 // reading a value that cannot stand, would only add a second one.
 func RunCross(topology string, f File, refused map[string]bool, bad Bad) {
-	if !slices.Contains(Chains, topology) && !slices.Contains(Fabrics, topology) {
-		topology = Chains[0] // as Run
+	if !IsTopology(topology) {
+		topology = Chains()[0] // as Run
 	}
 	for _, c := range CrossRules {
-		if c.Topologies != nil && !slices.Contains(c.Topologies, topology) {
+		if c.Topologies != nil && !slices.Contains(Named(c.Topologies), topology) {
 			continue
 		}
 		if slices.ContainsFunc(c.Keys, func(k string) bool { return refused[k] }) {
@@ -47,11 +47,11 @@ func RunCross(topology string, f File, refused map[string]bool, bad Bad) {
 // CrossRules are every rule that weighs keys against each other, in the
 // order Validate reports them.
 var CrossRules = []Cross{
-	{Name: "seed 002's convergence model against the sources", Topologies: Chains,
+	{Name: "seed 002's convergence model against the sources", Topologies: chainsOnly,
 		Keys:  []string{"model", "sources.count", "duration", "sources.start", "sources.stop", "sources.override.start", "sources.override.stop", "traffic.long_flows", "traffic.short_flow_rate", "network.pfc"},
 		Check: checkConvergence},
-	{Name: "a fabric's model and traffic", Topologies: Fabrics, Keys: []string{"traffic.long_flows", "network.topology", "model"}, Check: checkFabricModel},
-	{Name: "a fabric's pattern and [[flows]] against its hosts", Topologies: Fabrics,
+	{Name: "a fabric's model and traffic", Topologies: fabricsOnly, Keys: []string{"traffic.long_flows", "network.topology", "model"}, Check: checkFabricModel},
+	{Name: "a fabric's pattern and [[flows]] against its hosts", Topologies: fabricsOnly,
 		Keys:  []string{"traffic.flow_size", "traffic.pattern", "traffic.incast_to", "traffic.incast_from", "traffic.incast_senders", "traffic.incast_jitter", "traffic.incast_start", "traffic.load", "traffic.short_flow_rate", "flows.from", "flows.to", "flows.size", "flows.start", "flows.stop"},
 		Check: checkPattern},
 	{Name: "capacity changes against the model, the run and the links", Keys: []string{"network.changes", "network.feedback_latency", "model", "duration", "network.changes.at", "network.changes.capacity", "network.changes.link"}, Check: checkChanges},
@@ -174,7 +174,7 @@ func checkChanges(f File, bad Bad) {
 	}
 	d := durationAt(f, "duration")
 	links := f.Ports()
-	fabric := slices.Contains(Fabrics, textAt(f, "network.topology"))
+	fabric := IsFabric(textAt(f, "network.topology"))
 	for i := range changes {
 		key := fmt.Sprintf("network.changes[%d]", i)
 		switch at, ok := f.Value(key + ".at").(units.Duration); {
@@ -285,7 +285,7 @@ func checkBufferModel(f File, bad Bad) {
 	}
 	whole("network.switch_buffer", 2*float64(frame))
 	whole("network.queue_reserve", 0)
-	if shared && !slices.Contains(Fabrics, textAt(f, "network.topology")) {
+	if shared && !IsFabric(textAt(f, "network.topology")) {
 		// A chain's switch has one port: its queues' reserves must leave
 		// two frames of its buffer to share (a fabric's switches are
 		// checked as the network is built, model.ReserveError).
@@ -374,7 +374,7 @@ func checkControlFrames(f File, bad Bad) {
 	}
 	pfc, _ := f.Value("network.pfc").(bool)
 	switch {
-	case !slices.Contains(Fabrics, textAt(f, "network.topology")):
+	case !IsFabric(textAt(f, "network.topology")):
 		bad("network.control_frames", "a chain's reverse ports are not simulated: its feedback travels out of band")
 		return
 	case textAt(f, "network.routing") == "spray":

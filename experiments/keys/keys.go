@@ -75,7 +75,9 @@ type Key struct {
 	// else than on a chain; empty when it means the same.
 	FabricDoc string
 	// Topologies and Models are where the key applies, nil for all: set
-	// elsewhere it is an error, never silently ignored.
+	// elsewhere it is an error, never silently ignored. A topology is
+	// named, or its family is (OnChains, OnFabrics: every topology of
+	// the family, however many are registered).
 	Topologies []string
 	Models     []string
 	// Step is the spacing of a whole-number key's values when only every
@@ -86,12 +88,6 @@ type Key struct {
 	// kind says all: run on every file whose topology it applies to.
 	Rule Rule
 }
-
-// The topologies, by the way their traffic is built.
-var (
-	Chains  = []string{"dumbbell", "parking_lot"}
-	Fabrics = []string{"leaf_spine", "fat_tree", "custom"}
-)
 
 // Lookup returns the key at path; an element's index ("flows[2].to") is
 // ignored.
@@ -171,26 +167,22 @@ func StepOf(path string) int {
 
 // AppliesTo reports whether the key applies to a topology.
 func (k *Key) AppliesTo(topology string) bool {
-	return k.Topologies == nil || slices.Contains(k.Topologies, topology)
+	return k.Topologies == nil || slices.Contains(Named(k.Topologies), topology)
 }
 
 // DocFor is the key's doc line on a topology.
 func (k *Key) DocFor(topology string) string {
-	if k.FabricDoc != "" && slices.Contains(Fabrics, topology) {
+	if k.FabricDoc != "" && IsFabric(topology) {
 		return k.FabricDoc
 	}
 	return k.Doc
 }
 
-// Where says where the key applies: "all", or its topologies and models.
+// Where says where the key applies: "all", or its topologies (a family
+// by its word: "fabrics") and models.
 func (k *Key) Where() string {
 	var parts []string
-	switch {
-	case slices.Equal(k.Topologies, Chains):
-		parts = append(parts, "chains")
-	case slices.Equal(k.Topologies, Fabrics):
-		parts = append(parts, "fabrics")
-	case k.Topologies != nil:
+	if k.Topologies != nil {
 		parts = append(parts, strings.Join(k.Topologies, ", "))
 	}
 	if k.Models != nil {
@@ -219,7 +211,7 @@ func (k *Key) Check() error {
 		}
 	}
 	for _, t := range k.Topologies {
-		if !slices.Contains(Chains, t) && !slices.Contains(Fabrics, t) {
+		if t != OnChains && t != OnFabrics && !IsTopology(t) {
 			return fmt.Errorf("%s: unknown topology %q", k.Path, t)
 		}
 	}

@@ -26,8 +26,8 @@ func Scoped() []*Key {
 // Elsewhere says, for a file on topology, where the key applies and what
 // to use instead.
 func (k *Key) Elsewhere(topology string) string {
-	key, topologies := k.Path, k.Topologies
-	if slices.Equal(topologies, Chains) && slices.Contains(Fabrics, topology) {
+	key, topologies := k.Path, Named(k.Topologies)
+	if slices.Equal(k.Topologies, chainsOnly) && IsFabric(topology) {
 		return fmt.Sprintf("a %s fabric has no %s: its delays are its links' (network.hop_delay, [[network.link]] delay) and its traffic is [traffic] pattern and [[flows]]",
 			topology, key)
 	}

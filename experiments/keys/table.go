@@ -1,19 +1,20 @@
 package keys
 
-import (
-	"slices"
-
-	"qcnlab/model"
-)
+import "qcnlab/model"
 
 var (
-	chainsOnly  = Chains
-	fabricsOnly = Fabrics
+	chainsOnly  = []string{OnChains}
+	fabricsOnly = []string{OnFabrics}
 	packetOnly  = []string{"packet"}
 )
 
-// All is every key of an experiment file, in the order of a saved file.
-var All = []Key{
+// All is every key of an experiment file, in the order of a saved file:
+// the table, with the topologies' own keys (AddTopology).
+var All = build()
+
+// table is every key but the topologies' own, in the order of a saved
+// file; network.topology's words are the registered topologies'.
+var table = []Key{
 	{Path: "name", Kind: Text, Doc: "the experiment's name: the workbench's save path, the report's and figures' titles", Derived: "the file's name", Rule: checkName},
 	{Path: "description", Kind: Text, Doc: "what the experiment shows, a paragraph", Rule: checkDescription},
 	{Path: "seed", Kind: Count, Doc: "seed of every random stream; same seed, same run"},
@@ -23,7 +24,7 @@ var All = []Key{
 	{Path: "algorithms", Kind: List, Unit: "scheme names", Doc: "the schemes, each run on the same scenario and seed", Cost: "a run each, at every point of the sweep", Rule: checkAlgorithms},
 
 	{Path: "network", Kind: Table, Doc: "the network: its topology, links and switches"},
-	{Path: "network.topology", Kind: Choice, Choices: slices.Concat(Chains, Fabrics), Doc: "dumbbell or parking_lot (a chain of bottlenecks); leaf_spine, fat_tree or custom (a fabric)", Rule: oneOf},
+	{Path: "network.topology", Kind: Choice, Doc: "the topology (build writes in the words and this line)", Rule: oneOf},
 	{Path: "network.capacity", Kind: Rate, Doc: "rate of each bottleneck link", FabricDoc: "rate of the host links (every link of a fat-tree)", Cost: "events grow linearly with it (frames per second)", Rule: minRate},
 	{Path: "network.buffer", Kind: Bytes, Doc: "buffer of each bottleneck (drop-tail)", FabricDoc: "buffer of every switch egress port (drop-tail)", Rule: checkBuffer},
 	{Path: "network.frame_size", Kind: Bytes, Doc: "data frame size", Cost: "events grow as it shrinks", Rule: checkFrameSize},
@@ -58,24 +59,8 @@ var All = []Key{
 	{Path: "network.changes.link", Kind: Count, Models: packetOnly, Derived: "every link", Doc: "the link it changes"},
 	{Path: "network.clock_ppm", Kind: Number, Unit: "ppm", Derived: "100 on a fabric, 0 on a chain", Doc: "bound of each host's clock offset, drawn from the seed: breaks the lock-step of line-rate senders", Rule: checkClockPPM},
 	{Path: "network.switch_jitter", Kind: Duration, Derived: "one frame time on a fabric, 0 on a chain", Doc: "a switch's forwarding latency varies by up to this", Rule: checkSwitchJitter},
-	{Path: "network.leaves", Kind: Count, Topologies: []string{"leaf_spine"}, Doc: "leaf (top-of-rack) switches", Cost: "hosts, links and routing tables grow with it"},
-	{Path: "network.spines", Kind: Count, Topologies: []string{"leaf_spine"}, Doc: "spine switches, each linked to every leaf", Cost: "links and routing tables grow with it"},
-	{Path: "network.hosts_per_leaf", Kind: Count, Topologies: []string{"leaf_spine"}, Doc: "hosts under each leaf", Cost: "hosts and flows grow with it"},
-	{Path: "network.uplink_capacity", Kind: Rate, Topologies: []string{"leaf_spine"}, Derived: "network.capacity", Doc: "rate of the leaf-spine links"},
-	{Path: "network.k", Kind: Count, Topologies: []string{"fat_tree"}, Step: 2, Doc: "ports of every switch (even): k^3/4 hosts", Cost: "hosts and ports grow with k^3 (its routes are a formula, no table)"},
 	{Path: "network.routing", Kind: Choice, Choices: []string{"ecmp", "spray"}, Topologies: fabricsOnly, Derived: "ecmp", Doc: "ecmp (a path per flow, by hash) or spray (a next hop per frame)", Rule: setOneOf},
 	{Path: "network.spray", Kind: Choice, Choices: []string{"round_robin", "random"}, Topologies: fabricsOnly, Derived: "round_robin, with routing = \"spray\"", Doc: "how spray picks a frame's next hop", Rule: checkSpray},
-	{Path: "network.node", Kind: Tables, Topologies: []string{"custom"}, Doc: "[[network.node]]: a custom fabric's nodes", Cost: "nodes and routing tables grow with them"},
-	{Path: "network.node.name", Kind: Text, Topologies: []string{"custom"}, Doc: "the node's name, which links name"},
-	{Path: "network.node.kind", Kind: Choice, Choices: []string{"host", "switch"}, Topologies: []string{"custom"}, Doc: "host or switch"},
-	{Path: "network.node.tier", Kind: Text, Topologies: []string{"custom"}, Doc: "the layer the summary's tiers sum it into"},
-	{Path: "network.node.level", Kind: Count, Topologies: []string{"custom"}, Doc: "the tier's height, for the order of the tiers"},
-	{Path: "network.link", Kind: Tables, Topologies: []string{"custom"}, Doc: "[[network.link]]: a custom fabric's links", Cost: "links and switch ports grow with them"},
-	{Path: "network.link.a", Kind: Text, Topologies: []string{"custom"}, Doc: "one end, a node's name"},
-	{Path: "network.link.b", Kind: Text, Topologies: []string{"custom"}, Doc: "the other end"},
-	{Path: "network.link.capacity", Kind: Rate, Topologies: []string{"custom"}, Derived: "network.capacity", Doc: "the link's rate"},
-	{Path: "network.link.delay", Kind: Delay, Topologies: []string{"custom"}, Derived: "network.hop_delay", Doc: "the link's propagation"},
-	{Path: "network.link.buffer", Kind: Bytes, Topologies: []string{"custom"}, Derived: "network.buffer", Doc: "the buffer of its switch egress ports"},
 
 	{Path: "sources", Kind: Table, Topologies: chainsOnly, Doc: "a chain's sources"},
 	{Path: "sources.count", Kind: Count, Topologies: chainsOnly, Doc: "number of greedy sources", Cost: "memory and events grow with it", Rule: checkSourceCount},

@@ -163,8 +163,7 @@ func ecmpEdit(routing string, ss ...int) func(e *experiments.Experiment) {
 			}
 		}
 		e.Sweep = sweep
-		k := 8
-		e.Network.K = &k
+		e.Network.SetOwn("k", 8)
 		e.Network.Routing = routing
 		if routing == "spray" {
 			e.Network.Spray = "random"

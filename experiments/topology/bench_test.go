@@ -22,7 +22,7 @@ func TestBenchmarksAreTheTopologiesThatSayHow(t *testing.T) {
 	n := Network{Topology: "fat_tree"}
 	b, _ := BenchOf("fat_tree")
 	b.Size(&n)
-	if n.K == nil || *n.K != 8 {
-		t.Errorf("the fat-tree's benchmark is k = 8, got %v", n.K)
+	if k := fatTreeOwn.Of(n).K; k == nil || *k != 8 {
+		t.Errorf("the fat-tree's benchmark is k = 8, got %v", k)
 	}
 }

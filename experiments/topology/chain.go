@@ -30,8 +30,8 @@ func (c chain) Validate(Network, Bad) {} // validateChain checks every chain's k
 // A dumbbell: one congestible link. A parking lot: a chain of them, two
 // unless network.links says.
 var (
-	_ = Register(dumbbell{chain{name: "dumbbell", defaultLinks: 1, maxLinks: 1}})
-	_ = Register(chain{name: "parking_lot", defaultLinks: 2, maxLinks: MaxChainLinks})
+	_ = Register(dumbbell{chain{name: "dumbbell", defaultLinks: 1, maxLinks: 1}}, 10, nil)
+	_ = Register(chain{name: "parking_lot", defaultLinks: 2, maxLinks: MaxChainLinks}, 20, nil)
 )
 
 // MaxChainLinks is the most links a chain may have.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"qcnlab/algos"
+	"qcnlab/experiments/keys"
 	"qcnlab/model"
 	"qcnlab/model/topo"
 )
@@ -13,42 +14,60 @@ import (
 // link at network.capacity.
 type fatTree struct{}
 
-var _ = Register(fatTree{})
+// fatTreeKeys are the keys only a fat-tree reads.
+type fatTreeKeys struct {
+	K *int `toml:"k,omitempty"`
+}
+
+var fatTreeOwn = &Keys[fatTreeKeys]{Entries: []keys.Key{
+	{Path: "network.k", Kind: keys.Count, Step: 2, Doc: "ports of every switch (even): k^3/4 hosts", Cost: "hosts and ports grow with k^3 (its routes are a formula, no table)"},
+}}
+
+// A fat-tree is listed after the leaf-spine.
+var _ = Register(fatTree{}, 20, fatTreeOwn)
 
 // defaultK is the k of a fat-tree the file leaves it out of: sixteen hosts.
 const defaultK = 4
 
+// MaxFatTreeK bounds a fat-tree's k: 16,000 hosts.
+const MaxFatTreeK = 40
+
 func (fatTree) Name() string { return "fat_tree" }
 
 func (fatTree) Sized(n *Network) {
-	if n.K == nil {
-		n.K = ptr(defaultK)
+	if k := fatTreeOwn.Of(*n); k.K == nil {
+		k.K = ptr(defaultK)
+		fatTreeOwn.Set(n, k)
 	}
+}
+
+// k is the fat-tree's k, its default written in.
+func (t fatTree) k(n Network) int {
+	t.Sized(&n)
+	return *fatTreeOwn.Of(n).K
 }
 
 func (t fatTree) Hosts(n Network) int {
-	t.Sized(&n)
-	if *n.K < 2 || *n.K > MaxFatTreeK {
+	k := t.k(n)
+	if k < 2 || k > MaxFatTreeK {
 		return 0
 	}
-	return *n.K * *n.K * *n.K / 4
+	return k * k * k / 4
 }
 
 func (t fatTree) Ports(n Network) int {
-	t.Sized(&n)
 	if t.Hosts(n) == 0 {
 		return 0
 	}
-	k := *n.K
+	k := t.k(n)
 	return (k*k + k*k/4) * k
 }
 
 func (t fatTree) Shape(n Network) (s Shape, ok bool) {
-	t.Sized(&n)
 	if t.Hosts(n) == 0 {
 		return s, false
 	}
-	k := float64(*n.K)
+	k := float64(t.k(n))
 	s.Nodes = k*k*k/4 + 5*k*k/4
 	s.Links = 3 * k * k * k / 4
 	s.SwitchPorts = 5 * k * k * k / 4
@@ -63,8 +82,8 @@ func (t fatTree) Shape(n Network) (s Shape, ok bool) {
 func (fatTree) SizeKey(Network) string { return "network.k" }
 func (fatTree) BuildKey() string       { return "network.topology" }
 
-func (fatTree) Build(n Network, seed uint64, _ model.Dist, delay func(topo.Link) algos.Time) (*topo.Topology, error) {
-	return topo.FatTree(*n.K, float64(n.Capacity), int(n.Buffer), delay)
+func (t fatTree) Build(n Network, seed uint64, _ model.Dist, delay func(topo.Link) algos.Time) (*topo.Topology, error) {
+	return topo.FatTree(t.k(n), float64(n.Capacity), int(n.Buffer), delay)
 }
 
 // Bench is a k = 8 fat-tree: 128 hosts, every link at the default 10 Gbps
@@ -73,16 +92,16 @@ func (fatTree) Bench() Bench {
 	return Bench{
 		Description: "QCN permutation on a k = 8 fat-tree (128 hosts, 10 Gbps, 150 KB buffers, 1 us links), one core:",
 		Duration:    100 * algos.Millisecond,
-		Size:        func(n *Network) { n.K = ptr(8) },
+		Size:        func(n *Network) { fatTreeOwn.Set(n, fatTreeKeys{K: ptr(8)}) },
 	}
 }
 
-func (fatTree) Label(n Network) string { return fmt.Sprintf("fat-tree k=%d", *n.K) }
+func (t fatTree) Label(n Network) string { return fmt.Sprintf("fat-tree k=%d", t.k(n)) }
 
 func (fatTree) Validate(n Network, bad Bad) {
-	switch {
-	case n.K == nil: // the default
-	case *n.K < 2 || *n.K > MaxFatTreeK || *n.K%2 != 0:
-		bad("network.k", "%d: k must be even, from 2 to %d (k^3/4 hosts)", *n.K, MaxFatTreeK)
+	switch k := fatTreeOwn.Of(n).K; {
+	case k == nil: // the default
+	case *k < 2 || *k > MaxFatTreeK || *k%2 != 0:
+		bad("network.k", "%d: k must be even, from 2 to %d (k^3/4 hosts)", *k, MaxFatTreeK)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"qcnlab/algos"
+	"qcnlab/experiments/keys"
 	"qcnlab/model"
 	"qcnlab/model/topo"
 	"qcnlab/units"
@@ -14,7 +15,24 @@ import (
 // host links at network.capacity, its uplinks at network.uplink_capacity.
 type leafSpine struct{}
 
-var _ = Register(leafSpine{})
+// leafSpineKeys are the keys only a leaf-spine reads, in the order a saved
+// file writes them.
+type leafSpineKeys struct {
+	UplinkCapacity *units.Rate `toml:"uplink_capacity,omitempty"`
+	Leaves         *int        `toml:"leaves,omitempty"`
+	Spines         *int        `toml:"spines,omitempty"`
+	HostsPerLeaf   *int        `toml:"hosts_per_leaf,omitempty"`
+}
+
+var leafSpineOwn = &Keys[leafSpineKeys]{Entries: []keys.Key{
+	{Path: "network.leaves", Kind: keys.Count, Doc: "leaf (top-of-rack) switches", Cost: "hosts, links and routing tables grow with it"},
+	{Path: "network.spines", Kind: keys.Count, Doc: "spine switches, each linked to every leaf", Cost: "links and routing tables grow with it"},
+	{Path: "network.hosts_per_leaf", Kind: keys.Count, Doc: "hosts under each leaf", Cost: "hosts and flows grow with it"},
+	{Path: "network.uplink_capacity", Kind: keys.Rate, Derived: "network.capacity", Doc: "rate of the leaf-spine links"},
+}}
+
+// The leaf-spine is the first fabric listed.
+var _ = Register(leafSpine{}, 10, leafSpineOwn)
 
 // The sizes a leaf-spine has when the file leaves them out: sixteen hosts,
 // as small as a fabric with several paths gets.
@@ -24,45 +42,59 @@ const (
 	defaultHostsPerLeaf = 4
 )
 
+// MaxSwitches bounds a leaf-spine's leaves and spines.
+const MaxSwitches = 4096
+
 func (leafSpine) Name() string { return "leaf_spine" }
 
 func (leafSpine) Sized(n *Network) {
-	if n.Leaves == nil {
-		n.Leaves = ptr(defaultLeaves)
+	k := leafSpineOwn.Of(*n)
+	if k.Leaves != nil && k.Spines != nil && k.HostsPerLeaf != nil && k.UplinkCapacity != nil {
+		return
 	}
-	if n.Spines == nil {
-		n.Spines = ptr(defaultSpines)
+	if k.Leaves == nil {
+		k.Leaves = ptr(defaultLeaves)
 	}
-	if n.HostsPerLeaf == nil {
-		n.HostsPerLeaf = ptr(defaultHostsPerLeaf)
+	if k.Spines == nil {
+		k.Spines = ptr(defaultSpines)
 	}
-	if n.UplinkCapacity == nil {
-		n.UplinkCapacity = ptr(n.Capacity)
+	if k.HostsPerLeaf == nil {
+		k.HostsPerLeaf = ptr(defaultHostsPerLeaf)
 	}
+	if k.UplinkCapacity == nil {
+		k.UplinkCapacity = ptr(n.Capacity)
+	}
+	leafSpineOwn.Set(n, k)
+}
+
+// sizes are the leaf-spine's keys, their defaults written in.
+func (t leafSpine) sizes(n Network) leafSpineKeys {
+	t.Sized(&n)
+	return leafSpineOwn.Of(n)
 }
 
 func (t leafSpine) Hosts(n Network) int {
-	t.Sized(&n)
-	if *n.Leaves < 1 || *n.HostsPerLeaf < 1 || *n.Leaves > MaxSwitches || *n.HostsPerLeaf > MaxHosts {
+	k := t.sizes(n)
+	if *k.Leaves < 1 || *k.HostsPerLeaf < 1 || *k.Leaves > MaxSwitches || *k.HostsPerLeaf > MaxHosts {
 		return 0
 	}
-	return *n.Leaves * *n.HostsPerLeaf
+	return *k.Leaves * *k.HostsPerLeaf
 }
 
 func (t leafSpine) Ports(n Network) int {
-	t.Sized(&n)
-	if t.Hosts(n) == 0 || *n.Spines < 1 {
+	k := t.sizes(n)
+	if t.Hosts(n) == 0 || *k.Spines < 1 {
 		return 0
 	}
-	return *n.Leaves*(*n.HostsPerLeaf+*n.Spines) + *n.Spines**n.Leaves
+	return *k.Leaves*(*k.HostsPerLeaf+*k.Spines) + *k.Spines**k.Leaves
 }
 
 func (t leafSpine) Shape(n Network) (s Shape, ok bool) {
-	t.Sized(&n)
-	if t.Hosts(n) == 0 || *n.Spines < 1 || *n.Spines > MaxSwitches {
+	k := t.sizes(n)
+	if t.Hosts(n) == 0 || *k.Spines < 1 || *k.Spines > MaxSwitches {
 		return s, false
 	}
-	l, sp, h := float64(*n.Leaves), float64(*n.Spines), float64(*n.HostsPerLeaf)
+	l, sp, h := float64(*k.Leaves), float64(*k.Spines), float64(*k.HostsPerLeaf)
 	s.Nodes = l + sp + l*h
 	s.Links = l*h + l*sp
 	s.SwitchPorts = l*h + 2*l*sp
@@ -76,12 +108,12 @@ func (t leafSpine) Shape(n Network) (s Shape, ok bool) {
 
 // SizeKey is the largest of its three sizes, as set.
 func (t leafSpine) SizeKey(n Network) string {
-	t.Sized(&n)
-	key, v := "network.leaves", *n.Leaves
-	if *n.Spines > v {
-		key, v = "network.spines", *n.Spines
+	k := t.sizes(n)
+	key, v := "network.leaves", *k.Leaves
+	if *k.Spines > v {
+		key, v = "network.spines", *k.Spines
 	}
-	if *n.HostsPerLeaf > v {
+	if *k.HostsPerLeaf > v {
 		key = "network.hosts_per_leaf"
 	}
 	return key
@@ -89,27 +121,30 @@ func (t leafSpine) SizeKey(n Network) string {
 
 func (leafSpine) BuildKey() string { return "network.topology" }
 
-func (leafSpine) Build(n Network, seed uint64, _ model.Dist, delay func(topo.Link) algos.Time) (*topo.Topology, error) {
-	return topo.LeafSpine(*n.Leaves, *n.Spines, *n.HostsPerLeaf, float64(n.Capacity), float64(*n.UplinkCapacity), int(n.Buffer), delay)
+func (t leafSpine) Build(n Network, seed uint64, _ model.Dist, delay func(topo.Link) algos.Time) (*topo.Topology, error) {
+	k := t.sizes(n)
+	return topo.LeafSpine(*k.Leaves, *k.Spines, *k.HostsPerLeaf, float64(n.Capacity), float64(*k.UplinkCapacity), int(n.Buffer), delay)
 }
 
-func (leafSpine) Label(n Network) string {
-	return fmt.Sprintf("leaf-spine %dx%d", *n.Leaves, *n.Spines)
+func (t leafSpine) Label(n Network) string {
+	k := t.sizes(n)
+	return fmt.Sprintf("leaf-spine %dx%d", *k.Leaves, *k.Spines)
 }
 
 func (leafSpine) Validate(n Network, bad Bad) {
+	own := leafSpineOwn.Of(n)
 	for _, k := range []struct {
 		key string
 		v   *int
 		max int
-	}{{"network.leaves", n.Leaves, MaxSwitches}, {"network.spines", n.Spines, MaxSwitches}, {"network.hosts_per_leaf", n.HostsPerLeaf, MaxHosts}} {
+	}{{"network.leaves", own.Leaves, MaxSwitches}, {"network.spines", own.Spines, MaxSwitches}, {"network.hosts_per_leaf", own.HostsPerLeaf, MaxHosts}} {
 		switch {
 		case k.v == nil: // the default
 		case *k.v < 1 || *k.v > k.max:
 			bad(k.key, "must be from 1 to %d", k.max)
 		}
 	}
-	if n.UplinkCapacity != nil && *n.UplinkCapacity < units.MinRate {
+	if own.UplinkCapacity != nil && *own.UplinkCapacity < units.MinRate {
 		bad("network.uplink_capacity", "must be at least %s", units.FormatRate(units.MinRate))
 	}
 }

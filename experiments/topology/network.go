@@ -61,20 +61,15 @@ type Network struct {
 	ClockPPM     *float64        `toml:"clock_ppm,omitempty"`
 	SwitchJitter *units.Duration `toml:"switch_jitter,omitempty"`
 
-	// A fabric (package fabric): a leaf-spine of Leaves leaves, Spines spines
-	// and HostsPerLeaf hosts under each, its host links at Capacity and
-	// its uplinks at UplinkCapacity; a fat-tree of K-port switches; or a
-	// custom topology of Nodes and FabricLinks. Every switch egress port
-	// has Buffer. Routing is "ecmp" or "spray" (Spray says how).
-	UplinkCapacity *units.Rate  `toml:"uplink_capacity,omitempty"`
-	Leaves         *int         `toml:"leaves,omitempty"`
-	Spines         *int         `toml:"spines,omitempty"`
-	HostsPerLeaf   *int         `toml:"hosts_per_leaf,omitempty"`
-	K              *int         `toml:"k,omitempty"`
-	Routing        string       `toml:"routing,omitempty"`
-	Spray          string       `toml:"spray,omitempty"`
-	Nodes          []FabricNode `toml:"node,omitempty"`
-	FabricLinks    []FabricLink `toml:"link,omitempty"`
+	// Own are the keys of [network] that one topology alone reads (its
+	// sizes: network.k, network.leaves, ...), as it declares them
+	// (OwnKeys). A saved file writes them here, before the routing.
+	Own Own `toml:"-"`
+
+	// A fabric (package fabric): every switch egress port has Buffer.
+	// Routing is "ecmp" or "spray" (Spray says how).
+	Routing string `toml:"routing,omitempty"`
+	Spray   string `toml:"spray,omitempty"`
 }
 
 // Change is a [[network.changes]] entry: from At on, Link (every link if
@@ -85,32 +80,10 @@ type Change struct {
 	Link     *int            `toml:"link,omitempty"`
 }
 
-// Bounds on a fabric, checked before anything is built from the file.
-const (
-	MaxHosts          = 16384 // hosts of a fabric (a k = 40 fat-tree has 16,000)
-	MaxFatTreeK       = 40
-	MaxSwitches       = 4096    // leaves or spines of a leaf-spine
-	MaxFabricElements = 200_000 // custom nodes, links
-)
-
-// FabricNode is a [[network.node]] entry of a custom topology. A node that
-// no entry lists is a host if its name begins with "h" followed by a digit
-// (h0, h12), else a switch.
-type FabricNode struct {
-	Name  string `toml:"name"`
-	Kind  string `toml:"kind"`            // "host" or "switch"
-	Tier  string `toml:"tier,omitempty"`  // for the per-tier summary: "tor", "agg", ...
-	Level int    `toml:"level,omitempty"` // orders the tiers, hosts at 0: up is toward a higher level
-}
-
-// FabricLink is a [[network.link]] entry: a full-duplex cable.
-type FabricLink struct {
-	A        string       `toml:"a"`
-	B        string       `toml:"b"`
-	Capacity *units.Rate  `toml:"capacity,omitempty"` // default network.capacity
-	Delay    *Delay       `toml:"delay,omitempty"`    // default network.hop_delay, drawn per link
-	Buffer   *units.Bytes `toml:"buffer,omitempty"`   // default network.buffer, at each switch end
-}
+// MaxHosts bounds the hosts of a fabric (a k = 40 fat-tree has 16,000),
+// checked before anything is built from the file; each topology bounds its
+// own sizes.
+const MaxHosts = 16384
 
 // Sized fills in the size keys the file left out, by its topology's
 // defaults.

@@ -1,9 +1,10 @@
 // Package topology is an experiment's [network] table and the topologies
 // network.topology names: each is one type behind the Topology interface,
-// registered by name as a scheme is, that says what its keys mean (its
-// defaults, its sizes for the bounds and the estimate, its checks) and
-// builds its graph. A topology's keys are the registry's that apply to it
-// (keys.Key.Topologies); its name is one of keys.Chains or keys.Fabrics.
+// registered by name as a scheme is, in a file of its own that says all
+// there is of it: its own keys (their registry entries and the struct that
+// holds their values, Keys), their defaults, its sizes for the bounds and
+// the estimate, its checks, its graph, its label and its benchmark. The
+// keys of [network] every topology, or every fabric, reads are Network's.
 package topology
 
 import (
@@ -11,6 +12,7 @@ import (
 	"slices"
 
 	"qcnlab/algos"
+	"qcnlab/experiments/keys"
 	"qcnlab/model"
 	"qcnlab/model/topo"
 )
@@ -54,14 +56,38 @@ type FabricTopology interface {
 
 var registered = map[string]Topology{}
 
-// Register adds a topology to those network.topology may name.
-func Register(t Topology) Topology {
+// Register adds a topology to those network.topology may name, and its own
+// keys to the registry (package keys): order places it in lists
+// (network.topology's words, qcnlab help keys, the README), smaller first;
+// own declares its own keys, nil when it has none. It panics on a mistake
+// in the program.
+func Register(t Topology, order int, own declaration) Topology {
 	if _, dup := registered[t.Name()]; dup {
 		panic("topology: " + t.Name() + " registered twice")
 	}
+	_, fabric := t.(FabricTopology)
+	if _, chain := t.(ChainTopology); chain == fabric {
+		panic("topology: " + t.Name() + " is a chain or a fabric")
+	}
+	entry := keys.Topology{Name: t.Name(), Fabric: fabric, Order: order}
+	if own != nil {
+		declare(t.Name(), own)
+		_, entry.Keys, _ = own.declared()
+	}
+	keys.AddTopology(entry)
 	registered[t.Name()] = t
+	for _, k := range entry.Keys {
+		ownPaths[t.Name()] = append(ownPaths[t.Name()], k.Path)
+	}
 	return t
 }
+
+// ownPaths are each topology's own keys, as it declares them.
+var ownPaths = map[string][]string{}
+
+// OwnKeys lists the paths of the own keys the topology of that name
+// declares, in its order.
+func OwnKeys(name string) []string { return slices.Clone(ownPaths[name]) }
 
 // Names lists the registered topologies' names, sorted.
 func Names() []string { return slices.Sorted(maps.Keys(registered)) }
