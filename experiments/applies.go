@@ -1,7 +1,9 @@
 package experiments
 
 import (
+	"maps"
 	"regexp"
+	"slices"
 	"strings"
 
 	"qcnlab/experiments/keys"
@@ -21,7 +23,7 @@ func (e *Experiment) scopeErrors(bad func(key, format string, args ...any)) {
 	if !keys.IsTopology(topology) {
 		return // reported as such
 	}
-	set := sortedKeys(e.origin)
+	set := slices.Sorted(maps.Keys(e.origin))
 	for _, s := range keys.Scoped() {
 		if s.AppliesTo(topology) {
 			continue

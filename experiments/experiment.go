@@ -7,6 +7,7 @@ import (
 
 	"qcnlab/algos"
 	"qcnlab/experiments/sources"
+	"qcnlab/experiments/tomlstruct"
 	"qcnlab/experiments/topology"
 	"qcnlab/experiments/traffic"
 	"qcnlab/units"
@@ -105,9 +106,9 @@ func Default() *Experiment {
 
 // Clone returns a deep copy, for edits that must not touch the original:
 // every pointer, slice and map of the schema copied, whatever keys it
-// gains (deepCopy walks it).
+// gains (tomlstruct.DeepCopy walks it).
 func (e *Experiment) Clone() *Experiment {
-	c := deepCopy(reflect.ValueOf(e).Elem()).Interface().(Experiment)
+	c := tomlstruct.DeepCopy(reflect.ValueOf(e).Elem()).Interface().(Experiment)
 	c.origin = maps.Clone(e.origin)
 	if c.Sweep == nil {
 		c.Sweep = []Axis{}
@@ -116,55 +117,6 @@ func (e *Experiment) Clone() *Experiment {
 		c.Params = map[string]algos.Values{}
 	}
 	return &c
-}
-
-// deepCopy copies v and what its pointers, slices, maps and interfaces
-// hold; unexported fields are copied as they are (Clone copies origin).
-func deepCopy(v reflect.Value) reflect.Value {
-	switch v.Kind() {
-	case reflect.Pointer:
-		if v.IsNil() {
-			return v
-		}
-		c := reflect.New(v.Type().Elem())
-		c.Elem().Set(deepCopy(v.Elem()))
-		return c
-	case reflect.Slice:
-		if v.IsNil() {
-			return v
-		}
-		c := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
-		for i := range v.Len() {
-			c.Index(i).Set(deepCopy(v.Index(i)))
-		}
-		return c
-	case reflect.Map:
-		if v.IsNil() {
-			return v
-		}
-		c := reflect.MakeMapWithSize(v.Type(), v.Len())
-		for it := v.MapRange(); it.Next(); {
-			c.SetMapIndex(it.Key(), deepCopy(it.Value()))
-		}
-		return c
-	case reflect.Interface:
-		if v.IsNil() {
-			return v
-		}
-		c := reflect.New(v.Type()).Elem()
-		c.Set(deepCopy(v.Elem()))
-		return c
-	case reflect.Struct:
-		c := reflect.New(v.Type()).Elem()
-		c.Set(v)
-		for i := range v.NumField() {
-			if c.Field(i).CanSet() {
-				c.Field(i).Set(deepCopy(v.Field(i)))
-			}
-		}
-		return c
-	}
-	return v
 }
 
 func ptr[T any](v T) *T { return &v }

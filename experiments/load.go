@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -178,13 +179,13 @@ func (e *Experiment) decode(where, text string, snippet bool) error {
 		errs = append(errs, elementError(&Error{Where: loc(k.String(), 0), Key: k.String(), Msg: "unknown key" + tomltext.Suggest(keys.Paths(), k)}, text))
 	}
 	next := doc.Experiment
-	for _, name := range sortedKeys(doc.Params) {
+	for _, name := range slices.Sorted(maps.Keys(doc.Params)) {
 		sc, err := algos.Lookup(name)
 		if err != nil {
 			errs = append(errs, &Error{Where: loc("params."+name, 0), Key: "params." + name, Msg: err.Error()})
 			continue
 		}
-		for _, key := range sortedKeys(doc.Params[name]) {
+		for _, key := range slices.Sorted(maps.Keys(doc.Params[name])) {
 			full := "params." + name + "." + key
 			p, ok := sc.Param(key)
 			if !ok {
@@ -265,13 +266,4 @@ func tomlField(key string) (reflect.Type, bool) {
 		t = f.Type
 	}
 	return t, t.Kind() == reflect.Slice
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"qcnlab/experiments/keys"
+	"qcnlab/experiments/tomlstruct"
 	"qcnlab/experiments/tomltext"
 	"qcnlab/experiments/topology"
 )
@@ -16,22 +17,12 @@ import (
 // [network], a topology's own key is a field of its struct of them
 // (topology.OwnType), without an index.
 func fieldByTOML(t reflect.Type, name string) (reflect.StructField, bool) {
-	if t.Kind() != reflect.Struct {
-		return reflect.StructField{}, false
-	}
 	if t == reflect.TypeFor[Network]() {
 		if typ, ok := topology.OwnType(name); ok {
 			return reflect.StructField{Name: name, Type: typ}, true
 		}
 	}
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		tag, _, _ := strings.Cut(f.Tag.Get("toml"), ",")
-		if tag == name && tag != "-" {
-			return f, true
-		}
-	}
-	return reflect.StructField{}, false
+	return tomlstruct.Field(t, name)
 }
 
 // valueAt is the value of e at a dotted key, an element of an array of

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"reflect"
+	"maps"
 	"slices"
 	"strings"
 
@@ -12,6 +12,7 @@ import (
 
 	"qcnlab/algos"
 	"qcnlab/experiments/keys"
+	"qcnlab/experiments/tomlstruct"
 	"qcnlab/experiments/tomltext"
 	"qcnlab/experiments/topology"
 	"qcnlab/experiments/userfile"
@@ -39,7 +40,7 @@ func (e *Experiment) Encode(w io.Writer) error {
 		}
 	}
 	names := append([]string(nil), r.Algorithms...)
-	for _, name := range sortedKeys(r.Params) {
+	for _, name := range slices.Sorted(maps.Keys(r.Params)) {
 		if !slices.Contains(names, name) {
 			names = append(names, name)
 		}
@@ -66,31 +67,9 @@ func (e *Experiment) Encode(w io.Writer) error {
 	return err
 }
 
-// encoded is r as the TOML encoder writes it: its fields, its network
-// with its topology's own keys among the others (Network.Encoded).
-func encoded(r *Experiment) any {
-	v := reflect.ValueOf(r).Elem()
-	network := reflect.ValueOf(r.Network.Encoded())
-	var fields []reflect.StructField
-	var values []reflect.Value
-	for i := range v.NumField() {
-		f := v.Type().Field(i)
-		if !f.IsExported() {
-			continue
-		}
-		x := v.Field(i)
-		if f.Name == "Network" {
-			x = network
-		}
-		fields = append(fields, reflect.StructField{Name: f.Name, Type: x.Type(), Tag: f.Tag})
-		values = append(values, x)
-	}
-	out := reflect.New(reflect.StructOf(fields)).Elem()
-	for i, x := range values {
-		out.Field(i).Set(x)
-	}
-	return out.Interface()
-}
+// encoded is r as the TOML encoder writes it: its network with its
+// topology's own keys among the others (Network.Encoded).
+func encoded(r *Experiment) any { return tomlstruct.WithField(r, "Network", r.Network.Encoded()) }
 
 // resolvedForSave is Resolved, except for defaults that depend on something
 // the sweep varies (the delays on network.rtt, DSM's m on the delays, QCN-T's

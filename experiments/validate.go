@@ -3,7 +3,9 @@ package experiments
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 
 	"qcnlab/algos"
 	"qcnlab/experiments/keys"
@@ -76,14 +78,14 @@ func (e *Experiment) Validate() error {
 			}
 		}
 	}
-	for _, name := range sortedKeys(e.Params) {
+	for _, name := range slices.Sorted(maps.Keys(e.Params)) {
 		sc, err := algos.Lookup(name)
 		if err != nil {
 			bad("params."+name, "%v", err)
 			continue
 		}
 		ok := true
-		for _, key := range sortedKeys(e.Params[name]) {
+		for _, key := range slices.Sorted(maps.Keys(e.Params[name])) {
 			p, known := sc.Param(key)
 			if !known {
 				bad("params."+name+"."+key, "%s has no parameter %q", name, key)
