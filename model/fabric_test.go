@@ -437,6 +437,26 @@ func TestPatterns(t *testing.T) {
 	if _, err := Incast(ft, 5, 15, 0, 0, 0, 1); err == nil {
 		t.Error("15 senders from the 14 hosts not under host 5's switch")
 	}
+	// On a single switch every host is under the receiver's: the senders
+	// are drawn among all the others.
+	one, err := topo.LeafSpine(1, 1, 6, 10e9, 10e9, 150e3, func(topo.Link) algos.Time { return us })
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err = Incast(one, 2, 5, 0, 0, 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	from := map[int]bool{}
+	for _, f := range in {
+		if f.To != 2 || f.From == 2 || from[f.From] {
+			t.Fatalf("single-switch incast flow %+v", f)
+		}
+		from[f.From] = true
+	}
+	if _, err := Incast(one, 2, 6, 0, 0, 0, 1); err == nil || !strings.Contains(err.Error(), "5 other hosts") {
+		t.Errorf("6 senders from the 5 others: %v", err)
+	}
 }
 
 // A marking scheme's round trip: the congestion point marks frames (ECN)

@@ -63,7 +63,8 @@ func AllToAll(hosts int) []Flow {
 
 // Incast is senders flows of size bytes each into host receiver, from
 // hosts drawn from the seed among those not under the receiver's switch
-// (their traffic meets at its port down to the receiver), starting
+// (their traffic meets at its port down to the receiver), or among all the
+// others where every host is under it (a star, a single leaf), starting
 // together at start, or spread uniformly over [start, start+jitter) when
 // jitter is positive. They are marked Incast: the summary reports their
 // completion.
@@ -75,6 +76,16 @@ func Incast(t *topo.Topology, receiver, senders int, size int64, start, jitter a
 	for h := range t.Hosts {
 		if t.Attach(h) != t.Attach(receiver) {
 			far = append(far, h)
+		}
+	}
+	if len(far) == 0 { // one switch: every other host's traffic meets there
+		for h := range t.Hosts {
+			if h != receiver {
+				far = append(far, h)
+			}
+		}
+		if senders < 1 || senders > len(far) {
+			return nil, fmt.Errorf("incast: %d senders into host %d, but the one switch has %d other hosts", senders, receiver, len(far))
 		}
 	}
 	if senders < 1 || senders > len(far) {

@@ -88,7 +88,7 @@ var table = []Key{
 	{Path: "traffic.short_flow_sizes", Kind: Text, Derived: "websearch", Doc: "\"websearch\", \"hadoop\", a CDF file, or a size such as \"1.25MB\""},
 	{Path: "traffic.pattern", Kind: Choice, Choices: []string{"permutation", "incast", "all_to_all", "none"}, Topologies: fabricsOnly, Derived: "permutation", Doc: "permutation, incast, all_to_all or none (only [[flows]])", Cost: "all_to_all: flows grow with the square of the hosts", Rule: setOneOf},
 	{Path: "traffic.flow_size", Kind: Text, Topologies: fabricsOnly, Derived: "greedy", Doc: "greedy, or the bytes each pattern flow sends"},
-	{Path: "traffic.incast_senders", Kind: Count, Topologies: fabricsOnly, Doc: "senders, drawn among the hosts not under the receiver's switch"},
+	{Path: "traffic.incast_senders", Kind: Count, Topologies: fabricsOnly, Doc: "senders, drawn among the hosts not under the receiver's switch (on a single switch, among the others)"},
 	{Path: "traffic.incast_from", Kind: List, Unit: "host indices", Topologies: fabricsOnly, Doc: "or the senders listed"},
 	{Path: "traffic.incast_to", Kind: Count, Topologies: fabricsOnly, Derived: "host 0", Doc: "the receiving host"},
 	{Path: "traffic.incast_start", Kind: Duration, Topologies: fabricsOnly, Doc: "when the incast's flows start"},

@@ -23,7 +23,7 @@ type starKeys struct {
 }
 
 var starOwn = &Keys[starKeys]{Entries: []keys.Key{
-	{Path: "network.hosts", Kind: keys.Count, Doc: "hosts, each linked to the one switch; every host is under it, so an incast lists its senders (traffic.incast_from)", Cost: "hosts, switch ports and flows grow with it"},
+	{Path: "network.hosts", Kind: keys.Count, Doc: "hosts, each linked to the one switch; an incast draws its senders among the others", Cost: "hosts, switch ports and flows grow with it"},
 }}
 
 // A star is listed after the custom topology.

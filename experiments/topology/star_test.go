@@ -24,7 +24,7 @@ hosts = 4
 buffer = "100KB"
 [traffic]
 pattern = "incast"
-incast_from = [1, 2, 3]
+incast_senders = 3
 flow_size = "64KB"
 incast_start = "3ms"
 `
