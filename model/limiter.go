@@ -39,6 +39,8 @@ type limiter struct {
 	mark     algos.Time // credit is counted from here
 	credit   float64    // bits earned toward the next frame at mark
 	nextEmit algos.Time // when the next frame leaves, Never if none
+	emitted  int64      // bytes released since the start
+	arrived  int64      // bytes that reached the first port of the route
 
 	rpTimer algos.Time // rp.Timer() as last read
 	rpCPID  int32      // rp.CPID() as last read
@@ -52,6 +54,7 @@ type limiter struct {
 	// theirs, the rest are still in the network.
 	acks       ring[ackMsg]
 	ackAt      algos.Time
+	ackLast    algos.Time // the newest ACK's time, while acks holds any (sendAck)
 	acksLanded int32
 	// ackGuard, if not 0, is the least time from a frame's arrival at its
 	// receiver to its ACK's at its sender, over every flow: the frames of
@@ -62,8 +65,6 @@ type limiter struct {
 	sized *sizedFlow // the flow's size and completion, for a flow of a given size (flows.go)
 	epoch uint32     // bumped when a fabric's ended flow's limiter is reused: messages to the old flow are dropped
 
-	emitted   int64 // bytes released since the start
-	arrived   int64 // bytes that reached the first port of the route
 	feedbacks int64 // feedback frames received
 	cnps      int64 // notifications (CNPs) received
 }

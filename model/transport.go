@@ -196,14 +196,13 @@ type transport struct {
 }
 
 // ackMsg is an ACK or NACK in flight back to its sender, in its flow's
-// limiter's FIFO: 48 bytes, for it is copied once per frame; the
+// limiter's FIFO: 40 bytes, for it is written and read once per frame; the
 // telemetry it carries, if any, waits in Packet.ackINT.
 type ackMsg struct {
 	at    algos.Time // when it reaches the sender
 	seq   int64      // cumulative
 	sack  int64      // selective NACK: the frame index that arrived out of order; -1 none
 	sent  algos.Time
-	epoch uint32
 	ints  int32 // its telemetry's slot in Packet.ackINT, -1 none
 	ece   bool
 	nack  bool
@@ -960,9 +959,10 @@ func (s *Packet) sendAck(l *limiter, f *frame, nack bool, sack int64, now algos.
 	at := algos.Never // as a control frame, known when it leaves the last switch
 	if l.back == nil {
 		at = now + f.prop + tp.ackBack
-		if n := l.acks.len(); n > 0 {
-			at = max(at, l.acks.at(n-1).at) // ACKs on one path stay in order
+		if l.acks.len() > 0 {
+			at = max(at, l.ackLast) // ACKs on one path stay in order
 		}
+		l.ackLast = at
 	} else {
 		s.sendAckFrame(l, f)
 	}
@@ -1055,9 +1055,10 @@ func (s *Packet) ackLands(l *limiter) {
 		if tp.srtt == 0 {
 			tp.srtt, tp.rttvar = rtt, rtt/2
 		} else {
+			// Both sums are positive: unsigned, the division is a shift.
 			d := tp.srtt - rtt
-			tp.rttvar = (3*tp.rttvar + max(d, -d)) / 4
-			tp.srtt = (7*tp.srtt + rtt) / 8
+			tp.rttvar = algos.Time(uint64(3*tp.rttvar+max(d, -d)) / 4)
+			tp.srtt = algos.Time(uint64(7*tp.srtt+rtt) / 8)
 		}
 	}
 	if tp.rp != nil && !m.nack && tp.recover == 0 {
