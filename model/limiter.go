@@ -11,7 +11,8 @@ import "qcnlab/algos"
 // with traffic (traffic.go) several flows round robin.
 type limiter struct {
 	// The fields are in the order of the cache lines the hot paths read:
-	// the ACK path's first, then the release's.
+	// the ACK path's first, then the host's next events' times, then the
+	// release's.
 	id   int32 // its index: frames and events name it so
 	host int32
 	tp   *transport // its transport, for an ACK-clocked scheme (transport.go); then also rp
@@ -29,8 +30,8 @@ type limiter struct {
 	ackAt      algos.Time
 	ackLast    algos.Time // the newest ACK's time, while acks holds any (sendAck)
 	acksLanded int32
-	hops       int32 // the ports a frame crosses
-	first      *port // the port of route[0], nil when sprayed
+	hops       int32      // the ports a frame crosses
+	nextEmit   algos.Time // when the next frame leaves, Never if none
 
 	rp      algos.ReactionPoint
 	rpTimer algos.Time // rp.Timer() as last read
@@ -40,7 +41,7 @@ type limiter struct {
 	interval   algos.Time // a whole frame's time at rate: the gap between frames
 	mark       algos.Time // credit is counted from here
 	credit     float64    // bits earned toward the next frame at mark
-	nextEmit   algos.Time // when the next frame leaves, Never if none
+	first      *port      // the port of route[0], nil when sprayed
 	emitted    int64      // bytes released since the start
 	arrived    int64      // bytes that reached the first port of the route
 	nextSerial algos.Time // the next frame's: serial but for a flow's last frame
