@@ -153,13 +153,11 @@ type transport struct {
 	size           int64 // bytes to send; 0: greedy
 	mode           Recovery
 	done           bool // the receiver has every byte: the flow is over
-	// Receiver. Its frames in its last port's deliveries (receiveQueued),
-	// the index that follows them, and whether one is foreseen not to be
-	// received early.
-	tailSlow bool
-	inNet    int // frames sent and neither received nor dropped
-	queuedN  int
-	tailK    int64
+	// Receiver.
+	tailSlow bool  // one of its frames in its last port's deliveries is foreseen not to be received early
+	inNet    int   // frames sent and neither received nor dropped
+	queuedN  int   // its frames in its last port's deliveries (receiveQueued)
+	tailK    int64 // the frame index that follows them
 	rcvK     int64 // rcvNxt's frame index if it starts a frame, else -1 (markEarly)
 	rcvNxt   int64 // the next byte expected (none: the highest byte received)
 	// lose, in tests, says a frame is lost on its way to the receiver.
