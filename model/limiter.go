@@ -10,41 +10,17 @@ import "qcnlab/algos"
 // A limiter serves one greedy flow, one flow of a given size, or on a chain
 // with traffic (traffic.go) several flows round robin.
 type limiter struct {
-	id        int32 // its index: frames and events name it so
-	host      int32
-	route     []int32 // the simulated ports its frames cross; nil when sprayed
-	first     *port   // the port of route[0], nil when sprayed
-	hops      int32   // the ports a frame crosses
-	dst       int32   // the receiving host, -1 on a chain
-	exitFlags uint8   // its frames' queue flags at their route's last port
-	greedy    bool    // it serves one greedy flow: neither fl nor sized
-	class     uint8   // its frames' traffic class (classes.go)
-	back      []int32 // with control frames, the ports back to its host (control.go)
-
-	rp         algos.ReactionPoint
-	np         algos.NotificationPoint // the receiver's, if the scheme has one
-	tp         *transport              // its transport, for an ACK-clocked scheme (transport.go); then also rp
-	lineRate   float64
-	clock      float64    // its host's clock: 1 + its offset (clock.go); its times run at rates times clock
-	serial     algos.Time // a full frame's time on the host's link
-	nextSerial algos.Time // the next frame's: serial but for a flow's last frame
-	frameBits  float64
-	start      algos.Time
-	stop       algos.Time
-	fl         *sourceFlows // a chain source's flows, if Config.Traffic is set
-	hold       uint8        // holdIdle, holdPaused, holdWindow: the limiter sends nothing while set
-
-	rate     float64    // the rate the limiter runs at
-	interval algos.Time // a whole frame's time at rate: the gap between frames
-	mark     algos.Time // credit is counted from here
-	credit   float64    // bits earned toward the next frame at mark
-	nextEmit algos.Time // when the next frame leaves, Never if none
-
-	rpTimer algos.Time // rp.Timer() as last read
-	rpCPID  int32      // rp.CPID() as last read
-	timerAt algos.Time // the timer deadline scheduled in the agenda
-	tgen    uint32     // generation of the live timer event
-
+	// The fields are in the order of the cache lines the hot paths read:
+	// the ACK path's first, then the host's next events' times, then the
+	// release's.
+	id   int32 // its index: frames and events name it so
+	host int32
+	tp   *transport // its transport, for an ACK-clocked scheme (transport.go); then also rp
+	// ackGuard, if not 0, is the least time from a frame's arrival at its
+	// receiver to its ACK's at its sender, over every flow: the frames of
+	// this flow that nothing at the receiver but its ACK can tell are
+	// received as they leave the last port (markEarly, transport.go).
+	ackGuard algos.Time
 	// The transport's ACKs on their way back, in the order they land
 	// (transport.go), and the first one's time, Never if none: the host
 	// runs them as its own events. As control frames, an ACK's landing is
@@ -52,20 +28,47 @@ type limiter struct {
 	// theirs, the rest are still in the network.
 	acks       ring[ackMsg]
 	ackAt      algos.Time
+	ackLast    algos.Time // the newest ACK's time, while acks holds any (sendAck)
 	acksLanded int32
-	// ackGuard, if not 0, is the least time from a frame's arrival at its
-	// receiver to its ACK's at its sender, over every flow: the frames of
-	// this flow that nothing at the receiver but its ACK can tell are
-	// received as they leave the last port (markEarly, transport.go).
-	ackGuard algos.Time
+	hops       int32      // the ports a frame crosses
+	nextEmit   algos.Time // when the next frame leaves, Never if none
 
-	sized *sizedFlow // the flow's size and completion, for a flow of a given size (flows.go)
-	epoch uint32     // bumped when a fabric's ended flow's limiter is reused: messages to the old flow are dropped
+	rp      algos.ReactionPoint
+	rpTimer algos.Time // rp.Timer() as last read
+	timerAt algos.Time // the timer deadline scheduled in the agenda
 
-	emitted   int64 // bytes released since the start
-	arrived   int64 // bytes that reached the first port of the route
-	feedbacks int64 // feedback frames received
-	cnps      int64 // notifications (CNPs) received
+	rate       float64    // the rate the limiter runs at
+	interval   algos.Time // a whole frame's time at rate: the gap between frames
+	mark       algos.Time // credit is counted from here
+	credit     float64    // bits earned toward the next frame at mark
+	first      *port      // the port of route[0], nil when sprayed
+	emitted    int64      // bytes released since the start
+	arrived    int64      // bytes that reached the first port of the route
+	nextSerial algos.Time // the next frame's: serial but for a flow's last frame
+
+	rpCPID    int32   // rp.CPID() as last read
+	tgen      uint32  // generation of the live timer event
+	dst       int32   // the receiving host, -1 on a chain
+	exitFlags uint8   // its frames' queue flags at their route's last port
+	greedy    bool    // it serves one greedy flow: neither fl nor sized
+	class     uint8   // its frames' traffic class (classes.go)
+	hold      uint8   // holdIdle, holdPaused, holdWindow: the limiter sends nothing while set
+	route     []int32 // the simulated ports its frames cross; nil when sprayed
+	frameBits float64
+	stop      algos.Time
+	fl        *sourceFlows // a chain source's flows, if Config.Traffic is set
+
+	back   []int32                 // with control frames, the ports back to its host (control.go)
+	np     algos.NotificationPoint // the receiver's, if the scheme has one
+	sized  *sizedFlow              // the flow's size and completion, for a flow of a given size (flows.go)
+	serial algos.Time              // a full frame's time on the host's link
+	clock  float64                 // its host's clock: 1 + its offset (clock.go); its times run at rates times clock
+
+	lineRate  float64
+	start     algos.Time
+	epoch     uint32 // bumped when a fabric's ended flow's limiter is reused: messages to the old flow are dropped
+	feedbacks int64  // feedback frames received
+	cnps      int64  // notifications (CNPs) received
 }
 
 // Reasons a limiter holds its frames.

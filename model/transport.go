@@ -128,8 +128,8 @@ const maxBackoff = 64
 // its timer as it reads any scheme's.
 type transport struct {
 	// The fields a frame touches come first, in the order its sender, its
-	// receiver and its ACK read them, a few cache lines for the many a
-	// transport has.
+	// ACK and its receiver read them, a few cache lines for the many a
+	// transport has; 448 bytes, a size the allocator aligns to its lines.
 	//
 	// rp is a rate-based scheme's reaction point (Transport.RateSchemes):
 	// it sets the rate, the transport only numbers, acknowledges and
@@ -142,68 +142,64 @@ type transport struct {
 	// Sender: the next new byte (snd_nxt), the cumulative ACK (snd_una),
 	// the highest byte sent.
 	nxt, una, high int64
-	sndSeq, sndK   int64 // the byte that follows the frame sent last, and its frame index
 	rtoAt          algos.Time
-	rtoMin         algos.Time
 	srtt, rttvar   algos.Time
 	backoff        int64
+	rtoMin         algos.Time
 	recover        int64 // selective repeat: the byte whose acknowledgement ends the episode (0: none)
-	retx           int64 // bytes resent
+	sndSeq, sndK   int64 // the byte that follows the frame sent last, and its frame index
 	acks           int64
 	frame          int64 // the data frame size
 	size           int64 // bytes to send; 0: greedy
 	mode           Recovery
 	done           bool // the receiver has every byte: the flow is over
-	inNet          int  // frames sent and neither received nor dropped
 	// Receiver.
-	ackEvery  int64      // Transport.AckEvery
-	ackBack   algos.Time // an ACK's way back, but for the data's propagation: its host's back less forth, and ackDelay
-	rcvNxt    int64      // the next byte expected (none: the highest byte received)
-	rcvK      int64      // rcvNxt's frame index if it starts a frame, else -1 (markEarly)
-	milestone int64
-	acked     int64 // the cumulative sequence the receiver's last ACK or NACK carried
-	early     int64 // receipts taken as their frames left the last port (markEarly)
-	// Its frames in its last port's deliveries (receiveQueued), the index
-	// that follows them, and whether one is foreseen not to be received early.
-	queuedN  int
-	tailK    int64
-	tailSlow bool
+	tailSlow bool  // one of its frames in its last port's deliveries is foreseen not to be received early
+	inNet    int   // frames sent and neither received nor dropped
+	queuedN  int   // its frames in its last port's deliveries (receiveQueued)
+	tailK    int64 // the frame index that follows them
+	rcvK     int64 // rcvNxt's frame index if it starts a frame, else -1 (markEarly)
+	rcvNxt   int64 // the next byte expected (none: the highest byte received)
 	// lose, in tests, says a frame is lost on its way to the receiver.
-	lose func(index int64) bool
+	lose      func(index int64) bool
+	milestone int64
+	acked     int64      // the cumulative sequence the receiver's last ACK or NACK carried
+	early     int64      // receipts taken as their frames left the last port (markEarly)
+	ackEvery  int64      // Transport.AckEvery
+	ackBack   algos.Time // an ACK's way back, but for the data's propagation: its host's back less forth, and an ACK's transmission on its path
 	// INT: per frame index modulo len/hops, per hop, what the egress
 	// ports stamped (telemetry senders only).
 	ints  []algos.Hop
 	intN  int // the ring's frames, a power of two: len(ints) / nhops
 	nhops int
 
+	retx   int64 // bytes resent
 	s      *Packet
 	l      *limiter
 	sender algos.Sender
 	// Selective repeat: the frames NACKs reported received (sacked), the
 	// highest of them, and the episode: the next frame to consider for a
 	// resend and the frame it resends up to (recover above).
-	sacked          seqBits
-	highSack        int64   // frame index past the highest sacked, 0 none
-	cursor, limit   int64   // frame indices
-	lineRate, ackTx float64 // ackTx: an ACK's transmission on its path, seconds
-	ackDelay        algos.Time
-	baseRTT         algos.Time
-	nackAt          algos.Time
-	lastNack        int64
-	rcvd            seqBits // selective: the frames received beyond rcvNxt
-	timeouts        int64
-	nacks           int64
+	sacked        seqBits
+	highSack      int64 // frame index past the highest sacked, 0 none
+	cursor, limit int64 // frame indices
+	lineRate      float64
+	baseRTT       algos.Time
+	nackAt        algos.Time
+	lastNack      int64
+	rcvd          seqBits // selective: the frames received beyond rcvNxt
+	timeouts      int64
+	nacks         int64
 }
 
 // ackMsg is an ACK or NACK in flight back to its sender, in its flow's
-// limiter's FIFO: 48 bytes, for it is copied once per frame; the
+// limiter's FIFO: 40 bytes, for it is written and read once per frame; the
 // telemetry it carries, if any, waits in Packet.ackINT.
 type ackMsg struct {
 	at    algos.Time // when it reaches the sender
 	seq   int64      // cumulative
 	sack  int64      // selective NACK: the frame index that arrived out of order; -1 none
 	sent  algos.Time
-	epoch uint32
 	ints  int32 // its telemetry's slot in Packet.ackINT, -1 none
 	ece   bool
 	nack  bool
@@ -236,10 +232,8 @@ func (s *Packet) newTransport(l *limiter, f flowSpec, netw *algos.Network, strea
 	}
 	tp.milestone = tp.nextMilestone() // ack_every, as the HPCC code's m_milestone_rx starts
 	base, ackTx := s.pathRTT(l)
-	tp.ackTx = ackTx
-	tp.ackDelay = algos.Time(tp.ackTx*float64(algos.Second) + 0.5)
 	h := &s.hosts[l.host]
-	tp.ackBack = h.bwd - h.fwd + tp.ackDelay
+	tp.ackBack = h.bwd - h.fwd + algos.Time(ackTx*float64(algos.Second)+0.5)
 	tp.baseRTT = base
 	if rp != nil && s.net.chain && l.np == nil && l.back == nil && tp.mode == RecoveryGoBackN {
 		l.ackGuard = s.leastBackDelay()
@@ -960,9 +954,10 @@ func (s *Packet) sendAck(l *limiter, f *frame, nack bool, sack int64, now algos.
 	at := algos.Never // as a control frame, known when it leaves the last switch
 	if l.back == nil {
 		at = now + f.prop + tp.ackBack
-		if n := l.acks.len(); n > 0 {
-			at = max(at, l.acks.at(n-1).at) // ACKs on one path stay in order
+		if l.acks.len() > 0 {
+			at = max(at, l.ackLast) // ACKs on one path stay in order
 		}
+		l.ackLast = at
 	} else {
 		s.sendAckFrame(l, f)
 	}
@@ -1055,9 +1050,10 @@ func (s *Packet) ackLands(l *limiter) {
 		if tp.srtt == 0 {
 			tp.srtt, tp.rttvar = rtt, rtt/2
 		} else {
+			// Both sums are positive: unsigned, the division is a shift.
 			d := tp.srtt - rtt
-			tp.rttvar = (3*tp.rttvar + max(d, -d)) / 4
-			tp.srtt = (7*tp.srtt + rtt) / 8
+			tp.rttvar = algos.Time(uint64(3*tp.rttvar+max(d, -d)) / 4)
+			tp.srtt = algos.Time(uint64(7*tp.srtt+rtt) / 8)
 		}
 	}
 	if tp.rp != nil && !m.nack && tp.recover == 0 {
