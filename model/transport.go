@@ -497,16 +497,7 @@ func (s *Packet) transportFrame(l *limiter) int {
 func (s *Packet) transportSent(l *limiter, f *frame, bytes int, e algos.Time) {
 	tp := l.tp
 	seq, _ := tp.next()
-	k := tp.sndK // seq / frame, without its division when seq follows the frame sent last
-	if seq != tp.sndSeq {
-		k = seq / tp.frame
-	}
-	tp.sndSeq, tp.sndK = seq+tp.frame, k+1
-	f.cpid = s.tagFrame(f.cpid, k)
-	end := seq + int64(bytes)
-	if seq < tp.high {
-		tp.retx += int64(bytes)
-	}
+	end := s.numberFrame(tp, f, seq, bytes)
 	if seq == tp.nxt {
 		tp.nxt = end
 	} else if tp.mode == RecoverySelective {
@@ -539,6 +530,22 @@ func (s *Packet) transportSent(l *limiter, f *frame, bytes int, e algos.Time) {
 	s.transportSettle(l, e)
 }
 
+// numberFrame tags frame f, of bytes from seq, with its index (seq /
+// frame, without the division when it follows the frame sent last),
+// counts it as resent if it is, and returns its end.
+func (s *Packet) numberFrame(tp *transport, f *frame, seq int64, bytes int) int64 {
+	k := tp.sndK
+	if seq != tp.sndSeq {
+		k = seq / tp.frame
+	}
+	tp.sndSeq, tp.sndK = seq+tp.frame, k+1
+	f.cpid = s.tagFrame(f.cpid, k)
+	if seq < tp.high {
+		tp.retx += int64(bytes)
+	}
+	return seq + int64(bytes)
+}
+
 // plainRate says transportSent is rateFrameSent: a rate-based scheme's
 // greedy flow, going on, outside a selective repeat's episode.
 func (tp *transport) plainRate() bool {
@@ -551,16 +558,7 @@ func (tp *transport) plainRate() bool {
 func (s *Packet) rateFrameSent(l *limiter, f *frame, bytes int, e algos.Time) {
 	tp := l.tp
 	seq := tp.nxt
-	k := tp.sndK // seq / frame, as transportSent
-	if seq != tp.sndSeq {
-		k = seq / tp.frame
-	}
-	tp.sndSeq, tp.sndK = seq+tp.frame, k+1
-	f.cpid = s.tagFrame(f.cpid, k)
-	end := seq + int64(bytes)
-	if seq < tp.high {
-		tp.retx += int64(bytes)
-	}
+	end := s.numberFrame(tp, f, seq, bytes)
 	tp.nxt = end
 	tp.high = max(tp.high, end)
 	tp.inNet++
