@@ -755,7 +755,9 @@ func (s *Packet) transportReceive(l *limiter, f *frame) {
 // slot (exitSeqMask), the frames in its deliveries foreseen not to be
 // received early (slowOne each; once the count saturates, it stays), and
 // whether the slot is keyed at a time (guardKeyed), at a guard
-// (guardLazy). (The port's own fields are the port code's.)
+// (guardLazy): packed in the word the port already reads as its
+// deliveries' slot is keyed, so that early receipts add nothing to the
+// port's size.
 const (
 	exitSeqMask = 1<<44 - 1 // the agenda's sequence numbers fit 44 bits (slotBits)
 	slowOne     = 1 << 44
