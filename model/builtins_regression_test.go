@@ -3,7 +3,6 @@ package model_test
 import (
 	"bytes"
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"flag"
@@ -170,15 +169,7 @@ func runExperiment(t *testing.T, e *experiments.Experiment) []goldenRun {
 		var buf []byte
 		cfg.OnSample = func(x *model.Sample) {
 			n++
-			buf = binary.LittleEndian.AppendUint64(buf[:0], uint64(x.Time))
-			for _, q := range x.Queues {
-				buf = binary.LittleEndian.AppendUint64(buf, uint64(q))
-			}
-			for _, xs := range [][]float64{x.Rates, x.CurrentRates, x.Capacity} {
-				for _, v := range xs {
-					buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(v))
-				}
-			}
+			buf = model.SampleBytes(buf[:0], x, x.Rates, x.CurrentRates, x.Capacity)
 			h.Write(buf)
 		}
 		sim, err := model.New(cfg)

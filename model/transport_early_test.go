@@ -2,9 +2,7 @@ package model
 
 import (
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/json"
-	"math"
 	"testing"
 
 	"qcnlab/algos"
@@ -19,15 +17,7 @@ func earlyRun(t *testing.T, cfg Config, early bool) (string, [32]byte, int64) {
 	h := sha256.New()
 	var buf []byte
 	cfg.OnSample = func(x *Sample) {
-		buf = binary.LittleEndian.AppendUint64(buf[:0], uint64(x.Time))
-		for _, q := range x.Queues {
-			buf = binary.LittleEndian.AppendUint64(buf, uint64(q))
-		}
-		for _, xs := range [][]float64{x.Rates, x.Delivered, x.CurrentRates} {
-			for _, v := range xs {
-				buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(v))
-			}
-		}
+		buf = SampleBytes(buf[:0], x, x.Rates, x.Delivered, x.CurrentRates)
 		h.Write(buf)
 	}
 	sim, err := NewPacket(cfg)
