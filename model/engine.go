@@ -143,6 +143,9 @@ func NewPacket(cfg Config) (*Packet, error) {
 		s.marking = s.marking || port.dcp != nil
 	}
 	s.startClasses(&netw)
+	for _, p := range s.ports {
+		p.syncOdd() // after its classes
+	}
 	s.agenda.init(len(t.Hosts), len(s.ports), s.receivers)
 	for h, node := range t.Hosts {
 		nic := t.Ports[t.NIC(h)]

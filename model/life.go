@@ -56,7 +56,7 @@ func (s *Packet) linkFrameArrives(pi int32) {
 	f := p.link.front() // valid until the port sends another frame on
 	p.link.drop()
 	s.syncLink(pi)
-	if p.unwatched() && (p.cls == nil || p.classesUnwatched()) {
+	if p.unwatched() && (!p.classes() || p.classesUnwatched()) {
 		s.syncService(pi)
 	}
 	if f.flags&frameCtl != 0 { // a control frame, on its way back
@@ -103,7 +103,7 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
 	}
 	var done algos.Time
 	var send bool
-	if p.cls == nil {
+	if !p.classes() {
 		done, send = p.arrive(s.now, &s.frame, flags, &s.fb)
 	} else {
 		done, send = p.arriveClass(s.now, &s.frame, l.class, flags, &s.fb)
@@ -119,10 +119,10 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
 	}
 	if s.ingress != nil && done != algos.Never {
 		inq := &p.inq
-		if p.cls != nil && done == pendingDone {
+		if p.classes() && done == pendingDone {
 			inq = &p.cls.q[l.class].inq
 		}
-		if p.cls != nil { // counted per link and class
+		if p.classes() { // counted per link and class
 			in = in*s.classes + int32(l.class)
 		}
 		s.ingressArrive(pi, in, int(f.bytes), inq)
@@ -133,7 +133,7 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
 	if done == algos.Never {
 		return
 	}
-	if p.cls != nil {
+	if p.classes() {
 		s.enterClass(p, pi, f, l, last, done)
 		return
 	}
@@ -210,7 +210,7 @@ func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
 	for p.headDone <= t {
 		done, bytes, flags := p.headDone, int(p.headBytes), p.headFlags
 		q := p.queue.front()
-		if p.cls != nil {
+		if p.classes() {
 			p.departClass(q)
 		}
 		p.bytes -= bytes
@@ -224,7 +224,7 @@ func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
 		// Its record, if it has one, is on its way (its arrival was set as
 		// it started): it leaves the queued records at the stream's tail.
 		if flags&queuedExit == 0 {
-			if p.dcp != nil {
+			if p.odd&portOddDepart != 0 {
 				s.departMark(p, q, p.link.at(p.link.len()-p.onward))
 			}
 			if s.telemetry && flags&queuedCtl == 0 { // a control frame carries none
@@ -236,7 +236,7 @@ func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
 			s.controlLands(p, q)
 		} else {
 			if s.receivers {
-				if p.dcp != nil {
+				if p.odd&portOddDepart != 0 {
 					s.departMark(p, q, p.exits.at(p.exits.len()-p.toReceivers))
 				}
 				if s.telemetry {
@@ -245,7 +245,7 @@ func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
 				}
 				p.toReceivers--
 				s.receiveAsItLeaves(p)
-			} else if p.dcp != nil {
+			} else if p.odd&portOddDepart != 0 {
 				s.departMark(p, q, nil)
 			}
 			s.delivered[q.lim] += int64(bytes)
@@ -261,7 +261,7 @@ func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
 		}
 		p.queue.drop()
 		n++
-		if p.cls != nil {
+		if p.classes() {
 			s.startNext(p, pi, done)
 			p.syncHead()
 		} else if p.queue.n > 0 && !p.held {
@@ -277,7 +277,7 @@ func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
 	}
 	if n > 0 {
 		p.frames += uint64(n)
-		if p.unwatched() && (p.cls == nil || p.classesUnwatched()) {
+		if p.unwatched() && (!p.classes() || p.classesUnwatched()) {
 			s.syncService(pi)
 		}
 	}
@@ -321,7 +321,7 @@ func (s *Packet) departMark(p *port, q *queued, rec *frame) {
 	if q.flags&queuedCtl != 0 { // a control frame: no CP sees it
 		return
 	}
-	if p.cls == nil {
+	if !p.classes() {
 		p.dcp.Depart(q.done, &f, p.bytes)
 	} else { // its class's CP, on its class's queue
 		c := &p.cls.q[q.class]
@@ -356,7 +356,7 @@ func (s *Packet) receiveFrame(pi int32) {
 	p.exits.drop()
 	s.receiveGone(p, s.lims[f.lim], f)
 	s.syncReceive(pi)
-	if p.unwatched() && (p.cls == nil || p.classesUnwatched()) {
+	if p.unwatched() && (!p.classes() || p.classesUnwatched()) {
 		s.syncService(pi)
 	}
 	s.events++
@@ -365,7 +365,7 @@ func (s *Packet) receiveFrame(pi int32) {
 		s.transportReceive(l, f)
 		if l.ackGuard != 0 && s.receiveDeparted(p) { // the frames behind it, early
 			s.syncReceive(pi)
-			if p.unwatched() && (p.cls == nil || p.classesUnwatched()) {
+			if p.unwatched() && (!p.classes() || p.classesUnwatched()) {
 				s.syncService(pi)
 			}
 		}
@@ -431,7 +431,7 @@ func (p *port) serving(exit uint8) bool {
 // nothing. Cheap, for every arrival and departure; true at a port with
 // classes, whose frames' ways are its classes' (mustServeClasses).
 func (p *port) unwatched() bool {
-	return p.svcAt != algos.Never || p.cls != nil ||
+	return p.svcAt != algos.Never || p.classes() ||
 		p.onward > 0 && p.link.n == p.onward && p.headFlags&queuedExit != 0 ||
 		p.toReceivers > 0 && p.exits.n == p.toReceivers && p.headFlags&queuedExit == 0
 }
@@ -443,7 +443,7 @@ func (p *port) unwatched() bool {
 // network here, or the reverse with receivers followed), or a control
 // frame lands at its host as it departs.
 func (p *port) mustServe() bool {
-	if p.cls != nil {
+	if p.classes() {
 		return p.mustServeClasses()
 	}
 	if p.headFlags&queuedExit != 0 {

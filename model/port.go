@@ -13,25 +13,16 @@ import (
 // it start when it leaves, unless the port is paused. A frame moves onto
 // the link, or to its receiver, as it departs.
 type port struct {
-	// The fields every frame touches come first, together, for they are
-	// read for every frame at every port of a fabric, which is larger than
-	// the caches: a departure, then an arrival, then the way on. The ports
-	// are one array (Packet.portStore), in topology order, so that a port
-	// is a few cache lines, not a dozen spread over the heap.
-	queue       ring[queued] // the head's done is its departure; the others' pendingDone
-	bytes       int          // occupancy, including the frame on the wire
-	buffer      int
-	onward      int    // see link
-	toReceivers int    // see exits
-	held        bool   // paused by the next switch: no frame starts service
-	headFlags   uint8  // the queue's front's flags, if it has one (syncHead)
-	headBytes   uint16 // and its size
-	to          int32  // the node its link leads to
-	// headDone is the queue's front's done, Never if the queue is empty:
-	// whether a frame is due is then known without a read of the queue's
-	// buffer, another cache line (syncHead keeps it).
-	headDone algos.Time
-	svcAt    algos.Time // the key of its service slot (syncService)
+	// The fields every frame touches come first, together, in the first
+	// five cache lines (the ports are 64-byte aligned: TestPortLayout),
+	// for they are read for every frame at every port of a fabric, which
+	// is larger than the caches: a departure, then an arrival, then the
+	// way on. The ports are one array (Packet.portStore), in topology
+	// order, so that neighbouring ports are neighbours in memory.
+	queue    ring[queued] // the head's done is its departure; the others' pendingDone
+	headDone algos.Time   // the queue's front's done, Never if the queue is empty (syncHead)
+	bytes    int          // occupancy, including the frame on the wire
+	buffer   int
 	// The frames it sends on to the next switch: at the front of link,
 	// those that have left, in flight; behind them the records of the
 	// onward frames queued, the one in service with its arrival set, the
@@ -39,31 +30,39 @@ type port struct {
 	// has a notification point, exits holds, alike, the frames that leave
 	// the network here on their way to their receivers (toReceivers of
 	// them queued).
-	link  ring[frame]
-	delay algos.Time // its link's propagation
+	link      ring[frame]
+	onward    int        // see link
+	svcAt     algos.Time // the key of its service slot (syncService)
+	held      bool       // paused by the next switch: no frame starts service
+	headFlags uint8      // the queue's front's flags, if it has one (syncHead)
+	headBytes uint16     // and its size
+	to        int32      // the node its link leads to
+	delay     algos.Time // its link's propagation
 	// linkSeq and exitSeq are the agenda's sequence numbers for the next
 	// frame to reach an empty link or receivers' stream: taken when the
 	// stream was last keyed, as if the queued frame were already on its
 	// way, so that ties fall as they would with its departure known early.
 	linkSeq  uint64
-	svcBytes int        // frame size whose service time is cached
-	svc      algos.Time // its time on the link
-	cls      *classSet  // its traffic classes, nil with one (classes.go)
-	// sw is its switch's shared buffer, nil with a buffer per port
-	// (buffer.go): read at every arrival and departure of a frame in a
-	// class, so beside cls.
-	sw  *switchBuffer
-	cp  algos.CongestionPoint
-	dcp algos.DepartingCP // cp, if it also acts on departures; else nil
-	// PFC (pfc.go): xoff is MaxInt without it, so one comparison per frame
-	// is all it costs.
-	xoff      int
-	arrivals  int64      // frames that arrived: a fabric lists the ports that carried traffic
-	sentBytes int64      // bytes that finished
-	frames    uint64     // frames that left
-	level     levelStats // since the last boundary
+	svc      algos.Time // the time on the link of a frame of svcBytes
+	svcBytes int32
+	// odd says, in one word the hot paths test, what this port has that
+	// most ports do not (portOdd...): the pointers it stands for are
+	// read only then, from the cold lines.
+	odd         uint8
+	cp          algos.CongestionPoint
+	xoff        int        // PFC (pfc.go): MaxInt without it, so one comparison per frame is all it costs
+	toReceivers int        // see exits
+	arrivals    int64      // frames that arrived: a fabric lists the ports that carried traffic
+	sentBytes   int64      // bytes that finished
+	frames      uint64     // frames that left
+	level       levelStats // since the last boundary; its first 88 bytes are read at every change
 
 	// What only some frames, or some networks, touch.
+	cls *classSet // its traffic classes, nil with one (classes.go; portOddClasses)
+	// sw is its switch's shared buffer, nil with a buffer per port
+	// (buffer.go), which comes with classes.
+	sw        *switchBuffer
+	dcp       algos.DepartingCP // cp, if it also acts on departures; else nil (portOddDepart)
 	exits     ring[frame]
 	exitDelay algos.Time // the propagation to the receivers of the frames that leave the network here
 	exitSeq   uint64
@@ -90,7 +89,32 @@ type port struct {
 	wireDone algos.Time
 	marks    []portMark // the counters at each boundary passed
 	segments []levelSummary
+	_        [portPad]byte // to a whole number of cache lines
 }
+
+// portPad pads a port to a multiple of 64 bytes, so that in the array
+// every port's hot lines start a cache line (TestPortLayout checks it).
+const portPad = 16
+
+// What a port has that most do not (port.odd).
+const (
+	portOddClasses uint8 = 1 << iota // cls is set
+	portOddDepart                    // dcp is set
+)
+
+// syncOdd sets p.odd from what the port has: after its classes are set up.
+func (p *port) syncOdd() {
+	p.odd = 0
+	if p.cls != nil {
+		p.odd |= portOddClasses
+	}
+	if p.dcp != nil {
+		p.odd |= portOddDepart
+	}
+}
+
+// classes reports whether the port has traffic classes (cls).
+func (p *port) classes() bool { return p.odd&portOddClasses != 0 }
 
 // portMark is a port's counters at a boundary.
 type portMark struct {
@@ -109,6 +133,7 @@ func newPort(p *port, name string, capacity float64, buffer, frame int, cp algos
 		level: newLevelStats(float64(frame), float64(buffer)),
 	}
 	p.dcp, _ = cp.(algos.DepartingCP)
+	p.syncOdd()
 	p.headDone = algos.Never
 	p.marks = []portMark{p.mark(0)}
 }
@@ -175,8 +200,8 @@ func (p *port) boundary(t algos.Time) {
 
 // serviceTime is a frame of the given size's time on the link.
 func (p *port) serviceTime(bytes int) algos.Time {
-	if bytes != p.svcBytes {
-		p.svcBytes, p.svc = bytes, algos.TransmitTime(bytes, p.capacity)
+	if int32(bytes) != p.svcBytes {
+		p.svcBytes, p.svc = int32(bytes), algos.TransmitTime(bytes, p.capacity)
 	}
 	return p.svc
 }
