@@ -55,6 +55,7 @@ type port struct {
 	arrivals    int64      // frames that arrived: a fabric lists the ports that carried traffic
 	sentBytes   int64      // bytes that finished
 	frames      uint64     // frames that left
+	exitCount   uint64     // frames that left the network here: every frame at its last port
 	level       levelStats // since the last boundary; its first 88 bytes are read at every change
 
 	// What only some frames, or some networks, touch.
@@ -66,7 +67,6 @@ type port struct {
 	exits     ring[frame]
 	exitDelay algos.Time // the propagation to the receivers of the frames that leave the network here
 	exitSeq   uint64
-	exitCount uint64 // frames that left the network here
 	pfc       *portPFC
 	inq       ring[int32] // with ingress accounting, the link each queued frame came in by (pfc_ingress.go)
 
