@@ -33,7 +33,7 @@ func (s *Packet) hostFrameArrives(h *host) {
 		s.enter(l.first, l.route[0], f, l, in)
 	} else {
 		pi := s.nextPort(l, h.node, f)
-		s.enter(s.ports[pi], pi, f, l, in)
+		s.enter(&s.portStore[pi], pi, f, l, in)
 	}
 	if h.solo == nil { // syncTimers, the solo limiter's case inline
 		s.syncTimers(h)
@@ -46,7 +46,7 @@ func (s *Packet) hostFrameArrives(h *host) {
 // linkFrameArrives: the next frame on port pi's link reaches the next
 // switch, where routing hands it to its next port.
 func (s *Packet) linkFrameArrives(pi int32) {
-	p := s.ports[pi]
+	p := &s.portStore[pi]
 	// The frame may have left the port unseen (serve): if it is not in
 	// flight yet, the port is brought up to now first. (Only then: the
 	// port's queue is one memory access more per hop on a large fabric.)
@@ -60,7 +60,7 @@ func (s *Packet) linkFrameArrives(pi int32) {
 		s.syncService(pi)
 	}
 	if f.flags&frameCtl != 0 { // a control frame, on its way back
-		s.enterControl(s.ports[f.route], int32(f.route), f)
+		s.enterControl(&s.portStore[f.route], int32(f.route), f)
 		return
 	}
 	l := s.lims[f.lim]
@@ -68,7 +68,7 @@ func (s *Packet) linkFrameArrives(pi int32) {
 	if s.net.spray {
 		next = s.spray(p.to, l.dst)
 	}
-	s.enter(s.ports[next], next, f, l, pi)
+	s.enter(&s.portStore[next], next, f, l, pi)
 }
 
 // nextPort is the port at node that frame f of limiter l takes first: the
@@ -182,7 +182,7 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
 
 // serviceEnds: the frame port pi is serving departs.
 func (s *Packet) serviceEnds(pi int32) {
-	p := s.ports[pi]
+	p := &s.portStore[pi]
 	n := s.serve(p, pi, s.now)
 	s.events += uint64(n)
 	if n == 0 { // nothing due: the slot was stale
@@ -344,7 +344,7 @@ func (s *Packet) departMark(p *port, q *queued, rec *frame) {
 // Or the slot guards the ACKs of receipts taken early (receiveStarts): the
 // port is brought up to now, which takes them, and the slot keyed again.
 func (s *Packet) receiveFrame(pi int32) {
-	p := s.ports[pi]
+	p := &s.portStore[pi]
 	// The port is brought up to now first, as before anything that looks
 	// at it: a departure due now is applied before the receiver acts.
 	s.events += uint64(s.serve(p, pi, s.now))
@@ -395,7 +395,7 @@ func (s *Packet) setFrame(f *frame) {
 // to date first). With neither, the slot's sequence number is kept for the
 // frame that starts later (linkSeq).
 func (s *Packet) syncLink(pi int32) {
-	p := s.ports[pi]
+	p := &s.portStore[pi]
 	if n := p.link.len(); n > p.onward || n > 0 && p.serving(0) {
 		s.agenda.setStream(s.agenda.linkSlot(pi), p.link.front().arrive)
 		return
@@ -406,7 +406,7 @@ func (s *Packet) syncLink(pi int32) {
 // syncReceive keys port pi's deliveries' slot at the next, as syncLink; at
 // the guard of a frame in service that may be received early (markEarly, receiveStarts).
 func (s *Packet) syncReceive(pi int32) {
-	p := s.ports[pi]
+	p := &s.portStore[pi]
 	if n := p.exits.len(); n > p.toReceivers || n > 0 && p.serving(queuedExit) {
 		f := p.exits.front()
 		at, lazy := f.arrive, uint64(0)
@@ -477,7 +477,7 @@ func (p *port) mustServeClasses() bool {
 // receivers followed). Otherwise the streams' own events, and everything
 // that looks at the port, bring its service up to date (serve).
 func (s *Packet) syncService(pi int32) {
-	p := s.ports[pi]
+	p := &s.portStore[pi]
 	at := algos.Never
 	if p.headDone < pendingDone && p.mustServe() { // it serves a frame, and must
 		at = p.headDone
