@@ -146,7 +146,7 @@ func NewPacket(cfg Config) (*Packet, error) {
 	}
 	s.startClasses(&netw)
 	for _, p := range s.ports {
-		p.syncOdd() // after its classes
+		p.syncOdd(s.receivers) // after its classes
 	}
 	s.agenda.init(len(t.Hosts), len(s.ports), s.receivers)
 	for h, node := range t.Hosts {

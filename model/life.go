@@ -50,7 +50,7 @@ func (s *Packet) linkFrameArrives(pi int32) {
 	// The frame may have left the port unseen (serve): if it is not in
 	// flight yet, the port is brought up to now first. (Only then: the
 	// port's queue is one memory access more per hop on a large fabric.)
-	if p.link.len() == p.onward {
+	if p.link.len() == int(p.onward) {
 		s.events += uint64(s.serve(p, pi, s.now))
 	}
 	f := p.link.front() // valid until the port sends another frame on
@@ -225,10 +225,10 @@ func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
 		// it started): it leaves the queued records at the stream's tail.
 		if flags&queuedExit == 0 {
 			if p.odd&portOddDepart != 0 {
-				s.departMark(p, q, p.link.at(p.link.len()-p.onward))
+				s.departMark(p, q, p.link.at(p.link.len()-int(p.onward)))
 			}
 			if s.telemetry && flags&queuedCtl == 0 { // a control frame carries none
-				rec := p.link.at(p.link.len() - p.onward)
+				rec := p.link.at(p.link.len() - int(p.onward))
 				s.stampINT(p, rec, done, int(rec.hop)-1)
 			}
 			p.onward--
@@ -292,7 +292,7 @@ func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
 func (s *Packet) started(p *port, pi int32, h *queued) {
 	switch {
 	case h.flags&queuedExit == 0:
-		i := p.link.len() - p.onward
+		i := p.link.len() - int(p.onward)
 		r := p.link.at(i)
 		r.arrive += h.done + p.delay // it held its jitter
 		if i == 0 {
@@ -396,7 +396,7 @@ func (s *Packet) setFrame(f *frame) {
 // frame that starts later (linkSeq).
 func (s *Packet) syncLink(pi int32) {
 	p := &s.portStore[pi]
-	if n := p.link.len(); n > p.onward || n > 0 && p.serving(0) {
+	if n := p.link.len(); n > int(p.onward) || n > 0 && p.serving(0) {
 		s.agenda.setStream(s.agenda.linkSlot(pi), p.link.front().arrive)
 		return
 	}
@@ -432,8 +432,8 @@ func (p *port) serving(exit uint8) bool {
 // classes, whose frames' ways are its classes' (mustServeClasses).
 func (p *port) unwatched() bool {
 	return p.svcAt != algos.Never || p.classes() ||
-		p.onward > 0 && p.link.n == p.onward && p.headFlags&queuedExit != 0 ||
-		p.toReceivers > 0 && p.exits.n == p.toReceivers && p.headFlags&queuedExit == 0
+		int(p.onward) > 0 && p.link.n == int(p.onward) && p.headFlags&queuedExit != 0 ||
+		p.odd&portOddReceivers != 0 && p.toReceivers > 0 && p.exits.n == p.toReceivers && p.headFlags&queuedExit == 0
 }
 
 // mustServe reports whether the departure of the frame port p serves, if
@@ -447,9 +447,9 @@ func (p *port) mustServe() bool {
 		return p.mustServeClasses()
 	}
 	if p.headFlags&queuedExit != 0 {
-		return p.onward > 0 && p.link.n == p.onward
+		return int(p.onward) > 0 && p.link.n == int(p.onward)
 	}
-	return p.toReceivers > 0 && p.exits.n == p.toReceivers
+	return p.odd&portOddReceivers != 0 && p.toReceivers > 0 && p.exits.n == p.toReceivers
 }
 
 // classesUnwatched is unwatched at a port with classes.
@@ -465,7 +465,7 @@ func (p *port) mustServeClasses() bool {
 		return true
 	}
 	if p.headFlags&queuedExit != 0 {
-		return p.onward+cs.waitOnward > 0 && p.link.n == p.onward
+		return int(p.onward)+cs.waitOnward > 0 && p.link.n == int(p.onward)
 	}
 	return p.toReceivers+cs.waitExits > 0 && p.exits.n == p.toReceivers
 }

@@ -19,6 +19,11 @@ type port struct {
 	// is larger than the caches: a departure, then an arrival, then the
 	// way on. The ports are one array (Packet.portStore), in topology
 	// order, so that neighbouring ports are neighbours in memory.
+	//
+	// The first line is the queue's side, which an arriving frame and a
+	// departure read; the second the link's, which is all that a frame
+	// reaching the next switch reads of the port it left, once that port
+	// is up to date (linkFrameArrives, syncLink, unwatched).
 	queue    ring[queued] // the head's done is its departure; the others' pendingDone
 	headDone algos.Time   // the queue's front's done, Never if the queue is empty (syncHead)
 	bytes    int          // occupancy, including the frame on the wire
@@ -31,27 +36,27 @@ type port struct {
 	// the network here on their way to their receivers (toReceivers of
 	// them queued).
 	link      ring[frame]
-	onward    int        // see link
-	svcAt     algos.Time // the key of its service slot (syncService)
-	held      bool       // paused by the next switch: no frame starts service
-	headFlags uint8      // the queue's front's flags, if it has one (syncHead)
-	headBytes uint16     // and its size
-	to        int32      // the node its link leads to
-	delay     algos.Time // its link's propagation
+	onward    int32 // see link
+	headFlags uint8 // the queue's front's flags, if it has one (syncHead)
+	// odd says, in one word the hot paths test, what this port has that
+	// most ports do not (portOdd...): the fields it stands for are read
+	// only then, from the cold lines.
+	odd   uint8
+	held  bool       // paused by the next switch: no frame starts service
+	svcAt algos.Time // the key of its service slot (syncService)
 	// linkSeq and exitSeq are the agenda's sequence numbers for the next
 	// frame to reach an empty link or receivers' stream: taken when the
 	// stream was last keyed, as if the queued frame were already on its
 	// way, so that ties fall as they would with its departure known early.
-	linkSeq  uint64
-	svc      algos.Time // the time on the link of a frame of svcBytes
-	svcBytes int32
-	// odd says, in one word the hot paths test, what this port has that
-	// most ports do not (portOdd...): the pointers it stands for are
-	// read only then, from the cold lines.
-	odd         uint8
+	linkSeq     uint64
+	headBytes   uint16     // the queue's front's size (syncHead)
+	svcBytes    uint16     // the frame size whose service time is svc
+	to          int32      // the node its link leads to
+	delay       algos.Time // its link's propagation
+	svc         algos.Time
 	cp          algos.CongestionPoint
 	xoff        int        // PFC (pfc.go): MaxInt without it, so one comparison per frame is all it costs
-	toReceivers int        // see exits
+	toReceivers int        // see exits; read only with receivers followed (portOddReceivers)
 	arrivals    int64      // frames that arrived: a fabric lists the ports that carried traffic
 	sentBytes   int64      // bytes that finished
 	frames      uint64     // frames that left
@@ -94,17 +99,22 @@ type port struct {
 
 // portPad pads a port to a multiple of 64 bytes, so that in the array
 // every port's hot lines start a cache line (TestPortLayout checks it).
-const portPad = 16
+const portPad = 24
 
 // What a port has that most do not (port.odd).
 const (
-	portOddClasses uint8 = 1 << iota // cls is set
-	portOddDepart                    // dcp is set
+	portOddClasses   uint8 = 1 << iota // cls is set
+	portOddDepart                      // dcp is set
+	portOddReceivers                   // the frames that leave here are followed to their receivers (exits, toReceivers)
 )
 
-// syncOdd sets p.odd from what the port has: after its classes are set up.
-func (p *port) syncOdd() {
+// syncOdd sets p.odd from what the port has, once its classes are set
+// up, and whether the run follows frames to their receivers.
+func (p *port) syncOdd(receivers bool) {
 	p.odd = 0
+	if receivers {
+		p.odd |= portOddReceivers
+	}
 	if p.cls != nil {
 		p.odd |= portOddClasses
 	}
@@ -133,7 +143,7 @@ func newPort(p *port, name string, capacity float64, buffer, frame int, cp algos
 		level: newLevelStats(float64(frame), float64(buffer)),
 	}
 	p.dcp, _ = cp.(algos.DepartingCP)
-	p.syncOdd()
+	p.syncOdd(false)
 	p.headDone = algos.Never
 	p.marks = []portMark{p.mark(0)}
 }
@@ -200,8 +210,8 @@ func (p *port) boundary(t algos.Time) {
 
 // serviceTime is a frame of the given size's time on the link.
 func (p *port) serviceTime(bytes int) algos.Time {
-	if int32(bytes) != p.svcBytes {
-		p.svcBytes, p.svc = int32(bytes), algos.TransmitTime(bytes, p.capacity)
+	if uint16(bytes) != p.svcBytes {
+		p.svcBytes, p.svc = uint16(bytes), algos.TransmitTime(bytes, p.capacity)
 	}
 	return p.svc
 }

@@ -28,6 +28,17 @@ func TestPortLayout(t *testing.T) {
 			t.Errorf("%s, read only when port.odd says so, is among the hot fields (byte %d)", name, off)
 		}
 	}
+	// What a frame reaching the next switch reads of the port it left
+	// (linkFrameArrives, syncLink, unwatched) is one line.
+	for name, off := range map[string]uintptr{
+		"link": unsafe.Offsetof(p.link), "link.n": unsafe.Offsetof(p.link) + unsafe.Offsetof(p.link.n),
+		"onward": unsafe.Offsetof(p.onward), "headFlags": unsafe.Offsetof(p.headFlags), "odd": unsafe.Offsetof(p.odd),
+		"svcAt": unsafe.Offsetof(p.svcAt), "linkSeq": unsafe.Offsetof(p.linkSeq),
+	} {
+		if off/line != 1 {
+			t.Errorf("%s is at byte %d, not in the link's line (the second)", name, off)
+		}
+	}
 	// The engine's array, larger than 32 KB on any fabric (a k = 4
 	// fat-tree has 80 ports), is a large object, which starts a page.
 	sim, err := NewPacket(fabric(noneScheme(t), fatTree4(t, 150e3), []Flow{{From: 1, To: 0}}))
@@ -61,11 +72,14 @@ func TestPortOdd(t *testing.T) {
 			t.Fatal(name, err)
 		}
 		for j, p := range sim.ports {
-			if p.classes() != (p.cls != nil) || (p.odd&portOddDepart != 0) != (p.dcp != nil) {
-				t.Errorf("%s: port %d has odd %b with classes %v and a departing CP %v", name, j, p.odd, p.cls != nil, p.dcp != nil)
+			if p.classes() != (p.cls != nil) || (p.odd&portOddDepart != 0) != (p.dcp != nil) ||
+				(p.odd&portOddReceivers != 0) != sim.receivers {
+				t.Errorf("%s: port %d has odd %b with classes %v, a departing CP %v, receivers followed %v",
+					name, j, p.odd, p.cls != nil, p.dcp != nil, sim.receivers)
 			}
 		}
-		if name == "dcqcn" && sim.ports[0].odd&portOddDepart == 0 || name == "shared" && !sim.ports[0].classes() {
+		if name == "dcqcn" && sim.ports[0].odd&(portOddDepart|portOddReceivers) != portOddDepart|portOddReceivers ||
+			name == "shared" && !sim.ports[0].classes() {
 			t.Errorf("%s: port 0 has odd %b", name, sim.ports[0].odd)
 		}
 	}
