@@ -182,6 +182,7 @@ func (s *Packet) startClasses(netw *algos.Network) {
 	if quantum == 0 {
 		quantum = s.cfg.FrameBytes
 	}
+	cps := algos.NewCPSlab(len(s.ports) * (k.N - 1)) // the classes' own CPs together
 	for j, p := range s.ports {
 		cs := &classSet{q: make([]classQueue, k.N), strict: k.Strict}
 		for c := range cs.q {
@@ -205,7 +206,7 @@ func (s *Packet) startClasses(netw *algos.Network) {
 				}
 				q.cp = s.cfg.Scheme.NewCP(algos.CPEnv{
 					Network: *netw, CPID: j + 1, Capacity: p.capacity, Buffer: float64(p.buffer),
-					Rand: rand.New(rand.NewPCG(s.cfg.Seed, stream)),
+					Rand: rand.New(rand.NewPCG(s.cfg.Seed, stream)), Slab: cps,
 				}, params)
 			}
 			q.dcp, _ = q.cp.(algos.DepartingCP)
