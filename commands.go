@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"slices"
 	"strings"
@@ -23,6 +25,7 @@ import (
 	"qcnlab/experiments/results"
 	"qcnlab/experiments/shard"
 	"qcnlab/experiments/stability"
+	"qcnlab/experiments/userfile"
 	"qcnlab/printable"
 	"qcnlab/tui"
 	"qcnlab/units"
@@ -146,7 +149,7 @@ func init() {
 		},
 		{
 			name:     "bench",
-			synopsis: []string{"qcnlab bench [--duration D] [--topology " + strings.Join(bench.Topologies, "|") + "] [--k N] [--set KEY=VALUE]..."},
+			synopsis: []string{"qcnlab bench [--duration D] [--topology " + strings.Join(bench.Topologies, "|") + "] [--k N] [--cpuprofile FILE] [--set KEY=VALUE]..."},
 			does:     []string{"simulation speed and memory (D from 1ms)"},
 			about:    "Measure simulation speed and memory.",
 			define:   benchCommand,
@@ -465,11 +468,17 @@ func benchCommand(fs *flag.FlagSet) func(c *call) int {
 	duration := fs.String("duration", "", "simulated time `D` of the main measurement, at least 1ms (default 1s on the dumbbell, 100ms on the fat-tree)")
 	topology := fs.String("topology", bench.Topologies[0], "the network to measure, `"+strings.Join(bench.Topologies, "|")+"`")
 	k := fs.Int("k", 0, "the fat-tree's `N` (even): N^3/4 hosts (default 8)")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the main measurement (pprof's format) to `FILE`")
 	sets := setFlag(fs)
 	return func(c *call) int {
 		if len(c.args) > 0 {
 			fmt.Fprintln(c.stderr, "qcnlab bench takes no arguments")
 			return exitUsage
+		}
+		if *cpuProfile != "" {
+			if err := userfile.CheckSaveTarget(*cpuProfile); err != nil {
+				return c.fail("--cpuprofile:", err)
+			}
 		}
 		if !slices.Contains(bench.Topologies, *topology) {
 			return c.fail(fmt.Sprintf("--topology: %q is not one of %q", *topology, bench.Topologies))
@@ -508,16 +517,27 @@ func benchCommand(fs *flag.FlagSet) func(c *call) int {
 			runs = append(runs, e)
 		}
 		fmt.Fprintln(c.stdout, bench.Description(runs[len(runs)-1]))
-		fmt.Fprintf(c.stdout, "%10s %10s %11s %13s %14s %13s %10s %10s\n",
-			"simulated", "wall", "frames/s", "frame-hops/s", "transmits/s", "events/s", "ns/hop", "peak heap")
-		for _, e := range runs {
-			r, err := bench.Run(e)
+		fmt.Fprintf(c.stdout, "%10s %10s %11s %13s %14s %13s %10s %10s %10s\n",
+			"simulated", "wall", "frames/s", "frame-hops/s", "transmits/s", "events/s", "ns/hop", "CPU ns/hop", "peak heap")
+		var profile bytes.Buffer
+		for i, e := range runs {
+			var w io.Writer
+			if *cpuProfile != "" && i == len(runs)-1 {
+				w = &profile
+			}
+			r, err := bench.Run(e, w)
 			if err != nil {
 				fmt.Fprintln(c.stderr, err)
 				return exitRun
 			}
-			fmt.Fprintf(c.stdout, "%10s %9.3fs %11.0f %13.0f %14.0f %13.0f %10.1f %8.1fMB\n", units.FormatDuration(algos.Time(e.Duration)), r.WallSeconds,
-				r.FramesPerSecond(), r.FrameHopsPerSecond(), r.TransmissionsPerSecond(), r.EventsPerSecond(), r.NanosecondsPerFrameHop(), float64(r.PeakHeap)/1e6)
+			fmt.Fprintf(c.stdout, "%10s %9.3fs %11.0f %13.0f %14.0f %13.0f %10.1f %10.1f %8.1fMB\n", units.FormatDuration(algos.Time(e.Duration)), r.WallSeconds,
+				r.FramesPerSecond(), r.FrameHopsPerSecond(), r.TransmissionsPerSecond(), r.EventsPerSecond(), r.NanosecondsPerFrameHop(),
+				r.CPUNanosecondsPerFrameHop(), float64(r.PeakHeap)/1e6)
+		}
+		if *cpuProfile != "" {
+			if err := userfile.WriteAtomic(*cpuProfile, profile.Bytes()); err != nil {
+				return c.fail("--cpuprofile:", err)
+			}
 		}
 		fmt.Fprintln(c.stdout, "a frame-hop is a frame leaving a switch port; a transmit, a frame sent onto any link (hosts' and switches')")
 		return exitOK

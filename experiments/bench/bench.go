@@ -4,7 +4,9 @@ package bench
 
 import (
 	"fmt"
+	"io"
 	"runtime"
+	"runtime/pprof"
 	"time"
 
 	"qcnlab/algos"
@@ -113,8 +115,12 @@ type Result struct {
 	FrameHops     uint64 // that left a switch port
 	Transmissions uint64 // frames sent onto a link: FrameHops and the hosts' frames
 	Events        uint64
-	PeakHeap      uint64 // bytes of heap in use, the most seen during the run
-	HeapSys       uint64 // bytes of heap obtained from the OS at the end
+	// CPUSeconds is the process's CPU time (user and system, the garbage
+	// collector's included) over the timed stretches, 0 where the system
+	// does not say: on a shared machine it varies less than wall time.
+	CPUSeconds float64
+	PeakHeap   uint64 // bytes of heap in use, the most seen during the run
+	HeapSys    uint64 // bytes of heap obtained from the OS at the end
 }
 
 // FramesPerSecond is frames delivered per wall-clock second.
@@ -136,10 +142,17 @@ func (b Result) NanosecondsPerFrameHop() float64 {
 	return b.WallSeconds * 1e9 / float64(max(b.FrameHops, 1))
 }
 
+// CPUNanosecondsPerFrameHop is the CPU time of a frame-hop, 0 where the
+// system does not say.
+func (b Result) CPUNanosecondsPerFrameHop() float64 {
+	return b.CPUSeconds * 1e9 / float64(max(b.FrameHops, 1))
+}
+
 // Run runs the benchmark experiment e (its first algorithm) in the calling
 // goroutine, looking at the heap every 10 ms of simulated time (a look is
-// not timed).
-func Run(e *experiments.Experiment) (Result, error) {
+// not timed). With a profile writer, it writes a CPU profile of the run
+// (pprof's format) there.
+func Run(e *experiments.Experiment, profile io.Writer) (Result, error) {
 	cfg, err := e.Config(e.Algorithms[0])
 	if err != nil {
 		return Result{}, err
@@ -152,12 +165,22 @@ func Run(e *experiments.Experiment) (Result, error) {
 	var ms runtime.MemStats
 	var peak uint64
 	var wall time.Duration
+	var cpu float64
+	if profile != nil {
+		if err := pprof.StartCPUProfile(profile); err != nil {
+			return Result{}, err
+		}
+	}
 	for !sim.Done() {
-		start := time.Now()
+		start, startCPU := time.Now(), cpuSeconds()
 		sim.Advance(sim.Now() + 10*algos.Millisecond)
 		wall += time.Since(start)
+		cpu += cpuSeconds() - startCPU
 		runtime.ReadMemStats(&ms)
 		peak = max(peak, ms.HeapInuse)
+	}
+	if profile != nil {
+		pprof.StopCPUProfile()
 	}
 	return Result{
 		SimSeconds:    cfg.Duration.Seconds(),
@@ -166,6 +189,7 @@ func Run(e *experiments.Experiment) (Result, error) {
 		FrameHops:     sim.FrameHops(),
 		Transmissions: sim.Transmissions(),
 		Events:        sim.Events(),
+		CPUSeconds:    cpu,
 		PeakHeap:      peak,
 		HeapSys:       ms.HeapSys,
 	}, nil
