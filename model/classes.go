@@ -310,6 +310,9 @@ func (s *Packet) queueRecord(p *port, class uint8, exit, started bool) *frame {
 func (s *Packet) startNext(p *port, pi int32, done algos.Time) {
 	cs := p.cls
 	c := cs.pick(p.held)
+	if c == pickDWRR {
+		c = cs.dwrr()
+	}
 	if c < 0 {
 		return
 	}
@@ -352,8 +355,8 @@ func (s *Packet) startNext(p *port, pi int32, done algos.Time) {
 
 // pick is the class whose head the port serves next, -1 if none may start
 // (every class empty or paused): the first strict class with frames, else
-// the DWRR's, whose turn moves on when a class has no frames or its
-// deficit cannot pay for its head.
+// pickDWRR, for the DWRR's choice (dwrr). Small enough to be inlined where
+// a frame departs.
 func (cs *classSet) pick(held bool) int {
 	if cs.ctl != nil && cs.ctl.wait.n > 0 {
 		return ctlClass
@@ -368,6 +371,18 @@ func (cs *classSet) pick(held bool) int {
 	if ready>>cs.strict == 0 {
 		return -1
 	}
+	return pickDWRR
+}
+
+// pickDWRR is pick's answer when the DWRR chooses among the classes past
+// the strict ones.
+const pickDWRR = -2
+
+// dwrr is the DWRR's pick among the classes past the strict ones, some
+// of which have frames and are not paused: its turn moves on when a class
+// has no frames or its deficit cannot pay for its head.
+func (cs *classSet) dwrr() int {
+	ready := cs.waiting &^ cs.held
 	for {
 		q := &cs.q[cs.rr]
 		if ready&(1<<cs.rr) != 0 {
