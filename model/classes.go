@@ -167,8 +167,9 @@ type classSet struct {
 	// waiting is the classes with frames waiting (bit c: q[c].wait.n > 0),
 	// so that the scheduler finds them without reading every class's
 	// queue, a cache line each.
-	waiting uint8
-	strict  uint8 // the first strict classes are served by strict priority
+	waiting    uint8
+	strict     uint8 // the first strict classes are served by strict priority
+	strictMask uint8 // their bits: 1<<strict - 1
 
 	rr int // DWRR: the class whose turn it is
 	// ctlMsgs is the messages of the control frames that leave the
@@ -195,7 +196,7 @@ func (s *Packet) startClasses(netw *algos.Network) {
 	}
 	cps := algos.NewCPSlab(len(s.ports) * (k.N - 1)) // the classes' own CPs together
 	for j, p := range s.ports {
-		cs := &classSet{q: make([]classQueue, k.N), strict: uint8(k.Strict)}
+		cs := &classSet{q: make([]classQueue, k.N), strict: uint8(k.Strict), strictMask: uint8(1<<k.Strict - 1)}
 		for c := range cs.q {
 			q := &cs.q[c]
 			q.buffer, q.quantum = p.buffer, quantum*k.Weights[c]
@@ -365,10 +366,10 @@ func (cs *classSet) pick(held bool) int {
 		return -1
 	}
 	ready := cs.waiting &^ cs.held // classes with frames, not paused
-	if strict := ready & (1<<cs.strict - 1); strict != 0 {
+	if strict := ready & cs.strictMask; strict != 0 {
 		return bits.TrailingZeros8(strict) // the first strict class with frames
 	}
-	if ready>>cs.strict == 0 {
+	if ready == 0 {
 		return -1
 	}
 	return pickDWRR
