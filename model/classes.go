@@ -113,15 +113,15 @@ func (c *Config) classCount() int {
 // starts them.
 type classQueue struct {
 	// What every frame of the class touches, first, 64-byte aligned
-	// (classQueuePad): as it arrives, its occupancy, buffer, congestion
-	// point and statistics (the first cache line), the waiting frames
-	// (the second) and their onward records (the third); as it departs,
-	// the first two.
+	// (classQueuePad): as it departs, its occupancy, bytes sent and
+	// statistics (the first cache line); as it arrives, those, its
+	// congestion point, its buffer and waiting frames (the second) and
+	// their onward records (the third).
 	bytes   int // its occupancy, the frame in service included
-	buffer  int
+	sent    int64
 	cp      algos.CongestionPoint
 	level   meanMax // its occupancy's mean and largest since the last boundary
-	sent    int64
+	buffer  int
 	wait    ring[queued] // its waiting frames, in arrival order
 	deficit int          // DWRR: bytes it may still send this turn
 	onward  ring[frame]  // the records of the waiting frames that go on to the next switch

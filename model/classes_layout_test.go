@@ -21,10 +21,10 @@ func TestClassQueueLayout(t *testing.T) {
 		want      uintptr
 	}{
 		{"bytes", unsafe.Offsetof(q.bytes), unsafe.Sizeof(q.bytes), 0},
-		{"buffer", unsafe.Offsetof(q.buffer), unsafe.Sizeof(q.buffer), 0},
+		{"sent", unsafe.Offsetof(q.sent), unsafe.Sizeof(q.sent), 0},
 		{"cp", unsafe.Offsetof(q.cp), unsafe.Sizeof(q.cp), 0},
 		{"level's last, level, sum and max", unsafe.Offsetof(q.level), unsafe.Offsetof(q.level.from), 0},
-		{"sent", unsafe.Offsetof(q.sent), unsafe.Sizeof(q.sent), 1},
+		{"buffer", unsafe.Offsetof(q.buffer), unsafe.Sizeof(q.buffer), 1},
 		{"wait", unsafe.Offsetof(q.wait), unsafe.Sizeof(q.wait), 1},
 		{"onward", unsafe.Offsetof(q.onward), unsafe.Sizeof(q.onward), 2},
 	} {
