@@ -109,9 +109,13 @@ func NewDCQCNCongestionPoint(env CPEnv, v Values) CongestionPoint {
 		m.kMin, m.kMax = math.Round(m.kMin*s), math.Round(m.kMax*s)
 	}
 	if v["mark_on"] == DCQCNMarkOnDequeue {
-		return &DCQCNDequeueCongestionPoint{m}
+		cp := place(env, func(s *CPSlab) *slab[DCQCNDequeueCongestionPoint] { return &s.dcqcnDeq })
+		cp.DCQCNMarker = m
+		return cp
 	}
-	return &DCQCNCongestionPoint{m}
+	cp := place(env, func(s *CPSlab) *slab[DCQCNCongestionPoint] { return &s.dcqcn })
+	cp.DCQCNMarker = m
+	return cp
 }
 
 // DCQCNNotificationPoint is the receiver side of one flow (section 3.1,

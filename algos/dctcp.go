@@ -170,9 +170,13 @@ func NewDCTCPCongestionPoint(env CPEnv, v Values) CongestionPoint {
 		k = math.Round(k * env.Capacity / env.Network.Capacity)
 	}
 	if v["mark_on"] == DCTCPMarkOnDequeue {
-		return &DCTCPDequeueCongestionPoint{k: int(k)}
+		cp := place(env, func(s *CPSlab) *slab[DCTCPDequeueCongestionPoint] { return &s.dctcpDeq })
+		cp.k = int(k)
+		return cp
 	}
-	return &DCTCPCongestionPoint{k: int(k)}
+	cp := place(env, func(s *CPSlab) *slab[DCTCPCongestionPoint] { return &s.dctcp })
+	cp.k = int(k)
+	return cp
 }
 
 // DCTCPSender is DCTCP at the sender. Under control = window it is

@@ -166,24 +166,26 @@ func ecmCheck(n Network, v Values) error {
 
 // ECMCongestionPoint is the ECM CP (section 3.2.1).
 type ECMCongestionPoint struct {
-	cpid       int
-	qEq        float64 // Qeq in pages
-	qMc, qSc   int     // thresholds in bytes
-	qScale     float64
-	sf, sr     float64
-	sScale     float64
-	qsatEnable bool
-	w          float64 // only to fill Feedback.Fb for display
-
+	// What a frame that is not sampled reads, first: one cache line.
 	sampByteAcc float64 // samp_byte_acc
 	interval    float64 // ecm_sampling_interval, bytes
-	queueOld    float64 // queue_old, pages
-	rand        *rand.Rand
+	qMc, qSc    int     // thresholds in bytes
+	sScale      float64
+
+	cpid       int
+	qEq        float64 // Qeq in pages
+	qScale     float64
+	sf, sr     float64
+	qsatEnable bool
+	w          float64 // only to fill Feedback.Fb for display
+	queueOld   float64 // queue_old, pages
+	rand       *rand.Rand
 }
 
 // NewECMCongestionPoint builds a CP from resolved ECM values.
 func NewECMCongestionPoint(env CPEnv, v Values) *ECMCongestionPoint {
-	cp := &ECMCongestionPoint{
+	cp := place(env, func(s *CPSlab) *slab[ECMCongestionPoint] { return &s.ecm })
+	*cp = ECMCongestionPoint{
 		cpid:       env.CPID,
 		qEq:        math.Round(v["q_eq"] / ecmPage),
 		qMc:        int(v["q_mc"]),

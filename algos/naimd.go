@@ -101,7 +101,8 @@ type NAIMDCongestionPoint struct {
 
 // NewNAIMDCongestionPoint builds a CP from resolved N-AIMD values.
 func NewNAIMDCongestionPoint(env CPEnv, v Values) *NAIMDCongestionPoint {
-	cp := &NAIMDCongestionPoint{cpid: env.CPID, qEq: v["q_eq"], w: v["w"], unit: v["fb_unit"],
+	cp := place(env, func(s *CPSlab) *slab[NAIMDCongestionPoint] { return &s.naimd })
+	*cp = NAIMDCongestionPoint{cpid: env.CPID, qEq: v["q_eq"], w: v["w"], unit: v["fb_unit"],
 		p: v["sample_probability"], rand: env.Rand,
 		regular: v["sampling"] == SampleRegular, period: 1 / v["sample_probability"], jitter: v["sample_jitter"]}
 	if cp.regular {

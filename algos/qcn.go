@@ -70,28 +70,39 @@ const qcnFbLevels = 64
 // randomness of lines 118, 138 and 180.
 func jitter(r *rand.Rand) float64 { return 0.85 + 0.3*r.Float64() }
 
-// QCNCongestionPoint is the QCN CP (lines 146-208).
+// QCNCongestionPoint is the QCN CP (lines 146-208). A frame that is not
+// sampled reads timeToMark alone, so the CP is that and a pointer to the
+// rest, which only a sample reads: 16 bytes, four to a cache line in a
+// CPSlab.
 type QCNCongestionPoint struct {
-	cpid       int
-	qEq, w     float64
-	fbMax      float64 // Q_EQ*(2W+1), the largest -Fb (line 157)
-	fbScale    float64 // quantisation levels per byte of -Fb
-	qlenOld    float64 // queue length at the last sample (line 177)
 	timeToMark float64 // bytes before the next sample (line 171)
-	rand       *rand.Rand
+	*qcnSampler
+}
+
+// qcnSampler is what a QCN CP reads when it samples.
+type qcnSampler struct {
+	cpid    int
+	qEq, w  float64
+	fbMax   float64 // Q_EQ*(2W+1), the largest -Fb (line 157)
+	fbScale float64 // quantisation levels per byte of -Fb
+	qlenOld float64 // queue length at the last sample (line 177)
+	rand    *rand.Rand
 }
 
 // NewQCNCongestionPoint builds a CP from resolved QCN values.
 func NewQCNCongestionPoint(env CPEnv, v Values) *QCNCongestionPoint {
-	return &QCNCongestionPoint{
-		cpid:       env.CPID,
-		qEq:        v["q_eq"],
-		w:          v["w"],
-		fbMax:      v["q_eq"] * (2*v["w"] + 1),
-		fbScale:    qcnFbLevels / (v["q_eq"] * (2*v["w"] + 1)),
-		timeToMark: qcnMarkTable[0], // line 150
-		rand:       env.Rand,
+	cp := place(env, func(s *CPSlab) *slab[QCNCongestionPoint] { return &s.qcn })
+	cp.timeToMark = qcnMarkTable[0] // line 150
+	cp.qcnSampler = place(env, func(s *CPSlab) *slab[qcnSampler] { return &s.qcnSampler })
+	*cp.qcnSampler = qcnSampler{
+		cpid:    env.CPID,
+		qEq:     v["q_eq"],
+		w:       v["w"],
+		fbMax:   v["q_eq"] * (2*v["w"] + 1),
+		fbScale: qcnFbLevels / (v["q_eq"] * (2*v["w"] + 1)),
+		rand:    env.Rand,
 	}
+	return cp
 }
 
 // Quantize maps a clamped Fb (<= 0) to qntz_Fb in 0..63 (line 166): 64

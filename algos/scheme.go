@@ -87,6 +87,9 @@ type CPEnv struct {
 	Capacity float64    // the capacity of the link this queue drains into, bits per second
 	Buffer   float64    // this queue's buffer, bytes
 	Rand     *rand.Rand // this CP's own random stream
+	// Slab, if set, is where the network's congestion points are
+	// allocated together (slab.go); nil for a heap object each.
+	Slab *CPSlab
 }
 
 // RPEnv is what a reaction point is built from.

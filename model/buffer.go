@@ -84,25 +84,30 @@ func (s *Packet) startSharedBuffers() []*switchBuffer {
 
 // take admits a frame of bytes to queue q (of class class), and counts it
 // in, or refuses it: the switch is full, or q is a lossy class's queue
-// beyond its reserve and its dynamic threshold.
+// beyond its reserve and its dynamic threshold. Of the frame, what lies
+// beyond q's reserve counts in the shared part: all of it, or the part
+// above the reserve.
 func (b *switchBuffer) take(q *classQueue, class uint8, bytes int) bool {
 	if b.used+bytes > b.size {
 		return false
 	}
-	after := q.bytes + bytes - b.reserve
-	if after > 0 && b.lossless&(1<<class) == 0 &&
-		float64(after) > b.alpha*float64(b.shared-b.sharedUsed) {
-		return false
+	if after := q.bytes + bytes - b.reserve; after > 0 {
+		if b.lossless&(1<<class) == 0 && float64(after) > b.alpha*float64(b.shared-b.sharedUsed) {
+			return false
+		}
+		b.sharedUsed += min(after, bytes)
 	}
 	b.used += bytes
-	b.sharedUsed += max(0, after) - max(0, q.bytes-b.reserve)
 	return true
 }
 
-// leave counts out a frame of bytes that leaves queue q.
+// leave counts out a frame of bytes that leaves queue q: of it, what lay
+// beyond q's reserve leaves the shared part.
 func (b *switchBuffer) leave(q *classQueue, bytes int) {
 	b.used -= bytes
-	b.sharedUsed -= max(0, q.bytes-b.reserve) - max(0, q.bytes-bytes-b.reserve)
+	if over := q.bytes - b.reserve; over > 0 {
+		b.sharedUsed -= min(over, bytes)
+	}
 }
 
 // ReserveError is a switch whose queues' reserves leave less than two

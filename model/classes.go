@@ -112,18 +112,21 @@ func (c *Config) classCount() int {
 // forwarding jitter drawn as they start), until the port's scheduler
 // starts them.
 type classQueue struct {
-	// What every frame of the class touches first, together: its
-	// arrival, its wait, its start and its departure (3 cache lines).
-	wait   ring[queued]
-	onward ring[frame] // the records of the waiting frames that go on to the next switch
-	bytes  int         // its occupancy, the frame in service included
-	buffer int
-	sent   int64
-	cp     algos.CongestionPoint
-	level  meanMax // its occupancy's mean and largest since the last boundary
-	dcp    algos.DepartingCP
+	// What every frame of the class touches, first, 64-byte aligned
+	// (classQueuePad): as it departs, its occupancy, bytes sent and
+	// statistics (the first cache line); as it arrives, those, its
+	// congestion point, its buffer and waiting frames (the second) and
+	// their onward records (the third).
+	bytes   int // its occupancy, the frame in service included
+	sent    int64
+	cp      algos.CongestionPoint
+	level   meanMax // its occupancy's mean and largest since the last boundary
+	buffer  int
+	wait    ring[queued] // its waiting frames, in arrival order
+	deficit int          // DWRR: bytes it may still send this turn
+	onward  ring[frame]  // the records of the waiting frames that go on to the next switch
 
-	deficit int         // DWRR: bytes it may still send this turn
+	dcp     algos.DepartingCP
 	turn    bool        // DWRR: its quantum for this turn is in deficit
 	quantum int         // DWRR: its weight times the quantum
 	exits   ring[frame] // those of the waiting frames followed to their receivers
@@ -133,7 +136,12 @@ type classQueue struct {
 	drops, dropped, marked int64
 	marks                  []classMark
 	segments               []meanMax
+	_                      [classQueuePad]byte
 }
+
+// classQueuePad makes a classQueue a whole number of cache lines, so that
+// each of a port's classes starts a line (TestClassQueueLayout).
+const classQueuePad = 32
 
 // classMark is a class's counters at a boundary.
 type classMark struct{ sent, drops, dropped, marked int64 }
@@ -143,26 +151,30 @@ type classMark struct{ sent, drops, dropped, marked int64 }
 // tails only that frame's record: a frame moves from its class's queue to
 // the port's as it starts.
 type classSet struct {
-	q      []classQueue
-	strict int
-	rr     int   // DWRR: the class whose turn it is
-	held   uint8 // PFC: the classes paused (pfc_classes.go)
-	// waiting is the classes with frames waiting (bit c: q[c].wait.n > 0),
-	// so that the scheduler finds them without reading every class's
-	// queue, a cache line each.
-	waiting uint8
-
-	// ctl is the control queue (control.go), nil without control frames;
-	// ctlMsgs the messages of the control frames that leave the network
-	// here, in order, waitCtlExits those of them waiting.
-	ctl          *classQueue
-	ctlMsgs      ring[int32]
-	waitCtlExits int
+	// What every frame reads, as it arrives, starts and departs (the
+	// scheduler's pick, the counts of waiting frames that syncService
+	// looks at), in the first 64 bytes: one cache line, the set being a
+	// 128-byte object.
+	q   []classQueue
+	ctl *classQueue // the control queue (control.go), nil without control frames
 	// waitOnward and waitExits count the waiting frames that go on and,
 	// with receivers followed, that leave the network here: a departure
 	// that starts one for an empty stream must run at its time
-	// (syncService).
-	waitOnward, waitExits int
+	// (syncService). waitCtlExits, alike, the control frames waiting that
+	// leave the network here.
+	waitOnward, waitExits, waitCtlExits int
+	held                                uint8 // PFC: the classes paused (pfc_classes.go)
+	// waiting is the classes with frames waiting (bit c: q[c].wait.n > 0),
+	// so that the scheduler finds them without reading every class's
+	// queue, a cache line each.
+	waiting    uint8
+	strict     uint8 // the first strict classes are served by strict priority
+	strictMask uint8 // their bits: 1<<strict - 1
+
+	rr int // DWRR: the class whose turn it is
+	// ctlMsgs is the messages of the control frames that leave the
+	// network here, in order.
+	ctlMsgs ring[int32]
 }
 
 // startClasses gives every port of a run with several classes its class
@@ -182,8 +194,9 @@ func (s *Packet) startClasses(netw *algos.Network) {
 	if quantum == 0 {
 		quantum = s.cfg.FrameBytes
 	}
+	cps := algos.NewCPSlab(len(s.ports) * (k.N - 1)) // the classes' own CPs together
 	for j, p := range s.ports {
-		cs := &classSet{q: make([]classQueue, k.N), strict: k.Strict}
+		cs := &classSet{q: make([]classQueue, k.N), strict: uint8(k.Strict), strictMask: uint8(1<<k.Strict - 1)}
 		for c := range cs.q {
 			q := &cs.q[c]
 			q.buffer, q.quantum = p.buffer, quantum*k.Weights[c]
@@ -205,7 +218,7 @@ func (s *Packet) startClasses(netw *algos.Network) {
 				}
 				q.cp = s.cfg.Scheme.NewCP(algos.CPEnv{
 					Network: *netw, CPID: j + 1, Capacity: p.capacity, Buffer: float64(p.buffer),
-					Rand: rand.New(rand.NewPCG(s.cfg.Seed, stream)),
+					Rand: rand.New(rand.NewPCG(s.cfg.Seed, stream)), Slab: cps,
 				}, params)
 			}
 			q.dcp, _ = q.cp.(algos.DepartingCP)
@@ -298,6 +311,9 @@ func (s *Packet) queueRecord(p *port, class uint8, exit, started bool) *frame {
 func (s *Packet) startNext(p *port, pi int32, done algos.Time) {
 	cs := p.cls
 	c := cs.pick(p.held)
+	if c == pickDWRR {
+		c = cs.dwrr()
+	}
 	if c < 0 {
 		return
 	}
@@ -340,8 +356,8 @@ func (s *Packet) startNext(p *port, pi int32, done algos.Time) {
 
 // pick is the class whose head the port serves next, -1 if none may start
 // (every class empty or paused): the first strict class with frames, else
-// the DWRR's, whose turn moves on when a class has no frames or its
-// deficit cannot pay for its head.
+// pickDWRR, for the DWRR's choice (dwrr). Small enough to be inlined where
+// a frame departs.
 func (cs *classSet) pick(held bool) int {
 	if cs.ctl != nil && cs.ctl.wait.n > 0 {
 		return ctlClass
@@ -350,12 +366,24 @@ func (cs *classSet) pick(held bool) int {
 		return -1
 	}
 	ready := cs.waiting &^ cs.held // classes with frames, not paused
-	if strict := ready & (1<<cs.strict - 1); strict != 0 {
+	if strict := ready & cs.strictMask; strict != 0 {
 		return bits.TrailingZeros8(strict) // the first strict class with frames
 	}
-	if ready>>cs.strict == 0 {
+	if ready == 0 {
 		return -1
 	}
+	return pickDWRR
+}
+
+// pickDWRR is pick's answer when the DWRR chooses among the classes past
+// the strict ones.
+const pickDWRR = -2
+
+// dwrr is the DWRR's pick among the classes past the strict ones, some
+// of which have frames and are not paused: its turn moves on when a class
+// has no frames or its deficit cannot pay for its head.
+func (cs *classSet) dwrr() int {
+	ready := cs.waiting &^ cs.held
 	for {
 		q := &cs.q[cs.rr]
 		if ready&(1<<cs.rr) != 0 {
@@ -383,7 +411,7 @@ func (cs *classSet) pick(held bool) int {
 // next moves the DWRR turn to the next class.
 func (cs *classSet) next() {
 	if cs.rr++; cs.rr == len(cs.q) {
-		cs.rr = cs.strict
+		cs.rr = int(cs.strict)
 	}
 }
 
@@ -509,9 +537,10 @@ func (cs *classSet) share(buffer, frame int) {
 // the mean, and its largest value; the port's own levelStats keeps the
 // distribution. Two additions and a comparison per change.
 type meanMax struct {
-	from, last algos.Time
+	last       algos.Time
 	level, sum float64 // sum: byte-picoseconds up to last
 	max        float64
+	from       algos.Time // read only at boundaries: last
 }
 
 // set records that the level changes to level at time t.

@@ -132,11 +132,12 @@ func NewPacket(cfg Config) (*Packet, error) {
 	}
 	t := n.topo
 	s.portStore = make([]port, len(n.ports))
+	cps := algos.NewCPSlab(len(n.ports)) // the ports' CPs together, in the ports' order
 	for j, tp := range n.ports {
 		p := t.Ports[tp]
 		cp := cfg.Scheme.NewCP(algos.CPEnv{
 			Network: netw, CPID: j + 1, Capacity: p.Capacity, Buffer: float64(p.Buffer),
-			Rand: rand.New(rand.NewPCG(cfg.Seed, streamCP+uint64(j))),
+			Rand: rand.New(rand.NewPCG(cfg.Seed, streamCP+uint64(j))), Slab: cps,
 		}, cfg.Params)
 		port := &s.portStore[j]
 		newPort(port, p.Name, p.Capacity, p.Buffer, cfg.FrameBytes, cp)

@@ -3,6 +3,7 @@ package model
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"qcnlab/algos"
@@ -19,7 +20,7 @@ func TestLevelStatsHistogramGrowsWithTheLevel(t *testing.T) {
 		l.set(algos.Time(i), float64(1500*(i%3)))
 	}
 	s := l.restart(1000)
-	if len(s.hist) > 8 || len(l.hist) > 8 {
+	if len(s.hist) > 8 || len(l.hist) > 0 {
 		t.Errorf("a queue of at most 2 frames in a 32 MB buffer keeps %d bins, then %d", len(s.hist), len(l.hist))
 	}
 	l.reach(1500 * 5000)
@@ -62,5 +63,68 @@ func TestLevelStatsMergeOfUnequalHistograms(t *testing.T) {
 	_, _, _, _, eb := b.result()
 	if ea != eb || len(a.hist) >= len(b.hist) {
 		t.Errorf("empty %g, want %g; %d bins against %d", ea, eb, len(a.hist), len(b.hist))
+	}
+}
+
+// A queue that stays within the low bins (0 to 2 frames, where most
+// queues of a fabric spend most changes) keeps its histogram in its own
+// record: no slice, no allocation, so a change touches no other cache
+// line. Its bins are those of a plain histogram all the same.
+func TestLevelStatsLowBinsStayInline(t *testing.T) {
+	var l levelStats
+	allocs := testing.AllocsPerRun(10, func() {
+		l = newLevelStats(1500, 150e3)
+		for i := range 100 {
+			level := float64(1500 * (i % 3))
+			l.reach(level)
+			l.set(algos.Time(10*i+i%7), level)
+		}
+	})
+	if allocs != 0 || l.hist != nil {
+		t.Errorf("a queue of at most 2 frames allocates %v times, keeps %d bins in a slice", allocs, len(l.hist))
+	}
+	want := make([]float64, 3)
+	last, level := algos.Time(0), 0.0
+	for i := range 100 {
+		at := algos.Time(10*i + i%7)
+		want[int(level/1500)] += float64(at - last)
+		last, level = at, float64(1500*(i%3))
+	}
+	want[int(level/1500)] += float64(1000 - last)
+	if got := l.snapshot(1000).hist; !slices.Equal(got[:min(3, len(got))], want) || slices.ContainsFunc(got[min(3, len(got)):], func(x float64) bool { return x != 0 }) {
+		t.Errorf("bins %v, want %v", got, want)
+	}
+}
+
+// Split between the inline bins and the slice, a histogram adds the same
+// times in the same order as one slice does: every bin, sum and extreme is
+// equal to the bit, as the queue moves across the split and back.
+func TestLevelStatsSplitHistogramIsExact(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	l := newLevelStats(1500, 150e3)
+	ref := make([]float64, 102)
+	var sum, sumSq float64
+	at, last, level := algos.Time(0), algos.Time(0), 0.0
+	for range 5000 {
+		at += algos.Time(r.IntN(3000)) // ties included
+		next := float64(r.IntN(1500 * 6))
+		if r.IntN(4) == 0 {
+			next = float64(1500 * r.IntN(100))
+		}
+		if at > last {
+			dt := float64(at - last)
+			sum += level * dt
+			sumSq += level * (level * dt)
+			ref[int(level*((1-1e-9)/1500)+ceilBias)] += dt
+			last = at
+		}
+		level = next
+		l.reach(level)
+		l.set(at, level)
+	}
+	s := l.snapshot(at)
+	got := append(s.hist, make([]float64, len(ref)-len(s.hist))...)
+	if !slices.Equal(got, ref) || s.sum != sum || s.sumSq != sumSq {
+		t.Errorf("split histogram differs from one slice's: sum %v against %v", s.sum, sum)
 	}
 }
