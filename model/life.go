@@ -114,7 +114,7 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
 	if done == algos.Never {
 		s.frameLost(l, f)
 	}
-	if p.bytes > p.xoff && !p.pfc.pausing {
+	if p.odd&portOddPFC != 0 && p.bytes > p.xoff && !p.pfc.pausing {
 		s.startPausing(pi)
 	}
 	if s.ingress != nil && done != algos.Never {

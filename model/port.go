@@ -48,21 +48,24 @@ type port struct {
 	// frame to reach an empty link or receivers' stream: taken when the
 	// stream was last keyed, as if the queued frame were already on its
 	// way, so that ties fall as they would with its departure known early.
-	linkSeq     uint64
-	headBytes   uint16     // the queue's front's size (syncHead)
-	svcBytes    uint16     // the frame size whose service time is svc
-	to          int32      // the node its link leads to
-	delay       algos.Time // its link's propagation
-	svc         algos.Time
-	cp          algos.CongestionPoint
-	xoff        int        // PFC (pfc.go): MaxInt without it, so one comparison per frame is all it costs
-	toReceivers int        // see exits; read only with receivers followed (portOddReceivers)
-	arrivals    int64      // frames that arrived: a fabric lists the ports that carried traffic
-	sentBytes   int64      // bytes that finished
-	frames      uint64     // frames that left
-	exitCount   uint64     // frames that left the network here: every frame at its last port
-	level       levelStats // since the last boundary; its first 88 bytes are read at every change
+	linkSeq   uint64
+	headBytes uint16     // the queue's front's size (syncHead)
+	svcBytes  uint16     // the frame size whose service time is svc
+	delay     algos.Time // its link's propagation
+	svc       algos.Time
+	cp        algos.CongestionPoint
+	arrivals  int64      // frames that arrived: a fabric lists the ports that carried traffic
+	sentBytes int64      // bytes that finished
+	frames    uint64     // frames that left
+	level     levelStats // since the last boundary: two whole lines, the first read at every change
 
+	// What only some frames, or some networks, touch.
+	exitCount uint64 // frames that left the network here: a frame at its last port
+	// PFC (pfc.go): xoff is MaxInt without it, and read only with it
+	// (portOddPFC).
+	xoff        int
+	toReceivers int   // see exits; read only with receivers followed (portOddReceivers)
+	to          int32 // the node its link leads to: read by spraying
 	// What only some frames, or some networks, touch.
 	cls *classSet // its traffic classes, nil with one (classes.go; portOddClasses)
 	// sw is its switch's shared buffer, nil with a buffer per port
@@ -94,18 +97,14 @@ type port struct {
 	wireDone algos.Time
 	marks    []portMark // the counters at each boundary passed
 	segments []levelSummary
-	_        [portPad]byte // to a whole number of cache lines
 }
-
-// portPad pads a port to a multiple of 64 bytes, so that in the array
-// every port's hot lines start a cache line (TestPortLayout checks it).
-const portPad = 24
 
 // What a port has that most do not (port.odd).
 const (
 	portOddClasses   uint8 = 1 << iota // cls is set
 	portOddDepart                      // dcp is set
 	portOddReceivers                   // the frames that leave here are followed to their receivers (exits, toReceivers)
+	portOddPFC                         // it pauses its feeders above xoff (pfc.go)
 )
 
 // syncOdd sets p.odd from what the port has, once its classes are set
@@ -114,6 +113,9 @@ func (p *port) syncOdd(receivers bool) {
 	p.odd = 0
 	if receivers {
 		p.odd |= portOddReceivers
+	}
+	if p.xoff != math.MaxInt {
+		p.odd |= portOddPFC
 	}
 	if p.cls != nil {
 		p.odd |= portOddClasses

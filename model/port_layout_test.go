@@ -1,6 +1,7 @@
 package model
 
 import (
+	"math"
 	"testing"
 	"unsafe"
 
@@ -9,20 +10,25 @@ import (
 
 // TestPortLayout checks what the hot path's locality rests on: a port is
 // a whole number of cache lines, so that in the ports' array each starts
-// one, and the fields every frame touches (up to the level statistics'
-// first 88 bytes) lie in its first five lines.
+// one, and the fields every frame touches lie in its first five lines,
+// the level statistics' two (whose first is what every change reads) on
+// lines of their own.
 func TestPortLayout(t *testing.T) {
 	const line = 64
 	if size := unsafe.Sizeof(port{}); size%line != 0 {
-		t.Errorf("a port is %d bytes, not a multiple of %d: change portPad", size, line)
+		t.Errorf("a port is %d bytes, not a multiple of %d: pad it", size, line)
 	}
 	var p port
-	hotEnd := unsafe.Offsetof(p.level) + unsafe.Offsetof(p.level.from)
+	if off := unsafe.Offsetof(p.level); off%line != 0 {
+		t.Errorf("the level statistics start at byte %d, not on a line", off)
+	}
+	hotEnd := unsafe.Offsetof(p.level) + unsafe.Sizeof(p.level)
 	if hotEnd > 5*line {
 		t.Errorf("the hot fields end at byte %d, past the fifth cache line", hotEnd)
 	}
 	for name, off := range map[string]uintptr{
 		"cls": unsafe.Offsetof(p.cls), "dcp": unsafe.Offsetof(p.dcp), "exits": unsafe.Offsetof(p.exits),
+		"xoff": unsafe.Offsetof(p.xoff), "toReceivers": unsafe.Offsetof(p.toReceivers),
 	} {
 		if off < hotEnd {
 			t.Errorf("%s, read only when port.odd says so, is among the hot fields (byte %d)", name, off)
@@ -66,20 +72,22 @@ func TestPortOdd(t *testing.T) {
 	}
 	shared := fabric(noneScheme(t), leaf6(t, 500e3), []Flow{{From: 1, To: 0}})
 	shared.Shared = &SharedBuffer{Switch: 3e6, Alpha: 1}
-	for name, cfg := range map[string]Config{"plain": plain, "dcqcn": marking, "shared": shared} {
+	pfc := fabric(noneScheme(t), leaf6(t, 500e3), []Flow{{From: 1, To: 0}})
+	pfc.PFC = &PFC{Xoff: -1, Xon: -1}
+	for name, cfg := range map[string]Config{"plain": plain, "dcqcn": marking, "shared": shared, "pfc": pfc} {
 		sim, err := NewPacket(cfg)
 		if err != nil {
 			t.Fatal(name, err)
 		}
 		for j, p := range sim.ports {
 			if p.classes() != (p.cls != nil) || (p.odd&portOddDepart != 0) != (p.dcp != nil) ||
-				(p.odd&portOddReceivers != 0) != sim.receivers {
+				(p.odd&portOddReceivers != 0) != sim.receivers || (p.odd&portOddPFC != 0) != (p.xoff != math.MaxInt) {
 				t.Errorf("%s: port %d has odd %b with classes %v, a departing CP %v, receivers followed %v",
 					name, j, p.odd, p.cls != nil, p.dcp != nil, sim.receivers)
 			}
 		}
 		if name == "dcqcn" && sim.ports[0].odd&(portOddDepart|portOddReceivers) != portOddDepart|portOddReceivers ||
-			name == "shared" && !sim.ports[0].classes() {
+			name == "shared" && !sim.ports[0].classes() || name == "pfc" && sim.ports[0].odd&portOddPFC == 0 {
 			t.Errorf("%s: port 0 has odd %b", name, sim.ports[0].odd)
 		}
 	}
