@@ -45,7 +45,7 @@ func (s *Packet) retime(j int32, capacity float64) {
 			p.syncHead()
 			switch {
 			case f.flags&queuedExit == 0:
-				p.link.at(p.link.len() - p.onward).arrive += f.done - was
+				p.link.at(p.link.len() - int(p.onward)).arrive += f.done - was
 			case s.receivers:
 				p.exits.at(p.exits.len() - p.toReceivers).arrive = f.done + p.exitDelay
 			}

@@ -31,7 +31,9 @@ type Packet struct {
 	hosts  []host
 	lims   []*limiter // the first statics are the network's flows; a frame names its limiter by index
 	ports  []*port    // into portStore
-	// portStore holds the ports, in order, in one array.
+	// portStore holds the ports, in order, in one array; the hot paths
+	// index it (&s.portStore[pi]), not ports, whose pointer is one more
+	// load, and one more cache line, per hop.
 	portStore []port
 	events    uint64 // discrete events handled: releases, arrivals, departures, feedback, timers
 	released  uint64 // frames the hosts' NICs sent
@@ -144,6 +146,9 @@ func NewPacket(cfg Config) (*Packet, error) {
 		s.marking = s.marking || port.dcp != nil
 	}
 	s.startClasses(&netw)
+	for _, p := range s.ports {
+		p.syncOdd(s.receivers) // after its classes
+	}
 	s.agenda.init(len(t.Hosts), len(s.ports), s.receivers)
 	for h, node := range t.Hosts {
 		nic := t.Ports[t.NIC(h)]

@@ -194,7 +194,7 @@ func conservation(sim *Packet) (released, delivered, dropped, inNetwork int64) {
 	for _, p := range sim.ports {
 		dropped += p.dropped
 		inNetwork += int64(p.bytes)
-		for k := 0; k < p.link.len()-p.onward; k++ { // on the wire beyond the queue
+		for k := 0; k < p.link.len()-int(p.onward); k++ { // on the wire beyond the queue
 			if f := p.link.at(k); f.arrive-p.delay <= sim.now {
 				inNetwork += int64(f.bytes)
 			}

@@ -33,7 +33,7 @@ func (s *Packet) hostFrameArrives(h *host) {
 		s.enter(l.first, l.route[0], f, l, in)
 	} else {
 		pi := s.nextPort(l, h.node, f)
-		s.enter(s.ports[pi], pi, f, l, in)
+		s.enter(&s.portStore[pi], pi, f, l, in)
 	}
 	if h.solo == nil { // syncTimers, the solo limiter's case inline
 		s.syncTimers(h)
@@ -46,21 +46,21 @@ func (s *Packet) hostFrameArrives(h *host) {
 // linkFrameArrives: the next frame on port pi's link reaches the next
 // switch, where routing hands it to its next port.
 func (s *Packet) linkFrameArrives(pi int32) {
-	p := s.ports[pi]
+	p := &s.portStore[pi]
 	// The frame may have left the port unseen (serve): if it is not in
 	// flight yet, the port is brought up to now first. (Only then: the
 	// port's queue is one memory access more per hop on a large fabric.)
-	if p.link.len() == p.onward {
+	if p.link.len() == int(p.onward) {
 		s.events += uint64(s.serve(p, pi, s.now))
 	}
 	f := p.link.front() // valid until the port sends another frame on
 	p.link.drop()
 	s.syncLink(pi)
-	if p.unwatched() && (p.cls == nil || p.classesUnwatched()) {
+	if p.unwatched() && (!p.classes() || p.classesUnwatched()) {
 		s.syncService(pi)
 	}
 	if f.flags&frameCtl != 0 { // a control frame, on its way back
-		s.enterControl(s.ports[f.route], int32(f.route), f)
+		s.enterControl(&s.portStore[f.route], int32(f.route), f)
 		return
 	}
 	l := s.lims[f.lim]
@@ -68,7 +68,7 @@ func (s *Packet) linkFrameArrives(pi int32) {
 	if s.net.spray {
 		next = s.spray(p.to, l.dst)
 	}
-	s.enter(s.ports[next], next, f, l, pi)
+	s.enter(&s.portStore[next], next, f, l, pi)
 }
 
 // nextPort is the port at node that frame f of limiter l takes first: the
@@ -103,7 +103,7 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
 	}
 	var done algos.Time
 	var send bool
-	if p.cls == nil {
+	if !p.classes() {
 		done, send = p.arrive(s.now, &s.frame, flags, &s.fb)
 	} else {
 		done, send = p.arriveClass(s.now, &s.frame, l.class, flags, &s.fb)
@@ -114,15 +114,15 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
 	if done == algos.Never {
 		s.frameLost(l, f)
 	}
-	if p.bytes > p.xoff && !p.pfc.pausing {
+	if p.odd&portOddPFC != 0 && p.bytes > p.xoff && !p.pfc.pausing {
 		s.startPausing(pi)
 	}
 	if s.ingress != nil && done != algos.Never {
 		inq := &p.inq
-		if p.cls != nil && done == pendingDone {
+		if p.classes() && done == pendingDone {
 			inq = &p.cls.q[l.class].inq
 		}
-		if p.cls != nil { // counted per link and class
+		if p.classes() { // counted per link and class
 			in = in*s.classes + int32(l.class)
 		}
 		s.ingressArrive(pi, in, int(f.bytes), inq)
@@ -133,7 +133,7 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
 	if done == algos.Never {
 		return
 	}
-	if p.cls != nil {
+	if p.classes() {
 		s.enterClass(p, pi, f, l, last, done)
 		return
 	}
@@ -182,7 +182,7 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
 
 // serviceEnds: the frame port pi is serving departs.
 func (s *Packet) serviceEnds(pi int32) {
-	p := s.ports[pi]
+	p := &s.portStore[pi]
 	n := s.serve(p, pi, s.now)
 	s.events += uint64(n)
 	if n == 0 { // nothing due: the slot was stale
@@ -210,7 +210,7 @@ func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
 	for p.headDone <= t {
 		done, bytes, flags := p.headDone, int(p.headBytes), p.headFlags
 		q := p.queue.front()
-		if p.cls != nil {
+		if p.classes() {
 			p.departClass(q)
 		}
 		p.bytes -= bytes
@@ -224,11 +224,11 @@ func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
 		// Its record, if it has one, is on its way (its arrival was set as
 		// it started): it leaves the queued records at the stream's tail.
 		if flags&queuedExit == 0 {
-			if p.dcp != nil {
-				s.departMark(p, q, p.link.at(p.link.len()-p.onward))
+			if p.odd&portOddDepart != 0 {
+				s.departMark(p, q, p.link.at(p.link.len()-int(p.onward)))
 			}
 			if s.telemetry && flags&queuedCtl == 0 { // a control frame carries none
-				rec := p.link.at(p.link.len() - p.onward)
+				rec := p.link.at(p.link.len() - int(p.onward))
 				s.stampINT(p, rec, done, int(rec.hop)-1)
 			}
 			p.onward--
@@ -236,7 +236,7 @@ func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
 			s.controlLands(p, q)
 		} else {
 			if s.receivers {
-				if p.dcp != nil {
+				if p.odd&portOddDepart != 0 {
 					s.departMark(p, q, p.exits.at(p.exits.len()-p.toReceivers))
 				}
 				if s.telemetry {
@@ -245,7 +245,7 @@ func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
 				}
 				p.toReceivers--
 				s.receiveAsItLeaves(p)
-			} else if p.dcp != nil {
+			} else if p.odd&portOddDepart != 0 {
 				s.departMark(p, q, nil)
 			}
 			s.delivered[q.lim] += int64(bytes)
@@ -261,7 +261,7 @@ func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
 		}
 		p.queue.drop()
 		n++
-		if p.cls != nil {
+		if p.classes() {
 			s.startNext(p, pi, done)
 			p.syncHead()
 		} else if p.queue.n > 0 && !p.held {
@@ -277,7 +277,7 @@ func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
 	}
 	if n > 0 {
 		p.frames += uint64(n)
-		if p.unwatched() && (p.cls == nil || p.classesUnwatched()) {
+		if p.unwatched() && (!p.classes() || p.classesUnwatched()) {
 			s.syncService(pi)
 		}
 	}
@@ -292,7 +292,7 @@ func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
 func (s *Packet) started(p *port, pi int32, h *queued) {
 	switch {
 	case h.flags&queuedExit == 0:
-		i := p.link.len() - p.onward
+		i := p.link.len() - int(p.onward)
 		r := p.link.at(i)
 		r.arrive += h.done + p.delay // it held its jitter
 		if i == 0 {
@@ -321,7 +321,7 @@ func (s *Packet) departMark(p *port, q *queued, rec *frame) {
 	if q.flags&queuedCtl != 0 { // a control frame: no CP sees it
 		return
 	}
-	if p.cls == nil {
+	if !p.classes() {
 		p.dcp.Depart(q.done, &f, p.bytes)
 	} else { // its class's CP, on its class's queue
 		c := &p.cls.q[q.class]
@@ -344,7 +344,7 @@ func (s *Packet) departMark(p *port, q *queued, rec *frame) {
 // Or the slot guards the ACKs of receipts taken early (receiveStarts): the
 // port is brought up to now, which takes them, and the slot keyed again.
 func (s *Packet) receiveFrame(pi int32) {
-	p := s.ports[pi]
+	p := &s.portStore[pi]
 	// The port is brought up to now first, as before anything that looks
 	// at it: a departure due now is applied before the receiver acts.
 	s.events += uint64(s.serve(p, pi, s.now))
@@ -356,7 +356,7 @@ func (s *Packet) receiveFrame(pi int32) {
 	p.exits.drop()
 	s.receiveGone(p, s.lims[f.lim], f)
 	s.syncReceive(pi)
-	if p.unwatched() && (p.cls == nil || p.classesUnwatched()) {
+	if p.unwatched() && (!p.classes() || p.classesUnwatched()) {
 		s.syncService(pi)
 	}
 	s.events++
@@ -365,7 +365,7 @@ func (s *Packet) receiveFrame(pi int32) {
 		s.transportReceive(l, f)
 		if l.ackGuard != 0 && s.receiveDeparted(p) { // the frames behind it, early
 			s.syncReceive(pi)
-			if p.unwatched() && (p.cls == nil || p.classesUnwatched()) {
+			if p.unwatched() && (!p.classes() || p.classesUnwatched()) {
 				s.syncService(pi)
 			}
 		}
@@ -395,8 +395,8 @@ func (s *Packet) setFrame(f *frame) {
 // to date first). With neither, the slot's sequence number is kept for the
 // frame that starts later (linkSeq).
 func (s *Packet) syncLink(pi int32) {
-	p := s.ports[pi]
-	if n := p.link.len(); n > p.onward || n > 0 && p.serving(0) {
+	p := &s.portStore[pi]
+	if n := p.link.len(); n > int(p.onward) || n > 0 && p.serving(0) {
 		s.agenda.setStream(s.agenda.linkSlot(pi), p.link.front().arrive)
 		return
 	}
@@ -406,7 +406,7 @@ func (s *Packet) syncLink(pi int32) {
 // syncReceive keys port pi's deliveries' slot at the next, as syncLink; at
 // the guard of a frame in service that may be received early (markEarly, receiveStarts).
 func (s *Packet) syncReceive(pi int32) {
-	p := s.ports[pi]
+	p := &s.portStore[pi]
 	if n := p.exits.len(); n > p.toReceivers || n > 0 && p.serving(queuedExit) {
 		f := p.exits.front()
 		at, lazy := f.arrive, uint64(0)
@@ -431,9 +431,9 @@ func (p *port) serving(exit uint8) bool {
 // nothing. Cheap, for every arrival and departure; true at a port with
 // classes, whose frames' ways are its classes' (mustServeClasses).
 func (p *port) unwatched() bool {
-	return p.svcAt != algos.Never || p.cls != nil ||
-		p.onward > 0 && p.link.n == p.onward && p.headFlags&queuedExit != 0 ||
-		p.toReceivers > 0 && p.exits.n == p.toReceivers && p.headFlags&queuedExit == 0
+	return p.svcAt != algos.Never || p.classes() ||
+		int(p.onward) > 0 && p.link.n == int(p.onward) && p.headFlags&queuedExit != 0 ||
+		p.odd&portOddReceivers != 0 && p.toReceivers > 0 && p.exits.n == p.toReceivers && p.headFlags&queuedExit == 0
 }
 
 // mustServe reports whether the departure of the frame port p serves, if
@@ -443,13 +443,13 @@ func (p *port) unwatched() bool {
 // network here, or the reverse with receivers followed), or a control
 // frame lands at its host as it departs.
 func (p *port) mustServe() bool {
-	if p.cls != nil {
+	if p.classes() {
 		return p.mustServeClasses()
 	}
 	if p.headFlags&queuedExit != 0 {
-		return p.onward > 0 && p.link.n == p.onward
+		return int(p.onward) > 0 && p.link.n == int(p.onward)
 	}
-	return p.toReceivers > 0 && p.exits.n == p.toReceivers
+	return p.odd&portOddReceivers != 0 && p.toReceivers > 0 && p.exits.n == p.toReceivers
 }
 
 // classesUnwatched is unwatched at a port with classes.
@@ -465,7 +465,7 @@ func (p *port) mustServeClasses() bool {
 		return true
 	}
 	if p.headFlags&queuedExit != 0 {
-		return p.onward+cs.waitOnward > 0 && p.link.n == p.onward
+		return int(p.onward)+cs.waitOnward > 0 && p.link.n == int(p.onward)
 	}
 	return p.toReceivers+cs.waitExits > 0 && p.exits.n == p.toReceivers
 }
@@ -477,7 +477,7 @@ func (p *port) mustServeClasses() bool {
 // receivers followed). Otherwise the streams' own events, and everything
 // that looks at the port, bring its service up to date (serve).
 func (s *Packet) syncService(pi int32) {
-	p := s.ports[pi]
+	p := &s.portStore[pi]
 	at := algos.Never
 	if p.headDone < pendingDone && p.mustServe() { // it serves a frame, and must
 		at = p.headDone

@@ -236,6 +236,7 @@ func (s *Packet) startPFC() error {
 	for j, p := range s.ports {
 		p.pfc = &portPFC{xoff: th[j].Xoff, xon: th[j].Xon, marks: []pfcMark{{}}, feeders: s.net.feeders[j]}
 		p.xoff = th[j].Xoff
+		p.syncOdd(s.receivers)
 	}
 	s.pausedMarks = [][]algos.Time{make([]algos.Time, len(s.hosts))}
 	return nil
@@ -393,7 +394,7 @@ func (s *Packet) holdPort(k int32) {
 		if q := p.queue.front(); q.done-algos.TransmitTime(int(q.bytes), p.capacity) >= s.now {
 			q.done = pendingDone // it starts now: not on the wire yet
 			if q.flags&queuedExit == 0 {
-				p.link.at(p.link.len() - p.onward).arrive = 0 // its jitter is drawn again
+				p.link.at(p.link.len() - int(p.onward)).arrive = 0 // its jitter is drawn again
 			}
 			p.syncHead()
 		}
@@ -417,7 +418,7 @@ func (s *Packet) releasePort(k int32) {
 	if p.queue.len() > 0 {
 		h := p.queue.front()
 		if s.jitter.max != 0 { // the frames that start from now on draw theirs
-			from := p.link.len() - p.onward
+			from := p.link.len() - int(p.onward)
 			if h.done != pendingDone && h.flags&queuedExit == 0 {
 				from++ // still on the wire: it keeps its draw
 			}

@@ -115,7 +115,7 @@ func TestPausedPortKeepsFramesInOrder(t *testing.T) {
 		sim.Advance(sim.Now() + us)
 		p := sim.ports[0]
 		l := &p.link
-		onLink := l.len() - p.onward // in flight, and the frame in service whose arrival is set
+		onLink := l.len() - int(p.onward) // in flight, and the frame in service whose arrival is set
 		if p.serving(0) {
 			onLink++
 		}

@@ -13,25 +13,21 @@ import (
 // it start when it leaves, unless the port is paused. A frame moves onto
 // the link, or to its receiver, as it departs.
 type port struct {
-	// The fields every frame touches come first, together, for they are
-	// read for every frame at every port of a fabric, which is larger than
-	// the caches: a departure, then an arrival, then the way on. The ports
-	// are one array (Packet.portStore), in topology order, so that a port
-	// is a few cache lines, not a dozen spread over the heap.
-	queue       ring[queued] // the head's done is its departure; the others' pendingDone
-	bytes       int          // occupancy, including the frame on the wire
-	buffer      int
-	onward      int    // see link
-	toReceivers int    // see exits
-	held        bool   // paused by the next switch: no frame starts service
-	headFlags   uint8  // the queue's front's flags, if it has one (syncHead)
-	headBytes   uint16 // and its size
-	to          int32  // the node its link leads to
-	// headDone is the queue's front's done, Never if the queue is empty:
-	// whether a frame is due is then known without a read of the queue's
-	// buffer, another cache line (syncHead keeps it).
-	headDone algos.Time
-	svcAt    algos.Time // the key of its service slot (syncService)
+	// The fields every frame touches come first, together, in the first
+	// five cache lines (the ports are 64-byte aligned: TestPortLayout),
+	// for they are read for every frame at every port of a fabric, which
+	// is larger than the caches: a departure, then an arrival, then the
+	// way on. The ports are one array (Packet.portStore), in topology
+	// order, so that neighbouring ports are neighbours in memory.
+	//
+	// The first line is the queue's side, which an arriving frame and a
+	// departure read; the second the link's, which is all that a frame
+	// reaching the next switch reads of the port it left, once that port
+	// is up to date (linkFrameArrives, syncLink, unwatched).
+	queue    ring[queued] // the head's done is its departure; the others' pendingDone
+	headDone algos.Time   // the queue's front's done, Never if the queue is empty (syncHead)
+	bytes    int          // occupancy, including the frame on the wire
+	buffer   int
 	// The frames it sends on to the next switch: at the front of link,
 	// those that have left, in flight; behind them the records of the
 	// onward frames queued, the one in service with its arrival set, the
@@ -39,35 +35,46 @@ type port struct {
 	// has a notification point, exits holds, alike, the frames that leave
 	// the network here on their way to their receivers (toReceivers of
 	// them queued).
-	link  ring[frame]
-	delay algos.Time // its link's propagation
+	link      ring[frame]
+	onward    int32 // see link
+	headFlags uint8 // the queue's front's flags, if it has one (syncHead)
+	// odd says, in one word the hot paths test, what this port has that
+	// most ports do not (portOdd...): the fields it stands for are read
+	// only then, from the cold lines.
+	odd   uint8
+	held  bool       // paused by the next switch: no frame starts service
+	svcAt algos.Time // the key of its service slot (syncService)
 	// linkSeq and exitSeq are the agenda's sequence numbers for the next
 	// frame to reach an empty link or receivers' stream: taken when the
 	// stream was last keyed, as if the queued frame were already on its
 	// way, so that ties fall as they would with its departure known early.
-	linkSeq  uint64
-	svcBytes int        // frame size whose service time is cached
-	svc      algos.Time // its time on the link
-	cls      *classSet  // its traffic classes, nil with one (classes.go)
-	// sw is its switch's shared buffer, nil with a buffer per port
-	// (buffer.go): read at every arrival and departure of a frame in a
-	// class, so beside cls.
-	sw  *switchBuffer
-	cp  algos.CongestionPoint
-	dcp algos.DepartingCP // cp, if it also acts on departures; else nil
-	// PFC (pfc.go): xoff is MaxInt without it, so one comparison per frame
-	// is all it costs.
-	xoff      int
+	linkSeq   uint64
+	headBytes uint16     // the queue's front's size (syncHead)
+	svcBytes  uint16     // the frame size whose service time is svc
+	delay     algos.Time // its link's propagation
+	svc       algos.Time
+	cp        algos.CongestionPoint
 	arrivals  int64      // frames that arrived: a fabric lists the ports that carried traffic
 	sentBytes int64      // bytes that finished
 	frames    uint64     // frames that left
-	level     levelStats // since the last boundary
+	level     levelStats // since the last boundary: two whole lines, the first read at every change
 
 	// What only some frames, or some networks, touch.
+	exitCount uint64 // frames that left the network here: a frame at its last port
+	// PFC (pfc.go): xoff is MaxInt without it, and read only with it
+	// (portOddPFC).
+	xoff        int
+	toReceivers int   // see exits; read only with receivers followed (portOddReceivers)
+	to          int32 // the node its link leads to: read by spraying
+	// What only some frames, or some networks, touch.
+	cls *classSet // its traffic classes, nil with one (classes.go; portOddClasses)
+	// sw is its switch's shared buffer, nil with a buffer per port
+	// (buffer.go), which comes with classes.
+	sw        *switchBuffer
+	dcp       algos.DepartingCP // cp, if it also acts on departures; else nil (portOddDepart)
 	exits     ring[frame]
 	exitDelay algos.Time // the propagation to the receivers of the frames that leave the network here
 	exitSeq   uint64
-	exitCount uint64 // frames that left the network here
 	pfc       *portPFC
 	inq       ring[int32] // with ingress accounting, the link each queued frame came in by (pfc_ingress.go)
 
@@ -92,6 +99,35 @@ type port struct {
 	segments []levelSummary
 }
 
+// What a port has that most do not (port.odd).
+const (
+	portOddClasses   uint8 = 1 << iota // cls is set
+	portOddDepart                      // dcp is set
+	portOddReceivers                   // the frames that leave here are followed to their receivers (exits, toReceivers)
+	portOddPFC                         // it pauses its feeders above xoff (pfc.go)
+)
+
+// syncOdd sets p.odd from what the port has, once its classes are set
+// up, and whether the run follows frames to their receivers.
+func (p *port) syncOdd(receivers bool) {
+	p.odd = 0
+	if receivers {
+		p.odd |= portOddReceivers
+	}
+	if p.xoff != math.MaxInt {
+		p.odd |= portOddPFC
+	}
+	if p.cls != nil {
+		p.odd |= portOddClasses
+	}
+	if p.dcp != nil {
+		p.odd |= portOddDepart
+	}
+}
+
+// classes reports whether the port has traffic classes (cls).
+func (p *port) classes() bool { return p.odd&portOddClasses != 0 }
+
 // portMark is a port's counters at a boundary.
 type portMark struct {
 	at                              algos.Time
@@ -109,6 +145,7 @@ func newPort(p *port, name string, capacity float64, buffer, frame int, cp algos
 		level: newLevelStats(float64(frame), float64(buffer)),
 	}
 	p.dcp, _ = cp.(algos.DepartingCP)
+	p.syncOdd(false)
 	p.headDone = algos.Never
 	p.marks = []portMark{p.mark(0)}
 }
@@ -175,8 +212,8 @@ func (p *port) boundary(t algos.Time) {
 
 // serviceTime is a frame of the given size's time on the link.
 func (p *port) serviceTime(bytes int) algos.Time {
-	if bytes != p.svcBytes {
-		p.svcBytes, p.svc = bytes, algos.TransmitTime(bytes, p.capacity)
+	if uint16(bytes) != p.svcBytes {
+		p.svcBytes, p.svc = uint16(bytes), algos.TransmitTime(bytes, p.capacity)
 	}
 	return p.svc
 }

@@ -41,11 +41,15 @@ func (r *ring[T]) pop() T {
 // drop removes the oldest element. A pointer front returned stays valid
 // until the next push: a large element need not be copied out.
 func (r *ring[T]) drop() {
-	r.head = (r.head + 1) & (len(r.buf) - 1)
+	// An emptied ring starts over at its first slot, which stays in the
+	// cache. Whether it empties is a coin toss on a lightly loaded link:
+	// the head is chosen by a conditional move, not a branch.
+	h := (r.head + 1) & (len(r.buf) - 1)
 	r.n--
 	if r.n == 0 {
-		r.head = 0 // an emptied ring starts over at its first slot, which stays in the cache
+		h = 0
 	}
+	r.head = h
 }
 
 func (r *ring[T]) clear() { r.head, r.n = 0, 0 }

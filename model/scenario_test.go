@@ -104,7 +104,7 @@ func TestCapacityChangeRetimesTheNextHop(t *testing.T) {
 				continue
 			}
 			seen++
-			if got := p.link.at(p.link.len() - p.onward - 1).arrive; got != done+20*us { // the newest in flight
+			if got := p.link.at(p.link.len() - int(p.onward) - 1).arrive; got != done+20*us { // the newest in flight
 				t.Errorf("at %v: a frame leaving at %v reaches the next switch at %v, want %v", at, done, got, done+20*us)
 			}
 			if next := p.queue.front().done; p.queue.len() > 0 && next != done+algos.TransmitTime(1500, p.capacity) {

@@ -1,0 +1,94 @@
+package model
+
+import (
+	"math"
+	"testing"
+	"unsafe"
+
+	"qcnlab/algos"
+)
+
+// TestPortLayout checks what the hot path's locality rests on: a port is
+// a whole number of cache lines, so that in the ports' array each starts
+// one, and the fields every frame touches lie in its first five lines,
+// the level statistics' two (whose first is what every change reads) on
+// lines of their own.
+func TestPortLayout(t *testing.T) {
+	const line = 64
+	if size := unsafe.Sizeof(port{}); size%line != 0 {
+		t.Errorf("a port is %d bytes, not a multiple of %d: pad it", size, line)
+	}
+	var p port
+	if off := unsafe.Offsetof(p.level); off%line != 0 {
+		t.Errorf("the level statistics start at byte %d, not on a line", off)
+	}
+	hotEnd := unsafe.Offsetof(p.level) + unsafe.Sizeof(p.level)
+	if hotEnd > 5*line {
+		t.Errorf("the hot fields end at byte %d, past the fifth cache line", hotEnd)
+	}
+	for name, off := range map[string]uintptr{
+		"cls": unsafe.Offsetof(p.cls), "dcp": unsafe.Offsetof(p.dcp), "exits": unsafe.Offsetof(p.exits),
+		"xoff": unsafe.Offsetof(p.xoff), "toReceivers": unsafe.Offsetof(p.toReceivers),
+	} {
+		if off < hotEnd {
+			t.Errorf("%s, read only when port.odd says so, is among the hot fields (byte %d)", name, off)
+		}
+	}
+	// What a frame reaching the next switch reads of the port it left
+	// (linkFrameArrives, syncLink, unwatched) is one line.
+	for name, off := range map[string]uintptr{
+		"link": unsafe.Offsetof(p.link), "link.n": unsafe.Offsetof(p.link) + unsafe.Offsetof(p.link.n),
+		"onward": unsafe.Offsetof(p.onward), "headFlags": unsafe.Offsetof(p.headFlags), "odd": unsafe.Offsetof(p.odd),
+		"svcAt": unsafe.Offsetof(p.svcAt), "linkSeq": unsafe.Offsetof(p.linkSeq),
+	} {
+		if off/line != 1 {
+			t.Errorf("%s is at byte %d, not in the link's line (the second)", name, off)
+		}
+	}
+	// The engine's array, larger than 32 KB on any fabric (a k = 4
+	// fat-tree has 80 ports), is a large object, which starts a page.
+	sim, err := NewPacket(fabric(noneScheme(t), fatTree4(t, 150e3), []Flow{{From: 1, To: 0}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := uintptr(unsafe.Pointer(&sim.portStore[0])); a%line != 0 {
+		t.Errorf("the ports' array starts at %#x, not on a cache line", a)
+	}
+}
+
+// TestPortOdd checks that port.odd says what each port has once the
+// engine is built: a port whose classes or departing CP the hot paths
+// missed would serve its frames as a plain port's. DCQCN marks as frames
+// depart; two classes in a shared buffer give every port its classes.
+func TestPortOdd(t *testing.T) {
+	dcqcn, err := algos.Lookup("dcqcn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := fabric(noneScheme(t), leaf6(t, 500e3), []Flow{{From: 1, To: 0}})
+	marking := fabric(dcqcn, leaf6(t, 500e3), []Flow{{From: 1, To: 0}})
+	if marking.Params, err = dcqcn.Resolve(marking.Network(), algos.Values{"mark_on": algos.DCQCNMarkOnDequeue}); err != nil {
+		t.Fatal(err)
+	}
+	shared := fabric(noneScheme(t), leaf6(t, 500e3), []Flow{{From: 1, To: 0}})
+	shared.Shared = &SharedBuffer{Switch: 3e6, Alpha: 1}
+	pfc := fabric(noneScheme(t), leaf6(t, 500e3), []Flow{{From: 1, To: 0}})
+	pfc.PFC = &PFC{Xoff: -1, Xon: -1}
+	for name, cfg := range map[string]Config{"plain": plain, "dcqcn": marking, "shared": shared, "pfc": pfc} {
+		sim, err := NewPacket(cfg)
+		if err != nil {
+			t.Fatal(name, err)
+		}
+		for j, p := range sim.ports {
+			if p.classes() != (p.cls != nil) || (p.odd&portOddDepart != 0) != (p.dcp != nil) ||
+				(p.odd&portOddReceivers != 0) != sim.receivers || (p.odd&portOddPFC != 0) != (p.xoff != math.MaxInt) {
+				t.Errorf("%s: port %d has odd %b with classes %v, a departing CP %v, receivers followed %v",
+					name, j, p.odd, p.cls != nil, p.dcp != nil, sim.receivers)
+			}
+		}
+		if name == "dcqcn" && sim.ports[0].odd&(portOddDepart|portOddReceivers) != portOddDepart|portOddReceivers ||
+			name == "shared" && !sim.ports[0].classes() || name == "pfc" && sim.ports[0].odd&portOddPFC == 0 {
+			t.Errorf("%s: port 0 has odd %b", name, sim.ports[0].odd)
+		}
+	}
+}
