@@ -106,7 +106,7 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
 	if !p.classes() {
 		done, send = p.arrive(s.now, &s.frame, flags, &s.fb)
 	} else {
-		done, send = p.arriveClass(s.now, &s.frame, l.class, flags, &s.fb)
+		done, send = p.arriveClass(s.now, &s.frame, l.class, flags, &s.fb, s.receivers, s.ingress != nil)
 	}
 	if s.frame.ECN {
 		f.flags |= frameECN
@@ -119,7 +119,7 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
 	}
 	if s.ingress != nil && done != algos.Never {
 		inq := &p.inq
-		if p.classes() && done == pendingDone {
+		if p.classes() && done == pendingDone && p.queue.n <= 1 { // it waits in its class's queue
 			inq = &p.cls.q[l.class].inq
 		}
 		if p.classes() { // counted per link and class
