@@ -176,7 +176,7 @@ type classSet struct {
 	// frame that would wait in its class's queue waits there, in order,
 	// and starts from there as the one before it departs, as at a port
 	// with one class; its record waits at the tail of its stream. The
-	// scheduler's choice is then forced (startDirect); whatever could
+	// scheduler's choice is then forced (serve); whatever could
 	// change it (a frame of another class, a control frame, a PAUSE of
 	// the class) first returns them to their class's queue (demote).
 	direct uint8
@@ -263,7 +263,9 @@ func (p *port) arriveClass(now algos.Time, f *algos.Frame, class uint8, flags ui
 	p.arrivals++
 	q := &p.cls.q[class]
 	done := algos.Never
-	if q.bytes+f.Bytes <= q.buffer && (p.sw == nil || p.sw.take(q, class, f.Bytes)) {
+	// In a shared buffer the switch's room is the queue's: its buffer, the
+	// switch's or more (share), holds what the switch admits.
+	if p.sw == nil && q.bytes+f.Bytes <= q.buffer || p.sw != nil && p.sw.take(q, class, f.Bytes) {
 		done = pendingDone
 		// Filled in place, field by field: a literal pushed by value is
 		// read back whole from the narrow stores that built it, a stalled
@@ -349,10 +351,6 @@ func (s *Packet) queueRecord(p *port, class uint8, exit, inPort bool) *frame {
 // it will join, its ingress link to the port's.
 func (s *Packet) startNext(p *port, pi int32, done algos.Time) {
 	cs := p.cls
-	if p.queue.n > 0 { // a direct frame
-		s.startDirect(p, pi, done)
-		return
-	}
 	c := cs.pick(p.held)
 	if c == pickDWRR {
 		c = cs.dwrr()
@@ -393,30 +391,6 @@ func (s *Packet) startNext(p *port, pi int32, done algos.Time) {
 		q.exits.drop()
 		cs.waitExits--
 		p.toReceivers++
-		s.started(p, pi, h)
-	}
-}
-
-// startDirect starts the direct frame at the front of port p's queue
-// (index pi), the frame before it having left at done: the scheduler's
-// choice, forced (classSet.direct), is accounted for as if it had chosen
-// it from its class's queue, and its record, at its place in its stream,
-// draws its forwarding jitter as it would have there.
-func (s *Packet) startDirect(p *port, pi int32, done algos.Time) {
-	cs := p.cls
-	h := p.queue.front()
-	if cs.direct >= cs.strict {
-		cs.dwrrAlone(int(cs.direct), int(h.bytes), p.queue.n)
-	}
-	h.done = done + p.serviceTime(int(h.bytes))
-	p.headDone, p.headFlags, p.headBytes = h.done, h.flags, h.bytes
-	switch {
-	case h.flags&queuedExit == 0:
-		if s.jitter.max != 0 {
-			p.link.at(p.link.len() - int(p.onward)).arrive = s.jitter.draw()
-		}
-		s.started(p, pi, h)
-	case s.receivers:
 		s.started(p, pi, h)
 	}
 }

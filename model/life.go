@@ -134,6 +134,18 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
 		return
 	}
 	if p.classes() {
+		if done == pendingDone && p.queue.n > 1 && (!last || !s.receivers) { // a direct frame: its record waits at its stream's tail
+			if !last {
+				r := p.link.pushSlot()
+				p.onwardRecord(r, f, l, pi)
+				r.arrive = 0 // its jitter is drawn as it starts
+				p.onward++
+			}
+			if p.classesUnwatched() {
+				s.syncService(pi)
+			}
+			return
+		}
 		s.enterClass(p, pi, f, l, last, done)
 		return
 	}
@@ -261,16 +273,24 @@ func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
 		}
 		p.queue.drop()
 		n++
-		if p.classes() {
-			s.startNext(p, pi, done)
-			p.syncHead()
-		} else if p.queue.n > 0 && !p.held {
+		if p.queue.n > 0 && !p.held { // with classes, a direct frame (classSet.direct)
 			h := p.queue.front()
+			if p.classes() && p.cls.direct >= p.cls.strict { // the DWRR's choice, forced
+				p.cls.dwrrAlone(int(p.cls.direct), int(h.bytes), p.queue.n)
+			}
 			h.done = done + p.serviceTime(int(h.bytes))
 			p.headDone, p.headFlags, p.headBytes = h.done, h.flags, h.bytes
+			if p.classes() && h.flags&queuedExit == 0 && s.jitter.max != 0 { // its jitter, drawn as it starts
+				p.link.at(p.link.len() - int(p.onward)).arrive = s.jitter.draw()
+			}
 			if h.flags&queuedExit == 0 || s.receivers { // its record's arrival
 				s.started(p, pi, h)
 			}
+		} else if p.classes() {
+			if cs := p.cls; cs.waiting&^cs.held != 0 || cs.ctl != nil && cs.ctl.wait.n > 0 { // the scheduler has a frame to start
+				s.startNext(p, pi, done)
+			}
+			p.syncHead()
 		} else {
 			p.syncHead()
 		}
