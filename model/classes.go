@@ -176,7 +176,7 @@ type classSet struct {
 	// frame that would wait in its class's queue waits there, in order,
 	// and starts from there as the one before it departs, as at a port
 	// with one class; its record waits at the tail of its stream. The
-	// scheduler's choice is then forced (serve); whatever could
+	// scheduler's choice is then forced (directStarts); whatever could
 	// change it (a frame of another class, a control frame, a PAUSE of
 	// the class) first returns them to their class's queue (demote).
 	direct uint8
@@ -395,6 +395,20 @@ func (s *Packet) startNext(p *port, pi int32, done algos.Time) {
 	}
 }
 
+// directStarts accounts for direct frame h as it starts at port p (serve
+// starts it as a plain FIFO's): the scheduler's choice, forced, moves the
+// DWRR's turn as if it had chosen it from its class's queue, and its
+// record, at its place in its stream, draws its forwarding jitter as it
+// would have there.
+func (s *Packet) directStarts(p *port, h *queued) {
+	if cs := p.cls; cs.direct >= cs.strict {
+		cs.dwrrAlone(int(cs.direct), int(h.bytes), p.queue.n)
+	}
+	if h.flags&queuedExit == 0 && s.jitter.max != 0 {
+		p.link.at(p.link.len() - int(p.onward)).arrive = s.jitter.draw()
+	}
+}
+
 // demote returns the direct frames of port p, if it has any, to their
 // class's queue, in order, with their records (the run follows frames to
 // their receivers if receivers) and, with ingress accounting (ingress),
@@ -548,6 +562,18 @@ func (p *port) departClass(h *queued) {
 // a waiting one draws its forwarding jitter when it starts (startNext).
 func (s *Packet) enterClass(p *port, pi int32, f *frame, l *limiter, last bool, done algos.Time) {
 	started := done != pendingDone
+	if !started && p.queue.n > 1 && (!last || !s.receivers) { // a direct frame: its record waits at its stream's tail
+		if !last {
+			r := p.link.pushSlot()
+			p.onwardRecord(r, f, l, pi)
+			r.arrive = 0 // its jitter is drawn as it starts
+			p.onward++
+		}
+		if p.classesUnwatched() {
+			s.syncService(pi)
+		}
+		return
+	}
 	inPort := started || p.queue.n > 1 // a direct frame waits in the port's queue
 	switch {
 	case !last:

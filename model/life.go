@@ -134,18 +134,6 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
 		return
 	}
 	if p.classes() {
-		if done == pendingDone && p.queue.n > 1 && (!last || !s.receivers) { // a direct frame: its record waits at its stream's tail
-			if !last {
-				r := p.link.pushSlot()
-				p.onwardRecord(r, f, l, pi)
-				r.arrive = 0 // its jitter is drawn as it starts
-				p.onward++
-			}
-			if p.classesUnwatched() {
-				s.syncService(pi)
-			}
-			return
-		}
 		s.enterClass(p, pi, f, l, last, done)
 		return
 	}
@@ -275,14 +263,11 @@ func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
 		n++
 		if p.queue.n > 0 && !p.held { // with classes, a direct frame (classSet.direct)
 			h := p.queue.front()
-			if p.classes() && p.cls.direct >= p.cls.strict { // the DWRR's choice, forced
-				p.cls.dwrrAlone(int(p.cls.direct), int(h.bytes), p.queue.n)
+			if p.classes() {
+				s.directStarts(p, h)
 			}
 			h.done = done + p.serviceTime(int(h.bytes))
 			p.headDone, p.headFlags, p.headBytes = h.done, h.flags, h.bytes
-			if p.classes() && h.flags&queuedExit == 0 && s.jitter.max != 0 { // its jitter, drawn as it starts
-				p.link.at(p.link.len() - int(p.onward)).arrive = s.jitter.draw()
-			}
 			if h.flags&queuedExit == 0 || s.receivers { // its record's arrival
 				s.started(p, pi, h)
 			}
