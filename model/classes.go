@@ -180,12 +180,12 @@ type classSet struct {
 	// change it (a frame of another class, a control frame, a PAUSE of
 	// the class) first returns them to their class's queue (demote).
 	direct uint8
-
-	rr int // DWRR: the class whose turn it is
 	// fifo keeps every waiting frame in its class's queue, the
 	// scheduler choosing at each departure: the path the direct frames
 	// save, which tests compare them with.
-	fifo    bool
+	fifo bool
+
+	rr      int // DWRR: the class whose turn it is
 	demoted int // times direct frames went back to their class's queue
 	// ctlMsgs is the messages of the control frames that leave the
 	// network here, in order.
