@@ -147,9 +147,10 @@ const classQueuePad = 32
 type classMark struct{ sent, drops, dropped, marked int64 }
 
 // classSet is a port's classes, when it has more than one. The port's own
-// queue then holds only the frame in service, and its link's and exits'
-// tails only that frame's record: a frame moves from its class's queue to
-// the port's as it starts.
+// queue then holds the frame in service, and its link's and exits' tails
+// that frame's record: a frame moves from its class's queue to the port's
+// as it starts. Behind them wait only the direct frames (direct), while
+// one class alone has frames.
 type classSet struct {
 	// What every frame reads, as it arrives, starts and departs (the
 	// scheduler's pick, the counts of waiting frames that syncService
