@@ -525,7 +525,14 @@ func benchCommand(fs *flag.FlagSet) func(c *call) int {
 			if *cpuProfile != "" && i == len(runs)-1 {
 				w = &profile
 			}
-			r, err := bench.Run(e, w)
+			r, err := interruptible(func() (bench.Result, error) {
+				reached("runs")
+				return bench.Run(e, w)
+			})
+			if errors.Is(err, errInterrupted) {
+				fmt.Fprintln(c.stderr, "qcnlab bench: interrupted")
+				return exitRun
+			}
 			if err != nil {
 				fmt.Fprintln(c.stderr, err)
 				return exitRun
@@ -534,12 +541,14 @@ func benchCommand(fs *flag.FlagSet) func(c *call) int {
 				r.FramesPerSecond(), r.FrameHopsPerSecond(), r.TransmissionsPerSecond(), r.EventsPerSecond(), r.NanosecondsPerFrameHop(),
 				r.CPUNanosecondsPerFrameHop(), float64(r.PeakHeap)/1e6)
 		}
+		fmt.Fprintln(c.stdout, "a frame-hop is a frame leaving a switch port; a transmit, a frame sent onto any link (hosts' and switches')")
 		if *cpuProfile != "" {
+			// Checked before the runs: a failure now is the run's, not the usage's.
 			if err := userfile.WriteAtomic(*cpuProfile, profile.Bytes()); err != nil {
-				return c.fail("--cpuprofile:", err)
+				fmt.Fprintln(c.stderr, "qcnlab bench: --cpuprofile:", err)
+				return exitRun
 			}
 		}
-		fmt.Fprintln(c.stdout, "a frame-hop is a frame leaving a switch port; a transmit, a frame sent onto any link (hosts' and switches')")
 		return exitOK
 	}
 }

@@ -143,6 +143,7 @@ func TestSignalsStopEveryPhase(t *testing.T) {
 			"interrupted before any run finished; " + filepath.Join(dir, "out") + " holds the experiment and an empty summary"},
 		{"runs", []string{"run", "qcn-dumbbell", "--set", "duration=100s", "--json"}, syscall.SIGTERM, "interrupted before any run finished"},
 		{"runs", []string{"run", fabric, "--json"}, syscall.SIGINT, "interrupted before any run finished"},
+		{"runs", []string{"bench", "--topology", "fat_tree", "--duration", "10s"}, syscall.SIGINT, "qcnlab bench: interrupted"},
 	} {
 		name := fmt.Sprintf("%s %s", c.phase, c.args[1])
 		r, w, err := os.Pipe()

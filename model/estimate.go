@@ -366,17 +366,28 @@ func limiterBytes(hops int, rpBytes, npBytes float64, cfg *Config) float64 {
 }
 
 // schemeSizes measures the scheme's congestion, reaction and notification
-// points: one of each, built for the run's network, their structs' own
-// sizes (not what they point to), an allocation's overhead and a generator.
+// points: one of each, built for the run's network, their structs' sizes
+// and those of the structs they point to (one level down), an
+// allocation's overhead each and a generator.
 func schemeSizes(cfg *Config, n *network) (cp, rp, np float64) {
 	netw := cfg.networkOf(n)
 	r := rand.New(rand.NewPCG(1, 1))
 	size := func(x any) float64 {
 		v := reflect.ValueOf(x)
-		if v.Kind() == reflect.Pointer {
-			return float64(v.Elem().Type().Size()) + 16
+		if v.Kind() != reflect.Pointer {
+			return float64(v.Type().Size())
 		}
-		return float64(v.Type().Size())
+		n := float64(v.Elem().Type().Size()) + 16
+		// And the structs it points to, one level down: QCN's congestion
+		// point keeps its sampler's state apart, most schemes a generator.
+		if e := v.Elem(); e.Kind() == reflect.Struct {
+			for i := range e.NumField() {
+				if f := e.Field(i); f.Kind() == reflect.Pointer && !f.IsNil() && f.Elem().Kind() == reflect.Struct {
+					n += float64(f.Elem().Type().Size()) + 16
+				}
+			}
+		}
+		return n
 	}
 	c := cfg.Scheme.NewCP(algos.CPEnv{Network: netw, CPID: 1, Capacity: netw.Capacity, Buffer: netw.Buffer, Rand: r}, cfg.Params)
 	switch {
