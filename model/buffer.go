@@ -91,12 +91,13 @@ func (b *switchBuffer) take(q *classQueue, class uint8, bytes int) bool {
 	if b.used+bytes > b.size {
 		return false
 	}
-	if after := q.bytes + bytes - b.reserve; after > 0 {
-		if b.lossless&(1<<class) == 0 && float64(after) > b.alpha*float64(b.shared-b.sharedUsed) {
-			return false
-		}
-		b.sharedUsed += min(after, bytes)
+	after := q.bytes + bytes - b.reserve
+	if after > 0 && b.lossless&(1<<class) == 0 && float64(after) > b.alpha*float64(b.shared-b.sharedUsed) {
+		return false
 	}
+	// min and max, not a branch: whether a queue is past its reserve is a
+	// coin toss near it.
+	b.sharedUsed += min(max(after, 0), bytes)
 	b.used += bytes
 	return true
 }
@@ -105,9 +106,7 @@ func (b *switchBuffer) take(q *classQueue, class uint8, bytes int) bool {
 // beyond q's reserve leaves the shared part.
 func (b *switchBuffer) leave(q *classQueue, bytes int) {
 	b.used -= bytes
-	if over := q.bytes - b.reserve; over > 0 {
-		b.sharedUsed -= min(over, bytes)
-	}
+	b.sharedUsed -= min(max(q.bytes-b.reserve, 0), bytes) // as in take
 }
 
 // ReserveError is a switch whose queues' reserves leave less than two

@@ -56,7 +56,7 @@ func (s *Packet) retime(j int32, capacity float64) {
 	// keyed again (their ties then fall as if the departures had been
 	// fixed at enqueue, as linkSeq says).
 	onward, exits := 0, 0
-	for k := first; k < p.queue.len(); k++ {
+	for k := first; k < p.inOrder(); k++ {
 		if f := p.queue.at(k); k > 0 && p.held || f.done == pendingDone && k == 0 {
 			break
 		} else if f.flags&queuedExit == 0 {

@@ -147,9 +147,10 @@ const classQueuePad = 32
 type classMark struct{ sent, drops, dropped, marked int64 }
 
 // classSet is a port's classes, when it has more than one. The port's own
-// queue then holds only the frame in service, and its link's and exits'
-// tails only that frame's record: a frame moves from its class's queue to
-// the port's as it starts.
+// queue then holds the frame in service, and its link's and exits' tails
+// that frame's record: a frame moves from its class's queue to the port's
+// as it starts. Behind them wait only the direct frames (direct), while
+// one class alone has frames.
 type classSet struct {
 	// What every frame reads, as it arrives, starts and departs (the
 	// scheduler's pick, the counts of waiting frames that syncService
@@ -170,8 +171,23 @@ type classSet struct {
 	waiting    uint8
 	strict     uint8 // the first strict classes are served by strict priority
 	strictMask uint8 // their bits: 1<<strict - 1
+	// direct is the class of the frames waiting in the port's own queue
+	// behind the one in service, if it holds more than that frame: while
+	// one class alone has frames, and nothing may change their order, a
+	// frame that would wait in its class's queue waits there, in order,
+	// and starts from there as the one before it departs, as at a port
+	// with one class; its record waits at the tail of its stream. The
+	// scheduler's choice is then forced (directStarts); whatever could
+	// change it (a frame of another class, a control frame, a PAUSE of
+	// the class) first returns them to their class's queue (demote).
+	direct uint8
+	// fifo keeps every waiting frame in its class's queue, the
+	// scheduler choosing at each departure: the path the direct frames
+	// save, which tests compare them with.
+	fifo bool
 
-	rr int // DWRR: the class whose turn it is
+	rr      int // DWRR: the class whose turn it is
+	demoted int // times direct frames went back to their class's queue
 	// ctlMsgs is the messages of the control frames that leave the
 	// network here, in order.
 	ctlMsgs ring[int32]
@@ -240,24 +256,39 @@ const streamCPClass = 8 << 32
 // class's queue, or is dropped if the class's buffer cannot hold it, and
 // the class's congestion point sees it with the class's occupancy. The
 // frame starts service at once if the port is idle and its class not
-// paused; otherwise it waits (pendingDone) for the scheduler.
-func (p *port) arriveClass(now algos.Time, f *algos.Frame, class uint8, flags uint8, fb *algos.Feedback) (algos.Time, bool) {
+// paused; otherwise it waits (pendingDone) for the scheduler: in its
+// class's queue, or, a direct frame, in the port's (classSet.direct),
+// which then holds more than one frame. receivers and ingress say what
+// records a direct frame has (demote).
+func (p *port) arriveClass(now algos.Time, f *algos.Frame, class uint8, flags uint8, fb *algos.Feedback, receivers, ingress bool) (algos.Time, bool) {
 	p.arrivals++
 	q := &p.cls.q[class]
 	done := algos.Never
-	if q.bytes+f.Bytes <= q.buffer && (p.sw == nil || p.sw.take(q, class, f.Bytes)) {
+	// In a shared buffer the switch's room is the queue's: its buffer, the
+	// switch's or more (share), holds what the switch admits.
+	if p.sw == nil && q.bytes+f.Bytes <= q.buffer || p.sw != nil && p.sw.take(q, class, f.Bytes) {
 		done = pendingDone
 		// Filled in place, field by field: a literal pushed by value is
 		// read back whole from the narrow stores that built it, a stalled
 		// forward (port.arrive).
 		var e *queued
-		if p.queue.n == 0 && !p.held && p.cls.held&(1<<class) == 0 {
+		cs := p.cls
+		switch {
+		case p.queue.n == 0 && !p.held && cs.held&(1<<class) == 0:
 			done = now + p.serviceTime(f.Bytes)
 			e = p.queue.pushSlot()
 			p.headDone, p.headFlags, p.headBytes = done, flags, uint16(f.Bytes) // syncHead, the front being e
-		} else {
+		case p.queue.n > 1 && class == cs.direct:
+			e = p.queue.pushSlot() // behind the direct frames of its class
+		case p.queue.n == 1 && cs.alone(class) && p.headFlags&queuedCtl == 0 && !p.held:
+			cs.direct = class
+			e = p.queue.pushSlot() // the first direct frame
+		default:
+			if p.queue.n > 1 { // a frame of another class: the scheduler chooses again
+				p.demote(receivers, ingress)
+			}
 			e = q.wait.pushSlot()
-			p.cls.waiting |= 1 << class
+			cs.waiting |= 1 << class
 		}
 		e.done, e.lim, e.bytes, e.flags, e.class = done, int32(f.Source), uint16(f.Bytes), flags, class
 		q.bytes += f.Bytes
@@ -283,17 +314,28 @@ func (p *port) arriveClass(now algos.Time, f *algos.Frame, class uint8, flags ui
 	return done, send
 }
 
+// alone reports whether a frame of class c that finds a data frame in
+// service may wait in the port's own queue, a direct frame: no class has
+// frames waiting, nor has the control queue, and c is not paused, so that
+// the scheduler will start it next. (Behind a control frame it may not:
+// one that lands at its host has no record, and the records of the
+// direct frames would look like its.)
+func (cs *classSet) alone(c uint8) bool {
+	return cs.waiting == 0 && cs.held&(1<<c) == 0 && (cs.ctl == nil || cs.ctl.wait.n == 0) && !cs.fifo
+}
+
 // queueRecord is the slot for the record of a frame queued at port p (of
 // class class) that will go on to the next switch (exit false) or is
 // followed to its receiver: at the tail of the port's stream if it
-// started service, else in its class's queue until it starts.
-func (s *Packet) queueRecord(p *port, class uint8, exit, started bool) *frame {
+// started service or waits in the port's queue (inPort), else in its
+// class's queue until it starts.
+func (s *Packet) queueRecord(p *port, class uint8, exit, inPort bool) *frame {
 	q := &p.cls.q[class]
 	switch {
-	case !started && !exit:
+	case !inPort && !exit:
 		p.cls.waitOnward++
 		return q.onward.pushSlot()
-	case !started:
+	case !inPort:
 		p.cls.waitExits++
 		return q.exits.pushSlot()
 	case !exit:
@@ -354,6 +396,64 @@ func (s *Packet) startNext(p *port, pi int32, done algos.Time) {
 	}
 }
 
+// directStarts accounts for direct frame h as it starts at port p (serve
+// starts it as a plain FIFO's): the scheduler's choice, forced, moves the
+// DWRR's turn as if it had chosen it from its class's queue, and its
+// record, at its place in its stream, draws its forwarding jitter as it
+// would have there.
+func (s *Packet) directStarts(p *port, h *queued) {
+	if cs := p.cls; cs.direct >= cs.strict {
+		cs.dwrrAlone(int(cs.direct), int(h.bytes), p.queue.n)
+	}
+	if h.flags&queuedExit == 0 && s.jitter.max != 0 {
+		p.link.at(p.link.len() - int(p.onward)).arrive = s.jitter.draw()
+	}
+}
+
+// demote returns the direct frames of port p, if it has any, to their
+// class's queue, in order, with their records (the run follows frames to
+// their receivers if receivers) and, with ingress accounting (ingress),
+// the links they came in by: the scheduler chooses again at each
+// departure.
+func (p *port) demote(receivers, ingress bool) {
+	k := p.queue.n - 1
+	if k <= 0 {
+		return
+	}
+	cs := p.cls
+	q := &cs.q[cs.direct]
+	onward, exits := 0, 0
+	for i := 1; i <= k; i++ {
+		e := p.queue.at(i)
+		q.wait.push(*e)
+		if e.flags&queuedExit == 0 {
+			onward++
+		} else if receivers {
+			exits++
+		}
+	}
+	p.queue.n = 1
+	cs.waiting |= 1 << cs.direct
+	cs.demoted++
+	moveTail(&p.link, &q.onward, onward)
+	p.onward -= int32(onward)
+	cs.waitOnward += onward
+	moveTail(&p.exits, &q.exits, exits)
+	p.toReceivers -= exits
+	cs.waitExits += exits
+	if ingress {
+		moveTail(&p.inq, &q.inq, k)
+	}
+}
+
+// moveTail moves the last n elements of from to the tail of to, in order.
+func moveTail[T any](from, to *ring[T], n int) {
+	for i := from.n - n; i < from.n; i++ {
+		to.push(*from.at(i))
+	}
+	from.n -= n
+}
+
 // pick is the class whose head the port serves next, -1 if none may start
 // (every class empty or paused): the first strict class with frames, else
 // pickDWRR, for the DWRR's choice (dwrr). Small enough to be inlined where
@@ -408,6 +508,33 @@ func (cs *classSet) dwrr() int {
 	}
 }
 
+// dwrrAlone is dwrr when class c alone has frames and is not paused, n
+// of them, the first of bytes bytes: the turn moves as dwrr would move
+// it to choose c.
+func (cs *classSet) dwrrAlone(c, bytes, n int) {
+	for {
+		q := &cs.q[cs.rr]
+		if cs.rr == c {
+			if !q.turn {
+				q.deficit += q.quantum
+				q.turn = true
+			}
+			if bytes <= q.deficit {
+				q.deficit -= bytes
+				if n == 1 {
+					q.deficit, q.turn = 0, false
+					cs.next()
+				}
+				return
+			}
+		} else {
+			q.deficit = 0
+		}
+		q.turn = false
+		cs.next()
+	}
+}
+
 // next moves the DWRR turn to the next class.
 func (cs *classSet) next() {
 	if cs.rr++; cs.rr == len(cs.q) {
@@ -436,9 +563,22 @@ func (p *port) departClass(h *queued) {
 // a waiting one draws its forwarding jitter when it starts (startNext).
 func (s *Packet) enterClass(p *port, pi int32, f *frame, l *limiter, last bool, done algos.Time) {
 	started := done != pendingDone
+	if !started && p.queue.n > 1 && (!last || !s.receivers) { // a direct frame: its record waits at its stream's tail
+		if !last {
+			r := p.link.pushSlot()
+			p.onwardRecord(r, f, l, pi)
+			r.arrive = 0 // its jitter is drawn as it starts
+			p.onward++
+		}
+		if p.classesUnwatched() {
+			s.syncService(pi)
+		}
+		return
+	}
+	inPort := started || p.queue.n > 1 // a direct frame waits in the port's queue
 	switch {
 	case !last:
-		r := s.queueRecord(p, l.class, false, started)
+		r := s.queueRecord(p, l.class, false, inPort)
 		p.onwardRecord(r, f, l, pi)
 		r.arrive = 0
 		if started {
@@ -454,7 +594,7 @@ func (s *Packet) enterClass(p *port, pi int32, f *frame, l *limiter, last bool, 
 			}
 		}
 	case s.receivers:
-		r := s.queueRecord(p, l.class, true, started)
+		r := s.queueRecord(p, l.class, true, inPort)
 		*r = *f
 		r.prop += p.exitDelay
 		if started {

@@ -120,6 +120,7 @@ func (s *Packet) enterControl(p *port, pi int32, f *frame) {
 		p.queue.push(e)
 		p.syncHead()
 	} else {
+		p.demote(s.receivers, s.ingress != nil) // served before the direct frames (classSet.direct)
 		cs.ctl.wait.push(e)
 	}
 	cs.ctl.bytes += ControlBytes

@@ -64,10 +64,15 @@
 // (changes.go) applies from the next frame the port starts.
 //
 // A port may have several traffic classes (classes.go), each its own
-// queue: its own queue then holds only the frame in service, and as each
+// queue: its own queue then holds the frame in service, and as each
 // frame departs the scheduler (strict priority, then DWRR) starts the
 // next from its class's queue, whose record moves then to the tail of
 // the stream it joins, so that a link's records stay in departure order.
+// While one class alone has frames the scheduler's choice is forced, and
+// its waiting frames wait in the port's own queue, their records at the
+// streams' tails, as at a port with one class, until a frame of another
+// class, a control frame or a PAUSE of the class returns them to their
+// class's queue.
 // Under the shared buffer model (buffer.go) a switch's queues share one
 // buffer, each lossy class admitted by a dynamic threshold; PFC then
 // counts and pauses per link into a switch and class (pfc_classes.go).

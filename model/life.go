@@ -106,7 +106,7 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
 	if !p.classes() {
 		done, send = p.arrive(s.now, &s.frame, flags, &s.fb)
 	} else {
-		done, send = p.arriveClass(s.now, &s.frame, l.class, flags, &s.fb)
+		done, send = p.arriveClass(s.now, &s.frame, l.class, flags, &s.fb, s.receivers, s.ingress != nil)
 	}
 	if s.frame.ECN {
 		f.flags |= frameECN
@@ -119,7 +119,7 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
 	}
 	if s.ingress != nil && done != algos.Never {
 		inq := &p.inq
-		if p.classes() && done == pendingDone {
+		if p.classes() && done == pendingDone && p.queue.n <= 1 { // it waits in its class's queue
 			inq = &p.cls.q[l.class].inq
 		}
 		if p.classes() { // counted per link and class
@@ -261,16 +261,21 @@ func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
 		}
 		p.queue.drop()
 		n++
-		if p.classes() {
-			s.startNext(p, pi, done)
-			p.syncHead()
-		} else if p.queue.n > 0 && !p.held {
+		if p.queue.n > 0 && !p.held { // with classes, a direct frame (classSet.direct)
 			h := p.queue.front()
+			if p.classes() {
+				s.directStarts(p, h)
+			}
 			h.done = done + p.serviceTime(int(h.bytes))
 			p.headDone, p.headFlags, p.headBytes = h.done, h.flags, h.bytes
 			if h.flags&queuedExit == 0 || s.receivers { // its record's arrival
 				s.started(p, pi, h)
 			}
+		} else if p.classes() {
+			if cs := p.cls; cs.waiting&^cs.held != 0 || cs.ctl != nil && cs.ctl.wait.n > 0 { // the scheduler has a frame to start
+				s.startNext(p, pi, done)
+			}
+			p.syncHead()
 		} else {
 			p.syncHead()
 		}

@@ -286,7 +286,7 @@ func (s *Packet) checkXon(j int32) {
 // arrives, until f returns false or a paused port would hold the rest.
 func (p *port) eachDeparture(now algos.Time, f func(k int, at algos.Time, bytes int) bool) {
 	at := now
-	for k := 0; k < p.queue.len(); k++ {
+	for k := 0; k < p.inOrder(); k++ {
 		q := p.queue.at(k)
 		if q.flags&queuedCtl != 0 { // a control frame: no ingress link's, no PFC's
 			at = q.done

@@ -103,6 +103,9 @@ func (s *Packet) pauseClass(k int32, c uint8, on bool) {
 			st.heldSince = s.now
 			s.armDeadlockCheck(k)
 		}
+		if c == cs.direct { // its frames wait in the port's queue: back to the class's
+			p.demote(s.receivers, s.ingress != nil)
+		}
 		cs.held |= 1 << c
 		st.pausedBy++
 	case *n > 0:

@@ -128,6 +128,19 @@ func (p *port) syncOdd(receivers bool) {
 // classes reports whether the port has traffic classes (cls).
 func (p *port) classes() bool { return p.odd&portOddClasses != 0 }
 
+// inOrder is how many frames at the front of p's queue it will serve in
+// the order they are in, if nothing else arrives: all of them with one
+// class; with classes the frame in service only, for the scheduler
+// chooses each next as the one before departs (the frames behind it in
+// the queue, classSet.direct, wait there only while its choice is
+// forced, and what would not force it first moves them out).
+func (p *port) inOrder() int {
+	if p.classes() {
+		return min(p.queue.n, 1)
+	}
+	return p.queue.n
+}
+
 // portMark is a port's counters at a boundary.
 type portMark struct {
 	at                              algos.Time
