@@ -10,6 +10,7 @@ import (
 // split as classQueue says; a port's class set reads its first line
 // only.
 func TestClassQueueLayout(t *testing.T) {
+	skipUnless64Bit(t)
 	var q classQueue
 	if n := unsafe.Sizeof(q); n%64 != 0 {
 		t.Errorf("a class queue is %d bytes, not a whole number of cache lines", n)
