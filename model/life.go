@@ -91,6 +91,10 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
 	if p.due(s.now) { // serve, the call saved when nothing is due, as is usual
 		s.events += uint64(s.serve(p, pi, s.now))
 	}
+	if p.classes() { // out of line: this body stays small for its callers' inlining
+		s.enterClasses(p, pi, f, l, in)
+		return
+	}
 	s.events++
 	s.setFrame(f)
 	last := int32(f.hop) == l.hops-1
@@ -101,63 +105,47 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
 			s.pathTaken(l, mixPath(f.route, pi))
 		}
 	}
-	var done algos.Time
-	var send bool
-	if !p.classes() {
-		done, send = p.arrive(s.now, &s.frame, flags, &s.fb)
-	} else {
-		done, send = p.arriveClass(s.now, &s.frame, l.class, flags, &s.fb, s.receivers, s.ingress != nil)
-	}
+	done, send := p.arrive(s.now, &s.frame, flags, &s.fb)
 	if s.frame.ECN {
 		f.flags |= frameECN
 	}
 	if done == algos.Never {
-		s.frameLost(l, f)
+		s.enterDropped(p, pi, f, l, send)
+		return
 	}
 	if p.odd&portOddPFC != 0 && p.bytes > p.xoff && !p.pfc.pausing {
 		s.startPausing(pi)
 	}
-	if s.ingress != nil && done != algos.Never {
-		inq := &p.inq
-		if p.classes() && done == pendingDone && p.queue.n <= 1 { // it waits in its class's queue
-			inq = &p.cls.q[l.class].inq
-		}
-		if p.classes() { // counted per link and class
-			in = in*s.classes + int32(l.class)
-		}
-		s.ingressArrive(pi, in, int(f.bytes), inq)
+	if s.ingress != nil {
+		s.ingressArrive(pi, in, int(f.bytes), &p.inq)
 	}
 	if send {
 		s.sendFeedback(f, s.fb, evFeedback)
 	}
-	if done == algos.Never {
-		return
-	}
-	if p.classes() {
-		s.enterClass(p, pi, f, l, last, done)
-		return
-	}
 	if !last {
 		r := p.link.pushSlot()
 		p.onwardRecord(r, f, l, pi)
+		p.onward++
 		// Until it departs, arrive holds its forwarding jitter (clock.go),
 		// drawn as it is queued behind a port that serves (else as the
 		// port resumes).
-		r.arrive = 0
-		p.onward++
+		var arrive algos.Time
 		if !p.held {
 			if s.jitter.max != 0 {
-				r.arrive = s.jitter.draw()
+				arrive = s.jitter.draw()
 			}
 			if done != pendingDone { // it starts at once
-				r.arrive += done + p.delay
+				arrive += done + p.delay
 				if n := p.link.len(); s.jitter.max != 0 && n > 1 {
-					r.arrive = max(r.arrive, p.link.at(n-2).arrive)
+					arrive = max(arrive, p.link.at(n-2).arrive)
 				}
 			}
+			r.arrive = arrive
 			if p.link.len() == 1 {
 				s.syncLink(pi)
 			}
+		} else {
+			r.arrive = 0
 		}
 		if p.unwatched() {
 			s.syncService(pi)
@@ -177,6 +165,57 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
 	}
 	if p.unwatched() {
 		s.syncService(pi)
+	}
+}
+
+// enterClasses is enter at a port with classes, once the port is up to
+// date.
+func (s *Packet) enterClasses(p *port, pi int32, f *frame, l *limiter, in int32) {
+	s.events++
+	s.setFrame(f)
+	last := int32(f.hop) == l.hops-1
+	var flags uint8
+	if last {
+		flags = l.exitFlags | (f.flags&frameEnd)<<1 // queuedEnd
+		if l.route == nil {
+			s.pathTaken(l, mixPath(f.route, pi))
+		}
+	}
+	done, send := p.arriveClass(s.now, &s.frame, l.class, flags, &s.fb, s.receivers, s.ingress != nil)
+	if s.frame.ECN {
+		f.flags |= frameECN
+	}
+	if done == algos.Never {
+		s.enterDropped(p, pi, f, l, send)
+		return
+	}
+	if p.odd&portOddPFC != 0 && p.bytes > p.xoff && !p.pfc.pausing {
+		s.startPausing(pi)
+	}
+	if s.ingress != nil { // counted per link and class
+		inq := &p.inq
+		if done == pendingDone && p.queue.n <= 1 { // it waits in its class's queue
+			inq = &p.cls.q[l.class].inq
+		}
+		s.ingressArrive(pi, in*s.classes+int32(l.class), int(f.bytes), inq)
+	}
+	if send {
+		s.sendFeedback(f, s.fb, evFeedback)
+	}
+	s.enterClass(p, pi, f, l, last, done)
+}
+
+// enterDropped is what follows a frame's drop at port p (index pi): its
+// loss is counted, the port may start pausing, and the feedback its
+// congestion point filled (send) goes back, in the order a queued frame
+// has them.
+func (s *Packet) enterDropped(p *port, pi int32, f *frame, l *limiter, send bool) {
+	s.frameLost(l, f)
+	if p.odd&portOddPFC != 0 && p.bytes > p.xoff && !p.pfc.pausing {
+		s.startPausing(pi)
+	}
+	if send {
+		s.sendFeedback(f, s.fb, evFeedback)
 	}
 }
 
@@ -433,10 +472,18 @@ func (p *port) serving(exit uint8) bool {
 
 // unwatched reports whether port pi's service slot may have to be armed,
 // or is (syncService): when it is false, syncService would change
-// nothing. Cheap, for every arrival and departure; true at a port with
-// classes, whose frames' ways are its classes' (mustServeClasses).
+// nothing. Cheap, for every arrival and departure: a port whose frames
+// all leave here, or all go on, has no departure that must run at its
+// time (portOddMixed); true at a port with classes, whose frames' ways
+// are its classes' (mustServeClasses).
 func (p *port) unwatched() bool {
-	return p.svcAt != algos.Never || p.classes() ||
+	return p.svcAt != algos.Never || p.odd&(portOddClasses|portOddMixed) != 0 && p.mixedUnwatched()
+}
+
+// mixedUnwatched is unwatched at a port with classes, or that may mix
+// frames that leave and go on, whose service slot is not armed.
+func (p *port) mixedUnwatched() bool {
+	return p.classes() ||
 		int(p.onward) > 0 && p.link.n == int(p.onward) && p.headFlags&queuedExit != 0 ||
 		p.odd&portOddReceivers != 0 && p.toReceivers > 0 && p.exits.n == p.toReceivers && p.headFlags&queuedExit == 0
 }

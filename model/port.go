@@ -105,14 +105,25 @@ const (
 	portOddDepart                      // dcp is set
 	portOddReceivers                   // the frames that leave here are followed to their receivers (exits, toReceivers)
 	portOddPFC                         // it pauses its feeders above xoff (pfc.go)
+	// Its queue may hold both frames that leave the network here and
+	// frames that go on: on a chain, whose bottlenecks a flow may leave or
+	// cross. A fabric's port leads to a host, where every frame leaves,
+	// or to a switch, where none does (TestFabricPortsNeverMix). Only
+	// then is a departure due at its time for the other kind's stream
+	// (unwatched).
+	portOddMixed
 )
 
 // syncOdd sets p.odd from what the port has, once its classes are set
-// up, and whether the run follows frames to their receivers.
-func (p *port) syncOdd(receivers bool) {
+// up, whether the run follows frames to their receivers, and whether
+// the port may mix frames that leave and go on (portOddMixed).
+func (p *port) syncOdd(receivers, mixed bool) {
 	p.odd = 0
 	if receivers {
 		p.odd |= portOddReceivers
+	}
+	if mixed {
+		p.odd |= portOddMixed
 	}
 	if p.xoff != math.MaxInt {
 		p.odd |= portOddPFC
@@ -158,7 +169,7 @@ func newPort(p *port, name string, capacity float64, buffer, frame int, cp algos
 		level: newLevelStats(float64(frame), float64(buffer)),
 	}
 	p.dcp, _ = cp.(algos.DepartingCP)
-	p.syncOdd(false)
+	p.syncOdd(false, true)
 	p.headDone = algos.Never
 	p.marks = []portMark{p.mark(0)}
 }
