@@ -252,9 +252,10 @@ func (s *Packet) startClasses(netw *algos.Network) {
 // (+ port x MaxClasses + class), for classes above 0.
 const streamCPClass = 8 << 32
 
-// arriveClass is arrive at a port with classes: the frame joins its
-// class's queue, or is dropped if the class's buffer cannot hold it, and
-// the class's congestion point sees it with the class's occupancy. The
+// arriveClass is a frame's arrival at a port with classes (enter's at a
+// port with one): the frame joins its class's queue, or is dropped if the
+// class's buffer cannot hold it, and the class's congestion point sees it
+// with the class's occupancy. The
 // frame starts service at once if the port is idle and its class not
 // paused; otherwise it waits (pendingDone) for the scheduler: in its
 // class's queue, or, a direct frame, in the port's (classSet.direct),
@@ -270,7 +271,7 @@ func (p *port) arriveClass(now algos.Time, f *algos.Frame, class uint8, flags ui
 		done = pendingDone
 		// Filled in place, field by field: a literal pushed by value is
 		// read back whole from the narrow stores that built it, a stalled
-		// forward (port.arrive).
+		// forward (enter).
 		var e *queued
 		cs := p.cls
 		switch {
