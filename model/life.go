@@ -222,6 +222,12 @@ func (s *Packet) enterClasses(p *port, pi int32, f *frame, l *limiter, in int32)
 		s.enterDropped(p, pi, f, l, send)
 		return
 	}
+	// The statistics here, not in arriveClass: the profile inlines the
+	// calls it sees hot in this body (enter).
+	p.level.reach(float64(p.bytes))
+	p.level.set(s.now, float64(p.bytes))
+	q := &p.cls.q[l.class]
+	q.level.set(s.now, float64(q.bytes))
 	if p.odd&portOddPFC != 0 && p.bytes > p.xoff && !p.pfc.pausing {
 		s.startPausing(pi)
 	}
@@ -283,7 +289,9 @@ func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
 		done, bytes, flags := p.headDone, int(p.headBytes), p.headFlags
 		q := p.queue.front()
 		if p.classes() {
-			p.departClass(q)
+			if c := p.departClass(q); c != nil {
+				c.level.set(done, float64(c.bytes))
+			}
 		}
 		p.bytes -= bytes
 		p.level.set(done, float64(p.bytes))
