@@ -29,11 +29,17 @@ func (s *Packet) hostFrameArrives(h *host) {
 	}
 	l.arrived += int64(f.bytes)
 	in := int32(len(s.ports)) + h.id // the link it came in by
-	if l.first != nil {              // its route's first port, at hand
-		s.enter(l.first, l.route[0], f, l, in)
+	p, pi := l.first, int32(0)
+	if p != nil { // its route's first port, at hand
+		pi = l.route[0]
 	} else {
-		pi := s.nextPort(l, h.node, f)
-		s.enter(&s.portStore[pi], pi, f, l, in)
+		pi = s.nextPort(l, h.node, f)
+		p = &s.portStore[pi]
+	}
+	if p.classes() {
+		s.enterClasses(p, pi, f, l, in)
+	} else {
+		s.enter(p, pi, f, l, in)
 	}
 	if h.solo == nil { // syncTimers, the solo limiter's case inline
 		s.syncTimers(h)
@@ -55,7 +61,7 @@ func (s *Packet) linkFrameArrives(pi int32) {
 	}
 	f := p.link.front() // valid until the port sends another frame on
 	p.link.drop()
-	s.syncLink(pi)
+	s.syncLinkOf(p, pi)
 	if p.unwatched() && (!p.classes() || p.classesUnwatched()) {
 		s.syncService(pi)
 	}
@@ -68,7 +74,11 @@ func (s *Packet) linkFrameArrives(pi int32) {
 	if s.net.spray {
 		next = s.spray(p.to, l.dst)
 	}
-	s.enter(&s.portStore[next], next, f, l, pi)
+	if q := &s.portStore[next]; q.classes() {
+		s.enterClasses(q, next, f, l, pi)
+	} else {
+		s.enter(q, next, f, l, pi)
+	}
 }
 
 // nextPort is the port at node that frame f of limiter l takes first: the
@@ -87,13 +97,13 @@ func (s *Packet) nextPort(l *limiter, node int32, f *frame) int32 {
 // that goes on, to the next switch or to its receiver, has its record put
 // at the tail of the stream it will join, behind the frames that have
 // left: it is on its way when it departs (serve).
+//
+// At a port with classes, enterClasses does (its callers choose: one
+// function for both would be too large for the compiler to inline the
+// small calls of either).
 func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
 	if p.due(s.now) { // serve, the call saved when nothing is due, as is usual
 		s.events += uint64(s.serve(p, pi, s.now))
-	}
-	if p.classes() { // out of line: this body stays small for its callers' inlining
-		s.enterClasses(p, pi, f, l, in)
-		return
 	}
 	s.events++
 	s.setFrame(f)
@@ -175,7 +185,7 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
 			}
 			r.arrive = arrive
 			if p.link.len() == 1 {
-				s.syncLink(pi)
+				s.syncLinkOf(p, pi)
 			}
 		} else {
 			r.arrive = 0
@@ -201,9 +211,11 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
 	}
 }
 
-// enterClasses is enter at a port with classes, once the port is up to
-// date.
+// enterClasses is enter at a port with classes.
 func (s *Packet) enterClasses(p *port, pi int32, f *frame, l *limiter, in int32) {
+	if p.due(s.now) {
+		s.events += uint64(s.serve(p, pi, s.now))
+	}
 	s.events++
 	s.setFrame(f)
 	last := int32(f.hop) == l.hops-1
@@ -287,9 +299,8 @@ func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
 	// only for what few frames need (its flow, its class).
 	for p.headDone <= t {
 		done, bytes, flags := p.headDone, int(p.headBytes), p.headFlags
-		q := p.queue.front()
 		if p.classes() {
-			if c := p.departClass(q); c != nil {
+			if c := p.departClass(p.queue.front()); c != nil {
 				c.level.set(done, float64(c.bytes))
 			}
 		}
@@ -305,7 +316,7 @@ func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
 		// it started): it leaves the queued records at the stream's tail.
 		if flags&queuedExit == 0 {
 			if p.odd&portOddDepart != 0 {
-				s.departMark(p, q, p.link.at(p.link.len()-int(p.onward)))
+				s.departMark(p, p.queue.front(), p.link.at(p.link.len()-int(p.onward)))
 			}
 			if s.telemetry && flags&queuedCtl == 0 { // a control frame carries none
 				rec := p.link.at(p.link.len() - int(p.onward))
@@ -313,8 +324,9 @@ func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
 			}
 			p.onward--
 		} else if flags&queuedCtl != 0 {
-			s.controlLands(p, q)
+			s.controlLands(p, p.queue.front())
 		} else {
+			q := p.queue.front()
 			if s.receivers {
 				if p.odd&portOddDepart != 0 {
 					s.departMark(p, q, p.exits.at(p.exits.len()-p.toReceivers))
@@ -479,8 +491,11 @@ func (s *Packet) setFrame(f *frame) {
 // on its way as it departs, unseen: the slot's event brings the port up
 // to date first). With neither, the slot's sequence number is kept for the
 // frame that starts later (linkSeq).
-func (s *Packet) syncLink(pi int32) {
-	p := &s.portStore[pi]
+func (s *Packet) syncLink(pi int32) { s.syncLinkOf(&s.portStore[pi], pi) }
+
+// syncLinkOf is syncLink given the port: the index need not be checked
+// again, nor the port's address worked out, on every hop.
+func (s *Packet) syncLinkOf(p *port, pi int32) {
 	if n := p.link.len(); n > int(p.onward) || n > 0 && p.serving(0) {
 		s.agenda.setStream(s.agenda.linkSlot(pi), p.link.front().arrive)
 		return
