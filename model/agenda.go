@@ -63,27 +63,32 @@ func (a *event) before(b *event) bool {
 // link, a port's link, a port's deliveries) or leaving a port's queue,
 // which are streams: each FIFO, and each port's service, has one slot,
 // keyed by its front frame's arrival (its departure), in a radix heap
-// (streamQueue; a tournament tree unless they are very many). The rest (feedback,
-// timers, PAUSE) are one-shot events in a heap. Both draw their
+// (streamQueue; a tournament tree unless they are very many). The ports'
+// service slots are a queue of their own: few of them are ever keyed (a
+// departure is mostly applied by what looks at the port next: serve), and
+// among the others they would make every climb one level longer. The rest
+// (feedback, timers, PAUSE) are one-shot events in a heap. All draw their
 // tie-breaking sequence numbers from one counter. The timeline has two
 // slots of its own, the next milestone and the next sample, which run
 // before any other event at their time, a milestone before a sample.
 type agenda struct {
-	streams   streamQueue
+	streams   streamQueue // hosts' slots [0, hosts), then ports' links, then ports' deliveries
+	services  streamQueue // ports' service slots, by port
 	oneShot   eventHeap
 	seq       uint64
 	milestone algos.Time // Never if none
 	sample    algos.Time
 	timeline  algos.Time // the earlier of the two
 	root      *streamKey // the streams' earliest, if they are in a tree
-	hosts     int32      // streams [0, hosts) are hosts'; then ports' links; ports' service; ports' deliveries
+	svcAt     algos.Time // the services' earliest time: next looks at them only from then
+	hosts     int32
 	ports     int32
 	cur       event // the event next handed out
 }
 
 // init sets up an empty agenda in place (its parts share its counter).
 func (a *agenda) init(hosts, ports int, receivers bool) {
-	n := hosts + 2*ports
+	n := hosts + ports
 	if receivers {
 		n += ports
 	}
@@ -92,14 +97,21 @@ func (a *agenda) init(hosts, ports int, receivers bool) {
 	if a.streams.nodes != nil {
 		a.root = &a.streams.nodes[1]
 	}
+	a.services.init(ports, &a.seq)
+	a.svcAt = algos.Never
 	a.oneShot.seq = &a.seq
 }
 
 // The streams' slots.
 func (a *agenda) hostSlot(h int32) int    { return int(h) }
 func (a *agenda) linkSlot(p int32) int    { return int(a.hosts + p) }
-func (a *agenda) serviceSlot(p int32) int { return int(a.hosts + a.ports + p) }
-func (a *agenda) receiveSlot(p int32) int { return int(a.hosts + 2*a.ports + p) }
+func (a *agenda) receiveSlot(p int32) int { return int(a.hosts + a.ports + p) }
+
+// setService keys port p's service slot at its departure, Never if none.
+func (a *agenda) setService(p int32, at algos.Time) {
+	a.services.set(int(p), at)
+	a.svcAt = a.services.top().at
+}
 
 // setStream keys a stream's slot at its front frame's arrival, Never if
 // none. Every call takes a new sequence number, which it returns.
@@ -134,6 +146,12 @@ func (a *agenda) next(end algos.Time) *event {
 	} else {
 		k = a.streams.top()
 	}
+	service := false
+	if a.svcAt <= k.at { // rarely: most runs key few service slots, if any
+		if ks := a.services.top(); ks.before(k) {
+			k, service = ks, true
+		}
+	}
 	at := k.at
 	var h *event
 	if a.oneShot.settle(); len(a.oneShot.items) > 0 {
@@ -166,21 +184,21 @@ func (a *agenda) next(end algos.Time) *event {
 	// Only the fields a stream's kind names are set: the others are not read.
 	a.cur.at = at
 	switch slot := int32(k.seqSlot & (1<<slotBits - 1)); {
+	case service:
+		a.cur.kind, a.cur.port = evDepart, slot
 	case slot < a.hosts:
 		a.cur.kind, a.cur.host = evHostFrame, slot
 	case slot < a.hosts+a.ports:
 		a.cur.kind, a.cur.port = evLinkFrame, slot-a.hosts
-	case slot < a.hosts+2*a.ports:
-		a.cur.kind, a.cur.port = evDepart, slot-a.hosts-a.ports
 	default:
-		a.cur.kind, a.cur.port = evReceiveFrame, slot-a.hosts-2*a.ports
+		a.cur.kind, a.cur.port = evReceiveFrame, slot-a.hosts-a.ports
 	}
 	return &a.cur
 }
 
 // peek is the time of the earliest event.
 func (a *agenda) peek() algos.Time {
-	at := min(a.streams.top().at, a.milestone, a.sample)
+	at := min(a.streams.top().at, a.services.top().at, a.milestone, a.sample)
 	if a.oneShot.len() > 0 {
 		at = min(at, a.oneShot.peek().at)
 	}
@@ -378,8 +396,9 @@ const MaxSources = 1 << 16
 const maxStreams = 1 << slotBits
 
 // treeMax is the most streams a tree orders, up to 32,768 leaves (15
-// levels, 1 MB of nodes): fat-trees up to k = 16 (11,264 streams; 16,384
-// with receivers followed). In CPU time the tree is the cheaper queue at
+// levels, 1 MB of nodes): fat-trees up to k = 16 (6,144 streams, 11,264
+// with receivers followed; their 5,120 service slots in a tree of their
+// own). In CPU time the tree is the cheaper queue at
 // k = 4, 8, 12 and 16, although it runs more instructions (at k = 8 the
 // agenda took 18-25% less time, measured as its share of perf's samples
 // against the rest of the run); the radix heap keeps the largest fabrics
