@@ -395,16 +395,17 @@ const MaxSources = 1 << 16
 // can follow.
 const maxStreams = 1 << slotBits
 
-// treeMax is the most streams a tree orders, up to 32,768 leaves (15
-// levels, 1 MB of nodes): fat-trees up to k = 16 (6,144 streams, 11,264
+// treeMax is the most streams a tree orders, up to 16,384 leaves (14
+// levels, 512 KB of nodes): fat-trees up to k = 16 (6,144 streams, 11,264
 // with receivers followed; their 5,120 service slots in a tree of their
-// own). In CPU time the tree is the cheaper queue at
-// k = 4, 8, 12 and 16, although it runs more instructions (at k = 8 the
-// agenda took 18-25% less time, measured as its share of perf's samples
-// against the rest of the run); the radix heap keeps the largest fabrics
-// (k = 24 and up), whose tree would climb 16 levels and more, of which the
-// lower miss the cache.
-const treeMax = 1 << 15
+// own). In CPU time the tree is the cheaper queue at k = 4, 8, 12 and 16,
+// although it runs more instructions (at k = 8 the agenda took 18-25% less
+// time, measured as its share of perf's samples against the rest of the
+// run); the radix heap keeps the largest fabrics (k = 24 and up), whose
+// tree would climb 15 levels and more, of which the lower miss the cache
+// (at k = 24, 20,736 streams, a tree measured no faster: six alternating
+// pairs, 0.93-1.13 of the heap's CPU time, median 1.05).
+const treeMax = 1 << 14
 
 // agendaMemory is the most the streams' part of the agenda holds with n
 // streams: a tree's nodes, or each slot's key and the keys held (every
