@@ -63,27 +63,32 @@ func (a *event) before(b *event) bool {
 // link, a port's link, a port's deliveries) or leaving a port's queue,
 // which are streams: each FIFO, and each port's service, has one slot,
 // keyed by its front frame's arrival (its departure), in a radix heap
-// (streamQueue; a tournament tree unless they are very many). The rest (feedback,
-// timers, PAUSE) are one-shot events in a heap. Both draw their
+// (streamQueue; a tournament tree unless they are very many). The ports'
+// service slots are a queue of their own: few of them are ever keyed (a
+// departure is mostly applied by what looks at the port next: serve), and
+// among the others they would make every climb one level longer. The rest
+// (feedback, timers, PAUSE) are one-shot events in a heap. All draw their
 // tie-breaking sequence numbers from one counter. The timeline has two
 // slots of its own, the next milestone and the next sample, which run
 // before any other event at their time, a milestone before a sample.
 type agenda struct {
-	streams   streamQueue
+	streams   streamQueue // hosts' slots [0, hosts), then ports' links, then ports' deliveries
+	services  streamQueue // ports' service slots, by port
 	oneShot   eventHeap
 	seq       uint64
 	milestone algos.Time // Never if none
 	sample    algos.Time
 	timeline  algos.Time // the earlier of the two
 	root      *streamKey // the streams' earliest, if they are in a tree
-	hosts     int32      // streams [0, hosts) are hosts'; then ports' links; ports' service; ports' deliveries
+	svcAt     algos.Time // the services' earliest time: next looks at them only from then
+	hosts     int32
 	ports     int32
 	cur       event // the event next handed out
 }
 
 // init sets up an empty agenda in place (its parts share its counter).
 func (a *agenda) init(hosts, ports int, receivers bool) {
-	n := hosts + 2*ports
+	n := hosts + ports
 	if receivers {
 		n += ports
 	}
@@ -92,14 +97,21 @@ func (a *agenda) init(hosts, ports int, receivers bool) {
 	if a.streams.nodes != nil {
 		a.root = &a.streams.nodes[1]
 	}
+	a.services.init(ports, &a.seq)
+	a.svcAt = algos.Never
 	a.oneShot.seq = &a.seq
 }
 
 // The streams' slots.
 func (a *agenda) hostSlot(h int32) int    { return int(h) }
 func (a *agenda) linkSlot(p int32) int    { return int(a.hosts + p) }
-func (a *agenda) serviceSlot(p int32) int { return int(a.hosts + a.ports + p) }
-func (a *agenda) receiveSlot(p int32) int { return int(a.hosts + 2*a.ports + p) }
+func (a *agenda) receiveSlot(p int32) int { return int(a.hosts + a.ports + p) }
+
+// setService keys port p's service slot at its departure, Never if none.
+func (a *agenda) setService(p int32, at algos.Time) {
+	a.services.set(int(p), at)
+	a.svcAt = a.services.top().at
+}
 
 // setStream keys a stream's slot at its front frame's arrival, Never if
 // none. Every call takes a new sequence number, which it returns.
@@ -134,6 +146,12 @@ func (a *agenda) next(end algos.Time) *event {
 	} else {
 		k = a.streams.top()
 	}
+	service := false
+	if a.svcAt <= k.at { // rarely: most runs key few service slots, if any
+		if ks := a.services.top(); ks.before(k) {
+			k, service = ks, true
+		}
+	}
 	at := k.at
 	var h *event
 	if a.oneShot.settle(); len(a.oneShot.items) > 0 {
@@ -166,21 +184,21 @@ func (a *agenda) next(end algos.Time) *event {
 	// Only the fields a stream's kind names are set: the others are not read.
 	a.cur.at = at
 	switch slot := int32(k.seqSlot & (1<<slotBits - 1)); {
+	case service:
+		a.cur.kind, a.cur.port = evDepart, slot
 	case slot < a.hosts:
 		a.cur.kind, a.cur.host = evHostFrame, slot
 	case slot < a.hosts+a.ports:
 		a.cur.kind, a.cur.port = evLinkFrame, slot-a.hosts
-	case slot < a.hosts+2*a.ports:
-		a.cur.kind, a.cur.port = evDepart, slot-a.hosts-a.ports
 	default:
-		a.cur.kind, a.cur.port = evReceiveFrame, slot-a.hosts-2*a.ports
+		a.cur.kind, a.cur.port = evReceiveFrame, slot-a.hosts-a.ports
 	}
 	return &a.cur
 }
 
 // peek is the time of the earliest event.
 func (a *agenda) peek() algos.Time {
-	at := min(a.streams.top().at, a.milestone, a.sample)
+	at := min(a.streams.top().at, a.services.top().at, a.milestone, a.sample)
 	if a.oneShot.len() > 0 {
 		at = min(at, a.oneShot.peek().at)
 	}
@@ -377,15 +395,17 @@ const MaxSources = 1 << 16
 // can follow.
 const maxStreams = 1 << slotBits
 
-// treeMax is the most streams a tree orders, up to 32,768 leaves (15
-// levels, 1 MB of nodes): fat-trees up to k = 16 (11,264 streams; 16,384
-// with receivers followed). In CPU time the tree is the cheaper queue at
-// k = 4, 8, 12 and 16, although it runs more instructions (at k = 8 the
-// agenda took 18-25% less time, measured as its share of perf's samples
-// against the rest of the run); the radix heap keeps the largest fabrics
-// (k = 24 and up), whose tree would climb 16 levels and more, of which the
-// lower miss the cache.
-const treeMax = 1 << 15
+// treeMax is the most streams a tree orders, up to 16,384 leaves (14
+// levels, 512 KB of nodes): fat-trees up to k = 16 (6,144 streams, 11,264
+// with receivers followed; their 5,120 service slots in a tree of their
+// own). In CPU time the tree is the cheaper queue at k = 4, 8, 12 and 16,
+// although it runs more instructions (at k = 8 the agenda took 18-25% less
+// time, measured as its share of perf's samples against the rest of the
+// run); the radix heap keeps the largest fabrics (k = 24 and up), whose
+// tree would climb 15 levels and more, of which the lower miss the cache
+// (at k = 24, 20,736 streams, a tree measured no faster: six alternating
+// pairs, 0.93-1.13 of the heap's CPU time, median 1.05).
+const treeMax = 1 << 14
 
 // agendaMemory is the most the streams' part of the agenda holds with n
 // streams: a tree's nodes, or each slot's key and the keys held (every
@@ -442,21 +462,28 @@ func (q *streamQueue) setSeq(slot int, at algos.Time, seq uint64) {
 	if nodes := q.nodes; nodes != nil {
 		// Each match is played without a branch: the keys compare as
 		// 128-bit numbers (time, never negative, then sequence), whose
-		// borrow selects the winner, for the outcome of a match is a coin
-		// toss the branch predictor would lose half the time.
-		i := uint(q.size + slot)
+		// borrow selects the winner (two conditional moves), for the
+		// outcome of a match is a coin toss the branch predictor would
+		// lose half the time. The climb walks byte offsets into the
+		// nodes, checked once: every offset it takes is below the leaf's
+		// (a sibling's or a parent's), which indexing would check again
+		// at every level, a third of the climb's instructions.
+		const size = unsafe.Sizeof(streamKey{})
+		leaf := uintptr(q.size + slot)
+		base := unsafe.Pointer(&nodes[leaf])
+		base = unsafe.Add(base, -int(leaf*size)) // &nodes[0]
 		aAt, aSeq := uint64(at), seq<<slotBits|uint64(slot)
-		nodes[i] = streamKey{at: at, seqSlot: aSeq}
-		for ; i > 1; i >>= 1 {
-			// a is the winner below i; play it against i's sibling b.
-			b := &nodes[i^1]
+		o := leaf * size
+		*(*streamKey)(unsafe.Add(base, o)) = streamKey{at: at, seqSlot: aSeq}
+		for ; o > size; o = o >> 1 &^ (size - 1) {
+			// a is the winner below o; play it against its sibling b.
+			b := (*streamKey)(unsafe.Add(base, o^size))
 			bAt, bSeq := uint64(b.at), b.seqSlot
-			_, borrow := bits.Sub64(aSeq, bSeq, 0)
-			_, borrow = bits.Sub64(aAt, bAt, borrow) // 1: a < b
-			keep := -borrow                          // all ones if a wins
-			aAt = bAt ^ ((aAt ^ bAt) & keep)
-			aSeq = bSeq ^ ((aSeq ^ bSeq) & keep)
-			nodes[i>>1] = streamKey{at: algos.Time(aAt), seqSlot: aSeq}
+			_, borrow := bits.Sub64(bSeq, aSeq, 0)
+			if _, borrow = bits.Sub64(bAt, aAt, borrow); borrow != 0 { // b wins
+				aAt, aSeq = bAt, bSeq
+			}
+			*(*streamKey)(unsafe.Add(base, o>>1&^(size-1))) = streamKey{at: algos.Time(aAt), seqSlot: aSeq}
 		}
 		return
 	}

@@ -204,10 +204,10 @@ func TestStreamQueuePurgesStaleKeys(t *testing.T) {
 }
 
 // benchmarkAgenda runs the engine's pattern on the agenda alone: hosts and
-// 3 slots a port, two fifths of the slots keyed; each event re-keys its own
-// slot a link and a frame time ahead (with a frame time of jitter), or
-// takes it to Never and keys another slot from Never instead, as a frame
-// moving on does.
+// 3 streams a port (its link, its deliveries, its service), two fifths of
+// them keyed; each event re-keys its own stream a link and a frame time
+// ahead (with a frame time of jitter), or takes it to Never and keys
+// another stream from Never instead, as a frame moving on does.
 func benchmarkAgenda(b *testing.B, hosts, ports int) {
 	var a agenda
 	a.init(hosts, ports, true)
@@ -216,10 +216,19 @@ func benchmarkAgenda(b *testing.B, hosts, ports int) {
 	delay := func() algos.Time {
 		return algos.Microsecond + 1200*algos.Nanosecond + algos.Time(r.IntN(1200))*algos.Nanosecond
 	}
+	// Streams [0, hosts+2*ports) are the agenda's slots; the rest, the
+	// ports' services.
+	set := func(s int, at algos.Time) {
+		if p := s - hosts - 2*ports; p >= 0 {
+			a.setService(int32(p), at)
+			return
+		}
+		a.setStream(s, at)
+	}
 	idle := make([]int, 0, n)
 	for s := 0; s < n; s++ {
 		if r.IntN(5) < 2 {
-			a.setStream(s, delay())
+			set(s, delay())
 		} else {
 			idle = append(idle, s)
 		}
@@ -227,27 +236,27 @@ func benchmarkAgenda(b *testing.B, hosts, ports int) {
 	b.ResetTimer()
 	for b.Loop() {
 		ev := a.next(algos.Never - 1)
-		slot := eventSlot(&a, ev)
+		s := eventStream(&a, ev)
 		if r.IntN(8) > 0 {
-			a.setStream(slot, ev.at+delay())
+			set(s, ev.at+delay())
 			continue
 		}
-		a.setStream(slot, algos.Never)
+		set(s, algos.Never)
 		i := r.IntN(len(idle))
-		a.setStream(idle[i], ev.at+delay())
-		idle[i] = slot
+		set(idle[i], ev.at+delay())
+		idle[i] = s
 	}
 }
 
-// eventSlot is the stream slot of a stream's event.
-func eventSlot(a *agenda, ev *event) int {
+// eventStream is benchmarkAgenda's number of a stream's event.
+func eventStream(a *agenda, ev *event) int {
 	switch ev.kind {
 	case evHostFrame:
 		return a.hostSlot(ev.host)
 	case evLinkFrame:
 		return a.linkSlot(ev.port)
 	case evDepart:
-		return a.serviceSlot(ev.port)
+		return int(a.hosts + 2*a.ports + ev.port)
 	}
 	return a.receiveSlot(ev.port)
 }
@@ -255,3 +264,62 @@ func eventSlot(a *agenda, ev *event) int {
 func BenchmarkAgendaDumbbell(b *testing.B)  { benchmarkAgenda(b, 10, 1) }
 func BenchmarkAgendaFatTree8(b *testing.B)  { benchmarkAgenda(b, 128, 640) }
 func BenchmarkAgendaFatTree24(b *testing.B) { benchmarkAgenda(b, 3456, 17280) }
+
+// TestAgendaOrdersServicesAmongStreams drives an agenda's streams and its
+// ports' service slots (a queue of their own) with keys that often tie in
+// time, and checks that it hands out every event in the order of one
+// reference queue over all of them, by time then sequence number, as the
+// kind and the port the slot stands for. A tree for both, a radix heap for
+// the streams, a radix heap for both.
+func TestAgendaOrdersServicesAmongStreams(t *testing.T) {
+	for _, c := range []struct{ hosts, ports int }{{5, 7}, {1000, 10000}, {1000, 20000}} {
+		var a agenda
+		a.init(c.hosts, c.ports, true)
+		n := c.hosts + 3*c.ports // the reference's slots: the streams', then the services'
+		ref := refQueue{cur: make([]refKey, n)}
+		set := func(s int, at algos.Time) {
+			var seq uint64
+			if p := s - c.hosts - 2*c.ports; p >= 0 {
+				a.setService(int32(p), at)
+				seq = a.seq
+			} else {
+				seq = a.setStream(s, at)
+			}
+			ref.set(s, at, seq)
+		}
+		r := rand.New(rand.NewPCG(uint64(c.ports), 3))
+		now := algos.Time(0)
+		ahead := func() algos.Time { return now + algos.Time(r.IntN(4))*algos.Nanosecond } // ties, often
+		for range 3 * 64 {
+			set(r.IntN(n), ahead())
+		}
+		for step := 0; step < 20000; step++ {
+			want := ref.top()
+			ev := a.next(algos.Never - 1)
+			if want.at == algos.Never {
+				if ev != nil {
+					t.Fatalf("%v: step %d: event at %d, want none", c, step, ev.at)
+				}
+				break
+			}
+			if ev == nil || ev.at != want.at || eventStream(&a, ev) != want.slot {
+				t.Fatalf("%v: step %d: got %+v, want at %d stream %d", c, step, ev, want.at, want.slot)
+			}
+			now = ev.at
+			switch r.IntN(4) {
+			case 0: // the stream empties; another is keyed
+				set(want.slot, algos.Never)
+				set(r.IntN(n), ahead())
+			case 1: // and another is re-keyed or emptied
+				set(want.slot, ahead())
+				if s := r.IntN(n); r.IntN(2) == 0 {
+					set(s, algos.Never)
+				} else {
+					set(s, ahead())
+				}
+			default:
+				set(want.slot, ahead())
+			}
+		}
+	}
+}

@@ -592,7 +592,7 @@ func (s *Packet) syncService(pi int32) {
 	}
 	if at != p.svcAt {
 		p.svcAt = at
-		s.agenda.setStream(s.agenda.serviceSlot(pi), at)
+		s.agenda.setService(pi, at)
 	}
 }
 
