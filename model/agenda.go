@@ -398,7 +398,8 @@ const maxStreams = 1 << slotBits
 // treeMax is the most streams a tree orders, up to 16,384 leaves (14
 // levels, 512 KB of nodes): fat-trees up to k = 16 (6,144 streams, 11,264
 // with receivers followed; their 5,120 service slots in a tree of their
-// own). In CPU time the tree is the cheaper queue at k = 4, 8, 12 and 16,
+// own); from k = 20 with receivers followed (22,000 streams), which had a
+// tree of 32,768 leaves before the service slots moved out, a radix heap. In CPU time the tree is the cheaper queue at k = 4, 8, 12 and 16,
 // although it runs more instructions (at k = 8 the agenda took 18-25% less
 // time, measured as its share of perf's samples against the rest of the
 // run); the radix heap keeps the largest fabrics (k = 24 and up), whose
@@ -407,17 +408,25 @@ const maxStreams = 1 << slotBits
 // pairs, 0.93-1.13 of the heap's CPU time, median 1.05).
 const treeMax = 1 << 14
 
-// agendaMemory is the most the streams' part of the agenda holds with n
-// streams: a tree's nodes, or each slot's key and the keys held (every
-// slot's, as many stale ones before a purge, and a chunk begun in every
-// bucket).
+// agendaEstimate is the most the queues of an agenda for hosts and ports
+// hold, receivers followed or not: the load-time estimate's share for it
+// (TestAgendaMemoryWithinItsEstimate).
+func agendaEstimate(hosts, ports int) float64 {
+	return agendaMemory(hosts+2*ports) + agendaMemory(ports)
+}
+
+// agendaMemory is the most a streamQueue holds with n streams: a tree's
+// nodes, or each slot's key, the keys held (every slot's, as many stale
+// ones before a purge, and a chunk begun in every bucket), the front (up
+// to every key, in a slice grown by appends) and purge's scratch.
 func agendaMemory(n int) float64 {
 	key := float64(unsafe.Sizeof(streamKey{}))
 	if n <= treeMax {
 		return 2 * key * float64(uint64(1)<<bits.Len64(uint64(n)))
 	}
 	held := float64(2*n + 1024 + radixLevels*radixWidth*chunkKeys)
-	return key*(float64(n)+held) + float64(unsafe.Sizeof(uint32(0)))*held/chunkKeys +
+	front, scratch := float64(2*n), float64(n)
+	return key*(float64(n)+held+front+scratch) + float64(unsafe.Sizeof(uint32(0)))*held/chunkKeys +
 		float64(unsafe.Sizeof(streamQueue{}))
 }
 
@@ -469,6 +478,7 @@ func (q *streamQueue) setSeq(slot int, at algos.Time, seq uint64) {
 		// (a sibling's or a parent's), which indexing would check again
 		// at every level, a third of the climb's instructions.
 		const size = unsafe.Sizeof(streamKey{})
+		var _ [1]struct{} = [size&(size-1) + 1]struct{}{} // a power of two: o^size, o>>1&^(size-1)
 		leaf := uintptr(q.size + slot)
 		base := unsafe.Pointer(&nodes[leaf])
 		base = unsafe.Add(base, -int(leaf*size)) // &nodes[0]

@@ -4,6 +4,7 @@ import (
 	"container/heap"
 	"math/rand/v2"
 	"testing"
+	"unsafe"
 
 	"qcnlab/algos"
 )
@@ -320,6 +321,112 @@ func TestAgendaOrdersServicesAmongStreams(t *testing.T) {
 			default:
 				set(want.slot, ahead())
 			}
+		}
+	}
+}
+
+// TestAgendaTiesRunInTheOrderScheduled keys a port's service, a stream and
+// a one-shot event at one time, in every order, with a sample at that time
+// too: the sample runs first, then the three in the order they were
+// scheduled, whichever of the agenda's queues holds each (trees, radix
+// heaps).
+func TestAgendaTiesRunInTheOrderScheduled(t *testing.T) {
+	const at = 5 * algos.Microsecond
+	orders := [][3]eventKind{
+		{evDepart, evReceiveFrame, evTimer}, {evDepart, evTimer, evReceiveFrame},
+		{evReceiveFrame, evDepart, evTimer}, {evReceiveFrame, evTimer, evDepart},
+		{evTimer, evDepart, evReceiveFrame}, {evTimer, evReceiveFrame, evDepart},
+	}
+	for _, c := range []struct{ hosts, ports int }{{2, 3}, {1000, 10000}, {1000, 20000}} {
+		last := int32(c.ports - 1)
+		for _, order := range orders {
+			var a agenda
+			a.init(c.hosts, c.ports, true)
+			for _, kind := range order {
+				switch kind {
+				case evDepart:
+					a.setService(last, at)
+				case evReceiveFrame:
+					a.setStream(a.receiveSlot(last), at)
+				default:
+					a.schedule(event{kind: evTimer, at: at, limiter: 3})
+				}
+			}
+			a.setSample(at)
+			for i, want := range append([]eventKind{evSample}, order[:]...) {
+				ev := a.next(algos.Never - 1)
+				if ev == nil || ev.kind != want || ev.at != at {
+					t.Fatalf("%v, scheduled %v: event %d is %+v, want kind %d at %d", c, order, i, ev, want, at)
+				}
+				switch ev.kind {
+				case evDepart:
+					if ev.port != last {
+						t.Fatalf("%v: port %d's service, want %d's", c, ev.port, last)
+					}
+					a.setService(ev.port, algos.Never)
+				case evReceiveFrame:
+					a.setStream(a.receiveSlot(ev.port), algos.Never)
+				}
+			}
+			if ev := a.next(algos.Never - 1); ev != nil {
+				t.Fatalf("%v: an event after all: %+v", c, ev)
+			}
+		}
+	}
+}
+
+// TestAgendaMemoryWithinItsEstimate keys every slot of agendas of several
+// sizes (either side of treeMax, with and without receivers) at one time,
+// then re-keys them as events come and moves other slots' keys (leaving
+// stale ones), and checks that the memory the agenda's queues hold never
+// exceeds agendaMemory, the load-time estimate's share for it.
+func TestAgendaMemoryWithinItsEstimate(t *testing.T) {
+	held := func(q *streamQueue) float64 {
+		key := float64(unsafe.Sizeof(streamKey{}))
+		front := cap(q.front)
+		if q.nodes != nil {
+			front = 0 // the root, one of the nodes
+		}
+		return key*float64(cap(q.nodes)+cap(q.keys)+front+cap(q.scratch)) +
+			float64(unsafe.Sizeof(keyChunk{}))*float64(cap(q.chunks)) + float64(unsafe.Sizeof(uint32(0)))*float64(cap(q.next))
+	}
+	for _, c := range []struct {
+		hosts, ports int
+		receivers    bool
+	}{{10, 1, false}, {128, 640, true}, {1024, 5120, true}, {2000, 10000, false}, {2000, 10000, true}, {20000, 2, true}, {65536, 2, false}} {
+		var a agenda
+		a.init(c.hosts, c.ports, c.receivers)
+		streams := c.hosts + c.ports
+		if c.receivers {
+			streams += c.ports
+		}
+		estimate := agendaEstimate(c.hosts, c.ports)
+		peak := 0.0
+		look := func() { peak = max(peak, held(&a.streams)+held(&a.services)) }
+		for s := range streams {
+			a.setStream(s, algos.Microsecond)
+		}
+		for p := range c.ports {
+			a.setService(int32(p), algos.Microsecond)
+		}
+		look()
+		r := rand.New(rand.NewPCG(uint64(streams), 5))
+		for i := range 4 * (streams + c.ports) {
+			ev := a.next(algos.Never - 1)
+			ahead := ev.at + algos.Time(r.IntN(3000))*algos.Nanosecond
+			if ev.kind == evDepart {
+				a.setService(ev.port, ahead)
+			} else {
+				a.setStream(eventStream(&a, ev), ahead)
+			}
+			a.setStream(r.IntN(streams), ev.at+algos.Time(r.IntN(5000))*algos.Nanosecond)
+			if i%997 == 0 {
+				look()
+			}
+		}
+		look()
+		if peak > estimate {
+			t.Errorf("%+v: the agenda holds %.0f bytes, more than its estimate %.0f", c, peak, estimate)
 		}
 	}
 }

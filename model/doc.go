@@ -93,9 +93,9 @@
 // link are a FIFO with one slot in a tournament tree (a radix heap on the
 // largest fabrics), keyed by its front frame's arrival; each port's
 // service has one slot in a second queue of the same kind, keyed by its
-// head's departure when that must run at its time; feedback, timers and PAUSE are
-// one-shot events in a heap; milestones and samples run first at their
-// time. Ties run in the order they were scheduled, so every run is
+// head's departure when that must run at its time; feedback, timers and
+// PAUSE are one-shot events in a heap; milestones and samples run first at
+// their time. Ties run in the order they were scheduled, so every run is
 // deterministic.
 //
 // Two things run late, lazily, because nothing outside them can tell. A

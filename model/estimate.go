@@ -144,7 +144,7 @@ func Estimate(cfg Config) Cost {
 		c.FrameEvents += frames * perFrame
 	}
 	// The agenda: a slot per stream, a timer per flow.
-	c.NetworkMemory += agendaMemory(len(t.Hosts)+2*len(n.ports)) + agendaMemory(len(n.ports))
+	c.NetworkMemory += agendaEstimate(len(t.Hosts), len(n.ports))
 	c.FlowMemory += float64(unsafe.Sizeof(event{})) * float64(len(n.flows)) * ringCopies
 
 	// Events: a frame is released, then arrives at and leaves each port of
