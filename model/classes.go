@@ -252,14 +252,16 @@ func (s *Packet) startClasses(netw *algos.Network) {
 // (+ port x MaxClasses + class), for classes above 0.
 const streamCPClass = 8 << 32
 
-// arriveClass is arrive at a port with classes: the frame joins its
-// class's queue, or is dropped if the class's buffer cannot hold it, and
-// the class's congestion point sees it with the class's occupancy. The
+// arriveClass is a frame's arrival at a port with classes (enter's at a
+// port with one): the frame joins its class's queue, or is dropped if the
+// class's buffer cannot hold it, and the class's congestion point sees it
+// with the class's occupancy. The
 // frame starts service at once if the port is idle and its class not
 // paused; otherwise it waits (pendingDone) for the scheduler: in its
 // class's queue, or, a direct frame, in the port's (classSet.direct),
 // which then holds more than one frame. receivers and ingress say what
-// records a direct frame has (demote).
+// records a direct frame has (demote). The caller updates the level
+// statistics (enterClasses).
 func (p *port) arriveClass(now algos.Time, f *algos.Frame, class uint8, flags uint8, fb *algos.Feedback, receivers, ingress bool) (algos.Time, bool) {
 	p.arrivals++
 	q := &p.cls.q[class]
@@ -270,7 +272,7 @@ func (p *port) arriveClass(now algos.Time, f *algos.Frame, class uint8, flags ui
 		done = pendingDone
 		// Filled in place, field by field: a literal pushed by value is
 		// read back whole from the narrow stores that built it, a stalled
-		// forward (port.arrive).
+		// forward (enter).
 		var e *queued
 		cs := p.cls
 		switch {
@@ -293,9 +295,6 @@ func (p *port) arriveClass(now algos.Time, f *algos.Frame, class uint8, flags ui
 		e.done, e.lim, e.bytes, e.flags, e.class = done, int32(f.Source), uint16(f.Bytes), flags, class
 		q.bytes += f.Bytes
 		p.bytes += f.Bytes
-		p.level.reach(float64(p.bytes))
-		p.level.set(now, float64(p.bytes))
-		q.level.set(now, float64(q.bytes))
 	} else {
 		p.drops++
 		p.dropped += int64(f.Bytes)
@@ -542,19 +541,21 @@ func (cs *classSet) next() {
 	}
 }
 
-// departClass counts a frame of class c leaving port p at done.
-func (p *port) departClass(h *queued) {
+// departClass counts frame h leaving port p, and returns its class's
+// queue, whose level statistics the caller updates (serve, where the
+// profile inlines the call); nil for the control queue, which has none.
+func (p *port) departClass(h *queued) *classQueue {
 	q := p.cls.queue(h.class)
 	if h.class == ctlClass { // the control queue: no buffer's, no summary's
 		q.bytes -= int(h.bytes)
-		return
+		return nil
 	}
 	if p.sw != nil { // before the queue shrinks: it counts what was beyond the reserve
 		p.sw.leave(q, int(h.bytes))
 	}
 	q.bytes -= int(h.bytes)
 	q.sent += int64(h.bytes)
-	q.level.set(h.done, float64(q.bytes))
+	return q
 }
 
 // enterClass keeps the record of frame f of limiter l, queued at port p

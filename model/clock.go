@@ -56,7 +56,7 @@ func newJitter(max algos.Time, seed uint64) jitter {
 }
 
 // draw is a frame's forwarding delay: its arrival is that much later,
-// though never before the frame before it on its link's (Packet.sendOn).
+// though never before the frame before it on its link's (enter, release).
 // It is the draw modulo max, exactly (remainder): the same numbers as
 // the plain division.
 func (j *jitter) draw() algos.Time {
@@ -99,12 +99,3 @@ const (
 	streamClock  = 8 << 32 // hosts' clock offsets
 	streamJitter = 9 << 32 // switches' forwarding jitter
 )
-
-// delay adds a draw to frame f's arrival, the newest on link, keeping the
-// link's arrivals in order.
-func (j *jitter) delay(link *ring[frame], f *frame) {
-	f.arrive += j.draw()
-	if n := link.len(); n > 1 {
-		f.arrive = max(f.arrive, link.at(n-2).arrive)
-	}
-}

@@ -147,7 +147,7 @@ func NewPacket(cfg Config) (*Packet, error) {
 	}
 	s.startClasses(&netw)
 	for _, p := range s.ports {
-		p.syncOdd(s.receivers) // after its classes
+		p.syncOdd(s.receivers, s.net.chain) // after its classes
 	}
 	s.agenda.init(len(t.Hosts), len(s.ports), s.receivers)
 	for h, node := range t.Hosts {

@@ -180,8 +180,11 @@ func (s *Packet) release(h *host, l *limiter, e algos.Time) {
 	// copied, and the copy stalls on the stores it reads (store forwarding).
 	f := h.inflight.pushSlot()
 	f.arrive, f.sent, f.prop = e+l.nextSerial+h.fwd, e, h.fwd
-	if s.jitter.max != 0 {
-		s.jitter.delay(&h.inflight, f)
+	if s.jitter.max != 0 { // never before the frame ahead: written out, so the profile inlines the draw
+		f.arrive += s.jitter.draw()
+		if n := h.inflight.len(); n > 1 {
+			f.arrive = max(f.arrive, h.inflight.at(n-2).arrive)
+		}
 	}
 	f.lim, f.cpid, f.route = l.id, l.rpCPID, 0
 	f.bytes, f.hop, f.flags = uint16(bytes), 0, 0

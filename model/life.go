@@ -29,11 +29,17 @@ func (s *Packet) hostFrameArrives(h *host) {
 	}
 	l.arrived += int64(f.bytes)
 	in := int32(len(s.ports)) + h.id // the link it came in by
-	if l.first != nil {              // its route's first port, at hand
-		s.enter(l.first, l.route[0], f, l, in)
+	p, pi := l.first, int32(0)
+	if p != nil { // its route's first port, at hand
+		pi = l.route[0]
 	} else {
-		pi := s.nextPort(l, h.node, f)
-		s.enter(&s.portStore[pi], pi, f, l, in)
+		pi = s.nextPort(l, h.node, f)
+		p = &s.portStore[pi]
+	}
+	if p.classes() {
+		s.enterClasses(p, pi, f, l, in)
+	} else {
+		s.enter(p, pi, f, l, in)
 	}
 	if h.solo == nil { // syncTimers, the solo limiter's case inline
 		s.syncTimers(h)
@@ -55,7 +61,7 @@ func (s *Packet) linkFrameArrives(pi int32) {
 	}
 	f := p.link.front() // valid until the port sends another frame on
 	p.link.drop()
-	s.syncLink(pi)
+	s.syncLinkOf(p, pi)
 	if p.unwatched() && (!p.classes() || p.classesUnwatched()) {
 		s.syncService(pi)
 	}
@@ -68,7 +74,11 @@ func (s *Packet) linkFrameArrives(pi int32) {
 	if s.net.spray {
 		next = s.spray(p.to, l.dst)
 	}
-	s.enter(&s.portStore[next], next, f, l, pi)
+	if q := &s.portStore[next]; q.classes() {
+		s.enterClasses(q, next, f, l, pi)
+	} else {
+		s.enter(q, next, f, l, pi)
+	}
 }
 
 // nextPort is the port at node that frame f of limiter l takes first: the
@@ -87,6 +97,10 @@ func (s *Packet) nextPort(l *limiter, node int32, f *frame) int32 {
 // that goes on, to the next switch or to its receiver, has its record put
 // at the tail of the stream it will join, behind the frames that have
 // left: it is on its way when it departs (serve).
+//
+// At a port with classes, enterClasses does (its callers choose: one
+// function for both would be too large for the compiler to inline the
+// small calls of either).
 func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
 	if p.due(s.now) { // serve, the call saved when nothing is due, as is usual
 		s.events += uint64(s.serve(p, pi, s.now))
@@ -101,63 +115,80 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
 			s.pathTaken(l, mixPath(f.route, pi))
 		}
 	}
-	var done algos.Time
-	var send bool
-	if !p.classes() {
-		done, send = p.arrive(s.now, &s.frame, flags, &s.fb)
+	// The port's arrival, written out here, not called: the profile
+	// (default.pgo) inlines the calls it sees hot in enter's own body (the
+	// queue's push, its statistics, the CP's Arrive), not in a body it
+	// inlined. The frame is dropped if the buffer cannot hold it, and
+	// the congestion point sees it either way; done is its departure if
+	// it starts service at once, pendingDone if it waits, Never if it is
+	// dropped.
+	p.arrivals++
+	bytes := int(f.bytes)
+	done := algos.Never
+	if p.bytes+bytes <= p.buffer {
+		done = pendingDone
+		if p.queue.n == 0 && !p.held {
+			done = s.now + p.serviceTime(bytes)
+		}
+		// Filled field by field: a literal pushed by value is built on the
+		// stack in narrow stores and read back whole, a stalled forward.
+		e := p.queue.pushSlot()
+		e.done, e.lim, e.bytes, e.flags, e.class = done, f.lim, f.bytes, flags, 0
+		if p.queue.n == 1 {
+			p.headDone, p.headFlags, p.headBytes = done, flags, f.bytes
+		}
+		p.bytes += bytes
+		p.level.reach(float64(p.bytes))
+		p.level.set(s.now, float64(p.bytes))
 	} else {
-		done, send = p.arriveClass(s.now, &s.frame, l.class, flags, &s.fb, s.receivers, s.ingress != nil)
+		p.drops++
+		p.dropped += int64(bytes)
 	}
-	if s.frame.ECN {
+	send := p.cp.Arrive(s.now, &s.frame, p.bytes, &s.fb)
+	if s.frame.ECN && f.flags&frameECN == 0 { // marked by the CP
 		f.flags |= frameECN
+		p.marked++
+	}
+	if send {
+		p.feedbacks++
 	}
 	if done == algos.Never {
-		s.frameLost(l, f)
+		s.enterDropped(p, pi, f, l, send)
+		return
 	}
 	if p.odd&portOddPFC != 0 && p.bytes > p.xoff && !p.pfc.pausing {
 		s.startPausing(pi)
 	}
-	if s.ingress != nil && done != algos.Never {
-		inq := &p.inq
-		if p.classes() && done == pendingDone && p.queue.n <= 1 { // it waits in its class's queue
-			inq = &p.cls.q[l.class].inq
-		}
-		if p.classes() { // counted per link and class
-			in = in*s.classes + int32(l.class)
-		}
-		s.ingressArrive(pi, in, int(f.bytes), inq)
+	if s.ingress != nil {
+		s.ingressArrive(pi, in, int(f.bytes), &p.inq)
 	}
 	if send {
 		s.sendFeedback(f, s.fb, evFeedback)
 	}
-	if done == algos.Never {
-		return
-	}
-	if p.classes() {
-		s.enterClass(p, pi, f, l, last, done)
-		return
-	}
 	if !last {
 		r := p.link.pushSlot()
 		p.onwardRecord(r, f, l, pi)
+		p.onward++
 		// Until it departs, arrive holds its forwarding jitter (clock.go),
 		// drawn as it is queued behind a port that serves (else as the
 		// port resumes).
-		r.arrive = 0
-		p.onward++
+		var arrive algos.Time
 		if !p.held {
 			if s.jitter.max != 0 {
-				r.arrive = s.jitter.draw()
+				arrive = s.jitter.draw()
 			}
 			if done != pendingDone { // it starts at once
-				r.arrive += done + p.delay
+				arrive += done + p.delay
 				if n := p.link.len(); s.jitter.max != 0 && n > 1 {
-					r.arrive = max(r.arrive, p.link.at(n-2).arrive)
+					arrive = max(arrive, p.link.at(n-2).arrive)
 				}
 			}
+			r.arrive = arrive
 			if p.link.len() == 1 {
-				s.syncLink(pi)
+				s.syncLinkOf(p, pi)
 			}
+		} else {
+			r.arrive = 0
 		}
 		if p.unwatched() {
 			s.syncService(pi)
@@ -177,6 +208,65 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
 	}
 	if p.unwatched() {
 		s.syncService(pi)
+	}
+}
+
+// enterClasses is enter at a port with classes.
+func (s *Packet) enterClasses(p *port, pi int32, f *frame, l *limiter, in int32) {
+	if p.due(s.now) {
+		s.events += uint64(s.serve(p, pi, s.now))
+	}
+	s.events++
+	s.setFrame(f)
+	last := int32(f.hop) == l.hops-1
+	var flags uint8
+	if last {
+		flags = l.exitFlags | (f.flags&frameEnd)<<1 // queuedEnd
+		if l.route == nil {
+			s.pathTaken(l, mixPath(f.route, pi))
+		}
+	}
+	done, send := p.arriveClass(s.now, &s.frame, l.class, flags, &s.fb, s.receivers, s.ingress != nil)
+	if s.frame.ECN {
+		f.flags |= frameECN
+	}
+	if done == algos.Never {
+		s.enterDropped(p, pi, f, l, send)
+		return
+	}
+	// The statistics here, not in arriveClass: the profile inlines the
+	// calls it sees hot in this body (enter).
+	p.level.reach(float64(p.bytes))
+	p.level.set(s.now, float64(p.bytes))
+	q := &p.cls.q[l.class]
+	q.level.set(s.now, float64(q.bytes))
+	if p.odd&portOddPFC != 0 && p.bytes > p.xoff && !p.pfc.pausing {
+		s.startPausing(pi)
+	}
+	if s.ingress != nil { // counted per link and class
+		inq := &p.inq
+		if done == pendingDone && p.queue.n <= 1 { // it waits in its class's queue
+			inq = &p.cls.q[l.class].inq
+		}
+		s.ingressArrive(pi, in*s.classes+int32(l.class), int(f.bytes), inq)
+	}
+	if send {
+		s.sendFeedback(f, s.fb, evFeedback)
+	}
+	s.enterClass(p, pi, f, l, last, done)
+}
+
+// enterDropped is what follows a frame's drop at port p (index pi): its
+// loss is counted, the port may start pausing, and the feedback its
+// congestion point filled (send) goes back, in the order a queued frame
+// has them.
+func (s *Packet) enterDropped(p *port, pi int32, f *frame, l *limiter, send bool) {
+	s.frameLost(l, f)
+	if p.odd&portOddPFC != 0 && p.bytes > p.xoff && !p.pfc.pausing {
+		s.startPausing(pi)
+	}
+	if send {
+		s.sendFeedback(f, s.fb, evFeedback)
 	}
 }
 
@@ -209,9 +299,10 @@ func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
 	// only for what few frames need (its flow, its class).
 	for p.headDone <= t {
 		done, bytes, flags := p.headDone, int(p.headBytes), p.headFlags
-		q := p.queue.front()
 		if p.classes() {
-			p.departClass(q)
+			if c := p.departClass(p.queue.front()); c != nil {
+				c.level.set(done, float64(c.bytes))
+			}
 		}
 		p.bytes -= bytes
 		p.level.set(done, float64(p.bytes))
@@ -225,7 +316,7 @@ func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
 		// it started): it leaves the queued records at the stream's tail.
 		if flags&queuedExit == 0 {
 			if p.odd&portOddDepart != 0 {
-				s.departMark(p, q, p.link.at(p.link.len()-int(p.onward)))
+				s.departMark(p, p.queue.front(), p.link.at(p.link.len()-int(p.onward)))
 			}
 			if s.telemetry && flags&queuedCtl == 0 { // a control frame carries none
 				rec := p.link.at(p.link.len() - int(p.onward))
@@ -233,8 +324,9 @@ func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
 			}
 			p.onward--
 		} else if flags&queuedCtl != 0 {
-			s.controlLands(p, q)
+			s.controlLands(p, p.queue.front())
 		} else {
+			q := p.queue.front()
 			if s.receivers {
 				if p.odd&portOddDepart != 0 {
 					s.departMark(p, q, p.exits.at(p.exits.len()-p.toReceivers))
@@ -399,8 +491,11 @@ func (s *Packet) setFrame(f *frame) {
 // on its way as it departs, unseen: the slot's event brings the port up
 // to date first). With neither, the slot's sequence number is kept for the
 // frame that starts later (linkSeq).
-func (s *Packet) syncLink(pi int32) {
-	p := &s.portStore[pi]
+func (s *Packet) syncLink(pi int32) { s.syncLinkOf(&s.portStore[pi], pi) }
+
+// syncLinkOf is syncLink given the port: the index need not be checked
+// again, nor the port's address worked out, on every hop.
+func (s *Packet) syncLinkOf(p *port, pi int32) {
 	if n := p.link.len(); n > int(p.onward) || n > 0 && p.serving(0) {
 		s.agenda.setStream(s.agenda.linkSlot(pi), p.link.front().arrive)
 		return
@@ -433,10 +528,18 @@ func (p *port) serving(exit uint8) bool {
 
 // unwatched reports whether port pi's service slot may have to be armed,
 // or is (syncService): when it is false, syncService would change
-// nothing. Cheap, for every arrival and departure; true at a port with
-// classes, whose frames' ways are its classes' (mustServeClasses).
+// nothing. Cheap, for every arrival and departure: a port whose frames
+// all leave here, or all go on, has no departure that must run at its
+// time (portOddMixed); true at a port with classes, whose frames' ways
+// are its classes' (mustServeClasses).
 func (p *port) unwatched() bool {
-	return p.svcAt != algos.Never || p.classes() ||
+	return p.svcAt != algos.Never || p.odd&(portOddClasses|portOddMixed) != 0 && p.mixedUnwatched()
+}
+
+// mixedUnwatched is unwatched at a port with classes, or that may mix
+// frames that leave and go on, whose service slot is not armed.
+func (p *port) mixedUnwatched() bool {
+	return p.classes() ||
 		int(p.onward) > 0 && p.link.n == int(p.onward) && p.headFlags&queuedExit != 0 ||
 		p.odd&portOddReceivers != 0 && p.toReceivers > 0 && p.exits.n == p.toReceivers && p.headFlags&queuedExit == 0
 }

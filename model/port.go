@@ -105,14 +105,25 @@ const (
 	portOddDepart                      // dcp is set
 	portOddReceivers                   // the frames that leave here are followed to their receivers (exits, toReceivers)
 	portOddPFC                         // it pauses its feeders above xoff (pfc.go)
+	// Its queue may hold both frames that leave the network here and
+	// frames that go on: on a chain, whose bottlenecks a flow may leave or
+	// cross. A fabric's port leads to a host, where every frame leaves,
+	// or to a switch, where none does (TestFabricPortsNeverMix). Only
+	// then is a departure due at its time for the other kind's stream
+	// (unwatched).
+	portOddMixed
 )
 
 // syncOdd sets p.odd from what the port has, once its classes are set
-// up, and whether the run follows frames to their receivers.
-func (p *port) syncOdd(receivers bool) {
+// up, whether the run follows frames to their receivers, and whether
+// the port may mix frames that leave and go on (portOddMixed).
+func (p *port) syncOdd(receivers, mixed bool) {
 	p.odd = 0
 	if receivers {
 		p.odd |= portOddReceivers
+	}
+	if mixed {
+		p.odd |= portOddMixed
 	}
 	if p.xoff != math.MaxInt {
 		p.odd |= portOddPFC
@@ -158,7 +169,7 @@ func newPort(p *port, name string, capacity float64, buffer, frame int, cp algos
 		level: newLevelStats(float64(frame), float64(buffer)),
 	}
 	p.dcp, _ = cp.(algos.DepartingCP)
-	p.syncOdd(false)
+	p.syncOdd(false, true)
 	p.headDone = algos.Never
 	p.marks = []portMark{p.mark(0)}
 }
@@ -229,43 +240,4 @@ func (p *port) serviceTime(bytes int) algos.Time {
 		p.svcBytes, p.svc = uint16(bytes), algos.TransmitTime(bytes, p.capacity)
 	}
 	return p.svc
-}
-
-// arrive handles a frame arriving at time now, after the departures up to
-// now: it is dropped if the buffer cannot hold it, and the congestion point
-// sees it either way. It returns the frame's departure if it starts service
-// at once, pendingDone if it waits, Never if it is dropped; and whether the
-// CP filled fb for the frame's flow. flags are the queue record's: whether
-// it leaves the network here.
-func (p *port) arrive(now algos.Time, f *algos.Frame, flags uint8, fb *algos.Feedback) (algos.Time, bool) {
-	p.arrivals++
-	done := algos.Never
-	if p.bytes+f.Bytes <= p.buffer {
-		done = pendingDone
-		if p.queue.n == 0 && !p.held {
-			done = now + p.serviceTime(f.Bytes)
-		}
-		// Filled field by field: a literal pushed by value is built on the
-		// stack in narrow stores and read back whole, a stalled forward.
-		e := p.queue.pushSlot()
-		e.done, e.lim, e.bytes, e.flags, e.class = done, int32(f.Source), uint16(f.Bytes), flags, 0
-		if p.queue.n == 1 {
-			p.headDone, p.headFlags, p.headBytes = done, flags, uint16(f.Bytes)
-		}
-		p.bytes += f.Bytes
-		p.level.reach(float64(p.bytes))
-		p.level.set(now, float64(p.bytes))
-	} else {
-		p.drops++
-		p.dropped += int64(f.Bytes)
-	}
-	ecn := f.ECN
-	send := p.cp.Arrive(now, f, p.bytes, fb)
-	if f.ECN && !ecn {
-		p.marked++
-	}
-	if send {
-		p.feedbacks++
-	}
-	return done, send
 }

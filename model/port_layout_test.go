@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"qcnlab/algos"
+	"qcnlab/model/topo"
 )
 
 // TestPortLayout checks what the hot path's locality rests on: a port is
@@ -100,5 +101,56 @@ func TestPortOdd(t *testing.T) {
 func skipUnless64Bit(t *testing.T) {
 	if unsafe.Sizeof(uintptr(0)) != 8 {
 		t.Skip("the layouts are for 64-bit words")
+	}
+}
+
+// TestFabricPortsNeverMix checks what portOddMixed rests on: a fabric's
+// port queues only frames that leave the network there, if it leads to a
+// host, or only frames that go on, if it leads to a switch, so that no
+// departure of one kind must run at its time for the other's stream
+// (unwatched). Every port's queue is looked at after every event, with
+// ECMP and sprayed routes and receivers followed (DCQCN); a chain's ports
+// may mix and say so.
+func TestFabricPortsNeverMix(t *testing.T) {
+	for _, spray := range []bool{false, true} {
+		cfg := dcqcnFabric(t, AllToAll(16))
+		ft := cfg.Fabric.Topology
+		cfg.Duration = 200 * us
+		if spray {
+			cfg.Fabric.Routing = Spray
+		}
+		sim, err := NewPacket(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		toHost := make([]bool, len(sim.ports))
+		for j, tp := range sim.net.ports {
+			toHost[j] = ft.Nodes[ft.Ports[tp].To].Kind == topo.Host
+		}
+		for !sim.Done() {
+			sim.AdvanceBounded(cfg.Duration, 1)
+			for j, p := range sim.ports {
+				if p.odd&portOddMixed != 0 {
+					t.Fatalf("spray %v: fabric port %d says it may mix", spray, j)
+				}
+				for k := range p.queue.n {
+					if exit := p.queue.at(k).flags&queuedExit != 0; exit != toHost[j] {
+						t.Fatalf("spray %v at %d: port %d (to a host %v) queues a frame leaving here %v", spray, sim.Now(), j, toHost[j], exit)
+					}
+				}
+			}
+		}
+		if sim.FrameHops() == 0 {
+			t.Fatalf("spray %v: no frame moved", spray)
+		}
+	}
+	chain, err := NewPacket(benchConfig(t, ms))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j, p := range chain.ports {
+		if p.odd&portOddMixed == 0 {
+			t.Errorf("chain port %d says it never mixes", j)
+		}
 	}
 }
