@@ -399,7 +399,8 @@ const maxStreams = 1 << slotBits
 // levels, 512 KB of nodes): fat-trees up to k = 16 (6,144 streams, 11,264
 // with receivers followed; their 5,120 service slots in a tree of their
 // own); from k = 20 with receivers followed (22,000 streams), which had a
-// tree of 32,768 leaves before the service slots moved out, a radix heap. In CPU time the tree is the cheaper queue at k = 4, 8, 12 and 16,
+// tree of 32,768 leaves before the service slots moved out, a radix heap.
+// In CPU time the tree is the cheaper queue at k = 4, 8, 12 and 16,
 // although it runs more instructions (at k = 8 the agenda took 18-25% less
 // time, measured as its share of perf's samples against the rest of the
 // run); the radix heap keeps the largest fabrics (k = 24 and up), whose
