@@ -252,67 +252,6 @@ func (s *Packet) startClasses(netw *algos.Network) {
 // (+ port x MaxClasses + class), for classes above 0.
 const streamCPClass = 8 << 32
 
-// arriveClass is a frame's arrival at a port with classes (enter's at a
-// port with one): the frame joins its class's queue, or is dropped if the
-// class's buffer cannot hold it, and the class's congestion point sees it
-// with the class's occupancy. The
-// frame starts service at once if the port is idle and its class not
-// paused; otherwise it waits (pendingDone) for the scheduler: in its
-// class's queue, or, a direct frame, in the port's (classSet.direct),
-// which then holds more than one frame. receivers and ingress say what
-// records a direct frame has (demote). The caller updates the level
-// statistics (enterClasses).
-func (p *port) arriveClass(now algos.Time, f *algos.Frame, class uint8, flags uint8, fb *algos.Feedback, receivers, ingress bool) (algos.Time, bool) {
-	p.arrivals++
-	q := &p.cls.q[class]
-	done := algos.Never
-	// In a shared buffer the switch's room is the queue's: its buffer, the
-	// switch's or more (share), holds what the switch admits.
-	if p.sw == nil && q.bytes+f.Bytes <= q.buffer || p.sw != nil && p.sw.take(q, class, f.Bytes) {
-		done = pendingDone
-		// Filled in place, field by field: a literal pushed by value is
-		// read back whole from the narrow stores that built it, a stalled
-		// forward (enter).
-		var e *queued
-		cs := p.cls
-		switch {
-		case p.queue.n == 0 && !p.held && cs.held&(1<<class) == 0:
-			done = now + p.serviceTime(f.Bytes)
-			e = p.queue.pushSlot()
-			p.headDone, p.headFlags, p.headBytes = done, flags, uint16(f.Bytes) // syncHead, the front being e
-		case p.queue.n > 1 && class == cs.direct:
-			e = p.queue.pushSlot() // behind the direct frames of its class
-		case p.queue.n == 1 && cs.alone(class) && p.headFlags&queuedCtl == 0 && !p.held:
-			cs.direct = class
-			e = p.queue.pushSlot() // the first direct frame
-		default:
-			if p.queue.n > 1 { // a frame of another class: the scheduler chooses again
-				p.demote(receivers, ingress)
-			}
-			e = q.wait.pushSlot()
-			cs.waiting |= 1 << class
-		}
-		e.done, e.lim, e.bytes, e.flags, e.class = done, int32(f.Source), uint16(f.Bytes), flags, class
-		q.bytes += f.Bytes
-		p.bytes += f.Bytes
-	} else {
-		p.drops++
-		p.dropped += int64(f.Bytes)
-		q.drops++
-		q.dropped += int64(f.Bytes)
-	}
-	ecn := f.ECN
-	send := q.cp.Arrive(now, f, q.bytes, fb)
-	if f.ECN && !ecn {
-		p.marked++
-		q.marked++
-	}
-	if send {
-		p.feedbacks++
-	}
-	return done, send
-}
-
 // alone reports whether a frame of class c that finds a data frame in
 // service may wait in the port's own queue, a direct frame: no class has
 // frames waiting, nor has the control queue, and c is not paused, so that
