@@ -484,11 +484,11 @@ func (cs *classSet) next() {
 // queue, whose level statistics the caller updates (serve, where the
 // profile inlines the call); nil for the control queue, which has none.
 func (p *port) departClass(h *queued) *classQueue {
-	q := p.cls.queue(h.class)
 	if h.class == ctlClass { // the control queue: no buffer's, no summary's
-		q.bytes -= int(h.bytes)
+		p.cls.ctl.bytes -= int(h.bytes)
 		return nil
 	}
+	q := &p.cls.q[h.class]
 	if p.sw != nil { // before the queue shrinks: it counts what was beyond the reserve
 		p.sw.leave(q, int(h.bytes))
 	}
