@@ -262,28 +262,6 @@ func (cs *classSet) alone(c uint8) bool {
 	return cs.waiting == 0 && cs.held&(1<<c) == 0 && (cs.ctl == nil || cs.ctl.wait.n == 0) && !cs.fifo
 }
 
-// queueRecord is the slot for the record of a frame queued at port p (of
-// class class) that will go on to the next switch (exit false) or is
-// followed to its receiver: at the tail of the port's stream if it
-// started service or waits in the port's queue (inPort), else in its
-// class's queue until it starts.
-func (s *Packet) queueRecord(p *port, class uint8, exit, inPort bool) *frame {
-	q := &p.cls.q[class]
-	switch {
-	case !inPort && !exit:
-		p.cls.waitOnward++
-		return q.onward.pushSlot()
-	case !inPort:
-		p.cls.waitExits++
-		return q.exits.pushSlot()
-	case !exit:
-		p.onward++
-		return p.link.pushSlot()
-	}
-	p.toReceivers++
-	return p.exits.pushSlot()
-}
-
 // startNext starts the next frame at port p (index pi), the frame before
 // it having left at done: the scheduler's pick among the classes with
 // frames that are not paused. Its record moves to the tail of the stream
@@ -497,47 +475,25 @@ func (p *port) departClass(h *queued) *classQueue {
 	return q
 }
 
-// enterClass keeps the record of frame f of limiter l, queued at port p
-// (index pi) with departure done (pendingDone while it waits), as enter
-// does at a port with one class: a frame in service has its arrival set,
-// a waiting one draws its forwarding jitter when it starts (startNext).
-func (s *Packet) enterClass(p *port, pi int32, f *frame, l *limiter, last bool, done algos.Time) {
-	started := done != pendingDone
-	if !started && p.queue.n > 1 && (!last || !s.receivers) { // a direct frame: its record waits at its stream's tail
-		if !last {
-			r := p.link.pushSlot()
-			p.onwardRecord(r, f, l, pi)
-			r.arrive = 0 // its jitter is drawn as it starts
-			p.onward++
+// enterClassExit keeps the record of frame f, which leaves the network
+// at port p (index pi) with departure done (pendingDone while it waits),
+// if the run follows frames to their receivers: at the tail of the port's
+// stream to them if it started or waits in the port's queue (a direct
+// frame), else in its class's queue until it starts (startNext). The
+// records of frames that go on are enterClasses' own.
+func (s *Packet) enterClassExit(p *port, pi int32, f *frame, class uint8, done algos.Time) {
+	if s.receivers {
+		var r *frame
+		if done != pendingDone || p.queue.n > 1 {
+			p.toReceivers++
+			r = p.exits.pushSlot()
+		} else {
+			p.cls.waitExits++
+			r = p.cls.q[class].exits.pushSlot()
 		}
-		if p.classesUnwatched() {
-			s.syncService(pi)
-		}
-		return
-	}
-	inPort := started || p.queue.n > 1 // a direct frame waits in the port's queue
-	switch {
-	case !last:
-		r := s.queueRecord(p, l.class, false, inPort)
-		p.onwardRecord(r, f, l, pi)
-		r.arrive = 0
-		if started {
-			if s.jitter.max != 0 {
-				r.arrive = s.jitter.draw()
-			}
-			r.arrive += done + p.delay
-			if n := p.link.len(); s.jitter.max != 0 && n > 1 {
-				r.arrive = max(r.arrive, p.link.at(n-2).arrive)
-			}
-			if p.link.len() == 1 {
-				s.syncLink(pi)
-			}
-		}
-	case s.receivers:
-		r := s.queueRecord(p, l.class, true, inPort)
 		*r = *f
 		r.prop += p.exitDelay
-		if started {
+		if done != pendingDone {
 			r.arrive = done + p.exitDelay
 			if p.exits.len() == 1 {
 				s.syncReceive(pi)

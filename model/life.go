@@ -244,25 +244,24 @@ func (s *Packet) enterClasses(p *port, pi int32, f *frame, l *limiter, in int32)
 	// switch's or more (share), holds what the switch admits.
 	if p.sw == nil && q.bytes+bytes <= q.buffer || p.sw != nil && p.sw.take(q, class, bytes) {
 		done = pendingDone
-		// Filled in place, field by field, as in enter.
-		var e *queued
+		// The ring it joins chosen first, so that one push, inlined, fills
+		// its slot in place, field by field, as in enter.
+		to := &p.queue
 		switch {
 		case p.queue.n == 0 && !p.held && cs.held&(1<<class) == 0:
 			done = s.now + p.serviceTime(bytes)
-			e = p.queue.pushSlot()
-			p.headDone, p.headFlags, p.headBytes = done, flags, f.bytes // syncHead, the front being e
-		case p.queue.n > 1 && class == cs.direct:
-			e = p.queue.pushSlot() // behind the direct frames of its class
+			p.headDone, p.headFlags, p.headBytes = done, flags, f.bytes // syncHead, the front being its entry
+		case p.queue.n > 1 && class == cs.direct: // behind the direct frames of its class
 		case p.queue.n == 1 && cs.alone(class) && p.headFlags&queuedCtl == 0 && !p.held:
-			cs.direct = class
-			e = p.queue.pushSlot() // the first direct frame
+			cs.direct = class // the first direct frame
 		default:
 			if p.queue.n > 1 { // a frame of another class: the scheduler chooses again
 				p.demote(s.receivers, s.ingress != nil)
 			}
-			e = q.wait.pushSlot()
+			to = &q.wait
 			cs.waiting |= 1 << class
 		}
+		e := to.pushSlot()
 		e.done, e.lim, e.bytes, e.flags, e.class = done, f.lim, f.bytes, flags, class
 		q.bytes += bytes
 		p.bytes += bytes
@@ -303,7 +302,41 @@ func (s *Packet) enterClasses(p *port, pi int32, f *frame, l *limiter, in int32)
 	if send {
 		s.sendFeedback(f, s.fb, evFeedback)
 	}
-	s.enterClass(p, pi, f, l, last, done)
+	if last {
+		s.enterClassExit(p, pi, f, class, done)
+		return
+	}
+	// A frame that goes on, its record written out here as in enter: at
+	// the tail of the port's stream if it started or waits in the port's
+	// queue (a direct frame), else in its class's queue until it starts
+	// (startNext). A waiting frame draws its forwarding jitter as it starts.
+	to, inPort := &p.link, done != pendingDone || p.queue.n > 1
+	if !inPort {
+		to = &q.onward
+	}
+	r := to.pushSlot()
+	p.onwardRecord(r, f, l, pi)
+	r.arrive = 0
+	if inPort {
+		p.onward++
+	} else {
+		cs.waitOnward++
+	}
+	if done != pendingDone { // it starts at once
+		if s.jitter.max != 0 {
+			r.arrive = s.jitter.draw()
+		}
+		r.arrive += done + p.delay
+		if n := p.link.len(); s.jitter.max != 0 && n > 1 {
+			r.arrive = max(r.arrive, p.link.at(n-2).arrive)
+		}
+		if p.link.len() == 1 {
+			s.syncLinkOf(p, pi)
+		}
+	}
+	if p.classesUnwatched() {
+		s.syncService(pi)
+	}
 }
 
 // enterDropped is what follows a frame's drop at port p (index pi): its
