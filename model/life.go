@@ -314,7 +314,14 @@ func (s *Packet) enterClasses(p *port, pi int32, f *frame, l *limiter, in int32)
 	if !inPort {
 		to = &q.onward
 	}
-	r := to.pushSlot()
+	// The push written out: the profile sees too few samples here to
+	// inline to.pushSlot, whose cost (its grow inlined) is above the
+	// inliner's default budget.
+	if to.n == len(to.buf) {
+		to.grow()
+	}
+	r := &to.buf[(to.head+to.n)&(len(to.buf)-1)]
+	to.n++
 	p.onwardRecord(r, f, l, pi)
 	r.arrive = 0
 	if inPort {
@@ -457,7 +464,11 @@ func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
 	}
 	if n > 0 {
 		p.frames += uint64(n)
-		if p.unwatched() && (!p.classes() || p.classesUnwatched()) {
+		if p.classes() { // unwatched is true at a port with classes
+			if p.classesUnwatched() {
+				s.syncService(pi)
+			}
+		} else if p.unwatched() {
 			s.syncService(pi)
 		}
 	}
