@@ -660,9 +660,15 @@ func (p *port) classesUnwatched() bool {
 }
 
 // mustServeClasses is mustServe at a port with classes: the frames
-// waiting in the classes' queues count too.
+// waiting in the classes' queues count too. A port that never mixes
+// frames that leave and go on (portOddMixed), in its queue or its
+// classes', and has no control frames, never must
+// (TestFabricClassPortsNeverMix).
 func (p *port) mustServeClasses() bool {
 	cs := p.cls
+	if p.odd&portOddMixed == 0 && cs.ctl == nil {
+		return false
+	}
 	if cs.waitCtlExits > 0 || p.headFlags&(queuedCtl|queuedExit) == queuedCtl|queuedExit {
 		return true
 	}
