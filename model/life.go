@@ -654,8 +654,13 @@ func (p *port) mustServe() bool {
 	return p.odd&portOddReceivers != 0 && p.toReceivers > 0 && p.exits.n == p.toReceivers
 }
 
-// classesUnwatched is unwatched at a port with classes.
+// classesUnwatched is unwatched at a port with classes. At one that
+// never mixes frames that leave and go on, and has no control frames
+// (mustServeClasses), its service slot stays unarmed.
 func (p *port) classesUnwatched() bool {
+	if p.odd&portOddMixed == 0 && p.cls.ctl == nil {
+		return p.svcAt != algos.Never
+	}
 	return p.svcAt != algos.Never || p.headDone < pendingDone && p.mustServeClasses()
 }
 
