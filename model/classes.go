@@ -297,7 +297,7 @@ func (s *Packet) startNext(p *port, pi int32, done algos.Time) {
 		p.onward++
 		r.arrive = 0
 		if s.jitter.max != 0 {
-			r.arrive = s.jitter.draw()
+			r.arrive = algos.Time(remainder(s.jitter.rng.Uint64(), uint64(s.jitter.max), s.jitter.inv)) // jitter.draw written out (see directStarts)
 		}
 		s.started(p, pi, h)
 	case c == ctlClass:
@@ -322,7 +322,7 @@ func (s *Packet) directStarts(p *port, h *queued) {
 		cs.dwrrAlone(int(cs.direct), int(h.bytes), p.queue.n)
 	}
 	if h.flags&queuedExit == 0 && s.jitter.max != 0 {
-		p.link.at(p.link.len() - int(p.onward)).arrive = s.jitter.draw()
+		p.link.at(p.link.len() - int(p.onward)).arrive = algos.Time(remainder(s.jitter.rng.Uint64(), uint64(s.jitter.max), s.jitter.inv)) // jitter.draw, written out: its cost, the PCG inlined in it, is above the inliner's budget
 	}
 }
 

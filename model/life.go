@@ -331,7 +331,7 @@ func (s *Packet) enterClasses(p *port, pi int32, f *frame, l *limiter, in int32)
 	}
 	if done != pendingDone { // it starts at once
 		if s.jitter.max != 0 {
-			r.arrive = s.jitter.draw()
+			r.arrive = algos.Time(remainder(s.jitter.rng.Uint64(), uint64(s.jitter.max), s.jitter.inv)) // jitter.draw written out (see directStarts)
 		}
 		r.arrive += done + p.delay
 		if n := p.link.len(); s.jitter.max != 0 && n > 1 {
