@@ -185,6 +185,11 @@ type classSet struct {
 	// scheduler choosing at each departure: the path the direct frames
 	// save, which tests compare them with.
 	fifo bool
+	// watch: the port may mix frames that leave and go on (a chain's,
+	// portOddMixed) or has control frames, so that a departure may have
+	// to run at its time (mustServeClasses); never at a fabric's port
+	// without control frames (TestFabricClassPortsNeverMix).
+	watch bool
 
 	rr      int // DWRR: the class whose turn it is
 	demoted int // times direct frames went back to their class's queue
@@ -243,6 +248,7 @@ func (s *Packet) startClasses(netw *algos.Network) {
 		if s.cfg.ControlFrames {
 			cs.ctl = newControlQueue()
 		}
+		cs.watch = s.net.chain || cs.ctl != nil
 		// The port's occupancy is its classes' together.
 		p.level = newLevelStats(float64(s.cfg.FrameBytes), float64(cs.q[0].buffer*k.N))
 	}

@@ -220,8 +220,8 @@ func TestFabricClassPortsNeverMix(t *testing.T) {
 		sim.AdvanceBounded(cfg.Duration, 1)
 		for j, p := range sim.ports {
 			cs := p.cls
-			if p.odd&portOddMixed != 0 || cs == nil || cs.ctl != nil {
-				t.Fatalf("port %d: mixed %v, classes %v", j, p.odd&portOddMixed != 0, cs != nil)
+			if p.odd&portOddMixed != 0 || cs == nil || cs.watch {
+				t.Fatalf("port %d: mixed %v, classes %v, watched", j, p.odd&portOddMixed != 0, cs != nil)
 			}
 			onward, exits := int(p.onward)+cs.waitOnward, p.toReceivers+cs.waitExits
 			if toHost[j] && onward != 0 || !toHost[j] && exits != 0 {
@@ -233,5 +233,14 @@ func TestFabricClassPortsNeverMix(t *testing.T) {
 	}
 	if !waited || !exitsWaited {
 		t.Fatalf("no frame waited in a class's queue (going on %v, leaving %v)", waited, exitsWaited)
+	}
+	chain, err := NewPacket(twoClasses(t, Classes{N: 2, Weights: []int{1, 1}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j, p := range chain.ports {
+		if !p.cls.watch {
+			t.Errorf("chain port %d with classes is not watched", j)
+		}
 	}
 }

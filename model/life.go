@@ -654,24 +654,18 @@ func (p *port) mustServe() bool {
 	return p.odd&portOddReceivers != 0 && p.toReceivers > 0 && p.exits.n == p.toReceivers
 }
 
-// classesUnwatched is unwatched at a port with classes. At one that
-// never mixes frames that leave and go on, and has no control frames
-// (mustServeClasses), its service slot stays unarmed.
+// classesUnwatched is unwatched at a port with classes.
 func (p *port) classesUnwatched() bool {
-	if p.odd&portOddMixed == 0 && p.cls.ctl == nil {
-		return p.svcAt != algos.Never
-	}
 	return p.svcAt != algos.Never || p.headDone < pendingDone && p.mustServeClasses()
 }
 
 // mustServeClasses is mustServe at a port with classes: the frames
 // waiting in the classes' queues count too. A port that never mixes
-// frames that leave and go on (portOddMixed), in its queue or its
-// classes', and has no control frames, never must
-// (TestFabricClassPortsNeverMix).
+// frames that leave and go on, in its queue or its classes', and has no
+// control frames, never must (classSet.watch).
 func (p *port) mustServeClasses() bool {
 	cs := p.cls
-	if p.odd&portOddMixed == 0 && cs.ctl == nil {
+	if !cs.watch {
 		return false
 	}
 	if cs.waitCtlExits > 0 || p.headFlags&(queuedCtl|queuedExit) == queuedCtl|queuedExit {
