@@ -48,6 +48,7 @@ type switchBuffer struct {
 	shared     int // less every queue's reserve
 	reserve    int
 	alpha      float64
+	alphaInt   int   // alpha if a whole number (the usual 1), for an exact integer test; else 0
 	lossless   uint8 // the classes PFC keeps (admitted while there is room)
 	used       int   // bytes in the switch
 	sharedUsed int   // bytes of its queues beyond their reserves
@@ -71,6 +72,9 @@ func (s *Packet) startSharedBuffers() []*switchBuffer {
 			continue
 		}
 		b := &switchBuffer{size: size[node], shared: size[node] - n*sh.Reserve, reserve: sh.Reserve, alpha: sh.Alpha}
+		if a := int(sh.Alpha); float64(a) == sh.Alpha {
+			b.alphaInt = a
+		}
 		if s.cfg.PFC != nil {
 			b.lossless = math.MaxUint8
 			if s.cfg.PFC.Lossless != 0 {
@@ -92,7 +96,7 @@ func (b *switchBuffer) take(q *classQueue, class uint8, bytes int) bool {
 		return false
 	}
 	after := q.bytes + bytes - b.reserve
-	if after > 0 && b.lossless&(1<<class) == 0 && float64(after) > b.alpha*float64(b.shared-b.sharedUsed) {
+	if after > 0 && b.lossless&(1<<class) == 0 && b.beyond(after) {
 		return false
 	}
 	// min and max, not a branch: whether a queue is past its reserve is a
@@ -100,6 +104,17 @@ func (b *switchBuffer) take(q *classQueue, class uint8, bytes int) bool {
 	b.sharedUsed += min(max(after, 0), bytes)
 	b.used += bytes
 	return true
+}
+
+// beyond reports whether a queue's bytes beyond its reserve, after (> 0),
+// exceed the dynamic threshold: alpha times the shared buffer still free.
+// With a whole alpha the products are exact in integers as in floats
+// (the buffers' bytes are far below 2^53), so one integer compare decides.
+func (b *switchBuffer) beyond(after int) bool {
+	if b.alphaInt != 0 {
+		return after > b.alphaInt*(b.shared-b.sharedUsed)
+	}
+	return float64(after) > b.alpha*float64(b.shared-b.sharedUsed)
 }
 
 // leave counts out a frame of bytes that leaves queue q: of it, what lay

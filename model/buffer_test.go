@@ -200,3 +200,26 @@ func TestSharedBufferReserveByHand(t *testing.T) {
 		}
 	}
 }
+
+// The dynamic threshold's integer test, for a whole alpha, decides as the
+// float product does, at and around every boundary.
+func TestDynamicThresholdIntegerTestMatchesFloat(t *testing.T) {
+	for _, alpha := range []float64{1, 2, 3, 64, 0.5, 1.5} {
+		for _, reserve := range []int{0, 1500} {
+			for used := 0; used <= 30000; used += 250 {
+				for qb := 0; qb <= 40000; qb += 250 {
+					b := &switchBuffer{size: 1 << 40, shared: 30000, reserve: reserve, alpha: alpha, sharedUsed: used}
+					if a := int(alpha); float64(a) == alpha {
+						b.alphaInt = a
+					}
+					q := &classQueue{bytes: qb}
+					after := qb + 1500 - reserve
+					want := !(after > 0 && float64(after) > alpha*float64(b.shared-used))
+					if got := b.take(q, 0, 1500); got != want {
+						t.Fatalf("alpha %g, reserve %d, shared used %d, queue %d: admitted %v, the float test %v", alpha, reserve, used, qb, got, want)
+					}
+				}
+			}
+		}
+	}
+}

@@ -185,6 +185,11 @@ type classSet struct {
 	// scheduler choosing at each departure: the path the direct frames
 	// save, which tests compare them with.
 	fifo bool
+	// watch: the port may mix frames that leave and go on (a chain's,
+	// portOddMixed) or has control frames, so that a departure may have
+	// to run at its time (mustServeClasses); never at a fabric's port
+	// without control frames (TestFabricClassPortsNeverMix).
+	watch bool
 
 	rr      int // DWRR: the class whose turn it is
 	demoted int // times direct frames went back to their class's queue
@@ -243,6 +248,7 @@ func (s *Packet) startClasses(netw *algos.Network) {
 		if s.cfg.ControlFrames {
 			cs.ctl = newControlQueue()
 		}
+		cs.watch = s.net.chain || cs.ctl != nil
 		// The port's occupancy is its classes' together.
 		p.level = newLevelStats(float64(s.cfg.FrameBytes), float64(cs.q[0].buffer*k.N))
 	}
@@ -252,67 +258,6 @@ func (s *Packet) startClasses(netw *algos.Network) {
 // (+ port x MaxClasses + class), for classes above 0.
 const streamCPClass = 8 << 32
 
-// arriveClass is a frame's arrival at a port with classes (enter's at a
-// port with one): the frame joins its class's queue, or is dropped if the
-// class's buffer cannot hold it, and the class's congestion point sees it
-// with the class's occupancy. The
-// frame starts service at once if the port is idle and its class not
-// paused; otherwise it waits (pendingDone) for the scheduler: in its
-// class's queue, or, a direct frame, in the port's (classSet.direct),
-// which then holds more than one frame. receivers and ingress say what
-// records a direct frame has (demote). The caller updates the level
-// statistics (enterClasses).
-func (p *port) arriveClass(now algos.Time, f *algos.Frame, class uint8, flags uint8, fb *algos.Feedback, receivers, ingress bool) (algos.Time, bool) {
-	p.arrivals++
-	q := &p.cls.q[class]
-	done := algos.Never
-	// In a shared buffer the switch's room is the queue's: its buffer, the
-	// switch's or more (share), holds what the switch admits.
-	if p.sw == nil && q.bytes+f.Bytes <= q.buffer || p.sw != nil && p.sw.take(q, class, f.Bytes) {
-		done = pendingDone
-		// Filled in place, field by field: a literal pushed by value is
-		// read back whole from the narrow stores that built it, a stalled
-		// forward (enter).
-		var e *queued
-		cs := p.cls
-		switch {
-		case p.queue.n == 0 && !p.held && cs.held&(1<<class) == 0:
-			done = now + p.serviceTime(f.Bytes)
-			e = p.queue.pushSlot()
-			p.headDone, p.headFlags, p.headBytes = done, flags, uint16(f.Bytes) // syncHead, the front being e
-		case p.queue.n > 1 && class == cs.direct:
-			e = p.queue.pushSlot() // behind the direct frames of its class
-		case p.queue.n == 1 && cs.alone(class) && p.headFlags&queuedCtl == 0 && !p.held:
-			cs.direct = class
-			e = p.queue.pushSlot() // the first direct frame
-		default:
-			if p.queue.n > 1 { // a frame of another class: the scheduler chooses again
-				p.demote(receivers, ingress)
-			}
-			e = q.wait.pushSlot()
-			cs.waiting |= 1 << class
-		}
-		e.done, e.lim, e.bytes, e.flags, e.class = done, int32(f.Source), uint16(f.Bytes), flags, class
-		q.bytes += f.Bytes
-		p.bytes += f.Bytes
-	} else {
-		p.drops++
-		p.dropped += int64(f.Bytes)
-		q.drops++
-		q.dropped += int64(f.Bytes)
-	}
-	ecn := f.ECN
-	send := q.cp.Arrive(now, f, q.bytes, fb)
-	if f.ECN && !ecn {
-		p.marked++
-		q.marked++
-	}
-	if send {
-		p.feedbacks++
-	}
-	return done, send
-}
-
 // alone reports whether a frame of class c that finds a data frame in
 // service may wait in the port's own queue, a direct frame: no class has
 // frames waiting, nor has the control queue, and c is not paused, so that
@@ -321,28 +266,6 @@ func (p *port) arriveClass(now algos.Time, f *algos.Frame, class uint8, flags ui
 // direct frames would look like its.)
 func (cs *classSet) alone(c uint8) bool {
 	return cs.waiting == 0 && cs.held&(1<<c) == 0 && (cs.ctl == nil || cs.ctl.wait.n == 0) && !cs.fifo
-}
-
-// queueRecord is the slot for the record of a frame queued at port p (of
-// class class) that will go on to the next switch (exit false) or is
-// followed to its receiver: at the tail of the port's stream if it
-// started service or waits in the port's queue (inPort), else in its
-// class's queue until it starts.
-func (s *Packet) queueRecord(p *port, class uint8, exit, inPort bool) *frame {
-	q := &p.cls.q[class]
-	switch {
-	case !inPort && !exit:
-		p.cls.waitOnward++
-		return q.onward.pushSlot()
-	case !inPort:
-		p.cls.waitExits++
-		return q.exits.pushSlot()
-	case !exit:
-		p.onward++
-		return p.link.pushSlot()
-	}
-	p.toReceivers++
-	return p.exits.pushSlot()
 }
 
 // startNext starts the next frame at port p (index pi), the frame before
@@ -380,7 +303,7 @@ func (s *Packet) startNext(p *port, pi int32, done algos.Time) {
 		p.onward++
 		r.arrive = 0
 		if s.jitter.max != 0 {
-			r.arrive = s.jitter.draw()
+			r.arrive = algos.Time(remainder(s.jitter.rng.Uint64(), uint64(s.jitter.max), s.jitter.inv)) // jitter.draw written out (see directStarts)
 		}
 		s.started(p, pi, h)
 	case c == ctlClass:
@@ -405,7 +328,7 @@ func (s *Packet) directStarts(p *port, h *queued) {
 		cs.dwrrAlone(int(cs.direct), int(h.bytes), p.queue.n)
 	}
 	if h.flags&queuedExit == 0 && s.jitter.max != 0 {
-		p.link.at(p.link.len() - int(p.onward)).arrive = s.jitter.draw()
+		p.link.at(p.link.len() - int(p.onward)).arrive = algos.Time(remainder(s.jitter.rng.Uint64(), uint64(s.jitter.max), s.jitter.inv)) // jitter.draw, written out: its cost, the PCG inlined in it, is above the inliner's budget
 	}
 }
 
@@ -545,11 +468,11 @@ func (cs *classSet) next() {
 // queue, whose level statistics the caller updates (serve, where the
 // profile inlines the call); nil for the control queue, which has none.
 func (p *port) departClass(h *queued) *classQueue {
-	q := p.cls.queue(h.class)
 	if h.class == ctlClass { // the control queue: no buffer's, no summary's
-		q.bytes -= int(h.bytes)
+		p.cls.ctl.bytes -= int(h.bytes)
 		return nil
 	}
+	q := &p.cls.q[h.class]
 	if p.sw != nil { // before the queue shrinks: it counts what was beyond the reserve
 		p.sw.leave(q, int(h.bytes))
 	}
@@ -558,47 +481,25 @@ func (p *port) departClass(h *queued) *classQueue {
 	return q
 }
 
-// enterClass keeps the record of frame f of limiter l, queued at port p
-// (index pi) with departure done (pendingDone while it waits), as enter
-// does at a port with one class: a frame in service has its arrival set,
-// a waiting one draws its forwarding jitter when it starts (startNext).
-func (s *Packet) enterClass(p *port, pi int32, f *frame, l *limiter, last bool, done algos.Time) {
-	started := done != pendingDone
-	if !started && p.queue.n > 1 && (!last || !s.receivers) { // a direct frame: its record waits at its stream's tail
-		if !last {
-			r := p.link.pushSlot()
-			p.onwardRecord(r, f, l, pi)
-			r.arrive = 0 // its jitter is drawn as it starts
-			p.onward++
+// enterClassExit keeps the record of frame f, which leaves the network
+// at port p (index pi) with departure done (pendingDone while it waits),
+// if the run follows frames to their receivers: at the tail of the port's
+// stream to them if it started or waits in the port's queue (a direct
+// frame), else in its class's queue until it starts (startNext). The
+// records of frames that go on are enterClasses' own.
+func (s *Packet) enterClassExit(p *port, pi int32, f *frame, class uint8, done algos.Time) {
+	if s.receivers {
+		var r *frame
+		if done != pendingDone || p.queue.n > 1 {
+			p.toReceivers++
+			r = p.exits.pushSlot()
+		} else {
+			p.cls.waitExits++
+			r = p.cls.q[class].exits.pushSlot()
 		}
-		if p.classesUnwatched() {
-			s.syncService(pi)
-		}
-		return
-	}
-	inPort := started || p.queue.n > 1 // a direct frame waits in the port's queue
-	switch {
-	case !last:
-		r := s.queueRecord(p, l.class, false, inPort)
-		p.onwardRecord(r, f, l, pi)
-		r.arrive = 0
-		if started {
-			if s.jitter.max != 0 {
-				r.arrive = s.jitter.draw()
-			}
-			r.arrive += done + p.delay
-			if n := p.link.len(); s.jitter.max != 0 && n > 1 {
-				r.arrive = max(r.arrive, p.link.at(n-2).arrive)
-			}
-			if p.link.len() == 1 {
-				s.syncLink(pi)
-			}
-		}
-	case s.receivers:
-		r := s.queueRecord(p, l.class, true, inPort)
 		*r = *f
 		r.prop += p.exitDelay
-		if started {
+		if done != pendingDone {
 			r.arrive = done + p.exitDelay
 			if p.exits.len() == 1 {
 				s.syncReceive(pi)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"qcnlab/algos"
+	"qcnlab/model/topo"
 )
 
 // twoClasses is a dumbbell of two line-rate `none` sources into one
@@ -187,5 +188,59 @@ func TestECNPerClass(t *testing.T) {
 	cfg.Params, _ = sc.Resolve(cfg.Network(), nil)
 	if _, err := NewPacket(cfg); err == nil || !strings.Contains(err.Error(), "class 1's parameters") {
 		t.Errorf("k_min above k_max in class 1: %v", err)
+	}
+}
+
+// TestFabricClassPortsNeverMix checks what mustServeClasses' shortcut
+// rests on: at a fabric's port with classes and no control frames, the
+// frames in its queue and its classes' queues all leave the network there
+// (a port to a host: none goes on) or all go on (to a switch: none is on
+// its way to a receiver), with receivers followed (DCQCN), both classes
+// busy in a shared buffer, after every event.
+func TestFabricClassPortsNeverMix(t *testing.T) {
+	flows := AllToAll(16)
+	for i := range flows {
+		flows[i].Class = i % 2
+	}
+	cfg := dcqcnFabric(t, flows)
+	cfg.Duration = 200 * us
+	cfg.Classes = &Classes{N: 2, Weights: []int{1, 1}}
+	cfg.Shared = &SharedBuffer{Reserve: 1500, Alpha: 1}
+	ft := cfg.Fabric.Topology
+	sim, err := NewPacket(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	toHost := make([]bool, len(sim.ports))
+	for j, tp := range sim.net.ports {
+		toHost[j] = ft.Nodes[ft.Ports[tp].To].Kind == topo.Host
+	}
+	waited, exitsWaited := false, false
+	for !sim.Done() {
+		sim.AdvanceBounded(cfg.Duration, 1)
+		for j, p := range sim.ports {
+			cs := p.cls
+			if p.odd&portOddMixed != 0 || cs == nil || cs.watch {
+				t.Fatalf("port %d: mixed %v, classes %v, watched", j, p.odd&portOddMixed != 0, cs != nil)
+			}
+			onward, exits := int(p.onward)+cs.waitOnward, p.toReceivers+cs.waitExits
+			if toHost[j] && onward != 0 || !toHost[j] && exits != 0 {
+				t.Fatalf("at %d: port %d (to a host %v) holds %d frames that go on, %d that leave", sim.Now(), j, toHost[j], onward, exits)
+			}
+			waited = waited || cs.waitOnward > 0
+			exitsWaited = exitsWaited || cs.waitExits > 0
+		}
+	}
+	if !waited || !exitsWaited {
+		t.Fatalf("no frame waited in a class's queue (going on %v, leaving %v)", waited, exitsWaited)
+	}
+	chain, err := NewPacket(twoClasses(t, Classes{N: 2, Weights: []int{1, 1}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j, p := range chain.ports {
+		if !p.cls.watch {
+			t.Errorf("chain port %d with classes is not watched", j)
+		}
 	}
 }

@@ -211,7 +211,16 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
 	}
 }
 
-// enterClasses is enter at a port with classes.
+// enterClasses is enter at a port with classes. The port's arrival is
+// written out here, as in enter, so that the profile inlines the calls it
+// sees hot in this body (the queue's push, the class CP's Arrive, the
+// statistics' set), and the frame's class queue is looked up once: the
+// frame joins its class's queue, or is dropped if the class's buffer
+// cannot hold it, and the class's congestion point sees it with the
+// class's occupancy. The frame starts service at once if the port is idle
+// and its class not paused; otherwise it waits (pendingDone) for the
+// scheduler: in its class's queue, or, a direct frame, in the port's
+// (classSet.direct), which then holds more than one frame.
 func (s *Packet) enterClasses(p *port, pi int32, f *frame, l *limiter, in int32) {
 	if p.due(s.now) {
 		s.events += uint64(s.serve(p, pi, s.now))
@@ -226,19 +235,59 @@ func (s *Packet) enterClasses(p *port, pi int32, f *frame, l *limiter, in int32)
 			s.pathTaken(l, mixPath(f.route, pi))
 		}
 	}
-	done, send := p.arriveClass(s.now, &s.frame, l.class, flags, &s.fb, s.receivers, s.ingress != nil)
+	p.arrivals++
+	class, bytes := l.class, int(f.bytes)
+	cs := p.cls
+	q := &cs.q[class]
+	done := algos.Never
+	// In a shared buffer the switch's room is the queue's: its buffer, the
+	// switch's or more (share), holds what the switch admits.
+	if p.sw == nil && q.bytes+bytes <= q.buffer || p.sw != nil && p.sw.take(q, class, bytes) {
+		done = pendingDone
+		// The ring it joins chosen first, so that one push, inlined, fills
+		// its slot in place, field by field, as in enter.
+		to := &p.queue
+		switch {
+		case p.queue.n == 0 && !p.held && cs.held&(1<<class) == 0:
+			done = s.now + p.serviceTime(bytes)
+			p.headDone, p.headFlags, p.headBytes = done, flags, f.bytes // syncHead, the front being its entry
+		case p.queue.n > 1 && class == cs.direct: // behind the direct frames of its class
+		case p.queue.n == 1 && cs.alone(class) && p.headFlags&queuedCtl == 0 && !p.held:
+			cs.direct = class // the first direct frame
+		default:
+			if p.queue.n > 1 { // a frame of another class: the scheduler chooses again
+				p.demote(s.receivers, s.ingress != nil)
+			}
+			to = &q.wait
+			cs.waiting |= 1 << class
+		}
+		e := to.pushSlot()
+		e.done, e.lim, e.bytes, e.flags, e.class = done, f.lim, f.bytes, flags, class
+		q.bytes += bytes
+		p.bytes += bytes
+	} else {
+		p.drops++
+		p.dropped += int64(bytes)
+		q.drops++
+		q.dropped += int64(bytes)
+	}
+	send := q.cp.Arrive(s.now, &s.frame, q.bytes, &s.fb)
 	if s.frame.ECN {
+		if f.flags&frameECN == 0 { // marked by the CP
+			p.marked++
+			q.marked++
+		}
 		f.flags |= frameECN
+	}
+	if send {
+		p.feedbacks++
 	}
 	if done == algos.Never {
 		s.enterDropped(p, pi, f, l, send)
 		return
 	}
-	// The statistics here, not in arriveClass: the profile inlines the
-	// calls it sees hot in this body (enter).
 	p.level.reach(float64(p.bytes))
 	p.level.set(s.now, float64(p.bytes))
-	q := &p.cls.q[l.class]
 	q.level.set(s.now, float64(q.bytes))
 	if p.odd&portOddPFC != 0 && p.bytes > p.xoff && !p.pfc.pausing {
 		s.startPausing(pi)
@@ -246,14 +295,55 @@ func (s *Packet) enterClasses(p *port, pi int32, f *frame, l *limiter, in int32)
 	if s.ingress != nil { // counted per link and class
 		inq := &p.inq
 		if done == pendingDone && p.queue.n <= 1 { // it waits in its class's queue
-			inq = &p.cls.q[l.class].inq
+			inq = &q.inq
 		}
-		s.ingressArrive(pi, in*s.classes+int32(l.class), int(f.bytes), inq)
+		s.ingressArrive(pi, in*s.classes+int32(class), int(f.bytes), inq)
 	}
 	if send {
 		s.sendFeedback(f, s.fb, evFeedback)
 	}
-	s.enterClass(p, pi, f, l, last, done)
+	if last {
+		s.enterClassExit(p, pi, f, class, done)
+		return
+	}
+	// A frame that goes on, its record written out here as in enter: at
+	// the tail of the port's stream if it started or waits in the port's
+	// queue (a direct frame), else in its class's queue until it starts
+	// (startNext). A waiting frame draws its forwarding jitter as it starts.
+	to, inPort := &p.link, done != pendingDone || p.queue.n > 1
+	if !inPort {
+		to = &q.onward
+	}
+	// The push written out: the profile sees too few samples here to
+	// inline to.pushSlot, whose cost (its grow inlined) is above the
+	// inliner's default budget.
+	if to.n == len(to.buf) {
+		to.grow()
+	}
+	r := &to.buf[(to.head+to.n)&(len(to.buf)-1)]
+	to.n++
+	p.onwardRecord(r, f, l, pi)
+	r.arrive = 0
+	if inPort {
+		p.onward++
+	} else {
+		cs.waitOnward++
+	}
+	if done != pendingDone { // it starts at once
+		if s.jitter.max != 0 {
+			r.arrive = algos.Time(remainder(s.jitter.rng.Uint64(), uint64(s.jitter.max), s.jitter.inv)) // jitter.draw written out (see directStarts)
+		}
+		r.arrive += done + p.delay
+		if n := p.link.len(); s.jitter.max != 0 && n > 1 {
+			r.arrive = max(r.arrive, p.link.at(n-2).arrive)
+		}
+		if p.link.len() == 1 {
+			s.syncLinkOf(p, pi)
+		}
+	}
+	if p.classesUnwatched() {
+		s.syncService(pi)
+	}
 }
 
 // enterDropped is what follows a frame's drop at port p (index pi): its
@@ -374,7 +464,11 @@ func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
 	}
 	if n > 0 {
 		p.frames += uint64(n)
-		if p.unwatched() && (!p.classes() || p.classesUnwatched()) {
+		if p.classes() { // unwatched is true at a port with classes
+			if p.classesUnwatched() {
+				s.syncService(pi)
+			}
+		} else if p.unwatched() {
 			s.syncService(pi)
 		}
 	}
@@ -566,9 +660,14 @@ func (p *port) classesUnwatched() bool {
 }
 
 // mustServeClasses is mustServe at a port with classes: the frames
-// waiting in the classes' queues count too.
+// waiting in the classes' queues count too. A port that never mixes
+// frames that leave and go on, in its queue or its classes', and has no
+// control frames, never must (classSet.watch).
 func (p *port) mustServeClasses() bool {
 	cs := p.cls
+	if !cs.watch {
+		return false
+	}
 	if cs.waitCtlExits > 0 || p.headFlags&(queuedCtl|queuedExit) == queuedCtl|queuedExit {
 		return true
 	}
