@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"qcnlab/algos"
-	"qcnlab/model/topo"
 )
 
 // twoClasses is a dumbbell of two line-rate `none` sources into one
@@ -211,10 +210,7 @@ func TestFabricClassPortsNeverMix(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	toHost := make([]bool, len(sim.ports))
-	for j, tp := range sim.net.ports {
-		toHost[j] = ft.Nodes[ft.Ports[tp].To].Kind == topo.Host
-	}
+	toHost := portsToHosts(sim, ft)
 	waited, exitsWaited := false, false
 	for !sim.Done() {
 		sim.AdvanceBounded(cfg.Duration, 1)

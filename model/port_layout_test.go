@@ -123,10 +123,7 @@ func TestFabricPortsNeverMix(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		toHost := make([]bool, len(sim.ports))
-		for j, tp := range sim.net.ports {
-			toHost[j] = ft.Nodes[ft.Ports[tp].To].Kind == topo.Host
-		}
+		toHost := portsToHosts(sim, ft)
 		for !sim.Done() {
 			sim.AdvanceBounded(cfg.Duration, 1)
 			for j, p := range sim.ports {
@@ -153,4 +150,14 @@ func TestFabricPortsNeverMix(t *testing.T) {
 			t.Errorf("chain port %d says it never mixes", j)
 		}
 	}
+}
+
+// portsToHosts says, for each of sim's ports, whether it leads to a host
+// of fabric ft.
+func portsToHosts(sim *Packet, ft *topo.Topology) []bool {
+	toHost := make([]bool, len(sim.ports))
+	for j, tp := range sim.net.ports {
+		toHost[j] = ft.Nodes[ft.Ports[tp].To].Kind == topo.Host
+	}
+	return toHost
 }
