@@ -131,7 +131,7 @@ func NewPacket(cfg Config) (*Packet, error) {
 		return nil, fmt.Errorf("%d hosts and %d switch ports: the engine follows at most %d of them", len(n.topo.Hosts), len(n.ports), maxStreams/3)
 	}
 	t := n.topo
-	s.portStore = make([]port, len(n.ports))
+	s.portStore = hugeSlice[port](len(n.ports))
 	cps := algos.NewCPSlab(len(n.ports)) // the ports' CPs together, in the ports' order
 	for j, tp := range n.ports {
 		p := t.Ports[tp]
@@ -145,6 +145,7 @@ func NewPacket(cfg Config) (*Packet, error) {
 		s.ports = append(s.ports, port)
 		s.marking = s.marking || port.dcp != nil
 	}
+	s.startRings(n) // after newPort, which sets every field
 	s.startClasses(&netw)
 	for _, p := range s.ports {
 		p.syncOdd(s.receivers, s.net.chain) // after its classes
