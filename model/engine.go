@@ -35,6 +35,9 @@ type Packet struct {
 	// index it (&s.portStore[pi]), not ports, whose pointer is one more
 	// load, and one more cache line, per hop.
 	portStore []port
+	// lookahead: the agenda is a radix heap, whose front names the events
+	// to come, and the fabric is larger than the caches (prefetch.go).
+	lookahead bool
 	events    uint64 // discrete events handled: releases, arrivals, departures, feedback, timers
 	released  uint64 // frames the hosts' NICs sent
 	done      bool
@@ -151,6 +154,7 @@ func NewPacket(cfg Config) (*Packet, error) {
 		p.syncOdd(s.receivers, s.net.chain) // after its classes
 	}
 	s.agenda.init(len(t.Hosts), len(s.ports), s.receivers)
+	s.lookahead = s.agenda.root == nil
 	for h, node := range t.Hosts {
 		nic := t.Ports[t.NIC(h)]
 		s.hosts = append(s.hosts, host{id: int32(h), fwd: nic.Delay, bwd: nic.Back, node: int32(nic.To), capacity: nic.Capacity,
@@ -336,6 +340,9 @@ func (s *Packet) advance(until algos.Time, stop uint64) {
 			break
 		}
 		s.now = ev.at
+		if s.lookahead {
+			s.prefetchAhead()
+		}
 		if ev.kind == evHostFrame { // most events: kept out of the jump table
 			s.hostFrameArrives(&s.hosts[ev.host])
 			continue
