@@ -1,6 +1,8 @@
 package model
 
 import (
+	"fmt"
+	"hash/fnv"
 	"reflect"
 	"testing"
 
@@ -8,14 +10,16 @@ import (
 	"qcnlab/model/topo"
 )
 
-// Prefetching reads ahead and writes nothing: a fabric whose agenda is a
-// radix heap (a k = 20 fat-tree with DCQCN's receivers followed: 22,000
-// streams) gives the same numbers with it and without.
+// Prefetching reads ahead and writes nothing: runs whose agenda is a
+// radix heap, where it runs, give the same numbers with it and without,
+// their summaries and every sample of their series. A k = 20 fat-tree
+// with DCQCN's receivers followed (22,000 streams) takes the stages
+// through ports' links; a chain of 17,000 sources through hosts'.
 func TestPrefetchingChangesNoNumber(t *testing.T) {
 	if testing.Short() {
-		t.Skip("a k = 20 fat-tree")
+		t.Skip("a k = 20 fat-tree and a chain of 17,000 sources")
 	}
-	sc, err := algos.Lookup("dcqcn")
+	dcqcn, err := algos.Lookup("dcqcn")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -23,30 +27,44 @@ func TestPrefetchingChangesNoNumber(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := fabric(sc, ft, Permutation(len(ft.Hosts), 1))
-	cfg.Duration, cfg.Warmup = 60*us, 20*us
-	if cfg.Params, err = sc.Resolve(cfg.Network(), nil); err != nil {
+	fat := fabric(dcqcn, ft, Permutation(len(ft.Hosts), 1))
+	fat.Duration, fat.Warmup = 60*us, 20*us
+	if fat.Params, err = dcqcn.Resolve(fat.Network(), nil); err != nil {
 		t.Fatal(err)
 	}
-	summary := func(lookahead bool) (Summary, uint64) {
-		sim, err := NewPacket(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !sim.lookahead {
-			t.Fatal("the agenda is a tree: no front to prefetch along")
-		}
-		sim.lookahead = lookahead
-		sim.Run()
-		return sim.Summary(), sim.FrameHops()
+	chain := benchConfig(t, 300*us)
+	src := chain.Sources[0]
+	src.LineRate, src.InitialRate = 1e9, 1e9
+	chain.Sources = make([]SourceConfig, 17000)
+	for i := range chain.Sources {
+		chain.Sources[i] = src
 	}
-	with, hops := summary(true)
-	without, _ := summary(false)
-	if hops < 10000 {
-		t.Fatalf("only %d frame-hops", hops)
-	}
-	if !reflect.DeepEqual(with, without) {
-		t.Errorf("prefetching changed the run:\n%+v\n%+v", with, without)
+	for name, cfg := range map[string]Config{"k = 20 fat-tree": fat, "chain": chain} {
+		run := func(lookahead bool) (Summary, uint64, uint64) {
+			series := fnv.New64a()
+			cfg.OnSample = func(x *Sample) { fmt.Fprintf(series, "%+v\n", *x) }
+			sim, err := NewPacket(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !sim.lookahead {
+				t.Fatalf("%s: the agenda is a tree: no front to prefetch along", name)
+			}
+			sim.lookahead = lookahead
+			sim.Run()
+			return sim.Summary(), sim.events, series.Sum64()
+		}
+		with, events, seriesWith := run(true)
+		without, _, seriesWithout := run(false)
+		if events < 10000 {
+			t.Fatalf("%s: only %d events", name, events)
+		}
+		if !reflect.DeepEqual(with, without) {
+			t.Errorf("%s: prefetching changed the summary:\n%+v\n%+v", name, with, without)
+		}
+		if seriesWith != seriesWithout {
+			t.Errorf("%s: prefetching changed the series", name)
+		}
 	}
 }
 
@@ -60,35 +78,37 @@ func TestAgendaAheadNamesTheKeysToCome(t *testing.T) {
 	for slot := range 5000 {
 		q.set(slot, algos.Time(1000+(slot*7919)%5000*13))
 	}
-	var want [4]int
-	checked := 0
-	for range 4000 {
+	const depth = 8
+	named := map[int][]int{} // pop -> the slots named for it
+	checked := make([]int, depth)
+	for pop := 0; ; pop++ {
 		k := q.top()
 		if k.at == algos.Never {
 			break
 		}
-		for d := 1; d < len(want); d++ {
+		for _, slot := range named[pop] {
+			if slot != k.slot() {
+				t.Fatalf("pop %d: slot %d was named for it, slot %d came", pop, slot, k.slot())
+			}
+		}
+		delete(named, pop)
+		for d := 1; d < depth; d++ {
 			if slot, ok := q.ahead(d); ok {
-				want[d] = slot
-			} else {
-				want[d] = -1
+				named[pop+d] = append(named[pop+d], slot)
+				checked[d]++
 			}
 		}
 		q.set(k.slot(), algos.Never)
-		next := q.top()
-		if want[1] >= 0 && next.at != algos.Never {
-			checked++
-			if next.slot() != want[1] {
-				t.Fatalf("ahead(1) named slot %d, then %d came", want[1], next.slot())
-			}
-		}
 	}
-	if checked < 1000 {
-		t.Errorf("ahead named the next key only %d times", checked)
+	for d := 1; d < depth; d++ {
+		if checked[d] < 1000 {
+			t.Errorf("ahead(%d) named a key only %d times", d, checked[d])
+		}
 	}
 	var tree streamQueue
 	tree.setup(8, &count, true)
 	tree.set(3, 5)
+	tree.set(4, 6)
 	if _, ok := tree.ahead(0); ok {
 		t.Error("a tree has no front, yet ahead named a key")
 	}
