@@ -35,8 +35,9 @@ type Packet struct {
 	// index it (&s.portStore[pi]), not ports, whose pointer is one more
 	// load, and one more cache line, per hop.
 	portStore []port
-	// lookahead: the agenda is a radix heap, whose front names the events
-	// to come, and the fabric is larger than the caches (prefetch.go).
+	// lookahead: the agenda's streams are a radix heap, whose front names
+	// the events to come (prefetch.go): more than 16,384 streams, a
+	// fabric far larger than the caches or a chain of as many sources.
 	lookahead bool
 	events    uint64 // discrete events handled: releases, arrivals, departures, feedback, timers
 	released  uint64 // frames the hosts' NICs sent
