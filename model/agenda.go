@@ -752,3 +752,13 @@ func (q *streamQueue) purge() {
 		}
 	}
 }
+
+// ahead is the slot of the key d places after the earliest in a radix
+// heap's front, if the front holds one (it may have gone stale): an event
+// to come, for prefetching (prefetch.go). A tree has no front.
+func (q *streamQueue) ahead(d int) (int, bool) {
+	if i := q.head + d; i < len(q.front) && q.nodes == nil {
+		return q.front[i].slot(), true
+	}
+	return 0, false
+}

@@ -35,6 +35,10 @@ type Packet struct {
 	// index it (&s.portStore[pi]), not ports, whose pointer is one more
 	// load, and one more cache line, per hop.
 	portStore []port
+	// lookahead: the agenda's streams are a radix heap, whose front names
+	// the events to come (prefetch.go): more than 16,384 streams, a
+	// fabric far larger than the caches or a chain of as many sources.
+	lookahead bool
 	events    uint64 // discrete events handled: releases, arrivals, departures, feedback, timers
 	released  uint64 // frames the hosts' NICs sent
 	done      bool
@@ -131,7 +135,7 @@ func NewPacket(cfg Config) (*Packet, error) {
 		return nil, fmt.Errorf("%d hosts and %d switch ports: the engine follows at most %d of them", len(n.topo.Hosts), len(n.ports), maxStreams/3)
 	}
 	t := n.topo
-	s.portStore = make([]port, len(n.ports))
+	s.portStore = hugeSlice[port](len(n.ports))
 	cps := algos.NewCPSlab(len(n.ports)) // the ports' CPs together, in the ports' order
 	for j, tp := range n.ports {
 		p := t.Ports[tp]
@@ -145,11 +149,13 @@ func NewPacket(cfg Config) (*Packet, error) {
 		s.ports = append(s.ports, port)
 		s.marking = s.marking || port.dcp != nil
 	}
+	s.startRings(n) // after newPort, which sets every field
 	s.startClasses(&netw)
 	for _, p := range s.ports {
 		p.syncOdd(s.receivers, s.net.chain) // after its classes
 	}
 	s.agenda.init(len(t.Hosts), len(s.ports), s.receivers)
+	s.lookahead = s.agenda.root == nil
 	for h, node := range t.Hosts {
 		nic := t.Ports[t.NIC(h)]
 		s.hosts = append(s.hosts, host{id: int32(h), fwd: nic.Delay, bwd: nic.Back, node: int32(nic.To), capacity: nic.Capacity,
@@ -335,6 +341,9 @@ func (s *Packet) advance(until algos.Time, stop uint64) {
 			break
 		}
 		s.now = ev.at
+		if s.lookahead {
+			s.prefetchAhead()
+		}
 		if ev.kind == evHostFrame { // most events: kept out of the jump table
 			s.hostFrameArrives(&s.hosts[ev.host])
 			continue

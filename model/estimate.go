@@ -98,7 +98,11 @@ func Estimate(cfg Config) Cost {
 		}
 		p := t.Ports[tp]
 		wire := p.Delay.Seconds() * p.Capacity / frameBits
-		c.BufferMemory += layout.FrameBytes * max(queues[j]+wire+2, ringMin)
+		held := queues[j] + wire + 2
+		c.BufferMemory += layout.FrameBytes * max(held, ringMin)
+		if held > ringMin { // rings that grow leave their first slots behind (startRings)
+			c.BufferMemory += ringMin * float64(unsafe.Sizeof(frame{})+unsafe.Sizeof(queued{}))
+		}
 	}
 	// Hosts: the record and the frames on their links.
 	for h := range t.Hosts {
@@ -206,7 +210,8 @@ type Layout struct {
 	PortBytes float64
 	// FrameBytes is each frame a port may hold at once, queued or on its
 	// link: a port's rings grow to the most frames it held (by doubling:
-	// up to twice that) and never shrink, so a frame counts twice its
+	// up to twice that, and a ring that grows keeps its first 16 slots,
+	// which Estimate counts apart) and never shrink, so a frame counts twice its
 	// queue record and its record on the link (held while it is queued,
 	// then on the wire); with ingress PFC the link it came in by; with a
 	// notification point its record on the way to its receiver; and its
