@@ -181,6 +181,7 @@ func NewPacket(cfg Config) (*Packet, error) {
 		s.startLimiter(l)
 	}
 	s.initTimeline()
+	_ = adviseHeap() // a large network's state is built: a hint, which may be refused
 	return s, nil
 }
 
