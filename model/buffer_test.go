@@ -208,7 +208,7 @@ func TestDynamicThresholdIntegerTestMatchesFloat(t *testing.T) {
 		for _, reserve := range []int{0, 1500} {
 			for used := 0; used <= 30000; used += 250 {
 				for qb := 0; qb <= 40000; qb += 250 {
-					b := &switchBuffer{size: 1 << 40, shared: 30000, reserve: reserve, alpha: alpha, sharedUsed: used}
+					b := &switchBuffer{size: 1 << 30, shared: 30000, reserve: reserve, alpha: alpha, sharedUsed: used}
 					if a := int(alpha); float64(a) == alpha {
 						b.alphaInt = a
 					}

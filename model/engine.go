@@ -39,9 +39,12 @@ type Packet struct {
 	// the events to come (prefetch.go): more than 16,384 streams, a
 	// fabric far larger than the caches or a chain of as many sources.
 	lookahead bool
-	events    uint64 // discrete events handled: releases, arrivals, departures, feedback, timers
-	released  uint64 // frames the hosts' NICs sent
-	done      bool
+	// hugeHeap: the network's hot state outgrows the TLB's reach, and its
+	// memory in use is moved into huge pages as it grows (adviseHeap).
+	hugeHeap bool
+	events   uint64 // discrete events handled: releases, arrivals, departures, feedback, timers
+	released uint64 // frames the hosts' NICs sent
+	done     bool
 
 	delivered []int64       // per limiter, bytes that left the network (dense: counted per frame)
 	statics   int           // the limiters of the network's flows: the summary's sources
@@ -181,7 +184,9 @@ func NewPacket(cfg Config) (*Packet, error) {
 		s.startLimiter(l)
 	}
 	s.initTimeline()
-	_ = adviseHeap() // a large network's state is built: a hint, which may be refused
+	if s.hugeHeap = hugeHeapPays(len(s.ports)); s.hugeHeap {
+		_ = adviseHeap() // its state is built: a hint, which may be refused
+	}
 	return s, nil
 }
 

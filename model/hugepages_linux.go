@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime/metrics"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"unsafe"
@@ -14,69 +15,41 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-const hugePage = 2 << 20
-
-// adviseHugePages asks the kernel to back the whole 2 MB pages within the
-// n bytes at p with huge pages, where transparent huge pages are on for
-// memory that asks (the usual setting): a large fabric's hot arrays are
-// read at random, and a TLB entry then covers 2 MB instead of 4 KB. Memory
-// fresh from the system gets them at its first touch; memory Go recycles
-// is as it was (adviseHeap collapses it). It is a hint, and changes no
-// result. GODEBUG=disablethp=1, the Go runtime's own switch against huge
-// pages, turns it off.
-func adviseHugePages(p unsafe.Pointer, n uintptr) {
-	if !hugePagesDisabled(os.Getenv("GODEBUG")) {
-		_ = madviseHuge(uintptr(p), uintptr(p)+n, false)
+// hugePage is the size of a transparent huge page: 2 MB on x86-64, as the
+// kernel says (on arm64 with 64 KB pages, 512 MB).
+var hugePage = func() uintptr {
+	b, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size")
+	if n, perr := strconv.ParseUint(strings.TrimSpace(string(b)), 10, 64); err == nil && perr == nil && n > 0 && n&(n-1) == 0 {
+		return uintptr(n)
 	}
-}
+	return 2 << 20
+}()
 
 // hugePagesDisabled says whether a GODEBUG setting turns huge pages off.
 func hugePagesDisabled(godebug string) bool {
 	return slices.Contains(strings.Split(godebug, ","), "disablethp=1")
 }
 
-// madviseHuge advises huge pages for the whole 2 MB pages in [lo, hi) and,
-// with collapse, has the kernel move what is already there into them
-// (MADV_COLLAPSE, Linux 6.1 on; a hint like the other, which it takes
-// whatever the system's setting but "never").
-func madviseHuge(lo, hi uintptr, collapse bool) error {
-	beg, end := (lo+hugePage-1)&^(hugePage-1), hi&^(hugePage-1)
-	if end <= beg {
-		return nil
-	}
-	if _, _, e := unix.Syscall(unix.SYS_MADVISE, beg, end-beg, unix.MADV_HUGEPAGE); e != 0 {
-		return e
-	}
-	if collapse {
-		if _, _, e := unix.Syscall(unix.SYS_MADVISE, beg, end-beg, unix.MADV_COLLAPSE); e != 0 {
-			return e
-		}
-	}
-	return nil
-}
-
-// heapLargerThanTLB is the heap's size past which a run asks for huge
-// pages under all of it: the second-level TLB's reach in 4 KB pages
-// (2,048 entries on the build machine's cores, 8 MB). A k = 8 fat-tree's
-// state is below it (4 MB at its peak), k = 16's above (13 MB built).
-const heapLargerThanTLB = 8 << 20
-
+// heapAdvice is what adviseHeap did last: the heap's size then.
 var heapAdvice struct {
 	sync.Mutex
-	done uint64 // the heap's size when it was last advised
+	done uint64
 }
 
-// adviseHeap asks for huge pages under the whole of Go's heap once a
-// large network's state is in it, and has the pages already in use moved
-// into them: on a fabric far beyond the caches every hop reads a dozen
-// lines at random from tens of megabytes (ports, rings, flows,
-// histograms, the agenda), and in 4 KB pages each read misses the TLB as
-// well. Go's runtime asks for none (its heap grows by mappings of its
-// own), so qcnlab advises every private anonymous mapping of the process
-// that holds whole 2 MB pages, once the heap has grown past what was
-// advised by a quarter (a sweep builds many networks at once). It changes
-// no result; GODEBUG=disablethp=1 turns it off. It returns the first
-// refusal, which the run ignores.
+// adviseHeap moves the heap's densely used memory into huge pages: on a
+// fabric far beyond the caches every hop reads a dozen lines at random
+// from tens of megabytes (ports, rings, flows, histograms, the agenda),
+// and in 4 KB pages each read misses the TLB as well. Go's runtime asks
+// for no huge pages, so qcnlab has the kernel collapse (MADV_COLLAPSE,
+// Linux 6.1 on) every huge page's worth of the process's private
+// anonymous memory that is at least three quarters in use (denseRegion):
+// one collapse, not a mark on the mapping, so that memory the runtime
+// later gives back stays given back, and a sparse region, which a
+// collapse would fill, is left as it is. It does the work again only once
+// the heap has grown by a quarter since (a run's state grows as its
+// queues do; a sweep builds many networks at once). It changes no result;
+// GODEBUG=disablethp=1 turns it off. It returns the first refusal, which
+// a run ignores.
 func adviseHeap() error {
 	if hugePagesDisabled(os.Getenv("GODEBUG")) {
 		return nil
@@ -85,38 +58,59 @@ func adviseHeap() error {
 	metrics.Read(sample)
 	heap := sample[0].Value.Uint64()
 	heapAdvice.Lock()
-	defer heapAdvice.Unlock()
-	if heap < heapLargerThanTLB || heap < heapAdvice.done+heapAdvice.done/4 {
+	grown := heap >= heapAdvice.done+heapAdvice.done/4
+	if grown {
+		heapAdvice.done = heap
+	}
+	heapAdvice.Unlock()
+	if !grown {
 		return nil
 	}
-	heapAdvice.done = heap
 	maps, err := os.Open("/proc/self/maps")
 	if err != nil {
 		return err
 	}
 	defer maps.Close()
-	ranges, err := anonymousMappings(maps)
-	var first error
+	ranges, first := anonymousMappings(maps)
+	resident := make([]byte, hugePage/uintptr(os.Getpagesize()))
 	for _, r := range ranges {
-		if e := madviseHuge(r[0], r[1], true); e != nil && first == nil {
-			first = e
+		for beg := (r[0] + hugePage - 1) &^ (hugePage - 1); beg+hugePage <= r[1]; beg += hugePage {
+			if !denseRegion(beg, resident) {
+				continue
+			}
+			if _, _, e := unix.Syscall(unix.SYS_MADVISE, beg, hugePage, unix.MADV_COLLAPSE); e != 0 && first == nil {
+				first = e
+			}
 		}
-	}
-	if first == nil {
-		first = err
 	}
 	return first
 }
 
+// denseRegion says whether at least three quarters of the huge page's
+// worth of memory at beg is resident (mincore; resident has a byte a
+// page).
+func denseRegion(beg uintptr, resident []byte) bool {
+	if _, _, e := unix.Syscall(unix.SYS_MINCORE, beg, hugePage, uintptr(unsafe.Pointer(&resident[0]))); e != 0 {
+		return false
+	}
+	n := 0
+	for _, r := range resident {
+		n += int(r & 1)
+	}
+	return 4*n >= 3*len(resident)
+}
+
 // anonymousMappings lists the private, writable, anonymous mappings in a
-// /proc/PID/maps listing: no file, no name ([stack], [vdso] and the like).
+// /proc/PID/maps listing: those with no name, or a name the process gave
+// an anonymous mapping ("[anon: Go: heap]", where the kernel keeps such
+// names), not a file, [stack], [heap] (the C library's) or the kernel's.
 func anonymousMappings(maps io.Reader) ([][2]uintptr, error) {
 	var out [][2]uintptr
 	sc := bufio.NewScanner(maps)
 	for sc.Scan() {
-		// start-end perms offset dev inode [path]
+		// start-end perms offset dev inode [name]
 		f := strings.Fields(sc.Text())
-		if len(f) != 5 || f[1] != "rw-p" || f[4] != "0" {
+		if len(f) < 5 || f[1] != "rw-p" || f[4] != "0" || len(f) > 5 && !strings.HasPrefix(f[5], "[anon:") {
 			continue
 		}
 		var lo, hi uintptr

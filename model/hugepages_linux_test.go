@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -26,22 +25,25 @@ func TestHugePagesFollowGODEBUG(t *testing.T) {
 	}
 }
 
-// The mappings adviseHeap advises: private, writable and anonymous ones
-// only, not files, stacks or the kernel's pages.
+// The mappings adviseHeap looks at: private, writable and anonymous ones,
+// named by the process ("[anon: Go: heap]") or not; not files, stacks,
+// the C library's heap or the kernel's pages.
 func TestAnonymousMappings(t *testing.T) {
 	maps := `00400000-00c3e000 r-xp 00000000 fe:01 1234567    /usr/bin/qcnlab
-c000000000-c004000000 rw-p 00000000 00:00 0 
-7f3a1c000000-7f3a1c021000 rw-p 00000000 00:00 0 
-7f3a20000000-7f3a20200000 rw-p 00000000 fe:01 42    /tmp/data
-7f3a30000000-7f3a30400000 r--p 00000000 00:00 0 
-7ffd4a1b2000-7ffd4a1d3000 rw-p 00000000 00:00 0                          [stack]
-ffffffffff600000-ffffffffff601000 --xp 00000000 00:00 0                  [vsyscall]
+10000000-14000000 rw-p 00000000 00:00 0 
+14000000-18000000 rw-p 00000000 00:00 0                                  [anon: Go: heap]
+1c000000-1c021000 rw-p 00000000 00:00 0 
+20000000-20200000 rw-p 00000000 fe:01 42    /tmp/data
+30000000-30400000 r--p 00000000 00:00 0 
+31000000-31400000 rw-s 00000000 00:01 7                                  /dev/zero (deleted)
+32000000-32400000 rw-p 00000000 00:00 0                                  [heap]
+7ffd4a1b-7ffd4a1d rw-p 00000000 00:00 0                                  [stack]
 `
 	got, err := anonymousMappings(strings.NewReader(maps))
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := [][2]uintptr{{0xc000000000, 0xc004000000}, {0x7f3a1c000000, 0x7f3a1c021000}}
+	want := [][2]uintptr{{0x10000000, 0x14000000}, {0x14000000, 0x18000000}, {0x1c000000, 0x1c021000}}
 	if !slices.Equal(got, want) {
 		t.Errorf("got %x, want %x", got, want)
 	}
@@ -50,42 +52,82 @@ ffffffffff600000-ffffffffff601000 --xp 00000000 00:00 0                  [vsysca
 	}
 }
 
-// adviseHeap moves a large heap's pages in use into huge pages: 64 MB
-// written in 4 KB pages are then mostly in 2 MB ones (where the kernel
-// can: not with transparent huge pages "never", nor before Linux 6.1).
-func TestAdviseHeapCollapsesTheHeap(t *testing.T) {
+// adviseHeap moves memory in use into huge pages, and only memory mostly
+// in use: 64 MB written whole are then in huge pages, 64 MB with a page
+// written in each huge page's worth stay as they were, not filled out.
+func TestAdviseHeapCollapsesDenseMemoryOnly(t *testing.T) {
 	if hugePagesDisabled(os.Getenv("GODEBUG")) {
 		t.Skip("GODEBUG=disablethp=1")
 	}
-	if on, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled"); err != nil || strings.Contains(string(on), "[never]") {
-		t.Skip("no transparent huge pages here")
+	mode, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
+	if err != nil || !strings.Contains(string(mode), "[madvise]") {
+		t.Skip("transparent huge pages not in madvise mode: memory could not be told apart")
 	}
-	buf := make([]byte, 64<<20)
-	for i := 0; i < len(buf); i += 4096 {
-		buf[i] = 1
+	probeCollapse(t)
+	const size = 64 << 20
+	dense, sparse := mapAnon(t, size), mapAnon(t, size)
+	page := os.Getpagesize()
+	for i := 0; i < size; i += page {
+		dense[i] = 1
 	}
-	addr := uintptr(unsafe.Pointer(&buf[0]))
+	for i := 0; i < size; i += int(hugePage) {
+		sparse[i] = 1
+	}
+	if h := smapsOf(t, dense, "AnonHugePages"); h != 0 {
+		t.Fatalf("%d KB of the mapping in huge pages before any advice", h>>10)
+	}
 	heapAdvice.Lock()
 	heapAdvice.done = 0
 	heapAdvice.Unlock()
-	err := adviseHeap()
-	huge := hugeBytesAt(t, addr)
-	runtime.KeepAlive(buf)
-	if huge >= 32<<20 {
-		return
+	err = adviseHeap()
+	if h := smapsOf(t, dense, "AnonHugePages"); h < size-2*int(hugePage) {
+		t.Errorf("%d MB of 64 MB written whole in huge pages after adviseHeap (%v)", h>>20, err)
 	}
-	if errors.Is(err, unix.EINVAL) || errors.Is(err, unix.EAGAIN) || errors.Is(err, unix.ENOMEM) {
-		t.Skipf("the kernel declined (%v)", err)
+	if h, rss := smapsOf(t, sparse, "AnonHugePages"), smapsOf(t, sparse, "Rss"); h != 0 || rss > size/16 {
+		t.Errorf("64 MB with a page used in each 2 MB: %d KB in huge pages, %d KB resident", h>>10, rss>>10)
 	}
-	t.Fatalf("%d MB of the 64 MB in huge pages after adviseHeap (%v)", huge>>20, err)
 }
 
-// hugeBytesAt is the AnonHugePages of the mapping holding addr.
-func hugeBytesAt(t *testing.T, addr uintptr) int {
+// probeCollapse skips the test where the kernel cannot collapse memory
+// into huge pages (before Linux 6.1) or has none free.
+func probeCollapse(t *testing.T) {
+	m := mapAnon(t, 2*int(hugePage))
+	for i := range m {
+		m[i] = 1
+	}
+	beg := (uintptr(unsafe.Pointer(&m[0])) + hugePage - 1) &^ (hugePage - 1)
+	if _, _, e := unix.Syscall(unix.SYS_MADVISE, beg, hugePage, unix.MADV_COLLAPSE); e != 0 {
+		if errors.Is(e, unix.EINVAL) || errors.Is(e, unix.EAGAIN) || errors.Is(e, unix.ENOMEM) {
+			t.Skipf("the kernel collapses no memory here (%v)", e)
+		}
+		t.Fatal(e)
+	}
+}
+
+// mapAnon maps n bytes of private anonymous memory for the test, between
+// two unmapped huge pages' worth (PROT_NONE), so that the kernel keeps it
+// a mapping of its own, which /proc/self/smaps reports alone.
+func mapAnon(t *testing.T, n int) []byte {
+	g := int(hugePage)
+	r, err := unix.Mmap(-1, 0, n+2*g, unix.PROT_NONE, unix.MAP_PRIVATE|unix.MAP_ANON)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = unix.Munmap(r) })
+	m := r[g : g+n]
+	if err := unix.Mprotect(m, unix.PROT_READ|unix.PROT_WRITE); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// smapsOf is a field of /proc/self/smaps, in bytes, for the mapping m.
+func smapsOf(t *testing.T, m []byte, field string) int {
 	smaps, err := os.ReadFile("/proc/self/smaps")
 	if err != nil {
 		t.Skip(err)
 	}
+	addr := uintptr(unsafe.Pointer(&m[0]))
 	in := false
 	for _, line := range strings.Split(string(smaps), "\n") {
 		var lo, hi uintptr
@@ -95,7 +137,7 @@ func hugeBytesAt(t *testing.T, addr uintptr) int {
 		}
 		var kb int
 		if in {
-			if n, _ := fmt.Sscanf(line, "AnonHugePages: %d kB", &kb); n == 1 {
+			if n, _ := fmt.Sscanf(line, field+": %d kB", &kb); n == 1 {
 				return kb << 10
 			}
 		}

@@ -161,3 +161,23 @@ func portsToHosts(sim *Packet, ft *topo.Topology) []bool {
 	}
 	return toHost
 }
+
+// Huge pages under the heap are asked for from a k = 16 fat-tree on, whose
+// ports and rings outgrow the TLB's reach in 4 KB pages, not for k = 8's.
+func TestHugeHeapPaysFromK16(t *testing.T) {
+	skipUnless64Bit(t)
+	for k, want := range map[int]bool{4: false, 8: false, 16: true, 24: true} {
+		ft, err := topo.FatTree(k, 10e9, 150e3, topo.Uniform(us))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := fabric(noneScheme(t), ft, []Flow{{From: 1, To: 0}})
+		n, err := cfg.network()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := hugeHeapPays(len(n.ports)); got != want {
+			t.Errorf("k = %d (%d ports): huge pages %v, want %v", k, len(n.ports), got, want)
+		}
+	}
+}

@@ -245,6 +245,9 @@ func (s *Packet) takeSample(t algos.Time) {
 	if s.heldAt != nil {
 		s.samplePauses(t)
 	}
+	if s.hugeHeap { // the queues have grown the state, maybe
+		_ = adviseHeap()
+	}
 	if s.cfg.OnSample != nil {
 		s.cfg.OnSample(&s.sample)
 	}

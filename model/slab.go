@@ -2,13 +2,14 @@ package model
 
 import "unsafe"
 
-// hugeSlice makes a slice of n zero values, in huge pages where it is
-// large enough to hold some (adviseHugePages).
+// hugeSlice makes a slice of n zero values, written through, so that
+// its memory is in use at once, whole, and adviseHeap moves it into huge
+// pages with the rest of a large network's state: memory fresh from the
+// system is otherwise mapped page by page as the hops first touch it,
+// and a region mostly untouched stays in small pages.
 func hugeSlice[T any](n int) []T {
 	s := make([]T, n)
-	if n > 0 {
-		adviseHugePages(unsafe.Pointer(&s[0]), uintptr(n)*unsafe.Sizeof(s[0]))
-	}
+	clear(s)
 	return s
 }
 
@@ -36,4 +37,16 @@ func (s *Packet) startRings(n *network) {
 		p.link.buf, links = links[:ringMin:ringMin], links[ringMin:]
 		p.queue.buf, records = records[:ringMin:ringMin], records[ringMin:]
 	}
+}
+
+// hugeHeapPays says whether a network of n ports has hot state enough for
+// huge pages under its heap to pay (adviseHeap): its ports and their
+// rings' first slots, what every hop reads at random, at least half what
+// the cores' second-level TLB covers in 4 KB pages (2,048 entries on the
+// build machine, 8 MB), for the flows, hosts, histograms and agenda add
+// about as much. A k = 16 fat-tree's do (8 MB), k = 8's do not (1 MB).
+func hugeHeapPays(n int) bool {
+	const tlbReach = 8 << 20
+	perPort := unsafe.Sizeof(port{}) + ringMin*(unsafe.Sizeof(frame{})+unsafe.Sizeof(queued{}))
+	return uintptr(n)*perPort >= tlbReach/2
 }
