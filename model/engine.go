@@ -185,7 +185,7 @@ func NewPacket(cfg Config) (*Packet, error) {
 	}
 	s.initTimeline()
 	if s.hugeHeap = hugeHeapPays(len(s.ports)); s.hugeHeap {
-		_ = adviseHeap() // its state is built: a hint, which may be refused
+		_ = adviseHeap(true) // its state is built: a hint, which may be refused
 	}
 	return s, nil
 }

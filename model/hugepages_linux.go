@@ -45,12 +45,12 @@ var heapAdvice struct {
 // anonymous memory that is at least three quarters in use (denseRegion):
 // one collapse, not a mark on the mapping, so that memory the runtime
 // later gives back stays given back, and a sparse region, which a
-// collapse would fill, is left as it is. It does the work again only once
-// the heap has grown by a quarter since (a run's state grows as its
-// queues do; a sweep builds many networks at once). It changes no result;
-// GODEBUG=disablethp=1 turns it off. It returns the first refusal, which
-// a run ignores.
-func adviseHeap() error {
+// collapse would fill, is left as it is. A network just built (built)
+// has it done; a run, again only once the heap has grown by a quarter
+// since it was last done (its state grows as its queues do). It changes
+// no result; GODEBUG=disablethp=1 turns it off. It returns the first
+// refusal, which a run ignores.
+func adviseHeap(built bool) error {
 	if hugePagesDisabled(os.Getenv("GODEBUG")) {
 		return nil
 	}
@@ -58,7 +58,7 @@ func adviseHeap() error {
 	metrics.Read(sample)
 	heap := sample[0].Value.Uint64()
 	heapAdvice.Lock()
-	grown := heap >= heapAdvice.done+heapAdvice.done/4
+	grown := built || heap >= heapAdvice.done+heapAdvice.done/4
 	if grown {
 		heapAdvice.done = heap
 	}

@@ -3,4 +3,4 @@
 package model
 
 // adviseHeap is a no-op where the kernel takes no such advice.
-func adviseHeap() error { return nil }
+func adviseHeap(built bool) error { return nil }

@@ -246,7 +246,7 @@ func (s *Packet) takeSample(t algos.Time) {
 		s.samplePauses(t)
 	}
 	if s.hugeHeap { // the queues have grown the state, maybe
-		_ = adviseHeap()
+		_ = adviseHeap(false)
 	}
 	if s.cfg.OnSample != nil {
 		s.cfg.OnSample(&s.sample)
