@@ -30,10 +30,23 @@ func hugePagesDisabled(godebug string) bool {
 	return slices.Contains(strings.Split(godebug, ","), "disablethp=1")
 }
 
-// heapAdvice is what adviseHeap did last: the heap's size then.
+// hugePagesOff: the system or the user turns huge pages off
+// (transparent huge pages "never", which a collapse would override;
+// GODEBUG=disablethp=1, the Go runtime's own switch against them).
+var hugePagesOff = hugePagesDisabled(os.Getenv("GODEBUG")) || thpNever()
+
+// thpNever says whether the system's transparent huge pages are "never".
+func thpNever() bool {
+	mode, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
+	return err == nil && strings.Contains(string(mode), "[never]")
+}
+
+// heapAdvice is what adviseHeap did last: the heap's size then, and the
+// sample it reads it into.
 var heapAdvice struct {
 	sync.Mutex
-	done uint64
+	done   uint64
+	sample [1]metrics.Sample
 }
 
 // adviseHeap moves the heap's densely used memory into huge pages: on a
@@ -48,16 +61,21 @@ var heapAdvice struct {
 // collapse would fill, is left as it is. A network just built (built)
 // has it done; a run, again only once the heap has grown by a quarter
 // since it was last done (its state grows as its queues do). It changes
-// no result; GODEBUG=disablethp=1 turns it off. It returns the first
-// refusal, which a run ignores.
+// no result (hugePagesOff turns it off). It returns the first refusal,
+// which a run ignores.
+//
+// Memory the runtime later gives back out of a huge page leaves the
+// process's RSS at once but stays the kernel's page until the kernel
+// splits it, under memory pressure: after a k = 24 run, some 10 MB.
 func adviseHeap(built bool) error {
-	if hugePagesDisabled(os.Getenv("GODEBUG")) {
+	if hugePagesOff {
 		return nil
 	}
-	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	heapAdvice.Lock()
+	sample := heapAdvice.sample[:]
+	sample[0].Name = "/memory/classes/heap/objects:bytes"
 	metrics.Read(sample)
 	heap := sample[0].Value.Uint64()
-	heapAdvice.Lock()
 	grown := built || heap >= heapAdvice.done+heapAdvice.done/4
 	if grown {
 		heapAdvice.done = heap

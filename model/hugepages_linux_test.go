@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"runtime"
 	"slices"
 	"strings"
@@ -11,6 +12,8 @@ import (
 	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"qcnlab/model/topo"
 )
 
 // GODEBUG=disablethp=1, the runtime's switch against huge pages, keeps
@@ -57,14 +60,7 @@ func TestAnonymousMappings(t *testing.T) {
 // in use: 64 MB written whole are then in huge pages, 64 MB with a page
 // written in each huge page's worth stay as they were, not filled out.
 func TestAdviseHeapCollapsesDenseMemoryOnly(t *testing.T) {
-	if hugePagesDisabled(os.Getenv("GODEBUG")) {
-		t.Skip("GODEBUG=disablethp=1")
-	}
-	mode, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
-	if err != nil || !strings.Contains(string(mode), "[madvise]") {
-		t.Skip("transparent huge pages not in madvise mode: memory could not be told apart")
-	}
-	probeCollapse(t)
+	skipUnlessCollapsible(t)
 	const size = 64 << 20
 	dense, sparse := mapAnon(t, size), mapAnon(t, size)
 	page := os.Getpagesize()
@@ -77,7 +73,7 @@ func TestAdviseHeapCollapsesDenseMemoryOnly(t *testing.T) {
 	if h := smapsOf(t, dense, "AnonHugePages"); h != 0 {
 		t.Fatalf("%d KB of the mapping in huge pages before any advice", h>>10)
 	}
-	err = adviseHeap(true)
+	err := adviseHeap(true)
 	if h := smapsOf(t, dense, "AnonHugePages"); h < size-2*int(hugePage) {
 		t.Errorf("%d MB of 64 MB written whole in huge pages after adviseHeap (%v)", h>>20, err)
 	}
@@ -101,6 +97,105 @@ func TestAdviseHeapCollapsesDenseMemoryOnly(t *testing.T) {
 		t.Error("a network built: the memory written since not collapsed")
 	}
 	runtime.KeepAlive(live)
+}
+
+// Three quarters of a huge page's worth in use is dense enough to
+// collapse; a page less is not.
+func TestAdviseHeapDensityThreshold(t *testing.T) {
+	skipUnlessCollapsible(t)
+	pages := int(hugePage) / os.Getpagesize()
+	for used, want := range map[int]bool{3 * pages / 4: true, 3*pages/4 - 1: false} {
+		m := mapAnon(t, 2*int(hugePage))
+		beg := int((uintptr(unsafe.Pointer(&m[0]))+hugePage-1)&^(hugePage-1) - uintptr(unsafe.Pointer(&m[0])))
+		for i := range used {
+			m[beg+i*os.Getpagesize()] = 1
+		}
+		_ = adviseHeap(true)
+		if got := smapsOf(t, m, "AnonHugePages") > 0; got != want {
+			t.Errorf("%d of %d pages in use: collapsed %v, want %v", used, pages, got, want)
+		}
+	}
+}
+
+// With huge pages turned off (GODEBUG=disablethp=1, or the system's
+// "never"), nothing is collapsed.
+func TestAdviseHeapOff(t *testing.T) {
+	skipUnlessCollapsible(t)
+	m := mapAnon(t, 16<<20)
+	for i := 0; i < len(m); i += os.Getpagesize() {
+		m[i] = 1
+	}
+	hugePagesOff = true
+	defer func() { hugePagesOff = false }()
+	if _ = adviseHeap(true); smapsOf(t, m, "AnonHugePages") != 0 {
+		t.Error("huge pages turned off, and memory collapsed")
+	}
+}
+
+// A large network built has its state in huge pages, and the rings'
+// first slots, which no frame has reached yet, are in use whole (written
+// through as they are made), so that they are collapsed with the rest.
+// In a process of its own, whose memory no earlier test has touched.
+func TestLargeNetworkBuiltInHugePages(t *testing.T) {
+	if os.Getenv("QCNLAB_HUGE_CHILD") == "" {
+		skipUnlessCollapsible(t)
+		cmd := exec.Command(os.Args[0], "-test.run=^TestLargeNetworkBuiltInHugePages$", "-test.v")
+		cmd.Env = append(os.Environ(), "QCNLAB_HUGE_CHILD=1")
+		out, err := cmd.CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "--- PASS") {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		return
+	}
+	ft, err := topo.FatTree(16, 10e9, 150e3, topo.Uniform(us))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sim, err := NewPacket(fabric(noneScheme(t), ft, Permutation(len(ft.Hosts), 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var slots []frame // the links' first slots, from the first crossed port's on
+	for j := range sim.portStore {
+		if b := sim.portStore[j].link.buf; cap(b) == ringMin {
+			slots = unsafe.Slice(&b[0], (len(sim.portStore)-j)*ringMin)
+			break
+		}
+	}
+	page := uintptr(os.Getpagesize())
+	beg := (uintptr(unsafe.Pointer(&slots[0])) + page - 1) &^ (page - 1)
+	end := (uintptr(unsafe.Pointer(&slots[len(slots)-1]))) &^ (page - 1)
+	resident := make([]byte, (end-beg)/page)
+	if _, _, e := unix.Syscall(unix.SYS_MINCORE, beg, end-beg, uintptr(unsafe.Pointer(&resident[0]))); e != 0 {
+		t.Fatal(e)
+	}
+	in := 0
+	for _, r := range resident {
+		in += int(r & 1)
+	}
+	if in < len(resident)*9/10 {
+		t.Errorf("the links' first slots: %d of %d pages in use before any frame", in, len(resident))
+	}
+	ports := unsafe.Slice((*byte)(unsafe.Pointer(&sim.portStore[0])), len(sim.portStore)*int(unsafe.Sizeof(port{})))
+	if h := smapsOf(t, ports, "AnonHugePages"); h < int(hugePage) {
+		t.Errorf("the mapping holding the ports has %d KB in huge pages", h>>10)
+	}
+}
+
+// skipUnlessCollapsible skips a test where memory collapsed into huge
+// pages could not be told from memory that was not: transparent huge
+// pages not in madvise mode (always: all memory may be huge at once;
+// never: nothing is asked), or a kernel that collapses none (before Linux
+// 6.1, or no huge page free).
+func skipUnlessCollapsible(t *testing.T) {
+	if hugePagesOff {
+		t.Skip("huge pages turned off")
+	}
+	mode, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
+	if err != nil || !strings.Contains(string(mode), "[madvise]") {
+		t.Skip("transparent huge pages not in madvise mode: memory could not be told apart")
+	}
+	probeCollapse(t)
 }
 
 // probeCollapse skips the test where the kernel cannot collapse memory
