@@ -155,13 +155,18 @@ func TestLargeNetworkBuiltInHugePages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var slots []frame // the links' first slots, from the first crossed port's on
+	// The links' first slots: one array, ringMin a crossed port, from the
+	// first crossed port's on.
+	var first *frame
+	crossed := 0
 	for j := range sim.portStore {
 		if b := sim.portStore[j].link.buf; cap(b) == ringMin {
-			slots = unsafe.Slice(&b[0], (len(sim.portStore)-j)*ringMin)
-			break
+			if crossed++; first == nil {
+				first = &b[0]
+			}
 		}
 	}
+	slots := unsafe.Slice(first, crossed*ringMin)
 	page := uintptr(os.Getpagesize())
 	beg := (uintptr(unsafe.Pointer(&slots[0])) + page - 1) &^ (page - 1)
 	end := (uintptr(unsafe.Pointer(&slots[len(slots)-1]))) &^ (page - 1)
