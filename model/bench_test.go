@@ -179,6 +179,7 @@ func TestRealSwitchAllocatesNothingPerFrame(t *testing.T) {
 }
 
 func allocsPerFrame(t *testing.T, config func(testing.TB, algos.Time) Config) {
+	skipAllocationCountsUnderRace(t)
 	allocs := func(d algos.Time) (float64, uint64) {
 		var hops uint64
 		n := testing.AllocsPerRun(1, func() {
@@ -313,6 +314,7 @@ func BenchmarkDumbbellACKRatio(b *testing.B) {
 // allocations (rings that grow, marks at boundaries) and no live heap;
 // QCN over go-back-N as well.
 func TestTransportAllocatesNothingPerFrame(t *testing.T) {
+	skipAllocationCountsUnderRace(t)
 	for _, scheme := range []string{"dctcp", "hpcc", "swift", "timely", "qcn"} {
 		allocs := func(d algos.Time) (float64, uint64, uint64) {
 			var frames, heap uint64
@@ -395,4 +397,14 @@ func BenchmarkFatTreeACKs(b *testing.B) {
 // their contents wait in pools and rings that are reused.
 func TestAckFramesAllocateNothingPerFrame(t *testing.T) {
 	allocsPerFrame(t, func(tb testing.TB, d algos.Time) Config { return fatTreeACKConfig(tb, d, "hpcc", true) })
+}
+
+// skipAllocationCountsUnderRace skips a test that counts allocations per
+// frame under the race detector, where sync.Pool drops a quarter of what
+// it is given at random (fmt's printers, which the set-up uses, among
+// it): the counts of two runs differ by some twenty, whatever the frames.
+func skipAllocationCountsUnderRace(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts vary run to run under the race detector")
+	}
 }

@@ -1,0 +1,6 @@
+//go:build !race
+
+package model
+
+// raceEnabled: the tests run under the race detector.
+const raceEnabled = false
