@@ -153,11 +153,19 @@ func TestStreamQueueMatchesAReferenceQueue(t *testing.T) {
 	for _, p := range []agendaPattern{
 		{n: 1, delay: coarse, others: 30, steps: 2000},
 		{n: 2, delay: coarse, past: true, others: 30, steps: 5000},
+		{n: 3, delay: coarse, past: true, others: 30, steps: 5000},
+		{n: 4, delay: coarse, past: true, others: 30, steps: 5000},
+		{n: 5, delay: coarse, past: true, others: 40, steps: 10000},
 		{n: 17, delay: coarse, past: true, others: 50, steps: 20000},
 		{n: 17, delay: wide, past: true, others: 50, steps: 20000},
+		{n: 65, delay: coarse, past: true, others: 50, steps: 20000},
 		{n: 300, delay: frameDelay, others: 5, steps: 50000},
 		{n: 300, delay: wide, past: true, others: 20, steps: 50000},
+		{n: 1000, delay: coarse, past: true, others: 30, steps: 50000},
+		{n: 1000, delay: frameDelay, others: 5, steps: 50000},
 		{n: 3000, delay: frameDelay, past: true, others: 3, steps: 100000},
+		{n: 4097, delay: coarse, past: true, others: 20, steps: 50000},
+		{n: treeMax, delay: frameDelay, others: 10, steps: 50000},
 		{n: 55296, delay: frameDelay, others: 3, steps: 200000},
 	} {
 		p.seedKey = 3
@@ -165,6 +173,66 @@ func TestStreamQueueMatchesAReferenceQueue(t *testing.T) {
 		if p.n <= treeMax {
 			p.tree = true
 			p.run(t)
+		}
+	}
+}
+
+// Every node of a tree above the leaves holds the earliest of its
+// children's keys, and a node without children (above leaves past the
+// last slot) holds the empty key, after every step of the engine's
+// patterns, over trees of one level to several, full and cut short.
+func TestStreamTreeNodesHoldTheirChildrensWinner(t *testing.T) {
+	empty := streamKey{at: algos.Never, seqSlot: 1<<slotBits - 1}
+	for _, n := range []int{1, 2, 3, 4, 5, 6, 16, 17, 21, 64, 85, 100, 1000, 1025} {
+		var seq uint64
+		var q streamQueue
+		q.setup(n, &seq, true)
+		r := rand.New(rand.NewPCG(uint64(n), 7))
+		for step := range 20 * n {
+			slot := r.IntN(n)
+			switch r.IntN(5) {
+			case 0:
+				q.set(slot, algos.Never)
+			default:
+				q.set(slot, algos.Time(r.IntN(max(n/2, 3)))*algos.Nanosecond) // ties, often
+			}
+			if step%7 != 0 && step != 20*n-1 {
+				continue
+			}
+			for i := treeRoot; i < q.firstLeaf; i++ {
+				want, first := empty, treeArity*(i-treeRoot+1)
+				for c := first; c < first+treeArity && c < len(q.nodes); c++ {
+					if c == first || q.nodes[c].before(want) {
+						want = q.nodes[c]
+					}
+				}
+				if q.nodes[i] != want {
+					t.Fatalf("n=%d step %d: node %d holds %+v, want its children's winner %+v", n, step, i, q.nodes[i], want)
+				}
+			}
+			if got := q.top(); got != q.nodes[treeRoot] {
+				t.Fatalf("n=%d: top %+v, not the root %+v", n, got, q.nodes[treeRoot])
+			}
+		}
+	}
+}
+
+// A tree's groups of siblings each fill one cache line: the nodes start
+// one, whatever their number (and so the allocation's size class).
+func TestStreamTreeGroupsAreCacheLines(t *testing.T) {
+	const line = treeArity * unsafe.Sizeof(streamKey{})
+	if line != 64 {
+		t.Errorf("a group of siblings is %d bytes, not a cache line", line)
+	}
+	for n := 1; n <= 3000; n++ {
+		var seq uint64
+		var q streamQueue
+		q.setup(n, &seq, true)
+		if a := uintptr(unsafe.Pointer(&q.nodes[0])); a%line != 0 {
+			t.Fatalf("%d slots: the nodes start at %#x, not at a cache line", n, a)
+		}
+		if len(q.nodes)%treeArity != 0 || q.firstLeaf+n > len(q.nodes) || q.firstLeaf%treeArity != 0 && q.firstLeaf != treeRoot {
+			t.Fatalf("%d slots: %d nodes, leaves from %d: the bottom level is not whole groups", n, len(q.nodes), q.firstLeaf)
 		}
 	}
 }
@@ -264,6 +332,7 @@ func eventStream(a *agenda, ev *event) int {
 
 func BenchmarkAgendaDumbbell(b *testing.B)  { benchmarkAgenda(b, 10, 1) }
 func BenchmarkAgendaFatTree8(b *testing.B)  { benchmarkAgenda(b, 128, 640) }
+func BenchmarkAgendaFatTree16(b *testing.B) { benchmarkAgenda(b, 1024, 5120) }
 func BenchmarkAgendaFatTree24(b *testing.B) { benchmarkAgenda(b, 3456, 17280) }
 
 // TestAgendaOrdersServicesAmongStreams drives an agenda's streams and its
@@ -383,11 +452,12 @@ func TestAgendaTiesRunInTheOrderScheduled(t *testing.T) {
 func TestAgendaMemoryWithinItsEstimate(t *testing.T) {
 	held := func(q *streamQueue) float64 {
 		key := float64(unsafe.Sizeof(streamKey{}))
-		front := cap(q.front)
+		front, nodes := cap(q.front), cap(q.nodes)
 		if q.nodes != nil {
-			front = 0 // the root, one of the nodes
+			front = 0         // the root, one of the nodes
+			nodes += treeRoot // and the most alignedKeys skips
 		}
-		return key*float64(cap(q.nodes)+cap(q.keys)+front+cap(q.scratch)) +
+		return key*float64(nodes+cap(q.keys)+front+cap(q.scratch)) +
 			float64(unsafe.Sizeof(keyChunk{}))*float64(cap(q.chunks)) + float64(unsafe.Sizeof(uint32(0)))*float64(cap(q.next))
 	}
 	for _, c := range []struct {
