@@ -456,12 +456,12 @@ func alignedKeys(n int) []streamKey {
 // earlier plays a match between keys a and b, (time, seqSlot), without a
 // branch: they compare as 128-bit numbers (a time is never negative), whose
 // borrow selects the winner with two conditional moves.
-func earlier(aAt, aSeq, bAt, bSeq uint64) (uint64, uint64) {
-	_, borrow := bits.Sub64(bSeq, aSeq, 0)
-	if _, borrow = bits.Sub64(bAt, aAt, borrow); borrow != 0 { // b wins
-		aAt, aSeq = bAt, bSeq // (an assignment, which compiles to CMOVs, where a return branches)
+func earlier(a, b streamKey) streamKey {
+	_, borrow := bits.Sub64(b.seqSlot, a.seqSlot, 0)
+	if d, _ := bits.Sub64(uint64(b.at), uint64(a.at), borrow); int64(d) < 0 { // b wins
+		a = b // (an assignment, which compiles to CMOVs, where a return branches)
 	}
-	return aAt, aSeq
+	return a
 }
 
 // agendaEstimate is the most the queues of an agenda for hosts and ports
@@ -523,40 +523,39 @@ func (q *streamQueue) set(slot int, at algos.Time) uint64 {
 
 // setSeq gives stream slot the key at with the sequence number seq.
 func (q *streamQueue) setSeq(slot int, at algos.Time, seq uint64) {
-	if nodes := q.nodes; nodes != nil {
-		// Each match is played without a branch (earlier), for its outcome
-		// is a coin toss the branch predictor would lose half the time. At
-		// each level the siblings play among themselves, off the path of
-		// the climbing key, which then plays their winner: one match a
-		// level on the path from the leaf to the root. The climb walks
-		// byte offsets into the nodes, checked once: every offset it takes
-		// is at most the last of the leaf's group (a sibling's or a
-		// parent's), which indexing would check again at every read.
-		const size = unsafe.Sizeof(streamKey{})
-		leaf := uintptr(q.firstLeaf + slot)
-		last := leaf | (treeArity - 1)
-		base := unsafe.Pointer(&nodes[last])
-		base = unsafe.Add(base, -int(last*size)) // &nodes[0]
-		read := func(o uintptr) (uint64, uint64) {
-			k := (*streamKey)(unsafe.Add(base, o))
-			return uint64(k.at), k.seqSlot
-		}
-		aAt, aSeq := uint64(at), seq<<slotBits|uint64(slot)
-		o := leaf * size
-		*(*streamKey)(unsafe.Add(base, o)) = streamKey{at: algos.Time(aAt), seqSlot: aSeq}
-		for o >= treeArity*size { // below the root's group
-			// a is the winner below o; play it against its siblings'.
-			s1At, s1Seq := read(o ^ size)
-			s2At, s2Seq := read(o ^ 2*size)
-			s3At, s3Seq := read(o ^ 3*size)
-			sAt, sSeq := earlier(s2At, s2Seq, s3At, s3Seq)
-			sAt, sSeq = earlier(s1At, s1Seq, sAt, sSeq)
-			aAt, aSeq = earlier(aAt, aSeq, sAt, sSeq)
-			o = parentOffset(o)
-			*(*streamKey)(unsafe.Add(base, o)) = streamKey{at: algos.Time(aAt), seqSlot: aSeq}
-		}
+	nodes := q.nodes
+	if nodes == nil {
+		q.setHeap(slot, at, seq)
 		return
 	}
+	// Each match is played without a branch (earlier), for its outcome is
+	// a coin toss the branch predictor would lose half the time. At each
+	// level the siblings play among themselves, off the path of the
+	// climbing key, which then plays their winner: one match a level on
+	// the path from the leaf to the root. The climb walks byte offsets
+	// into the nodes, checked once: every offset it takes is at most the
+	// last of the leaf's group (a sibling's or a parent's), which indexing
+	// would check again at every read.
+	const size = unsafe.Sizeof(streamKey{})
+	leaf := uintptr(q.firstLeaf + slot)
+	last := leaf | (treeArity - 1)
+	base := unsafe.Add(unsafe.Pointer(&nodes[last]), -int(last*size)) // &nodes[0]
+	node := func(o uintptr) *streamKey { return (*streamKey)(unsafe.Add(base, o)) }
+	a := streamKey{at: at, seqSlot: seq<<slotBits | uint64(slot)}
+	o := leaf * size
+	*node(o) = a
+	for o >= treeArity*size { // below the root's group
+		// a is the winner below o; play it against its siblings'.
+		a = earlier(a, earlier(*node(o ^ size), earlier(*node(o ^ 2*size), *node(o ^ 3*size))))
+		o = parentOffset(o)
+		*node(o) = a
+	}
+}
+
+// setHeap is setSeq in a radix heap, out of line: the tree's climb, which
+// setSeq's callers take inline, is the hot path of every fabric up to
+// treeMax streams.
+func (q *streamQueue) setHeap(slot int, at algos.Time, seq uint64) {
 	k := streamKey{at: at, seqSlot: seq<<slotBits | uint64(slot)}
 	old := &q.keys[slot]
 	if old.at != algos.Never {
