@@ -95,7 +95,7 @@ func (a *agenda) init(hosts, ports int, receivers bool) {
 	*a = agenda{hosts: int32(hosts), ports: int32(ports), milestone: algos.Never, sample: algos.Never, timeline: algos.Never}
 	a.streams.init(n, &a.seq)
 	if a.streams.nodes != nil {
-		a.root = &a.streams.nodes[treeRoot]
+		a.root = &a.streams.nodes[1]
 	}
 	a.services.init(ports, &a.seq)
 	a.svcAt = algos.Never
@@ -329,22 +329,22 @@ func (h *eventHeap) peek() *event {
 // the cache, where the radix heap's sort of each bucket into the front
 // loses about a branch a key and its buckets' chunks miss the cache.
 type streamQueue struct {
-	nodes     []streamKey // the tree, if any (treeShape); empty leaves are Never
-	firstLeaf int         // slot 0's leaf
-	keys      []streamKey // each slot's key, at Never if it has none
-	front     []streamKey // keys at or before base, in order from head
-	head      int
-	ready     int    // front[head:ready] are current keys (no stale one among them)
-	stale     int    // keys held for slots re-keyed since
-	base      uint64 // a biased time (signBit)
-	levels    uint32 // bit l: a bucket of level l holds keys
-	used      [radixLevels][radixWidth / 64]uint64
-	buckets   [radixLevels * radixWidth]keyList
-	chunks    []keyChunk // the buckets' keys; chunks[0] is none
-	next      []uint32   // each chunk's next in its list
-	free      uint32     // a list of unused chunks, 0 if none
-	count     *uint64
-	scratch   []streamKey // purge's
+	nodes   []streamKey // the tree, if any: nodes[1] is the root, leaves start at size; empty leaves are Never
+	size    int
+	keys    []streamKey // each slot's key, at Never if it has none
+	front   []streamKey // keys at or before base, in order from head
+	head    int
+	ready   int    // front[head:ready] are current keys (no stale one among them)
+	stale   int    // keys held for slots re-keyed since
+	base    uint64 // a biased time (signBit)
+	levels  uint32 // bit l: a bucket of level l holds keys
+	used    [radixLevels][radixWidth / 64]uint64
+	buckets [radixLevels * radixWidth]keyList
+	chunks  []keyChunk // the buckets' keys; chunks[0] is none
+	next    []uint32   // each chunk's next in its list
+	free    uint32     // a list of unused chunks, 0 if none
+	count   *uint64
+	scratch []streamKey // purge's
 }
 
 // keyList is a bucket's keys, in a list of chunks: the memory held
@@ -409,61 +409,6 @@ const maxStreams = 1 << slotBits
 // pairs, 0.93-1.13 of the heap's CPU time, median 1.05).
 const treeMax = 1 << 14
 
-// The tree is 4-ary, laid out level by level from the root, with the
-// root's index treeRoot: the children of node i are nodes
-// treeArity*(i-treeRoot+1) to treeArity*(i-treeRoot+2)-1, a group of four
-// 16-byte keys, which the nodes' alignment (alignedKeys) puts in one
-// 64-byte cache line. A climb touches one line a level, in half as many
-// levels as a binary tree has.
-const (
-	treeArity = 4
-	treeRoot  = treeArity - 1 // nodes[0:treeRoot] are unused: the root's group is its own
-)
-
-// treeShape is the index of the first leaf and the number of nodes of a tree
-// over n leaves: the fewest levels that have room for n, the leaves at the
-// bottom one (the nodes above the leaves past n are never keyed, and stay
-// Never), and the bottom level cut after the group of the last leaf.
-func treeShape(n int) (firstLeaf, length int) {
-	firstLeaf, width := treeRoot, 1
-	for width < n {
-		firstLeaf += width
-		width *= treeArity
-	}
-	length = firstLeaf + max(n, 1)
-	return firstLeaf, (length + treeArity - 1) &^ (treeArity - 1)
-}
-
-// parentOffset is the byte offset of the parent of the node at byte
-// offset o, below the root's group.
-func parentOffset(o uintptr) uintptr {
-	const size = unsafe.Sizeof(streamKey{})
-	var _ [1]struct{} = [size&(size-1) + 1]struct{}{}           // a power of two: o ^ size
-	var _ [1]struct{} = [treeArity&(treeArity-1) + 1]struct{}{} // and so is the arity
-	return o/treeArity&^(size-1) + (treeArity-2)*size           // node o/size/treeArity + treeArity - 2
-}
-
-// alignedKeys returns n keys whose first starts a cache line (64 bytes,
-// a group of four): it allocates treeRoot more, and starts from the first
-// of them so aligned.
-func alignedKeys(n int) []streamKey {
-	const size, line = unsafe.Sizeof(streamKey{}), treeArity * unsafe.Sizeof(streamKey{})
-	buf := make([]streamKey, n+treeRoot)
-	skip := (line - uintptr(unsafe.Pointer(&buf[0]))%line) % line / size
-	return buf[skip : skip+uintptr(n) : skip+uintptr(n)]
-}
-
-// earlier plays a match between keys a and b, (time, seqSlot), without a
-// branch: they compare as 128-bit numbers (a time is never negative), whose
-// borrow selects the winner with two conditional moves.
-func earlier(a, b streamKey) streamKey {
-	_, borrow := bits.Sub64(b.seqSlot, a.seqSlot, 0)
-	if d, _ := bits.Sub64(uint64(b.at), uint64(a.at), borrow); int64(d) < 0 { // b wins
-		a = b // (an assignment, which compiles to CMOVs, where a return branches)
-	}
-	return a
-}
-
 // agendaEstimate is the most the queues of an agenda for hosts and ports
 // hold, receivers followed or not: the load-time estimate's share for it
 // (TestAgendaMemoryWithinItsEstimate).
@@ -478,8 +423,7 @@ func agendaEstimate(hosts, ports int) float64 {
 func agendaMemory(n int) float64 {
 	key := float64(unsafe.Sizeof(streamKey{}))
 	if n <= treeMax {
-		_, length := treeShape(n)
-		return key * float64(length+treeRoot)
+		return 2 * key * float64(uint64(1)<<bits.Len64(uint64(n)))
 	}
 	held := float64(2*n + 1024 + radixLevels*radixWidth*chunkKeys)
 	front, scratch := float64(2*n), float64(n)
@@ -494,13 +438,15 @@ func (q *streamQueue) init(n int, count *uint64) { q.setup(n, count, n <= treeMa
 func (q *streamQueue) setup(n int, count *uint64, tree bool) {
 	*q = streamQueue{count: count}
 	if tree {
-		var length int
-		q.firstLeaf, length = treeShape(n)
-		q.nodes = alignedKeys(length)
+		q.size = 1
+		for q.size < n {
+			q.size *= 2
+		}
+		q.nodes = make([]streamKey, 2*q.size)
 		for i := range q.nodes {
 			q.nodes[i] = streamKey{at: algos.Never, seqSlot: 1<<slotBits - 1}
 		}
-		q.front, q.ready = q.nodes[treeRoot:treeRoot+1:treeRoot+1], 1 // the root, always current
+		q.front, q.ready = q.nodes[1:2:2], 1 // the root, always current
 		return
 	}
 	q.keys = make([]streamKey, n)
@@ -523,39 +469,47 @@ func (q *streamQueue) set(slot int, at algos.Time) uint64 {
 
 // setSeq gives stream slot the key at with the sequence number seq.
 func (q *streamQueue) setSeq(slot int, at algos.Time, seq uint64) {
-	nodes := q.nodes
-	if nodes == nil {
-		q.setHeap(slot, at, seq)
+	if nodes := q.nodes; nodes != nil {
+		// Each match is played without a branch, for its outcome is a
+		// coin toss the branch predictor would lose half the time: the
+		// keys compare as 128-bit numbers (time, then sequence), and the
+		// sign of their difference selects the winner (two conditional
+		// moves). A time is never negative, so the difference of two
+		// times, less the sequence's borrow, cannot overflow; the borrow
+		// out of it says the same, but Go makes a number of it before
+		// testing it (two more instructions on every match's path). The
+		// climb walks byte offsets into the nodes, checked once: every
+		// offset it takes is below the leaf's (a sibling's or a
+		// parent's), which indexing would check again at every level, a
+		// third of the climb's instructions.
+		//
+		// A 4-ary tree (each group of siblings one aligned cache line:
+		// half the levels, half the lines a climb writes) measured
+		// slower, with the same matches: at k = 16 a median 1.21 times
+		// this tree's CPU time (0.87-2.13, 44 alternating rounds), at
+		// k = 8 1.00-1.08 (the medians of three sets of rounds). Under
+		// cachegrind it ran a quarter more of the agenda's instructions
+		// (three matches a level) for half its first-level write misses.
+		const size = unsafe.Sizeof(streamKey{})
+		var _ [1]struct{} = [size&(size-1) + 1]struct{}{} // a power of two: o^size, o>>1&^(size-1)
+		leaf := uintptr(q.size + slot)
+		base := unsafe.Pointer(&nodes[leaf])
+		base = unsafe.Add(base, -int(leaf*size)) // &nodes[0]
+		aAt, aSeq := uint64(at), seq<<slotBits|uint64(slot)
+		o := leaf * size
+		*(*streamKey)(unsafe.Add(base, o)) = streamKey{at: at, seqSlot: aSeq}
+		for ; o > size; o = o >> 1 &^ (size - 1) {
+			// a is the winner below o; play it against its sibling b.
+			b := (*streamKey)(unsafe.Add(base, o^size))
+			bAt, bSeq := uint64(b.at), b.seqSlot
+			_, borrow := bits.Sub64(bSeq, aSeq, 0)
+			if d, _ := bits.Sub64(bAt, aAt, borrow); int64(d) < 0 { // b wins
+				aAt, aSeq = bAt, bSeq
+			}
+			*(*streamKey)(unsafe.Add(base, o>>1&^(size-1))) = streamKey{at: algos.Time(aAt), seqSlot: aSeq}
+		}
 		return
 	}
-	// Each match is played without a branch (earlier), for its outcome is
-	// a coin toss the branch predictor would lose half the time. At each
-	// level the siblings play among themselves, off the path of the
-	// climbing key, which then plays their winner: one match a level on
-	// the path from the leaf to the root. The climb walks byte offsets
-	// into the nodes, checked once: every offset it takes is at most the
-	// last of the leaf's group (a sibling's or a parent's), which indexing
-	// would check again at every read.
-	const size = unsafe.Sizeof(streamKey{})
-	leaf := uintptr(q.firstLeaf + slot)
-	last := leaf | (treeArity - 1)
-	base := unsafe.Add(unsafe.Pointer(&nodes[last]), -int(last*size)) // &nodes[0]
-	node := func(o uintptr) *streamKey { return (*streamKey)(unsafe.Add(base, o)) }
-	a := streamKey{at: at, seqSlot: seq<<slotBits | uint64(slot)}
-	o := leaf * size
-	*node(o) = a
-	for o >= treeArity*size { // below the root's group
-		// a is the winner below o; play it against its siblings'.
-		a = earlier(a, earlier(*node(o ^ size), earlier(*node(o ^ 2*size), *node(o ^ 3*size))))
-		o = parentOffset(o)
-		*node(o) = a
-	}
-}
-
-// setHeap is setSeq in a radix heap, out of line: the tree's climb, which
-// setSeq's callers take inline, is the hot path of every fabric up to
-// treeMax streams.
-func (q *streamQueue) setHeap(slot int, at algos.Time, seq uint64) {
 	k := streamKey{at: at, seqSlot: seq<<slotBits | uint64(slot)}
 	old := &q.keys[slot]
 	if old.at != algos.Never {

@@ -177,12 +177,10 @@ func TestStreamQueueMatchesAReferenceQueue(t *testing.T) {
 	}
 }
 
-// Every node of a tree above the leaves holds the earliest of its
-// children's keys, and a node without children (above leaves past the
-// last slot) holds the empty key, after every step of the engine's
-// patterns, over trees of one level to several, full and cut short.
+// Every node of a tree above the leaves holds the earliest of its two
+// children's keys after every step of the engine's patterns, over trees
+// of one level to several, full and not, with many ties in time.
 func TestStreamTreeNodesHoldTheirChildrensWinner(t *testing.T) {
-	empty := streamKey{at: algos.Never, seqSlot: 1<<slotBits - 1}
 	for _, n := range []int{1, 2, 3, 4, 5, 6, 16, 17, 21, 64, 85, 100, 1000, 1025} {
 		var seq uint64
 		var q streamQueue
@@ -199,41 +197,42 @@ func TestStreamTreeNodesHoldTheirChildrensWinner(t *testing.T) {
 			if step%7 != 0 && step != 20*n-1 {
 				continue
 			}
-			for i := treeRoot; i < q.firstLeaf; i++ {
-				want, first := empty, treeArity*(i-treeRoot+1)
-				for c := first; c < first+treeArity && c < len(q.nodes); c++ {
-					if c == first || q.nodes[c].before(want) {
-						want = q.nodes[c]
-					}
+			for i := 1; i < q.size; i++ {
+				want := q.nodes[2*i]
+				if q.nodes[2*i+1].before(want) {
+					want = q.nodes[2*i+1]
 				}
 				if q.nodes[i] != want {
 					t.Fatalf("n=%d step %d: node %d holds %+v, want its children's winner %+v", n, step, i, q.nodes[i], want)
 				}
 			}
-			if got := q.top(); got != q.nodes[treeRoot] {
-				t.Fatalf("n=%d: top %+v, not the root %+v", n, got, q.nodes[treeRoot])
+			if got := q.top(); got != q.nodes[1] {
+				t.Fatalf("n=%d: top %+v, not the root %+v", n, got, q.nodes[1])
 			}
 		}
 	}
 }
 
-// A tree's groups of siblings each fill one cache line: the nodes start
-// one, whatever their number (and so the allocation's size class).
-func TestStreamTreeGroupsAreCacheLines(t *testing.T) {
-	const line = treeArity * unsafe.Sizeof(streamKey{})
-	if line != 64 {
-		t.Errorf("a group of siblings is %d bytes, not a cache line", line)
+// A tree orders keys at the ends of time's range (0, Never and next to
+// them), where the difference of two times is largest, and ties there.
+func TestStreamTreeOrdersTheExtremesOfTime(t *testing.T) {
+	times := []algos.Time{algos.Never - 1, 0, algos.Never - 1, 1 << 62, 0, 1<<62 + 1, algos.Never - 2, 1, 0, algos.Never - 1}
+	var seq uint64
+	var q streamQueue
+	q.setup(len(times), &seq, true)
+	ref := refQueue{cur: make([]refKey, len(times))}
+	for i, at := range times {
+		ref.set(i, at, q.set(i, at))
 	}
-	for n := 1; n <= 3000; n++ {
-		var seq uint64
-		var q streamQueue
-		q.setup(n, &seq, true)
-		if a := uintptr(unsafe.Pointer(&q.nodes[0])); a%line != 0 {
-			t.Fatalf("%d slots: the nodes start at %#x, not at a cache line", n, a)
+	for range times {
+		got, want := q.top(), ref.top()
+		if got.at != want.at || got.slot() != want.slot {
+			t.Fatalf("top at %d slot %d, want at %d slot %d", got.at, got.slot(), want.at, want.slot)
 		}
-		if len(q.nodes)%treeArity != 0 || q.firstLeaf+n > len(q.nodes) || q.firstLeaf%treeArity != 0 && q.firstLeaf != treeRoot {
-			t.Fatalf("%d slots: %d nodes, leaves from %d: the bottom level is not whole groups", n, len(q.nodes), q.firstLeaf)
-		}
+		ref.set(want.slot, algos.Never, q.set(want.slot, algos.Never))
+	}
+	if got := q.top(); got.at != algos.Never {
+		t.Errorf("top at %d slot %d after all, want none", got.at, got.slot())
 	}
 }
 
@@ -452,12 +451,11 @@ func TestAgendaTiesRunInTheOrderScheduled(t *testing.T) {
 func TestAgendaMemoryWithinItsEstimate(t *testing.T) {
 	held := func(q *streamQueue) float64 {
 		key := float64(unsafe.Sizeof(streamKey{}))
-		front, nodes := cap(q.front), cap(q.nodes)
+		front := cap(q.front)
 		if q.nodes != nil {
-			front = 0         // the root, one of the nodes
-			nodes += treeRoot // and the most alignedKeys skips
+			front = 0 // the root, one of the nodes
 		}
-		return key*float64(nodes+cap(q.keys)+front+cap(q.scratch)) +
+		return key*float64(cap(q.nodes)+cap(q.keys)+front+cap(q.scratch)) +
 			float64(unsafe.Sizeof(keyChunk{}))*float64(cap(q.chunks)) + float64(unsafe.Sizeof(uint32(0)))*float64(cap(q.next))
 	}
 	for _, c := range []struct {
