@@ -181,3 +181,35 @@ func TestHugeHeapPaysFromK16(t *testing.T) {
 		}
 	}
 }
+
+// TestPortRingsStartSmall checks that a port's queue and link start with
+// few slots, carved from the shared arrays: a ring cycles through all
+// its slots, so on a fabric larger than the caches each slot a port has
+// is in the working set, and three ports in four never hold more than
+// four frames. A port that holds more grows its rings by doubling.
+func TestPortRingsStartSmall(t *testing.T) {
+	skipUnless64Bit(t)
+	const line = 64
+	if first := ringMin * (unsafe.Sizeof(frame{}) + unsafe.Sizeof(queued{})); first > 4*line {
+		t.Errorf("a port's rings start with %d bytes of slots, more than four cache lines", first)
+	}
+	sim, err := NewPacket(fabric(noneScheme(t), fatTree4(t, 150e3), []Flow{{From: 1, To: 0}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := sim.ports[sim.lims[0].route[0]]
+	if cap(p.link.buf) != ringMin || cap(p.queue.buf) != ringMin {
+		t.Fatalf("the first port's rings start with %d and %d slots, want %d", cap(p.link.buf), cap(p.queue.buf), ringMin)
+	}
+	for i := range ringMin + 1 {
+		p.link.push(frame{lim: int32(i)})
+	}
+	if cap(p.link.buf) != 2*ringMin {
+		t.Errorf("a ring of %d slots grew to %d, want %d", ringMin, cap(p.link.buf), 2*ringMin)
+	}
+	for i := range ringMin + 1 {
+		if got := p.link.pop().lim; got != int32(i) {
+			t.Fatalf("frame %d came out of the grown ring as %d", i, got)
+		}
+	}
+}

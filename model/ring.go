@@ -55,7 +55,7 @@ func (r *ring[T]) drop() {
 func (r *ring[T]) clear() { r.head, r.n = 0, 0 }
 
 func (r *ring[T]) grow() {
-	size := max(16, 2*len(r.buf))
+	size := max(ringMin, 2*len(r.buf))
 	buf := make([]T, size)
 	for i := 0; i < r.n; i++ {
 		buf[i] = r.buf[(r.head+i)&(len(r.buf)-1)]

@@ -15,7 +15,7 @@ func hugeSlice[T any](n int) []T {
 
 // startRings gives the queue and the link of every port that frames may
 // cross (queueBounds, as Estimate counts them) their first ringMin slots,
-// which most never outgrow, from two arrays in the ports' order:
+// which three in four never outgrow, from two arrays in the ports' order:
 // neighbouring ports' slots are neighbours, and on a large fabric, whose
 // hops read them at random, they sit in huge pages (hugeSlice). A ring
 // that grows moves to a buffer of its own (ring.grow), as it did from

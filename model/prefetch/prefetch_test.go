@@ -1,6 +1,7 @@
 package prefetch
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 	"unsafe"
@@ -62,4 +63,40 @@ func TestLineNeverFaults(t *testing.T) {
 	Line(nil)
 	var x int
 	Line(unsafe.Pointer(&x))
+}
+
+// BenchmarkDependentReads is the machine's memory as a large fabric's
+// hop meets it: reads of 64-byte records at random from a working set of
+// the size named, each naming the next (a random cycle over all of
+// them), so that each waits for the one before, as a hop's reads of a
+// port, its frame and the port that frame enters do. It reports the
+// nanoseconds a read takes: the step from a size that the caches hold
+// to one they do not is what a fabric's hot state meets as it grows
+// (the README's cost per frame-hop by fabric size).
+func BenchmarkDependentReads(b *testing.B) {
+	type record struct {
+		next int64
+		_    [7]int64
+	}
+	for _, mb := range []int{1, 2, 3, 4, 8, 32, 128} {
+		b.Run(fmt.Sprintf("%dMB", mb), func(b *testing.B) {
+			data := make([]record, mb<<20/int(unsafe.Sizeof(record{})))
+			r := rand.New(rand.NewPCG(1, uint64(mb)))
+			cycle := r.Perm(len(data))
+			for i, j := range cycle {
+				data[j].next = int64(cycle[(i+1)%len(cycle)])
+			}
+			const reads = 1 << 20
+			at := int64(cycle[0])
+			for b.Loop() {
+				for range reads {
+					at = data[at].next
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*reads), "ns/read")
+			if at < 0 {
+				b.Fatal("a record names no record")
+			}
+		})
+	}
 }
