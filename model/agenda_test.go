@@ -153,11 +153,19 @@ func TestStreamQueueMatchesAReferenceQueue(t *testing.T) {
 	for _, p := range []agendaPattern{
 		{n: 1, delay: coarse, others: 30, steps: 2000},
 		{n: 2, delay: coarse, past: true, others: 30, steps: 5000},
+		{n: 3, delay: coarse, past: true, others: 30, steps: 5000},
+		{n: 4, delay: coarse, past: true, others: 30, steps: 5000},
+		{n: 5, delay: coarse, past: true, others: 40, steps: 10000},
 		{n: 17, delay: coarse, past: true, others: 50, steps: 20000},
 		{n: 17, delay: wide, past: true, others: 50, steps: 20000},
+		{n: 65, delay: coarse, past: true, others: 50, steps: 20000},
 		{n: 300, delay: frameDelay, others: 5, steps: 50000},
 		{n: 300, delay: wide, past: true, others: 20, steps: 50000},
+		{n: 1000, delay: coarse, past: true, others: 30, steps: 50000},
+		{n: 1000, delay: frameDelay, others: 5, steps: 50000},
 		{n: 3000, delay: frameDelay, past: true, others: 3, steps: 100000},
+		{n: 4097, delay: coarse, past: true, others: 20, steps: 50000},
+		{n: treeMax, delay: frameDelay, others: 10, steps: 50000},
 		{n: 55296, delay: frameDelay, others: 3, steps: 200000},
 	} {
 		p.seedKey = 3
@@ -166,6 +174,65 @@ func TestStreamQueueMatchesAReferenceQueue(t *testing.T) {
 			p.tree = true
 			p.run(t)
 		}
+	}
+}
+
+// Every node of a tree above the leaves holds the earliest of its two
+// children's keys after every step of the engine's patterns, over trees
+// of one level to several, full and not, with many ties in time.
+func TestStreamTreeNodesHoldTheirChildrensWinner(t *testing.T) {
+	for _, n := range []int{1, 2, 3, 4, 5, 6, 16, 17, 21, 64, 85, 100, 1000, 1025} {
+		var seq uint64
+		var q streamQueue
+		q.setup(n, &seq, true)
+		r := rand.New(rand.NewPCG(uint64(n), 7))
+		for step := range 20 * n {
+			slot := r.IntN(n)
+			switch r.IntN(5) {
+			case 0:
+				q.set(slot, algos.Never)
+			default:
+				q.set(slot, algos.Time(r.IntN(max(n/2, 3)))*algos.Nanosecond) // ties, often
+			}
+			if step%7 != 0 && step != 20*n-1 {
+				continue
+			}
+			for i := 1; i < q.size; i++ {
+				want := q.nodes[2*i]
+				if q.nodes[2*i+1].before(want) {
+					want = q.nodes[2*i+1]
+				}
+				if q.nodes[i] != want {
+					t.Fatalf("n=%d step %d: node %d holds %+v, want its children's winner %+v", n, step, i, q.nodes[i], want)
+				}
+			}
+			if got := q.top(); got != q.nodes[1] {
+				t.Fatalf("n=%d: top %+v, not the root %+v", n, got, q.nodes[1])
+			}
+		}
+	}
+}
+
+// A tree orders keys at the ends of time's range (0, Never and next to
+// them), where the difference of two times is largest, and ties there.
+func TestStreamTreeOrdersTheExtremesOfTime(t *testing.T) {
+	times := []algos.Time{algos.Never - 1, 0, algos.Never - 1, 1 << 62, 0, 1<<62 + 1, algos.Never - 2, 1, 0, algos.Never - 1}
+	var seq uint64
+	var q streamQueue
+	q.setup(len(times), &seq, true)
+	ref := refQueue{cur: make([]refKey, len(times))}
+	for i, at := range times {
+		ref.set(i, at, q.set(i, at))
+	}
+	for range times {
+		got, want := q.top(), ref.top()
+		if got.at != want.at || got.slot() != want.slot {
+			t.Fatalf("top at %d slot %d, want at %d slot %d", got.at, got.slot(), want.at, want.slot)
+		}
+		ref.set(want.slot, algos.Never, q.set(want.slot, algos.Never))
+	}
+	if got := q.top(); got.at != algos.Never {
+		t.Errorf("top at %d slot %d after all, want none", got.at, got.slot())
 	}
 }
 
@@ -264,6 +331,7 @@ func eventStream(a *agenda, ev *event) int {
 
 func BenchmarkAgendaDumbbell(b *testing.B)  { benchmarkAgenda(b, 10, 1) }
 func BenchmarkAgendaFatTree8(b *testing.B)  { benchmarkAgenda(b, 128, 640) }
+func BenchmarkAgendaFatTree16(b *testing.B) { benchmarkAgenda(b, 1024, 5120) }
 func BenchmarkAgendaFatTree24(b *testing.B) { benchmarkAgenda(b, 3456, 17280) }
 
 // TestAgendaOrdersServicesAmongStreams drives an agenda's streams and its
