@@ -475,8 +475,9 @@ func (q *streamQueue) setSeq(slot int, at algos.Time, seq uint64) {
 		// coin toss the branch predictor would lose half the time: the
 		// keys compare as 128-bit numbers (time, then sequence), and the
 		// sign of their difference selects the winner (two conditional
-		// moves). A time is never negative, so the difference of two
-		// times, less the sequence's borrow, cannot overflow; the borrow
+		// moves). A key's time is never negative (a time past Never is
+		// Never: host.go's later), so the difference of two times, less
+		// the sequence's borrow, cannot overflow; the borrow
 		// out of it says the same, but Go makes a number of it before
 		// testing it (two more instructions on every match's path). The
 		// climb walks byte offsets into the nodes, checked once: every

@@ -1,9 +1,11 @@
 package model
 
 import (
+	"fmt"
 	"runtime"
 	"testing"
 	"time"
+	"unsafe"
 
 	"qcnlab/algos"
 	"qcnlab/model/topo"
@@ -407,4 +409,59 @@ func skipAllocationCountsUnderRace(t *testing.T) {
 	if raceEnabled {
 		t.Skip("allocation counts vary run to run under the race detector")
 	}
+}
+
+// BenchmarkFatTreeHotState reports what a fat-tree permutation's hops
+// read, after 2 ms of the bench's run (QCN, 10 Gbps, 150 KB buffers), in
+// MB: the hot lines of the ports frames crossed (five each), their
+// rings' slots, their histograms' bins, their congestion points, the
+// hosts with their rings, the flows' limiters and the agenda's keys; and
+// of that, the rings. The README compares it with what the machine's
+// caches hold (BenchmarkDependentReads in model/prefetch).
+func BenchmarkFatTreeHotState(b *testing.B) {
+	for _, k := range []int{4, 8, 16, 24} {
+		b.Run(fmt.Sprintf("k%d", k), func(b *testing.B) {
+			var hot, rings float64
+			for b.Loop() {
+				cfg := fatTreeConfig(b, 2*algos.Millisecond)
+				ft, err := topo.FatTree(k, 10e9, 150e3, topo.Uniform(algos.Microsecond))
+				if err != nil {
+					b.Fatal(err)
+				}
+				cfg.Fabric = &Fabric{Topology: ft, Flows: Permutation(len(ft.Hosts), 1)}
+				if cfg.Params, err = cfg.Scheme.Resolve(cfg.Network(), nil); err != nil {
+					b.Fatal(err)
+				}
+				sim, err := NewPacket(cfg)
+				if err != nil {
+					b.Fatal(err)
+				}
+				sim.Run()
+				hot, rings = hotState(sim)
+			}
+			b.ReportMetric(hot/1e6, "hot-MB")
+			b.ReportMetric(rings/1e6, "rings-MB")
+		})
+	}
+}
+
+// hotState is what BenchmarkFatTreeHotState counts, in bytes: all of it,
+// and the ports' rings.
+func hotState(s *Packet) (hot, rings float64) {
+	const line = 64
+	for j := range s.portStore {
+		p := &s.portStore[j]
+		if p.arrivals == 0 {
+			continue // no frame crossed it
+		}
+		r := float64(cap(p.link.buf))*float64(unsafe.Sizeof(frame{})) + float64(cap(p.queue.buf))*float64(unsafe.Sizeof(queued{}))
+		rings += r
+		hot += portLines*line + r + float64(cap(p.level.hist))*8 + 16 // and its congestion point
+	}
+	for i := range s.hosts {
+		hot += float64(unsafe.Sizeof(host{})) + float64(cap(s.hosts[i].inflight.buf))*float64(unsafe.Sizeof(frame{}))
+	}
+	hot += float64(len(s.lims)) * float64(unsafe.Sizeof(limiter{}))
+	hot += float64(len(s.agenda.streams.nodes)+len(s.agenda.streams.keys)) * float64(unsafe.Sizeof(streamKey{}))
+	return hot, rings
 }

@@ -465,3 +465,34 @@ func TestConfigValidation(t *testing.T) {
 		}
 	}
 }
+
+// A source may start at any time, up to the last the clock can hold:
+// one that starts too late for the run to reach changes nothing, however
+// close to Never its start and however long its link (the soonest its
+// first frame could arrive is past Never, not a time that wrapped round
+// before all others and took the agenda's other hosts' turns).
+func TestSourceStartingNearNeverChangesNothing(t *testing.T) {
+	sc, err := algos.Lookup("qcn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	runWith := func(start algos.Time) (uint64, uint64) {
+		cfg := baseConfig(sc, 3, 10e9)
+		cfg.Duration, cfg.Warmup = 200*us, 0
+		cfg.Sources[1].Start, cfg.Sources[1].ForwardDelay = start, 10*algos.Millisecond
+		if cfg.Params, err = sc.Resolve(cfg.Network(), nil); err != nil {
+			t.Fatal(err)
+		}
+		sim, _ := run(t, cfg)
+		return sim.Frames(), sim.Events()
+	}
+	frames, events := runWith(algos.Second)
+	if frames == 0 {
+		t.Fatal("two sources at line rate delivered no frame in 200 us")
+	}
+	for _, start := range []algos.Time{algos.Never - 1, algos.Never - 10*algos.Millisecond + 1, algos.Never / 2} {
+		if f, e := runWith(start); f != frames || e != events {
+			t.Errorf("a source starting at %d: %d frames and %d events, want %d and %d (it starts after the run)", start, f, e, frames, events)
+		}
+	}
+}

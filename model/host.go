@@ -327,8 +327,8 @@ func (h *host) nextArrival() algos.Time {
 	}
 	next := h.nextReleased()
 	if l := h.solo; l != nil {
-		if l.ackAt != algos.Never && l.ackAt+l.nextSerial+h.fwd < next {
-			next = l.ackAt + l.nextSerial + h.fwd
+		if a := later(l.ackAt, l.nextSerial+h.fwd); a < next {
+			next = a
 		}
 		return next
 	}
@@ -348,5 +348,16 @@ func (h *host) nextReleased() algos.Time {
 	if at == algos.Never {
 		return algos.Never
 	}
-	return at + l.nextSerial + h.fwd
+	return later(at, l.nextSerial+h.fwd)
+}
+
+// later is d after t, or Never if that is past Never: a source may start
+// at any time the run never reaches (up to Never), and a key that
+// wrapped round to a negative time would come before every other in the
+// agenda's queues.
+func later(t, d algos.Time) algos.Time {
+	if t > algos.Never-d {
+		return algos.Never
+	}
+	return t + d
 }
