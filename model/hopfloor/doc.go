@@ -1,0 +1,22 @@
+// Package hopfloor is the floor of a frame-hop's cost: the least work a
+// packet-level simulation of a k-ary fat-tree can do per frame leaving a
+// switch port, with the leanest layouts we know, so that qcnlab's engine
+// can be measured against it on the same machine.
+//
+// The fabric is qcnlab's speed benchmark minus congestion control: every
+// link 10 Gbps with 1 us of propagation, 1500-byte frames, drop-tail
+// output ports holding 100 frames (150 KB), greedy hosts sending at line
+// rate to a fixed random derangement, each flow on one ECMP path. The
+// semantics are exact discrete events: a frame reaches a switch when its
+// last bit has crossed the link, joins its output port's FIFO or is
+// dropped when 100 frames are there (the one in service included), and is
+// served in order at the port's rate.
+//
+// Time is counted in ticks of 200 ns, the greatest common divisor of a
+// frame's serialization (1.2 us) and a link's propagation (1 us): every
+// event falls on a tick, so an agenda of one FIFO bucket per tick orders
+// events exactly by time and then by insertion, with no comparison at all.
+//
+// Three layouts do the same work (Layouts); BenchmarkFrameHop measures
+// each per fabric size, with the bytes their per-hop state occupies.
+package hopfloor
