@@ -155,8 +155,10 @@ type Layout struct {
 
 // Layouts are the layouts measured, the leanest last.
 var Layouts = []Layout{
-	{"structs-heap", newStructs},
-	{"rings-bucket", func(f *Fabric) Sim { return newRings(f, false) }},
-	{"rings-bucket-prefetch", func(f *Fabric) Sim { return newRings(f, true) }},
+	{"structs-heap", func(f *Fabric) Sim { return newStructs(f, true) }},
+	{"structs-bucket", func(f *Fabric) Sim { return newStructs(f, false) }},
+	{"rings-heap", func(f *Fabric) Sim { return newRings(f, true, false) }},
+	{"rings-bucket", func(f *Fabric) Sim { return newRings(f, false, false) }},
+	{"rings-bucket-prefetch", func(f *Fabric) Sim { return newRings(f, false, true) }},
 	{"stream-bucket", newStream},
 }

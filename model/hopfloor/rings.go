@@ -15,111 +15,174 @@ const ringSlots = 128
 // service is an event (a departure a frame time after the previous one).
 // A port's state is 2 bytes (ring head and count, 7 bits each) in one
 // array, so that 32 ports share a cache line; a queued frame is its
-// 4-byte event (flow and hop) stored in the port's ring, with no frame
-// record elsewhere; the agenda is one bucket of arrivals and one of
-// departures per tick, departures first, so a frame that leaves at t
-// frees its place for one that arrives at t. A hop is two events: the
-// frame's departure from the port (ring head read) and its arrival at the
-// next node (route read, port state and ring tail written).
+// 4-byte event (flow and hop) in the port's ring, with no frame record
+// elsewhere. A hop is two events: the frame's departure from the port
+// (state and ring head read) and its arrival at the next node (route
+// read, state and ring tail written). A frame that leaves at a tick frees
+// its place for one that arrives at that tick: departures go first.
 //
-// With prefetch, the loop over a bucket asks, eight events ahead, for the
-// port state the event will read and, four ahead, for the ring slot that
-// state points at (the arrival's tail, the departure's head).
+// The agenda is either a bucket of arrivals and one of departures per
+// tick (16 ticks of them: the farthest ahead is a frame time), or a 4-ary
+// heap. With prefetch, the loop over a bucket asks, eight events ahead,
+// for the port state an event will read and, four ahead, for the ring
+// slot that state points at.
 type rings struct {
 	fab      *Fabric
 	state    []uint16 // by switch port: head | count<<7
 	slots    []uint32 // ringSlots per switch port
 	arrivals buckets  // frame events, as in stream
 	departs  buckets  // switch ports whose head frame leaves then
+	heap     *heap4   // instead of the buckets
 	now      Tick
 	prefetch bool
 	c        Counts
 }
 
-func newRings(f *Fabric, prefetch bool) Sim {
+func newRings(f *Fabric, heap, prefetch bool) Sim {
 	s := &rings{fab: f, state: make([]uint16, f.Ports), slots: make([]uint32, f.Ports*ringSlots), prefetch: prefetch}
+	if heap {
+		s.heap = &heap4{}
+	} else {
+		s.arrivals, s.departs = newBuckets(16), newBuckets(16)
+	}
 	for _, fl := range f.flows {
 		if fl.Src >= 0 {
-			s.arrivals.push(fl.Start+Serialization, uint32(fl.Src)<<hopBits|hopEmit)
+			s.schedule(fl.Start+Serialization, true, uint32(fl.Src)<<hopBits|hopEmit)
 		}
 	}
 	return s
 }
 
+func (s *rings) schedule(t Tick, arrival bool, e uint32) {
+	switch {
+	case s.heap != nil:
+		s.heap.push(t, arrival, e)
+	case arrival:
+		s.arrivals.push(t, e)
+	default:
+		s.departs.push(t, e)
+	}
+}
+
+// depart sends port q's head frame on: its event for the next node, and
+// whether a frame is left to serve.
+func (s *rings) depart(q uint32) (e uint32, more bool) {
+	st := uint32(s.state[q])
+	head, count := st&0x7f, st>>7
+	e = s.slots[q*ringSlots+head]
+	count--
+	s.state[q] = uint16((head+1)&(ringSlots-1) | count<<7)
+	return e + 1, count > 0
+}
+
+// enqueue puts e's frame in port q unless q is full; idle is whether the
+// port was idle and starts serving it.
+func (s *rings) enqueue(q, e uint32) (accepted, idle bool) {
+	st := uint32(s.state[q])
+	head, count := st&0x7f, st>>7
+	if count >= BufferFrames {
+		return false, false
+	}
+	s.slots[q*ringSlots+(head+count)&(ringSlots-1)] = e
+	s.state[q] = uint16(head | (count+1)<<7)
+	return true, count == 0
+}
+
+// arrive handles a frame or host event (not a departure) at now.
+func (s *rings) arrive(now Tick, e uint32) {
+	hop := e & hopMask
+	if hop == hopEmit {
+		s.schedule(now+Propagation, true, e&^hopMask)
+		s.schedule(now+Serialization, true, e)
+		s.c.Sent++
+		return
+	}
+	r := &s.fab.route[e>>hopBits]
+	if hop > 0 {
+		s.c.FrameHops++
+	}
+	if hop == uint32(r.n) {
+		s.c.Delivered++
+		return
+	}
+	q := uint32(r.port[hop])
+	accepted, idle := s.enqueue(q, e)
+	if !accepted {
+		s.c.Dropped++
+	} else if idle {
+		s.schedule(now+Serialization, false, q)
+	}
+}
+
 func (s *rings) Run(until Tick) {
-	routes, state, slots := s.fab.route, s.state, s.slots
-	c := s.c
+	if s.heap != nil {
+		s.runHeap(until)
+		return
+	}
 	for ; s.now < until; s.now++ {
 		now := s.now
-		bucket := &s.departs.b[now&(horizon-1)]
+		bucket := s.departs.at(now)
 		departs := *bucket
-		c.Events += uint64(len(departs))
+		s.c.Events += uint64(len(departs))
 		for i, q := range departs {
 			if s.prefetch {
-				if i+8 < len(departs) {
-					prefetch.Line(unsafe.Pointer(&state[departs[i+8]]))
-				}
-				if i+4 < len(departs) {
-					p := departs[i+4]
-					prefetch.Line(unsafe.Pointer(&slots[p*ringSlots+uint32(state[p]&0x7f)]))
-				}
+				s.departsAhead(departs, i)
 			}
-			st := uint32(state[q])
-			head, count := st&0x7f, st>>7
-			e := slots[q*ringSlots+head]
-			count--
-			state[q] = uint16((head+1)&(ringSlots-1) | count<<7)
-			s.arrivals.push(now+Propagation, e+1)
-			if count > 0 {
+			e, more := s.depart(q)
+			s.arrivals.push(now+Propagation, e)
+			if more {
 				s.departs.push(now+Serialization, q)
 			}
 		}
 		*bucket = departs[:0]
 
-		bucket = &s.arrivals.b[now&(horizon-1)]
+		bucket = s.arrivals.at(now)
 		events := *bucket
-		c.Events += uint64(len(events))
+		s.c.Events += uint64(len(events))
 		for i, e := range events {
 			if s.prefetch {
-				s.ahead(events, i)
+				s.arrivalsAhead(events, i)
 			}
-			hop := e & hopMask
-			if hop == hopEmit {
-				s.arrivals.push(now+Propagation, e&^hopMask)
-				s.arrivals.push(now+Serialization, e)
-				c.Sent++
-				continue
-			}
-			r := &routes[e>>hopBits]
-			if hop > 0 {
-				c.FrameHops++
-			}
-			if hop == uint32(r.n) {
-				c.Delivered++
-				continue
-			}
-			q := uint32(r.port[hop])
-			st := uint32(state[q])
-			head, count := st&0x7f, st>>7
-			if count >= BufferFrames {
-				c.Dropped++
-				continue
-			}
-			slots[q*ringSlots+(head+count)&(ringSlots-1)] = e
-			count++
-			state[q] = uint16(head | count<<7)
-			if count == 1 {
-				s.departs.push(now+Serialization, q)
-			}
+			s.arrive(now, e)
 		}
 		*bucket = events[:0]
 	}
-	s.c = c
 }
 
-// ahead prefetches, for the arrival events eight and four ahead of i, the
-// port state and the ring's tail slot they will write.
-func (s *rings) ahead(events []uint32, i int) {
+func (s *rings) runHeap(until Tick) {
+	h := s.heap
+	for len(h.h) > 0 && Tick(h.h[0].key>>(seqBits+1)) < until {
+		now, arrival, e := h.pop()
+		s.now = now
+		s.c.Events++
+		if arrival {
+			s.arrive(now, e)
+			continue
+		}
+		next, more := s.depart(e)
+		h.push(now+Propagation, true, next)
+		if more {
+			h.push(now+Serialization, false, e)
+		}
+	}
+	s.now = until
+}
+
+// departsAhead prefetches the port state of the departure eight ahead of
+// i, and the ring head of the one four ahead.
+func (s *rings) departsAhead(departs []uint32, i int) {
+	if i+8 < len(departs) {
+		prefetch.Line(unsafe.Pointer(&s.state[departs[i+8]]))
+	}
+	if i+4 < len(departs) {
+		q := departs[i+4]
+		prefetch.Line(unsafe.Pointer(&s.slots[q*ringSlots+uint32(s.state[q]&0x7f)]))
+	}
+}
+
+// arrivalsAhead prefetches the port state of the arrival eight ahead of i,
+// and the ring tail of the one four ahead.
+func (s *rings) arrivalsAhead(events []uint32, i int) {
 	port := func(e uint32) (uint32, bool) {
 		hop := e & hopMask
 		if hop == hopEmit {
@@ -148,11 +211,21 @@ func (s *rings) Counts() Counts { return s.c }
 
 func (s *rings) InFlight() uint64 {
 	var n uint64
+	count := func(e uint32) {
+		if e&hopMask != hopEmit {
+			n++
+		}
+	}
+	if s.heap != nil {
+		for _, x := range s.heap.h {
+			if x.key&kindBit != 0 {
+				count(x.e)
+			}
+		}
+	}
 	for _, b := range s.arrivals.b {
 		for _, e := range b {
-			if e&hopMask != hopEmit {
-				n++
-			}
+			count(e)
 		}
 	}
 	for _, st := range s.state {
@@ -167,5 +240,9 @@ func (s *rings) HotBytes() int64 {
 	for _, st := range s.state {
 		queued += int64(st >> 7)
 	}
-	return int64(len(s.state))*2 + int64(len(s.fab.route))*24 + queued*4 + s.arrivals.bytes() + s.departs.bytes()
+	n := int64(len(s.state))*2 + int64(len(s.fab.route))*24 + queued*4 + s.arrivals.bytes() + s.departs.bytes()
+	if s.heap != nil {
+		n += int64(cap(s.heap.h)) * 16
+	}
+	return n
 }

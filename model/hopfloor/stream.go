@@ -21,7 +21,8 @@ type stream struct {
 }
 
 func newStream(f *Fabric) Sim {
-	s := &stream{fab: f, busy: make([]int32, f.Ports)}
+	// The farthest ahead: a full queue's wait, a frame time and a link.
+	s := &stream{fab: f, busy: make([]int32, f.Ports), agenda: newBuckets(1024)}
 	for _, fl := range f.flows {
 		if fl.Src >= 0 {
 			s.agenda.push(fl.Start+Serialization, uint32(fl.Src)<<hopBits|hopEmit)
@@ -38,7 +39,7 @@ func (s *stream) Run(until Tick) {
 	c := s.c
 	for ; s.now < until; s.now++ {
 		now := s.now
-		bucket := &s.agenda.b[now&(horizon-1)]
+		bucket := s.agenda.at(now)
 		events := *bucket
 		c.Events += uint64(len(events))
 		for _, e := range events {
