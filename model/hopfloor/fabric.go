@@ -157,8 +157,9 @@ type Layout struct {
 var Layouts = []Layout{
 	{"structs-heap", func(f *Fabric) Sim { return newStructs(f, true) }},
 	{"structs-bucket", func(f *Fabric) Sim { return newStructs(f, false) }},
-	{"rings-heap", func(f *Fabric) Sim { return newRings(f, true, false) }},
-	{"rings-bucket", func(f *Fabric) Sim { return newRings(f, false, false) }},
-	{"rings-bucket-prefetch", func(f *Fabric) Sim { return newRings(f, false, true) }},
+	{"rings-heap", func(f *Fabric) Sim { return newRings(f, 1, true, false) }},
+	{"rings64-bucket", func(f *Fabric) Sim { return newRings(f, 32, false, false) }},
+	{"rings-bucket", func(f *Fabric) Sim { return newRings(f, 1, false, false) }},
+	{"rings-bucket-prefetch", func(f *Fabric) Sim { return newRings(f, 1, false, true) }},
 	{"stream-bucket", newStream},
 }

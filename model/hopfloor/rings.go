@@ -14,7 +14,8 @@ const ringSlots = 128
 // points and pause needs: a port owns a FIFO of its frames and its
 // service is an event (a departure a frame time after the previous one).
 // A port's state is 2 bytes (ring head and count, 7 bits each) in one
-// array, so that 32 ports share a cache line; a queued frame is its
+// array, so that 32 ports share a cache line (or, to measure what that is
+// worth, one port a line, as a 64-byte port record); a queued frame is its
 // 4-byte event (flow and hop) in the port's ring, with no frame record
 // elsewhere. A hop is two events: the frame's departure from the port
 // (state and ring head read) and its arrival at the next node (route
@@ -28,7 +29,8 @@ const ringSlots = 128
 // slot that state points at.
 type rings struct {
 	fab      *Fabric
-	state    []uint16 // by switch port: head | count<<7
+	state    []uint16 // by switch port (every stride-th): head | count<<7
+	stride   uint32
 	slots    []uint32 // ringSlots per switch port
 	arrivals buckets  // frame events, as in stream
 	departs  buckets  // switch ports whose head frame leaves then
@@ -38,8 +40,11 @@ type rings struct {
 	c        Counts
 }
 
-func newRings(f *Fabric, heap, prefetch bool) Sim {
-	s := &rings{fab: f, state: make([]uint16, f.Ports), slots: make([]uint32, f.Ports*ringSlots), prefetch: prefetch}
+// newRings lays a port's state out in stride uint16s: 1, or 32 for a
+// line per port.
+func newRings(f *Fabric, stride uint32, heap, prefetch bool) Sim {
+	s := &rings{fab: f, state: make([]uint16, f.Ports*int(stride)), stride: stride,
+		slots: make([]uint32, f.Ports*ringSlots), prefetch: prefetch}
 	if heap {
 		s.heap = &heap4{}
 	} else {
@@ -67,24 +72,24 @@ func (s *rings) schedule(t Tick, arrival bool, e uint32) {
 // depart sends port q's head frame on: its event for the next node, and
 // whether a frame is left to serve.
 func (s *rings) depart(q uint32) (e uint32, more bool) {
-	st := uint32(s.state[q])
+	st := uint32(s.state[q*s.stride])
 	head, count := st&0x7f, st>>7
 	e = s.slots[q*ringSlots+head]
 	count--
-	s.state[q] = uint16((head+1)&(ringSlots-1) | count<<7)
+	s.state[q*s.stride] = uint16((head+1)&(ringSlots-1) | count<<7)
 	return e + 1, count > 0
 }
 
 // enqueue puts e's frame in port q unless q is full; idle is whether the
 // port was idle and starts serving it.
 func (s *rings) enqueue(q, e uint32) (accepted, idle bool) {
-	st := uint32(s.state[q])
+	st := uint32(s.state[q*s.stride])
 	head, count := st&0x7f, st>>7
 	if count >= BufferFrames {
 		return false, false
 	}
 	s.slots[q*ringSlots+(head+count)&(ringSlots-1)] = e
-	s.state[q] = uint16(head | (count+1)<<7)
+	s.state[q*s.stride] = uint16(head | (count+1)<<7)
 	return true, count == 0
 }
 
@@ -172,11 +177,11 @@ func (s *rings) runHeap(until Tick) {
 // i, and the ring head of the one four ahead.
 func (s *rings) departsAhead(departs []uint32, i int) {
 	if i+8 < len(departs) {
-		prefetch.Line(unsafe.Pointer(&s.state[departs[i+8]]))
+		prefetch.Line(unsafe.Pointer(&s.state[departs[i+8]*s.stride]))
 	}
 	if i+4 < len(departs) {
 		q := departs[i+4]
-		prefetch.Line(unsafe.Pointer(&s.slots[q*ringSlots+uint32(s.state[q]&0x7f)]))
+		prefetch.Line(unsafe.Pointer(&s.slots[q*ringSlots+uint32(s.state[q*s.stride]&0x7f)]))
 	}
 }
 
@@ -196,12 +201,12 @@ func (s *rings) arrivalsAhead(events []uint32, i int) {
 	}
 	if i+8 < len(events) {
 		if q, ok := port(events[i+8]); ok {
-			prefetch.Line(unsafe.Pointer(&s.state[q]))
+			prefetch.Line(unsafe.Pointer(&s.state[q*s.stride]))
 		}
 	}
 	if i+4 < len(events) {
 		if q, ok := port(events[i+4]); ok {
-			st := uint32(s.state[q])
+			st := uint32(s.state[q*s.stride])
 			prefetch.Line(unsafe.Pointer(&s.slots[q*ringSlots+(st&0x7f+st>>7)&(ringSlots-1)]))
 		}
 	}
@@ -228,8 +233,8 @@ func (s *rings) InFlight() uint64 {
 			count(e)
 		}
 	}
-	for _, st := range s.state {
-		n += uint64(st >> 7)
+	for q := 0; q < len(s.state); q += int(s.stride) {
+		n += uint64(s.state[q] >> 7)
 	}
 	return n
 }
@@ -237,8 +242,8 @@ func (s *rings) InFlight() uint64 {
 // HotBytes counts the ring slots that hold frames, not the rings' room.
 func (s *rings) HotBytes() int64 {
 	var queued int64
-	for _, st := range s.state {
-		queued += int64(st >> 7)
+	for q := 0; q < len(s.state); q += int(s.stride) {
+		queued += int64(s.state[q] >> 7)
 	}
 	n := int64(len(s.state))*2 + int64(len(s.fab.route))*24 + queued*4 + s.arrivals.bytes() + s.departs.bytes()
 	if s.heap != nil {
