@@ -21,7 +21,8 @@ var measured = map[int]Tick{
 // BenchmarkFrameHop is the cost of a frame-hop per layout and fabric
 // size: a permutation of greedy flows, timed over the measured time after
 // the warm-up, in wall (ns/hop) and process CPU time (cpu-ns/hop), beside
-// the bytes of the state a hop reads and writes (hot-MB) at the end. Run
+// the bytes of the state a hop reads and writes (hot-MB) at the end and
+// the events handled per hop (dropped frames' included). Run
 // one layout and one size at a time, alternating, pinned to one core:
 //
 //	go test ./model/hopfloor -run '^$' -bench 'FrameHop/stream-bucket/k=24$' -benchtime 1x
@@ -47,14 +48,14 @@ func benchmarkFrameHop(b *testing.B, l Layout, k int) {
 	}
 	var wall time.Duration
 	var cpu float64
-	var hops uint64
+	var hops, events uint64
 	var hot int64
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
 		sim := l.New(f)
 		sim.Run(warmup)
-		before := sim.Counts().FrameHops
+		before := sim.Counts()
 		runtime.GC()
 		b.StartTimer()
 		start, startCPU := time.Now(), cpuSeconds()
@@ -62,11 +63,13 @@ func benchmarkFrameHop(b *testing.B, l Layout, k int) {
 		wall += time.Since(start)
 		cpu += cpuSeconds() - startCPU
 		b.StopTimer()
-		hops += sim.Counts().FrameHops - before
+		hops += sim.Counts().FrameHops - before.FrameHops
+		events += sim.Counts().Events - before.Events
 		hot = sim.HotBytes()
 	}
 	b.ReportMetric(float64(wall.Nanoseconds())/float64(hops), "ns/hop")
 	b.ReportMetric(cpu*1e9/float64(hops), "cpu-ns/hop")
 	b.ReportMetric(float64(hot)/1e6, "hot-MB")
+	b.ReportMetric(float64(events)/float64(hops), "events/hop")
 	b.ReportMetric(0, "ns/op")
 }

@@ -17,6 +17,18 @@
 // event falls on a tick, so an agenda of one FIFO bucket per tick orders
 // events exactly by time and then by insertion, with no comparison at all.
 //
-// Three layouts do the same work (Layouts); BenchmarkFrameHop measures
-// each per fabric size, with the bytes their per-hop state occupies.
+// The layouts (Layouts) do the same work and give the same counts; they
+// differ in where a hop's state lives and in the agenda:
+//
+//   - structs: 64-byte port records, each with its own ring of frame
+//     indices, and 24-byte frame records (the conventional layout);
+//   - rings: 2 bytes of state per port, a queued frame a 4-byte entry in
+//     its port's ring, no frame record (rings64: a line per port);
+//   - stream: a port is the tick its last frame leaves, a frame exists
+//     only as its next event (exact only for equal frames and no pause);
+//
+// each with the bucket agenda or a heap. BenchmarkFrameHop measures each
+// per fabric size with the bytes its per-hop state occupies (hot-MB): the
+// cost of a hop stays flat while that state fits the processor's own
+// cache and climbs once it does not, whatever the fabric's size.
 package hopfloor
