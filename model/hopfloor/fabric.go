@@ -13,17 +13,23 @@ const (
 	Serialization = Tick(6) // 1500 B at 10 Gbps: 1.2 us
 	Propagation   = Tick(5) // 1 us
 	BufferFrames  = 100     // 150 KB of 1500-byte frames
-	maxHops       = 5       // edge, aggregation, core, aggregation, edge
+	// Fine is the units per tick of the layouts that keep time off the
+	// grid: 0.2 ns.
+	Fine    = 1000
+	maxHops = 5 // edge, aggregation, core, aggregation, edge
 )
 
 // Flow is a greedy source: host Src sends to host Dst at line rate, its
 // first frame's last bit leaving the host at Start+Serialization, over the
 // path whose up-ports are Up1 (edge to aggregation) and Up2 (aggregation
-// to core), each in [0, k/2).
+// to core), each in [0, k/2). The layouts in fine time start it Phase
+// fine units (of Fine a tick) later, off the tick grid; those in ticks
+// do not.
 type Flow struct {
 	Src, Dst int32
 	Up1, Up2 int32
 	Start    Tick
+	Phase    int32
 }
 
 // route lists the switch output ports a flow's frames enter, in order:
@@ -67,6 +73,8 @@ func NewFabric(k int, flows []Flow) (*Fabric, error) {
 			return nil, fmt.Errorf("hopfloor: flow %d -> %d: up-ports are 0..%d", fl.Src, fl.Dst, h-1)
 		case fl.Start < 0 || fl.Start >= Serialization:
 			return nil, fmt.Errorf("hopfloor: flow %d -> %d: start %d is not within a frame time", fl.Src, fl.Dst, fl.Start)
+		case fl.Phase < 0 || fl.Phase >= Fine:
+			return nil, fmt.Errorf("hopfloor: flow %d -> %d: phase %d is not within a tick", fl.Src, fl.Dst, fl.Phase)
 		case f.flows[fl.Src].Src >= 0:
 			return nil, fmt.Errorf("hopfloor: host %d has two flows", fl.Src)
 		}
@@ -103,8 +111,8 @@ func (f *Fabric) routeOf(fl Flow) route {
 
 // Permutation is every host sending to a random derangement of the hosts
 // (Sattolo's shuffle: one cycle, so no host sends to itself), each flow on
-// an ECMP path and starting at a random tick within a frame time, all
-// drawn from seed.
+// an ECMP path and starting at a random tick within a frame time (and a
+// random phase within the tick), all drawn from seed.
 func Permutation(k int, seed uint64) []Flow {
 	n := k * k * k / 4
 	r := rand.New(rand.NewPCG(seed, 1))
@@ -120,6 +128,10 @@ func Permutation(k int, seed uint64) []Flow {
 	for i := range flows {
 		flows[i] = Flow{Src: int32(i), Dst: dst[i], Up1: int32(r.IntN(k / 2)), Up2: int32(r.IntN(k / 2)),
 			Start: Tick(r.IntN(int(Serialization)))}
+	}
+	phases := rand.New(rand.NewPCG(seed, 2)) // apart: the tick layouts' flows are the same without
+	for i := range flows {
+		flows[i].Phase = int32(phases.IntN(Fine))
 	}
 	return flows
 }
@@ -147,19 +159,23 @@ type Sim interface {
 	HotBytes() int64
 }
 
-// A Layout is a way to lay out the simulation.
+// A Layout is a way to lay out the simulation, in ticks or (Fine) in
+// fine time.
 type Layout struct {
 	Name string
 	New  func(*Fabric) Sim
+	Fine bool
 }
 
 // Layouts are the layouts measured, the leanest last.
 var Layouts = []Layout{
-	{"structs-heap", func(f *Fabric) Sim { return newStructs(f, true) }},
-	{"structs-bucket", func(f *Fabric) Sim { return newStructs(f, false) }},
-	{"rings-heap", func(f *Fabric) Sim { return newRings(f, 1, true, false) }},
-	{"rings64-bucket", func(f *Fabric) Sim { return newRings(f, 32, false, false) }},
-	{"rings-bucket", func(f *Fabric) Sim { return newRings(f, 1, false, false) }},
-	{"rings-bucket-prefetch", func(f *Fabric) Sim { return newRings(f, 1, false, true) }},
-	{"stream-bucket", newStream},
+	{"structs-heap", func(f *Fabric) Sim { return newStructs(f, true) }, false},
+	{"structs-bucket", func(f *Fabric) Sim { return newStructs(f, false) }, false},
+	{"rings-heap", func(f *Fabric) Sim { return newRings(f, 1, withHeap, false, false) }, false},
+	{"rings-heap-fine", func(f *Fabric) Sim { return newRings(f, 1, withHeap, true, false) }, true},
+	{"rings-calendar-fine", func(f *Fabric) Sim { return newRings(f, 1, withCalendar, true, false) }, true},
+	{"rings64-bucket", func(f *Fabric) Sim { return newRings(f, 32, withBuckets, false, false) }, false},
+	{"rings-bucket", func(f *Fabric) Sim { return newRings(f, 1, withBuckets, false, false) }, false},
+	{"rings-bucket-prefetch", func(f *Fabric) Sim { return newRings(f, 1, withBuckets, false, true) }, false},
+	{"stream-bucket", newStream, false},
 }

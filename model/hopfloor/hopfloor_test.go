@@ -111,23 +111,31 @@ func TestConservation(t *testing.T) {
 // The layouts are the same simulation: on a permutation they may differ
 // only in which of two frames reaching a port in the same tick takes its
 // last place (their orders of insertion differ), so their totals agree
-// closely; and a layout's run is the same run every time.
+// closely; and a layout's run is the same run every time. The layouts in
+// fine time agree with those in ticks when the flows' phases are 0; with
+// phases, the heap and the calendar order the same keys and give the same
+// run.
 func TestLayoutsAgree(t *testing.T) {
 	const k, end = 8, 20000
-	var first Counts
-	for i, l := range Layouts {
-		c := l.New(mustFabric(t, k, Permutation(k, 3)))
-		c.Run(end)
-		got := c.Counts()
-		again := l.New(mustFabric(t, k, Permutation(k, 3)))
-		again.Run(end)
-		if again.Counts() != got {
-			t.Errorf("%s: %+v, then %+v", l.Name, got, again.Counts())
-		}
+	run := func(l Layout, flows []Flow) Counts {
+		s := l.New(mustFabric(t, k, flows))
+		s.Run(end)
+		c := s.Counts()
+		c.Events = 0 // a stream has one event a hop, the others two
+		return c
+	}
+	phased := Permutation(k, 3)
+	onGrid := append([]Flow(nil), phased...)
+	for i := range onGrid {
+		onGrid[i].Phase = 0
+	}
+	first := run(Layouts[0], onGrid)
+	var fine Counts
+	for _, l := range Layouts {
+		got := run(l, onGrid)
 		t.Logf("%s: %+v", l.Name, got)
-		if i == 0 {
-			first = got
-			continue
+		if again := run(l, onGrid); again != got {
+			t.Errorf("%s: %+v, then %+v", l.Name, got, again)
 		}
 		if got.Sent != first.Sent {
 			t.Errorf("%s sent %d, %s %d", l.Name, got.Sent, Layouts[0].Name, first.Sent)
@@ -140,6 +148,19 @@ func TestLayoutsAgree(t *testing.T) {
 				t.Errorf("%s %s %d, %s %d", l.Name, p.what, p.got, Layouts[0].Name, p.want)
 			}
 		}
+		if !l.Fine {
+			continue
+		}
+		got = run(l, phased)
+		t.Logf("%s with phases: %+v", l.Name, got)
+		if fine == (Counts{}) {
+			fine = got
+		} else if got != fine {
+			t.Errorf("%s with phases: %+v, another layout in fine time %+v", l.Name, got, fine)
+		}
+	}
+	if fine == (Counts{}) || fine == first {
+		t.Errorf("with phases %+v, without %+v: the phases change nothing", fine, first)
 	}
 }
 
@@ -153,6 +174,7 @@ func TestBadFabrics(t *testing.T) {
 		{4, []Flow{{Src: 0, Dst: 16}}},
 		{4, []Flow{{Src: 0, Dst: 1, Up1: 2}}},
 		{4, []Flow{{Src: 0, Dst: 1, Start: Serialization}}},
+		{4, []Flow{{Src: 0, Dst: 1, Phase: Fine}}},
 		{4, []Flow{{Src: 0, Dst: 1}, {Src: 0, Dst: 2}}},
 	} {
 		if _, err := NewFabric(c.k, c.flows); err == nil {

@@ -24,36 +24,57 @@ const ringSlots = 128
 //
 // The agenda is either a bucket of arrivals and one of departures per
 // tick (16 ticks of them: the farthest ahead is a frame time), or a 4-ary
-// heap. With prefetch, the loop over a bucket asks, eight events ahead,
+// heap, or a calendar. The heap and the calendar can keep time in fine
+// units (Fine to a tick), where the flows' phases put events off the
+// tick grid, as a congestion-controlled source's would be. With prefetch, the loop over a bucket asks, eight events ahead,
 // for the port state an event will read and, four ahead, for the ring
 // slot that state points at.
 type rings struct {
 	fab      *Fabric
 	state    []uint16 // by switch port (every stride-th): head | count<<7
 	stride   uint32
-	slots    []uint32 // ringSlots per switch port
-	arrivals buckets  // frame events, as in stream
-	departs  buckets  // switch ports whose head frame leaves then
-	heap     *heap4   // instead of the buckets
+	slots    []uint32  // ringSlots per switch port
+	arrivals buckets   // frame events, as in stream
+	departs  buckets   // switch ports whose head frame leaves then
+	heap     *heap4    // instead of the buckets
+	cal      *calendar // instead of the buckets, in fine time
+	scale    Tick      // time units per tick: 1, or Fine with the calendar or heap in fine time
 	now      Tick
 	prefetch bool
 	c        Counts
 }
 
-// newRings lays a port's state out in stride uint16s: 1, or 32 for a
-// line per port.
-func newRings(f *Fabric, stride uint32, heap, prefetch bool) Sim {
+// The agendas of rings.
+const (
+	withBuckets = iota
+	withHeap
+	withCalendar
+)
+
+// newRings lays a port's state out in stride uint16s (1, or 32 for a
+// line per port) and runs with an agenda, in ticks or in fine time (the
+// flows' phases then count).
+func newRings(f *Fabric, stride uint32, agenda int, fine, prefetch bool) Sim {
 	s := &rings{fab: f, state: make([]uint16, f.Ports*int(stride)), stride: stride,
-		slots: make([]uint32, f.Ports*ringSlots), prefetch: prefetch}
-	if heap {
+		slots: make([]uint32, f.Ports*ringSlots), scale: 1, prefetch: prefetch}
+	switch agenda {
+	case withHeap:
 		s.heap = &heap4{}
-	} else {
+	case withCalendar:
+		s.cal = &calendar{}
+	default:
 		s.arrivals, s.departs = newBuckets(16), newBuckets(16)
 	}
 	for _, fl := range f.flows {
-		if fl.Src >= 0 {
-			s.schedule(fl.Start+Serialization, true, uint32(fl.Src)<<hopBits|hopEmit)
+		if fl.Src < 0 {
+			continue
 		}
+		start := fl.Start + Serialization
+		if fine {
+			s.scale = Fine
+			start = start*Fine + Tick(fl.Phase)
+		}
+		s.schedule(start, true, uint32(fl.Src)<<hopBits|hopEmit)
 	}
 	return s
 }
@@ -62,6 +83,8 @@ func (s *rings) schedule(t Tick, arrival bool, e uint32) {
 	switch {
 	case s.heap != nil:
 		s.heap.push(t, arrival, e)
+	case s.cal != nil:
+		s.cal.push(t, arrival, e)
 	case arrival:
 		s.arrivals.push(t, e)
 	default:
@@ -97,8 +120,8 @@ func (s *rings) enqueue(q, e uint32) (accepted, idle bool) {
 func (s *rings) arrive(now Tick, e uint32) {
 	hop := e & hopMask
 	if hop == hopEmit {
-		s.schedule(now+Propagation, true, e&^hopMask)
-		s.schedule(now+Serialization, true, e)
+		s.schedule(now+Propagation*s.scale, true, e&^hopMask)
+		s.schedule(now+Serialization*s.scale, true, e)
 		s.c.Sent++
 		return
 	}
@@ -115,13 +138,13 @@ func (s *rings) arrive(now Tick, e uint32) {
 	if !accepted {
 		s.c.Dropped++
 	} else if idle {
-		s.schedule(now+Serialization, false, q)
+		s.schedule(now+Serialization*s.scale, false, q)
 	}
 }
 
 func (s *rings) Run(until Tick) {
-	if s.heap != nil {
-		s.runHeap(until)
+	if s.heap != nil || s.cal != nil {
+		s.runSorted(until)
 		return
 	}
 	for ; s.now < until; s.now++ {
@@ -154,23 +177,38 @@ func (s *rings) Run(until Tick) {
 	}
 }
 
-func (s *rings) runHeap(until Tick) {
-	h := s.heap
-	for len(h.h) > 0 && Tick(h.h[0].key>>(seqBits+1)) < until {
-		now, arrival, e := h.pop()
-		s.now = now
+// runSorted runs with the heap or the calendar, in their time unit.
+func (s *rings) runSorted(until Tick) {
+	until *= s.scale
+	for {
+		var now Tick
+		var arrival bool
+		var e uint32
+		if s.heap != nil {
+			if len(s.heap.h) == 0 || s.heap.h[0].time() >= until {
+				break
+			}
+			x := s.heap.pop()
+			now, arrival, e = x.time(), x.isArrival(), x.e
+		} else {
+			x, ok := s.cal.next(until)
+			if !ok {
+				break
+			}
+			now, arrival, e = Tick(x.t), x.e&calArrival != 0, x.e&^calArrival
+		}
 		s.c.Events++
 		if arrival {
 			s.arrive(now, e)
 			continue
 		}
 		next, more := s.depart(e)
-		h.push(now+Propagation, true, next)
+		s.schedule(now+Propagation*s.scale, true, next)
 		if more {
-			h.push(now+Serialization, false, e)
+			s.schedule(now+Serialization*s.scale, false, e)
 		}
 	}
-	s.now = until
+	s.now = until / s.scale
 }
 
 // departsAhead prefetches the port state of the departure eight ahead of
@@ -223,8 +261,18 @@ func (s *rings) InFlight() uint64 {
 	}
 	if s.heap != nil {
 		for _, x := range s.heap.h {
-			if x.key&kindBit != 0 {
+			if x.isArrival() {
 				count(x.e)
+			}
+		}
+	}
+	if s.cal != nil {
+		for i, b := range s.cal.b {
+			for j, x := range b {
+				done := Tick(i) == s.cal.cur&(calendarBuckets-1) && s.cal.sorted && j < s.cal.pos
+				if x.e&calArrival != 0 && !done {
+					count(x.e &^ calArrival)
+				}
 			}
 		}
 	}
@@ -248,6 +296,9 @@ func (s *rings) HotBytes() int64 {
 	n := int64(len(s.state))*2 + int64(len(s.fab.route))*24 + queued*4 + s.arrivals.bytes() + s.departs.bytes()
 	if s.heap != nil {
 		n += int64(cap(s.heap.h)) * 16
+	}
+	if s.cal != nil {
+		n += s.cal.bytes()
 	}
 	return n
 }
