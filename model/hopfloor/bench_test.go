@@ -22,10 +22,10 @@ var measured = map[int]Tick{
 // size: a permutation of greedy flows, timed over the measured time after
 // the warm-up, in wall (ns/hop) and process CPU time (cpu-ns/hop), beside
 // the bytes of the state a hop reads and writes (hot-MB) at the end and
-// the events handled per hop (dropped frames' included). Run
-// one layout and one size at a time, alternating, pinned to one core:
+// the events handled per hop (dropped frames' included). Run one layout
+// and one size at a time, alternating, pinned to one core:
 //
-//	go test ./model/hopfloor -run '^$' -bench 'FrameHop/stream-bucket/k=24$' -benchtime 1x
+//	go test ./model/hopfloor -run '^$' -bench 'FrameHop/^rings-bucket$/^k=24$' -benchtime 1x
 func BenchmarkFrameHop(b *testing.B) {
 	for _, l := range Layouts {
 		b.Run(l.Name, func(b *testing.B) {

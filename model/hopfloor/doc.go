@@ -17,8 +17,9 @@
 // event falls on a tick, so an agenda of one FIFO bucket per tick orders
 // events exactly by time and then by insertion, with no comparison at all.
 //
-// The layouts (Layouts) do the same work and give the same counts; they
-// differ in where a hop's state lives and in the agenda:
+// The layouts (Layouts) do the same work and give the same counts (up to
+// which of two frames reaching a full port's last place in the same tick
+// takes it); they differ in where a hop's state lives and in the agenda:
 //
 //   - structs: 64-byte port records, each with its own ring of frame
 //     indices, and 24-byte frame records (the conventional layout);
@@ -27,8 +28,11 @@
 //   - stream: a port is the tick its last frame leaves, a frame exists
 //     only as its next event (exact only for equal frames and no pause);
 //
-// each with the bucket agenda or a heap. BenchmarkFrameHop measures each
-// per fabric size with the bytes its per-hop state occupies (hot-MB): the
-// cost of a hop stays flat while that state fits the processor's own
-// cache and climbs once it does not, whatever the fabric's size.
+// each with the bucket agenda or a heap; and rings in fine time (0.2 ns),
+// where the flows start off the tick grid, with a heap or a calendar
+// queue, the agendas a general engine can use. BenchmarkFrameHop measures
+// each per fabric size with the bytes its per-hop state occupies
+// (hot-MB): the cost of a hop stays flat while that state fits the
+// processor's own cache and climbs once it does not, whatever the
+// fabric's size.
 package hopfloor

@@ -26,9 +26,10 @@ const ringSlots = 128
 // tick (16 ticks of them: the farthest ahead is a frame time), or a 4-ary
 // heap, or a calendar. The heap and the calendar can keep time in fine
 // units (Fine to a tick), where the flows' phases put events off the
-// tick grid, as a congestion-controlled source's would be. With prefetch, the loop over a bucket asks, eight events ahead,
-// for the port state an event will read and, four ahead, for the ring
-// slot that state points at.
+// tick grid, as a congestion-controlled source's would be. With
+// prefetch, the loop over a bucket asks, eight events ahead, for the port
+// state an event will read and, four ahead, for the ring slot that state
+// points at.
 type rings struct {
 	fab      *Fabric
 	state    []uint16 // by switch port (every stride-th): head | count<<7
