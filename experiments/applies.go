@@ -24,13 +24,16 @@ func (e *Experiment) scopeErrors(bad func(key, format string, args ...any)) {
 		return // reported as such
 	}
 	set := slices.Sorted(maps.Keys(e.origin))
+	plain := make([]string, len(set)) // once, not once per scoped key: a file may set 100,000 keys
+	for i, key := range set {
+		plain[i] = elementIndex.ReplaceAllString(key, "")
+	}
 	for _, s := range keys.Scoped() {
 		if s.AppliesTo(topology) {
 			continue
 		}
-		for _, key := range set {
-			plain := elementIndex.ReplaceAllString(key, "")
-			if plain != s.Path && !strings.HasPrefix(plain, s.Path+".") {
+		for i, key := range set {
+			if plain[i] != s.Path && !strings.HasPrefix(plain[i], s.Path+".") {
 				continue
 			}
 			bad(key, "%s", s.Elsewhere(topology))

@@ -109,8 +109,8 @@ func TestFileLimits(t *testing.T) {
 			return b.String()
 		}())
 	for _, c := range []struct{ path, want string }{
-		{big, "is larger than 1MB"},
-		{"/dev/zero", "/dev/zero: is larger than 1MB"},
+		{big, "is larger than 4MB"},
+		{"/dev/zero", "/dev/zero: is larger than 4MB"},
 		{"/dev/null", "/dev/null: is empty"},
 		{write("blank.toml", " \n\t\n"), "blank.toml: is empty"},
 		{write("comments.toml", "# nothing\n\n  # else\n"), "comments.toml: is empty"},

@@ -8,15 +8,16 @@ import (
 	"qcnlab/algos"
 	"qcnlab/experiments/cost"
 	"qcnlab/experiments/sweep"
-	"qcnlab/experiments/userfile"
 	"qcnlab/model"
 	"qcnlab/units"
 )
 
 // Limits on a file itself; what its runs may need is package cost's.
 const (
-	MaxFileBytes = userfile.MaxText // an experiment file: the built-ins are about 2 KB
-	maxErrors    = 20               // problems listed before "and N more"
+	// An experiment file, read or saved (the built-ins are about 2 KB): 4
+	// times 1 MB, as a file's arrays take up to 3 times the bytes saved.
+	MaxFileBytes = 4_000_000
+	maxErrors    = 20 // problems listed before "and N more"
 )
 
 // Cost estimates the memory and events of one run of the experiment (its
