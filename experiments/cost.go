@@ -1,13 +1,13 @@
 package experiments
 
 import (
-	"errors"
 	"fmt"
 	"math"
 
 	"qcnlab/algos"
 	"qcnlab/experiments/cost"
 	"qcnlab/experiments/sweep"
+	"qcnlab/experiments/tomltext"
 	"qcnlab/model"
 	"qcnlab/units"
 )
@@ -132,29 +132,9 @@ func (e *Experiment) sweepErrors(bad func(key, format string, args ...any)) bool
 	return true
 }
 
-// joinErrors joins problems as errors.Join does, listing each message once
-// and at most maxErrors of them: a large file repeating one mistake must not
-// print it a million times.
-func joinErrors(errs []error) error {
-	var out []error
-	seen := map[string]bool{}
-	more := 0
-	for _, err := range errs {
-		if err == nil || seen[err.Error()] {
-			continue
-		}
-		seen[err.Error()] = true
-		if len(out) == maxErrors {
-			more++
-			continue
-		}
-		out = append(out, err)
-	}
-	if more > 0 {
-		out = append(out, fmt.Errorf("... and %d more", more))
-	}
-	return errors.Join(out...)
-}
+// joinErrors joins problems, each message once and at most maxErrors of
+// them (tomltext.Join).
+func joinErrors(errs []error) error { return tomltext.Join(errs, maxErrors) }
 
 // batchErrors refuses a batch whose runs together would need more than
 // cost.MaxBatchEvents.

@@ -237,7 +237,7 @@ func (e *Experiment) decode(where, text string, snippet bool) error {
 		}
 		// A key of an array of tables is located in its element: the
 		// last of the array's headers above its line, "flows[1].to".
-		if parent := key[:max(0, lastDot(key))]; parent != "" && len(lines[parent]) > 0 && !snippet {
+		if parent := key[:max(0, strings.LastIndexByte(key, '.'))]; parent != "" && len(lines[parent]) > 0 && !snippet {
 			for i, l := range ls {
 				if el := sort.SearchInts(lines[parent], l+1) - 1; el >= 0 {
 					next.origin[fmt.Sprintf("%s[%d]%s", parent, el, key[len(parent):])] = loc(key, i)

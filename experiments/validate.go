@@ -6,6 +6,7 @@ import (
 	"maps"
 	"reflect"
 	"slices"
+	"strings"
 
 	"qcnlab/algos"
 	"qcnlab/experiments/keys"
@@ -109,7 +110,8 @@ func (e *Experiment) Validate() error {
 		e.seriesErrors(bad)
 	}
 	if len(e.Sweep) > 0 && e.sweepErrors(bad) && len(errs) == 0 {
-		if runs, err := e.Runs(); err != nil {
+		if errs = e.sameValues(); len(errs) > 0 {
+		} else if runs, err := e.Runs(); err != nil {
 			errs = append(errs, err)
 		} else {
 			batchErrors(runs, bad)
@@ -125,22 +127,13 @@ func (e *Experiment) where(key string) string {
 		if w, ok := e.origin[k]; ok {
 			return w
 		}
-		if i := lastDot(k); i >= 0 {
+		if i := strings.LastIndexByte(k, '.'); i >= 0 {
 			k = k[:i]
 		} else {
 			break
 		}
 	}
 	return "experiment " + keys.SafeName(e.Name) // a name that is refused must not reach the terminal raw
-}
-
-func lastDot(s string) int {
-	for i := len(s) - 1; i >= 0; i-- {
-		if s[i] == '.' {
-			return i
-		}
-	}
-	return -1
 }
 
 // validateChain checks the keys of a dumbbell or a parking lot: its links,
