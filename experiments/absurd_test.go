@@ -94,3 +94,33 @@ func TestAShorterDurationFitsTrafficStop(t *testing.T) {
 		t.Errorf("traffic.stop set beyond the run: %v", err)
 	}
 }
+
+// A seed out of range says the same, in a file, in --set and in a sweep:
+// what a seed may be.
+func TestASeedOutOfRangeSaysOneThing(t *testing.T) {
+	const want = "is out of range: a seed is a whole number from 0 to 9223372036854775807 (2^63-1)"
+	for _, c := range []struct{ file, set, where string }{
+		{"seed = 9223372036854775808\n", "", "s.toml:1: seed: 9223372036854775808 "},
+		{"seed = -1\n", "", "s.toml:1: seed: -1 "},
+		{"[sweep]\nseed = [1, 9223372036854775808]\n", "", "s.toml:2: sweep.seed: 9223372036854775808 "},
+		{"[sweep]\nseed = [1, -4]\n", "", "s.toml:2 (sweep): seed: -4 "},
+		{"seed = 1\n", "seed=9223372036854775808", "--set: seed: 9223372036854775808 "},
+		{"seed = 1\n", "seed=-1", "--set: seed: -1 "},
+		{"seed = 1\n", "sweep.seed=[9223372036854775808]", "--set: sweep.seed: 9223372036854775808 "},
+	} {
+		e, err := decodeFile("s.toml", []byte(c.file))
+		if err == nil && c.set != "" {
+			err = e.Set(c.set)
+		}
+		if err == nil {
+			err = e.Validate()
+		}
+		if err == nil || !strings.Contains(err.Error(), c.where+want) {
+			t.Errorf("%q %s: error %v, want %q", c.file, c.set, err, c.where+want)
+		}
+	}
+	e := Default()
+	if err := e.Set("sources.count=99999999999999999999"); err == nil || !strings.Contains(err.Error(), "--set: sources.count: 99999999999999999999 is out of range: a whole number from") {
+		t.Errorf("an integer beyond int64 in --set: %v", err)
+	}
+}
