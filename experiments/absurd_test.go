@@ -124,3 +124,13 @@ func TestASeedOutOfRangeSaysOneThing(t *testing.T) {
 		t.Errorf("an integer beyond int64 in --set: %v", err)
 	}
 }
+
+// A quoted dotted key outside [sweep] is one name with a dot in it: the
+// message says to drop the quotes, not "did you mean" the same key.
+func TestAQuotedDottedKeySaysToDropTheQuotes(t *testing.T) {
+	_, err := Parse("q.toml", []byte("\"network.rtt\" = \"300us\"\n"))
+	want := `q.toml:1: "network.rtt": unknown key: in quotes, "network.rtt" is one name with a dot in it, not a key of a table; write it without the quotes: network.rtt = ...`
+	if err == nil || err.Error() != want {
+		t.Errorf("error %v, want %q", err, want)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -133,6 +134,13 @@ func TypeError(err error, value func(key string) any) error {
 // " (did you mean \"network.capacity\"?)".
 func Suggest(known []string, k toml.Key) string {
 	key := k.String()
+	if last := k[len(k)-1]; strings.Contains(last, ".") {
+		// A quoted "network.rtt" is one key whose name has a dot in it.
+		dotted := strings.Join(append(append([]string(nil), k[:len(k)-1]...), last), ".")
+		if slices.Contains(known, dotted) {
+			return fmt.Sprintf(": in quotes, %q is one name with a dot in it, not a key of a table; write it without the quotes: %s = ...", last, dotted)
+		}
+	}
 	best, bestD := "", 4
 	for _, name := range known {
 		if d := EditDistance(key, name); d < bestD {
