@@ -134,3 +134,32 @@ func TestAQuotedDottedKeySaysToDropTheQuotes(t *testing.T) {
 		t.Errorf("error %v, want %q", err, want)
 	}
 }
+
+// An error that a --set value causes in a key of the built-in file is
+// reported against the user's key, and once.
+func TestAnOverrideIsBlamedForWhatItBreaks(t *testing.T) {
+	for _, c := range []struct {
+		sets []string
+		want string
+	}{
+		{[]string{"duration=never"}, "--set: duration: must be a positive, finite duration"},
+		{[]string{"duration=100000s"}, "--set: duration: 100000s gives more than 100 million samples at output.sample_interval = 10us"},
+		{[]string{"duration=1ps"}, "--set: duration: must be longer than the warm-up (1ps)"},
+		{[]string{"output.sample_interval=never"}, "--set: output.sample_interval: must be a positive, finite duration"},
+		{[]string{"output.sample_interval=5ms"}, "--set: output.sample_interval: must be at most output.rate_window (1ms)"},
+		// Both set: the file is not to blame, and the old rule stands.
+		{[]string{"duration=100000s", "output.sample_interval=1ps"}, "--set: output.sample_interval: gives more than 100 million samples"},
+		{[]string{"duration=20ms", "warmup=50ms"}, "--set: warmup: must be shorter than the duration (20ms)"},
+	} {
+		_, err := OpenWith("qcn-dumbbell", c.sets)
+		if err == nil || err.Error() != c.want && !strings.HasPrefix(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%q: error %v, want one, %q", c.sets, err, c.want)
+		}
+	}
+	// A key of the file not at fault stays blamed when the file alone is
+	// wrong.
+	_, err := Parse("f.toml", []byte("duration = \"100000s\"\n[output]\nsample_interval = \"10us\"\n"))
+	if err == nil || !strings.Contains(err.Error(), "f.toml:3: output.sample_interval: gives more than 100 million samples") {
+		t.Errorf("the file's own keys: %v", err)
+	}
+}

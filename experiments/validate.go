@@ -189,6 +189,8 @@ func (v fileView) Resolved(path string) any {
 
 func (v fileView) Set(path string) bool { _, ok := v.e.origin[path]; return ok }
 
+func (v fileView) Overridden(path string) bool { return v.e.origin[path] == "--set" }
+
 func (v fileView) Len(path string) int {
 	if x, ok := valueAt(v.e, path); ok && x.Kind() == reflect.Slice {
 		return x.Len()

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"strings"
 	"testing"
 
 	"qcnlab/algos"
@@ -43,5 +44,18 @@ func TestBenchExperimentsAreTheTopologies(t *testing.T) {
 	}
 	if _, err := Experiment(Setup{Topology: "dumbbell", K: 4, Duration: algos.Second}); err == nil {
 		t.Error("a dumbbell took --k")
+	}
+}
+
+// A --duration too long for the samples blames the duration, which the
+// user gave, not output.sample_interval, which the benchmark sets.
+func TestATooLongBenchBlamesItsDuration(t *testing.T) {
+	e, err := Experiment(Setup{Topology: "dumbbell", Duration: 100000 * algos.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = e.Validate()
+	if err == nil || !strings.Contains(err.Error(), "duration: 100000s gives more than 100 million samples") || strings.Contains(err.Error(), "output.sample_interval:") {
+		t.Errorf("error %v, want it to blame the duration", err)
 	}
 }
