@@ -420,8 +420,18 @@ func (c *call) openFailed(err error) int {
 }
 
 func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
+	f, ok := fileOf(w)
 	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// fileOf is the file w writes to, if it is one (stdout behind its
+// outputWriter included).
+func fileOf(w io.Writer) (*os.File, bool) {
+	if o, ok := w.(*outputWriter); ok {
+		w = o.w
+	}
+	f, ok := w.(*os.File)
+	return f, ok
 }
 
 // terminalWidth is the width of the terminal w writes to, or of $COLUMNS
@@ -430,7 +440,7 @@ func terminalWidth(w io.Writer) int {
 	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n > 0 {
 		return n
 	}
-	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+	if f, ok := fileOf(w); ok && term.IsTerminal(int(f.Fd())) {
 		if width, _, err := term.GetSize(int(f.Fd())); err == nil {
 			return width
 		}

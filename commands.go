@@ -422,7 +422,7 @@ func listCommand(fs *flag.FlagSet) func(c *call) int {
 			return exitUsage
 		}
 		if err := catalog.WriteListWidth(c.stdout, terminalWidth(c.stdout)); err != nil {
-			fmt.Fprintln(c.stderr, err)
+			fmt.Fprintln(c.stderr, "qcnlab list:", err)
 			return exitRun
 		}
 		return exitOK
@@ -443,7 +443,7 @@ func algosCommand(fs *flag.FlagSet) func(c *call) int {
 			return c.openFailed(err)
 		}
 		if err := catalog.WriteAlgos(c.stdout, e, c.args...); err != nil {
-			fmt.Fprintln(c.stderr, err)
+			fmt.Fprintln(c.stderr, "qcnlab algos:", err)
 			return exitRun
 		}
 		return exitOK
@@ -459,7 +459,10 @@ func showCommand(fs *flag.FlagSet) func(c *call) int {
 		if err != nil {
 			return c.fail(err)
 		}
-		c.stdout.Write(data)
+		if _, err := c.stdout.Write(data); err != nil {
+			fmt.Fprintln(c.stderr, "qcnlab show:", err)
+			return exitRun
+		}
 		return exitOK
 	}
 }

@@ -28,7 +28,31 @@ func main() {
 // run is qcnlab with its arguments and output streams: what main and the
 // tests run.
 func run(args []string, stdout, stderr io.Writer) int {
-	return guard(stderr, func() int { return dispatch(args, stdout, stderr) })
+	out := &outputWriter{w: stdout}
+	code := guard(stderr, func() int { return dispatch(args, out, stderr) })
+	if out.err != nil && code == exitOK {
+		// A summary, a listing or a help that did not reach its reader is a
+		// failure, whatever the command thought of it (/dev/full, a closed
+		// file).
+		fmt.Fprintln(stderr, "qcnlab: cannot write the output:", out.err)
+		return exitRun
+	}
+	return code
+}
+
+// outputWriter is stdout, remembering the first error a write met: every
+// command writes there, and one check at the end covers them all.
+type outputWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (o *outputWriter) Write(p []byte) (int, error) {
+	n, err := o.w.Write(p)
+	if err != nil && o.err == nil {
+		o.err = err
+	}
+	return n, err
 }
 
 // dispatch finds the command the arguments name and runs it.
