@@ -7,7 +7,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -479,7 +481,7 @@ func benchCommand(fs *flag.FlagSet) func(c *call) int {
 			return exitUsage
 		}
 		if *cpuProfile != "" {
-			if err := userfile.CheckSaveTarget(*cpuProfile); err != nil {
+			if err := checkCreatable(*cpuProfile); err != nil {
 				return c.fail("--cpuprofile:", err)
 			}
 		}
@@ -554,6 +556,34 @@ func benchCommand(fs *flag.FlagSet) func(c *call) int {
 		}
 		return exitOK
 	}
+}
+
+// checkCreatable reports whether userfile.WriteAtomic can write path, before
+// a long measurement whose result it will hold: a temporary file is created
+// where the save would create its own (a read-only file system, a name too
+// long for one, a folder one may not write in), then removed.
+func checkCreatable(path string) error {
+	if err := userfile.CheckSaveTarget(path); err != nil {
+		return err
+	}
+	at := path
+	if target, err := filepath.EvalSymlinks(path); err == nil {
+		at = target // WriteAtomic writes where a link points
+	}
+	dir, base := filepath.Split(at)
+	if dir == "" {
+		dir = "."
+	}
+	f, err := os.CreateTemp(dir, "."+base+".*.tmp")
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return &fs.PathError{Op: "save", Path: path, Err: err}
+	}
+	f.Close()
+	return os.Remove(f.Name())
 }
 
 func reproduceCommand(fs *flag.FlagSet) func(c *call) int {
