@@ -367,8 +367,7 @@ func stabilityCommand(fs *flag.FlagSet) func(c *call) int {
 		rep, err := stability.Search(ctx, e, opt)
 		clear()
 		if rep == nil {
-			fmt.Fprintln(c.stderr, err)
-			return exitUsage
+			return c.fail(err)
 		}
 		write := stability.WriteText
 		if *asJSON {
@@ -381,9 +380,9 @@ func stabilityCommand(fs *flag.FlagSet) func(c *call) int {
 		case err == nil:
 			return exitOK
 		case errors.Is(err, context.Canceled):
-			fmt.Fprintln(c.stderr, "qcnlab: interrupted")
+			fmt.Fprintln(c.stderr, "qcnlab stability: interrupted")
 		default:
-			fmt.Fprintln(c.stderr, "qcnlab:", err)
+			fmt.Fprintln(c.stderr, "qcnlab stability:", err)
 		}
 		return exitRun
 	}
