@@ -416,13 +416,22 @@ func tuiCommand(fs *flag.FlagSet) func(c *call) int {
 	}
 }
 
+// defaultListWidth is the width qcnlab list wraps to when it writes to no
+// terminal and $COLUMNS is not set: unwrapped, the algorithms' long source
+// references made lines of 500 characters.
+const defaultListWidth = 80
+
 func listCommand(fs *flag.FlagSet) func(c *call) int {
 	return func(c *call) int {
 		if len(c.args) > 0 {
 			fmt.Fprintln(c.stderr, "qcnlab list takes no arguments")
 			return exitUsage
 		}
-		if err := catalog.WriteListWidth(c.stdout, terminalWidth(c.stdout)); err != nil {
+		width := terminalWidth(c.stdout)
+		if width == 0 {
+			width = defaultListWidth // a pipe or a file: a terminal's classic width
+		}
+		if err := catalog.WriteListWidth(c.stdout, width); err != nil {
 			fmt.Fprintln(c.stderr, "qcnlab list:", err)
 			return exitRun
 		}
