@@ -304,11 +304,18 @@ type fadeMsg int
 
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	var cmd tea.Cmd
-	if keys := splitBurst(msg); keys != nil {
+	if keys := splitBurst(msg); keys != nil && !m.typing() {
 		cmds := make([]tea.Cmd, 0, len(keys))
-		for _, k := range keys {
+		for i, k := range keys {
 			if m.quitting {
 				break // "qr" must not start a run after quitting
+			}
+			if m.typing() {
+				// A key opened a text input: the rest is its text, whole.
+				rest := msg.(tea.KeyMsg)
+				rest.Runes = rest.Runes[i:]
+				cmds = append(cmds, m.update(rest))
+				break
 			}
 			cmds = append(cmds, m.update(k))
 		}
@@ -318,6 +325,21 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	m.layout()
 	return m, tea.Batch(cmd, m.clock())
+}
+
+// typing reports whether a text input has the keys: a burst of runes is
+// then text, taken whole. Split into keys, each costs the input's length
+// (it measures its width anew), and a long paste took minutes.
+func (m *Model) typing() bool {
+	switch m.focus {
+	case focusSave:
+		return !m.save.confirm
+	case focusOpen:
+		return true
+	case focusParams:
+		return m.params.editing
+	}
+	return false
 }
 
 // splitBurst returns the keys of a burst one by one, nil if msg is not one.
