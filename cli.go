@@ -19,8 +19,10 @@ import (
 
 	"qcnlab/experiments"
 	"qcnlab/experiments/batch"
+	"qcnlab/experiments/cost"
 	"qcnlab/experiments/plots"
 	"qcnlab/printable"
+	"qcnlab/units"
 )
 
 // call is one command being run: its parsed flags and arguments, and where
@@ -155,6 +157,11 @@ func (f figureFlags) options() (plots.Options, error) {
 func (c *call) workersValid(n int) bool {
 	if n < 0 {
 		c.fail("--workers must not be negative (0 means one per CPU)")
+		return false
+	}
+	if n > cost.MaxWorkers {
+		c.fail(fmt.Sprintf("--workers %d: the most is %d (runs at once are bounded by memory too: %s by their estimates)",
+			n, cost.MaxWorkers, units.FormatBytes(cost.MaxMemoryInFlight)))
 		return false
 	}
 	return true
