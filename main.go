@@ -11,6 +11,8 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+
+	"qcnlab/experiments/cost"
 )
 
 // Exit codes.
@@ -22,8 +24,24 @@ const (
 )
 
 func main() {
+	limitMemory()
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
+
+// limitMemory sets the Go runtime's soft memory limit above the budget of
+// the runs in flight (cost.MaxMemoryInFlight, by their estimates), unless
+// GOMEMLIMIT sets one: the collector otherwise lets the heap grow to twice
+// what is live before it collects, and runs within the budget could take
+// twice the memory it states.
+func limitMemory() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(int64(memoryLimit))
+	}
+}
+
+// memoryLimit is the budget and a quarter more, for the program's own
+// (the workbench's screen, a batch's results and figures).
+const memoryLimit = 1.25 * cost.MaxMemoryInFlight
 
 // run is qcnlab with its arguments and output streams: what main and the
 // tests run.
