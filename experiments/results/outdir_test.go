@@ -178,3 +178,21 @@ func TestSummaryOfNoRunsIsAnEmptyList(t *testing.T) {
 		t.Errorf("summary.json of no runs:\n%s", data)
 	}
 }
+
+// A plotted batch stopped before any run finished keeps what it has (no
+// runs) and reports the cancellation: no figure of its runs is drawn and
+// none fails.
+func TestPlottedBatchStoppedBeforeAnyRun(t *testing.T) {
+	for _, format := range []string{"png", "svg"} {
+		dir := t.TempDir()
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		res, err := Execute(ctx, mustParse(t, smallBatch(t, "none", 1)), Options{OutDir: dir, Plot: format, Series: Series{None: format == "svg"}})
+		if !errors.Is(err, context.Canceled) || res == nil || len(res.Runs) != 0 || res.Complete {
+			t.Fatalf("%s: %v, %+v; want cancelled with no runs", format, err, res)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "summary.json")); err != nil {
+			t.Errorf("%s: no summary.json: %v", format, err)
+		}
+	}
+}
