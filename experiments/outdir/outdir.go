@@ -10,8 +10,10 @@
 //     regular file of the inode, size and modification time recorded, a
 //     folder only if it is the one recorded and empty, and a killed run's
 //     temporary only if it bears a temporary name of qcnlab's and is the
-//     file (or folder) recorded; never the directory itself or the journal.
-//     Anything else stays, whatever the journal says.
+//     file (or folder) recorded; never the directory itself or the journal,
+//     and nothing but a name qcnlab writes (OutputName): an entry naming
+//     any other file, even a hard link to it, deletes nothing. Anything
+//     else stays, whatever the journal says.
 //   - A batch's outputs are never mixed with an earlier batch's:
 //     CheckNames checks every name the batch will write before its runs,
 //     and Begin (at the first commit, or sooner) removes the earlier
@@ -53,6 +55,41 @@ const JournalName = ".qcnlab-outputs"
 // maxJournal bounds the journal read at open: beyond it the journal is not
 // trusted and nothing of an earlier run is removed.
 const maxJournal = 16 << 20
+
+// MaxName is the longest file name (one element of a path, in bytes) a
+// file of the directory may have: the 255 bytes of a name on Linux's file
+// systems, less what the temporary file it is written through adds (a dot
+// before, a dot, a random suffix and ".tmp" after).
+const MaxName = 255 - len("..") - 2*suffixBytes - len(".tmp")
+
+// outputFiles are the patterns (path.Match) of the names qcnlab writes in
+// an output directory, and outputFolders those of the folders it makes:
+// the only names an earlier run's journal can get removed. A writer of a
+// new output adds its name here (a test checks every batch's).
+var (
+	outputFiles = []string{
+		"experiment.toml", "summary.json", "results.csv", "timeseries.csv.gz", "ports.csv.gz", "flows.csv.gz", "fct.csv",
+		"shard.json", "report.md", "report.json",
+		"plots/*.png", "plots/*.svg", "plots/*.pdf",
+	}
+	outputFolders = []string{"plots", "runs", "runs/*"}
+)
+
+// OutputName reports whether rel, a path in an output directory, is one of
+// the names qcnlab writes there: a file (or with folder, a folder) that
+// the journal of an earlier run may have it remove.
+func OutputName(rel string, folder bool) bool {
+	patterns := outputFiles
+	if folder {
+		patterns = outputFolders
+	}
+	for _, p := range patterns {
+		if ok, _ := path.Match(p, rel); ok {
+			return true
+		}
+	}
+	return false
+}
 
 // ErrBusy is the error of Open on a directory another process has open.
 var ErrBusy = errors.New("in use by another qcnlab run")
@@ -245,9 +282,9 @@ func local(rel string) bool {
 }
 
 // ours reports whether a journal entry may name something qcnlab wrote: a
-// path below the directory, not the directory itself nor a journal, and a
-// temporary by one of qcnlab's temporary names, with the inode it was made
-// with. (Whether the file there is still that one is checked when it would
+// path below the directory, not the directory itself nor a journal, a file
+// or folder by one of the names qcnlab writes, and a temporary by one of
+// qcnlab's temporary names, with the inode it was made with. (Whether the file there is still that one is checked when it would
 // be removed.)
 func ours(e entry) bool {
 	if !local(e.Path) || e.Path == "." || path.Base(e.Path) == JournalName {
@@ -258,8 +295,12 @@ func ours(e entry) bool {
 		return tempName(path.Base(e.Path)) && (e.Done || e.Ino != 0)
 	case "tempdir":
 		return !strings.Contains(e.Path, "/") && tempDirName(e.Path) && (e.Done || e.Ino != 0)
+	case "file", "dir":
+		// An entry naming a file of the user's, even with its inode, size
+		// and time (a hard link gives them), must not get it removed.
+		return OutputName(e.Path, e.Kind == "dir")
 	}
-	return true
+	return false
 }
 
 // tempName reports whether name is one CreateTemp makes: .BASE.SUFFIX.tmp.

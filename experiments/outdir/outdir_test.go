@@ -544,3 +544,65 @@ func TestSecondOpenRefusedAfterJournalRemoved(t *testing.T) {
 	d = mustOpen(t, dir)
 	d.Close()
 }
+
+// fileEntry is the journal line of a file (or folder) qcnlab wrote,
+// forged from the one at p: its inode, size and modification time.
+func fileEntry(t *testing.T, rel, p string) string {
+	t.Helper()
+	info, err := os.Lstat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.IsDir() {
+		return fmt.Sprintf(`{"path":%q,"kind":"dir","ino":%d}`, rel, inode(info))
+	}
+	return fmt.Sprintf(`{"path":%q,"kind":"file","ino":%d,"size":%d,"mtime":%d}`, rel, inode(info), info.Size(), info.ModTime().UnixNano())
+}
+
+// A journal entry with the exact inode, size and time of a user's file (a
+// hard link gives them) deletes it only if it bears a name qcnlab writes:
+// the user's thesis, its hard link, their folders all stay; qcnlab's own
+// figure of an earlier run goes.
+func TestForgedJournalOfAHardLinkedUserFileDeletesNothing(t *testing.T) {
+	dir := t.TempDir()
+	d := mustOpen(t, dir)
+	if err := d.WriteFile("plots/001-a.png", []byte("ours")); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Close(); err != nil {
+		t.Fatal(err)
+	}
+	ours, err := os.ReadFile(filepath.Join(dir, JournalName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(dir, "thesis.tex"), "mine")
+	if err := os.Link(filepath.Join(dir, "thesis.tex"), filepath.Join(dir, "thesis-copy.tex")); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(dir, "mydata", "a.csv"), "mine")
+	if err := os.Mkdir(filepath.Join(dir, "empty"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	user := []string{"thesis.tex", "thesis-copy.tex", "mydata/a.csv", "empty"}
+	lines := []string{strings.TrimSpace(string(ours))}
+	for _, f := range user {
+		lines = append(lines, fileEntry(t, f, filepath.Join(dir, f)))
+	}
+	plantJournal(t, dir, lines...)
+	d = mustOpen(t, dir)
+	if err := d.WriteFile("summary.json", []byte("{}")); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range user {
+		if !exists(filepath.Join(dir, f)) {
+			t.Errorf("%s, named in the journal with its own inode, size and time, was deleted", f)
+		}
+	}
+	if exists(filepath.Join(dir, "plots", "001-a.png")) {
+		t.Error("the earlier run's own figure was kept")
+	}
+}

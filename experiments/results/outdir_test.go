@@ -12,8 +12,10 @@ import (
 	"strings"
 	"testing"
 
+	"qcnlab/experiments"
 	"qcnlab/experiments/batch"
 	"qcnlab/experiments/outdir"
+	"qcnlab/experiments/plots"
 )
 
 // smallBatch is a two-run sweep, named name and seeded with seed, so that
@@ -193,6 +195,32 @@ func TestPlottedBatchStoppedBeforeAnyRun(t *testing.T) {
 		}
 		if _, err := os.Stat(filepath.Join(dir, "summary.json")); err != nil {
 			t.Errorf("%s: no summary.json: %v", format, err)
+		}
+	}
+}
+
+// Every name a batch writes is one the journal may have removed by the
+// next batch (outdir.OutputName): otherwise an earlier batch's file would
+// stay beside the next one's.
+func TestEveryOutputIsAnOutputName(t *testing.T) {
+	for _, name := range experiments.BuiltinNames() {
+		e, err := experiments.Builtin(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, format := range plots.Formats {
+			files, err := Files(e, Options{Plot: format})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range files {
+				if !outdir.OutputName(f, false) {
+					t.Errorf("%s: %s is not an outdir.OutputName", name, f)
+				}
+				if dir := path.Dir(f); dir != "." && !outdir.OutputName(dir, true) {
+					t.Errorf("%s: the folder of %s is not an outdir.OutputName", name, f)
+				}
+			}
 		}
 	}
 }
