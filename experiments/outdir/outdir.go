@@ -464,6 +464,10 @@ func (d *Dir) CreateTemp(dir, base string) (*Temp, error) {
 	if dir != "." && !local(dir) {
 		return nil, fmt.Errorf("%s: not a path inside %s", dir, d.path)
 	}
+	final := path.Join(dir, base)
+	if err := nameLength(final); err != nil {
+		return nil, fmt.Errorf("%s: %w", d.Join(final), err)
+	}
 	if err := d.mkdirs(dir); err != nil {
 		return nil, err
 	}
@@ -474,7 +478,8 @@ func (d *Dir) CreateTemp(dir, base string) (*Temp, error) {
 			continue
 		}
 		if err != nil {
-			return nil, err
+			// Named by the file it was for, in the directory.
+			return nil, fmt.Errorf("%s: %w", d.Join(final), unwrapPath(err))
 		}
 		// Journalled once made, with its inode: the proof a later run
 		// needs to remove it if this one is killed. (A kill between the
@@ -510,7 +515,9 @@ func (d *Dir) Commit(f *Temp, rel string) error {
 		err = d.Begin()
 	}
 	if err == nil && TestHookBeforeRename != nil {
-		err = TestHookBeforeRename(rel)
+		if err = TestHookBeforeRename(rel); err != nil {
+			err = fmt.Errorf("%s: %w", d.Join(rel), err)
+		}
 	}
 	if err == nil {
 		if err = d.root.Rename(tmp, rel); err != nil {
@@ -626,6 +633,9 @@ func (d *Dir) checkName(name string) error {
 	if !local(name) || path.Base(name) == JournalName {
 		return refuse(fmt.Errorf("%s: not a path inside %s that qcnlab may write", name, d.path))
 	}
+	if err := nameLength(name); err != nil {
+		return refuse(fmt.Errorf("%s: %w", d.Join(name), err))
+	}
 	parts := strings.Split(name, "/")
 	for i := range parts[:len(parts)-1] {
 		p := strings.Join(parts[:i+1], "/")
@@ -653,6 +663,25 @@ func (d *Dir) checkName(name string) error {
 			if err := d.checkTarget(path.Join(folder, e.Name())); err != nil {
 				return err
 			}
+		}
+	}
+	return nil
+}
+
+// nameLength refuses a path whose file name is longer than MaxName bytes
+// (its folders' than the file system's 255): its file could not be written.
+// A pattern of path.Match is not a name and passes.
+func nameLength(rel string) error {
+	parts := strings.Split(rel, "/")
+	for i, p := range parts {
+		limit := MaxName
+		if i < len(parts)-1 {
+			limit = 255
+		} else if strings.ContainsAny(p, `*?[\`) {
+			continue
+		}
+		if len(p) > limit {
+			return fmt.Errorf("a name of %d bytes, more than the %d a file name may have here (the file system's 255, less what a temporary name adds)", len(p), limit)
 		}
 	}
 	return nil

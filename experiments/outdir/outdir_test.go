@@ -606,3 +606,34 @@ func TestForgedJournalOfAHardLinkedUserFileDeletesNothing(t *testing.T) {
 		t.Error("the earlier run's own figure was kept")
 	}
 }
+
+// A name too long for a file is refused before the runs, whether or not
+// its folder exists yet, by a message that names the directory; a writer
+// that tries it anyway gets an error naming the file in the directory.
+func TestTooLongNamesRefusedUpFront(t *testing.T) {
+	dir := t.TempDir()
+	d := mustOpen(t, dir)
+	defer d.Close()
+	long := strings.Repeat("a", MaxName-len(".png")) + ".png"
+	if err := d.CheckNames("plots/" + long); err != nil {
+		t.Errorf("a name of %d bytes refused: %v", len(long), err)
+	}
+	for _, name := range []string{"plots/a" + long, "a" + long, strings.Repeat("b", 256) + "/x.png"} {
+		err := d.CheckNames(name)
+		if !IsRefusal(err) || !strings.HasPrefix(err.Error(), dir+"/") || !strings.Contains(err.Error(), "bytes") {
+			t.Errorf("%.20s…: %v, want a refusal naming %s", name, err, dir)
+		}
+	}
+	if err := d.MkdirAll("plots"); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.CheckNames("plots/a" + long); !IsRefusal(err) {
+		t.Errorf("with plots/ there: %v, want a refusal", err)
+	}
+	if err := d.WriteFile("plots/a"+long, nil); err == nil || !strings.HasPrefix(err.Error(), dir+"/plots/") {
+		t.Errorf("writing it: %v, want an error naming it in %s", err, dir)
+	}
+	if err := d.WriteFile("plots/"+long, nil); err != nil {
+		t.Errorf("writing a name of %d bytes: %v", len(long), err)
+	}
+}

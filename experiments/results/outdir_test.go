@@ -224,3 +224,53 @@ func TestEveryOutputIsAnOutputName(t *testing.T) {
 		}
 	}
 }
+
+// A sweep whose labels are longer than a file name may be still writes
+// every run's data and figure (the figure's name cut short).
+func TestLongLabelsLoseNoRun(t *testing.T) {
+	dir := t.TempDir()
+	long := strings.Repeat("a", 300)
+	e := mustParse(t, smallBatch(t, "long", 1)+fmt.Sprintf("name = [%q, \"b\"]\n", long))
+	res, err := Execute(context.Background(), e, Options{OutDir: dir, Plot: "svg", Series: Series{None: true}})
+	if err != nil || len(res.Runs) != 4 {
+		t.Fatalf("%v; %d runs, want 4 and no error", err, len(res.Runs))
+	}
+	figures, _ := filepath.Glob(filepath.Join(dir, "plots", "run*.svg"))
+	if len(figures) != 4 {
+		t.Errorf("%d run figures, want 4: %v", len(figures), figures)
+	}
+}
+
+// A run's figure that cannot be written fails the batch (exit 1), but the
+// run's data stays in summary.json and results.csv; so does a failed
+// sweep figure, and the error names the output directory.
+func TestFailedFigureKeepsTheData(t *testing.T) {
+	for _, fail := range []string{"plots/run000", "plots/sweep", "plots/queue-cdf"} {
+		dir := t.TempDir()
+		outdir.TestHookBeforeRename = func(rel string) error {
+			if strings.HasPrefix(rel, fail) {
+				return errors.New("no space left on device")
+			}
+			return nil
+		}
+		res, err := Execute(context.Background(), mustParse(t, smallBatch(t, "fig", 1)), Options{OutDir: dir, Plot: "svg", Workers: 1})
+		outdir.TestHookBeforeRename = nil
+		if err == nil || !strings.Contains(err.Error(), filepath.Join(dir, fail)) || !strings.Contains(err.Error(), "no space left") {
+			t.Errorf("%s failing: error %v, want one naming %s", fail, err, filepath.Join(dir, fail))
+		}
+		if outdir.IsRefusal(err) || errors.Is(err, context.Canceled) {
+			t.Errorf("%s failing: %v is not a failed run", fail, err)
+		}
+		if res == nil || len(res.Runs) != 2 {
+			t.Fatalf("%s failing: %+v, want both runs", fail, res)
+		}
+		data, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+		if err != nil || strings.Count(string(data), `"run": `) != 2 {
+			t.Errorf("%s failing: summary.json %v:\n%s", fail, err, data)
+		}
+		csv, err := os.ReadFile(filepath.Join(dir, "results.csv"))
+		if err != nil || strings.Count(string(csv), "\n") != 3 { // the header and a row per run
+			t.Errorf("%s failing: results.csv lost a run: %v\n%s", fail, err, csv)
+		}
+	}
+}
