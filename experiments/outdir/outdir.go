@@ -127,8 +127,10 @@ type Dir struct {
 	self    *os.File // the directory itself, locked too: removing the journal frees no lock
 
 	// made is the outermost folder of the path that Open made, "" if the
-	// directory was there: Abandon removes what Open made.
-	made string
+	// directory was there, and newJournal whether the journal was made
+	// too: Abandon removes what Open made.
+	made       string
+	newJournal bool
 
 	begin    sync.Once // Begin's removal of the earlier batch's files
 	beginErr error
@@ -154,13 +156,16 @@ type entry struct {
 // runs wrote there. Temporary files left by a run that was killed are
 // removed now. Its errors are Refusals.
 func Open(dir string) (*Dir, error) {
+	if err := usableDir(dir); err != nil {
+		return nil, refuse(err)
+	}
 	made := firstMissing(dir)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, refuse(err)
+		return nil, refuse(mkdirError(dir, err))
 	}
 	root, err := os.OpenRoot(dir)
 	if err != nil {
-		return nil, refuse(err)
+		return nil, refuse(fmt.Errorf("%s: %w", dir, unwrapPath(err)))
 	}
 	d, err := open(dir, root)
 	if err != nil {
@@ -169,6 +174,68 @@ func Open(dir string) (*Dir, error) {
 	}
 	d.made = made
 	return d, nil
+}
+
+// usableDir refuses dir, naming it, if something other than a directory
+// (or a symbolic link to one) is there.
+func usableDir(dir string) error {
+	info, err := os.Lstat(dir)
+	if err != nil {
+		return nil // nothing there: Open makes it
+	}
+	if info.Mode()&fs.ModeSymlink != 0 {
+		target, _ := os.Readlink(dir)
+		to, err := os.Stat(dir)
+		switch {
+		case err != nil:
+			return fmt.Errorf("%s: is a symbolic link to %s, which does not exist; name a directory", dir, target)
+		case !to.IsDir():
+			return fmt.Errorf("%s: is a symbolic link to %s, which is %s, not a directory", dir, target, kind(to))
+		}
+		return nil
+	}
+	if !info.IsDir() {
+		return fmt.Errorf("%s: is %s, not a directory", dir, kind(info))
+	}
+	return nil
+}
+
+// kind names what info is, for messages: "a file", "a FIFO".
+func kind(info fs.FileInfo) string {
+	switch m := info.Mode(); {
+	case m.IsRegular():
+		return "a file"
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	}
+	return "not a directory"
+}
+
+// mkdirError says why the directory dir could not be made: which folder
+// on its way is not one, or could not be made.
+func mkdirError(dir string, err error) error {
+	var pe *fs.PathError
+	if !errors.As(err, &pe) {
+		return fmt.Errorf("%s: %w", dir, err)
+	}
+	if info, serr := os.Lstat(pe.Path); serr == nil && !info.IsDir() {
+		if pe.Path == filepath.Clean(dir) {
+			return fmt.Errorf("%s: is %s, not a directory", dir, kind(info))
+		}
+		return fmt.Errorf("%s: cannot make the directory: %s is %s, not a directory", dir, pe.Path, kind(info))
+	}
+	if pe.Path == filepath.Clean(dir) {
+		return fmt.Errorf("%s: cannot make the directory: %w", dir, pe.Err)
+	}
+	return fmt.Errorf("%s: cannot make the directory: %s: %w", dir, pe.Path, pe.Err)
 }
 
 // firstMissing is the outermost folder of dir that does not exist yet, ""
@@ -196,16 +263,18 @@ func open(dir string, root *os.Root) (*Dir, error) {
 	// file system that cannot lock a folder keeps the journal's lock.
 	self, err := root.Open(".")
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", dir, unwrapPath(err))
 	}
 	if err := syscall.Flock(int(self.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); errors.Is(err, syscall.EWOULDBLOCK) {
 		self.Close()
 		return nil, busy
 	}
+	_, statErr := root.Lstat(JournalName)
 	f, err := root.OpenFile(JournalName, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		self.Close()
-		return nil, err
+		// A read-only directory, or one of another user's.
+		return nil, fmt.Errorf("%s: cannot write in this directory (%v); choose another --out", dir, unwrapPath(err))
 	}
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		f.Close()
@@ -215,7 +284,8 @@ func open(dir string, root *os.Root) (*Dir, error) {
 		}
 		return nil, fmt.Errorf("%s: cannot lock %s: %w", dir, JournalName, err)
 	}
-	d := &Dir{path: dir, root: root, journal: f, self: self, earlier: map[string]entry{}, wrote: map[string]entry{}, temps: map[string]bool{}}
+	d := &Dir{path: dir, root: root, journal: f, self: self, earlier: map[string]entry{}, wrote: map[string]entry{}, temps: map[string]bool{},
+		newJournal: errors.Is(statErr, fs.ErrNotExist)}
 	// A journal that is not a plain file of ours (a hard link to a user's
 	// file) is never rewritten.
 	if info, err := f.Stat(); err != nil {
@@ -803,12 +873,12 @@ func (d *Dir) beginSub(e entry) error {
 }
 
 // Abandon closes the directory after a failure that came before the batch
-// wrote a file: as Close, and if Open made the directory, it also removes
-// the folders this run made (if empty), the journal and the directory, so
-// that a command that failed leaves nothing behind.
+// wrote a file: as Close, and if Open made the journal, it also removes
+// the folders this run made (if empty) and the journal, and the directory
+// if Open made it, so that a command that failed leaves nothing behind.
 func (d *Dir) Abandon() error {
 	d.mu.Lock()
-	kept := d.made == "" || d.closed || len(d.earlier) > 0
+	kept := !d.newJournal || d.closed || len(d.earlier) > 0
 	var dirs []entry
 	for _, e := range d.wrote {
 		if e.Kind != "dir" {
@@ -836,6 +906,9 @@ func (d *Dir) Abandon() error {
 	d.mu.Unlock()
 	d.root.Remove(JournalName)
 	d.unlock()
+	if d.made == "" {
+		return nil
+	}
 	// The folders Open made, innermost first, each only if empty; a
 	// symbolic link put in one's place is not followed (rmdir fails).
 	for p := filepath.Clean(d.path); ; p = filepath.Dir(p) {

@@ -475,12 +475,71 @@ func TestAbandonRemovesWhatOpenMade(t *testing.T) {
 	if exists(filepath.Join(base, "a")) {
 		t.Error("an abandoned directory that Open made is still there")
 	}
-	// A directory that was there stays, its journal with it.
+	// A directory that was there stays, without the journal Open made
+	// in it; a journal that was there stays.
 	os.Mkdir(out, 0o755)
 	write(t, filepath.Join(out, "mine"), "mine")
 	mustOpen(t, out).Abandon()
-	if !exists(filepath.Join(out, "mine")) || !exists(filepath.Join(out, JournalName)) {
+	if !exists(filepath.Join(out, "mine")) {
 		t.Error("Abandon removed a directory it did not make")
+	}
+	if exists(filepath.Join(out, JournalName)) {
+		t.Error("Abandon left behind the journal Open made")
+	}
+	d = mustOpen(t, out)
+	if err := d.WriteFile("summary.json", nil); err != nil {
+		t.Fatal(err)
+	}
+	d.Close()
+	mustOpen(t, out).Abandon()
+	if !exists(filepath.Join(out, JournalName)) || !exists(filepath.Join(out, "summary.json")) {
+		t.Error("Abandon removed a journal, or a file, of an earlier run")
+	}
+}
+
+// An --out that cannot be a directory is refused by a message that names
+// it and says what is wrong, and nothing is left behind.
+func TestUnusableDirectoryNamed(t *testing.T) {
+	base := t.TempDir()
+	write(t, filepath.Join(base, "afile"), "mine")
+	os.Symlink("nowhere", filepath.Join(base, "dangling"))
+	os.Symlink("afile", filepath.Join(base, "tofile"))
+	syscall.Mkfifo(filepath.Join(base, "pipe"), 0o644)
+	for name, want := range map[string]string{
+		"afile":     "afile: is a file, not a directory",
+		"afile/sub": "afile/sub: cannot make the directory: " + filepath.Join(base, "afile") + " is a file, not a directory",
+		"dangling":  "dangling: is a symbolic link to nowhere, which does not exist",
+		"tofile":    "tofile: is a symbolic link to afile, which is a file, not a directory",
+		"pipe":      "pipe: is a FIFO, not a directory",
+	} {
+		_, err := Open(filepath.Join(base, name))
+		if !IsRefusal(err) || !strings.Contains(err.Error(), filepath.Join(base, want)) {
+			t.Errorf("%s: %v, want a refusal saying %q", name, err, want)
+		}
+	}
+	entries, _ := os.ReadDir(base)
+	if len(entries) != 4 {
+		t.Errorf("the refusals left %d entries, want the 4 there before", len(entries))
+	}
+	if os.Getuid() == 0 {
+		return // root writes into a read-only mode: checked in a read-only file system below, if any
+	}
+	ro := filepath.Join(base, "ro")
+	os.Mkdir(ro, 0o555)
+	if _, err := Open(ro); !IsRefusal(err) || !strings.HasPrefix(err.Error(), ro+": cannot write in this directory") {
+		t.Errorf("a read-only directory: %v, want a refusal naming it", err)
+	}
+}
+
+// A directory qcnlab cannot write in (a read-only file system) is refused
+// by a message that names it.
+func TestReadOnlyFileSystemNamed(t *testing.T) {
+	const ro = "/sys/kernel" // sysfs: not writable by anyone, root included
+	if info, err := os.Stat(ro); err != nil || !info.IsDir() {
+		t.Skip("no", ro)
+	}
+	if _, err := Open(ro); !IsRefusal(err) || !strings.HasPrefix(err.Error(), ro+": cannot write in this directory") {
+		t.Errorf("%s: %v, want a refusal naming it", ro, err)
 	}
 }
 

@@ -163,6 +163,10 @@ func TestOutputNamesCheckedBeforeTheRuns(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(dir, "experiment.toml")); err == nil {
 			t.Errorf("%s a symbolic link: experiment.toml was written", name)
 		}
+		// A refusal leaves nothing behind in the user's directory.
+		if _, err := os.Lstat(filepath.Join(dir, outdir.JournalName)); err == nil {
+			t.Errorf("%s a symbolic link: the refusal left %s behind", name, outdir.JournalName)
+		}
 	}
 }
 
