@@ -452,10 +452,10 @@ func (d *Dir) mkdirs(rel string) error {
 		case err == nil:
 			return fmt.Errorf("%s: %w", d.Join(p), errNotRegular(info))
 		case !errors.Is(err, fs.ErrNotExist):
-			return err
+			return fmt.Errorf("%s: %w", d.Join(p), unwrapPath(err))
 		}
 		if err := d.root.Mkdir(p, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
-			return err
+			return fmt.Errorf("%s: %w", d.Join(p), unwrapPath(err))
 		}
 		if info, err := d.root.Lstat(p); err == nil && info.IsDir() {
 			d.record(entry{Path: p, Kind: "dir", Ino: inode(info)})
@@ -484,7 +484,7 @@ func (d *Dir) checkTarget(rel string) error {
 		return fmt.Errorf("%s: %w", d.Join(rel), errNotRegular(info))
 	}
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return err
+		return fmt.Errorf("%s: %w", d.Join(rel), unwrapPath(err))
 	}
 	if err == nil && !d.provenOurs(rel) {
 		// Replaced only at the batch's end, it would sit beside the new
@@ -558,7 +558,7 @@ func (d *Dir) CreateTemp(dir, base string) (*Temp, error) {
 		if err != nil {
 			f.Close()
 			d.root.Remove(name)
-			return nil, err
+			return nil, fmt.Errorf("%s: %w", d.Join(final), unwrapPath(err))
 		}
 		d.journalTemp(entry{Path: name, Kind: "temp", Ino: inode(info)})
 		return &Temp{File: f, rel: name}, nil
@@ -626,12 +626,12 @@ func (d *Dir) MkdirTemp(base string) (string, error) {
 			continue
 		}
 		if err != nil {
-			return "", err
+			return "", fmt.Errorf("%s: cannot make a temporary folder: %w", d.path, unwrapPath(err))
 		}
 		info, err := d.root.Lstat(name)
 		if err != nil {
 			d.root.Remove(name)
-			return "", err
+			return "", fmt.Errorf("%s: %w", d.Join(name), unwrapPath(err))
 		}
 		d.journalTemp(entry{Path: name, Kind: "tempdir", Ino: inode(info)})
 		return name, nil
