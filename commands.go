@@ -317,6 +317,10 @@ func mergeCommand(fs *flag.FlagSet) func(c *call) int {
 			fmt.Fprintln(c.stderr, "qcnlab merge: interrupted; its temporary files are removed")
 			return exitRun
 		}
+		if err != nil && res != nil { // the data merged, a figure failed
+			fmt.Fprintln(c.stderr, "qcnlab merge:", err)
+			return exitRun
+		}
 		if err != nil {
 			return c.fail(err)
 		}

@@ -1,6 +1,8 @@
 package bench
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"qcnlab/algos"
@@ -43,5 +45,18 @@ func TestBenchExperimentsAreTheTopologies(t *testing.T) {
 	}
 	if _, err := Experiment(Setup{Topology: "dumbbell", K: 4, Duration: algos.Second}); err == nil {
 		t.Error("a dumbbell took --k")
+	}
+}
+
+// One source is "1 greedy qcn source", not "sources".
+func TestDescriptionCountsSources(t *testing.T) {
+	for n, want := range map[int]string{1: "1 greedy qcn source,", 2: "2 greedy qcn sources,"} {
+		e, err := Experiment(Setup{Topology: "dumbbell", Duration: algos.Millisecond, Sets: []string{fmt.Sprintf("sources.count=%d", n), `algorithms=["qcn"]`}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := Description(e); !strings.HasPrefix(d, want) {
+			t.Errorf("%d sources: %q, want it to begin %q", n, d, want)
+		}
 	}
 }
