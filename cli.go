@@ -120,7 +120,8 @@ func setFlag(fs *flag.FlagSet) *setFlags {
 }
 
 func workersFlag(fs *flag.FlagSet) *int {
-	return fs.Int("workers", 0, "`N` runs at once, at most 1024, fewer while their memory estimates would pass 8GB together (default: one per CPU)")
+	return fs.Int("workers", 0, fmt.Sprintf("`N` runs at once, at most %d, fewer while their memory estimates would pass %s together (default: one per CPU)",
+		cost.MaxWorkers, units.FormatBytes(cost.MaxMemoryInFlight)))
 }
 
 // figureFlags are --plot and --plot-size.
