@@ -19,8 +19,10 @@ import (
 
 	"qcnlab/experiments"
 	"qcnlab/experiments/batch"
+	"qcnlab/experiments/cost"
 	"qcnlab/experiments/plots"
 	"qcnlab/printable"
+	"qcnlab/units"
 )
 
 // call is one command being run: its parsed flags and arguments, and where
@@ -118,7 +120,8 @@ func setFlag(fs *flag.FlagSet) *setFlags {
 }
 
 func workersFlag(fs *flag.FlagSet) *int {
-	return fs.Int("workers", 0, "`N` runs at once (default: one per CPU)")
+	return fs.Int("workers", 0, fmt.Sprintf("`N` runs at once, at most %d, fewer while their memory estimates would pass %s together (default: one per CPU)",
+		cost.MaxWorkers, units.FormatBytes(cost.MaxMemoryInFlight)))
 }
 
 // figureFlags are --plot and --plot-size.
@@ -155,6 +158,11 @@ func (f figureFlags) options() (plots.Options, error) {
 func (c *call) workersValid(n int) bool {
 	if n < 0 {
 		c.fail("--workers must not be negative (0 means one per CPU)")
+		return false
+	}
+	if n > cost.MaxWorkers {
+		c.fail(fmt.Sprintf("--workers %d: the most is %d (runs at once are bounded by memory too: %s by their estimates)",
+			n, cost.MaxWorkers, units.FormatBytes(cost.MaxMemoryInFlight)))
 		return false
 	}
 	return true
@@ -420,8 +428,18 @@ func (c *call) openFailed(err error) int {
 }
 
 func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
+	f, ok := fileOf(w)
 	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// fileOf is the file w writes to, if it is one (stdout behind its
+// outputWriter included).
+func fileOf(w io.Writer) (*os.File, bool) {
+	if o, ok := w.(*outputWriter); ok {
+		w = o.w
+	}
+	f, ok := w.(*os.File)
+	return f, ok
 }
 
 // terminalWidth is the width of the terminal w writes to, or of $COLUMNS
@@ -430,7 +448,7 @@ func terminalWidth(w io.Writer) int {
 	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n > 0 {
 		return n
 	}
-	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+	if f, ok := fileOf(w); ok && term.IsTerminal(int(f.Fd())) {
 		if width, _, err := term.GetSize(int(f.Fd())); err == nil {
 			return width
 		}

@@ -7,7 +7,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -315,6 +317,10 @@ func mergeCommand(fs *flag.FlagSet) func(c *call) int {
 			fmt.Fprintln(c.stderr, "qcnlab merge: interrupted; its temporary files are removed")
 			return exitRun
 		}
+		if err != nil && res != nil { // the data merged, a figure failed
+			fmt.Fprintln(c.stderr, "qcnlab merge:", err)
+			return exitRun
+		}
 		if err != nil {
 			return c.fail(err)
 		}
@@ -365,8 +371,7 @@ func stabilityCommand(fs *flag.FlagSet) func(c *call) int {
 		rep, err := stability.Search(ctx, e, opt)
 		clear()
 		if rep == nil {
-			fmt.Fprintln(c.stderr, err)
-			return exitUsage
+			return c.fail(err)
 		}
 		write := stability.WriteText
 		if *asJSON {
@@ -379,9 +384,9 @@ func stabilityCommand(fs *flag.FlagSet) func(c *call) int {
 		case err == nil:
 			return exitOK
 		case errors.Is(err, context.Canceled):
-			fmt.Fprintln(c.stderr, "qcnlab: interrupted")
+			fmt.Fprintln(c.stderr, "qcnlab stability: interrupted")
 		default:
-			fmt.Fprintln(c.stderr, "qcnlab:", err)
+			fmt.Fprintln(c.stderr, "qcnlab stability:", err)
 		}
 		return exitRun
 	}
@@ -415,14 +420,23 @@ func tuiCommand(fs *flag.FlagSet) func(c *call) int {
 	}
 }
 
+// defaultListWidth is the width qcnlab list wraps to when it writes to no
+// terminal and $COLUMNS is not set: unwrapped, the algorithms' long source
+// references made lines of 500 characters.
+const defaultListWidth = 80
+
 func listCommand(fs *flag.FlagSet) func(c *call) int {
 	return func(c *call) int {
 		if len(c.args) > 0 {
 			fmt.Fprintln(c.stderr, "qcnlab list takes no arguments")
 			return exitUsage
 		}
-		if err := catalog.WriteListWidth(c.stdout, terminalWidth(c.stdout)); err != nil {
-			fmt.Fprintln(c.stderr, err)
+		width := terminalWidth(c.stdout)
+		if width == 0 {
+			width = defaultListWidth // a pipe or a file: a terminal's classic width
+		}
+		if err := catalog.WriteListWidth(c.stdout, width); err != nil {
+			fmt.Fprintln(c.stderr, "qcnlab list:", err)
 			return exitRun
 		}
 		return exitOK
@@ -443,7 +457,7 @@ func algosCommand(fs *flag.FlagSet) func(c *call) int {
 			return c.openFailed(err)
 		}
 		if err := catalog.WriteAlgos(c.stdout, e, c.args...); err != nil {
-			fmt.Fprintln(c.stderr, err)
+			fmt.Fprintln(c.stderr, "qcnlab algos:", err)
 			return exitRun
 		}
 		return exitOK
@@ -459,7 +473,10 @@ func showCommand(fs *flag.FlagSet) func(c *call) int {
 		if err != nil {
 			return c.fail(err)
 		}
-		c.stdout.Write(data)
+		if _, err := c.stdout.Write(data); err != nil {
+			fmt.Fprintln(c.stderr, "qcnlab show:", err)
+			return exitRun
+		}
 		return exitOK
 	}
 }
@@ -476,7 +493,7 @@ func benchCommand(fs *flag.FlagSet) func(c *call) int {
 			return exitUsage
 		}
 		if *cpuProfile != "" {
-			if err := userfile.CheckSaveTarget(*cpuProfile); err != nil {
+			if err := checkCreatable(*cpuProfile); err != nil {
 				return c.fail("--cpuprofile:", err)
 			}
 		}
@@ -551,6 +568,34 @@ func benchCommand(fs *flag.FlagSet) func(c *call) int {
 		}
 		return exitOK
 	}
+}
+
+// checkCreatable reports whether userfile.WriteAtomic can write path, before
+// a long measurement whose result it will hold: a temporary file is created
+// where the save would create its own (a read-only file system, a name too
+// long for one, a folder one may not write in), then removed.
+func checkCreatable(path string) error {
+	if err := userfile.CheckSaveTarget(path); err != nil {
+		return err
+	}
+	at := path
+	if target, err := filepath.EvalSymlinks(path); err == nil {
+		at = target // WriteAtomic writes where a link points
+	}
+	dir, base := filepath.Split(at)
+	if dir == "" {
+		dir = "."
+	}
+	f, err := os.CreateTemp(dir, "."+base+".*.tmp")
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return &fs.PathError{Op: "save", Path: path, Err: err}
+	}
+	f.Close()
+	return os.Remove(f.Name())
 }
 
 func reproduceCommand(fs *flag.FlagSet) func(c *call) int {

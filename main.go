@@ -11,6 +11,8 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+
+	"qcnlab/experiments/cost"
 )
 
 // Exit codes.
@@ -22,13 +24,53 @@ const (
 )
 
 func main() {
+	limitMemory()
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
+
+// limitMemory sets the Go runtime's soft memory limit above the budget of
+// the runs in flight (cost.MaxMemoryInFlight, by their estimates), unless
+// GOMEMLIMIT sets one: the collector otherwise lets the heap grow to twice
+// what is live before it collects, and runs within the budget could take
+// twice the memory it states.
+func limitMemory() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(int64(memoryLimit))
+	}
+}
+
+// memoryLimit is the budget and a quarter more, for the program's own
+// (the workbench's screen, a batch's results and figures).
+const memoryLimit = 1.25 * cost.MaxMemoryInFlight
 
 // run is qcnlab with its arguments and output streams: what main and the
 // tests run.
 func run(args []string, stdout, stderr io.Writer) int {
-	return guard(stderr, func() int { return dispatch(args, stdout, stderr) })
+	out := &outputWriter{w: stdout}
+	code := guard(stderr, func() int { return dispatch(args, out, stderr) })
+	if out.err != nil && code == exitOK {
+		// A summary, a listing or a help that did not reach its reader is a
+		// failure, whatever the command thought of it (/dev/full, a closed
+		// file).
+		fmt.Fprintln(stderr, "qcnlab: cannot write the output:", out.err)
+		return exitRun
+	}
+	return code
+}
+
+// outputWriter is stdout, remembering the first error a write met: every
+// command writes there, and one check at the end covers them all.
+type outputWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (o *outputWriter) Write(p []byte) (int, error) {
+	n, err := o.w.Write(p)
+	if err != nil && o.err == nil {
+		o.err = err
+	}
+	return n, err
 }
 
 // dispatch finds the command the arguments name and runs it.

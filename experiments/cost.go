@@ -84,6 +84,14 @@ func (e *Experiment) Cost() cost.Cost {
 	return in.Cost()
 }
 
+// RunCost is Cost for a run of the one algorithm named: what a batch's
+// worker or the workbench's compare mode reserves for that run.
+func (e *Experiment) RunCost(algorithm string) cost.Cost {
+	one := *e
+	one.Algorithms = []string{algorithm}
+	return one.Cost()
+}
+
 // costErrors refuses an experiment whose runs would need more than the
 // limits, saying what they would need.
 func (e *Experiment) costErrors(bad func(key, format string, args ...any)) { e.Cost().Errors(bad) }

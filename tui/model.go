@@ -13,7 +13,9 @@ import (
 
 	"qcnlab/algos"
 	"qcnlab/experiments"
+	"qcnlab/experiments/cost"
 	"qcnlab/printable"
+	"qcnlab/units"
 )
 
 // Speeds in simulated seconds per wall second; fastest (one past the last)
@@ -189,6 +191,9 @@ func (m *Model) start(e *experiments.Experiment, bar []string, active int) error
 			return err
 		}
 	}
+	if err := fitsMemory(run, names, memoryBudget); err != nil {
+		return err
+	}
 	sess, err := startSession(run, names)
 	if err != nil {
 		return err
@@ -208,6 +213,37 @@ func (m *Model) start(e *experiments.Experiment, bar []string, active int) error
 	m.params.load(run, e, bar[active])
 	m.refreshPanes()
 	return nil
+}
+
+// memoryBudget bounds the runs the workbench holds at once (compare mode's,
+// one per algorithm of the bar) by their estimates, as a batch's workers
+// are bounded; a variable for the tests.
+var memoryBudget float64 = cost.MaxMemoryInFlight
+
+// historyBytes is the most a run's history holds (maxValues, or minPoints
+// points of every column): the workbench's own memory beside the
+// simulation's estimate.
+func historyBytes(columns int) float64 {
+	return 8 * float64(max(maxValues, minPoints*columns))
+}
+
+// fitsMemory refuses runs of e's algorithms names that would need more
+// than budget together, by their estimates and their histories; one run
+// alone always fits (its estimate is bounded when e is loaded).
+func fitsMemory(e *experiments.Experiment, names []string, budget float64) error {
+	if len(names) < 2 {
+		return nil
+	}
+	queues, rates := e.SeriesShape()
+	need := 0.0
+	for _, name := range names {
+		need += e.RunCost(name).Memory + historyBytes(queues+rates)
+	}
+	if need <= budget {
+		return nil
+	}
+	return fmt.Errorf("compare mode's %d runs would need ~%s of memory together (the most is %s): compare fewer sources, or run one algorithm at a time",
+		len(names), units.FormatBytes(cost.RoundTo2(need)), units.FormatBytes(budget))
 }
 
 // pickPoint runs sweep point i (wrapping around); if it cannot start, the
@@ -304,11 +340,18 @@ type fadeMsg int
 
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	var cmd tea.Cmd
-	if keys := splitBurst(msg); keys != nil {
+	if keys := splitBurst(msg); keys != nil && !m.typing() {
 		cmds := make([]tea.Cmd, 0, len(keys))
-		for _, k := range keys {
+		for i, k := range keys {
 			if m.quitting {
 				break // "qr" must not start a run after quitting
+			}
+			if m.typing() {
+				// A key opened a text input: the rest is its text, whole.
+				rest := msg.(tea.KeyMsg)
+				rest.Runes = rest.Runes[i:]
+				cmds = append(cmds, m.update(rest))
+				break
 			}
 			cmds = append(cmds, m.update(k))
 		}
@@ -318,6 +361,21 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	m.layout()
 	return m, tea.Batch(cmd, m.clock())
+}
+
+// typing reports whether a text input has the keys: a burst of runes is
+// then text, taken whole. Split into keys, each costs the input's length
+// (it measures its width anew), and a long paste took minutes.
+func (m *Model) typing() bool {
+	switch m.focus {
+	case focusSave:
+		return !m.save.confirm
+	case focusOpen:
+		return true
+	case focusParams:
+		return m.params.editing
+	}
+	return false
 }
 
 // splitBurst returns the keys of a burst one by one, nil if msg is not one.

@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
@@ -79,10 +78,7 @@ const (
 )
 
 func newOpenPrompt(keys *keyMap) openPrompt {
-	in := textinput.New()
-	in.Prompt = "open: "
-	in.PromptStyle = promptStyle
-	in.Cursor.SetMode(cursor.CursorStatic)
+	in := newInput("open: ", maxPathChars)
 	// Its lines: the input, a line for errors, the matches.
 	return openPrompt{common: common{keys: keys, height: 2 + openListLines}, input: in, sel: -1}
 }
@@ -259,11 +255,13 @@ func (p *openPrompt) update(msg tea.Msg) tea.Cmd {
 	case key.Matches(km, p.keys.Apply):
 		return p.choose()
 	}
-	before := p.input.Value()
-	p.input, cmd = p.input.Update(msg)
-	if p.input.Value() != before {
+	changed, cut, cmd := typeInto(&p.input, msg, "a path")
+	if changed {
 		p.err = ""
 		cmd = tea.Batch(cmd, p.refresh(false))
+	}
+	if cut != "" {
+		p.err = cut
 	}
 	return cmd
 }

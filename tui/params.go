@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/table"
@@ -162,9 +161,7 @@ func newParamsPane(keys *keyMap) paramsPane {
 	t := table.New(table.WithKeyMap(km), table.WithFocused(true),
 		table.WithColumns([]table.Column{{Title: "key", Width: 28}, {Title: "value", Width: 12}}))
 	t.SetStyles(table.Styles{Header: tableHeadStyle.Padding(0, 1), Cell: tableCellStyle.Padding(0, 1), Selected: tableSelStyle})
-	in := textinput.New()
-	in.Cursor.SetMode(cursor.CursorStatic)
-	in.PromptStyle = promptStyle
+	in := newInput("", maxValueChars)
 	return paramsPane{common: common{keys: keys}, table: t, input: in}
 }
 
@@ -292,11 +289,12 @@ func (p *paramsPane) update(msg tea.Msg) tea.Cmd {
 		p.stopEdit()
 		return nil
 	case p.editing:
-		before := p.input.Value()
-		var cmd tea.Cmd
-		p.input, cmd = p.input.Update(msg)
-		if p.input.Value() != before {
+		changed, cut, cmd := typeInto(&p.input, msg, "a value")
+		if changed {
 			p.err = ""
+		}
+		if cut != "" {
+			p.err = cut
 		}
 		return cmd
 	case isKey && key.Matches(km, p.keys.Edit):

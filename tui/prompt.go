@@ -7,7 +7,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
@@ -37,10 +36,7 @@ type savePrompt struct {
 }
 
 func newSavePrompt(keys *keyMap) savePrompt {
-	in := textinput.New()
-	in.Prompt = "save to: "
-	in.PromptStyle = promptStyle
-	in.Cursor.SetMode(cursor.CursorStatic)
+	in := newInput("save to: ", maxPathChars)
 	return savePrompt{common: common{keys: keys, height: 2}, input: in}
 }
 
@@ -92,11 +88,12 @@ func (p *savePrompt) update(msg tea.Msg) tea.Cmd {
 		p.closed = true
 		return nil
 	}
-	before := p.input.Value()
-	var cmd tea.Cmd
-	p.input, cmd = p.input.Update(msg)
-	if p.input.Value() != before {
+	changed, cut, cmd := typeInto(&p.input, msg, "a path")
+	if changed {
 		p.err = ""
+	}
+	if cut != "" {
+		p.err = cut
 	}
 	return cmd
 }

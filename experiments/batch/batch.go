@@ -6,6 +6,7 @@
 package batch
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -16,6 +17,7 @@ import (
 
 	"qcnlab/algos"
 	"qcnlab/experiments"
+	"qcnlab/experiments/cost"
 	"qcnlab/model"
 )
 
@@ -109,6 +111,9 @@ type Options struct {
 	Workers  int // runs at once; 0 means one per CPU (Workers)
 	Progress func(Progress)
 	Sink     Sink // what records the runs; nil for nothing
+	// Memory bounds the runs in flight by the sum of their estimates
+	// (experiments.RunCost), in bytes; 0 means cost.MaxMemoryInFlight.
+	Memory float64
 }
 
 // Execute runs the runs whose indices todo lists, in that order (nil: every
@@ -129,15 +134,21 @@ func Execute(ctx context.Context, runs []experiments.Run, todo []int, opt Option
 	tracker := NewTracker(len(todo), nil, opt.Progress)
 	summaries := make([]*RunSummary, len(runs))
 	errs := make([]error, len(runs))
-	jobs := make(chan int)
+	gate := newMemoryGate(cmp.Or(opt.Memory, cost.MaxMemoryInFlight))
+	type job struct {
+		k    int
+		need float64
+	}
+	jobs := make(chan job)
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for k := range jobs {
-				i := todo[k]
-				summaries[i], errs[i] = safeExecute(ctx, runs[i], i, opt.Sink, tracker, k)
+			for j := range jobs {
+				i := todo[j.k]
+				summaries[i], errs[i] = safeExecute(ctx, runs[i], i, opt.Sink, tracker, j.k)
+				gate.release(j.need)
 			}
 		}()
 	}
@@ -145,11 +156,68 @@ func Execute(ctx context.Context, runs []experiments.Run, todo []int, opt Option
 		if ctx.Err() != nil {
 			break
 		}
-		jobs <- k
+		need := 0.0
+		if workers > 1 { // one at a time needs no reckoning
+			r := runs[todo[k]]
+			need = r.Exp.RunCost(r.Algorithm).Memory
+		}
+		if !gate.acquire(ctx, need) {
+			break
+		}
+		jobs <- job{k, need}
 	}
 	close(jobs)
 	wg.Wait()
 	return summaries, errs
+}
+
+// memoryGate admits runs while the estimates of those in flight, with
+// theirs, fit its budget. The runs are admitted in order, one dispatcher
+// asking, so a large run is not passed over for ever by small ones; one
+// larger than the whole budget runs alone.
+type memoryGate struct {
+	budget   float64
+	mu       sync.Mutex
+	inFlight float64
+	running  int
+	freed    chan struct{} // a release since the dispatcher last looked
+}
+
+func newMemoryGate(budget float64) *memoryGate {
+	return &memoryGate{budget: budget, freed: make(chan struct{}, 1)}
+}
+
+// acquire waits until need fits beside the runs in flight and reserves it;
+// false if ctx ended first.
+func (g *memoryGate) acquire(ctx context.Context, need float64) bool {
+	for {
+		g.mu.Lock()
+		fits := g.running == 0 || g.inFlight+need <= g.budget
+		if fits {
+			g.inFlight += need
+			g.running++
+		}
+		g.mu.Unlock()
+		if fits {
+			return true
+		}
+		select {
+		case <-g.freed:
+		case <-ctx.Done():
+			return false
+		}
+	}
+}
+
+func (g *memoryGate) release(need float64) {
+	g.mu.Lock()
+	g.inFlight -= need
+	g.running--
+	g.mu.Unlock()
+	select {
+	case g.freed <- struct{}{}:
+	default:
+	}
 }
 
 // Runs executes every run with no sink and returns their summaries in run

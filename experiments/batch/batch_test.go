@@ -139,3 +139,88 @@ func TestTrackerWeighsUnits(t *testing.T) {
 		t.Errorf("%+v", got)
 	}
 }
+
+// inFlight is a sink that tracks the estimates of the runs going on.
+type inFlight struct {
+	mu        sync.Mutex
+	need      []float64 // each run's estimate
+	now, most float64
+	running   int
+	overrun   int // starts that took the runs in flight past the budget
+	budget    float64
+}
+
+type flightRecorder struct {
+	s *inFlight
+	i int
+}
+
+func (s *inFlight) Start(i int, _ experiments.Run, _ *model.Config) (Recorder, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.now += s.need[i]
+	s.running++
+	if s.running > 1 && s.now > s.budget {
+		s.overrun++
+	}
+	s.most = max(s.most, s.now)
+	return flightRecorder{s, i}, nil
+}
+
+func (r flightRecorder) Sample(*model.Sample) {}
+func (r flightRecorder) Finish(*RunSummary) error {
+	r.Discard()
+	return nil
+}
+
+func (r flightRecorder) Discard() {
+	r.s.mu.Lock()
+	defer r.s.mu.Unlock()
+	r.s.now -= r.s.need[r.i]
+	r.s.running--
+}
+
+// However many workers, the runs in flight fit the memory budget by their
+// estimates (a run larger than it runs alone), and the summaries are those
+// of one worker: --workers 100000000 once let every run start at once,
+// each allowed 4GB.
+func TestMemoryBudgetBoundsTheRunsInFlight(t *testing.T) {
+	runs := sweep(t)
+	runs = append(runs, sweep(t)...) // eight runs
+	need := make([]float64, len(runs))
+	largest := 0.0
+	for i, r := range runs {
+		need[i] = r.Exp.RunCost(r.Algorithm).Memory
+		largest = max(largest, need[i])
+	}
+	if largest <= 0 {
+		t.Fatal("no estimate")
+	}
+	alone, err := Runs(context.Background(), runs, Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, budget := range []float64{2 * largest, largest / 2} {
+		s := &inFlight{need: need, budget: budget}
+		sums, errs := Execute(context.Background(), runs, nil, Options{Workers: 8, Sink: s, Memory: budget})
+		if err := errors.Join(errs...); err != nil {
+			t.Fatal(err)
+		}
+		if s.overrun > 0 {
+			t.Errorf("budget %.0f B: %d runs started past it (at most %.0f B in flight)", budget, s.overrun, s.most)
+		}
+		a, _ := json.Marshal(ReproducibleRuns(deref(alone)))
+		b, _ := json.Marshal(ReproducibleRuns(deref(sums)))
+		if string(a) != string(b) {
+			t.Errorf("budget %.0f B: the summaries differ from one worker's", budget)
+		}
+	}
+}
+
+func deref(sums []*RunSummary) []RunSummary {
+	out := make([]RunSummary, len(sums))
+	for i, s := range sums {
+		out[i] = *s
+	}
+	return out
+}

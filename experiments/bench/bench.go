@@ -88,7 +88,11 @@ func Description(e *experiments.Experiment) string {
 			e.Algorithms[0], size, k, k*k*k/4, units.FormatRate(float64(n.Capacity)), units.FormatBytes(float64(n.Buffer)),
 			e.FabricHopDelay())
 	case "dumbbell":
-		return fmt.Sprintf("%d greedy %s sources, %s dumbbell, %s frames, %s RTT, one core:", e.Sources.Count, e.Algorithms[0],
+		sources := "sources"
+		if e.Sources.Count == 1 {
+			sources = "source"
+		}
+		return fmt.Sprintf("%d greedy %s %s, %s dumbbell, %s frames, %s RTT, one core:", e.Sources.Count, e.Algorithms[0], sources,
 			units.FormatRate(float64(n.Capacity)), units.FormatBytes(float64(n.FrameSize)), units.FormatDuration(algos.Time(n.RTT)))
 	}
 	b, _ := topology.BenchOf(n.Topology)

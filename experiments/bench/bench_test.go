@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -57,5 +58,18 @@ func TestATooLongBenchBlamesItsDuration(t *testing.T) {
 	err = e.Validate()
 	if err == nil || !strings.Contains(err.Error(), "duration: 100000s gives more than 100 million samples") || strings.Contains(err.Error(), "output.sample_interval:") {
 		t.Errorf("error %v, want it to blame the duration", err)
+	}
+}
+
+// One source is "1 greedy qcn source", not "sources".
+func TestDescriptionCountsSources(t *testing.T) {
+	for n, want := range map[int]string{1: "1 greedy qcn source,", 2: "2 greedy qcn sources,"} {
+		e, err := Experiment(Setup{Topology: "dumbbell", Duration: algos.Millisecond, Sets: []string{fmt.Sprintf("sources.count=%d", n), `algorithms=["qcn"]`}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := Description(e); !strings.HasPrefix(d, want) {
+			t.Errorf("%d sources: %q, want it to begin %q", n, d, want)
+		}
 	}
 }

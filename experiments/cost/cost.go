@@ -28,6 +28,16 @@ const (
 	// all its runs together; one that does not (a stability search,
 	// --series none) only by its events.
 	MaxSeriesBytes = 10e9
+	// MaxMemoryInFlight bounds the runs that go on at once, by the sum of
+	// their estimates: a batch's workers, or the workbench's runs in
+	// compare mode. Twice MaxRunMemory, so that any run accepted alone
+	// can run, and a machine of 16GB keeps room for the rest; a run larger
+	// than what is left waits for others to finish (the results do not
+	// depend on it).
+	MaxMemoryInFlight = 2 * MaxRunMemory
+	// MaxWorkers bounds --workers: more runs at once than any machine has
+	// cores, which MaxMemoryInFlight bounds further by their estimates.
+	MaxWorkers = 1024
 )
 
 // seriesCellBytes is a value of the time series as text, with its comma:

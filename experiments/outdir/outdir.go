@@ -10,8 +10,10 @@
 //     regular file of the inode, size and modification time recorded, a
 //     folder only if it is the one recorded and empty, and a killed run's
 //     temporary only if it bears a temporary name of qcnlab's and is the
-//     file (or folder) recorded; never the directory itself or the journal.
-//     Anything else stays, whatever the journal says.
+//     file (or folder) recorded; never the directory itself or the journal,
+//     and nothing but a name qcnlab writes (OutputName): an entry naming
+//     any other file, even a hard link to it, deletes nothing. Anything
+//     else stays, whatever the journal says.
 //   - A batch's outputs are never mixed with an earlier batch's:
 //     CheckNames checks every name the batch will write before its runs,
 //     and Begin (at the first commit, or sooner) removes the earlier
@@ -54,6 +56,41 @@ const JournalName = ".qcnlab-outputs"
 // trusted and nothing of an earlier run is removed.
 const maxJournal = 16 << 20
 
+// MaxName is the longest file name (one element of a path, in bytes) a
+// file of the directory may have: the 255 bytes of a name on Linux's file
+// systems, less what the temporary file it is written through adds (a dot
+// before, a dot, a random suffix and ".tmp" after).
+const MaxName = 255 - len("..") - 2*suffixBytes - len(".tmp")
+
+// outputFiles are the patterns (path.Match) of the names qcnlab writes in
+// an output directory, and outputFolders those of the folders it makes:
+// the only names an earlier run's journal can get removed. A writer of a
+// new output adds its name here (a test checks every batch's).
+var (
+	outputFiles = []string{
+		"experiment.toml", "summary.json", "results.csv", "timeseries.csv.gz", "ports.csv.gz", "flows.csv.gz", "fct.csv",
+		"shard.json", "report.md", "report.json",
+		"plots/*.png", "plots/*.svg", "plots/*.pdf",
+	}
+	outputFolders = []string{"plots", "runs", "runs/*"}
+)
+
+// OutputName reports whether rel, a path in an output directory, is one of
+// the names qcnlab writes there: a file (or with folder, a folder) that
+// the journal of an earlier run may have it remove.
+func OutputName(rel string, folder bool) bool {
+	patterns := outputFiles
+	if folder {
+		patterns = outputFolders
+	}
+	for _, p := range patterns {
+		if ok, _ := path.Match(p, rel); ok {
+			return true
+		}
+	}
+	return false
+}
+
 // ErrBusy is the error of Open on a directory another process has open.
 var ErrBusy = errors.New("in use by another qcnlab run")
 
@@ -90,8 +127,10 @@ type Dir struct {
 	self    *os.File // the directory itself, locked too: removing the journal frees no lock
 
 	// made is the outermost folder of the path that Open made, "" if the
-	// directory was there: Abandon removes what Open made.
-	made string
+	// directory was there, and newJournal whether the journal was made
+	// too: Abandon removes what Open made.
+	made       string
+	newJournal bool
 
 	begin    sync.Once // Begin's removal of the earlier batch's files
 	beginErr error
@@ -117,13 +156,16 @@ type entry struct {
 // runs wrote there. Temporary files left by a run that was killed are
 // removed now. Its errors are Refusals.
 func Open(dir string) (*Dir, error) {
+	if err := usableDir(dir); err != nil {
+		return nil, refuse(err)
+	}
 	made := firstMissing(dir)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, refuse(err)
+		return nil, refuse(mkdirError(dir, err))
 	}
 	root, err := os.OpenRoot(dir)
 	if err != nil {
-		return nil, refuse(err)
+		return nil, refuse(fmt.Errorf("%s: %w", dir, unwrapPath(err)))
 	}
 	d, err := open(dir, root)
 	if err != nil {
@@ -132,6 +174,68 @@ func Open(dir string) (*Dir, error) {
 	}
 	d.made = made
 	return d, nil
+}
+
+// usableDir refuses dir, naming it, if something other than a directory
+// (or a symbolic link to one) is there.
+func usableDir(dir string) error {
+	info, err := os.Lstat(dir)
+	if err != nil {
+		return nil // nothing there: Open makes it
+	}
+	if info.Mode()&fs.ModeSymlink != 0 {
+		target, _ := os.Readlink(dir)
+		to, err := os.Stat(dir)
+		switch {
+		case err != nil:
+			return fmt.Errorf("%s: is a symbolic link to %s, which does not exist; name a directory", dir, target)
+		case !to.IsDir():
+			return fmt.Errorf("%s: is a symbolic link to %s, which is %s, not a directory", dir, target, kind(to))
+		}
+		return nil
+	}
+	if !info.IsDir() {
+		return fmt.Errorf("%s: is %s, not a directory", dir, kind(info))
+	}
+	return nil
+}
+
+// kind names what info is, for messages: "a file", "a FIFO".
+func kind(info fs.FileInfo) string {
+	switch m := info.Mode(); {
+	case m.IsRegular():
+		return "a file"
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	}
+	return "not a directory"
+}
+
+// mkdirError says why the directory dir could not be made: which folder
+// on its way is not one, or could not be made.
+func mkdirError(dir string, err error) error {
+	var pe *fs.PathError
+	if !errors.As(err, &pe) {
+		return fmt.Errorf("%s: %w", dir, err)
+	}
+	if info, serr := os.Lstat(pe.Path); serr == nil && !info.IsDir() {
+		if pe.Path == filepath.Clean(dir) {
+			return fmt.Errorf("%s: is %s, not a directory", dir, kind(info))
+		}
+		return fmt.Errorf("%s: cannot make the directory: %s is %s, not a directory", dir, pe.Path, kind(info))
+	}
+	if pe.Path == filepath.Clean(dir) {
+		return fmt.Errorf("%s: cannot make the directory: %w", dir, pe.Err)
+	}
+	return fmt.Errorf("%s: cannot make the directory: %s: %w", dir, pe.Path, pe.Err)
 }
 
 // firstMissing is the outermost folder of dir that does not exist yet, ""
@@ -159,16 +263,18 @@ func open(dir string, root *os.Root) (*Dir, error) {
 	// file system that cannot lock a folder keeps the journal's lock.
 	self, err := root.Open(".")
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", dir, unwrapPath(err))
 	}
 	if err := syscall.Flock(int(self.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); errors.Is(err, syscall.EWOULDBLOCK) {
 		self.Close()
 		return nil, busy
 	}
+	_, statErr := root.Lstat(JournalName)
 	f, err := root.OpenFile(JournalName, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		self.Close()
-		return nil, err
+		// A read-only directory, or one of another user's.
+		return nil, fmt.Errorf("%s: cannot write in this directory (%v); choose another --out", dir, unwrapPath(err))
 	}
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		f.Close()
@@ -178,7 +284,8 @@ func open(dir string, root *os.Root) (*Dir, error) {
 		}
 		return nil, fmt.Errorf("%s: cannot lock %s: %w", dir, JournalName, err)
 	}
-	d := &Dir{path: dir, root: root, journal: f, self: self, earlier: map[string]entry{}, wrote: map[string]entry{}, temps: map[string]bool{}}
+	d := &Dir{path: dir, root: root, journal: f, self: self, earlier: map[string]entry{}, wrote: map[string]entry{}, temps: map[string]bool{},
+		newJournal: errors.Is(statErr, fs.ErrNotExist)}
 	// A journal that is not a plain file of ours (a hard link to a user's
 	// file) is never rewritten.
 	if info, err := f.Stat(); err != nil {
@@ -245,9 +352,9 @@ func local(rel string) bool {
 }
 
 // ours reports whether a journal entry may name something qcnlab wrote: a
-// path below the directory, not the directory itself nor a journal, and a
-// temporary by one of qcnlab's temporary names, with the inode it was made
-// with. (Whether the file there is still that one is checked when it would
+// path below the directory, not the directory itself nor a journal, a file
+// or folder by one of the names qcnlab writes, and a temporary by one of
+// qcnlab's temporary names, with the inode it was made with. (Whether the file there is still that one is checked when it would
 // be removed.)
 func ours(e entry) bool {
 	if !local(e.Path) || e.Path == "." || path.Base(e.Path) == JournalName {
@@ -258,8 +365,12 @@ func ours(e entry) bool {
 		return tempName(path.Base(e.Path)) && (e.Done || e.Ino != 0)
 	case "tempdir":
 		return !strings.Contains(e.Path, "/") && tempDirName(e.Path) && (e.Done || e.Ino != 0)
+	case "file", "dir":
+		// An entry naming a file of the user's, even with its inode, size
+		// and time (a hard link gives them), must not get it removed.
+		return OutputName(e.Path, e.Kind == "dir")
 	}
-	return true
+	return false
 }
 
 // tempName reports whether name is one CreateTemp makes: .BASE.SUFFIX.tmp.
@@ -341,10 +452,10 @@ func (d *Dir) mkdirs(rel string) error {
 		case err == nil:
 			return fmt.Errorf("%s: %w", d.Join(p), errNotRegular(info))
 		case !errors.Is(err, fs.ErrNotExist):
-			return err
+			return fmt.Errorf("%s: %w", d.Join(p), unwrapPath(err))
 		}
 		if err := d.root.Mkdir(p, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
-			return err
+			return fmt.Errorf("%s: %w", d.Join(p), unwrapPath(err))
 		}
 		if info, err := d.root.Lstat(p); err == nil && info.IsDir() {
 			d.record(entry{Path: p, Kind: "dir", Ino: inode(info)})
@@ -373,7 +484,7 @@ func (d *Dir) checkTarget(rel string) error {
 		return fmt.Errorf("%s: %w", d.Join(rel), errNotRegular(info))
 	}
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return err
+		return fmt.Errorf("%s: %w", d.Join(rel), unwrapPath(err))
 	}
 	if err == nil && !d.provenOurs(rel) {
 		// Replaced only at the batch's end, it would sit beside the new
@@ -423,6 +534,10 @@ func (d *Dir) CreateTemp(dir, base string) (*Temp, error) {
 	if dir != "." && !local(dir) {
 		return nil, fmt.Errorf("%s: not a path inside %s", dir, d.path)
 	}
+	final := path.Join(dir, base)
+	if err := nameLength(final); err != nil {
+		return nil, fmt.Errorf("%s: %w", d.Join(final), err)
+	}
 	if err := d.mkdirs(dir); err != nil {
 		return nil, err
 	}
@@ -433,7 +548,8 @@ func (d *Dir) CreateTemp(dir, base string) (*Temp, error) {
 			continue
 		}
 		if err != nil {
-			return nil, err
+			// Named by the file it was for, in the directory.
+			return nil, fmt.Errorf("%s: %w", d.Join(final), unwrapPath(err))
 		}
 		// Journalled once made, with its inode: the proof a later run
 		// needs to remove it if this one is killed. (A kill between the
@@ -442,7 +558,7 @@ func (d *Dir) CreateTemp(dir, base string) (*Temp, error) {
 		if err != nil {
 			f.Close()
 			d.root.Remove(name)
-			return nil, err
+			return nil, fmt.Errorf("%s: %w", d.Join(final), unwrapPath(err))
 		}
 		d.journalTemp(entry{Path: name, Kind: "temp", Ino: inode(info)})
 		return &Temp{File: f, rel: name}, nil
@@ -469,7 +585,9 @@ func (d *Dir) Commit(f *Temp, rel string) error {
 		err = d.Begin()
 	}
 	if err == nil && TestHookBeforeRename != nil {
-		err = TestHookBeforeRename(rel)
+		if err = TestHookBeforeRename(rel); err != nil {
+			err = fmt.Errorf("%s: %w", d.Join(rel), err)
+		}
 	}
 	if err == nil {
 		if err = d.root.Rename(tmp, rel); err != nil {
@@ -508,12 +626,12 @@ func (d *Dir) MkdirTemp(base string) (string, error) {
 			continue
 		}
 		if err != nil {
-			return "", err
+			return "", fmt.Errorf("%s: cannot make a temporary folder: %w", d.path, unwrapPath(err))
 		}
 		info, err := d.root.Lstat(name)
 		if err != nil {
 			d.root.Remove(name)
-			return "", err
+			return "", fmt.Errorf("%s: %w", d.Join(name), unwrapPath(err))
 		}
 		d.journalTemp(entry{Path: name, Kind: "tempdir", Ino: inode(info)})
 		return name, nil
@@ -585,6 +703,9 @@ func (d *Dir) checkName(name string) error {
 	if !local(name) || path.Base(name) == JournalName {
 		return refuse(fmt.Errorf("%s: not a path inside %s that qcnlab may write", name, d.path))
 	}
+	if err := nameLength(name); err != nil {
+		return refuse(fmt.Errorf("%s: %w", d.Join(name), err))
+	}
 	parts := strings.Split(name, "/")
 	for i := range parts[:len(parts)-1] {
 		p := strings.Join(parts[:i+1], "/")
@@ -612,6 +733,25 @@ func (d *Dir) checkName(name string) error {
 			if err := d.checkTarget(path.Join(folder, e.Name())); err != nil {
 				return err
 			}
+		}
+	}
+	return nil
+}
+
+// nameLength refuses a path whose file name is longer than MaxName bytes
+// (its folders' than the file system's 255): its file could not be written.
+// A pattern of path.Match is not a name and passes.
+func nameLength(rel string) error {
+	parts := strings.Split(rel, "/")
+	for i, p := range parts {
+		limit := MaxName
+		if i < len(parts)-1 {
+			limit = 255
+		} else if strings.ContainsAny(p, `*?[\`) {
+			continue
+		}
+		if len(p) > limit {
+			return fmt.Errorf("a name of %d bytes, more than the %d a file name may have here (the file system's 255, less what a temporary name adds)", len(p), limit)
 		}
 	}
 	return nil
@@ -733,12 +873,12 @@ func (d *Dir) beginSub(e entry) error {
 }
 
 // Abandon closes the directory after a failure that came before the batch
-// wrote a file: as Close, and if Open made the directory, it also removes
-// the folders this run made (if empty), the journal and the directory, so
-// that a command that failed leaves nothing behind.
+// wrote a file: as Close, and if Open made the journal, it also removes
+// the folders this run made (if empty) and the journal, and the directory
+// if Open made it, so that a command that failed leaves nothing behind.
 func (d *Dir) Abandon() error {
 	d.mu.Lock()
-	kept := d.made == "" || d.closed || len(d.earlier) > 0
+	kept := !d.newJournal || d.closed || len(d.earlier) > 0
 	var dirs []entry
 	for _, e := range d.wrote {
 		if e.Kind != "dir" {
@@ -766,6 +906,9 @@ func (d *Dir) Abandon() error {
 	d.mu.Unlock()
 	d.root.Remove(JournalName)
 	d.unlock()
+	if d.made == "" {
+		return nil
+	}
 	// The folders Open made, innermost first, each only if empty; a
 	// symbolic link put in one's place is not followed (rmdir fails).
 	for p := filepath.Clean(d.path); ; p = filepath.Dir(p) {

@@ -475,12 +475,71 @@ func TestAbandonRemovesWhatOpenMade(t *testing.T) {
 	if exists(filepath.Join(base, "a")) {
 		t.Error("an abandoned directory that Open made is still there")
 	}
-	// A directory that was there stays, its journal with it.
+	// A directory that was there stays, without the journal Open made
+	// in it; a journal that was there stays.
 	os.Mkdir(out, 0o755)
 	write(t, filepath.Join(out, "mine"), "mine")
 	mustOpen(t, out).Abandon()
-	if !exists(filepath.Join(out, "mine")) || !exists(filepath.Join(out, JournalName)) {
+	if !exists(filepath.Join(out, "mine")) {
 		t.Error("Abandon removed a directory it did not make")
+	}
+	if exists(filepath.Join(out, JournalName)) {
+		t.Error("Abandon left behind the journal Open made")
+	}
+	d = mustOpen(t, out)
+	if err := d.WriteFile("summary.json", nil); err != nil {
+		t.Fatal(err)
+	}
+	d.Close()
+	mustOpen(t, out).Abandon()
+	if !exists(filepath.Join(out, JournalName)) || !exists(filepath.Join(out, "summary.json")) {
+		t.Error("Abandon removed a journal, or a file, of an earlier run")
+	}
+}
+
+// An --out that cannot be a directory is refused by a message that names
+// it and says what is wrong, and nothing is left behind.
+func TestUnusableDirectoryNamed(t *testing.T) {
+	base := t.TempDir()
+	write(t, filepath.Join(base, "afile"), "mine")
+	os.Symlink("nowhere", filepath.Join(base, "dangling"))
+	os.Symlink("afile", filepath.Join(base, "tofile"))
+	syscall.Mkfifo(filepath.Join(base, "pipe"), 0o644)
+	for name, want := range map[string]string{
+		"afile":     "afile: is a file, not a directory",
+		"afile/sub": "afile/sub: cannot make the directory: " + filepath.Join(base, "afile") + " is a file, not a directory",
+		"dangling":  "dangling: is a symbolic link to nowhere, which does not exist",
+		"tofile":    "tofile: is a symbolic link to afile, which is a file, not a directory",
+		"pipe":      "pipe: is a FIFO, not a directory",
+	} {
+		_, err := Open(filepath.Join(base, name))
+		if !IsRefusal(err) || !strings.Contains(err.Error(), filepath.Join(base, want)) {
+			t.Errorf("%s: %v, want a refusal saying %q", name, err, want)
+		}
+	}
+	entries, _ := os.ReadDir(base)
+	if len(entries) != 4 {
+		t.Errorf("the refusals left %d entries, want the 4 there before", len(entries))
+	}
+	if os.Getuid() == 0 {
+		return // root writes into a read-only mode: checked in a read-only file system below, if any
+	}
+	ro := filepath.Join(base, "ro")
+	os.Mkdir(ro, 0o555)
+	if _, err := Open(ro); !IsRefusal(err) || !strings.HasPrefix(err.Error(), ro+": cannot write in this directory") {
+		t.Errorf("a read-only directory: %v, want a refusal naming it", err)
+	}
+}
+
+// A directory qcnlab cannot write in (a read-only file system) is refused
+// by a message that names it.
+func TestReadOnlyFileSystemNamed(t *testing.T) {
+	const ro = "/sys/kernel" // sysfs: not writable by anyone, root included
+	if info, err := os.Stat(ro); err != nil || !info.IsDir() {
+		t.Skip("no", ro)
+	}
+	if _, err := Open(ro); !IsRefusal(err) || !strings.HasPrefix(err.Error(), ro+": cannot write in this directory") {
+		t.Errorf("%s: %v, want a refusal naming it", ro, err)
 	}
 }
 
@@ -543,4 +602,97 @@ func TestSecondOpenRefusedAfterJournalRemoved(t *testing.T) {
 	d.Close()
 	d = mustOpen(t, dir)
 	d.Close()
+}
+
+// fileEntry is the journal line of a file (or folder) qcnlab wrote,
+// forged from the one at p: its inode, size and modification time.
+func fileEntry(t *testing.T, rel, p string) string {
+	t.Helper()
+	info, err := os.Lstat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.IsDir() {
+		return fmt.Sprintf(`{"path":%q,"kind":"dir","ino":%d}`, rel, inode(info))
+	}
+	return fmt.Sprintf(`{"path":%q,"kind":"file","ino":%d,"size":%d,"mtime":%d}`, rel, inode(info), info.Size(), info.ModTime().UnixNano())
+}
+
+// A journal entry with the exact inode, size and time of a user's file (a
+// hard link gives them) deletes it only if it bears a name qcnlab writes:
+// the user's thesis, its hard link, their folders all stay; qcnlab's own
+// figure of an earlier run goes.
+func TestForgedJournalOfAHardLinkedUserFileDeletesNothing(t *testing.T) {
+	dir := t.TempDir()
+	d := mustOpen(t, dir)
+	if err := d.WriteFile("plots/001-a.png", []byte("ours")); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Close(); err != nil {
+		t.Fatal(err)
+	}
+	ours, err := os.ReadFile(filepath.Join(dir, JournalName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(dir, "thesis.tex"), "mine")
+	if err := os.Link(filepath.Join(dir, "thesis.tex"), filepath.Join(dir, "thesis-copy.tex")); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(dir, "mydata", "a.csv"), "mine")
+	if err := os.Mkdir(filepath.Join(dir, "empty"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	user := []string{"thesis.tex", "thesis-copy.tex", "mydata/a.csv", "empty"}
+	lines := []string{strings.TrimSpace(string(ours))}
+	for _, f := range user {
+		lines = append(lines, fileEntry(t, f, filepath.Join(dir, f)))
+	}
+	plantJournal(t, dir, lines...)
+	d = mustOpen(t, dir)
+	if err := d.WriteFile("summary.json", []byte("{}")); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range user {
+		if !exists(filepath.Join(dir, f)) {
+			t.Errorf("%s, named in the journal with its own inode, size and time, was deleted", f)
+		}
+	}
+	if exists(filepath.Join(dir, "plots", "001-a.png")) {
+		t.Error("the earlier run's own figure was kept")
+	}
+}
+
+// A name too long for a file is refused before the runs, whether or not
+// its folder exists yet, by a message that names the directory; a writer
+// that tries it anyway gets an error naming the file in the directory.
+func TestTooLongNamesRefusedUpFront(t *testing.T) {
+	dir := t.TempDir()
+	d := mustOpen(t, dir)
+	defer d.Close()
+	long := strings.Repeat("a", MaxName-len(".png")) + ".png"
+	if err := d.CheckNames("plots/" + long); err != nil {
+		t.Errorf("a name of %d bytes refused: %v", len(long), err)
+	}
+	for _, name := range []string{"plots/a" + long, "a" + long, strings.Repeat("b", 256) + "/x.png"} {
+		err := d.CheckNames(name)
+		if !IsRefusal(err) || !strings.HasPrefix(err.Error(), dir+"/") || !strings.Contains(err.Error(), "bytes") {
+			t.Errorf("%.20s…: %v, want a refusal naming %s", name, err, dir)
+		}
+	}
+	if err := d.MkdirAll("plots"); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.CheckNames("plots/a" + long); !IsRefusal(err) {
+		t.Errorf("with plots/ there: %v, want a refusal", err)
+	}
+	if err := d.WriteFile("plots/a"+long, nil); err == nil || !strings.HasPrefix(err.Error(), dir+"/plots/") {
+		t.Errorf("writing it: %v, want an error naming it in %s", err, dir)
+	}
+	if err := d.WriteFile("plots/"+long, nil); err != nil {
+		t.Errorf("writing a name of %d bytes: %v", len(long), err)
+	}
 }

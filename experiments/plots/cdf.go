@@ -77,6 +77,24 @@ func (g *cdfGroup) add(r *batch.RunSummary) {
 	}
 }
 
+// fileName is the group's figure's file in an output directory.
+func (g *cdfGroup) fileName(format string) string {
+	if g.point == "" {
+		return "plots/queue-cdf." + format
+	}
+	return "plots/" + fileName("queue-cdf_", g.title, format)
+}
+
+// QueueCDFNames lists the files of the queue CDFs of a batch of e in an
+// output directory: those WriteQueueCDFs may write.
+func QueueCDFNames(e *experiments.Experiment, format string) []string {
+	var names []string
+	for _, g := range cdfGroups(e, nil) {
+		names = append(names, g.fileName(format))
+	}
+	return names
+}
+
 // cdfGroups are the figures of the queue CDFs: a figure per point of the
 // axes other than the seed, in sweep order; a run is drawn in every figure
 // whose point it agrees with on the axes that apply to its algorithm
@@ -197,11 +215,7 @@ func WriteQueueCDFs(ctx context.Context, dir *outdir.Dir, e *experiments.Experim
 		if err != nil {
 			return err
 		}
-		name := "queue-cdf"
-		if g.point != "" {
-			name += "_" + safeName(g.title)
-		}
-		if err := dir.WriteFile("plots/"+name+"."+opt.Format, data); err != nil {
+		if err := dir.WriteFile(g.fileName(opt.Format), data); err != nil {
 			return err
 		}
 	}

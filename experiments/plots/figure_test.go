@@ -3,6 +3,7 @@ package plots
 import (
 	"fmt"
 	"math"
+	"path"
 	"strings"
 	"testing"
 
@@ -13,6 +14,7 @@ import (
 	"qcnlab/algos"
 	"qcnlab/experiments"
 	"qcnlab/experiments/batch"
+	"qcnlab/experiments/outdir"
 	"qcnlab/model"
 )
 
@@ -339,6 +341,41 @@ func TestRunFigureName(t *testing.T) {
 	}
 	if got := RunFigureName(7, 10000, "qcn", "png"); got != "plots/run0007_qcn.png" {
 		t.Errorf("%s", got)
+	}
+}
+
+// A figure's name fits a file name however long its label: a label cut
+// short ends in a hash of the whole, so that two labels that differ only
+// beyond the cut keep distinct names, the same at every call.
+func TestLongLabelsFitAFileName(t *testing.T) {
+	long := strings.Repeat("a", 300)
+	names := map[string]bool{}
+	for _, label := range []string{long + " b", long + " c", "qcn " + strings.Repeat("k_min=5KB ", 30)} {
+		for _, format := range Formats {
+			name := RunFigureName(3, 14, label, format)
+			base := path.Base(name)
+			if len(base) > outdir.MaxName || !strings.HasPrefix(name, "plots/run003_") || !strings.HasSuffix(name, "."+format) {
+				t.Errorf("%q: %d bytes, want at most %d", name, len(base), outdir.MaxName)
+			}
+			if again := RunFigureName(3, 14, label, format); again != name {
+				t.Errorf("%q then %q: not stable", name, again)
+			}
+			if names[name] {
+				t.Errorf("%q: two labels share it", name)
+			}
+			names[name] = true
+			if !outdir.OutputName(name, false) {
+				t.Errorf("%q is not an output name", name)
+			}
+		}
+	}
+	e, err := experiments.Parse("test.toml", []byte("[sweep]\nname = [\""+long+"1\", \""+long+"2\"]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cdfs := QueueCDFNames(e, "svg")
+	if len(cdfs) != 2 || cdfs[0] == cdfs[1] || len(path.Base(cdfs[0])) > outdir.MaxName {
+		t.Errorf("queue CDF names %q: want two distinct names of at most %d bytes", cdfs, outdir.MaxName)
 	}
 }
 

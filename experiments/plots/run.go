@@ -6,6 +6,8 @@ package plots
 
 import (
 	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"image/color"
 	"math"
@@ -19,6 +21,7 @@ import (
 
 	"qcnlab/algos"
 	"qcnlab/experiments/batch"
+	"qcnlab/experiments/outdir"
 	"qcnlab/model"
 	"qcnlab/units"
 )
@@ -567,7 +570,24 @@ func (f *RunFigure) binLine(tu unit, sum func(bin int) float64) plotter.XYs {
 // and its label, safe as a file name.
 func RunFigureName(i, total int, label, format string) string {
 	digits := max(3, len(fmt.Sprint(max(total-1, 0))))
-	return fmt.Sprintf("plots/run%0*d_%s.%s", digits, i, safeName(label), format)
+	return "plots/" + fileName(fmt.Sprintf("run%0*d_", digits, i), label, format)
+}
+
+// fileName is prefix, label (safeName) and the format's extension, the
+// label cut short if the name would be longer than a file name may be in
+// an output directory (outdir.MaxName): then it ends in ~ and 12 hex digits
+// of the label's SHA-256, so that names stay distinct, and the same for
+// the same label in every run, shard and merge.
+func fileName(prefix, label, format string) string {
+	safe := safeName(label)
+	name := prefix + safe + "." + format
+	if len(name) <= outdir.MaxName {
+		return name
+	}
+	sum := sha256.Sum256([]byte(label))
+	tag := "~" + hex.EncodeToString(sum[:6])
+	keep := max(outdir.MaxName-len(prefix)-len(tag)-len(format)-1, 0)
+	return prefix + safe[:min(keep, len(safe))] + tag + "." + format
 }
 
 // safeName keeps letters, digits, '-', '.' and '=' and turns the rest into '_'.

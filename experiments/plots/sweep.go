@@ -74,11 +74,16 @@ func newSweepAxis(e *experiments.Experiment, runs []batch.RunSummary) (sweepAxis
 			continue
 		}
 		ax := sweepAxis{key: a.Key, short: e.ShortKey(a.Key), kind: kind, unit: unit{"", 1}}
-		top := 0.0
+		top, found := 0.0, false
 		for i := range runs {
 			if v, ok := runs[i].Point[a.Key]; ok {
-				top = max(top, ax.base(v))
+				top, found = max(top, ax.base(v)), true
 			}
+		}
+		if !found {
+			// No finished run at any of its values (a batch stopped
+			// before its first run ended): nothing to draw.
+			return sweepAxis{}, false
 		}
 		switch kind {
 		case algos.Duration:

@@ -149,3 +149,28 @@ pattern = "permutation"
 		t.Errorf("legend %v, %v", fig.Legends, err)
 	}
 }
+
+// A batch stopped before any run finished has no runs to draw: no figure
+// builder may fail or panic on an empty list, whatever the experiment.
+func TestFiguresOfNoRunsDrawNothing(t *testing.T) {
+	for _, name := range experiments.BuiltinNames() {
+		e, err := experiments.Builtin(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, runs := range [][]batch.RunSummary{nil, {}} {
+			fig, err := sweepFigure(e, runs, Options{Format: "svg"})
+			if fig != nil || err != nil {
+				t.Errorf("%s: sweep figure of no runs: %v, %v; want none", name, fig, err)
+			}
+			for _, g := range cdfGroups(e, runs) {
+				if len(g.lines) != 0 {
+					t.Errorf("%s: queue CDF %q has lines without runs", name, g.title)
+				}
+			}
+		}
+		if _, err := FCTFigure(name, nil, Options{Format: "svg"}); err == nil {
+			t.Errorf("%s: an FCT figure of no lines drawn", name)
+		}
+	}
+}

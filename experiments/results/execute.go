@@ -164,9 +164,11 @@ func Execute(ctx context.Context, e *experiments.Experiment, opt Options) (*Resu
 		cancel()
 		if err != nil {
 			failures = append(failures, err)
-		} else if opt.Out == nil {
-			// The batch's outputs are all written: what an earlier batch
-			// wrote and this one did not goes.
+		}
+		if (err == nil || IsFigureError(err)) && opt.Out == nil {
+			// The batch's outputs are all written (but figures that
+			// failed): what an earlier batch wrote and this one did not
+			// goes.
 			failures = append(failures, out.dir.Finish())
 		}
 	}
@@ -222,6 +224,7 @@ func files(e *experiments.Experiment, runs []experiments.Run, todo []int, plot p
 	names = append(names, FlowsFile) // with flows of a given size
 	names = append(names, FinishFiles(plot)...)
 	if plot.Format != "" {
+		names = append(names, plots.QueueCDFNames(e, plot.Format)...)
 		add := func(i int) {
 			names = append(names, plots.RunFigureName(i, len(runs), e.ShortLabel(runs[i]), plot.Format))
 		}
@@ -249,12 +252,35 @@ func FinishFiles(plot plots.Options) []string {
 	return names
 }
 
+// A FigureError is figures that could not be drawn or written, when every
+// other output was: no run's data is lost to a figure.
+type FigureError struct{ Err error }
+
+func (f *FigureError) Error() string { return f.Err.Error() }
+func (f *FigureError) Unwrap() error { return f.Err }
+
+// IsFigureError reports whether err is only figures that failed.
+func IsFigureError(err error) bool {
+	var f *FigureError
+	return errors.As(err, &f) && f == err
+}
+
+// figureError is errs, the figures' errors, as a FigureError; nil if none.
+func figureError(errs []error) error {
+	if err := errors.Join(errs...); err != nil {
+		return &FigureError{Err: err}
+	}
+	return nil
+}
+
 // Finish writes the outputs of a batch that come from its summaries, each
 // through a temporary file and a rename: results.csv, with a plot format
 // the sweep's figure and the queue CDFs (plots/), then summary.json, last:
 // the directory of a batch stopped while it wrote its outputs has no
-// summary.json. A batch run and a merge of shards both end with it. It
-// stops when ctx is cancelled, with ctx's error.
+// summary.json. A figure that fails stops nothing: the others and
+// summary.json are written, and Finish returns a FigureError. A batch run
+// and a merge of shards both end with it. It stops when ctx is cancelled,
+// with ctx's error.
 func Finish(ctx context.Context, dir *outdir.Dir, e *experiments.Experiment, res *Result, plot plots.Options) error {
 	steps := []func() error{
 		func() error { return writeResults(ctx, dir, e, res) },
@@ -263,14 +289,28 @@ func Finish(ctx context.Context, dir *outdir.Dir, e *experiments.Experiment, res
 	if len(res.FlowsPooled) > 0 {
 		steps = append(steps, func() error { return writeFCT(ctx, dir, e, res.FlowsPooled) })
 	}
+	var figures []error
+	// figure runs a figure's writer: its failure is kept for the end,
+	// but a cancellation stops Finish.
+	figure := func(write func() error) func() error {
+		return func() error {
+			if err := write(); err != nil {
+				if ctx.Err() != nil {
+					return ctx.Err()
+				}
+				figures = append(figures, plotError(err))
+			}
+			return nil
+		}
+	}
 	if plot.Format != "" {
 		steps = append(steps,
-			func() error { return plotError(plots.WriteSweep(ctx, dir, e, res.Runs, plot)) },
-			func() error { return plotError(plots.WriteQueueCDFs(ctx, dir, e, res.Runs, plot)) })
+			figure(func() error { return plots.WriteSweep(ctx, dir, e, res.Runs, plot) }),
+			figure(func() error { return plots.WriteQueueCDFs(ctx, dir, e, res.Runs, plot) }))
 		if len(res.FlowsPooled) > 0 {
-			steps = append(steps, func() error {
-				return plotError(plots.WriteFCT(ctx, dir, e.Name+": slowdown by flow size", fctLines(e, res.FlowsPooled), plot))
-			})
+			steps = append(steps, figure(func() error {
+				return plots.WriteFCT(ctx, dir, e.Name+": slowdown by flow size", fctLines(e, res.FlowsPooled), plot)
+			}))
 		}
 	}
 	steps = append(steps, func() error { return writeSummary(ctx, dir, res) })
@@ -282,7 +322,7 @@ func Finish(ctx context.Context, dir *outdir.Dir, e *experiments.Experiment, res
 			return err
 		}
 	}
-	return nil
+	return figureError(figures)
 }
 
 func plotError(err error) error {

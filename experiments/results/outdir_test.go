@@ -12,8 +12,10 @@ import (
 	"strings"
 	"testing"
 
+	"qcnlab/experiments"
 	"qcnlab/experiments/batch"
 	"qcnlab/experiments/outdir"
+	"qcnlab/experiments/plots"
 )
 
 // smallBatch is a two-run sweep, named name and seeded with seed, so that
@@ -161,6 +163,10 @@ func TestOutputNamesCheckedBeforeTheRuns(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(dir, "experiment.toml")); err == nil {
 			t.Errorf("%s a symbolic link: experiment.toml was written", name)
 		}
+		// A refusal leaves nothing behind in the user's directory.
+		if _, err := os.Lstat(filepath.Join(dir, outdir.JournalName)); err == nil {
+			t.Errorf("%s a symbolic link: the refusal left %s behind", name, outdir.JournalName)
+		}
 	}
 }
 
@@ -176,5 +182,99 @@ func TestSummaryOfNoRunsIsAnEmptyList(t *testing.T) {
 	}
 	if !strings.Contains(string(data), `"runs": []`) {
 		t.Errorf("summary.json of no runs:\n%s", data)
+	}
+}
+
+// A plotted batch stopped before any run finished keeps what it has (no
+// runs) and reports the cancellation: no figure of its runs is drawn and
+// none fails.
+func TestPlottedBatchStoppedBeforeAnyRun(t *testing.T) {
+	for _, format := range []string{"png", "svg"} {
+		dir := t.TempDir()
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		res, err := Execute(ctx, mustParse(t, smallBatch(t, "none", 1)), Options{OutDir: dir, Plot: format, Series: Series{None: format == "svg"}})
+		if !errors.Is(err, context.Canceled) || res == nil || len(res.Runs) != 0 || res.Complete {
+			t.Fatalf("%s: %v, %+v; want cancelled with no runs", format, err, res)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "summary.json")); err != nil {
+			t.Errorf("%s: no summary.json: %v", format, err)
+		}
+	}
+}
+
+// Every name a batch writes is one the journal may have removed by the
+// next batch (outdir.OutputName): otherwise an earlier batch's file would
+// stay beside the next one's.
+func TestEveryOutputIsAnOutputName(t *testing.T) {
+	for _, name := range experiments.BuiltinNames() {
+		e, err := experiments.Builtin(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, format := range plots.Formats {
+			files, err := Files(e, Options{Plot: format})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range files {
+				if !outdir.OutputName(f, false) {
+					t.Errorf("%s: %s is not an outdir.OutputName", name, f)
+				}
+				if dir := path.Dir(f); dir != "." && !outdir.OutputName(dir, true) {
+					t.Errorf("%s: the folder of %s is not an outdir.OutputName", name, f)
+				}
+			}
+		}
+	}
+}
+
+// A sweep whose labels are longer than a file name may be still writes
+// every run's data and figure (the figure's name cut short).
+func TestLongLabelsLoseNoRun(t *testing.T) {
+	dir := t.TempDir()
+	long := strings.Repeat("a", 300)
+	e := mustParse(t, smallBatch(t, "long", 1)+fmt.Sprintf("name = [%q, \"b\"]\n", long))
+	res, err := Execute(context.Background(), e, Options{OutDir: dir, Plot: "svg", Series: Series{None: true}})
+	if err != nil || len(res.Runs) != 4 {
+		t.Fatalf("%v; %d runs, want 4 and no error", err, len(res.Runs))
+	}
+	figures, _ := filepath.Glob(filepath.Join(dir, "plots", "run*.svg"))
+	if len(figures) != 4 {
+		t.Errorf("%d run figures, want 4: %v", len(figures), figures)
+	}
+}
+
+// A run's figure that cannot be written fails the batch (exit 1), but the
+// run's data stays in summary.json and results.csv; so does a failed
+// sweep figure, and the error names the output directory.
+func TestFailedFigureKeepsTheData(t *testing.T) {
+	for _, fail := range []string{"plots/run000", "plots/sweep", "plots/queue-cdf"} {
+		dir := t.TempDir()
+		outdir.TestHookBeforeRename = func(rel string) error {
+			if strings.HasPrefix(rel, fail) {
+				return errors.New("no space left on device")
+			}
+			return nil
+		}
+		res, err := Execute(context.Background(), mustParse(t, smallBatch(t, "fig", 1)), Options{OutDir: dir, Plot: "svg", Workers: 1})
+		outdir.TestHookBeforeRename = nil
+		if err == nil || !strings.Contains(err.Error(), filepath.Join(dir, fail)) || !strings.Contains(err.Error(), "no space left") {
+			t.Errorf("%s failing: error %v, want one naming %s", fail, err, filepath.Join(dir, fail))
+		}
+		if outdir.IsRefusal(err) || errors.Is(err, context.Canceled) {
+			t.Errorf("%s failing: %v is not a failed run", fail, err)
+		}
+		if res == nil || len(res.Runs) != 2 {
+			t.Fatalf("%s failing: %+v, want both runs", fail, res)
+		}
+		data, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+		if err != nil || strings.Count(string(data), `"run": `) != 2 {
+			t.Errorf("%s failing: summary.json %v:\n%s", fail, err, data)
+		}
+		csv, err := os.ReadFile(filepath.Join(dir, "results.csv"))
+		if err != nil || strings.Count(string(csv), "\n") != 3 { // the header and a row per run
+			t.Errorf("%s failing: results.csv lost a run: %v\n%s", fail, err, csv)
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"slices"
 
 	"qcnlab/algos"
 	"qcnlab/experiments"
@@ -26,6 +27,7 @@ type outputs struct {
 	toml      []byte        // experiment.toml
 	labels    []string      // of every run of the batch
 	rows      []int         // time series rows written per run
+	figures   []error       // per run, its figure's error: the run's data is kept
 	plot      plots.Options // figures; Format "" for none
 	series    Series
 	every     algos.Time // series.Every
@@ -54,7 +56,7 @@ func newOutputs(dir *outdir.Dir, e *experiments.Experiment, runs []experiments.R
 	if err := dir.WriteFile("experiment.toml", saved.Bytes()); err != nil {
 		return nil, err
 	}
-	o := &outputs{dir: dir, plot: plot, series: series, every: series.Every, exp: e, toml: saved.Bytes(), rows: make([]int, len(runs))}
+	o := &outputs{dir: dir, plot: plot, series: series, every: series.Every, exp: e, toml: saved.Bytes(), rows: make([]int, len(runs)), figures: make([]error, len(runs))}
 	if !series.None {
 		var err error
 		if o.parts, err = dir.MkdirTemp("parts"); err != nil {
@@ -95,19 +97,24 @@ func (o *outputs) finish(ctx context.Context, res *Result, summaries []*batch.Ru
 			return err
 		}
 	}
-	if err := Finish(ctx, o.dir, o.exp, res, o.plot); err != nil {
+	figures := slices.DeleteFunc(slices.Clone(o.figures), func(err error) bool { return err == nil })
+	if err := Finish(ctx, o.dir, o.exp, res, o.plot); IsFigureError(err) {
+		figures = append(figures, err.(*FigureError).Err)
+	} else if err != nil {
 		return err
 	}
-	if part == nil {
-		return nil
-	}
-	w := Written{Experiment: o.exp.Name, TOML: o.toml, Total: len(summaries), Series: o.series}
-	for i, s := range summaries {
-		if s != nil {
-			w.Runs = append(w.Runs, WrittenRun{Index: i, Label: o.labels[i], Rows: o.rows[i], Flows: s.Flows.Histograms()})
+	if part != nil {
+		w := Written{Experiment: o.exp.Name, TOML: o.toml, Total: len(summaries), Series: o.series}
+		for i, s := range summaries {
+			if s != nil {
+				w.Runs = append(w.Runs, WrittenRun{Index: i, Label: o.labels[i], Rows: o.rows[i], Flows: s.Flows.Histograms()})
+			}
+		}
+		if err := part.Record(ctx, o.dir, w); err != nil {
+			return err
 		}
 	}
-	return part.Record(ctx, o.dir, w)
+	return figureError(figures)
 }
 
 // recorder records one run for the outputs: its time series into its part
@@ -158,7 +165,8 @@ func (r *recorder) Flow(x *model.FlowRecord) {
 	}
 }
 
-// Finish closes the run's parts and draws its figure.
+// Finish closes the run's parts and draws its figure. A figure that fails
+// fails the batch at its end, not the run: its data is kept.
 func (r *recorder) Finish(s *batch.RunSummary) error {
 	if r.flows != nil {
 		if err := r.flows.close(); err != nil {
@@ -177,7 +185,7 @@ func (r *recorder) Finish(s *batch.RunSummary) error {
 			err = r.o.dir.WriteFile(plots.RunFigureName(r.i, len(r.o.labels), r.o.exp.ShortLabel(r.run), r.o.plot.Format), data)
 		}
 		if err != nil {
-			return fmt.Errorf("plot: %w", err)
+			r.o.figures[r.i] = fmt.Errorf("plot of run %d: %w", r.i, err)
 		}
 	}
 	return nil

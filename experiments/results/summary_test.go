@@ -137,3 +137,28 @@ func TestNoFalseNothingDeliveredWarning(t *testing.T) {
 		t.Errorf("%s", b.String())
 	}
 }
+
+// A size reads in a unit that fits it: no "2788187.0KB".
+func TestSizesReadInAUnitThatFits(t *testing.T) {
+	for bytes, want := range map[float64]string{0: "0.0KB", 1500: "1.5KB", 33e3: "33.0KB", 999.9e3: "999.9KB", 2.8e6: "2800.0KB",
+		12.5e6: "12.5MB", 2788187e3: "2.79GB"} {
+		if got := kb(bytes); got != want {
+			t.Errorf("%g bytes: %s, want %s", bytes, got, want)
+		}
+	}
+	if got := kbCI(stats.Sample{N: 3, Mean: 2788187e3, CI95: 1.2e7}); got != "2.79GB ± 0.01" {
+		t.Errorf("a sample of GB: %s", got)
+	}
+}
+
+// Seeds that simulated different lengths are not said to have simulated
+// the first one's "each".
+func TestSimulatedLengthOfSeeds(t *testing.T) {
+	run := func(s float64) *batch.RunSummary { return &batch.RunSummary{Summary: model.Summary{SimSeconds: s}} }
+	if got := simulated([]*batch.RunSummary{run(0.01), run(0.01)}); got != "10ms simulated each" {
+		t.Errorf("equal lengths: %q", got)
+	}
+	if got := simulated([]*batch.RunSummary{run(0.01), run(0.0082), run(0.01)}); got != "8.20 ms to 10.0 ms simulated" {
+		t.Errorf("different lengths: %q", got)
+	}
+}

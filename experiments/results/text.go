@@ -189,9 +189,8 @@ func writeGroup(tw io.Writer, g *seedGroup) {
 		frames += r.Frames
 	}
 	first := g.runs[0]
-	fmt.Fprintf(tw, "%s  (%d seeds: %s; runs %s): %s simulated each, %.3f s wall in all, %.1f M frames/s\n", printable.Text(g.label), len(g.runs),
-		strings.Join(seeds, " "), strings.Join(runs, " "), units.FormatDuration(algos.Seconds(first.SimSeconds)), wall,
-		float64(frames)/max(wall, 1e-9)/1e6)
+	fmt.Fprintf(tw, "%s  (%d seeds: %s; runs %s): %s, %.3f s wall in all, %.1f M frames/s\n", printable.Text(g.label), len(g.runs),
+		strings.Join(seeds, " "), strings.Join(runs, " "), simulated(g.runs), wall, float64(frames)/max(wall, 1e-9)/1e6)
 	links := 0
 	for _, r := range g.runs {
 		links = max(links, len(r.Bottlenecks))
@@ -291,6 +290,20 @@ func writeGroup(tw io.Writer, g *seedGroup) {
 	}
 }
 
+// simulated says how long the seeds' runs simulated: "10ms simulated
+// each", or, if they ran different lengths (a run stopped early, such as
+// by a PFC deadlock), "8.20 ms to 10.0 ms simulated".
+func simulated(runs []*batch.RunSummary) string {
+	lo, hi := runs[0].SimSeconds, runs[0].SimSeconds
+	for _, r := range runs {
+		lo, hi = min(lo, r.SimSeconds), max(hi, r.SimSeconds)
+	}
+	if lo == hi {
+		return units.FormatDuration(algos.Seconds(lo)) + " simulated each"
+	}
+	return seconds(lo) + " to " + seconds(hi) + " simulated"
+}
+
 // metricOver is a metric of the registry over the runs' seeds, of their
 // i-th element; a run without a value is left out.
 func metricOver(runs []*batch.RunSummary, m *metrics.Metric, i int) stats.Sample {
@@ -344,13 +357,31 @@ func pct(s stats.Sample, decimals int) string {
 	return fmt.Sprintf(f+"%% ± "+f, 100*s.Mean, 100*s.CI95)
 }
 
-func kb(bytes float64) string { return fmt.Sprintf("%.1fKB", bytes/1e3) }
+// kb writes a size in KB to a decimal, in MB or GB when it has more
+// than four figures in KB: 33.0KB, 150.0KB, 2.8MB, 2.79GB.
+func kb(bytes float64) string {
+	name, scale, format := sizeUnit(bytes)
+	return fmt.Sprintf(format+"%s", bytes/scale, name)
+}
 
+// kbCI is a size's sample, the interval in the mean's unit.
 func kbCI(s stats.Sample) string {
 	if s.N < 2 {
 		return kb(s.Mean)
 	}
-	return fmt.Sprintf("%.1fKB ± %.1f", s.Mean/1e3, s.CI95/1e3)
+	name, scale, format := sizeUnit(s.Mean)
+	return fmt.Sprintf(format+"%s ± "+format, s.Mean/scale, name, s.CI95/scale)
+}
+
+// sizeUnit is the unit a size of x bytes reads in, and its format.
+func sizeUnit(x float64) (name string, scale float64, format string) {
+	switch a := math.Abs(x); {
+	case a >= 1e9:
+		return "GB", 1e9, "%.2f"
+	case a >= 1e7:
+		return "MB", 1e6, "%.1f"
+	}
+	return "KB", 1e3, "%.1f"
 }
 
 // timeUnit is the unit a time of x seconds reads in: s from a second on

@@ -275,7 +275,10 @@ func Merge(ctx context.Context, dirs []string, out string, opt Options) (*result
 	if err := mergeFlows(ctx, e, runs, dir); err != nil {
 		return nil, err
 	}
-	if err := results.Finish(ctx, dir, e, res, plot); err != nil {
+	if err := results.Finish(ctx, dir, e, res, plot); results.IsFigureError(err) {
+		// Every other output is written: the merge is, but for figures.
+		return res, errors.Join(err, dir.Finish())
+	} else if err != nil {
 		return nil, err
 	}
 	return res, dir.Finish()

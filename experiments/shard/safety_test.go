@@ -245,3 +245,11 @@ func TestMergeStoppedAtEachCommitNeverMixes(t *testing.T) {
 		}
 	}
 }
+
+// A shard's record is a name the journal may have removed by the next
+// batch (outdir.OutputName).
+func TestShardFileIsAnOutputName(t *testing.T) {
+	if !outdir.OutputName(File, false) {
+		t.Errorf("%s is not an outdir.OutputName", File)
+	}
+}

@@ -3,6 +3,7 @@ package stability
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -113,7 +114,7 @@ func (r *Report) Find(algorithm, criterion string) *Boundary {
 // Search returns what it has measured, Complete false, and ctx's error.
 func Search(ctx context.Context, e *experiments.Experiment, opt Options) (*Report, error) {
 	if opt.Key == "seed" {
-		return nil, fmt.Errorf("seed: the seeds are chosen with Seeds (--seeds), not searched")
+		return nil, errors.New("--vary seed: the seeds are not searched; --seeds N judges each point over N of them")
 	}
 	if opt.SeedCount != nil && *opt.SeedCount < 1 {
 		return nil, fmt.Errorf("--seeds must be positive (got %d)", *opt.SeedCount)

@@ -169,8 +169,9 @@ type Layout struct {
 
 // Layouts are the layouts measured, the leanest last.
 var Layouts = []Layout{
-	{"structs-heap", func(f *Fabric) Sim { return newStructs(f, true) }, false},
-	{"structs-bucket", func(f *Fabric) Sim { return newStructs(f, false) }, false},
+	{"structs-heap", func(f *Fabric) Sim { return newStructs(f, true, false) }, false},
+	{"structs-bucket", func(f *Fabric) Sim { return newStructs(f, false, false) }, false},
+	{"structs-inline-bucket", func(f *Fabric) Sim { return newStructs(f, false, true) }, false},
 	{"rings-heap", func(f *Fabric) Sim { return newRings(f, 1, withHeap, false, false) }, false},
 	{"rings-heap-fine", func(f *Fabric) Sim { return newRings(f, 1, withHeap, true, false) }, true},
 	{"rings-calendar-fine", func(f *Fabric) Sim { return newRings(f, 1, withCalendar, true, false) }, true},

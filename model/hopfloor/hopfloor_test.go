@@ -207,3 +207,24 @@ func TestRecordSizes(t *testing.T) {
 		t.Errorf("a port record is %d bytes, not one line", n)
 	}
 }
+
+// The layouts pack their state on assumptions about the constants: a ring
+// of ringSlots holds a full buffer with its head in 7 bits and its count in
+// the 9 above them, and no event is scheduled beyond the buckets' 16 ticks
+// (a frame time ahead at most) or on the tick being handled.
+func TestConstantsFitTheirFields(t *testing.T) {
+	if ringSlots&(ringSlots-1) != 0 || ringSlots > 1<<7 || BufferFrames > ringSlots || BufferFrames >= 1<<9 {
+		t.Errorf("ringSlots %d, BufferFrames %d: a ring's head must fit 7 bits and its count 9", ringSlots, BufferFrames)
+	}
+	if far := max(Serialization, Propagation); far >= 16 {
+		t.Errorf("events are scheduled up to %d ticks ahead, beyond the buckets' 16", far)
+	}
+	// stream schedules a frame when it will leave its port: behind a full
+	// buffer, within its 1,024 ticks.
+	if far := BufferFrames*Serialization + Propagation; far >= 1024 {
+		t.Errorf("stream schedules up to %d ticks ahead, beyond its 1,024", far)
+	}
+	if min(Serialization, Propagation) < 1 {
+		t.Error("an event scheduled on the tick being handled would be missed")
+	}
+}

@@ -1,13 +1,16 @@
 package hopfloor
 
 // structs is the conventional layout, for comparison: a port is a 64-byte
-// record (ring of frame indices with room for a full buffer, head, count,
-// busy flag, statistics); a frame is a 24-byte record in a slab with a
-// free list, referenced by index; the agenda is a binary heap of 32-byte
-// events ordered by time, kind (departures first, as in the other
-// layouts) and sequence number. A hop is two events, as in rings, but
-// reads the frame record as well as the port's, and each event climbs and
-// sinks through a heap as large as the ports.
+// record (head, count, busy flag, statistics, and the header of its ring
+// of frame indices, a 400-byte array of its own with room for a full
+// buffer); a frame is a 24-byte record in a slab with a free list,
+// referenced by index; the agenda is a binary heap of 32-byte events
+// ordered by time, kind (departures first, as in the other layouts) and
+// sequence number. A hop is two events, as in rings, but reads the frame
+// record as well as the port's, and each event climbs and sinks through a
+// heap as large as the ports. With inline, there is no frame record: the
+// ring holds a frame's 4-byte event (flow and hop) itself, as rings does,
+// so that the frame record's cost can be told from the port record's.
 type structs struct {
 	fab      *Fabric
 	ports    []portRecord
@@ -19,6 +22,7 @@ type structs struct {
 	seq      uint64
 	now      Tick
 	c        Counts
+	inline   bool // frames as their events in the rings, no frame record
 }
 
 type portRecord struct {
@@ -51,8 +55,8 @@ type event struct {
 	_     int32
 }
 
-func newStructs(f *Fabric, heap bool) Sim {
-	s := &structs{fab: f, ports: make([]portRecord, f.Ports)}
+func newStructs(f *Fabric, heap, inline bool) Sim {
+	s := &structs{fab: f, ports: make([]portRecord, f.Ports), inline: inline}
 	if !heap {
 		s.arrivals, s.departs = newBuckets(16), newBuckets(16)
 	}
@@ -175,6 +179,10 @@ func (s *structs) Run(until Tick) {
 
 func (s *structs) handle(e event) {
 	s.c.Events++
+	if s.inline {
+		s.handleInline(e)
+		return
+	}
 	switch e.kind {
 	case kindEmit:
 		fr := s.newFrame(e.frame)
@@ -216,6 +224,53 @@ func (s *structs) handle(e event) {
 		p.hops++
 		fr.hop++
 		s.schedule(event{t: e.t + Propagation, kind: kindArrive, frame: fi})
+		if p.count > 0 {
+			s.schedule(event{t: e.t + Serialization, kind: kindDepart, port: e.port})
+		} else {
+			p.busy = false
+		}
+	}
+}
+
+// handleInline is handle without frame records: an event's frame is its
+// flow<<hopBits | hop, and so is its entry in a port's ring.
+func (s *structs) handleInline(e event) {
+	switch e.kind {
+	case kindEmit:
+		s.schedule(event{t: e.t + Propagation, kind: kindArrive, frame: e.frame << hopBits})
+		s.schedule(event{t: e.t + Serialization, kind: kindEmit, frame: e.frame})
+		s.c.Sent++
+	case kindArrive:
+		hop := e.frame & hopMask
+		r := &s.fab.route[e.frame>>hopBits]
+		if hop > 0 {
+			s.c.FrameHops++
+		}
+		if hop == r.n {
+			s.c.Delivered++
+			return
+		}
+		p := &s.ports[r.port[hop]]
+		if p.count >= BufferFrames {
+			p.drops++
+			s.c.Dropped++
+			return
+		}
+		p.queue[(p.head+p.count)%BufferFrames] = e.frame
+		p.count++
+		p.queuedBytes += 1500
+		if !p.busy {
+			p.busy = true
+			s.schedule(event{t: e.t + Serialization, kind: kindDepart, port: r.port[hop]})
+		}
+	case kindDepart:
+		p := &s.ports[e.port]
+		f := p.queue[p.head]
+		p.head = (p.head + 1) % BufferFrames
+		p.count--
+		p.queuedBytes -= 1500
+		p.hops++
+		s.schedule(event{t: e.t + Propagation, kind: kindArrive, frame: f + 1})
 		if p.count > 0 {
 			s.schedule(event{t: e.t + Serialization, kind: kindDepart, port: e.port})
 		} else {
