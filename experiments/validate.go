@@ -110,8 +110,10 @@ func (e *Experiment) Validate() error {
 		e.seriesErrors(bad)
 	}
 	if len(e.Sweep) > 0 && e.sweepErrors(bad) && len(errs) == 0 {
-		if errs = e.sameValues(); len(errs) > 0 {
-		} else if runs, err := e.Runs(); err != nil {
+		errs = e.sameValues() // a value given twice, before the runs are made
+	}
+	if len(e.Sweep) > 0 && len(errs) == 0 {
+		if runs, err := e.Runs(); err != nil {
 			errs = append(errs, err)
 		} else {
 			batchErrors(runs, bad)
