@@ -298,6 +298,13 @@ func (s *Scheme) Keys() []string {
 // (DSM's m sizes its history), and a whole count must fit an int.
 const MaxCount = 1_000_000_000
 
+// MaxNumber bounds every parameter of kind Number that sets no maximum of
+// its own: a gain or weight beyond it can overflow the scheme's products to
+// infinity, or its scales to 0 (QCN's Q_EQ*(2W+1) with W = 1e308 is
+// infinite, so it never sends feedback), while every product of a few such
+// numbers with rates and sizes stays finite.
+const MaxNumber = 1e15
+
 // Validate checks one value against the parameter's range and kind.
 func (p Param) Validate(x float64) error {
 	switch {
@@ -309,6 +316,8 @@ func (p Param) Validate(x float64) error {
 		return fmt.Errorf("%g is below the minimum %g", x, p.Min)
 	case p.Max != 0 && x > p.Max:
 		return fmt.Errorf("%g is above the maximum %g", x, p.Max)
+	case p.Kind == Number && p.Max == 0 && x > MaxNumber:
+		return fmt.Errorf("%g is above %g, the most a number parameter may be (from %g to %g)", x, MaxNumber, p.Min, MaxNumber)
 	case p.Kind == Count && x > MaxCount:
 		return fmt.Errorf("%g is above %g, the most a count parameter may be", x, float64(MaxCount))
 	case p.Kind == Count && x != float64(int64(x)):

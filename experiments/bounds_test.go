@@ -31,7 +31,7 @@ func TestBoundsRefuseAtLoad(t *testing.T) {
 		{"duration = \"100000s\"\n[output]\nsample_interval = \"1s\"\nrate_window = \"1s\"", "exp.toml:1: duration: a run would need ~5e+11 events"},
 		{"[params.dsm]\nm = 2000000000", "exp.toml:2: params.dsm.m: 2000000000 is above 1000000000"},
 		{"duration = \"1.5ps\"", `exp.toml:1: duration: duration "1.5ps" is not a whole number of picoseconds`},
-		{"seed = -1", "exp.toml:1: seed: must not be negative"},
+		{"seed = -1", "exp.toml:1: seed: -1 is out of range: a seed is a whole number from 0 to"},
 		{"[network]\ncapacity = \"0.5bps\"", "exp.toml:2: network.capacity: must be at least 1bps"},
 		{"[[sources.override]]\nids = [2]\nline_rate = \"0.1bps\"", "exp.toml:3: sources.override[0].line_rate: source 2: rates must be at least 1bps"},
 		// Short flows that a network cannot drain all stay alive.
@@ -109,8 +109,8 @@ func TestFileLimits(t *testing.T) {
 			return b.String()
 		}())
 	for _, c := range []struct{ path, want string }{
-		{big, "is larger than 1MB"},
-		{"/dev/zero", "/dev/zero: is larger than 1MB"},
+		{big, "is larger than 4MB"},
+		{"/dev/zero", "/dev/zero: is larger than 4MB"},
 		{"/dev/null", "/dev/null: is empty"},
 		{write("blank.toml", " \n\t\n"), "blank.toml: is empty"},
 		{write("comments.toml", "# nothing\n\n  # else\n"), "comments.toml: is empty"},

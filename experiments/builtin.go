@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"qcnlab/experiments/builtin"
+	"qcnlab/experiments/keys"
 )
 
 // DefaultName is the built-in experiment qcnlab runs when given none.
@@ -74,5 +75,6 @@ func OpenWith(arg string, sets []string) (*Experiment, error) {
 	if err := e.Validate(); err != nil {
 		return nil, err
 	}
+	e.Notes = append(e.Notes, keys.SetpointNotes(float64(e.Network.Buffer), e.Algorithms, e.ParamValues)...)
 	return e, nil
 }

@@ -1,22 +1,23 @@
 package experiments
 
 import (
-	"errors"
 	"fmt"
 	"math"
 
 	"qcnlab/algos"
 	"qcnlab/experiments/cost"
 	"qcnlab/experiments/sweep"
-	"qcnlab/experiments/userfile"
+	"qcnlab/experiments/tomltext"
 	"qcnlab/model"
 	"qcnlab/units"
 )
 
 // Limits on a file itself; what its runs may need is package cost's.
 const (
-	MaxFileBytes = userfile.MaxText // an experiment file: the built-ins are about 2 KB
-	maxErrors    = 20               // problems listed before "and N more"
+	// An experiment file, read or saved (the built-ins are about 2 KB): 4
+	// times 1 MB, as a file's arrays take up to 3 times the bytes saved.
+	MaxFileBytes = 4_000_000
+	maxErrors    = 20 // problems listed before "and N more"
 )
 
 // Cost estimates the memory and events of one run of the experiment (its
@@ -139,29 +140,9 @@ func (e *Experiment) sweepErrors(bad func(key, format string, args ...any)) bool
 	return true
 }
 
-// joinErrors joins problems as errors.Join does, listing each message once
-// and at most maxErrors of them: a large file repeating one mistake must not
-// print it a million times.
-func joinErrors(errs []error) error {
-	var out []error
-	seen := map[string]bool{}
-	more := 0
-	for _, err := range errs {
-		if err == nil || seen[err.Error()] {
-			continue
-		}
-		seen[err.Error()] = true
-		if len(out) == maxErrors {
-			more++
-			continue
-		}
-		out = append(out, err)
-	}
-	if more > 0 {
-		out = append(out, fmt.Errorf("... and %d more", more))
-	}
-	return errors.Join(out...)
-}
+// joinErrors joins problems, each message once and at most maxErrors of
+// them (tomltext.Join).
+func joinErrors(errs []error) error { return tomltext.Join(errs, maxErrors) }
 
 // batchErrors refuses a batch whose runs together would need more than
 // cost.MaxBatchEvents.

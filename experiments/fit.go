@@ -3,6 +3,7 @@ package experiments
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"qcnlab/algos"
 	"qcnlab/units"
@@ -13,8 +14,9 @@ import (
 // adaptation, so that --set duration=100ms on a built-in runs at once
 // rather than failing on its warm-up:
 //
-//   - a warm-up not shorter than the run is scaled to the share of the run
-//     it had (150 ms of 1 s becomes 15 ms of 100 ms);
+//   - a warm-up not shorter than the run, and a traffic.stop after its
+//     end, are scaled to the share of the run they had (150 ms of 1 s
+//     becomes 15 ms of 100 ms);
 //   - phase boundaries and capacity changes at or after the new end, which
 //     would never be reached, are dropped.
 //
@@ -26,13 +28,19 @@ func (e *Experiment) FitDuration(old units.Duration) []string {
 	}
 	var notes []string
 	byOverride := func(key string) bool { return e.origin[key] == "--set" }
-	if e.Warmup != nil && algos.Time(*e.Warmup) >= d && !byOverride("warmup") {
-		w := units.Duration(float64(*e.Warmup) * float64(e.Duration) / float64(old))
+	// scale keeps a time's share of the run (150 ms of 1 s is 15 ms of 100 ms).
+	scale := func(key, what string, t **units.Duration, beyond bool) {
+		if !beyond || byOverride(key) {
+			return
+		}
+		w := units.Duration(float64(**t) * float64(e.Duration) / float64(old))
 		w = max(units.Duration(algos.Picosecond), min(w, units.Duration(d-1)))
-		notes = append(notes, fmt.Sprintf("duration %s: the warm-up of %s is scaled to %s, the same share of the run (set warmup to choose another)",
-			units.FormatDuration(d), units.FormatDuration(algos.Time(*e.Warmup)), units.FormatDuration(algos.Time(w))))
-		e.Warmup = &w
+		notes = append(notes, fmt.Sprintf("duration %s: %s of %s is scaled to %s, the same share of the run (set %s to choose another)",
+			units.FormatDuration(d), what, units.FormatDuration(algos.Time(**t)), units.FormatDuration(algos.Time(w)), key))
+		*t = &w
 	}
+	scale("warmup", "the warm-up", &e.Warmup, e.Warmup != nil && algos.Time(*e.Warmup) >= d)
+	scale("traffic.stop", "the short flows' stop (traffic.stop)", &e.Traffic.Stop, e.Traffic.Stop != nil && algos.Time(*e.Traffic.Stop) > d)
 	if !byOverride("output.phases") {
 		var kept, dropped []units.Duration
 		for _, t := range e.Output.Phases {
@@ -66,12 +74,9 @@ func (e *Experiment) FitDuration(old units.Duration) []string {
 }
 
 func durations(ds []units.Duration) string {
-	s := ""
+	s := make([]string, len(ds))
 	for i, d := range ds {
-		if i > 0 {
-			s += ", "
-		}
-		s += units.FormatDuration(algos.Time(d))
+		s[i] = units.FormatDuration(algos.Time(d))
 	}
-	return s
+	return strings.Join(s, ", ")
 }

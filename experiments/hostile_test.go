@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"qcnlab/experiments/userfile"
 )
 
 // CDF files that are not small regular files, or whose sizes overflow a
@@ -16,7 +18,7 @@ func TestFlowSizesFileBounds(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	write("big.cdf", strings.Repeat("1 0\n", MaxFileBytes/4+1))
+	write("big.cdf", strings.Repeat("1 0\n", userfile.MaxText/4+1))
 	write("huge-flow.cdf", "1 0\n1e30 100\n")
 	if err := os.Mkdir(filepath.Join(dir, "folder.cdf"), 0o755); err != nil {
 		t.Fatal(err)

@@ -106,7 +106,7 @@ func (e *Experiment) assign(where, key, value string) error {
 	if err := checkNesting(where, doc, true); err != nil {
 		return err // before the decoder below sees it
 	}
-	if _, err := toml.Decode(doc, new(map[string]any)); err != nil {
+	if _, err := toml.Decode(doc, new(map[string]any)); err != nil && !tomltext.OutOfRange(err) {
 		doc = key + " = " + quote(value) // "300us" may be written bare
 	}
 	return e.decode(where, doc, true)
@@ -156,7 +156,7 @@ func (e *Experiment) decode(where, text string, snippet bool) error {
 	}
 	if doc.Seed != nil {
 		if *doc.Seed < 0 {
-			errs = append(errs, &Error{Where: loc("seed", 0), Key: "seed", Msg: fmt.Sprintf("must not be negative (got %d)", *doc.Seed)})
+			errs = append(errs, &Error{Where: loc("seed", 0), Key: "seed", Msg: fmt.Sprintf("%d is out of range: %s", *doc.Seed, tomltext.SeedRange)})
 		}
 		doc.Experiment.Seed = uint64(*doc.Seed)
 	}
@@ -237,7 +237,7 @@ func (e *Experiment) decode(where, text string, snippet bool) error {
 		}
 		// A key of an array of tables is located in its element: the
 		// last of the array's headers above its line, "flows[1].to".
-		if parent := key[:max(0, lastDot(key))]; parent != "" && len(lines[parent]) > 0 && !snippet {
+		if parent := key[:max(0, strings.LastIndexByte(key, '.'))]; parent != "" && len(lines[parent]) > 0 && !snippet {
 			for i, l := range ls {
 				if el := sort.SearchInts(lines[parent], l+1) - 1; el >= 0 {
 					next.origin[fmt.Sprintf("%s[%d]%s", parent, el, key[len(parent):])] = loc(key, i)

@@ -63,6 +63,10 @@ func (e *Experiment) Encode(w io.Writer) error {
 			fmt.Fprintf(&b, "%s = %s  # %s\n", p.Key, tomltext.ParamValue(p, x), p.Doc)
 		}
 	}
+	if b.Len() > MaxFileBytes { // it could not be loaded back
+		key, msg := tomltext.Oversize(b.String(), MaxFileBytes)
+		return &Error{Where: e.where(key), Key: key, Msg: msg}
+	}
 	_, err := w.Write(b.Bytes())
 	return err
 }

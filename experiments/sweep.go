@@ -2,10 +2,12 @@ package experiments
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/BurntSushi/toml"
 
 	"qcnlab/experiments/sweep"
+	"qcnlab/experiments/tomltext"
 )
 
 // The sweep's axes and a point's values, as package sweep has them.
@@ -73,12 +75,7 @@ func (e *Experiment) At(p []Assignment) (*Experiment, error) {
 	x.Sweep = nil
 	var errs []error
 	for _, a := range p {
-		key := toml.Key{"sweep", a.Key}.String() // sweep."network.rtt", as most files write it
-		if _, ok := e.origin[key]; !ok {
-			key = "sweep." + a.Key
-		}
-		where := e.where(key) + " (sweep)"
-		if err := x.assign(where, a.Key, a.Value); err != nil {
+		if err := x.assign(e.sweepWhere(a.Key)+" (sweep)", a.Key, a.Value); err != nil {
 			errs = append(errs, err)
 		}
 	}
@@ -97,3 +94,40 @@ func (e *Experiment) ShortKey(key string) string { return sweep.ShortKey(e.Sweep
 
 // ShortLabel is a run's label with short keys: "qcn rtt=300us seed=2".
 func (e *Experiment) ShortLabel(r Run) string { return sweep.Label(r.Algorithm, r.Point, e.ShortKey) }
+
+// sweepWhere says where the axis of key was set.
+func (e *Experiment) sweepWhere(key string) string {
+	k := toml.Key{"sweep", key}.String() // sweep."network.rtt", as most files write it
+	if _, ok := e.origin[k]; !ok {
+		k = "sweep." + key
+	}
+	return e.where(k)
+}
+
+// sameValues refuses an axis that takes one value twice, however it is
+// written (sweep.Repeated).
+func (e *Experiment) sameValues() []error {
+	var errs []error
+	for _, a := range e.Sweep {
+		x := e.Clone()
+		if msg := sweep.Repeated(a, func(v string) (string, bool) { return x.parsed(a.Key, v) }); msg != "" {
+			errs = append(errs, &Error{Where: e.sweepWhere(a.Key), Key: "sweep." + a.Key, Msg: msg})
+		}
+	}
+	return errs
+}
+
+// parsed sets key to value and reads it back as TOML text, the same
+// however it was written; false if it cannot.
+func (e *Experiment) parsed(key, value string) (string, bool) {
+	err := e.assign("", key, value)
+	if rest, ok := strings.CutPrefix(key, "params."); ok && err == nil {
+		name, k, _ := strings.Cut(rest, ".")
+		x, ok := e.Params[name][k]
+		return fmt.Sprint(x), ok
+	}
+	if v, ok := valueAt(e, key); ok && err == nil {
+		return tomltext.Value(v.Interface()), true
+	}
+	return "", false
+}

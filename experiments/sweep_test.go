@@ -43,7 +43,7 @@ seed = [1, 2]
 }
 
 func TestSweepOverAlgorithms(t *testing.T) {
-	e := mustParse(t, "[sweep]\nalgorithms = [[\"qcn\"], [\"qcn\"]]\n")
+	e := mustParse(t, "[sweep]\nalgorithms = [[\"qcn\"], [\"dcqcn\"]]\n")
 	runs, err := e.Runs()
 	if err != nil || len(runs) != 2 {
 		t.Fatalf("%d runs, %v", len(runs), err)
@@ -155,5 +155,39 @@ seed = [1]
 	runs, _ := e.Runs()
 	if got := e.ShortLabel(runs[0]); got != "qcn qcn.w=2 q_eq=20KB rtt=100us seed=1" {
 		t.Errorf("short label %q", got)
+	}
+}
+
+// An axis that takes one value twice, however written, and one key swept
+// twice under two spellings, are errors naming the file, line, key and
+// value: their runs would be one run counted twice (a seed as two seeds).
+func TestASweepTakesEachValueOnce(t *testing.T) {
+	for _, c := range []struct{ file, set, want string }{
+		{"[sweep]\nseed = [1, 1, 1]\n", "", `dup.toml:2: sweep.seed: takes the value 1 twice`},
+		{"[sweep]\n\"network.rtt\" = [\"100us\", \"0.1ms\"]\n", "", `dup.toml:2: sweep.network.rtt: takes the value "100us" twice ("100us" and "0.1ms")`},
+		{"[sweep]\nnetwork.buffer = [\"150KB\", \"20KB\", \"150000B\"]\n", "", `dup.toml:2: sweep.network.buffer: takes the value "150KB" twice`},
+		{"[sweep]\nparams.qcn.w = [2, 2.0]\n", "", `dup.toml:2: sweep.params.qcn.w: takes the value 2 twice (2 and 2.0)`},
+		{"[sweep]\n\"network.rtt\" = [\"100us\"]\nnetwork.rtt = [\"200us\"]\n", "", `dup.toml:3: sweep.network.rtt: sweeps network.rtt a second time`},
+		{"seed = 1\n", "sweep.seed=[1,1,1]", `--set: sweep.seed: takes the value 1 twice`},
+		{"seed = 1\n", `sweep.network.rtt=["100us","100us"]`, `--set: sweep.network.rtt: takes the value "100us" twice`},
+		{"seed = 1\n", `sweep={"network.rtt"=["1us"],network.rtt=["2us"]}`, `--set: sweep.network.rtt: sweeps network.rtt a second time`},
+	} {
+		e, err := decodeFile("dup.toml", []byte(c.file))
+		if err == nil && c.set != "" {
+			err = e.Set(c.set)
+		}
+		if err == nil {
+			err = e.Validate()
+		}
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q %s: error %v, want %q", c.file, c.set, err, c.want)
+		}
+	}
+	e, err := Parse("distinct.toml", []byte("[sweep]\nseed = [1, 2]\nnetwork.rtt = [\"100us\", \"0.2ms\"]\nparams.qcn.w = [2, 2.5]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if runs, _ := e.Runs(); len(runs) != 8 {
+		t.Errorf("distinct values: %d runs, want 8", len(runs))
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"reflect"
 	"slices"
+	"strings"
 
 	"qcnlab/algos"
 	"qcnlab/experiments/keys"
@@ -109,6 +110,9 @@ func (e *Experiment) Validate() error {
 		e.seriesErrors(bad)
 	}
 	if len(e.Sweep) > 0 && e.sweepErrors(bad) && len(errs) == 0 {
+		errs = e.sameValues() // a value given twice, before the runs are made
+	}
+	if len(e.Sweep) > 0 && len(errs) == 0 {
 		if runs, err := e.Runs(); err != nil {
 			errs = append(errs, err)
 		} else {
@@ -125,22 +129,13 @@ func (e *Experiment) where(key string) string {
 		if w, ok := e.origin[k]; ok {
 			return w
 		}
-		if i := lastDot(k); i >= 0 {
+		if i := strings.LastIndexByte(k, '.'); i >= 0 {
 			k = k[:i]
 		} else {
 			break
 		}
 	}
 	return "experiment " + keys.SafeName(e.Name) // a name that is refused must not reach the terminal raw
-}
-
-func lastDot(s string) int {
-	for i := len(s) - 1; i >= 0; i-- {
-		if s[i] == '.' {
-			return i
-		}
-	}
-	return -1
 }
 
 // validateChain checks the keys of a dumbbell or a parking lot: its links,
@@ -195,6 +190,8 @@ func (v fileView) Resolved(path string) any {
 }
 
 func (v fileView) Set(path string) bool { _, ok := v.e.origin[path]; return ok }
+
+func (v fileView) Overridden(path string) bool { return v.e.origin[path] == "--set" }
 
 func (v fileView) Len(path string) int {
 	if x, ok := valueAt(v.e, path); ok && x.Kind() == reflect.Slice {

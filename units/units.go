@@ -21,12 +21,13 @@ type unit struct {
 	factor float64
 }
 
-// Units, largest first; formatting uses the decimal ones.
+// Units, largest first; formatting uses the decimal ones. Micro is the
+// micro sign (U+00B5) or the Greek mu (U+03BC), which keyboards type alike.
 var (
 	byteUnits = []unit{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10},
 		{"GB", 1e9}, {"MB", 1e6}, {"KB", 1e3}, {"kB", 1e3}, {"B", 1}}
 	rateUnits = []unit{{"Tbps", 1e12}, {"Gbps", 1e9}, {"Mbps", 1e6}, {"Kbps", 1e3}, {"kbps", 1e3}, {"bps", 1}}
-	timeUnits = []unit{{"s", 1e12}, {"ms", 1e9}, {"us", 1e6}, {"µs", 1e6}, {"ns", 1e3}, {"ps", 1}}
+	timeUnits = []unit{{"s", 1e12}, {"ms", 1e9}, {"us", 1e6}, {"\u00b5s", 1e6}, {"\u03bcs", 1e6}, {"ns", 1e3}, {"ps", 1}}
 
 	byteFormat = []unit{{"GB", 1e9}, {"MB", 1e6}, {"KB", 1e3}, {"B", 1}}
 	rateFormat = []unit{{"Tbps", 1e12}, {"Gbps", 1e9}, {"Mbps", 1e6}, {"Kbps", 1e3}, {"bps", 1}}

@@ -205,3 +205,13 @@ func TestUnmarshalTOMLQuotesTheFile(t *testing.T) {
 		t.Errorf("300us: %v, %v", d, err)
 	}
 }
+
+// Micro is the micro sign (U+00B5) or the Greek mu (U+03BC): they look
+// alike, and keyboards type either.
+func TestMicroIsEitherSign(t *testing.T) {
+	for _, s := range []string{"100us", "100\u00b5s", "100\u03bcs", "0.1ms"} {
+		if got, err := ParseDuration(s); err != nil || got != 100*algos.Microsecond {
+			t.Errorf("ParseDuration(%q) = %v, %v; want 100us", s, got, err)
+		}
+	}
+}

@@ -48,6 +48,19 @@ func TestBenchExperimentsAreTheTopologies(t *testing.T) {
 	}
 }
 
+// A --duration too long for the samples blames the duration, which the
+// user gave, not output.sample_interval, which the benchmark sets.
+func TestATooLongBenchBlamesItsDuration(t *testing.T) {
+	e, err := Experiment(Setup{Topology: "dumbbell", Duration: 100000 * algos.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = e.Validate()
+	if err == nil || !strings.Contains(err.Error(), "duration: 100000s gives more than 100 million samples") || strings.Contains(err.Error(), "output.sample_interval:") {
+		t.Errorf("error %v, want it to blame the duration", err)
+	}
+}
+
 // One source is "1 greedy qcn source", not "sources".
 func TestDescriptionCountsSources(t *testing.T) {
 	for n, want := range map[int]string{1: "1 greedy qcn source,", 2: "2 greedy qcn sources,"} {

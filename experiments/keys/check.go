@@ -37,6 +37,10 @@ type File interface {
 	Resolved(path string) any
 	// Set reports whether the file, --set or a sweep set the key.
 	Set(path string) bool
+	// Overridden reports whether --set (or the workbench's editor) set
+	// the key last, over the file: a rule weighing it against a key of
+	// the file blames it, the user's key.
+	Overridden(path string) bool
 	// Len is the number of elements of an array of tables ("flows").
 	Len(path string) int
 	// Hosts is a fabric's hosts, from its size keys; 0 on a chain or
@@ -158,7 +162,11 @@ func checkWarmup(_ *Key, f File, bad Bad) {
 	w, _ := f.Resolved("warmup").(units.Duration)
 	// A duration that is no duration has its own error; the warmup is
 	// not wrong for it.
-	if d := durationAt(f, "duration"); d > 0 && algos.Time(w) >= d {
+	switch d := durationAt(f, "duration"); {
+	case d <= 0 || algos.Time(w) < d:
+	case f.Overridden("duration") && !f.Overridden("warmup"):
+		bad("duration", "must be longer than the warm-up (%s), however short the file's is scaled (set warmup = \"0s\" for none)", units.FormatDuration(algos.Time(w)))
+	default:
 		bad("warmup", "must be shorter than the duration (%s)", units.FormatDuration(d))
 	}
 }
@@ -188,17 +196,30 @@ func checkSourceCount(_ *Key, f File, bad Bad) {
 }
 
 func checkSampleInterval(_ *Key, f File, bad Bad) {
-	switch s := durationAt(f, "output.sample_interval"); {
+	s, d := durationAt(f, "output.sample_interval"), durationAt(f, "duration")
+	switch {
 	case s <= 0 || s == algos.Never:
 		bad("output.sample_interval", "must be a positive, finite duration")
-	case durationAt(f, "duration")/s > MaxSamples:
+	case d <= 0 || d >= algos.Never:
+		// a duration that is no duration has its own error
+	case d/s > MaxSamples && (!f.Set("output.sample_interval") || f.Overridden("duration") && !f.Overridden("output.sample_interval")):
+		bad("duration", "%s gives more than 100 million samples at output.sample_interval = %s; make it shorter, or the sample interval longer",
+			units.FormatDuration(d), units.FormatDuration(s))
+	case d/s > MaxSamples:
 		bad("output.sample_interval", "gives more than 100 million samples; make it longer")
 	}
 }
 
 func checkRateWindow(_ *Key, f File, bad Bad) {
-	s := durationAt(f, "output.sample_interval")
-	if w := durationAt(f, "output.rate_window"); w < s || w == algos.Never {
+	s, w := durationAt(f, "output.sample_interval"), durationAt(f, "output.rate_window")
+	switch {
+	case w == algos.Never:
+		bad("output.rate_window", "must be finite")
+	case s <= 0 || s == algos.Never:
+		// a sample interval that is none has its own error
+	case w < s && f.Overridden("output.sample_interval") && !f.Overridden("output.rate_window"):
+		bad("output.sample_interval", "must be at most output.rate_window (%s)", units.FormatDuration(w))
+	case w < s:
 		bad("output.rate_window", "must be at least the sample interval (%s)", units.FormatDuration(s))
 	}
 }

@@ -45,6 +45,8 @@ func (f file) Resolved(path string) any {
 
 func (f file) Set(path string) bool { _, ok := f[path]; return ok }
 
+func (f file) Overridden(string) bool { return false }
+
 // Len counts the elements named in f: "flows[1].to" makes two.
 func (f file) Len(path string) int {
 	n := 0

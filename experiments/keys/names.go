@@ -32,6 +32,9 @@ func ParamError(p algos.Param, v float64) error {
 		return fmt.Errorf("%s is below the minimum %s", units.Format(p.Kind, v), units.Format(p.Kind, p.Min))
 	case p.Max != 0 && v > p.Max:
 		return fmt.Errorf("%s is above the maximum %s", units.Format(p.Kind, v), units.Format(p.Kind, p.Max))
+	case p.Kind == algos.Number && p.Max == 0 && v > algos.MaxNumber:
+		return fmt.Errorf("%s is above %g, the most a number parameter may be: it must be from %s to %g (larger ones overflow the scheme's arithmetic)",
+			units.Format(p.Kind, v), algos.MaxNumber, units.Format(p.Kind, p.Min), algos.MaxNumber)
 	case p.Kind == algos.Count && v > algos.MaxCount:
 		return fmt.Errorf("%s is above %d, the most a count parameter may be", units.Format(p.Kind, v), algos.MaxCount)
 	}

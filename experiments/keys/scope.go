@@ -2,9 +2,37 @@ package keys
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 )
+
+// elementIndex is the index of an element of an array of tables in a key:
+// "flows[2].to" is key "flows.to" of element 2.
+var elementIndex = regexp.MustCompile(`\[\d+\]`)
+
+// OutOfScope reports, among the keys set (sorted), the first of each key
+// or table that topology does not read.
+func OutOfScope(topology string, set []string, bad func(key, format string, args ...any)) {
+	if !IsTopology(topology) {
+		return // reported as such
+	}
+	plain := make([]string, len(set)) // once, not once per scoped key: a file may set 100,000 keys
+	for i, key := range set {
+		plain[i] = elementIndex.ReplaceAllString(key, "")
+	}
+	for _, s := range Scoped() {
+		if s.AppliesTo(topology) {
+			continue
+		}
+		for i, key := range set {
+			if plain[i] == s.Path || strings.HasPrefix(plain[i], s.Path+".") {
+				bad(key, "%s", s.Elsewhere(topology))
+				break
+			}
+		}
+	}
+}
 
 // Scoped are the keys that apply to some topologies only, each but those
 // inside a table of the same scope (the table's error covers them).

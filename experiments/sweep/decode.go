@@ -1,6 +1,7 @@
 package sweep
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -62,6 +63,12 @@ func Decode(md toml.MetaData, table map[string]any, loc func(string, int) string
 			continue // a table on the way to a key, or part of a value
 		}
 		key := strings.Join(k[1:], ".")
+		if slices.ContainsFunc(axes, func(a Axis) bool { return a.Key == key }) {
+			// "network.rtt" and network.rtt, quoted and dotted: one key
+			errs = append(errs, &tomltext.Error{Where: loc(k.String(), 0), Key: k.String(),
+				Msg: fmt.Sprintf("sweeps %s a second time (a quoted and a dotted key name the same key): give its values once", key)})
+			continue
+		}
 		values, ok := v.([]any)
 		if !ok || len(values) == 0 {
 			errs = append(errs, &tomltext.Error{Where: loc(k.String(), 0), Key: k.String(), Msg: "a sweep key takes a non-empty array of values"})

@@ -6,7 +6,10 @@
 // experiments'.
 package sweep
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // Axis is one key of [sweep] and the values it takes, as TOML text.
 type Axis struct {
@@ -136,4 +139,23 @@ func ShortKey(axes []Axis, key string) string {
 		}
 	}
 	return key
+}
+
+// Repeated says which value an axis takes twice, however it is written
+// ("100us" and "0.1ms"), or "" if none: its points would be one run
+// counted as two, a seed as two seeds. canon is a value as parsed, as
+// text, and false if it does not parse (reported elsewhere).
+func Repeated(a Axis, canon func(value string) (string, bool)) string {
+	seen := map[string]string{}
+	for _, v := range a.Values {
+		got, ok := canon(v)
+		if !ok {
+			return ""
+		}
+		if first, ok := seen[got]; ok {
+			return fmt.Sprintf("takes the value %s twice (%s and %s): each value of an axis must differ", got, first, v)
+		}
+		seen[got] = v
+	}
+	return ""
 }

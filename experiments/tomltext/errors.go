@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -51,7 +52,7 @@ func DecodeError(where string, snippet bool, err error) error {
 		if pe.Usage != "" {
 			msg += " (" + strings.TrimSpace(pe.Usage) + ")"
 		}
-		return &Error{Where: at, Key: pe.LastKey, Msg: msg}
+		return &Error{Where: at, Key: pe.LastKey, Msg: rangeMessage(pe.LastKey, msg)}
 	}
 	msg := err.Error()
 	m := tomlErrPrefix.FindStringSubmatch(msg)
@@ -59,7 +60,36 @@ func DecodeError(where string, snippet bool, err error) error {
 	if m[1] != "" && !snippet {
 		at = where + ":" + m[1]
 	}
-	return &Error{Where: at, Key: m[2], Msg: strings.TrimPrefix(msg, m[0])}
+	return &Error{Where: at, Key: m[2], Msg: rangeMessage(m[2], strings.TrimPrefix(msg, m[0]))}
+}
+
+// rangeMessage says an integer beyond int64 in the project's words, a
+// seed's as every message about a seed does.
+func rangeMessage(key, msg string) string {
+	n := outOfRange.FindStringSubmatch(msg)
+	switch {
+	case n == nil:
+		return msg
+	case key == "seed" || key == "sweep.seed":
+		return n[1] + " is out of range: " + SeedRange
+	}
+	return n[1] + " is out of range: a whole number from -9223372036854775808 to 9223372036854775807 (a TOML integer)"
+}
+
+// SeedRange is what a seed may be, in every message about one.
+const SeedRange = "a seed is a whole number from 0 to 9223372036854775807 (2^63-1)"
+
+// outOfRange is the toml package's error for an integer beyond int64.
+var outOfRange = regexp.MustCompile(`^(-?[0-9_]+) is out of range for int64$`)
+
+// OutOfRange reports whether err is the toml package's for an integer
+// beyond int64: a value that is a number, not a bare word.
+func OutOfRange(err error) bool {
+	var pe toml.ParseError
+	if errors.As(err, &pe) {
+		return outOfRange.MatchString(pe.Message)
+	}
+	return outOfRange.MatchString(strings.TrimPrefix(err.Error(), tomlErrPrefix.FindString(err.Error())))
 }
 
 // mismatch is the toml package's word for a value where a table (or an
@@ -104,6 +134,13 @@ func TypeError(err error, value func(key string) any) error {
 // " (did you mean \"network.capacity\"?)".
 func Suggest(known []string, k toml.Key) string {
 	key := k.String()
+	if last := k[len(k)-1]; strings.Contains(last, ".") {
+		// A quoted "network.rtt" is one key whose name has a dot in it.
+		dotted := strings.Join(append(append([]string(nil), k[:len(k)-1]...), last), ".")
+		if slices.Contains(known, dotted) {
+			return fmt.Sprintf(": in quotes, %q is one name with a dot in it, not a key of a table; write it without the quotes: %s = ...", last, dotted)
+		}
+	}
 	best, bestD := "", 4
 	for _, name := range known {
 		if d := EditDistance(key, name); d < bestD {

@@ -182,7 +182,7 @@ func DefinesKey(line, name string) bool {
 		if strings.Trim(strings.TrimSpace(s), `"'`) == name { // a quoted key with dots
 			return true
 		}
-		for _, p := range strings.Split(s, ".") {
+		for _, p := range splitDotted(s) {
 			if strings.Trim(strings.TrimSpace(p), `"'`) == name {
 				return true
 			}
@@ -204,6 +204,27 @@ func DefinesKey(line, name string) bool {
 		return true
 	}
 	return strings.Contains(rhs, "{") && regexp.MustCompile(`[{,]\s*`+regexp.QuoteMeta(name)+`\s*=`).MatchString(rhs)
+}
+
+// splitDotted splits a dotted key at its dots outside quotes: a quoted
+// "network.rtt" is one part, not a key that ends in rtt.
+func splitDotted(s string) []string {
+	var parts []string
+	start, quote := 0, byte(0)
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case quote == '"' && c == '\\':
+			i++
+		case quote != 0 && c == quote:
+			quote = 0
+		case quote == 0 && (c == '"' || c == '\''):
+			quote = c
+		case quote == 0 && c == '.':
+			parts = append(parts, s[start:i])
+			start = i + 1
+		}
+	}
+	return append(parts, s[start:])
 }
 
 // EditDistance is the Levenshtein distance between two short strings.
