@@ -22,13 +22,25 @@ var setpoints = map[string]string{
 func SetpointNotes(buffer float64, algorithms []string, values func(name string) (algos.Values, error)) []string {
 	var notes []string
 	for _, name := range algorithms {
-		key, ok := setpoints[name]
-		v, err := values(name)
-		if !ok || err != nil || v[key] < buffer {
-			continue
+		if setpoint := SetpointAbove(buffer, name, values); setpoint != "" {
+			notes = append(notes, fmt.Sprintf("%s is at or above network.buffer = %s: the queue cannot pass it, so %s may send no feedback and only drops limit the sources",
+				setpoint, units.FormatBytes(buffer), name))
 		}
-		notes = append(notes, fmt.Sprintf("params.%s.%s = %s is at or above network.buffer = %s: the queue cannot pass it, so %s may send no feedback and only drops limit the sources",
-			name, key, units.FormatBytes(v[key]), units.FormatBytes(buffer), name))
 	}
 	return notes
+}
+
+// SetpointAbove is the algorithm's setpoint as "params.NAME.KEY = VALUE"
+// when it is at or above the buffer, "" when it is below (or the scheme
+// has none).
+func SetpointAbove(buffer float64, name string, values func(name string) (algos.Values, error)) string {
+	key, ok := setpoints[name]
+	if !ok {
+		return ""
+	}
+	v, err := values(name)
+	if err != nil || v[key] < buffer {
+		return ""
+	}
+	return fmt.Sprintf("params.%s.%s = %s", name, key, units.FormatBytes(v[key]))
 }

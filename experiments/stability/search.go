@@ -6,6 +6,7 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"strings"
 )
 
 // request asks for the criteria's metrics of one algorithm at one value.
@@ -38,6 +39,12 @@ type searcher struct {
 	plan     plan
 	judge    judgeFunc
 	seen     []map[float64][]float64 // [alg][x] -> metrics
+	// inert says why the algorithm cannot act at a value ("" if it can):
+	// its setpoint at or above the buffer, where the queue never passes
+	// it and the run is drop-tail in all but name. Such a value is judged
+	// unstable whatever its metric: the loop is not there to be stable.
+	// nil: every value can be judged.
+	inert func(alg int, x float64) string
 }
 
 // along is x's position on the walk from lo to hi, for ordering points.
@@ -128,9 +135,17 @@ func (s *searcher) boundary(a, c int) Boundary {
 	slices.SortFunc(xs, func(x, y float64) int { return cmpFloat(s.along(x), s.along(y)) })
 	b := Boundary{Algorithm: s.algs[a], Criterion: crit.Name}
 	first := -1
+	var inert []string
 	for i, x := range xs {
 		v := s.seen[a][x][c]
 		bad := crit.Unstable(v)
+		if why := s.inertAt(a, x); why != "" {
+			bad = true
+			if len(inert) == 0 {
+				inert = append(inert, why)
+			}
+			inert = append(inert, s.plan.format(x))
+		}
 		b.Points = append(b.Points, Point{Value: x, Metric: v, Unstable: bad})
 		switch {
 		case bad && first < 0:
@@ -138,6 +153,13 @@ func (s *searcher) boundary(a, c int) Boundary {
 		case !bad && first >= 0 && b.Note == "":
 			b.Note = fmt.Sprintf("not monotone: stable again at %s after unstable at %s", s.plan.format(x), s.plan.format(xs[first]))
 		}
+	}
+	if len(inert) > 0 {
+		note := fmt.Sprintf("judged unstable at %s: %s", strings.Join(inert[1:], ", "), inert[0])
+		if b.Note != "" {
+			note = b.Note + "; " + note
+		}
+		b.Note = note
 	}
 	if first < 0 {
 		return b
@@ -152,6 +174,14 @@ func (s *searcher) boundary(a, c int) Boundary {
 		b.Note = "unstable at the start of the range; " + b.Note
 	}
 	return b
+}
+
+// inertAt is inert's reason at x, "" where the algorithm can act.
+func (s *searcher) inertAt(a int, x float64) string {
+	if s.inert == nil {
+		return ""
+	}
+	return s.inert(a, x)
 }
 
 func ptr(x float64) *float64 { return &x }

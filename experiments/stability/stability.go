@@ -212,7 +212,7 @@ func Search(ctx context.Context, e *experiments.Experiment, opt Options) (*Repor
 	if err := boundSearch(j, cmpOr(opt.Grid, 9), lo, hi); err != nil {
 		return nil, err
 	}
-	s := &searcher{algs: e.Algorithms, criteria: criteria, judge: j.measure,
+	s := &searcher{algs: e.Algorithms, criteria: criteria, judge: j.measure, inert: j.inert,
 		plan: plan{lo: lo, hi: hi, grid: cmpOr(opt.Grid, 9), resolution: res, snap: ax.snap, format: ax.format}}
 	err = s.run(ctx, func(step int) { j.step = step })
 	rep := &Report{Experiment: e.Name, Key: opt.Key, Unit: ax.unit(), Range: [2]float64{lo, hi}, Resolution: res,
@@ -342,6 +342,19 @@ func (j *judge) measure(ctx context.Context, reqs []request) ([][]float64, error
 		return nil, errs[0] // the same for every point: one is enough
 	}
 	return out, nil
+}
+
+// inert is why the algorithm cannot act at x: its setpoint at or above
+// the buffer there (keys.SetpointNotes); "" where it can.
+func (j *judge) inert(alg int, x float64) string {
+	p, err := j.at(x)
+	if err != nil {
+		return ""
+	}
+	if setpoint := keys.SetpointAbove(float64(p.Network.Buffer), j.algs[alg], p.ParamValues); setpoint != "" {
+		return setpoint + " is at or above network.buffer there: the queue cannot pass it, the scheme cannot act"
+	}
+	return ""
 }
 
 // band is the marking band of the request's algorithm at its value: its
