@@ -41,6 +41,7 @@ type cdfGroup struct {
 	point, title string
 	values       []experiments.Assignment // the point's axes
 	lines        []*cdfLine
+	tagged       bool // its title's file name is another's too: add the title's hash
 }
 
 type cdfLine struct {
@@ -82,7 +83,7 @@ func (g *cdfGroup) fileName(format string) string {
 	if g.point == "" {
 		return "plots/queue-cdf." + format
 	}
-	return "plots/" + fileName("queue-cdf_", g.title, format)
+	return "plots/" + taggedName("queue-cdf_", g.title, format, g.tagged)
 }
 
 // QueueCDFNames lists the files of the queue CDFs of a batch of e in an
@@ -118,6 +119,16 @@ func cdfGroups(e *experiments.Experiment, runs []batch.RunSummary) []*cdfGroup {
 			byPoint[g.point] = true
 			groups = append(groups, g)
 		}
+	}
+	// Titles that safeName makes one ("a b" and "a_b") get their hashes,
+	// so that no figure overwrites another: decided from the experiment's
+	// points, the same in every shard and merge.
+	names := map[string]int{}
+	for _, g := range groups {
+		names[fileName("", g.title, "")]++
+	}
+	for _, g := range groups {
+		g.tagged = names[fileName("", g.title, "")] > 1
 	}
 	for i := range runs {
 		r := &runs[i]

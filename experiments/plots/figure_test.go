@@ -395,3 +395,24 @@ func plotterLine(pts [][2]float64) (plot.Plotter, error) {
 	}
 	return plotter.NewLine(xys)
 }
+
+// Titles that differ only where safeName writes '_' name distinct queue
+// CDF files, one of them overwrote the other; other names are unchanged.
+func TestQueueCDFNamesNeverCollide(t *testing.T) {
+	e, err := experiments.Parse("test.toml", []byte("[sweep]\nname = [\"a b\", \"a_b\", \"c\"]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cdfs := QueueCDFNames(e, "png")
+	if len(cdfs) != 3 || cdfs[0] == cdfs[1] {
+		t.Fatalf("queue CDF names %q: want three distinct names", cdfs)
+	}
+	if cdfs[2] != "plots/queue-cdf_name=c.png" {
+		t.Errorf("%q: a title no other shares keeps its plain name", cdfs[2])
+	}
+	for _, name := range cdfs {
+		if !outdir.OutputName(name, false) {
+			t.Errorf("%q is not an output name", name)
+		}
+	}
+}

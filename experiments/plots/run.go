@@ -578,16 +578,20 @@ func RunFigureName(i, total int, label, format string) string {
 // an output directory (outdir.MaxName): then it ends in ~ and 12 hex digits
 // of the label's SHA-256, so that names stay distinct, and the same for
 // the same label in every run, shard and merge.
-func fileName(prefix, label, format string) string {
+func fileName(prefix, label, format string) string { return taggedName(prefix, label, format, false) }
+
+// taggedName is fileName, with the label's hash whatever the name's
+// length when tag is set: for labels that safeName would make one.
+func taggedName(prefix, label, format string, tag bool) string {
 	safe := safeName(label)
 	name := prefix + safe + "." + format
-	if len(name) <= outdir.MaxName {
+	if !tag && len(name) <= outdir.MaxName {
 		return name
 	}
 	sum := sha256.Sum256([]byte(label))
-	tag := "~" + hex.EncodeToString(sum[:6])
-	keep := max(outdir.MaxName-len(prefix)-len(tag)-len(format)-1, 0)
-	return prefix + safe[:min(keep, len(safe))] + tag + "." + format
+	hash := "~" + hex.EncodeToString(sum[:6])
+	keep := max(outdir.MaxName-len(prefix)-len(hash)-len(format)-1, 0)
+	return prefix + safe[:min(keep, len(safe))] + hash + "." + format
 }
 
 // safeName keeps letters, digits, '-', '.' and '=' and turns the rest into '_'.
