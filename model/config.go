@@ -3,6 +3,7 @@ package model
 import (
 	"errors"
 	"fmt"
+	"math"
 
 	"qcnlab/algos"
 )
@@ -228,8 +229,8 @@ func (c *Config) validate() error {
 	if c.Warmup < 0 || c.Warmup >= c.Duration {
 		bad("warmup must be in [0, duration)")
 	}
-	if c.FrameBytes <= 0 {
-		bad("frame size must be positive")
+	if c.FrameBytes <= 0 || c.FrameBytes > math.MaxUint16 {
+		bad("frame size must be from 1 to 65535 bytes (a frame record holds it in 16 bits)")
 	}
 	if c.Fabric != nil {
 		c.validateFabric(bad)

@@ -457,6 +457,7 @@ func TestConfigValidation(t *testing.T) {
 		"stop before start":  func(c *Config) { c.Sources[0].Start, c.Sources[0].Stop = 5, 5 },
 		"initial > line":     func(c *Config) { c.Sources[0].InitialRate = 20e9 },
 		"window < interval":  func(c *Config) { c.RateWindow = c.SampleInterval / 2 },
+		"frame over 16 bits": func(c *Config) { c.FrameBytes, c.Buffer = 1<<16+1500, 1<<20 },
 	} {
 		cfg := baseConfig(s.scheme(), 1, 1e9)
 		mutate(&cfg)
