@@ -36,18 +36,17 @@ func (s *Packet) retime(j int32, capacity float64) {
 		return
 	}
 	first := 0
-	if f := p.queue.front(); f.done != pendingDone {
-		if f.done-algos.TransmitTime(int(f.bytes), old) < t { // on the wire
-			first, p.oldRate, p.wireDone = 1, old, f.done
+	if f := p.queue.front(); p.headDone != pendingDone {
+		if p.headDone-algos.TransmitTime(int(f.bytes), old) < t { // on the wire
+			first, p.oldRate, p.wireDone = 1, old, p.headDone
 		} else { // it starts now, at the new rate
-			was := f.done
-			f.done = t + algos.TransmitTime(int(f.bytes), capacity)
-			p.syncHead()
+			was := p.headDone
+			p.headDone = t + algos.TransmitTime(int(f.bytes), capacity)
 			switch {
 			case f.flags&queuedExit == 0:
-				p.link.at(p.link.len() - int(p.onward)).arrive += f.done - was
+				p.link.at(p.link.len() - int(p.onward)).arrive += p.headDone - was
 			case s.receivers:
-				p.exits.at(p.exits.len() - p.toReceivers).arrive = f.done + p.exitDelay
+				p.exits.at(p.exits.len() - p.toReceivers).arrive = p.headDone + p.exitDelay
 			}
 			s.syncService(j)
 		}
@@ -57,7 +56,7 @@ func (s *Packet) retime(j int32, capacity float64) {
 	// fixed at enqueue, as linkSeq says).
 	onward, exits := 0, 0
 	for k := first; k < p.inOrder(); k++ {
-		if f := p.queue.at(k); k > 0 && p.held || f.done == pendingDone && k == 0 {
+		if f := p.queue.at(k); k > 0 && p.held || k == 0 && p.headDone == pendingDone {
 			break
 		} else if f.flags&queuedExit == 0 {
 			onward++

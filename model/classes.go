@@ -292,8 +292,7 @@ func (s *Packet) startNext(p *port, pi int32, done algos.Time) {
 	if s.ingress != nil && c != ctlClass {
 		p.inq.push(q.inq.pop())
 	}
-	h.done = done + p.serviceTime(int(h.bytes))
-	p.syncHead()
+	p.startHead(done + p.serviceTime(int(h.bytes))) // the queue was empty: h is its front
 	switch {
 	case h.flags&queuedExit == 0:
 		r := p.link.pushSlot()

@@ -110,15 +110,14 @@ func (s *Packet) enterControl(p *port, pi int32, f *frame) {
 	cs := p.cls
 	m := s.messages.at(f.cpid)
 	last := int(f.hop) == len(m.back)-1
-	e := queued{done: pendingDone, bytes: ControlBytes, lim: f.lim, flags: queuedCtl, class: ctlClass}
+	e := queued{bytes: ControlBytes, lim: f.lim, flags: queuedCtl, class: ctlClass}
 	if last {
 		e.flags |= queuedExit
 	}
 	started := p.queue.n == 0
 	if started {
-		e.done = s.now + p.serviceTime(ControlBytes)
 		p.queue.push(e)
-		p.syncHead()
+		p.startHead(s.now + p.serviceTime(ControlBytes))
 	} else {
 		p.demote(s.receivers, s.ingress != nil) // served before the direct frames (classSet.direct)
 		cs.ctl.wait.push(e)
@@ -151,7 +150,7 @@ func (s *Packet) enterControl(p *port, pi int32, f *frame) {
 		if s.jitter.max != 0 {
 			r.arrive = s.jitter.draw()
 		}
-		r.arrive += e.done + p.delay
+		r.arrive += p.headDone + p.delay
 		if n := p.link.len(); s.jitter.max != 0 && n > 1 {
 			r.arrive = max(r.arrive, p.link.at(n-2).arrive)
 		}
@@ -162,12 +161,12 @@ func (s *Packet) enterControl(p *port, pi int32, f *frame) {
 	s.syncService(pi)
 }
 
-// controlLands: control frame q leaves port p down to its flow's host,
-// which it reaches after the link's propagation.
-func (s *Packet) controlLands(p *port, q *queued) {
+// controlLands: control frame q leaves port p at done down to its flow's
+// host, which it reaches after the link's propagation.
+func (s *Packet) controlLands(p *port, q *queued, done algos.Time) {
 	msg := p.cls.ctlMsgs.pop()
 	m := s.messages.at(msg)
-	at := max(q.done+p.exitDelay, s.now)
+	at := max(done+p.exitDelay, s.now)
 	if m.ack {
 		s.ackFrameLands(q.lim, m, at)
 		s.messages.remove(msg)

@@ -133,7 +133,7 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
 		// Filled field by field: a literal pushed by value is built on the
 		// stack in narrow stores and read back whole, a stalled forward.
 		e := p.queue.pushSlot()
-		e.done, e.lim, e.bytes, e.flags, e.class = done, f.lim, f.bytes, flags, 0
+		e.lim, e.bytes, e.flags, e.class = f.lim, f.bytes, flags, 0
 		if p.queue.n == 1 {
 			p.headDone, p.headFlags, p.headBytes = done, flags, f.bytes
 		}
@@ -262,7 +262,7 @@ func (s *Packet) enterClasses(p *port, pi int32, f *frame, l *limiter, in int32)
 			cs.waiting |= 1 << class
 		}
 		e := to.pushSlot()
-		e.done, e.lim, e.bytes, e.flags, e.class = done, f.lim, f.bytes, flags, class
+		e.lim, e.bytes, e.flags, e.class = f.lim, f.bytes, flags, class
 		q.bytes += bytes
 		p.bytes += bytes
 	} else {
@@ -406,7 +406,7 @@ func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
 		// it started): it leaves the queued records at the stream's tail.
 		if flags&queuedExit == 0 {
 			if p.odd&portOddDepart != 0 {
-				s.departMark(p, p.queue.front(), p.link.at(p.link.len()-int(p.onward)))
+				s.departMark(p, p.queue.front(), p.link.at(p.link.len()-int(p.onward)), done)
 			}
 			if s.telemetry && flags&queuedCtl == 0 { // a control frame carries none
 				rec := p.link.at(p.link.len() - int(p.onward))
@@ -414,12 +414,12 @@ func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
 			}
 			p.onward--
 		} else if flags&queuedCtl != 0 {
-			s.controlLands(p, p.queue.front())
+			s.controlLands(p, p.queue.front(), done)
 		} else {
 			q := p.queue.front()
 			if s.receivers {
 				if p.odd&portOddDepart != 0 {
-					s.departMark(p, q, p.exits.at(p.exits.len()-p.toReceivers))
+					s.departMark(p, q, p.exits.at(p.exits.len()-p.toReceivers), done)
 				}
 				if s.telemetry {
 					rec := p.exits.at(p.exits.len() - p.toReceivers)
@@ -428,7 +428,7 @@ func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
 				p.toReceivers--
 				s.receiveAsItLeaves(p)
 			} else if p.odd&portOddDepart != 0 {
-				s.departMark(p, q, nil)
+				s.departMark(p, q, nil, done)
 			}
 			s.delivered[q.lim] += int64(bytes)
 			p.exitCount++
@@ -448,16 +448,16 @@ func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
 			if p.classes() {
 				s.directStarts(p, h)
 			}
-			h.done = done + p.serviceTime(int(h.bytes))
-			p.headDone, p.headFlags, p.headBytes = h.done, h.flags, h.bytes
+			p.headDone, p.headFlags, p.headBytes = done+p.serviceTime(int(h.bytes)), h.flags, h.bytes
 			if h.flags&queuedExit == 0 || s.receivers { // its record's arrival
 				s.started(p, pi, h)
 			}
 		} else if p.classes() {
+			// The queue is empty: a port with classes is never held whole.
+			p.syncHead()
 			if cs := p.cls; cs.waiting&^cs.held != 0 || cs.ctl != nil && cs.ctl.wait.n > 0 { // the scheduler has a frame to start
 				s.startNext(p, pi, done)
 			}
-			p.syncHead()
 		} else {
 			p.syncHead()
 		}
@@ -476,7 +476,8 @@ func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
 }
 
 // started sets the arrival of frame h's record, h starting service at
-// port pi after the one before it left, and keys the stream it will join
+// port pi after the one before it left (its departure is the port's
+// headDone), and keys the stream it will join
 // if it is that stream's front: with the sequence number the stream took
 // when it was last keyed (linkSeq), as if the frame's departure had been
 // known since then.
@@ -485,7 +486,7 @@ func (s *Packet) started(p *port, pi int32, h *queued) {
 	case h.flags&queuedExit == 0:
 		i := p.link.len() - int(p.onward)
 		r := p.link.at(i)
-		r.arrive += h.done + p.delay // it held its jitter
+		r.arrive += p.headDone + p.delay // it held its jitter
 		if i == 0 {
 			s.agenda.setStreamSeq(s.agenda.linkSlot(pi), r.arrive, p.linkSeq)
 		} else if s.jitter.max != 0 { // never overtaking the frame before it
@@ -494,16 +495,16 @@ func (s *Packet) started(p *port, pi int32, h *queued) {
 	case s.receivers:
 		i := p.exits.len() - p.toReceivers
 		r := p.exits.at(i)
-		r.arrive = h.done + p.exitDelay
+		r.arrive = p.headDone + p.exitDelay
 		if i == 0 {
 			s.receiveStarts(p, pi, r)
 		}
 	}
 }
 
-// departMark runs a departing congestion point on q as it leaves port p:
-// its mark goes with the frame's record rec (nil if it has none).
-func (s *Packet) departMark(p *port, q *queued, rec *frame) {
+// departMark runs a departing congestion point on q as it leaves port p
+// at done: its mark goes with the frame's record rec (nil if it has none).
+func (s *Packet) departMark(p *port, q *queued, rec *frame, done algos.Time) {
 	f := algos.Frame{Source: int(q.lim), Bytes: int(q.bytes)}
 	if rec != nil {
 		f.CPID, f.Sent, f.ECN = int(rec.cpid&s.cpidMask), rec.sent, rec.flags&frameECN != 0
@@ -513,10 +514,10 @@ func (s *Packet) departMark(p *port, q *queued, rec *frame) {
 		return
 	}
 	if !p.classes() {
-		p.dcp.Depart(q.done, &f, p.bytes)
+		p.dcp.Depart(done, &f, p.bytes)
 	} else { // its class's CP, on its class's queue
 		c := &p.cls.q[q.class]
-		c.dcp.Depart(q.done, &f, c.bytes)
+		c.dcp.Depart(done, &f, c.bytes)
 		if f.ECN && !ecn {
 			c.marked++
 		}

@@ -287,12 +287,15 @@ func (s *Packet) checkXon(j int32) {
 func (p *port) eachDeparture(now algos.Time, f func(k int, at algos.Time, bytes int) bool) {
 	at := now
 	for k := 0; k < p.inOrder(); k++ {
-		q := p.queue.at(k)
+		q, done := p.queue.at(k), pendingDone // the front's is the port's, the others wait
+		if k == 0 {
+			done = p.headDone
+		}
 		if q.flags&queuedCtl != 0 { // a control frame: no ingress link's, no PFC's
-			at = q.done
+			at = done
 			continue
-		} else if q.done != pendingDone {
-			at = q.done
+		} else if done != pendingDone {
+			at = done
 		} else if p.held {
 			return
 		} else {
@@ -391,12 +394,11 @@ func (s *Packet) holdPort(k int32) {
 	s.events += uint64(s.serve(p, k, s.now))
 	p.held, st.heldSince = true, s.now
 	if p.queue.len() > 0 {
-		if q := p.queue.front(); q.done-algos.TransmitTime(int(q.bytes), p.capacity) >= s.now {
-			q.done = pendingDone // it starts now: not on the wire yet
+		if q := p.queue.front(); p.headDone-algos.TransmitTime(int(q.bytes), p.capacity) >= s.now {
+			p.headDone = pendingDone // it starts now: not on the wire yet
 			if q.flags&queuedExit == 0 {
 				p.link.at(p.link.len() - int(p.onward)).arrive = 0 // its jitter is drawn again
 			}
-			p.syncHead()
 		}
 	}
 	s.syncService(k)
@@ -419,16 +421,15 @@ func (s *Packet) releasePort(k int32) {
 		h := p.queue.front()
 		if s.jitter.max != 0 { // the frames that start from now on draw theirs
 			from := p.link.len() - int(p.onward)
-			if h.done != pendingDone && h.flags&queuedExit == 0 {
+			if p.headDone != pendingDone && h.flags&queuedExit == 0 {
 				from++ // still on the wire: it keeps its draw
 			}
 			for i := from; i < p.link.len(); i++ {
 				p.link.at(i).arrive = s.jitter.draw()
 			}
 		}
-		if h.done == pendingDone {
-			h.done = s.now + algos.TransmitTime(int(h.bytes), p.capacity)
-			p.syncHead()
+		if p.headDone == pendingDone {
+			p.headDone = s.now + algos.TransmitTime(int(h.bytes), p.capacity)
 			s.started(p, k, h)
 		}
 	}

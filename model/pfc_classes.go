@@ -130,8 +130,8 @@ func (s *Packet) pauseClass(k int32, c uint8, on bool) {
 func (s *Packet) nextDeparture(node int32) algos.Time {
 	at := algos.Never
 	for _, j := range s.switchPorts[node] {
-		if p := s.ports[j]; p.queue.n > 0 && p.queue.front().done != pendingDone {
-			at = min(at, p.queue.front().done)
+		if p := s.ports[j]; p.queue.n > 0 && p.headDone != pendingDone {
+			at = min(at, p.headDone)
 		}
 	}
 	return at

@@ -24,9 +24,12 @@ type port struct {
 	// departure read; the second the link's, which is all that a frame
 	// reaching the next switch reads of the port it left, once that port
 	// is up to date (linkFrameArrives, syncLink, unwatched).
-	queue    ring[queued] // the head's done is its departure; the others' pendingDone
-	headDone algos.Time   // the queue's front's done, Never if the queue is empty (syncHead)
-	bytes    int          // occupancy, including the frame on the wire
+	queue ring[queued]
+	// headDone is the queue's front's departure: pendingDone while it
+	// waits (the port is paused), Never if the queue is empty. The frames
+	// behind the front all wait.
+	headDone algos.Time
+	bytes    int // occupancy, including the frame on the wire
 	buffer   int
 	// The frames it sends on to the next switch: at the front of link,
 	// those that have left, in flight; behind them the records of the
@@ -174,15 +177,23 @@ func newPort(p *port, name string, capacity float64, buffer, frame int, cp algos
 	p.marks = []portMark{p.mark(0)}
 }
 
-// syncHead caches the queue's front (headDone, headFlags, headBytes):
-// called after whatever changes the front or its departure.
+// syncHead caches the queue's front (headDone, headFlags, headBytes)
+// after a departure that starts no frame: the next, if there is one,
+// waits (pendingDone).
 func (p *port) syncHead() {
 	if p.queue.n == 0 {
 		p.headDone = algos.Never
 		return
 	}
 	h := &p.queue.buf[p.queue.head]
-	p.headDone, p.headFlags, p.headBytes = h.done, h.flags, h.bytes
+	p.headDone, p.headFlags, p.headBytes = pendingDone, h.flags, h.bytes
+}
+
+// startHead caches the queue's front as it starts service, to depart at
+// done.
+func (p *port) startHead(done algos.Time) {
+	h := &p.queue.buf[p.queue.head]
+	p.headDone, p.headFlags, p.headBytes = done, h.flags, h.bytes
 }
 
 // mark returns the counters at t, after the departures up to t. A frame
@@ -200,19 +211,19 @@ func (p *port) onWire(t algos.Time) float64 {
 	if p.queue.n == 0 {
 		return 0
 	}
-	h := p.queue.front()
-	if h.done == pendingDone || h.done <= t {
+	h, done := p.queue.front(), p.headDone
+	if done == pendingDone || done <= t {
 		return 0
 	}
 	rate := p.capacity
-	if h.done == p.wireDone {
+	if done == p.wireDone {
 		rate = p.oldRate
 	}
-	start := h.done - algos.TransmitTime(int(h.bytes), rate)
+	start := done - algos.TransmitTime(int(h.bytes), rate)
 	if start >= t {
 		return 0
 	}
-	return 8 * float64(h.bytes) * float64(t-start) / float64(h.done-start)
+	return 8 * float64(h.bytes) * float64(t-start) / float64(done-start)
 }
 
 // capAt is the link's capacity integrated up to t, in bits: the frame on
