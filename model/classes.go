@@ -292,7 +292,8 @@ func (s *Packet) startNext(p *port, pi int32, done algos.Time) {
 	if s.ingress != nil && c != ctlClass {
 		p.inq.push(q.inq.pop())
 	}
-	p.startHead(done + p.serviceTime(int(h.bytes))) // the queue was empty: h is its front
+	// The port's queue was empty (serve, pauseClass): h is its front.
+	p.startHead(done + p.serviceTime(int(h.bytes)))
 	switch {
 	case h.flags&queuedExit == 0:
 		r := p.link.pushSlot()

@@ -116,6 +116,7 @@ func (s *Packet) enterControl(p *port, pi int32, f *frame) {
 	}
 	started := p.queue.n == 0
 	if started {
+		// It starts at once, the departure the port's (startHead).
 		p.queue.push(e)
 		p.startHead(s.now + p.serviceTime(ControlBytes))
 	} else {

@@ -130,11 +130,11 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
 		if p.queue.n == 0 && !p.held {
 			done = s.now + p.serviceTime(bytes)
 		}
-		// Filled field by field: a literal pushed by value is built on the
-		// stack in narrow stores and read back whole, a stalled forward.
-		e := p.queue.pushSlot()
+		// Pushed written out (room), filled field by field: a literal pushed by value is read back whole, stalled.
+		p.queue.room()
+		e := &p.queue.buf[(p.queue.head+p.queue.n)&(len(p.queue.buf)-1)]
 		e.lim, e.bytes, e.flags, e.class = f.lim, f.bytes, flags, 0
-		if p.queue.n == 1 {
+		if p.queue.n++; p.queue.n == 1 {
 			p.headDone, p.headFlags, p.headBytes = done, flags, f.bytes
 		}
 		p.bytes += bytes
@@ -261,10 +261,10 @@ func (s *Packet) enterClasses(p *port, pi int32, f *frame, l *limiter, in int32)
 			to = &q.wait
 			cs.waiting |= 1 << class
 		}
-		e := to.pushSlot()
-		e.lim, e.bytes, e.flags, e.class = f.lim, f.bytes, flags, class
-		q.bytes += bytes
-		p.bytes += bytes
+		to.room() // the push written out, as in enter
+		e := &to.buf[(to.head+to.n)&(len(to.buf)-1)]
+		e.lim, e.bytes, e.flags, e.class, to.n = f.lim, f.bytes, flags, class, to.n+1
+		q.bytes, p.bytes = q.bytes+bytes, p.bytes+bytes
 	} else {
 		p.drops++
 		p.dropped += int64(bytes)
@@ -448,16 +448,16 @@ func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
 			if p.classes() {
 				s.directStarts(p, h)
 			}
-			p.headDone, p.headFlags, p.headBytes = done+p.serviceTime(int(h.bytes)), h.flags, h.bytes
+			p.headDone = done + p.serviceTime(int(h.bytes)) // the departure is the port's alone
+			p.headFlags, p.headBytes = h.flags, h.bytes
 			if h.flags&queuedExit == 0 || s.receivers { // its record's arrival
 				s.started(p, pi, h)
 			}
 		} else if p.classes() {
-			// The queue is empty: a port with classes is never held whole.
-			p.syncHead()
 			if cs := p.cls; cs.waiting&^cs.held != 0 || cs.ctl != nil && cs.ctl.wait.n > 0 { // the scheduler has a frame to start
-				s.startNext(p, pi, done)
+				s.startNext(p, pi, done) // in the empty queue: a port with classes is never held whole
 			}
+			p.emptyHead() // if it started none
 		} else {
 			p.syncHead()
 		}

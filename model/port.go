@@ -189,6 +189,15 @@ func (p *port) syncHead() {
 	p.headDone, p.headFlags, p.headBytes = pendingDone, h.flags, h.bytes
 }
 
+// emptyHead caches an empty queue's head (Never), and leaves that of a
+// queue with a frame: serve's, at a port with classes, after the
+// scheduler's start (startNext), whose queue it empties.
+func (p *port) emptyHead() {
+	if p.queue.n == 0 {
+		p.headDone = algos.Never
+	}
+}
+
 // startHead caches the queue's front as it starts service, to depart at
 // done.
 func (p *port) startHead(done algos.Time) {
