@@ -130,7 +130,7 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
 		if p.queue.n == 0 && !p.held {
 			done = s.now + p.serviceTime(bytes)
 		}
-		// Pushed written out (room), filled field by field: a literal pushed by value is read back whole, stalled.
+		// Pushed written out (room) and filled field by field (a literal is read back whole).
 		p.queue.room()
 		e := &p.queue.buf[(p.queue.head+p.queue.n)&(len(p.queue.buf)-1)]
 		e.lim, e.bytes, e.flags, e.class = f.lim, f.bytes, flags, 0
@@ -477,10 +477,9 @@ func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
 
 // started sets the arrival of frame h's record, h starting service at
 // port pi after the one before it left (its departure is the port's
-// headDone), and keys the stream it will join
-// if it is that stream's front: with the sequence number the stream took
-// when it was last keyed (linkSeq), as if the frame's departure had been
-// known since then.
+// headDone), and keys the stream it will join if it is that stream's
+// front: with the sequence number the stream took when it was last keyed
+// (linkSeq), as if the frame's departure had been known since then.
 func (s *Packet) started(p *port, pi int32, h *queued) {
 	switch {
 	case h.flags&queuedExit == 0:

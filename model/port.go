@@ -189,9 +189,10 @@ func (p *port) syncHead() {
 	p.headDone, p.headFlags, p.headBytes = pendingDone, h.flags, h.bytes
 }
 
-// emptyHead caches an empty queue's head (Never), and leaves that of a
-// queue with a frame: serve's, at a port with classes, after the
-// scheduler's start (startNext), whose queue it empties.
+// emptyHead caches the head of an empty queue (Never) and leaves a
+// started one's: serve calls it at a port with classes after the
+// scheduler's pick (startNext), which starts a frame in the empty queue,
+// or none.
 func (p *port) emptyHead() {
 	if p.queue.n == 0 {
 		p.headDone = algos.Never
