@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math"
 	"runtime"
 	"slices"
 	"sync"
@@ -223,4 +224,35 @@ func deref(sums []*RunSummary) []RunSummary {
 		out[i] = *s
 	}
 	return out
+}
+
+// Batches run at once share the process's budget: two of them, each of
+// whose runs is over half of it, never have two runs in flight together.
+func TestBatchesAtOnceShareTheMemoryBudget(t *testing.T) {
+	runs := sweep(t)
+	need := make([]float64, len(runs))
+	smallest := math.Inf(1)
+	for i, r := range runs {
+		need[i] = r.Exp.RunCost(r.Algorithm).Memory
+		smallest = min(smallest, need[i])
+	}
+	budget := smallest * 1.5 // no two runs fit together
+	s := &inFlight{need: need, budget: budget}
+	var wg sync.WaitGroup
+	errs := make([]error, 2)
+	for b := range errs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, e := Execute(context.Background(), runs, nil, Options{Workers: 4, Sink: s, Memory: budget})
+			errs[b] = errors.Join(e...)
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		t.Fatal(err)
+	}
+	if s.overrun > 0 {
+		t.Errorf("%d runs started past the budget of %.0f B shared by two batches (at most %.0f B in flight)", s.overrun, budget, s.most)
+	}
 }
