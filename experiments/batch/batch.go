@@ -156,11 +156,10 @@ func Execute(ctx context.Context, runs []experiments.Run, todo []int, opt Option
 		if ctx.Err() != nil {
 			break
 		}
-		need := 0.0
-		if workers > 1 { // one at a time needs no reckoning
-			r := runs[todo[k]]
-			need = r.Exp.RunCost(r.Algorithm).Memory
-		}
+		// Counted even one at a time: the gate is the process's, shared
+		// with the batches running beside this one.
+		r := runs[todo[k]]
+		need := r.Exp.RunCost(r.Algorithm).Memory
 		if !gate.acquire(ctx, need) {
 			break
 		}

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sync"
 	"testing"
+	"time"
 
 	"qcnlab/experiments"
 	"qcnlab/model"
@@ -226,8 +227,11 @@ func deref(sums []*RunSummary) []RunSummary {
 	return out
 }
 
-// Batches run at once share the process's budget: two of them, each of
-// whose runs is over half of it, never have two runs in flight together.
+// Batches run at once share the process's budget: two of them (one with
+// a single worker, which reckons too), each of whose runs is over half of
+// it, never have two runs in flight together. Each run dwells in its start
+// so that, were the budget a batch's own, the other batch's run would
+// start beside it.
 func TestBatchesAtOnceShareTheMemoryBudget(t *testing.T) {
 	runs := sweep(t)
 	need := make([]float64, len(runs))
@@ -240,11 +244,11 @@ func TestBatchesAtOnceShareTheMemoryBudget(t *testing.T) {
 	s := &inFlight{need: need, budget: budget}
 	var wg sync.WaitGroup
 	errs := make([]error, 2)
-	for b := range errs {
+	for b, workers := range []int{1, 4} {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, e := Execute(context.Background(), runs, nil, Options{Workers: 4, Sink: s, Memory: budget})
+			_, e := Execute(context.Background(), runs, nil, Options{Workers: workers, Sink: slowStart{s}, Memory: budget})
 			errs[b] = errors.Join(e...)
 		}()
 	}
@@ -255,4 +259,13 @@ func TestBatchesAtOnceShareTheMemoryBudget(t *testing.T) {
 	if s.overrun > 0 {
 		t.Errorf("%d runs started past the budget of %.0f B shared by two batches (at most %.0f B in flight)", s.overrun, budget, s.most)
 	}
+}
+
+// slowStart is inFlight whose runs dwell 20 ms in their start.
+type slowStart struct{ *inFlight }
+
+func (s slowStart) Start(i int, r experiments.Run, c *model.Config) (Recorder, error) {
+	rec, err := s.inFlight.Start(i, r, c)
+	time.Sleep(20 * time.Millisecond)
+	return rec, err
 }
