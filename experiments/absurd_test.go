@@ -2,6 +2,8 @@ package experiments
 
 import (
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -150,11 +152,23 @@ func TestAnOverrideIsBlamedForWhatItBreaks(t *testing.T) {
 		// Both set: the file is not to blame, and the old rule stands.
 		{[]string{"duration=100000s", "output.sample_interval=1ps"}, "--set: output.sample_interval: gives more than 100 million samples"},
 		{[]string{"duration=20ms", "warmup=50ms"}, "--set: warmup: must be shorter than the duration (20ms)"},
+		// A frame size out of bounds is its own error, not the buffer's.
+		{[]string{"network.frame_size=200KB"}, "--set: network.frame_size: must be a whole number of bytes from 64B to 9216B"},
+		{[]string{"network.buffer=1000B"}, "--set: network.buffer: must be a whole number of bytes holding at least one frame"},
 	} {
 		_, err := OpenWith("qcn-dumbbell", c.sets)
 		if err == nil || err.Error() != c.want && !strings.HasPrefix(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%q: error %v, want one, %q", c.sets, err, c.want)
 		}
+	}
+	// A frame size that outgrows the file's buffer is the --set key's fault.
+	file := filepath.Join(t.TempDir(), "f.toml")
+	if err := os.WriteFile(file, []byte("duration = \"1ms\"\n[network]\nbuffer = \"8000B\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := OpenWith(file, []string{"network.frame_size=9000B"}); err == nil ||
+		err.Error() != "--set: network.frame_size: must fit in the buffer (8KB)" {
+		t.Errorf("a frame size over the file's buffer: %v", err)
 	}
 	// A key of the file not at fault stays blamed when the file alone is
 	// wrong.

@@ -134,7 +134,7 @@ func Execute(ctx context.Context, runs []experiments.Run, todo []int, opt Option
 	tracker := NewTracker(len(todo), nil, opt.Progress)
 	summaries := make([]*RunSummary, len(runs))
 	errs := make([]error, len(runs))
-	gate := newMemoryGate(cmp.Or(opt.Memory, cost.MaxMemoryInFlight))
+	gate := gateFor(cmp.Or(opt.Memory, cost.MaxMemoryInFlight))
 	type job struct {
 		k    int
 		need float64
@@ -156,11 +156,10 @@ func Execute(ctx context.Context, runs []experiments.Run, todo []int, opt Option
 		if ctx.Err() != nil {
 			break
 		}
-		need := 0.0
-		if workers > 1 { // one at a time needs no reckoning
-			r := runs[todo[k]]
-			need = r.Exp.RunCost(r.Algorithm).Memory
-		}
+		// Counted even one at a time: the gate is the process's, shared
+		// with the batches running beside this one.
+		r := runs[todo[k]]
+		need := r.Exp.RunCost(r.Algorithm).Memory
 		if !gate.acquire(ctx, need) {
 			break
 		}
@@ -172,19 +171,34 @@ func Execute(ctx context.Context, runs []experiments.Run, todo []int, opt Option
 }
 
 // memoryGate admits runs while the estimates of those in flight, with
-// theirs, fit its budget. The runs are admitted in order, one dispatcher
-// asking, so a large run is not passed over for ever by small ones; one
-// larger than the whole budget runs alone.
+// theirs, fit its budget; one larger than the whole budget runs alone. A
+// gate is the process's for its budget (gateFor), so that batches run at
+// once (a reproduction's tasks, a search beside a batch) share it. Each
+// batch asks in its runs' order, so a large run is not passed over for
+// ever by its own batch's small ones.
 type memoryGate struct {
 	budget   float64
 	mu       sync.Mutex
 	inFlight float64
 	running  int
-	freed    chan struct{} // a release since the dispatcher last looked
+	wake     chan struct{} // closed at a release, then replaced: wakes every waiter
 }
 
-func newMemoryGate(budget float64) *memoryGate {
-	return &memoryGate{budget: budget, freed: make(chan struct{}, 1)}
+var (
+	gatesMu sync.Mutex
+	gates   = map[float64]*memoryGate{}
+)
+
+// gateFor is the process's gate of that budget.
+func gateFor(budget float64) *memoryGate {
+	gatesMu.Lock()
+	defer gatesMu.Unlock()
+	g := gates[budget]
+	if g == nil {
+		g = &memoryGate{budget: budget, wake: make(chan struct{})}
+		gates[budget] = g
+	}
+	return g
 }
 
 // acquire waits until need fits beside the runs in flight and reserves it;
@@ -197,12 +211,13 @@ func (g *memoryGate) acquire(ctx context.Context, need float64) bool {
 			g.inFlight += need
 			g.running++
 		}
+		wake := g.wake
 		g.mu.Unlock()
 		if fits {
 			return true
 		}
 		select {
-		case <-g.freed:
+		case <-wake:
 		case <-ctx.Done():
 			return false
 		}
@@ -213,11 +228,9 @@ func (g *memoryGate) release(need float64) {
 	g.mu.Lock()
 	g.inFlight -= need
 	g.running--
+	close(g.wake)
+	g.wake = make(chan struct{})
 	g.mu.Unlock()
-	select {
-	case g.freed <- struct{}{}:
-	default:
-	}
 }
 
 // Runs executes every run with no sink and returns their summaries in run

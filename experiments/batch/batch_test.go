@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math"
 	"runtime"
 	"slices"
 	"sync"
 	"testing"
+	"time"
 
 	"qcnlab/experiments"
 	"qcnlab/model"
@@ -223,4 +225,47 @@ func deref(sums []*RunSummary) []RunSummary {
 		out[i] = *s
 	}
 	return out
+}
+
+// Batches run at once share the process's budget: two of them (one with
+// a single worker, which reckons too), each of whose runs is over half of
+// it, never have two runs in flight together. Each run dwells in its start
+// so that, were the budget a batch's own, the other batch's run would
+// start beside it.
+func TestBatchesAtOnceShareTheMemoryBudget(t *testing.T) {
+	runs := sweep(t)
+	need := make([]float64, len(runs))
+	smallest := math.Inf(1)
+	for i, r := range runs {
+		need[i] = r.Exp.RunCost(r.Algorithm).Memory
+		smallest = min(smallest, need[i])
+	}
+	budget := smallest * 1.5 // no two runs fit together
+	s := &inFlight{need: need, budget: budget}
+	var wg sync.WaitGroup
+	errs := make([]error, 2)
+	for b, workers := range []int{1, 4} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, e := Execute(context.Background(), runs, nil, Options{Workers: workers, Sink: slowStart{s}, Memory: budget})
+			errs[b] = errors.Join(e...)
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		t.Fatal(err)
+	}
+	if s.overrun > 0 {
+		t.Errorf("%d runs started past the budget of %.0f B shared by two batches (at most %.0f B in flight)", s.overrun, budget, s.most)
+	}
+}
+
+// slowStart is inFlight whose runs dwell 20 ms in their start.
+type slowStart struct{ *inFlight }
+
+func (s slowStart) Start(i int, r experiments.Run, c *model.Config) (Recorder, error) {
+	rec, err := s.inFlight.Start(i, r, c)
+	time.Sleep(20 * time.Millisecond)
+	return rec, err
 }

@@ -178,7 +178,17 @@ func checkFrameSize(_ *Key, f File, bad Bad) {
 }
 
 func checkBuffer(_ *Key, f File, bad Bad) {
-	if b := bytesAt(f, "network.buffer"); b < bytesAt(f, "network.frame_size") || !whole(b) {
+	b, frame := bytesAt(f, "network.buffer"), bytesAt(f, "network.frame_size")
+	switch {
+	case !whole(b):
+		bad("network.buffer", "must be a whole number of bytes holding at least one frame")
+	case b >= frame:
+	case frame > MaxFrame || frame < MinFrame || !whole(frame):
+		// A frame size that is no frame size has its own error; the
+		// buffer is not wrong for it.
+	case f.Overridden("network.frame_size") && !f.Overridden("network.buffer"):
+		bad("network.frame_size", "must fit in the buffer (%s)", units.FormatBytes(float64(b)))
+	default:
 		bad("network.buffer", "must be a whole number of bytes holding at least one frame")
 	}
 }
