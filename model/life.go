@@ -130,11 +130,11 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
 		if p.queue.n == 0 && !p.held {
 			done = s.now + p.serviceTime(bytes)
 		}
-		// Pushed written out (room) and filled field by field (a literal is read back whole).
-		p.queue.room()
-		e := &p.queue.buf[(p.queue.head+p.queue.n)&(len(p.queue.buf)-1)]
-		e.lim, e.bytes, e.flags, e.class = f.lim, f.bytes, flags, 0
-		if p.queue.n++; p.queue.n == 1 {
+		q := &p.queue // pushed written out (room), filled field by field: a literal is read back whole
+		q.room()
+		e, n := &q.buf[(q.head+q.n)&(len(q.buf)-1)], q.n+1
+		e.lim, e.bytes, e.flags, e.class, q.n = f.lim, f.bytes, flags, 0, n
+		if n == 1 {
 			p.headDone, p.headFlags, p.headBytes = done, flags, f.bytes
 		}
 		p.bytes += bytes
@@ -262,8 +262,8 @@ func (s *Packet) enterClasses(p *port, pi int32, f *frame, l *limiter, in int32)
 			cs.waiting |= 1 << class
 		}
 		to.room() // the push written out, as in enter
-		e := &to.buf[(to.head+to.n)&(len(to.buf)-1)]
-		e.lim, e.bytes, e.flags, e.class, to.n = f.lim, f.bytes, flags, class, to.n+1
+		e, n := &to.buf[(to.head+to.n)&(len(to.buf)-1)], to.n+1
+		e.lim, e.bytes, e.flags, e.class, to.n = f.lim, f.bytes, flags, class, n
 		q.bytes, p.bytes = q.bytes+bytes, p.bytes+bytes
 	} else {
 		p.drops++
