@@ -67,6 +67,14 @@ func TestASetpointAboveTheBufferIsWarned(t *testing.T) {
 	if !strings.Contains(strings.Join(e.Notes, "\n"), "params.dcqcn.k_min = 10MB is at or above network.buffer = 5MB") {
 		t.Errorf("DCQCN's K_min above the buffer: notes %q", e.Notes)
 	}
+	// A shared buffer lets one queue pass network.buffer: no warning.
+	e, err = OpenWith("qcn-dumbbell", []string{"network.buffer_model=shared", "network.switch_buffer=1MB", "params.qcn.q_eq=200KB"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(e.Notes) != 0 {
+		t.Errorf("a shared buffer: notes %q", e.Notes)
+	}
 	for _, name := range BuiltinNames() {
 		e, err := OpenWith(name, nil)
 		if err != nil {

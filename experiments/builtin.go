@@ -75,6 +75,6 @@ func OpenWith(arg string, sets []string) (*Experiment, error) {
 	if err := e.Validate(); err != nil {
 		return nil, err
 	}
-	e.Notes = append(e.Notes, keys.SetpointNotes(float64(e.Network.Buffer), e.Algorithms, e.ParamValues)...)
+	e.Notes = append(e.Notes, keys.SetpointNotes(float64(e.Network.Buffer), e.BufferModel(), e.Algorithms, e.ParamValues)...)
 	return e, nil
 }

@@ -18,8 +18,12 @@ var setpoints = map[string]string{
 // SetpointNotes warns of each algorithm whose setpoint is at or above the
 // buffer: legitimate (a study of what happens then), but the queue never
 // passes it, so the scheme may never send feedback and the run is drop-tail
-// in all but name. values resolves an algorithm's parameters.
-func SetpointNotes(buffer float64, algorithms []string, values func(name string) (algos.Values, error)) []string {
+// in all but name. values resolves an algorithm's parameters. A shared
+// buffer (bufferModel "shared") lets a queue pass network.buffer: no note.
+func SetpointNotes(buffer float64, bufferModel string, algorithms []string, values func(name string) (algos.Values, error)) []string {
+	if bufferModel == "shared" {
+		return nil
+	}
 	var notes []string
 	for _, name := range algorithms {
 		if setpoint := SetpointAbove(buffer, name, values); setpoint != "" {

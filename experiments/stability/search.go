@@ -39,11 +39,12 @@ type searcher struct {
 	plan     plan
 	judge    judgeFunc
 	seen     []map[float64][]float64 // [alg][x] -> metrics
-	// inert says why the algorithm cannot act at a value ("" if it can):
-	// its setpoint at or above the buffer, where the queue never passes
-	// it and the run is drop-tail in all but name. Such a value is judged
-	// unstable whatever its metric: the loop is not there to be stable.
-	// nil: every value can be judged.
+	// inert names the setpoint of the algorithm that is at or above the
+	// buffer at a value ("" if none is), where the
+	// queue cannot pass it and the scheme may send no feedback (QCN's,
+	// N-AIMD's and DCQCN's queues then sit at the full buffer, which
+	// passes the queue criteria; DSM and DCTCP still act). The boundary's
+	// note lists such values; their verdicts stand. nil: none.
 	inert func(alg int, x float64) string
 }
 
@@ -140,7 +141,6 @@ func (s *searcher) boundary(a, c int) Boundary {
 		v := s.seen[a][x][c]
 		bad := crit.Unstable(v)
 		if why := s.inertAt(a, x); why != "" {
-			bad = true
 			if len(inert) == 0 {
 				inert = append(inert, why)
 			}
@@ -155,7 +155,8 @@ func (s *searcher) boundary(a, c int) Boundary {
 		}
 	}
 	if len(inert) > 0 {
-		note := fmt.Sprintf("judged unstable at %s: %s", strings.Join(inert[1:], ", "), inert[0])
+		note := fmt.Sprintf("%s is at or above network.buffer at %s: the queue cannot pass it, the scheme may send no feedback, and a verdict there may be drop-tail's",
+			inert[0], strings.Join(inert[1:], ", "))
 		if b.Note != "" {
 			note = b.Note + "; " + note
 		}

@@ -344,17 +344,16 @@ func (j *judge) measure(ctx context.Context, reqs []request) ([][]float64, error
 	return out, nil
 }
 
-// inert is why the algorithm cannot act at x: its setpoint at or above
-// the buffer there (keys.SetpointNotes); "" where it can.
+// inert is the key of the algorithm's setpoint when it is at or above
+// the buffer at x (keys.SetpointAbove), "" when it is below or a shared
+// buffer lets a queue pass network.buffer.
 func (j *judge) inert(alg int, x float64) string {
 	p, err := j.at(x)
-	if err != nil {
+	if err != nil || p.BufferModel() == "shared" {
 		return ""
 	}
-	if setpoint := keys.SetpointAbove(float64(p.Network.Buffer), j.algs[alg], p.ParamValues); setpoint != "" {
-		return setpoint + " is at or above network.buffer there: the queue cannot pass it, the scheme cannot act"
-	}
-	return ""
+	setpoint, _, _ := strings.Cut(keys.SetpointAbove(float64(p.Network.Buffer), j.algs[alg], p.ParamValues), " = ")
+	return setpoint
 }
 
 // band is the marking band of the request's algorithm at its value: its
