@@ -1,0 +1,467 @@
+package model
+
+import (
+	"fmt"
+	"testing"
+
+	"qcnlab/algos"
+)
+
+// The invariants of a port's frame entries that the hot paths rely on and
+// do not check: checkRecords walks every port, and every class queue,
+// between two steps of a run. It reads the engine's state and touches no
+// hot path, so it can be called as often as a test likes.
+//
+//   - Only the front of a port's queue holds a real departure, and the
+//     port caches it (headDone, headFlags, headBytes); the frames behind it,
+//     and every frame waiting in a class's or the control queue, wait
+//     (pendingDone). A port with classes is never held whole (its
+//     classes are, pfc_classes.go), so its scheduler never starts a frame
+//     behind others in the port's queue (startNext).
+//   - The records at the tail of the port's link (onward) and of its
+//     exits (toReceivers, with receivers followed) are the queue's entries
+//     that go on and that leave, one for one, in order: the same flow and
+//     size, a control frame's where the entry is one's. A class queue's
+//     waiting entries have theirs in its own onward and exits rings; a
+//     control frame that lands at its host has its message in ctlMsgs.
+//   - With ingress accounting, every queued data frame has its link in
+//     inq.
+//   - The record of the frame in service has its arrival set from its
+//     departure; the records queued behind it hold only their forwarding
+//     jitter, or nothing while they wait for the scheduler.
+func checkRecords(s *Packet) error {
+	for j, p := range s.ports {
+		if err := checkPort(s, p); err != nil {
+			return fmt.Errorf("port %d (%s) at %v: %w", j, p.name, s.now, err)
+		}
+	}
+	return nil
+}
+
+// CheckRecords is checkRecords for a simulation the package's outside
+// tests made (model.New); nil for a fluid one.
+func CheckRecords(sim Sim) error {
+	if s, ok := sim.(*Packet); ok {
+		return checkRecords(s)
+	}
+	return nil
+}
+
+// recordOf reports how entry e and record r differ, "" if they match.
+func recordOf(e *queued, r *frame) string {
+	if e.lim != r.lim || e.bytes != r.bytes || (e.flags&queuedCtl != 0) != (r.flags&frameCtl != 0) {
+		return fmt.Sprintf("entry (lim %d, %d B, flags %b) has record (lim %d, %d B, flags %b)",
+			e.lim, e.bytes, e.flags, r.lim, r.bytes, r.flags)
+	}
+	if e.flags&queuedExit != 0 && e.flags&queuedEnd != 0 != (r.flags&frameEnd != 0) {
+		return fmt.Sprintf("entry (lim %d) ends its flow: %b, its record %b", e.lim, e.flags, r.flags)
+	}
+	return ""
+}
+
+// entryKinds counts the entries of q that go on, that leave the network
+// (data frames) and control frames that land here.
+func entryKinds(q *ring[queued]) (onward, exits, ctlExits int) {
+	for k := range q.n {
+		switch e := q.at(k); {
+		case e.flags&queuedExit == 0:
+			onward++
+		case e.flags&queuedCtl != 0:
+			ctlExits++
+		default:
+			exits++
+		}
+	}
+	return
+}
+
+// matchTail checks that the entries of q of one kind (exit: 0 for those
+// that go on, queuedExit for data frames that leave) have, in order, the
+// records at the tail of recs, n of them.
+func matchTail(q *ring[queued], exit uint8, recs *ring[frame], n int) error {
+	if n < 0 || n > recs.n {
+		return fmt.Errorf("%d queued records of %d", n, recs.n)
+	}
+	i := recs.n - n
+	for k := range q.n {
+		e := q.at(k)
+		if e.flags&queuedExit != exit || exit != 0 && e.flags&queuedCtl != 0 {
+			continue
+		}
+		if i == recs.n {
+			return fmt.Errorf("entry %d (lim %d) has no record", k, e.lim)
+		}
+		if d := recordOf(e, recs.at(i)); d != "" {
+			return fmt.Errorf("entry %d: %s", k, d)
+		}
+		i++
+	}
+	if i != recs.n {
+		return fmt.Errorf("%d records with no entry", recs.n-i)
+	}
+	return nil
+}
+
+// queuedJitter checks that the records at the tail of recs, n of them
+// (from the first), hold a forwarding jitter at most, as they wait.
+func queuedJitter(s *Packet, recs *ring[frame], first, n int) error {
+	for i := recs.n - n + first; i < recs.n; i++ {
+		if a := recs.at(i).arrive; a < 0 || a != 0 && a >= s.jitter.max {
+			return fmt.Errorf("queued record %d of %d holds arrival %v, not a jitter below %v", i, recs.n, a, s.jitter.max)
+		}
+	}
+	return nil
+}
+
+func checkPort(s *Packet, p *port) error {
+	// (a) The head: the front's departure, the others' pendingDone.
+	if p.queue.n == 0 {
+		if p.headDone != algos.Never {
+			return fmt.Errorf("empty queue, head departs at %v", p.headDone)
+		}
+	} else {
+		h := p.queue.front()
+		if h.done != p.headDone || h.flags != p.headFlags || h.bytes != p.headBytes {
+			return fmt.Errorf("front (done %v, flags %b, %d B) cached as (%v, %b, %d B)",
+				h.done, h.flags, h.bytes, p.headDone, p.headFlags, p.headBytes)
+		}
+		for k := 1; k < p.queue.n; k++ {
+			if d := p.queue.at(k).done; d != pendingDone {
+				return fmt.Errorf("entry %d of %d departs at %v behind the front", k, p.queue.n, d)
+			}
+		}
+	}
+	if p.held && p.cls != nil {
+		return fmt.Errorf("a port with classes is held whole")
+	}
+	if p.cls != nil && p.queue.n > 1 && p.headFlags&queuedCtl != 0 {
+		return fmt.Errorf("%d frames queued behind a control frame", p.queue.n-1)
+	}
+
+	// (b) The records at the tails are the queue's entries.
+	onward, exits, ctlExits := entryKinds(&p.queue)
+	if onward != int(p.onward) {
+		return fmt.Errorf("%d entries go on, onward %d", onward, p.onward)
+	}
+	if err := matchTail(&p.queue, 0, &p.link, int(p.onward)); err != nil {
+		return fmt.Errorf("link: %w", err)
+	}
+	if s.receivers {
+		if exits != p.toReceivers {
+			return fmt.Errorf("%d entries leave, toReceivers %d", exits, p.toReceivers)
+		}
+		if err := matchTail(&p.queue, queuedExit, &p.exits, p.toReceivers); err != nil {
+			return fmt.Errorf("exits: %w", err)
+		}
+	} else if p.toReceivers != 0 || p.exits.n != 0 {
+		return fmt.Errorf("%d records to receivers no one follows", p.exits.n)
+	}
+	if s.ingress != nil && p.inq.n != p.queue.n-ctlExits-ctlOnward(&p.queue) {
+		return fmt.Errorf("%d ingress links for %d queued data frames", p.inq.n, p.queue.n-ctlExits-ctlOnward(&p.queue))
+	}
+
+	// The records' arrivals: the frame in service's set, the others' a jitter.
+	if p.queue.n > 0 {
+		h := p.queue.front()
+		inService := p.headDone < pendingDone
+		switch {
+		case h.flags&queuedExit == 0:
+			r := p.link.at(p.link.n - int(p.onward))
+			if inService && r.arrive < p.headDone+p.delay {
+				return fmt.Errorf("the frame in service departs at %v, its record arrives at %v", p.headDone, r.arrive)
+			}
+			if !inService && r.arrive != 0 && (r.arrive < 0 || r.arrive >= s.jitter.max) {
+				return fmt.Errorf("the waiting front's record arrives at %v", r.arrive)
+			}
+			if err := queuedJitter(s, &p.link, 1, int(p.onward)); err != nil {
+				return err
+			}
+		case h.flags&queuedCtl == 0 && s.receivers:
+			r := p.exits.at(p.exits.n - p.toReceivers)
+			if inService && r.arrive != p.headDone+p.exitDelay {
+				return fmt.Errorf("the frame in service departs at %v, its record reaches its receiver at %v", p.headDone, r.arrive)
+			}
+			fallthrough
+		default:
+			if err := queuedJitter(s, &p.link, 0, int(p.onward)); err != nil {
+				return err
+			}
+		}
+	}
+
+	if p.cls != nil {
+		return checkClasses(s, p, ctlExits)
+	}
+	return nil
+}
+
+// ctlOnward counts the control frames of q that go on.
+func ctlOnward(q *ring[queued]) int {
+	n := 0
+	for k := range q.n {
+		if e := q.at(k); e.flags&(queuedCtl|queuedExit) == queuedCtl {
+			n++
+		}
+	}
+	return n
+}
+
+// checkClasses checks the class queues of port p, whose own queue holds
+// ctlExits control frames that land at their host.
+func checkClasses(s *Packet, p *port, ctlExits int) error {
+	cs := p.cls
+	onward, exits, waitCtlExits := 0, 0, 0
+	queues := make([]*classQueue, 0, len(cs.q)+1)
+	for c := range cs.q {
+		queues = append(queues, &cs.q[c])
+	}
+	if cs.ctl != nil {
+		queues = append(queues, cs.ctl)
+	}
+	for c, q := range queues {
+		if c < len(cs.q) && (q.wait.n > 0) != (cs.waiting&(1<<c) != 0) {
+			return fmt.Errorf("class %d: %d waiting, waiting bits %b", c, q.wait.n, cs.waiting)
+		}
+		for k := range q.wait.n {
+			e := q.wait.at(k)
+			if e.done != pendingDone {
+				return fmt.Errorf("class %d: waiting entry %d departs at %v", c, k, e.done)
+			}
+			want := uint8(c)
+			if q == cs.ctl {
+				want = ctlClass
+			}
+			if e.class != want {
+				return fmt.Errorf("class %d: waiting entry %d of class %d", c, k, e.class)
+			}
+		}
+		o, x, cx := entryKinds(&q.wait)
+		if o != q.onward.n {
+			return fmt.Errorf("class %d: %d waiting entries go on, %d records", c, o, q.onward.n)
+		}
+		if err := matchTail(&q.wait, 0, &q.onward, q.onward.n); err != nil {
+			return fmt.Errorf("class %d onward: %w", c, err)
+		}
+		if err := queuedJitter(s, &q.onward, 0, q.onward.n); err != nil {
+			return fmt.Errorf("class %d: %w", c, err)
+		}
+		if s.receivers && q != cs.ctl {
+			if x != q.exits.n {
+				return fmt.Errorf("class %d: %d waiting entries leave, %d records", c, x, q.exits.n)
+			}
+			if err := matchTail(&q.wait, queuedExit, &q.exits, q.exits.n); err != nil {
+				return fmt.Errorf("class %d exits: %w", c, err)
+			}
+		}
+		if s.ingress != nil && q != cs.ctl && q.inq.n != q.wait.n {
+			return fmt.Errorf("class %d: %d ingress links for %d waiting", c, q.inq.n, q.wait.n)
+		}
+		onward, exits, waitCtlExits = onward+o, exits+x, waitCtlExits+cx
+	}
+	if onward != cs.waitOnward || s.receivers && exits != cs.waitExits || waitCtlExits != cs.waitCtlExits {
+		return fmt.Errorf("waiting: %d onward, %d exits, %d control exits; counted %d, %d, %d",
+			onward, exits, waitCtlExits, cs.waitOnward, cs.waitExits, cs.waitCtlExits)
+	}
+	if cs.ctlMsgs.n != ctlExits+waitCtlExits {
+		return fmt.Errorf("%d control messages for %d control frames landing", cs.ctlMsgs.n, ctlExits+waitCtlExits)
+	}
+	return nil
+}
+
+// stepChecked runs sim to its end in steps of step, checking its records
+// after each, and counts in seen the states it met.
+func stepChecked(t *testing.T, name string, sim *Packet, step algos.Time, seen map[string]int) {
+	t.Helper()
+	for at := algos.Time(0); !sim.Done(); {
+		at += step
+		sim.Advance(at)
+		if err := checkRecords(sim); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for _, p := range sim.ports {
+			seenStates(sim, p, seen)
+		}
+	}
+}
+
+// seenStates counts the states of port p that the records' writers reach.
+func seenStates(s *Packet, p *port, seen map[string]int) {
+	if p.queue.n == 0 {
+		return
+	}
+	seen["queued"]++
+	if p.held {
+		seen["held with frames"]++
+		if p.headDone == pendingDone {
+			seen["held, front waiting"]++
+		}
+	}
+	if p.headFlags&queuedCtl != 0 {
+		seen["control frame in service"]++
+	}
+	if p.toReceivers > 0 {
+		seen["records to receivers"]++
+	}
+	if p.odd&portOddMixed != 0 && p.onward > 0 && int(p.onward) < p.queue.n {
+		seen["mixed queue"]++
+	}
+	if p.inq.n > 0 {
+		seen["ingress links"]++
+	}
+	if cs := p.cls; cs != nil {
+		if p.queue.n > 1 {
+			seen["direct frames"]++
+		}
+		if cs.waiting != 0 {
+			seen["class frames waiting"]++
+		}
+		if cs.held != 0 && cs.waiting&cs.held != 0 {
+			seen["class held with frames"]++
+		}
+		if cs.ctl != nil && cs.ctl.wait.n > 0 {
+			seen["control frames waiting"]++
+		}
+	}
+}
+
+// The records hold in runs that reach every writer of a port's entries:
+// PFC per port (holds and releases, a drop-tail chain beside), capacity
+// changes (one as a frame starts), the real switch (clocks, jitter,
+// ingress PFC), classes in a shared buffer with dynamic PFC per class,
+// direct frames and their fifo twin, control frames with PFC, ACKs as
+// control frames (DCTCP, HPCC's telemetry), spraying, short flows of a
+// given size, and a ring deadlocked by PFC.
+func TestRecordsMirrorTheQueues(t *testing.T) {
+	pfc := overload(t, 4)
+	pfc.PFC = &PFC{Xoff: -1, Xon: -1}
+	pfc.Duration, pfc.Warmup = 4*algos.Millisecond, 0
+
+	spread := spreading(t)
+	spread.PFC = &PFC{Xoff: -1, Xon: -1}
+	spread.Duration, spread.Warmup = 4*algos.Millisecond, 0
+
+	changes := baseConfig(noneScheme(t), 3, 10e9)
+	changes.Params = algos.Values{}
+	changes.Duration = 4 * algos.Millisecond
+	changes.Buffer = 1e6
+	changes.PFC = &PFC{Xoff: -1, Xon: -1}
+	realClocks(&changes)
+	changes.Changes = []CapacityChange{{At: 1 * algos.Millisecond, Capacity: 2e9}, {At: 2*algos.Millisecond + 300, Capacity: 10e9}}
+	probe, err := NewPacket(changes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	probe.Advance(500 * algos.Microsecond)
+	atStart := changes
+	atStart.Changes = []CapacityChange{{At: probe.ports[0].headDone, Capacity: 2e9}}
+
+	control := dcqcnFabric(t, append(Permutation(16, 1), Flow{From: 4, To: 0, Class: 1}, Flow{From: 6, To: 0, Class: 1}))
+	realClocks(&control)
+	control.Classes = &Classes{N: 2, Weights: []int{1, 1}}
+	control.PFC = &PFC{Xoff: -1, Xon: -1, Ingress: true, Dynamic: true, Alpha: 0.125, Lossless: 1 << 1}
+	control.Shared = &SharedBuffer{Reserve: 1500, Alpha: 1}
+	control.ControlFrames = true
+	control.Duration = 4 * algos.Millisecond
+
+	sprayed := dcqcnFabric(t, append(Permutation(16, 1), Flow{From: 5, To: 0}, Flow{From: 9, To: 0}))
+	sprayed.Fabric.Routing = Spray
+	sprayed.SwitchJitter = 300
+	sprayed.Duration = 4 * algos.Millisecond
+
+	classesPFC := twoClasses(t, Classes{N: 2, Strict: 1, Weights: []int{1, 1}}, 10e9, 10e9)
+	classesPFC.PFC = &PFC{Xoff: -1, Xon: -1, Ingress: true}
+	classesPFC.Sources = append(classesPFC.Sources, classesPFC.Sources[1])
+	classesPFC.Duration, classesPFC.Phases, classesPFC.Buffer = 6*algos.Millisecond, nil, 1e6
+
+	sized := shortOnly(t, 20000, 20e3)
+	sized.Duration = 20 * algos.Millisecond
+
+	ring := ring5(t, 40e3)
+	ring.Duration = 4 * algos.Millisecond
+
+	cases := map[string]Config{
+		"PFC":                      pfc,
+		"PFC spreading":            spread,
+		"capacity changes":         changes,
+		"change as a frame starts": atStart,
+		"real switch":              realSwitchConfig(t, 2*algos.Millisecond),
+		"shared classes":           classesSwitchConfig(t, 2*algos.Millisecond),
+		"control frames and PFC":   control,
+		"sprayed with jitter":      sprayed,
+		"strict classes with PFC":  classesPFC,
+		"sized short flows":        sized,
+		"PFC deadlock ring":        ring,
+		"DCTCP ACK frames":         fatTreeACKConfig(t, 1*algos.Millisecond, "dctcp", true),
+		"HPCC ACK frames":          fatTreeACKConfig(t, 1*algos.Millisecond, "hpcc", true),
+	}
+	seen := map[string]int{}
+	for name, cfg := range cases {
+		for _, fifo := range []bool{false, true} {
+			sim, err := NewPacket(cfg)
+			if err != nil {
+				t.Fatal(name, err)
+			}
+			if fifo {
+				if !sim.classPorts {
+					continue
+				}
+				for _, p := range sim.ports {
+					p.cls.fifo = true
+				}
+				name += " (fifo)"
+			}
+			stepChecked(t, name, sim, 2*algos.Microsecond, seen)
+		}
+	}
+	for _, state := range []string{"queued", "held with frames", "held, front waiting", "control frame in service",
+		"records to receivers", "mixed queue", "ingress links", "direct frames", "class frames waiting",
+		"class held with frames", "control frames waiting"} {
+		if seen[state] == 0 {
+			t.Errorf("no check met %s", state)
+		}
+	}
+	t.Log(seen)
+}
+
+// The checker bites: a record out of step with its entry, a departure
+// behind the front, a cache out of date are each reported.
+func TestCheckRecordsBites(t *testing.T) {
+	// Two links in a row, every frame crossing both: the first's queue
+	// holds frames that go on.
+	cfg := overload(t, 4)
+	cfg.Duration, cfg.Warmup = 2*algos.Millisecond, 0
+	cfg.Links = []LinkConfig{{Capacity: 10e9, Buffer: 1e6, Delay: us}, {Capacity: 10e9, Buffer: 1e6}}
+	for i := range cfg.Sources {
+		cfg.Sources[i].Path = []int{0, 1}
+	}
+	for name, breakIt := range map[string]func(p *port){
+		"a waiting entry departs": func(p *port) { p.queue.at(1).done = p.headDone + 1 },
+		"a record of another flow": func(p *port) {
+			p.link.at(p.link.n - 1).lim ^= 1
+		},
+		"the head's cache": func(p *port) { p.headBytes++ },
+		"a record too many": func(p *port) {
+			p.onward++
+			*p.link.pushSlot() = *p.link.at(p.link.n - 1)
+		},
+	} {
+		sim, err := NewPacket(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sim.Advance(algos.Millisecond)
+		if err := checkRecords(sim); err != nil {
+			t.Fatalf("%s: before: %v", name, err)
+		}
+		p := sim.ports[0]
+		if p.queue.n < 3 || p.onward < 3 {
+			t.Fatalf("%s: %d queued, %d onward: nothing to break", name, p.queue.n, p.onward)
+		}
+		breakIt(p)
+		if err := checkRecords(sim); err == nil {
+			t.Errorf("%s: not seen", name)
+		} else {
+			t.Logf("%s: %v", name, err)
+		}
+	}
+}
