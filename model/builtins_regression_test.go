@@ -155,15 +155,7 @@ func runExperiment(t *testing.T, e *experiments.Experiment) []goldenRun {
 	}
 	var out []goldenRun
 	for _, run := range picked {
-		cfg, err := run.Exp.Config(run.Algorithm)
-		if err != nil {
-			t.Fatal(err)
-		}
-		span := regressionSpan
-		if run.Exp.IsFabric() {
-			span = fabricSpan
-		}
-		shorten(&cfg, span)
+		cfg := regressionConfig(t, run)
 		h := sha256.New()
 		n := 0
 		var buf []byte
@@ -213,4 +205,20 @@ func shorten(cfg *model.Config, span algos.Time) {
 		cfg.Sources[i].Start = scale(cfg.Sources[i].Start)
 		cfg.Sources[i].Stop = scale(cfg.Sources[i].Stop)
 	}
+}
+
+// regressionConfig is run's configuration cut to the regression's span
+// (fabricSpan on a fabric).
+func regressionConfig(t *testing.T, run experiments.Run) model.Config {
+	t.Helper()
+	cfg, err := run.Exp.Config(run.Algorithm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	span := regressionSpan
+	if run.Exp.IsFabric() {
+		span = fabricSpan
+	}
+	shorten(&cfg, span)
+	return cfg
 }

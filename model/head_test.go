@@ -13,46 +13,7 @@ import (
 // per port and per class), a capacity change, a class's scheduler, a
 // control frame. The front waits (pendingDone) only at a paused port.
 func TestPortHeadIsTheQueuesFront(t *testing.T) {
-	pfc := overload(t, 4)
-	pfc.PFC = &PFC{Xoff: -1, Xon: -1}
-	pfc.Duration = 4 * algos.Millisecond
-
-	changes := baseConfig(noneScheme(t), 3, 10e9)
-	changes.Params = algos.Values{}
-	changes.Duration = 4 * algos.Millisecond
-	changes.Buffer = 1e6
-	changes.PFC = &PFC{Xoff: -1, Xon: -1}
-	realClocks(&changes)
-	changes.Changes = []CapacityChange{{At: 1 * algos.Millisecond, Capacity: 2e9}, {At: 2*algos.Millisecond + 300, Capacity: 10e9}}
-
-	control := dcqcnFabric(t, append(Permutation(16, 1), Flow{From: 4, To: 0, Class: 1}, Flow{From: 6, To: 0, Class: 1}))
-	realClocks(&control)
-	control.Classes = &Classes{N: 2, Weights: []int{1, 1}}
-	control.PFC = &PFC{Xoff: -1, Xon: -1, Ingress: true, Dynamic: true, Alpha: 0.125, Lossless: 1 << 1}
-	control.Shared = &SharedBuffer{Reserve: 1500, Alpha: 1}
-	control.ControlFrames = true
-	control.Duration = 4 * algos.Millisecond
-
-	// A change at the very time a frame starts service re-times it.
-	probe, err := NewPacket(changes)
-	if err != nil {
-		t.Fatal(err)
-	}
-	probe.Advance(500 * algos.Microsecond)
-	if probe.ports[0].queue.n < 2 {
-		t.Fatal("no queue to re-time")
-	}
-	atStart := changes
-	atStart.Changes = []CapacityChange{{At: probe.ports[0].headDone, Capacity: 2e9}}
-
-	for name, cfg := range map[string]Config{
-		"change as a frame starts": atStart,
-		"PFC":                      pfc,
-		"capacity changes":         changes,
-		"real switch":              realSwitchConfig(t, 4*algos.Millisecond),
-		"shared classes":           classesSwitchConfig(t, 4*algos.Millisecond),
-		"control frames and PFC":   control,
-	} {
+	for name, cfg := range entryWriterCases(t) {
 		sim, err := NewPacket(cfg)
 		if err != nil {
 			t.Fatal(name, err)

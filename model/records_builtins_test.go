@@ -35,15 +35,7 @@ func TestBuiltinsKeepTheirRecords(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, run := range runs[:len(e.Algorithms)] {
-				cfg, err := run.Exp.Config(run.Algorithm)
-				if err != nil {
-					t.Fatal(err)
-				}
-				span := regressionSpan
-				if run.Exp.IsFabric() {
-					span = fabricSpan
-				}
-				shorten(&cfg, span)
+				cfg := regressionConfig(t, run)
 				sim, err := model.New(cfg)
 				if err != nil {
 					t.Fatalf("%s: %v", run.Label(), err)

@@ -319,14 +319,10 @@ func seenStates(s *Packet, p *port, seen map[string]int) {
 	}
 }
 
-// The records hold in runs that reach every writer of a port's entries:
-// PFC per port (holds and releases, a drop-tail chain beside), capacity
-// changes (one as a frame starts), the real switch (clocks, jitter,
-// ingress PFC), classes in a shared buffer with dynamic PFC per class,
-// direct frames and their fifo twin, control frames with PFC, ACKs as
-// control frames (DCTCP, HPCC's telemetry), spraying, short flows of a
-// given size, and a ring deadlocked by PFC.
-func TestRecordsMirrorTheQueues(t *testing.T) {
+// entryWriterCases are runs that reach every writer of a port's entries
+// (TestRecordsMirrorTheQueues says which).
+func entryWriterCases(t *testing.T) map[string]Config {
+	t.Helper()
 	pfc := overload(t, 4)
 	pfc.PFC = &PFC{Xoff: -1, Xon: -1}
 	pfc.Duration, pfc.Warmup = 4*algos.Millisecond, 0
@@ -374,7 +370,7 @@ func TestRecordsMirrorTheQueues(t *testing.T) {
 	ring := ring5(t, 40e3)
 	ring.Duration = 4 * algos.Millisecond
 
-	cases := map[string]Config{
+	return map[string]Config{
 		"PFC":                      pfc,
 		"PFC spreading":            spread,
 		"capacity changes":         changes,
@@ -389,6 +385,17 @@ func TestRecordsMirrorTheQueues(t *testing.T) {
 		"DCTCP ACK frames":         fatTreeACKConfig(t, 1*algos.Millisecond, "dctcp", true),
 		"HPCC ACK frames":          fatTreeACKConfig(t, 1*algos.Millisecond, "hpcc", true),
 	}
+}
+
+// The records hold in runs that reach every writer of a port's entries:
+// PFC per port (holds and releases, a drop-tail chain beside), capacity
+// changes (one as a frame starts), the real switch (clocks, jitter,
+// ingress PFC), classes in a shared buffer with dynamic PFC per class,
+// direct frames and their fifo twin, control frames with PFC, ACKs as
+// control frames (DCTCP, HPCC's telemetry), spraying, short flows of a
+// given size, and a ring deadlocked by PFC.
+func TestRecordsMirrorTheQueues(t *testing.T) {
+	cases := entryWriterCases(t)
 	seen := map[string]int{}
 	for name, cfg := range cases {
 		for _, fifo := range []bool{false, true} {

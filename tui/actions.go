@@ -12,6 +12,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"qcnlab/experiments"
+	"qcnlab/experiments/keys"
 	"qcnlab/experiments/userfile"
 	"qcnlab/printable"
 )
@@ -113,6 +114,7 @@ func (m *Model) applyEdit(msg editMsg) {
 		var at *experiments.Experiment
 		if at, err = next.At(m.points[m.point]); err == nil {
 			_, err = at.Config(m.bar[m.active]) // the active algorithm may not be in the file's list
+			notes = append(notes, keys.SetpointNotes(float64(at.Network.Buffer), at.BufferModel(), m.bar[m.active:m.active+1], at.ParamValues)...)
 		}
 	}
 	if err == nil {

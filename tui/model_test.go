@@ -311,6 +311,12 @@ func TestEditAppliesAndRestarts(t *testing.T) {
 	if !strings.Contains(h.view(), "network.rtt = 300us: restarted") {
 		t.Error("no confirmation")
 	}
+	// An edit that puts the setpoint at or above the buffer says so.
+	editKey(h, "network.buffer", "20KB")
+	if !strings.Contains(h.view(), "network.buffer = 20KB: restarted; params.qcn.q_eq = 33KB is at or above network.buffer") {
+		t.Errorf("no warning of Q_EQ over the buffer: %q", h.m.status)
+	}
+	editKey(h, "network.buffer", "150KB")
 	editKey(h, "params.qcn.q_eq", "50KB")
 	if v, _ := h.m.exp.ParamValues("qcn"); v["q_eq"] != 50e3 {
 		t.Errorf("q_eq %v", v["q_eq"])

@@ -18,15 +18,11 @@ var setpoints = map[string]string{
 // SetpointNotes warns of each algorithm whose setpoint is at or above the
 // buffer: legitimate (a study of what happens then), but the queue never
 // passes it, so the scheme may never send feedback and the run is drop-tail
-// in all but name. values resolves an algorithm's parameters. A shared
-// buffer (bufferModel "shared") lets a queue pass network.buffer: no note.
+// in all but name. values resolves an algorithm's parameters.
 func SetpointNotes(buffer float64, bufferModel string, algorithms []string, values func(name string) (algos.Values, error)) []string {
-	if bufferModel == "shared" {
-		return nil
-	}
 	var notes []string
 	for _, name := range algorithms {
-		if setpoint := SetpointAbove(buffer, name, values); setpoint != "" {
+		if setpoint := SetpointAbove(buffer, bufferModel, name, values); setpoint != "" {
 			notes = append(notes, fmt.Sprintf("%s is at or above network.buffer = %s: the queue cannot pass it, so %s may send no feedback and only drops limit the sources",
 				setpoint, units.FormatBytes(buffer), name))
 		}
@@ -35,11 +31,12 @@ func SetpointNotes(buffer float64, bufferModel string, algorithms []string, valu
 }
 
 // SetpointAbove is the algorithm's setpoint as "params.NAME.KEY = VALUE"
-// when it is at or above the buffer, "" when it is below (or the scheme
-// has none).
-func SetpointAbove(buffer float64, name string, values func(name string) (algos.Values, error)) string {
+// when it is at or above the buffer, "" when it is below, when the scheme
+// has none, or when the buffer is shared (bufferModel "shared"), which
+// lets a queue pass network.buffer.
+func SetpointAbove(buffer float64, bufferModel, name string, values func(name string) (algos.Values, error)) string {
 	key, ok := setpoints[name]
-	if !ok {
+	if !ok || bufferModel == "shared" {
 		return ""
 	}
 	v, err := values(name)

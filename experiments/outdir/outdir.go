@@ -46,6 +46,8 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+
+	"qcnlab/experiments/userfile"
 )
 
 // JournalName is the file in an output directory that lists what qcnlab
@@ -190,33 +192,14 @@ func usableDir(dir string) error {
 		case err != nil:
 			return fmt.Errorf("%s: is a symbolic link to %s, which does not exist; name a directory", dir, target)
 		case !to.IsDir():
-			return fmt.Errorf("%s: is a symbolic link to %s, which is %s, not a directory", dir, target, kind(to))
+			return fmt.Errorf("%s: is a symbolic link to %s, which is %s, not a directory", dir, target, userfile.Kind(to.Mode()))
 		}
 		return nil
 	}
 	if !info.IsDir() {
-		return fmt.Errorf("%s: is %s, not a directory", dir, kind(info))
+		return fmt.Errorf("%s: is %s, not a directory", dir, userfile.Kind(info.Mode()))
 	}
 	return nil
-}
-
-// kind names what info is, for messages: "a file", "a FIFO".
-func kind(info fs.FileInfo) string {
-	switch m := info.Mode(); {
-	case m.IsRegular():
-		return "a file"
-	case m.IsDir():
-		return "a directory"
-	case m&fs.ModeSymlink != 0:
-		return "a symbolic link"
-	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	}
-	return "not a directory"
 }
 
 // mkdirError says why the directory dir could not be made: which folder
@@ -228,9 +211,9 @@ func mkdirError(dir string, err error) error {
 	}
 	if info, serr := os.Lstat(pe.Path); serr == nil && !info.IsDir() {
 		if pe.Path == filepath.Clean(dir) {
-			return fmt.Errorf("%s: is %s, not a directory", dir, kind(info))
+			return fmt.Errorf("%s: is %s, not a directory", dir, userfile.Kind(info.Mode()))
 		}
-		return fmt.Errorf("%s: cannot make the directory: %s is %s, not a directory", dir, pe.Path, kind(info))
+		return fmt.Errorf("%s: cannot make the directory: %s is %s, not a directory", dir, pe.Path, userfile.Kind(info.Mode()))
 	}
 	if pe.Path == filepath.Clean(dir) {
 		return fmt.Errorf("%s: cannot make the directory: %w", dir, pe.Err)

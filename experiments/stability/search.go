@@ -39,13 +39,13 @@ type searcher struct {
 	plan     plan
 	judge    judgeFunc
 	seen     []map[float64][]float64 // [alg][x] -> metrics
-	// inert names the setpoint of the algorithm that is at or above the
-	// buffer at a value ("" if none is), where the
-	// queue cannot pass it and the scheme may send no feedback (QCN's,
-	// N-AIMD's and DCQCN's queues then sit at the full buffer, which
-	// passes the queue criteria; DSM and DCTCP still act). The boundary's
-	// note lists such values; their verdicts stand. nil: none.
-	inert func(alg int, x float64) string
+	// overBuffer is the key of the algorithm's setpoint when it is at or
+	// above the buffer at a value, "" when it is not: the queue cannot
+	// pass it and the scheme may send no feedback (QCN's, N-AIMD's and
+	// DCQCN's queues then sit at the full buffer, which passes the queue
+	// criteria; DSM and DCTCP still act). The boundary's note lists such
+	// values; their verdicts stand. nil: none is.
+	overBuffer func(alg int, x float64) string
 }
 
 // along is x's position on the walk from lo to hi, for ordering points.
@@ -136,15 +136,15 @@ func (s *searcher) boundary(a, c int) Boundary {
 	slices.SortFunc(xs, func(x, y float64) int { return cmpFloat(s.along(x), s.along(y)) })
 	b := Boundary{Algorithm: s.algs[a], Criterion: crit.Name}
 	first := -1
-	var inert []string
+	var setpoint string
+	var over []string // the values where setpoint is at or above the buffer
 	for i, x := range xs {
 		v := s.seen[a][x][c]
 		bad := crit.Unstable(v)
-		if why := s.inertAt(a, x); why != "" {
-			if len(inert) == 0 {
-				inert = append(inert, why)
+		if s.overBuffer != nil {
+			if key := s.overBuffer(a, x); key != "" {
+				setpoint, over = key, append(over, s.plan.format(x))
 			}
-			inert = append(inert, s.plan.format(x))
 		}
 		b.Points = append(b.Points, Point{Value: x, Metric: v, Unstable: bad})
 		switch {
@@ -154,9 +154,9 @@ func (s *searcher) boundary(a, c int) Boundary {
 			b.Note = fmt.Sprintf("not monotone: stable again at %s after unstable at %s", s.plan.format(x), s.plan.format(xs[first]))
 		}
 	}
-	if len(inert) > 0 {
+	if len(over) > 0 {
 		note := fmt.Sprintf("%s is at or above network.buffer at %s: the queue cannot pass it, the scheme may send no feedback, and a verdict there may be drop-tail's",
-			inert[0], strings.Join(inert[1:], ", "))
+			setpoint, strings.Join(over, ", "))
 		if b.Note != "" {
 			note = b.Note + "; " + note
 		}
@@ -175,14 +175,6 @@ func (s *searcher) boundary(a, c int) Boundary {
 		b.Note = "unstable at the start of the range; " + b.Note
 	}
 	return b
-}
-
-// inertAt is inert's reason at x, "" where the algorithm can act.
-func (s *searcher) inertAt(a int, x float64) string {
-	if s.inert == nil {
-		return ""
-	}
-	return s.inert(a, x)
 }
 
 func ptr(x float64) *float64 { return &x }

@@ -160,7 +160,7 @@ func TestWholeNumbersStopAtNeighbours(t *testing.T) {
 // A value where the scheme's setpoint is at or above the buffer is named
 // in the note, and its verdict stands (some schemes still act there): the
 // metrics here are stable everywhere, so is every verdict.
-func TestAnInertValueIsNoted(t *testing.T) {
+func TestASetpointOverTheBufferIsNoted(t *testing.T) {
 	crit, err := ParseCriteria("std>0.2qeq")
 	if err != nil {
 		t.Fatal(err)
@@ -168,7 +168,7 @@ func TestAnInertValueIsNoted(t *testing.T) {
 	f := &fake{metric: func(int, float64) []float64 { return []float64{0.01} }, calls: map[request]int{}}
 	s := &searcher{algs: []string{"qcn"}, criteria: [][]Criterion{crit}, judge: f.judge,
 		plan: plan{lo: 100, hi: 0, grid: 5, resolution: 0.5, snap: func(x float64) float64 { return x }, format: fmtG},
-		inert: func(_ int, x float64) string {
+		overBuffer: func(_ int, x float64) string {
 			if x < 30 {
 				return "params.qcn.q_eq"
 			}
@@ -179,7 +179,7 @@ func TestAnInertValueIsNoted(t *testing.T) {
 	}
 	b := s.boundary(0, 0)
 	if b.Boundary != nil {
-		t.Errorf("boundary at %g: an inert value's verdict is its metric's", *b.Boundary)
+		t.Errorf("boundary at %g: a value over the buffer's verdict is its metric's", *b.Boundary)
 	}
 	if want := "params.qcn.q_eq is at or above network.buffer at 25, 0: "; !strings.HasPrefix(b.Note, want) {
 		t.Errorf("note %q, want it to start %q", b.Note, want)

@@ -212,7 +212,7 @@ func Search(ctx context.Context, e *experiments.Experiment, opt Options) (*Repor
 	if err := boundSearch(j, cmpOr(opt.Grid, 9), lo, hi); err != nil {
 		return nil, err
 	}
-	s := &searcher{algs: e.Algorithms, criteria: criteria, judge: j.measure, inert: j.inert,
+	s := &searcher{algs: e.Algorithms, criteria: criteria, judge: j.measure, overBuffer: j.overBuffer,
 		plan: plan{lo: lo, hi: hi, grid: cmpOr(opt.Grid, 9), resolution: res, snap: ax.snap, format: ax.format}}
 	err = s.run(ctx, func(step int) { j.step = step })
 	rep := &Report{Experiment: e.Name, Key: opt.Key, Unit: ax.unit(), Range: [2]float64{lo, hi}, Resolution: res,
@@ -344,16 +344,15 @@ func (j *judge) measure(ctx context.Context, reqs []request) ([][]float64, error
 	return out, nil
 }
 
-// inert is the key of the algorithm's setpoint when it is at or above
-// the buffer at x (keys.SetpointAbove), "" when it is below or a shared
-// buffer lets a queue pass network.buffer.
-func (j *judge) inert(alg int, x float64) string {
+// overBuffer is the key of the algorithm's setpoint when it is at or
+// above the buffer at x (keys.SetpointAbove), "" when it is not.
+func (j *judge) overBuffer(alg int, x float64) string {
 	p, err := j.at(x)
-	if err != nil || p.BufferModel() == "shared" {
+	if err != nil {
 		return ""
 	}
-	setpoint, _, _ := strings.Cut(keys.SetpointAbove(float64(p.Network.Buffer), j.algs[alg], p.ParamValues), " = ")
-	return setpoint
+	key, _, _ := strings.Cut(keys.SetpointAbove(float64(p.Network.Buffer), p.BufferModel(), j.algs[alg], p.ParamValues), " = ")
+	return key
 }
 
 // band is the marking band of the request's algorithm at its value: its

@@ -124,17 +124,23 @@ func readRegular(ctx context.Context, f *os.File, path string, l Limit) ([]byte,
 }
 
 func notRegular(path string, mode fs.FileMode, what string) error {
-	return &Error{path, fmt.Sprintf("not a regular file (%s), which %s must be", describe(mode), what)}
+	return &Error{path, fmt.Sprintf("not a regular file (%s), which %s must be", Kind(mode), what)}
 }
 
 func tooLarge(path string, l Limit) error {
 	return &Error{path, fmt.Sprintf("is larger than %s, the most %s may be", units.FormatBytes(float64(l.Max)), l.What)}
 }
 
-func describe(mode fs.FileMode) string {
+// Kind names what a file of that mode is, for messages: "a file", "a
+// FIFO".
+func Kind(mode fs.FileMode) string {
 	switch {
+	case mode.IsRegular():
+		return "a file"
 	case mode.IsDir():
 		return "a directory"
+	case mode&fs.ModeSymlink != 0:
+		return "a symbolic link"
 	case mode&fs.ModeNamedPipe != 0:
 		return "a FIFO"
 	case mode&fs.ModeSocket != 0:

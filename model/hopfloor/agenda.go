@@ -11,8 +11,9 @@ const (
 )
 
 // buckets is an agenda of one FIFO of events per tick, in a ring of
-// ticks longer than the farthest ahead an event is scheduled. Every event falls on a tick and none is scheduled for the
-// tick being handled (the shortest delay is a link's 5 ticks), so handling
+// ticks longer than the farthest ahead an event is scheduled. Every event
+// falls on a tick and none is scheduled for the tick being handled (the
+// shortest delay is a link's 5 ticks), so handling
 // a bucket in order is handling events by time, then insertion: the
 // tie-break by sequence number of a heap, with no comparison, and with
 // reads in memory order, which the processor's prefetcher follows.
