@@ -48,8 +48,8 @@ type queued struct {
 
 // Queue flags.
 const (
-	queuedExit  uint8 = 1 << iota // it leaves the network at this port: its route's last
-	queuedEnd                     // and it is a chain's short flow's last frame (frameEnd<<1)
-	queuedSized                   // and its flow has a size (flows.go)
-	queuedCtl                     // a control frame (control.go)
+	queuedExit uint8 = 1 << iota // it leaves the network at this port: its route's last
+	queuedEnd                    // and it is a chain's short flow's last frame (frameEnd<<1)
+	_
+	queuedCtl // a control frame (control.go): frameCtl's bit
 )

@@ -110,7 +110,7 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
 	last := int32(f.hop) == l.hops-1
 	var flags uint8
 	if last {
-		flags = l.exitFlags | (f.flags&frameEnd)<<1 // queuedEnd
+		flags = queuedExit | (f.flags&frameEnd)<<1 // queuedEnd
 		if l.route == nil {
 			s.pathTaken(l, mixPath(f.route, pi))
 		}
@@ -230,7 +230,7 @@ func (s *Packet) enterClasses(p *port, pi int32, f *frame, l *limiter, in int32)
 	last := int32(f.hop) == l.hops-1
 	var flags uint8
 	if last {
-		flags = l.exitFlags | (f.flags&frameEnd)<<1 // queuedEnd
+		flags = queuedExit | (f.flags&frameEnd)<<1 // queuedEnd
 		if l.route == nil {
 			s.pathTaken(l, mixPath(f.route, pi))
 		}
@@ -430,15 +430,14 @@ func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
 			} else if p.odd&portOddDepart != 0 {
 				s.departMark(p, q, nil, done)
 			}
-			s.delivered[q.lim] += int64(bytes)
+			d := &s.delivered[q.lim]
+			d.bytes += int64(bytes)
 			p.exitCount++
-			if flags != queuedExit { // a flow ends, or has a size
-				if flags&queuedEnd != 0 {
-					s.flowEnded(q.lim, done)
-				}
-				if flags&queuedSized != 0 && !s.receivers { // else at the receiver
-					s.sizedDelivered(s.lims[q.lim], done+p.exitDelay)
-				}
+			if flags&queuedEnd != 0 { // a chain's short flow ends
+				s.flowEnded(q.lim, done)
+			}
+			if d.sized && !s.receivers { // a flow with a size: else counted at the receiver
+				s.sizedDelivered(s.lims[q.lim], done+p.exitDelay)
 			}
 		}
 		p.queue.drop()

@@ -232,7 +232,7 @@ func (s *Packet) takeSample(t algos.Time) {
 		}
 		r := &s.delivery
 		for j, i := range r.flows {
-			r.cumulative[j] = float64(s.delivered[i])
+			r.cumulative[j] = float64(s.delivered[i].bytes)
 		}
 		r.observe(t, r.cumulative, r.rates)
 	}
