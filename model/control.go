@@ -114,13 +114,16 @@ func (s *Packet) enterControl(p *port, pi int32, f *frame) {
 	if last {
 		e.flags |= queuedExit
 	}
-	started := p.queue.n == 0
+	started := p.queued == 0
 	if started {
-		// It starts at once, the departure the port's (startHead).
-		p.queue.push(e)
-		p.startHead(s.now + p.serviceTime(ControlBytes))
+		// It starts at once, the departure the port's.
+		p.queued = 1
+		if p.ordered() {
+			p.order.push(e.flags)
+		}
+		p.headDone, p.headFlags, p.headBytes, p.headClass = s.now+p.serviceTime(ControlBytes), e.flags, e.bytes, ctlClass
 	} else {
-		p.demote(s.receivers, s.ingress != nil) // served before the direct frames (classSet.direct)
+		p.demote(s.ingress != nil) // served before the direct frames (classSet.direct)
 		cs.ctl.wait.push(e)
 	}
 	cs.ctl.bytes += ControlBytes
@@ -128,7 +131,7 @@ func (s *Packet) enterControl(p *port, pi int32, f *frame) {
 	p.level.reach(float64(p.bytes))
 	p.level.set(s.now, float64(p.bytes))
 	if last {
-		cs.ctlMsgs.push(f.cpid)
+		cs.landing.push(ctlLanding{lim: f.lim, msg: f.cpid})
 		if !started {
 			cs.waitCtlExits++
 		}
@@ -162,18 +165,18 @@ func (s *Packet) enterControl(p *port, pi int32, f *frame) {
 	s.syncService(pi)
 }
 
-// controlLands: control frame q leaves port p at done down to its flow's
-// host, which it reaches after the link's propagation.
-func (s *Packet) controlLands(p *port, q *queued, done algos.Time) {
-	msg := p.cls.ctlMsgs.pop()
-	m := s.messages.at(msg)
+// controlLands: the control frame in service leaves port p at done down
+// to its flow's host, which it reaches after the link's propagation.
+func (s *Packet) controlLands(p *port, done algos.Time) {
+	c := p.cls.landing.pop()
+	m := s.messages.at(c.msg)
 	at := max(done+p.exitDelay, s.now)
 	if m.ack {
-		s.ackFrameLands(q.lim, m, at)
-		s.messages.remove(msg)
+		s.ackFrameLands(c.lim, m, at)
+		s.messages.remove(c.msg)
 		return
 	}
-	s.agenda.schedule(event{kind: m.kind, at: at, limiter: q.lim, msg: msg})
+	s.agenda.schedule(event{kind: m.kind, at: at, limiter: c.lim, msg: c.msg})
 }
 
 // newControlQueue is a port's control queue.

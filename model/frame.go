@@ -48,8 +48,8 @@ type queued struct {
 
 // Queue flags.
 const (
-	queuedExit uint8 = 1 << iota // it leaves the network at this port: its route's last
-	queuedEnd                    // and it is a chain's short flow's last frame (frameEnd<<1)
+	queuedEnd  uint8 = 1 << iota // it leaves the network here, and is a chain's short flow's last frame: frameEnd's bit
+	queuedExit                   // it leaves the network at this port: its route's last
 	_
 	queuedCtl // a control frame (control.go): frameCtl's bit
 )

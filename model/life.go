@@ -110,7 +110,7 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
 	last := int32(f.hop) == l.hops-1
 	var flags uint8
 	if last {
-		flags = queuedExit | (f.flags&frameEnd)<<1 // queuedEnd
+		flags = queuedExit | f.flags&frameEnd // queuedEnd
 		if l.route == nil {
 			s.pathTaken(l, mixPath(f.route, pi))
 		}
@@ -127,13 +127,13 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
 	done := algos.Never
 	if p.bytes+bytes <= p.buffer {
 		done = pendingDone
-		if p.queue.n == 0 && !p.held {
+		if p.queued == 0 && !p.held {
 			done = s.now + p.serviceTime(bytes)
 		}
-		q := &p.queue // pushed written out (room), filled field by field: a literal is read back whole
-		q.room()
-		e, n := &q.buf[(q.head+q.n)&(len(q.buf)-1)], q.n+1
-		e.lim, e.bytes, e.flags, e.class, q.n = f.lim, f.bytes, flags, 0, n
+		n := p.queued + 1
+		if p.queued = n; p.ordered() { // (a line the profile knows: the offsets below are its)
+			p.order.push(flags)
+		}
 		if n == 1 {
 			p.headDone, p.headFlags, p.headBytes = done, flags, f.bytes
 		}
@@ -195,12 +195,12 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
 		}
 		return
 	}
+	r := p.exits.pushSlot() // its record, which its receiver sees if followed
+	*r = *f
+	r.prop += p.exitDelay
+	r.arrive = done + p.exitDelay // meaningless until it starts
+	p.exiting++
 	if s.receivers { // the notification point will see it at its receiver
-		r := p.exits.pushSlot()
-		*r = *f
-		r.prop += p.exitDelay
-		r.arrive = done + p.exitDelay // meaningless until it starts
-		p.toReceivers++
 		s.receiveQueued(p, pi, r)
 		if !p.held && p.exits.len() == 1 {
 			s.syncReceive(pi)
@@ -230,7 +230,7 @@ func (s *Packet) enterClasses(p *port, pi int32, f *frame, l *limiter, in int32)
 	last := int32(f.hop) == l.hops-1
 	var flags uint8
 	if last {
-		flags = queuedExit | (f.flags&frameEnd)<<1 // queuedEnd
+		flags = queuedExit | f.flags&frameEnd // queuedEnd
 		if l.route == nil {
 			s.pathTaken(l, mixPath(f.route, pi))
 		}
@@ -244,26 +244,26 @@ func (s *Packet) enterClasses(p *port, pi int32, f *frame, l *limiter, in int32)
 	// switch's or more (share), holds what the switch admits.
 	if p.sw == nil && q.bytes+bytes <= q.buffer || p.sw != nil && p.sw.take(q, class, bytes) {
 		done = pendingDone
-		// The ring it joins chosen first, so that one push, inlined, fills
-		// its slot in place, field by field, as in enter.
-		to := &p.queue
+		// It joins the port's queue (join) or waits in its class's (the push written out, as in enter).
 		switch {
-		case p.queue.n == 0 && !p.held && cs.held&(1<<class) == 0:
+		case p.queued == 0 && !p.held && cs.held&(1<<class) == 0:
 			done = s.now + p.serviceTime(bytes)
-			p.headDone, p.headFlags, p.headBytes = done, flags, f.bytes // syncHead, the front being its entry
-		case p.queue.n > 1 && class == cs.direct: // behind the direct frames of its class
-		case p.queue.n == 1 && cs.alone(class) && p.headFlags&queuedCtl == 0 && !p.held:
+			p.headDone, p.headFlags, p.headBytes, p.headClass = done, flags, f.bytes, class // the head: it is the front
+			p.join(flags)
+		case p.queued > 1 && class == cs.direct: // behind the direct frames of its class
+			p.join(flags)
+		case p.queued == 1 && cs.alone(class) && p.headFlags&queuedCtl == 0 && !p.held:
 			cs.direct = class // the first direct frame
+			p.join(flags)
 		default:
-			if p.queue.n > 1 { // a frame of another class: the scheduler chooses again
-				p.demote(s.receivers, s.ingress != nil)
+			if p.queued > 1 { // a frame of another class: the scheduler chooses again
+				p.demote(s.ingress != nil)
 			}
-			to = &q.wait
+			q.wait.room()
+			e, n := &q.wait.buf[(q.wait.head+q.wait.n)&(len(q.wait.buf)-1)], q.wait.n+1
+			e.lim, e.bytes, e.flags, e.class, q.wait.n = f.lim, f.bytes, flags, class, n
 			cs.waiting |= 1 << class
 		}
-		to.room() // the push written out, as in enter
-		e, n := &to.buf[(to.head+to.n)&(len(to.buf)-1)], to.n+1
-		e.lim, e.bytes, e.flags, e.class, to.n = f.lim, f.bytes, flags, class, n
 		q.bytes, p.bytes = q.bytes+bytes, p.bytes+bytes
 	} else {
 		p.drops++
@@ -294,7 +294,7 @@ func (s *Packet) enterClasses(p *port, pi int32, f *frame, l *limiter, in int32)
 	}
 	if s.ingress != nil { // counted per link and class
 		inq := &p.inq
-		if done == pendingDone && p.queue.n <= 1 { // it waits in its class's queue
+		if done == pendingDone && p.queued <= 1 { // it waits in its class's queue
 			inq = &q.inq
 		}
 		s.ingressArrive(pi, in*s.classes+int32(class), int(f.bytes), inq)
@@ -310,7 +310,7 @@ func (s *Packet) enterClasses(p *port, pi int32, f *frame, l *limiter, in int32)
 	// the tail of the port's stream if it started or waits in the port's
 	// queue (a direct frame), else in its class's queue until it starts
 	// (startNext). A waiting frame draws its forwarding jitter as it starts.
-	to, inPort := &p.link, done != pendingDone || p.queue.n > 1
+	to, inPort := &p.link, done != pendingDone || p.queued > 1
 	if !inPort {
 		to = &q.onward
 	}
@@ -384,13 +384,13 @@ func (p *port) due(t algos.Time) bool { return p.headDone <= t }
 // at its time (syncService).
 func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
 	n := 0
-	// The head's departure, flags and size are the port's (syncHead): the
-	// frame's entry in the queue's buffer, another cache line, is read
-	// only for what few frames need (its flow, its class).
+	// The head's departure, flags, size and class are the port's: the
+	// frame's record, another cache line, is read only for what few
+	// frames need (its flow, its marks).
 	for p.headDone <= t {
 		done, bytes, flags := p.headDone, int(p.headBytes), p.headFlags
 		if p.classes() {
-			if c := p.departClass(p.queue.front()); c != nil {
+			if c := p.departClass(p.headClass, bytes); c != nil {
 				c.level.set(done, float64(c.bytes))
 			}
 		}
@@ -406,7 +406,7 @@ func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
 		// it started): it leaves the queued records at the stream's tail.
 		if flags&queuedExit == 0 {
 			if p.odd&portOddDepart != 0 {
-				s.departMark(p, p.queue.front(), p.link.at(p.link.len()-int(p.onward)), done)
+				s.departMark(p, p.link.at(p.link.len()-int(p.onward)), true, done)
 			}
 			if s.telemetry && flags&queuedCtl == 0 { // a control frame carries none
 				rec := p.link.at(p.link.len() - int(p.onward))
@@ -414,51 +414,52 @@ func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
 			}
 			p.onward--
 		} else if flags&queuedCtl != 0 {
-			s.controlLands(p, p.queue.front(), done)
+			s.controlLands(p, done)
 		} else {
-			q := p.queue.front()
-			if s.receivers {
+			rec := p.exits.at(p.exits.len() - p.exiting)
+			d, lim := &s.delivered[rec.lim], rec.lim
+			if p.exiting--; s.receivers {
 				if p.odd&portOddDepart != 0 {
-					s.departMark(p, q, p.exits.at(p.exits.len()-p.toReceivers), done)
+					s.departMark(p, rec, true, done)
 				}
 				if s.telemetry {
-					rec := p.exits.at(p.exits.len() - p.toReceivers)
 					s.stampINT(p, rec, done, int(rec.hop))
 				}
-				p.toReceivers--
 				s.receiveAsItLeaves(p)
 			} else if p.odd&portOddDepart != 0 {
-				s.departMark(p, q, nil, done)
+				s.departMark(p, rec, false, done)
 			}
-			d := &s.delivered[q.lim]
-			d.bytes += int64(bytes)
+			if d.bytes += int64(bytes); !s.receivers { // its record goes: none follows it
+				p.exits.drop()
+			}
 			p.exitCount++
 			if flags&queuedEnd != 0 { // a chain's short flow ends
-				s.flowEnded(q.lim, done)
+				s.flowEnded(lim, done)
 			}
 			if d.sized && !s.receivers { // a flow with a size: else counted at the receiver
-				s.sizedDelivered(s.lims[q.lim], done+p.exitDelay)
+				s.sizedDelivered(s.lims[lim], done+p.exitDelay)
 			}
 		}
-		p.queue.drop()
+		p.popHead()
 		n++
-		if p.queue.n > 0 && !p.held { // with classes, a direct frame (classSet.direct)
-			h := p.queue.front()
+		// (The calls below keep the offsets default.pgo knows them by.)
+		if p.queued > 0 && !p.held { // with classes, a direct frame (classSet.direct)
+			h, exit := p.front()
 			if p.classes() {
-				s.directStarts(p, h)
+				s.directStarts(p, exit, h)
 			}
 			p.headDone = done + p.serviceTime(int(h.bytes)) // the departure is the port's alone
-			p.headFlags, p.headBytes = h.flags, h.bytes
-			if h.flags&queuedExit == 0 || s.receivers { // its record's arrival
-				s.started(p, pi, h)
+			p.headFlags, p.headBytes = queueFlags(h, exit), h.bytes
+			if exit == 0 || s.receivers { // its record's arrival
+				s.started(p, pi)
 			}
 		} else if p.classes() {
 			if cs := p.cls; cs.waiting&^cs.held != 0 || cs.ctl != nil && cs.ctl.wait.n > 0 { // the scheduler has a frame to start
 				s.startNext(p, pi, done) // in the empty queue: a port with classes is never held whole
 			}
 			p.emptyHead() // if it started none
-		} else {
-			p.syncHead()
+		} else if p.headDone = algos.Never; p.queued > 0 { // none left, or the port is held
+			p.waitHead()
 		}
 	}
 	if n > 0 {
@@ -479,9 +480,9 @@ func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
 // headDone), and keys the stream it will join if it is that stream's
 // front: with the sequence number the stream took when it was last keyed
 // (linkSeq), as if the frame's departure had been known since then.
-func (s *Packet) started(p *port, pi int32, h *queued) {
+func (s *Packet) started(p *port, pi int32) {
 	switch {
-	case h.flags&queuedExit == 0:
+	case p.headFlags&queuedExit == 0:
 		i := p.link.len() - int(p.onward)
 		r := p.link.at(i)
 		r.arrive += p.headDone + p.delay // it held its jitter
@@ -491,7 +492,7 @@ func (s *Packet) started(p *port, pi int32, h *queued) {
 			r.arrive = max(r.arrive, p.link.at(i-1).arrive)
 		}
 	case s.receivers:
-		i := p.exits.len() - p.toReceivers
+		i := p.exits.len() - p.exiting
 		r := p.exits.at(i)
 		r.arrive = p.headDone + p.exitDelay
 		if i == 0 {
@@ -500,21 +501,23 @@ func (s *Packet) started(p *port, pi int32, h *queued) {
 	}
 }
 
-// departMark runs a departing congestion point on q as it leaves port p
-// at done: its mark goes with the frame's record rec (nil if it has none).
-func (s *Packet) departMark(p *port, q *queued, rec *frame, done algos.Time) {
-	f := algos.Frame{Source: int(q.lim), Bytes: int(q.bytes)}
-	if rec != nil {
+// departMark runs a departing congestion point on the frame in service,
+// record rec, as it leaves port p at done. Its tag (CPID, sent time, ECN)
+// is seen only if it goes on with the frame (tagged: it goes on, or to
+// its receiver), and so is its mark.
+func (s *Packet) departMark(p *port, rec *frame, tagged bool, done algos.Time) {
+	if p.headFlags&queuedCtl != 0 { // a control frame: no CP sees it
+		return
+	}
+	f := algos.Frame{Source: int(rec.lim), Bytes: int(rec.bytes)}
+	if tagged {
 		f.CPID, f.Sent, f.ECN = int(rec.cpid&s.cpidMask), rec.sent, rec.flags&frameECN != 0
 	}
 	ecn := f.ECN
-	if q.flags&queuedCtl != 0 { // a control frame: no CP sees it
-		return
-	}
 	if !p.classes() {
 		p.dcp.Depart(done, &f, p.bytes)
 	} else { // its class's CP, on its class's queue
-		c := &p.cls.q[q.class]
+		c := &p.cls.q[p.headClass]
 		c.dcp.Depart(done, &f, c.bytes)
 		if f.ECN && !ecn {
 			c.marked++
@@ -522,7 +525,7 @@ func (s *Packet) departMark(p *port, q *queued, rec *frame, done algos.Time) {
 	}
 	if f.ECN && !ecn {
 		p.marked++
-		if rec != nil {
+		if tagged {
 			rec.flags |= frameECN
 		}
 	}
@@ -538,7 +541,7 @@ func (s *Packet) receiveFrame(pi int32) {
 	// The port is brought up to now first, as before anything that looks
 	// at it: a departure due now is applied before the receiver acts.
 	s.events += uint64(s.serve(p, pi, s.now))
-	if p.exits.len() == p.toReceivers || p.exits.front().arrive > s.now {
+	if p.exits.len() == p.exiting || p.exits.front().arrive > s.now {
 		s.syncReceive(pi) // a guard's
 		return
 	}
@@ -600,10 +603,10 @@ func (s *Packet) syncLinkOf(p *port, pi int32) {
 // the guard of a frame in service that may be received early (markEarly, receiveStarts).
 func (s *Packet) syncReceive(pi int32) {
 	p := &s.portStore[pi]
-	if n := p.exits.len(); n > p.toReceivers || n > 0 && p.serving(queuedExit) {
+	if n := p.exits.len(); n > p.exiting || n > 0 && p.serving(queuedExit) {
 		f := p.exits.front()
 		at, lazy := f.arrive, uint64(0)
-		if n == p.toReceivers && s.markEarly(f) && p.lazyGuard() {
+		if n == p.exiting && s.markEarly(f) && p.lazyGuard() {
 			at, lazy = at+s.lims[f.lim].ackGuard-1, guardLazy
 		}
 		s.agenda.setStream(s.agenda.receiveSlot(pi), at)
@@ -634,7 +637,7 @@ func (p *port) unwatched() bool {
 func (p *port) mixedUnwatched() bool {
 	return p.classes() ||
 		int(p.onward) > 0 && p.link.n == int(p.onward) && p.headFlags&queuedExit != 0 ||
-		p.odd&portOddReceivers != 0 && p.toReceivers > 0 && p.exits.n == p.toReceivers && p.headFlags&queuedExit == 0
+		p.odd&portOddReceivers != 0 && p.exiting > 0 && p.exits.n == p.exiting && p.headFlags&queuedExit == 0
 }
 
 // mustServe reports whether the departure of the frame port p serves, if
@@ -650,7 +653,7 @@ func (p *port) mustServe() bool {
 	if p.headFlags&queuedExit != 0 {
 		return int(p.onward) > 0 && p.link.n == int(p.onward)
 	}
-	return p.odd&portOddReceivers != 0 && p.toReceivers > 0 && p.exits.n == p.toReceivers
+	return p.odd&portOddReceivers != 0 && p.exiting > 0 && p.exits.n == p.exiting
 }
 
 // classesUnwatched is unwatched at a port with classes.
@@ -673,7 +676,7 @@ func (p *port) mustServeClasses() bool {
 	if p.headFlags&queuedExit != 0 {
 		return int(p.onward)+cs.waitOnward > 0 && p.link.n == int(p.onward)
 	}
-	return p.toReceivers+cs.waitExits > 0 && p.exits.n == p.toReceivers
+	return p.odd&portOddReceivers != 0 && p.exiting+cs.waitExits > 0 && p.exits.n == p.exiting
 }
 
 // syncService arms port pi's service slot at its head's departure when

@@ -104,7 +104,7 @@ func (s *Packet) pauseClass(k int32, c uint8, on bool) {
 			s.armDeadlockCheck(k)
 		}
 		if c == cs.direct { // its frames wait in the port's queue: back to the class's
-			p.demote(s.receivers, s.ingress != nil)
+			p.demote(s.ingress != nil)
 		}
 		cs.held |= 1 << c
 		st.pausedBy++
@@ -117,7 +117,7 @@ func (s *Packet) pauseClass(k int32, c uint8, on bool) {
 		if cs.held == 0 {
 			st.heldTime += s.now - st.heldSince
 		}
-		if p.queue.n == 0 { // idle: the class's frames may start now
+		if p.queued == 0 { // idle: the class's frames may start now
 			s.startNext(p, k, s.now)
 		}
 		s.syncService(k)
@@ -130,7 +130,7 @@ func (s *Packet) pauseClass(k int32, c uint8, on bool) {
 func (s *Packet) nextDeparture(node int32) algos.Time {
 	at := algos.Never
 	for _, j := range s.switchPorts[node] {
-		if p := s.ports[j]; p.queue.n > 0 && p.headDone != pendingDone {
+		if p := s.ports[j]; p.queued > 0 && p.headDone != pendingDone {
 			at = min(at, p.headDone)
 		}
 	}

@@ -30,7 +30,7 @@ func TestPortLayout(t *testing.T) {
 	}
 	for name, off := range map[string]uintptr{
 		"cls": unsafe.Offsetof(p.cls), "dcp": unsafe.Offsetof(p.dcp), "exits": unsafe.Offsetof(p.exits),
-		"xoff": unsafe.Offsetof(p.xoff), "toReceivers": unsafe.Offsetof(p.toReceivers),
+		"xoff": unsafe.Offsetof(p.xoff), "exiting": unsafe.Offsetof(p.exiting),
 	} {
 		if off < hotEnd {
 			t.Errorf("%s, read only when port.odd says so, is among the hot fields (byte %d)", name, off)
@@ -130,10 +130,14 @@ func TestFabricPortsNeverMix(t *testing.T) {
 				if p.odd&portOddMixed != 0 {
 					t.Fatalf("spray %v: fabric port %d says it may mix", spray, j)
 				}
-				for k := range p.queue.n {
-					if exit := p.queue.at(k).flags&queuedExit != 0; exit != toHost[j] {
+				p.eachQueued(int(p.queued), func(_ int, flags uint8, _ int) bool {
+					if exit := flags&queuedExit != 0; exit != toHost[j] {
 						t.Fatalf("spray %v at %d: port %d (to a host %v) queues a frame leaving here %v", spray, sim.Now(), j, toHost[j], exit)
 					}
+					return true
+				})
+				if toHost[j] && p.onward > 0 || !toHost[j] && p.exiting > 0 {
+					t.Fatalf("spray %v at %d: port %d (to a host %v) has %d records queued to go on, %d to leave", spray, sim.Now(), j, toHost[j], p.onward, p.exiting)
 				}
 			}
 		}
@@ -190,7 +194,7 @@ func TestHugeHeapPaysFromK16(t *testing.T) {
 func TestPortRingsStartSmall(t *testing.T) {
 	skipUnless64Bit(t)
 	const line = 64
-	if first := ringMin * (unsafe.Sizeof(frame{}) + unsafe.Sizeof(queued{})); first > 4*line {
+	if first := ringMin * (unsafe.Sizeof(frame{}) + 1); first > 4*line {
 		t.Errorf("a port's rings start with %d bytes of slots, more than four cache lines", first)
 	}
 	sim, err := NewPacket(fabric(noneScheme(t), fatTree4(t, 150e3), []Flow{{From: 1, To: 0}}))
@@ -198,8 +202,8 @@ func TestPortRingsStartSmall(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := sim.ports[sim.lims[0].route[0]]
-	if cap(p.link.buf) != ringMin || cap(p.queue.buf) != ringMin {
-		t.Fatalf("the first port's rings start with %d and %d slots, want %d", cap(p.link.buf), cap(p.queue.buf), ringMin)
+	if cap(p.link.buf) != ringMin || cap(p.order.buf) != ringMin {
+		t.Fatalf("the first port's rings start with %d and %d slots, want %d", cap(p.link.buf), cap(p.order.buf), ringMin)
 	}
 	for i := range ringMin + 1 {
 		p.link.push(frame{lim: int32(i)})

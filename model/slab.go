@@ -28,14 +28,14 @@ func (s *Packet) startRings(n *network) {
 			used++
 		}
 	}
-	links, records := hugeSlice[frame](ringMin*used), hugeSlice[queued](ringMin*used)
+	links, records := hugeSlice[frame](ringMin*used), hugeSlice[uint8](ringMin*used)
 	for j, q := range queues {
 		if q == 0 {
 			continue // no frame crosses it: no rings
 		}
 		p := &s.portStore[j]
 		p.link.buf, links = links[:ringMin:ringMin], links[ringMin:]
-		p.queue.buf, records = records[:ringMin:ringMin], records[ringMin:]
+		p.order.buf, records = records[:ringMin:ringMin], records[ringMin:]
 	}
 }
 

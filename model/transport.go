@@ -846,7 +846,7 @@ func (s *Packet) receiveEarly(l *limiter, f *frame) {
 // be received early (frameEarly: as receiveQueued foresaw, or markEarly
 // found); its record goes.
 func (s *Packet) receiveAsItLeaves(p *port) {
-	if p.exits.len() != p.toReceivers+1 {
+	if p.exits.len() != p.exiting+1 {
 		return // a frame before it is on its way still
 	}
 	if f := p.exits.front(); f.flags&frameEarly != 0 {
@@ -867,7 +867,7 @@ func (s *Packet) receiveAsItLeaves(p *port) {
 // says whether it received any.
 func (s *Packet) receiveDeparted(p *port) bool {
 	any := false
-	for p.exits.len() > p.toReceivers {
+	for p.exits.len() > p.exiting {
 		f := p.exits.front()
 		if !s.markEarly(f) {
 			break
