@@ -20,22 +20,18 @@ type port struct {
 	// way on. The ports are one array (Packet.portStore), in topology
 	// order, so that neighbouring ports are neighbours in memory.
 	//
-	// The first line is the queue's side, which an arriving frame and a
-	// departure read; the second the link's, which is all that a frame
-	// reaching the next switch reads of the port it left, once that port
-	// is up to date (linkFrameArrives, syncLink, unwatched).
+	// The first line is the link's, which is all that a frame reaching
+	// the next switch reads of the port it left, once that port is up to
+	// date (linkFrameArrives, syncLink, unwatched); the second the
+	// queue's, which an arriving frame and a departure read with the
+	// first; the third the counters, and the side of the frames that
+	// leave the network here, whose records are on a cold line (exits).
 	//
 	// The queue is the records of its frames, in the streams they will
-	// join (link and exits, below): a port whose frames all go on, or all
-	// leave here, serves them in their stream's order; one that may mix
-	// them keeps their order as well (order, portOddOrdered).
-	order ring[uint8] // the queue flags of its frames, in order, at a port that keeps them
-	// headDone is the queue's front's departure: pendingDone while it
-	// waits (the port is paused), Never if the queue is empty. The frames
-	// behind the front all wait.
-	headDone algos.Time
-	bytes    int // occupancy, including the frame on the wire
-	buffer   int
+	// join (link and exits): a port whose frames all go on, or all leave
+	// here, serves them in their stream's order; one that may mix them
+	// keeps their order as well (order, portOddOrdered).
+	//
 	// The frames it sends on to the next switch: at the front of link,
 	// those that have left, in flight; behind them the records of the
 	// onward frames queued, the one in service with its arrival set, the
@@ -57,36 +53,44 @@ type port struct {
 	// frame to reach an empty link or receivers' stream: taken when the
 	// stream was last keyed, as if the queued frame were already on its
 	// way, so that ties fall as they would with its departure known early.
-	linkSeq   uint64
-	headBytes uint16     // the queue's front's size (serve)
-	svcBytes  uint16     // the frame size whose service time is svc
-	queued    int32      // the frames in its queue: the one in service and those behind it
-	delay     algos.Time // its link's propagation
-	svc       algos.Time
-	cp        algos.CongestionPoint
+	linkSeq uint64
+
+	queued    int32  // the frames in its queue: the one in service and those behind it
+	headBytes uint16 // the queue's front's size (serve)
+	svcBytes  uint16 // the frame size whose service time is svc
+	// headDone is the queue's front's departure: pendingDone while it
+	// waits (the port is paused), Never if the queue is empty. The frames
+	// behind the front all wait.
+	headDone algos.Time
+	bytes    int // occupancy, including the frame on the wire
+	buffer   int
+	delay    algos.Time // its link's propagation
+	svc      algos.Time
+	cp       algos.CongestionPoint
+
 	arrivals  int64      // frames that arrived: a fabric lists the ports that carried traffic
 	sentBytes int64      // bytes that finished
 	frames    uint64     // frames that left
-	level     levelStats // since the last boundary: two whole lines, the first read at every change
-
-	// What only some frames, or some networks, touch.
-	exitCount uint64 // frames that left the network here: a frame at its last port
+	exiting   int        // see exits
+	exitDelay algos.Time // the propagation to the receivers of the frames that leave the network here
+	exitCount uint64     // frames that left the network here: a frame at its last port
+	exitSeq   uint64
 	// PFC (pfc.go): xoff is MaxInt without it, and read only with it
 	// (portOddPFC).
-	xoff    int
-	exiting int   // see exits
-	to      int32 // the node its link leads to: read by spraying
+	xoff  int
+	level levelStats // since the last boundary: two whole lines, the first read at every change
+
 	// What only some frames, or some networks, touch.
-	cls *classSet // its traffic classes, nil with one (classes.go; portOddClasses)
+	exits ring[frame]
+	order ring[uint8] // the queue flags of its frames, in order, at a port that keeps them
+	to    int32       // the node its link leads to: read by spraying
+	cls   *classSet   // its traffic classes, nil with one (classes.go; portOddClasses)
 	// sw is its switch's shared buffer, nil with a buffer per port
 	// (buffer.go), which comes with classes.
-	sw        *switchBuffer
-	dcp       algos.DepartingCP // cp, if it also acts on departures; else nil (portOddDepart)
-	exits     ring[frame]
-	exitDelay algos.Time // the propagation to the receivers of the frames that leave the network here
-	exitSeq   uint64
-	pfc       *portPFC
-	inq       ring[int32] // with ingress accounting, the link each queued frame came in by (pfc_ingress.go)
+	sw  *switchBuffer
+	dcp algos.DepartingCP // cp, if it also acts on departures; else nil (portOddDepart)
+	pfc *portPFC
+	inq ring[int32] // with ingress accounting, the link each queued frame came in by (pfc_ingress.go)
 
 	// Counters over the whole run; the summary takes the differences
 	// between their marks at the window's and the phases' boundaries.
@@ -123,20 +127,26 @@ const (
 	// (unwatched).
 	portOddMixed
 	// It keeps its queue's order (order): its frames may go to both of
-	// its streams in one queue, or a control frame may land here.
+	// its streams in one queue, or a control frame may land here
+	// (classSet.watch). Elsewhere the stream with frames queued says it.
 	portOddOrdered
 )
 
 // syncOdd sets p.odd from what the port has, once its classes are set
 // up, whether the run follows frames to their receivers, and whether
-// the port may mix frames that leave and go on (portOddMixed).
+// the port may mix frames that leave and go on (portOddMixed). A port
+// that may, or where control frames land (its classes watch it), keeps
+// its queue's order (portOddOrdered).
 func (p *port) syncOdd(receivers, mixed bool) {
-	p.odd = portOddOrdered
+	p.odd = 0
 	if receivers {
 		p.odd |= portOddReceivers
 	}
 	if mixed {
-		p.odd |= portOddMixed
+		p.odd |= portOddMixed | portOddOrdered
+	}
+	if p.cls != nil && p.cls.watch {
+		p.odd |= portOddOrdered
 	}
 	if p.xoff != math.MaxInt {
 		p.odd |= portOddPFC
