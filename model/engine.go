@@ -154,8 +154,8 @@ func NewPacket(cfg Config) (*Packet, error) {
 	}
 	s.startRings(n) // after newPort, which sets every field
 	s.startClasses(&netw)
-	for _, p := range s.ports {
-		p.syncOdd(s.receivers, s.net.chain) // after its classes
+	for j, p := range s.ports {
+		p.syncOdd(s.receivers, s.net.chain, s.net.streams(j)) // after its classes
 	}
 	s.agenda.init(len(t.Hosts), len(s.ports), s.receivers)
 	s.lookahead = s.agenda.root == nil

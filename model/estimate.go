@@ -3,6 +3,7 @@ package model
 import (
 	"cmp"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -100,11 +101,8 @@ func Estimate(cfg Config) Cost {
 		wire := p.Delay.Seconds() * p.Capacity / frameBits
 		held := queues[j] + wire + 2
 		c.BufferMemory += layout.FrameBytes * max(held, ringMin)
-		if held > ringMin { // rings that grow leave their first slots behind (startRings): a chain's port has two
-			slabs := 1.0
-			if n.chain {
-				slabs = 2
-			}
+		if held > ringMin { // rings that grow leave their first slots behind (startRings): a port whose frames go both ways has two
+			slabs := float64(bits.OnesCount8(n.streams(j)))
 			c.BufferMemory += slabs * ringMin * float64(unsafe.Sizeof(frame{}))
 		}
 	}

@@ -236,7 +236,7 @@ func (s *Packet) startPFC() error {
 	for j, p := range s.ports {
 		p.pfc = &portPFC{xoff: th[j].Xoff, xon: th[j].Xon, marks: []pfcMark{{}}, feeders: s.net.feeders[j]}
 		p.xoff = th[j].Xoff
-		p.syncOdd(s.receivers, s.net.chain)
+		p.syncOdd(s.receivers, s.net.chain, s.net.streams(j))
 	}
 	s.pausedMarks = [][]algos.Time{make([]algos.Time, len(s.hosts))}
 	return nil

@@ -133,19 +133,20 @@ const (
 )
 
 // syncOdd sets p.odd from what the port has, once its classes are set
-// up, whether the run follows frames to their receivers, and whether
-// the port may mix frames that leave and go on (portOddMixed). A port
-// that may, or where control frames land (its classes watch it), keeps
+// up, whether the run follows frames to their receivers, whether the
+// port may mix frames that leave and go on (portOddMixed, a chain's), and
+// where its frames go (streams, network.streams). A port whose frames go
+// both ways, or where control frames land (its classes watch it), keeps
 // its queue's order (portOddOrdered).
-func (p *port) syncOdd(receivers, mixed bool) {
+func (p *port) syncOdd(receivers, mixed bool, streams uint8) {
 	p.odd = 0
 	if receivers {
 		p.odd |= portOddReceivers
 	}
 	if mixed {
-		p.odd |= portOddMixed | portOddOrdered
+		p.odd |= portOddMixed
 	}
-	if p.cls != nil && p.cls.watch {
+	if streams == streamOnward|streamExit || p.cls != nil && p.cls.watch {
 		p.odd |= portOddOrdered
 	}
 	if p.xoff != math.MaxInt {
@@ -195,7 +196,7 @@ func newPort(p *port, name string, capacity float64, buffer, frame int, cp algos
 		level: newLevelStats(float64(frame), float64(buffer)),
 	}
 	p.dcp, _ = cp.(algos.DepartingCP)
-	p.syncOdd(false, true)
+	p.syncOdd(false, true, streamOnward|streamExit)
 	p.headDone = algos.Never
 	p.marks = []portMark{p.mark(0)}
 }

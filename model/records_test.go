@@ -165,9 +165,12 @@ func checkPort(s *Packet, p *port) error {
 		case k == 0:
 			flags = p.headFlags
 		case p.onward > 0:
-			flags = 0
+			flags = queueFlags(p.link.at(li), 0)
 		default:
-			flags = queuedExit
+			flags = queueFlags(p.exits.at(ei), queuedExit)
+		}
+		if flags&queuedCtl != 0 && (p.cls == nil || p.cls.ctl == nil) {
+			return fmt.Errorf("queued frame %d (flags %b) is a control frame at a port with no control queue", k, flags)
 		}
 		switch {
 		case flags&queuedExit == 0:
@@ -485,8 +488,8 @@ func TestRecordsMirrorTheQueues(t *testing.T) {
 	t.Log(seen)
 }
 
-// The checker bites: a record out of step with the queue's order, a
-// departure behind the front, a cache out of date are each reported.
+// The checker bites: a record out of step with its stream, a departure
+// behind the front, a cache out of date are each reported.
 func TestCheckRecordsBites(t *testing.T) {
 	// Two links in a row, every frame crossing both: the first's queue
 	// holds frames that go on.
@@ -501,8 +504,10 @@ func TestCheckRecordsBites(t *testing.T) {
 		"a data record made a control frame's": func(p *port) {
 			p.link.at(p.link.n - 1).flags |= frameCtl
 		},
-		"the order out of step": func(p *port) {
-			*p.order.at(p.order.n - 1) |= queuedExit
+		"a frame that leaves where all go on": func(p *port) {
+			p.queued++
+			p.exiting++
+			*p.exits.pushSlot() = *p.link.at(p.link.n - 1)
 		},
 		"the head's cache": func(p *port) { p.headBytes++ },
 		"a record too many": func(p *port) {

@@ -1,9 +1,8 @@
 package model
 
 import (
+	"math/bits"
 	"unsafe"
-
-	"qcnlab/model/topo"
 )
 
 // hugeSlice makes a slice of n zero values, written through, so that
@@ -22,18 +21,19 @@ func hugeSlice[T any](n int) []T {
 // three in four never outgrow, from one array in the ports' order:
 // neighbouring ports' slots are neighbours, and on a large fabric, whose
 // hops read them at random, they sit in huge pages (hugeSlice). A port
-// whose frames go on to a switch keeps them in link, one whose frames
-// leave the network at a host in exits; a chain's port, which may do
-// both, has both, and its queue's order (order). A ring that grows moves
-// to a buffer of its own (ring.grow), as it did from its first.
+// keeps the frames that go on to a switch in link, those that leave the
+// network in exits (network.streams); a chain's port where flows both
+// end and go on has both, and its queue's order (order). A ring that
+// grows moves to a buffer of its own (ring.grow), as it did from its
+// first.
 func (s *Packet) startRings(n *network) {
 	queues := queueBounds(&s.cfg, n)
+	streams := make([]uint8, len(queues))
 	var used int
-	for _, q := range queues {
-		if q > 0 && n.chain {
-			used += 2
-		} else if q > 0 {
-			used++
+	for j, q := range queues {
+		if q > 0 {
+			streams[j] = n.streams(j)
+			used += bits.OnesCount8(streams[j])
 		}
 	}
 	slots := hugeSlice[frame](ringMin * used)
@@ -45,15 +45,14 @@ func (s *Packet) startRings(n *network) {
 			continue // no frame crosses it: no rings
 		}
 		p := &s.portStore[j]
-		switch {
-		case n.chain:
+		if streams[j]&streamOnward != 0 {
 			take(&p.link)
+		}
+		if streams[j]&streamExit != 0 {
 			take(&p.exits)
+		}
+		if streams[j] == streamOnward|streamExit {
 			p.order.buf = make([]uint8, ringMin)
-		case n.topo.Nodes[p.to].Kind == topo.Host:
-			take(&p.exits)
-		default:
-			take(&p.link)
 		}
 	}
 }
