@@ -195,7 +195,15 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
 		}
 		return
 	}
-	r := p.exits.pushSlot() // its record, which its receiver sees if followed
+	// Its record, which its receiver sees if followed: the push written
+	// out, for the profile does not know it (pushSlot is above the
+	// inliner's budget).
+	x := &p.exits
+	if x.n == len(x.buf) {
+		x.grow()
+	}
+	r := &x.buf[(x.head+x.n)&(len(x.buf)-1)]
+	x.n++
 	*r = *f
 	r.prop += p.exitDelay
 	r.arrive = done + p.exitDelay // meaningless until it starts
