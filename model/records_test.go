@@ -535,3 +535,28 @@ func TestCheckRecordsBites(t *testing.T) {
 		}
 	}
 }
+
+// The checker sees a port with classes cache its front's class wrongly
+// (headClass, which departClass and departMark read).
+func TestCheckRecordsBitesTheHeadsClass(t *testing.T) {
+	cfg := twoClasses(t, Classes{N: 2, Strict: 0, Weights: []int{1, 1}}, 10e9, 10e9)
+	cfg.Duration, cfg.Warmup, cfg.Phases = 2*algos.Millisecond, 0, nil
+	sim, err := NewPacket(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sim.Advance(algos.Millisecond)
+	if err := checkRecords(sim); err != nil {
+		t.Fatalf("before: %v", err)
+	}
+	p := sim.ports[0]
+	if p.queued == 0 || p.cls == nil {
+		t.Fatalf("%d queued at a port with classes %v: nothing to break", p.queued, p.cls != nil)
+	}
+	p.headClass ^= 1
+	if err := checkRecords(sim); err == nil {
+		t.Error("a front of the wrong class not seen")
+	} else {
+		t.Log(err)
+	}
+}
