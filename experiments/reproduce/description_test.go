@@ -224,8 +224,8 @@ func init() {
 	// experiments/transport_builtins_test.go.
 	measuredInDescriptions["dctcp-two-bottlenecks"] = []string{"48.2", "475.4", "51.8", "0.999", "100", "99.9"}
 	measuredInDescriptions["hpcc-vs-dcqcn-incast"] = []string{"91.4", "2.26", "54.7", "7.39", "9", "130", "5.61", "7.73"}
-	measuredInDescriptions["ack-clocked-fabric"] = []string{"70", "41", "1.74", "2.91", "4.09", "27.9", "2.16", "5.91", "2.04", "4.65",
-		"2.80", "5.51", "3.61", "8", "17", "5.12", "9", "5.82", "4.66"}
+	measuredInDescriptions["ack-clocked-fabric"] = []string{"70", "41", "17", "1.31", "3.42", "1.69", "35.1", "1.37", "3.89", "1.34", "3.97",
+		"1.51", "4.79", "3.66", "2.37", "2.80", "2.41", "251", "21.2"}
 	for _, c := range convergenceChecks {
 		measuredInDescriptions["qcn-convergence-model"] = append(measuredInDescriptions["qcn-convergence-model"], c.want...)
 	}
