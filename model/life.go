@@ -153,7 +153,7 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
 		p.feedbacks++
 	}
 	if done == algos.Never {
-		s.enterDropped(p, pi, f, l, send)
+		s.enterDropped(p, pi, f, l, in, send)
 		return
 	}
 	if p.odd&portOddPFC != 0 && p.bytes > p.xoff && !p.pfc.pausing {
@@ -163,11 +163,14 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
 		s.ingressArrive(pi, in, int(f.bytes), &p.inq)
 	}
 	if send {
-		s.sendFeedback(f, s.fb, evFeedback)
+		s.sendFeedback(f, in, s.fb, evFeedback)
 	}
 	if !last {
 		r := p.link.pushSlot()
 		p.onwardRecord(r, f, l, pi)
+		if s.lanes != nil {
+			s.lanes.link[pi].keepProp(&p.link, r, s.propOf(l, f, in)+p.delay)
+		}
 		p.onward++
 		// Until it departs, arrive holds its forwarding jitter (clock.go),
 		// drawn as it is queued behind a port that serves (else as the
@@ -199,6 +202,9 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
 		r := p.exits.pushSlot()
 		*r = *f
 		r.prop += p.exitDelay
+		if s.lanes != nil {
+			s.lanes.exits[pi].keepProp(&p.exits, r, s.propOf(l, f, in)+p.exitDelay)
+		}
 		r.arrive = done + p.exitDelay // meaningless until it starts
 		p.toReceivers++
 		s.receiveQueued(p, pi, r)
@@ -256,7 +262,7 @@ func (s *Packet) enterClasses(p *port, pi int32, f *frame, l *limiter, in int32)
 			cs.direct = class // the first direct frame
 		default:
 			if p.queue.n > 1 { // a frame of another class: the scheduler chooses again
-				p.demote(s.receivers, s.ingress != nil)
+				s.demote(p, pi)
 			}
 			to = &q.wait
 			cs.waiting |= 1 << class
@@ -283,7 +289,7 @@ func (s *Packet) enterClasses(p *port, pi int32, f *frame, l *limiter, in int32)
 		p.feedbacks++
 	}
 	if done == algos.Never {
-		s.enterDropped(p, pi, f, l, send)
+		s.enterDropped(p, pi, f, l, in, send)
 		return
 	}
 	p.level.reach(float64(p.bytes))
@@ -300,10 +306,10 @@ func (s *Packet) enterClasses(p *port, pi int32, f *frame, l *limiter, in int32)
 		s.ingressArrive(pi, in*s.classes+int32(class), int(f.bytes), inq)
 	}
 	if send {
-		s.sendFeedback(f, s.fb, evFeedback)
+		s.sendFeedback(f, in, s.fb, evFeedback)
 	}
 	if last {
-		s.enterClassExit(p, pi, f, class, done)
+		s.enterClassExit(p, pi, f, l, in, class, done)
 		return
 	}
 	// A frame that goes on, its record written out here as in enter: at
@@ -323,6 +329,9 @@ func (s *Packet) enterClasses(p *port, pi int32, f *frame, l *limiter, in int32)
 	r := &to.buf[(to.head+to.n)&(len(to.buf)-1)]
 	to.n++
 	p.onwardRecord(r, f, l, pi)
+	if s.lanes != nil {
+		s.lanes.classLane(pi, false, inPort, class).keepProp(to, r, s.propOf(l, f, in)+p.delay)
+	}
 	r.arrive = 0
 	if inPort {
 		p.onward++
@@ -350,13 +359,13 @@ func (s *Packet) enterClasses(p *port, pi int32, f *frame, l *limiter, in int32)
 // loss is counted, the port may start pausing, and the feedback its
 // congestion point filled (send) goes back, in the order a queued frame
 // has them.
-func (s *Packet) enterDropped(p *port, pi int32, f *frame, l *limiter, send bool) {
+func (s *Packet) enterDropped(p *port, pi int32, f *frame, l *limiter, in int32, send bool) {
 	s.frameLost(l, f)
 	if p.odd&portOddPFC != 0 && p.bytes > p.xoff && !p.pfc.pausing {
 		s.startPausing(pi)
 	}
 	if send {
-		s.sendFeedback(f, s.fb, evFeedback)
+		s.sendFeedback(f, in, s.fb, evFeedback)
 	}
 }
 
@@ -568,7 +577,7 @@ func (s *Packet) receiveFrame(pi int32) {
 	}
 	s.setFrame(f)
 	if l.np.Receive(s.now, &s.frame, &s.fb) {
-		s.sendFeedback(f, s.fb, evNotification)
+		s.sendFeedback(f, atReceiver, s.fb, evNotification)
 	}
 }
 

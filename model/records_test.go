@@ -2,9 +2,11 @@ package model
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"testing"
 
 	"qcnlab/algos"
+	"qcnlab/model/topo"
 )
 
 // The invariants of a port's frame entries that the hot paths rely on and
@@ -33,6 +35,70 @@ func checkRecords(s *Packet) error {
 	for j, p := range s.ports {
 		if err := checkPort(s, p); err != nil {
 			return fmt.Errorf("port %d (%s) at %v: %w", j, p.name, s.now, err)
+		}
+		if err := checkProps(s, int32(j), p); err != nil {
+			return fmt.Errorf("port %d (%s) at %v: %w", j, p.name, s.now, err)
+		}
+	}
+	for h := range s.hosts {
+		for k := range s.hosts[h].inflight.n {
+			if r := s.hosts[h].inflight.at(k); r.prop != s.hosts[h].fwd {
+				return fmt.Errorf("host %d: frame %d has crossed %v, its link %v", h, k, r.prop, s.hosts[h].fwd)
+			}
+		}
+	}
+	return nil
+}
+
+// checkProps checks that every data frame's record at port pi, in its
+// link, exits and class queues, has crossed the propagation its flow's hop
+// (limiter.propTo), or its lane (propLanes), says.
+func checkProps(s *Packet, pi int32, p *port) error {
+	rings := []struct {
+		name string
+		r    *ring[frame]
+		lane func() *propLane
+		exit bool
+	}{
+		{"link", &p.link, func() *propLane { return &s.lanes.link[pi] }, false},
+		{"exits", &p.exits, func() *propLane { return &s.lanes.exits[pi] }, true},
+	}
+	if p.cls != nil {
+		for c := range p.cls.q {
+			q := &p.cls.q[c]
+			rings = append(rings, struct {
+				name string
+				r    *ring[frame]
+				lane func() *propLane
+				exit bool
+			}{fmt.Sprintf("class %d onward", c), &q.onward, func() *propLane { return &s.lanes.onward[pi][c] }, false},
+				struct {
+					name string
+					r    *ring[frame]
+					lane func() *propLane
+					exit bool
+				}{fmt.Sprintf("class %d exits", c), &q.exits, func() *propLane { return &s.lanes.waiting[pi][c] }, true})
+		}
+	}
+	for _, rg := range rings {
+		for k := range rg.r.n {
+			r := rg.r.at(k)
+			if r.flags&frameCtl != 0 {
+				continue // a control frame's loop is its message's
+			}
+			l := s.lims[r.lim]
+			var want algos.Time
+			switch {
+			case s.lanes != nil:
+				want = *rg.lane().slot(rg.r, r)
+			case rg.exit:
+				want = l.propTo[l.hops]
+			default:
+				want = l.propTo[r.hop]
+			}
+			if r.prop != want {
+				return fmt.Errorf("%s record %d of %d (lim %d, hop %d) has crossed %v, derived %v", rg.name, k, rg.r.n, r.lim, r.hop, r.prop, want)
+			}
 		}
 	}
 	return nil
@@ -286,6 +352,9 @@ func stepChecked(t *testing.T, name string, sim *Packet, step algos.Time, seen m
 
 // seenStates counts the states of port p that the records' writers reach.
 func seenStates(s *Packet, p *port, seen map[string]int) {
+	if s.lanes != nil && p.link.n+p.exits.n > 0 {
+		seen["propagation lanes"]++
+	}
 	if p.queue.n == 0 {
 		return
 	}
@@ -364,6 +433,29 @@ func entryWriterCases(t *testing.T) map[string]Config {
 	sprayed.SwitchJitter = 300
 	sprayed.Duration = 4 * algos.Millisecond
 
+	// Sprayed over links of delays drawn per link: each record's
+	// propagation is its own (propLanes). With receivers (DCQCN's NP),
+	// then with classes and PFC per class (direct frames demoted, class
+	// frames started), then ACKs at the receivers (DCTCP).
+	uneven := dcqcnFabric(t, append(Permutation(16, 1), Flow{From: 5, To: 0}, Flow{From: 9, To: 0}, Flow{From: 12, To: 0}))
+	uneven.Fabric.Topology = unevenFatTree(t, 4)
+	uneven.Fabric.Routing = Spray
+	uneven.SwitchJitter = 300
+	uneven.Duration = 4 * algos.Millisecond
+
+	unevenClasses := dcqcnFabric(t, append(Permutation(16, 1), Flow{From: 4, To: 0, Class: 1}, Flow{From: 6, To: 0, Class: 1}, Flow{From: 9, To: 0}))
+	unevenClasses.Fabric.Topology = unevenFatTree(t, 4)
+	unevenClasses.Fabric.Routing = Spray
+	realClocks(&unevenClasses)
+	unevenClasses.Classes = &Classes{N: 2, Weights: []int{1, 1}}
+	unevenClasses.PFC = &PFC{Xoff: -1, Xon: -1, Ingress: true, Dynamic: true, Alpha: 0.125, Lossless: 1 << 1}
+	unevenClasses.Shared = &SharedBuffer{Reserve: 1500, Alpha: 1}
+	unevenClasses.Duration = 4 * algos.Millisecond
+
+	unevenACKs := fatTreeACKConfig(t, 1*algos.Millisecond, "dctcp", false)
+	unevenACKs.Fabric.Topology = unevenFatTree(t, 8)
+	unevenACKs.Fabric.Routing = Spray
+
 	classesPFC := twoClasses(t, Classes{N: 2, Strict: 1, Weights: []int{1, 1}}, 10e9, 10e9)
 	classesPFC.PFC = &PFC{Xoff: -1, Xon: -1, Ingress: true}
 	classesPFC.Sources = append(classesPFC.Sources, classesPFC.Sources[1])
@@ -384,6 +476,9 @@ func entryWriterCases(t *testing.T) map[string]Config {
 		"shared classes":           classesSwitchConfig(t, 2*algos.Millisecond),
 		"control frames and PFC":   control,
 		"sprayed with jitter":      sprayed,
+		"sprayed, uneven delays":   uneven,
+		"uneven, classes and PFC":  unevenClasses,
+		"uneven, ACKs":             unevenACKs,
 		"strict classes with PFC":  classesPFC,
 		"sized short flows":        sized,
 		"PFC deadlock ring":        ring,
@@ -422,7 +517,7 @@ func TestRecordsMirrorTheQueues(t *testing.T) {
 	}
 	for _, state := range []string{"queued", "held with frames", "held, front waiting", "control frame in service",
 		"records to receivers", "mixed queue", "ingress links", "direct frames", "class frames waiting",
-		"class held with frames", "control frames waiting"} {
+		"class held with frames", "control frames waiting", "propagation lanes"} {
 		if seen[state] == 0 {
 			t.Errorf("no check met %s", state)
 		}
@@ -446,7 +541,8 @@ func TestCheckRecordsBites(t *testing.T) {
 		"a record of another flow": func(p *port) {
 			p.link.at(p.link.n - 1).lim ^= 1
 		},
-		"the head's cache": func(p *port) { p.headBytes++ },
+		"the head's cache":       func(p *port) { p.headBytes++ },
+		"a record's propagation": func(p *port) { p.link.at(p.link.n-1).prop++ },
 		"a record too many": func(p *port) {
 			p.onward++
 			*p.link.pushSlot() = *p.link.at(p.link.n - 1)
@@ -471,4 +567,18 @@ func TestCheckRecordsBites(t *testing.T) {
 			t.Logf("%s: %v", name, err)
 		}
 	}
+}
+
+// unevenFatTree is a k-ary fat-tree whose links' delays are drawn, 1 to
+// 4 us: its equal-cost paths cross different propagation.
+func unevenFatTree(t testing.TB, k int) *topo.Topology {
+	rng := rand.New(rand.NewPCG(7, 1))
+	ft, err := topo.FatTree(k, 10e9, 150e3, func(topo.Link) algos.Time { return algos.Time(1+rng.IntN(4)) * us })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ft.Routes().EvenDelays() {
+		t.Fatal("the drawn delays are even")
+	}
+	return ft
 }

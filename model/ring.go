@@ -54,13 +54,16 @@ func (r *ring[T]) drop() {
 
 func (r *ring[T]) clear() { r.head, r.n = 0, 0 }
 
+// grow doubles the buffer. Every element keeps its index modulo the old
+// size (the head stays), so that a lane beside the ring, indexed as its
+// buffer is, follows it by doubling too (propLane).
 func (r *ring[T]) grow() {
 	size := max(ringMin, 2*len(r.buf))
 	buf := make([]T, size)
 	for i := 0; i < r.n; i++ {
-		buf[i] = r.buf[(r.head+i)&(len(r.buf)-1)]
+		buf[(r.head+i)&(size-1)] = r.buf[(r.head+i)&(len(r.buf)-1)]
 	}
-	r.buf, r.head = buf, 0
+	r.buf = buf
 }
 
 // popBack removes the newest element.
