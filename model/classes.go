@@ -505,7 +505,6 @@ func (s *Packet) enterClassExit(p *port, pi int32, f *frame, l *limiter, in int3
 		}
 		r = to.pushSlot()
 		*r = *f
-		r.prop += p.exitDelay
 		if s.lanes != nil {
 			s.lanes.classLane(pi, true, inPort, class).keepProp(to, r, s.propOf(l, f, in)+p.exitDelay)
 		}

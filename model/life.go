@@ -166,11 +166,8 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
 		s.sendFeedback(f, in, s.fb, evFeedback)
 	}
 	if !last {
-		r := p.link.pushSlot()
+		r := pushFrame(&p.link)
 		p.onwardRecord(r, f, l, pi)
-		if s.lanes != nil {
-			s.lanes.link[pi].keepProp(&p.link, r, s.propOf(l, f, in)+p.delay)
-		}
 		p.onward++
 		// Until it departs, arrive holds its forwarding jitter (clock.go),
 		// drawn as it is queued behind a port that serves (else as the
@@ -193,6 +190,9 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
 		} else {
 			r.arrive = 0
 		}
+		if s.lanes != nil { // after the hot calls above: the profile (default.pgo) knows them by their lines
+			s.lanes.link[pi].keepProp(&p.link, r, s.propOf(l, f, in)+p.delay)
+		}
 		if p.unwatched() {
 			s.syncService(pi)
 		}
@@ -201,7 +201,6 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
 	if s.receivers { // the notification point will see it at its receiver
 		r := p.exits.pushSlot()
 		*r = *f
-		r.prop += p.exitDelay
 		if s.lanes != nil {
 			s.lanes.exits[pi].keepProp(&p.exits, r, s.propOf(l, f, in)+p.exitDelay)
 		}
@@ -329,9 +328,6 @@ func (s *Packet) enterClasses(p *port, pi int32, f *frame, l *limiter, in int32)
 	r := &to.buf[(to.head+to.n)&(len(to.buf)-1)]
 	to.n++
 	p.onwardRecord(r, f, l, pi)
-	if s.lanes != nil {
-		s.lanes.classLane(pi, false, inPort, class).keepProp(to, r, s.propOf(l, f, in)+p.delay)
-	}
 	r.arrive = 0
 	if inPort {
 		p.onward++
@@ -352,6 +348,9 @@ func (s *Packet) enterClasses(p *port, pi int32, f *frame, l *limiter, in int32)
 	}
 	if p.classesUnwatched() {
 		s.syncService(pi)
+	}
+	if s.lanes != nil { // last: the profile (default.pgo) knows the hot calls above by their lines
+		s.lanes.classLane(pi, false, inPort, class).keepProp(to, r, s.propOf(l, f, in)+p.delay)
 	}
 }
 
@@ -708,16 +707,16 @@ func (s *Packet) syncService(pi int32) {
 func mixPath(h uint32, pi int32) uint32 { return (h ^ uint32(pi)) * 0x9e3779b1 }
 
 // onwardRecord fills r, frame f's record as it goes on from port pi: its
-// next hop, the propagation so far, and the port it leaves by next (its
-// route's, or a spraying hash of the ports it crossed).
+// next hop and the port it leaves by next (its route's, or a spraying hash
+// of the ports it crossed).
 func (p *port) onwardRecord(r, f *frame, l *limiter, pi int32) {
 	// The new fields are worked out from f and stored over the copy, not
 	// read back from it: a narrow read of a wide store just made waits.
-	hop, prop := f.hop+1, f.prop+p.delay
+	hop := f.hop + 1
 	route := mixPath(f.route, pi)
 	if l.route != nil {
 		route = uint32(l.route[hop])
 	}
 	*r = *f
-	r.hop, r.prop, r.route = hop, prop, route
+	r.hop, r.route = hop, route
 }

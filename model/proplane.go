@@ -99,7 +99,10 @@ func (ln *propLane) slot(r *ring[frame], f *frame) *algos.Time {
 	return &(*ln)[i]
 }
 
-// keepProp sets the propagation of rec, just pushed onto r, to prop.
+// keepProp sets the propagation of rec, just pushed onto r, to prop. It
+// is called where the hot paths push records, and kept out of them.
+//
+//go:noinline
 func (ln *propLane) keepProp(r *ring[frame], rec *frame, prop algos.Time) {
 	*ln.slot(r, rec) = prop
 }

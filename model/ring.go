@@ -79,3 +79,21 @@ func (r *ring[T]) removeAt(k int) {
 	}
 	r.pop()
 }
+
+// pushFrame is r.pushSlot for the rings of frame records a hop pushes onto
+// (a host's link, a port's), written for them so that it is inlined there
+// whatever the profile says: the profile (default.pgo) knows the generic
+// push by its type, the record's as it was. It doubles the buffer by
+// appending it to itself, which leaves every element at its index modulo
+// the old size, as grow does, without a call.
+func pushFrame(r *ring[frame]) *frame {
+	n := r.n
+	if n == len(r.buf) {
+		r.buf = append(r.buf, r.buf...) // a ring's buffer has no room beyond its length (startRings)
+		if n == 0 {
+			r.buf = make([]frame, ringMin)
+		}
+	}
+	r.n = n + 1
+	return &r.buf[(r.head+n)&(len(r.buf)-1)]
+}

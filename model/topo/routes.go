@@ -40,9 +40,6 @@ type Routes struct {
 
 	feedersOnce sync.Once
 	feeders     [][]int32
-
-	evenOnce sync.Once
-	even     bool
 }
 
 // ErrDisconnected is the error of a flow between hosts that no path joins.
@@ -384,13 +381,9 @@ func (r *Routes) Farthest() algos.Time {
 // sprayed on. It holds where every link between switches has one delay; else
 // it is checked toward every group, from the switches its hosts' frames
 // start at and those they may reach: all of a switch's next hops must lead
-// to the group with the same delay.
+// to the group with the same delay. Worked out at each call (a run's
+// start, its estimate), it leaves the shared routes as built.
 func (r *Routes) EvenDelays() bool {
-	r.evenOnce.Do(func() { r.even = r.computeEvenDelays() })
-	return r.even
-}
-
-func (r *Routes) computeEvenDelays() bool {
 	t := r.t
 	one, same := algos.Time(-1), true
 	for _, p := range t.Ports {
