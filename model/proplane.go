@@ -60,8 +60,11 @@ func (s *Packet) propOf(l *limiter, f *frame, in int32) algos.Time {
 // depends on their paths, each frame record's propagation so far: a lane
 // beside each ring of records (a port's link and exits, a class queue's
 // onward and exits), indexed as the ring's buffer is. A lane is written
-// where a record is pushed (keepProp) and read where its propagation is
-// (laneProp); only the fronts' are read, as frames arrive.
+// where a record is pushed or moved from ring to ring (keepProp: enter,
+// enterClasses, enterClassExit, startNext, demote) and read where its
+// propagation is (laneProp), by the record's address in its ring. Code
+// that moves records to another ring must move their entries too; code
+// that only pushes, drops or grows a ring need not (ring.grow).
 type propLanes struct {
 	link, exits     []propLane   // per port
 	onward, waiting [][]propLane // per port with classes, per class: its waiting frames' onward and exit records
