@@ -33,6 +33,8 @@ import (
 //   - The record of the frame in service has its arrival set from its
 //     departure; the records queued behind it hold only their forwarding
 //     jitter, or nothing while they wait for the scheduler.
+//   - Where the records' propagation is kept in lanes and the flows know
+//     theirs too, each record's lane entry is its flow's hop's (checkProps).
 func checkRecords(s *Packet) error {
 	for j, p := range s.ports {
 		if err := checkPort(s, p); err != nil {
