@@ -44,8 +44,8 @@ func (s *Packet) startRings(n *network) {
 // rings' first slots, what every hop reads at random, at least half what
 // the cores' second-level TLB covers in 4 KB pages (2,048 entries on the
 // build machine, 8 MB), for the flows, hosts, histograms and agenda add
-// about as much. A k = 16 fat-tree's do (4.4 MB), k = 8's do not (0.55
-// MB), nor, since the rings start with four slots, k = 14's (3.0 MB).
+// about as much. A k = 16 fat-tree's do (4.3 MB), k = 8's do not (0.53
+// MB), nor, since the rings start with four slots, k = 14's (2.9 MB).
 func hugeHeapPays(n int) bool {
 	const tlbReach = 8 << 20
 	perPort := unsafe.Sizeof(port{}) + ringMin*(unsafe.Sizeof(frame{})+unsafe.Sizeof(queued{}))
