@@ -112,6 +112,11 @@ var variants = map[string][]string{
 		`transport.recovery="go_back_n"`},
 	"dumbbell-selective":   {"family-dumbbell", `transport.recovery="selective"`},
 	"leaf-spine-selective": {"qcn-incast-leaf-spine", `transport.recovery="selective"`, "network.control_frames=[]"},
+	// Links of delays drawn per link: sprayed frames cross the propagation
+	// of their own paths (the engine's propagation lanes), which their
+	// feedback, CNPs and ACKs close the loop over.
+	"fat-tree-uneven-delays": {"ecmp-collisions-fat-tree", `network.hop_delay="uniform(1us, 4us)"`,
+		`algorithms=["qcn", "dcqcn", "dctcp"]`, `sweep.network.routing=["spray"]`, "sweep.network.k=[4]"},
 }
 
 func TestVariantsMatchGoldens(t *testing.T) {

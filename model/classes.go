@@ -306,6 +306,9 @@ func (s *Packet) startNext(p *port, pi int32, done algos.Time) {
 	case flags&queuedExit == 0:
 		r := p.link.pushSlot()
 		*r = *q.onward.front()
+		if s.lanes != nil && c != ctlClass {
+			s.lanes.link[pi].keepProp(&p.link, r, *s.lanes.onward[pi][c].slot(&q.onward, q.onward.front()))
+		}
 		q.onward.drop()
 		cs.waitOnward--
 		p.onward++
@@ -319,6 +322,9 @@ func (s *Packet) startNext(p *port, pi int32, done algos.Time) {
 	default:
 		r := p.exits.pushSlot()
 		*r = *q.exits.front()
+		if s.lanes != nil {
+			s.lanes.exits[pi].keepProp(&p.exits, r, *s.lanes.waiting[pi][c].slot(&q.exits, q.exits.front()))
+		}
 		q.exits.drop()
 		cs.waitExits--
 		p.exiting++
@@ -518,17 +524,19 @@ func (p *port) departClass(class uint8, bytes int) *classQueue {
 // at the tail of the port's exits if it started or waits in the port's
 // queue (a direct frame), else in its class's queue until it starts
 // (startNext). The records of frames that go on are enterClasses' own.
-func (s *Packet) enterClassExit(p *port, pi int32, f *frame, class uint8, done algos.Time) {
-	var r *frame
-	if done != pendingDone || p.queued > 1 {
+func (s *Packet) enterClassExit(p *port, pi int32, f *frame, l *limiter, in int32, class uint8, done algos.Time) {
+	to, inPort := &p.exits, done != pendingDone || p.queued > 1
+	if inPort {
 		p.exiting++
-		r = p.exits.pushSlot()
 	} else {
 		p.cls.waitExits++
-		r = p.cls.q[class].exits.pushSlot()
+		to = &p.cls.q[class].exits
 	}
+	r := to.pushSlot()
 	*r = *f
-	r.prop += p.exitDelay
+	if s.lanes != nil {
+		s.lanes.classLane(pi, true, inPort, class).keepProp(to, r, s.propOf(l, f, in)+p.exitDelay)
+	}
 	if done != pendingDone {
 		r.arrive = done + p.exitDelay
 		if s.receivers && p.exits.len() == 1 {

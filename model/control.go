@@ -67,8 +67,9 @@ func (s *Packet) backRoute(f flowSpec) []int32 {
 }
 
 // sendControl sends fb back to limiter l as a control frame from where
-// frame f is: it enters its first port once generated (injectControl).
-func (s *Packet) sendControl(f *frame, l *limiter, fb algos.Feedback, kind eventKind) {
+// frame f is, having crossed prop: it enters its first port once
+// generated (injectControl).
+func (s *Packet) sendControl(f *frame, l *limiter, fb algos.Feedback, kind eventKind, prop algos.Time) {
 	first := len(l.back) - 1 - int(f.hop)
 	lat := s.cfg.FeedbackLatency.Lo
 	if s.fbPaths != nil {
@@ -80,7 +81,7 @@ func (s *Packet) sendControl(f *frame, l *limiter, fb algos.Feedback, kind event
 		r := &s.hosts[l.dst]
 		at += r.fwd + algos.TransmitTime(ControlBytes, r.capacity)
 	}
-	msg := s.messages.add(message{fb: fb, epoch: l.epoch, back: l.back, first: int32(first), prop: f.prop, born: s.now, kind: kind})
+	msg := s.messages.add(message{fb: fb, epoch: l.epoch, back: l.back, first: int32(first), prop: prop, born: s.now, kind: kind})
 	s.agenda.schedule(event{kind: evControlFrame, at: at, limiter: f.lim, msg: msg})
 }
 

@@ -75,6 +75,7 @@ type Packet struct {
 	cpidShift uint8
 	ctlFrame  frame          // the control frame being generated (control.go)
 	fbPaths   []feedbackPath // per limiter, nil unless the feedback latency varies
+	lanes     *propLanes     // each frame record's propagation, where sprayed paths' differ (proplane.go)
 	loops     []loopStats    // per limiter
 
 	nextSample algos.Time
@@ -165,6 +166,9 @@ func NewPacket(cfg Config) (*Packet, error) {
 			arrivalAt: algos.Never, name: t.Nodes[node].Name, clock: 1})
 	}
 	s.startClocks()
+	if n.spray && !n.routes.EvenDelays() {
+		s.startLanes()
+	}
 	for _, f := range n.flows {
 		s.addLimiter(f, &netw)
 	}
@@ -236,6 +240,9 @@ func (s *Packet) addLimiter(f flowSpec, netw *algos.Network) *limiter {
 	}
 	s.made++
 	l.id = i
+	if s.lanes == nil {
+		l.propTo = s.propTo(f)
+	}
 	if cfg.transportOn() {
 		l.tp = s.newTransport(l, f, netw, stream, l.rp)
 		l.rp = l.tp

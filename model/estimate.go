@@ -252,12 +252,16 @@ func memoryLayout(cfg *Config, bounds, cpBytes float64) Layout {
 	l := Layout{FlightBytes: ringCopies * float64(unsafe.Sizeof(frame{}))}
 	l.PortBytes = float64(unsafe.Sizeof(port{})) + cpBytes +
 		bounds*float64(unsafe.Sizeof(portMark{})+unsafe.Sizeof(BottleneckSummary{})+64)
-	b := float64(unsafe.Sizeof(frame{}) + 1)
+	record := float64(unsafe.Sizeof(frame{}))
+	if f := cfg.Fabric; f != nil && f.Routing == Spray && f.Topology != nil && !f.Topology.Routes().EvenDelays() {
+		record += 8 // its propagation, in a lane beside its ring (propLanes)
+	}
+	b := record + 1 // and its byte in the queue's order, where the port keeps it
 	if cfg.PFC != nil {
-		b += 4 + float64(unsafe.Sizeof(frame{}))
+		b += 4 + record
 	}
 	if cfg.Scheme.NewNP != nil {
-		b += float64(unsafe.Sizeof(frame{}))
+		b += record
 	}
 	hist := 8 * (bounds + 2)
 	if k := cfg.classCount(); k > 1 {
@@ -366,9 +370,10 @@ func shortFlowsAlive(s *ShortFlows, dur float64, hosts int, nic, frameBytes floa
 	return math.Min(started, rho/(1-rho)+1)
 }
 
-// limiterBytes is a rate limiter's memory with its reaction point and route.
+// limiterBytes is a rate limiter's memory with its reaction point, route
+// and propagation to each hop (propTo).
 func limiterBytes(hops int, rpBytes, npBytes float64, cfg *Config) float64 {
-	b := float64(unsafe.Sizeof(limiter{})) + rpBytes + 4*float64(hops) + float64(unsafe.Sizeof(loopStats{})) + 16
+	b := float64(unsafe.Sizeof(limiter{})) + rpBytes + 4*float64(hops) + 8*float64(hops+1) + float64(unsafe.Sizeof(loopStats{})) + 16
 	if cfg.Scheme.NewNP != nil {
 		b += npBytes
 	}

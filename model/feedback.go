@@ -63,19 +63,23 @@ func (l *loopStats) boundary() {
 // and then share one reverse path, and frames on a link stay in order (the
 // physical answer). A message whose draw would overtake the one before
 // waits behind it, so no loop is longer than the longest latency allows.
-func (s *Packet) sendFeedback(f *frame, fb algos.Feedback, kind eventKind) {
+//
+// in is the link f came in by (enter), atReceiver at its receiver: where
+// its propagation so far is found (propOf).
+func (s *Packet) sendFeedback(f *frame, in int32, fb algos.Feedback, kind eventKind) {
 	l := s.lims[f.lim]
 	if l.rp == nil {
 		// The frame was its flow's last and its loss or delivery ended the
 		// flow (freeLimiter): nothing is left to tell.
 		return
 	}
+	prop := s.propOf(l, f, in)
 	if l.back != nil {
-		s.sendControl(f, l, fb, kind)
+		s.sendControl(f, l, fb, kind, prop)
 		return
 	}
 	h := &s.hosts[l.host]
-	back := f.prop - h.fwd + h.bwd // links between switches have one delay both ways
+	back := prop - h.fwd + h.bwd // links between switches have one delay both ways
 	// A CNP due at the end of its window leaves the receiver then.
 	at := s.now + fb.Hold + back + s.cfg.FeedbackLatency.Lo
 	if s.fbPaths != nil {
@@ -88,7 +92,7 @@ func (s *Packet) sendFeedback(f *frame, fb algos.Feedback, kind eventKind) {
 		fp.last[from] = at
 	}
 	// The loop: forward propagation to here, then back.
-	s.loops[f.lim].observe(f.prop + at - s.now - fb.Hold)
+	s.loops[f.lim].observe(prop + at - s.now - fb.Hold)
 	msg := s.messages.add(message{fb: fb, epoch: l.epoch})
 	s.agenda.schedule(event{kind: kind, at: at, limiter: f.lim, msg: msg})
 }

@@ -5,15 +5,14 @@ import "qcnlab/algos"
 // frame is a data frame in flight on a link: a host's, a port's on to the
 // next switch, or one on its way to its receiver. Links keep their frames in
 // FIFOs (ring), in the order they arrive. One is pushed and popped per hop,
-// so it is kept to 40 bytes.
+// so it is kept to 32 bytes, two to a cache line and none across one
+// (TestFrameLayout): what is its flow's and its hop's is not in it, as the
+// propagation it has crossed (propOf).
 type frame struct {
 	arrive algos.Time // when its last bit reaches the link's far end
 	sent   algos.Time // when it left its rate limiter (the CM-Tag timestamp)
-	// prop is the propagation it has crossed, from its host's link on: the
-	// forward half of the loop its feedback closes (feedback.go).
-	prop algos.Time
-	lim  int32 // its flow's rate limiter
-	cpid int32 // the CPID of its CM-Tag
+	lim    int32      // its flow's rate limiter
+	cpid   int32      // the CPID of its CM-Tag
 	// route is where it is on its way: on a fixed route (ECMP, a chain),
 	// the port it enters next, read as it arrives without its limiter's
 	// route; sprayed, a hash of the ports it crossed, its path (path_count).

@@ -178,8 +178,8 @@ func (s *Packet) release(h *host, l *limiter, e algos.Time) {
 	}
 	// Field by field: a composite literal would be built on the stack and
 	// copied, and the copy stalls on the stores it reads (store forwarding).
-	f := h.inflight.pushSlot()
-	f.arrive, f.sent, f.prop = e+l.nextSerial+h.fwd, e, h.fwd
+	f := pushFrame(&h.inflight)
+	f.arrive, f.sent = e+l.nextSerial+h.fwd, e
 	if s.jitter.max != 0 { // never before the frame ahead: written out, so the profile inlines the draw
 		f.arrive += s.jitter.draw()
 		if n := h.inflight.len(); n > 1 {

@@ -153,7 +153,7 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
 		p.feedbacks++
 	}
 	if done == algos.Never {
-		s.enterDropped(p, pi, f, l, send)
+		s.enterDropped(p, pi, f, l, in, send)
 		return
 	}
 	if p.odd&portOddPFC != 0 && p.bytes > p.xoff && !p.pfc.pausing {
@@ -163,10 +163,10 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
 		s.ingressArrive(pi, in, int(f.bytes), &p.inq)
 	}
 	if send {
-		s.sendFeedback(f, s.fb, evFeedback)
+		s.sendFeedback(f, in, s.fb, evFeedback)
 	}
 	if !last {
-		r := p.link.pushSlot()
+		r := pushFrame(&p.link)
 		p.onwardRecord(r, f, l, pi)
 		p.onward++
 		// Until it departs, arrive holds its forwarding jitter (clock.go),
@@ -190,6 +190,9 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
 		} else {
 			r.arrive = 0
 		}
+		if s.lanes != nil { // after the hot calls above: the profile (default.pgo) knows them by their lines
+			s.lanes.link[pi].keepProp(&p.link, r, s.propOf(l, f, in)+p.delay)
+		}
 		if p.unwatched() {
 			s.syncService(pi)
 		}
@@ -205,7 +208,9 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
 	r := &x.buf[(x.head+x.n)&(len(x.buf)-1)]
 	x.n++
 	*r = *f
-	r.prop += p.exitDelay
+	if s.lanes != nil {
+		s.lanes.exits[pi].keepProp(&p.exits, r, s.propOf(l, f, in)+p.exitDelay)
+	}
 	r.arrive = done + p.exitDelay // meaningless until it starts
 	p.exiting++
 	if s.receivers { // the notification point will see it at its receiver
@@ -265,7 +270,7 @@ func (s *Packet) enterClasses(p *port, pi int32, f *frame, l *limiter, in int32)
 			p.join(flags)
 		default:
 			if p.queued > 1 { // a frame of another class: the scheduler chooses again
-				p.demote(s.ingress != nil)
+				s.demote(p, pi)
 			}
 			q.wait.room()
 			e, n := &q.wait.buf[(q.wait.head+q.wait.n)&(len(q.wait.buf)-1)], q.wait.n+1
@@ -291,7 +296,7 @@ func (s *Packet) enterClasses(p *port, pi int32, f *frame, l *limiter, in int32)
 		p.feedbacks++
 	}
 	if done == algos.Never {
-		s.enterDropped(p, pi, f, l, send)
+		s.enterDropped(p, pi, f, l, in, send)
 		return
 	}
 	p.level.reach(float64(p.bytes))
@@ -308,10 +313,10 @@ func (s *Packet) enterClasses(p *port, pi int32, f *frame, l *limiter, in int32)
 		s.ingressArrive(pi, in*s.classes+int32(class), int(f.bytes), inq)
 	}
 	if send {
-		s.sendFeedback(f, s.fb, evFeedback)
+		s.sendFeedback(f, in, s.fb, evFeedback)
 	}
 	if last {
-		s.enterClassExit(p, pi, f, class, done)
+		s.enterClassExit(p, pi, f, l, in, class, done)
 		return
 	}
 	// A frame that goes on, its record written out here as in enter: at
@@ -352,19 +357,22 @@ func (s *Packet) enterClasses(p *port, pi int32, f *frame, l *limiter, in int32)
 	if p.classesUnwatched() {
 		s.syncService(pi)
 	}
+	if s.lanes != nil { // last: the profile (default.pgo) knows the hot calls above by their lines
+		s.lanes.classLane(pi, false, inPort, class).keepProp(to, r, s.propOf(l, f, in)+p.delay)
+	}
 }
 
 // enterDropped is what follows a frame's drop at port p (index pi): its
 // loss is counted, the port may start pausing, and the feedback its
 // congestion point filled (send) goes back, in the order a queued frame
 // has them.
-func (s *Packet) enterDropped(p *port, pi int32, f *frame, l *limiter, send bool) {
+func (s *Packet) enterDropped(p *port, pi int32, f *frame, l *limiter, in int32, send bool) {
 	s.frameLost(l, f)
 	if p.odd&portOddPFC != 0 && p.bytes > p.xoff && !p.pfc.pausing {
 		s.startPausing(pi)
 	}
 	if send {
-		s.sendFeedback(f, s.fb, evFeedback)
+		s.sendFeedback(f, in, s.fb, evFeedback)
 	}
 }
 
@@ -578,7 +586,7 @@ func (s *Packet) receiveFrame(pi int32) {
 	}
 	s.setFrame(f)
 	if l.np.Receive(s.now, &s.frame, &s.fb) {
-		s.sendFeedback(f, s.fb, evNotification)
+		s.sendFeedback(f, atReceiver, s.fb, evNotification)
 	}
 }
 
@@ -709,16 +717,16 @@ func (s *Packet) syncService(pi int32) {
 func mixPath(h uint32, pi int32) uint32 { return (h ^ uint32(pi)) * 0x9e3779b1 }
 
 // onwardRecord fills r, frame f's record as it goes on from port pi: its
-// next hop, the propagation so far, and the port it leaves by next (its
-// route's, or a spraying hash of the ports it crossed).
+// next hop and the port it leaves by next (its route's, or a spraying hash
+// of the ports it crossed).
 func (p *port) onwardRecord(r, f *frame, l *limiter, pi int32) {
 	// The new fields are worked out from f and stored over the copy, not
 	// read back from it: a narrow read of a wide store just made waits.
-	hop, prop := f.hop+1, f.prop+p.delay
+	hop := f.hop + 1
 	route := mixPath(f.route, pi)
 	if l.route != nil {
 		route = uint32(l.route[hop])
 	}
 	*r = *f
-	r.hop, r.prop, r.route = hop, prop, route
+	r.hop, r.route = hop, route
 }

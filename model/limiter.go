@@ -68,6 +68,12 @@ type limiter struct {
 	epoch     uint32 // bumped when a fabric's ended flow's limiter is reused: messages to the old flow are dropped
 	feedbacks int64  // feedback frames received
 	cnps      int64  // notifications (CNPs) received
+	// propTo is the propagation its frames have crossed as they reach
+	// each hop's port, from their host's link on, and, last, their
+	// receiver: the forward half of the loop their feedback, CNPs and ACKs
+	// close (propOf). Nil where sprayed frames' depends on their path
+	// (propLanes).
+	propTo []algos.Time
 }
 
 // Reasons a limiter holds its frames.

@@ -104,7 +104,7 @@ func (s *Packet) pauseClass(k int32, c uint8, on bool) {
 			s.armDeadlockCheck(k)
 		}
 		if c == cs.direct { // its frames wait in the port's queue: back to the class's
-			p.demote(s.ingress != nil)
+			s.demote(p, k)
 		}
 		cs.held |= 1 << c
 		st.pausedBy++

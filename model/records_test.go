@@ -1,10 +1,14 @@
 package model
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"testing"
 
 	"qcnlab/algos"
+	"qcnlab/model/topo"
 )
 
 // The invariants of a port's frame records that the hot paths rely on and
@@ -33,10 +37,57 @@ import (
 //   - The record of the frame in service has its arrival set from its
 //     departure; the records queued behind it hold only their forwarding
 //     jitter, or nothing while they wait for the scheduler.
+//   - Where the records' propagation is kept in lanes and the flows know
+//     theirs too, each record's lane entry is its flow's hop's (checkProps).
 func checkRecords(s *Packet) error {
 	for j, p := range s.ports {
 		if err := checkPort(s, p); err != nil {
 			return fmt.Errorf("port %d (%s) at %v: %w", j, p.name, s.now, err)
+		}
+		if err := checkProps(s, int32(j), p); err != nil {
+			return fmt.Errorf("port %d (%s) at %v: %w", j, p.name, s.now, err)
+		}
+	}
+	return nil
+}
+
+// checkProps checks, in a run with propagation lanes whose flows know
+// their propagation to each hop too (the lanes forced on a run whose
+// sprayed paths cross the same: TestLanesAreTheDerivedPropagation), that
+// every data frame's record at port pi, in its link, exits and class
+// queues, has the propagation in its lane that its flow's hop says.
+func checkProps(s *Packet, pi int32, p *port) error {
+	if s.lanes == nil {
+		return nil
+	}
+	type laned struct {
+		name string
+		r    *ring[frame]
+		lane *propLane
+		exit bool
+	}
+	rings := []laned{{"link", &p.link, &s.lanes.link[pi], false}, {"exits", &p.exits, &s.lanes.exits[pi], true}}
+	if p.cls != nil {
+		for c := range p.cls.q {
+			q := &p.cls.q[c]
+			rings = append(rings, laned{fmt.Sprintf("class %d onward", c), &q.onward, &s.lanes.onward[pi][c], false},
+				laned{fmt.Sprintf("class %d exits", c), &q.exits, &s.lanes.waiting[pi][c], true})
+		}
+	}
+	for _, rg := range rings {
+		for k := range rg.r.n {
+			r := rg.r.at(k)
+			l := s.lims[r.lim]
+			if r.flags&frameCtl != 0 || l.propTo == nil {
+				continue // a control frame's loop is its message's; a flow made with the lanes knows no other
+			}
+			want := l.propTo[r.hop]
+			if rg.exit {
+				want = l.propTo[l.hops]
+			}
+			if got := *rg.lane.slot(rg.r, r); got != want {
+				return fmt.Errorf("%s record %d of %d (lim %d, hop %d) has crossed %v in its lane, %v by its flow", rg.name, k, rg.r.n, r.lim, r.hop, got, want)
+			}
 		}
 	}
 	return nil
@@ -344,6 +395,9 @@ func stepChecked(t *testing.T, name string, sim *Packet, step algos.Time, seen m
 
 // seenStates counts the states of port p that the records' writers reach.
 func seenStates(s *Packet, p *port, seen map[string]int) {
+	if s.lanes != nil && p.link.n+p.exits.n > 0 {
+		seen["propagation lanes"]++
+	}
 	if p.queued == 0 {
 		return
 	}
@@ -422,6 +476,29 @@ func entryWriterCases(t *testing.T) map[string]Config {
 	sprayed.SwitchJitter = 300
 	sprayed.Duration = 4 * algos.Millisecond
 
+	// Sprayed over links of delays drawn per link: each record's
+	// propagation is its own (propLanes). With receivers (DCQCN's NP),
+	// then with classes and PFC per class (direct frames demoted, class
+	// frames started), then ACKs at the receivers (DCTCP).
+	uneven := dcqcnFabric(t, append(Permutation(16, 1), Flow{From: 5, To: 0}, Flow{From: 9, To: 0}, Flow{From: 12, To: 0}))
+	uneven.Fabric.Topology = unevenFatTree(t, 4)
+	uneven.Fabric.Routing = Spray
+	uneven.SwitchJitter = 300
+	uneven.Duration = 4 * algos.Millisecond
+
+	unevenClasses := dcqcnFabric(t, append(Permutation(16, 1), Flow{From: 4, To: 0, Class: 1}, Flow{From: 6, To: 0, Class: 1}, Flow{From: 9, To: 0}))
+	unevenClasses.Fabric.Topology = unevenFatTree(t, 4)
+	unevenClasses.Fabric.Routing = Spray
+	realClocks(&unevenClasses)
+	unevenClasses.Classes = &Classes{N: 2, Weights: []int{1, 1}}
+	unevenClasses.PFC = &PFC{Xoff: -1, Xon: -1, Ingress: true, Dynamic: true, Alpha: 0.125, Lossless: 1 << 1}
+	unevenClasses.Shared = &SharedBuffer{Reserve: 1500, Alpha: 1}
+	unevenClasses.Duration = 4 * algos.Millisecond
+
+	unevenACKs := fatTreeACKConfig(t, 1*algos.Millisecond, "dctcp", false)
+	unevenACKs.Fabric.Topology = unevenFatTree(t, 8)
+	unevenACKs.Fabric.Routing = Spray
+
 	classesPFC := twoClasses(t, Classes{N: 2, Strict: 1, Weights: []int{1, 1}}, 10e9, 10e9)
 	classesPFC.PFC = &PFC{Xoff: -1, Xon: -1, Ingress: true}
 	classesPFC.Sources = append(classesPFC.Sources, classesPFC.Sources[1])
@@ -442,6 +519,9 @@ func entryWriterCases(t *testing.T) map[string]Config {
 		"shared classes":           classesSwitchConfig(t, 2*algos.Millisecond),
 		"control frames and PFC":   control,
 		"sprayed with jitter":      sprayed,
+		"sprayed, uneven delays":   uneven,
+		"uneven, classes and PFC":  unevenClasses,
+		"uneven, ACKs":             unevenACKs,
 		"strict classes with PFC":  classesPFC,
 		"sized short flows":        sized,
 		"PFC deadlock ring":        ring,
@@ -480,7 +560,7 @@ func TestRecordsMirrorTheQueues(t *testing.T) {
 	}
 	for _, state := range []string{"queued", "held with frames", "held, front waiting", "control frame in service",
 		"records to receivers", "mixed queue", "ingress links", "direct frames", "class frames waiting",
-		"class held with frames", "control frames waiting"} {
+		"class held with frames", "control frames waiting", "propagation lanes"} {
 		if seen[state] == 0 {
 			t.Errorf("no check met %s", state)
 		}
@@ -558,5 +638,97 @@ func TestCheckRecordsBitesTheHeadsClass(t *testing.T) {
 		t.Error("a front of the wrong class not seen")
 	} else {
 		t.Log(err)
+	}
+}
+
+// unevenFatTree is a k-ary fat-tree whose links' delays are drawn, 1 to
+// 4 us: its equal-cost paths cross different propagation.
+func unevenFatTree(t testing.TB, k int) *topo.Topology {
+	rng := rand.New(rand.NewPCG(7, 1))
+	ft, err := topo.FatTree(k, 10e9, 150e3, func(topo.Link) algos.Time { return algos.Time(1+rng.IntN(4)) * us })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ft.Routes().EvenDelays() {
+		t.Fatal("the drawn delays are even")
+	}
+	return ft
+}
+
+// The propagation lanes, forced on sprayed runs whose paths cross the same
+// propagation to each switch, hold at every step what the flows' hops
+// say, and give the runs' numbers bit for bit: with receivers (DCQCN's
+// NP), with classes and PFC per class (demoted and started class frames),
+// with ACKs at the receivers (DCTCP). A lane entry changed is seen.
+func TestLanesAreTheDerivedPropagation(t *testing.T) {
+	cases := entryWriterCases(t)
+	even := map[string]Config{
+		"receivers":            cases["sprayed, uneven delays"],
+		"classes and PFC":      cases["uneven, classes and PFC"],
+		"ACKs at the receiver": fatTreeACKConfig(t, 1*algos.Millisecond, "dctcp", false),
+	}
+	for name, cfg := range even {
+		cfg.Fabric.Routing = Spray
+		if name == "ACKs at the receiver" {
+			cfg.Fabric.Topology = fatTreeConfig(t, 1).Fabric.Topology
+		} else {
+			cfg.Fabric.Topology = fatTree4(t, 150e3)
+		}
+		plain, err := NewPacket(cfg)
+		if err != nil {
+			t.Fatal(name, err)
+		}
+		if plain.lanes != nil {
+			t.Fatalf("%s: lanes on a fabric of one delay", name)
+		}
+		plain.Run()
+		laned, err := NewPacket(cfg)
+		if err != nil {
+			t.Fatal(name, err)
+		}
+		laned.startLanes()
+		laned.Run()
+		// Checked apart: a run in steps need not have the numbers of one
+		// run whole (with real clocks, classes and PFC it does not).
+		checked, err := NewPacket(cfg)
+		if err != nil {
+			t.Fatal(name, err)
+		}
+		checked.startLanes()
+		stepChecked(t, name+" (lanes)", checked, 2*algos.Microsecond, map[string]int{})
+		a, errA := json.Marshal(plain.Summary())
+		b, errB := json.Marshal(laned.Summary())
+		if errA != nil || errB != nil {
+			t.Fatal(name, errA, errB)
+		}
+		if !bytes.Equal(a, b) {
+			t.Errorf("%s: the summary with lanes differs", name)
+		}
+		if laned.Frames() == 0 {
+			t.Errorf("%s: no frame left the network", name)
+		}
+	}
+
+	cfg := even["receivers"]
+	cfg.Fabric.Routing, cfg.Fabric.Topology = Spray, fatTree4(t, 150e3)
+	sim, err := NewPacket(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sim.startLanes()
+	sim.Advance(algos.Millisecond)
+	if err := checkRecords(sim); err != nil {
+		t.Fatalf("before: %v", err)
+	}
+	for pi, p := range sim.ports {
+		if p.link.n > 0 {
+			*sim.lanes.link[pi].slot(&p.link, p.link.at(p.link.n-1)) += 1
+			break
+		}
+	}
+	if err := checkRecords(sim); err == nil {
+		t.Error("a lane entry changed is not seen")
+	} else {
+		t.Logf("a lane entry changed: %v", err)
 	}
 }

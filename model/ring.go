@@ -64,13 +64,16 @@ func (r *ring[T]) drop() {
 
 func (r *ring[T]) clear() { r.head, r.n = 0, 0 }
 
+// grow doubles the buffer. Every element keeps its index modulo the old
+// size (the head stays), so that a lane beside the ring, indexed as its
+// buffer is, follows it by doubling too (propLane).
 func (r *ring[T]) grow() {
 	size := max(ringMin, 2*len(r.buf))
 	buf := make([]T, size)
 	for i := 0; i < r.n; i++ {
-		buf[i] = r.buf[(r.head+i)&(len(r.buf)-1)]
+		buf[(r.head+i)&(size-1)] = r.buf[(r.head+i)&(len(r.buf)-1)]
 	}
-	r.buf, r.head = buf, 0
+	r.buf = buf
 }
 
 // popBack removes the newest element.
@@ -85,4 +88,22 @@ func (r *ring[T]) removeAt(k int) {
 		*r.at(k) = *r.at(k - 1)
 	}
 	r.pop()
+}
+
+// pushFrame is r.pushSlot for the rings of frame records a hop pushes onto
+// (a host's link, a port's), written for them so that it is inlined there
+// whatever the profile says: the profile (default.pgo) knows the generic
+// push by its type, the record's as it was. It doubles the buffer by
+// appending it to itself, which leaves every element at its index modulo
+// the old size, as grow does, without a call.
+func pushFrame(r *ring[frame]) *frame {
+	n := r.n
+	if n == len(r.buf) {
+		r.buf = append(r.buf, r.buf...) // a ring's buffer has no room beyond its length (startRings)
+		if n == 0 {
+			r.buf = make([]frame, ringMin)
+		}
+	}
+	r.n = n + 1
+	return &r.buf[(r.head+n)&(len(r.buf)-1)]
 }

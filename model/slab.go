@@ -62,10 +62,10 @@ func (s *Packet) startRings(n *network) {
 // rings' first slots, what every hop reads at random, at least 3/8 of
 // what the cores' second-level TLB covers in 4 KB pages (2,048 entries on
 // the build machine, 8 MB), for the flows, hosts, histograms and agenda
-// add more than as much. A k = 16 fat-tree's do (4.1 MB), k = 8's do not
-// (0.51 MB), nor, since the rings start with four slots, k = 14's (2.7
+// add more than as much. A k = 16 fat-tree's do (3.9 MB), k = 8's do not
+// (0.49 MB), nor, since the rings start with four slots, k = 14's (2.6
 // MB): the line stays between those two, where it fell when a port's
-// rings took 48 bytes a slot (a queue entry and a record), not 40.
+// rings took a queue entry and a record a slot, not the record alone.
 func hugeHeapPays(n int) bool {
 	const tlbReach = 8 << 20
 	perPort := unsafe.Sizeof(port{}) + ringMin*unsafe.Sizeof(frame{})

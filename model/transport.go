@@ -953,7 +953,7 @@ func (s *Packet) sendAck(l *limiter, f *frame, nack bool, sack int64, now algos.
 	tp := l.tp
 	at := algos.Never // as a control frame, known when it leaves the last switch
 	if l.back == nil {
-		at = now + f.prop + tp.ackBack
+		at = now + s.propOf(l, f, atReceiver) + tp.ackBack
 		if l.acks.len() > 0 {
 			at = max(at, l.ackLast) // ACKs on one path stay in order
 		}
@@ -992,7 +992,7 @@ func (s *Packet) sendAck(l *limiter, f *frame, nack bool, sack int64, now algos.
 func (s *Packet) sendAckFrame(l *limiter, f *frame) {
 	r := &s.hosts[l.dst]
 	at := s.now + r.fwd + algos.TransmitTime(ControlBytes, r.capacity)
-	msg := s.messages.add(message{epoch: l.epoch, back: l.back, prop: f.prop, born: s.now, ack: true})
+	msg := s.messages.add(message{epoch: l.epoch, back: l.back, prop: s.propOf(l, f, atReceiver), born: s.now, ack: true})
 	s.agenda.schedule(event{kind: evControlFrame, at: at, limiter: f.lim, msg: msg})
 }
 

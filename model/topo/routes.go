@@ -374,3 +374,64 @@ func (r *Routes) Farthest() algos.Time {
 	}
 	return far
 }
+
+// EvenDelays reports whether every equal-cost path between two hosts
+// crosses the same propagation up to each of its switches: then a frame's
+// propagation so far is its flow's and its hop's, whatever path it was
+// sprayed on. It holds where every link between switches has one delay; else
+// it is checked toward every group, from the switches its hosts' frames
+// start at and those they may reach: all of a switch's next hops must lead
+// to the group with the same delay. Worked out at each call (a run's
+// start, its estimate), it leaves the shared routes as built.
+func (r *Routes) EvenDelays() bool {
+	t := r.t
+	one, same := algos.Time(-1), true
+	for _, p := range t.Ports {
+		if t.Nodes[p.From].Kind == Switch && t.Nodes[p.To].Kind == Switch {
+			if one < 0 {
+				one = p.Delay
+			}
+			same = same && p.Delay == one
+		}
+	}
+	if same {
+		return true // equal-cost paths are as long, link for link
+	}
+	down := make([]algos.Time, len(t.Nodes)) // the delay from a switch down to the group
+	reach := make([]bool, len(t.Nodes))
+	order := make([]int, 0, len(t.Nodes))
+	dist := make([]uint16, len(t.Nodes))
+	for g, gs := range r.groups {
+		g := int32(g)
+		order = order[:0]
+		for u := range t.Nodes {
+			if t.Nodes[u].Kind == Switch && r.distance(g, u) != unreachable {
+				dist[u] = r.distance(g, u)
+				reach[u] = r.group[u] >= 0 && u != gs // a source's switch
+				order = append(order, u)
+			}
+		}
+		sort.Slice(order, func(a, b int) bool { return dist[order[a]] < dist[order[b]] })
+		for i := len(order) - 1; i >= 0; i-- { // farthest first: what the sources' frames reach
+			if u := order[i]; reach[u] {
+				for _, p := range r.toward(g, u) {
+					reach[t.Ports[p].To] = true
+				}
+			}
+		}
+		for _, u := range order { // nearest first: each switch's next hops are known
+			down[u] = 0
+			if dist[u] == 0 || !reach[u] {
+				continue
+			}
+			hops := r.toward(g, u)
+			down[u] = t.Ports[hops[0]].Delay + down[t.Ports[hops[0]].To]
+			for _, p := range hops[1:] {
+				if t.Ports[p].Delay+down[t.Ports[p].To] != down[u] {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
