@@ -198,15 +198,7 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
 		}
 		return
 	}
-	// Its record, which its receiver sees if followed: the push written
-	// out, for the profile does not know it (pushSlot is above the
-	// inliner's budget).
-	x := &p.exits
-	if x.n == len(x.buf) {
-		x.grow()
-	}
-	r := &x.buf[(x.head+x.n)&(len(x.buf)-1)]
-	x.n++
+	r := pushFrame(&p.exits) // its record, which its receiver sees if followed
 	*r = *f
 	if s.lanes != nil {
 		s.lanes.exits[pi].keepProp(&p.exits, r, s.propOf(l, f, in)+p.exitDelay)
