@@ -209,6 +209,9 @@ func Search(ctx context.Context, e *experiments.Experiment, opt Options) (*Repor
 			return nil, err
 		}
 	}
+	if err := j.fits(lo, hi); err != nil {
+		return nil, err
+	}
 	if err := boundSearch(j, cmpOr(opt.Grid, 9), lo, hi); err != nil {
 		return nil, err
 	}
@@ -375,6 +378,40 @@ func (j *judge) band(r request) (Band, error) {
 		return Band{}, nil
 	}
 	return Band{lo, hi}, nil
+}
+
+// fits refuses, before any run, a criterion an algorithm cannot be judged
+// by at either end of the range: a threshold per queue target for a scheme
+// without one, or per marking band for a scheme without a band. Measured,
+// it would stop the search at its first step.
+func (j *judge) fits(lo, hi float64) error {
+	for a, alg := range j.algs {
+		for _, c := range j.criteria[a] {
+			if c.Per == "" {
+				continue
+			}
+			for _, x := range []float64{lo, hi} {
+				p, err := j.at(x)
+				if err != nil {
+					return err
+				}
+				cfg, err := p.Config(alg)
+				if err != nil {
+					return err
+				}
+				if c.PerQEq && cfg.Scheme.QueueTarget(cfg.Params) <= 0 {
+					return fmt.Errorf("--criteria: %s: %s has no queue target to take a multiple of (a size such as %s judges it)", c.Name, alg, c.Metric+">4.5KB")
+				}
+				if band, err := j.band(request{a, x}); err != nil {
+					return err
+				} else if !c.PerQEq && band.per(c.Per) <= 0 {
+					return fmt.Errorf("--criteria: %s: %s has no marking band at %s=%s (kmin, kmax and band are DCQCN's K_min, K_max and K_max - K_min; qeq is a set point's)",
+						c.Name, alg, j.axis.key, j.axis.text(x))
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // heldAt reads the values the swept keys in keys are held at from the
