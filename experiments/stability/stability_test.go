@@ -3,7 +3,10 @@ package stability
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"os"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -331,5 +334,63 @@ func TestSchemesWithoutATargetTakeTheLinkCriteria(t *testing.T) {
 		if got := strings.Join(names, ","); got != LinkCriteria {
 			t.Errorf("%s: %s, want %s", alg, got, LinkCriteria)
 		}
+	}
+}
+
+// The README's --json shape names every key the report writes, and the
+// report writes each of them whatever the search found: a script reads
+// "ignored_sweep" and "note" without checking they are there.
+func TestJSONKeysAreTheREADMEs(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, shape, ok := strings.Cut(string(readme), "  `--json`\n  `{")
+	if !ok {
+		t.Fatal("README: no --json shape of the stability report")
+	}
+	shape, _, _ = strings.Cut(shape, "}`")
+	documented := regexp.MustCompile(`"([a-z_]+)"`).FindAllStringSubmatch(shape, -1)
+	e, err := experiments.OpenWith("qcn-dumbbell", []string{"duration=2ms"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Search(context.Background(), e, Options{Key: "network.rtt", Range: "60us:100us", Grid: 2, Seeds: []uint64{1},
+		Criteria: mustCriteria(t, "util<0.01")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	WriteJSON(&b, rep)
+	written := map[string]bool{}
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			for k, x := range v {
+				written[k] = true
+				if k != "held_at" { // its keys are the experiment's
+					walk(x)
+				}
+			}
+		case []any:
+			for _, x := range v {
+				walk(x)
+			}
+		}
+	}
+	var doc any
+	if err := json.Unmarshal(b.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	walk(doc)
+	for _, m := range documented {
+		if !written[m[1]] {
+			t.Errorf("the README documents %q; the report has none", m[1])
+		}
+		delete(written, m[1])
+	}
+	for k := range written {
+		t.Errorf("the report writes %q, which the README's --json shape does not name", k)
 	}
 }
