@@ -609,9 +609,7 @@ func reproduceCommand(fs *flag.FlagSet) func(c *call) int {
 			return c.fail(err)
 		}
 		if *list {
-			for _, cl := range claims {
-				fmt.Fprintf(c.stdout, "%-20s %s %-12s %s\n", cl.ID, reproduce.RefLabel(cl.Ref), cl.Figure, cl.Experiment)
-			}
+			reproduce.WriteList(c.stdout, claims) // a failed write is the call's (TestCommandsFailWhenStdoutCannotBeWritten)
 			return exitOK
 		}
 		if *out == "" {
@@ -627,7 +625,7 @@ func reproduceCommand(fs *flag.FlagSet) func(c *call) int {
 		clear()
 		if rep != nil {
 			rep.Table(c.stdout)
-			fmt.Fprintf(c.stdout, "\n%d claims judged in %.0f s; report in %s/report.md\n", len(rep.Entries), rep.WallSeconds, printable.Text(*out))
+			fmt.Fprintf(c.stdout, "\n%s\n", reproduce.Judged(len(rep.Entries), rep.WallSeconds, printable.Text(*out)))
 		}
 		switch {
 		case err == nil:
