@@ -64,17 +64,21 @@ var (
 // of the 95% interval, clipped to b where it passes it.
 func (s spread) text(format, unit string, b bounds) string {
 	f := func(x float64) string { return fmt.Sprintf(format, x) + unit }
+	same := func(x, y float64) bool { return fmt.Sprintf(format, x) == fmt.Sprintf(format, y) } // as written
 	switch {
 	case s.N == 0:
 		return "none"
-	case s.N == 1 || s.lo == s.hi:
+	case s.N == 1 || same(s.lo, s.hi):
 		return f(s.Mean)
 	case s.N < minCISeeds:
 		return fmt.Sprintf("%s (%s to %s)", f(s.Mean), fmt.Sprintf(format, s.lo), f(s.hi))
 	}
-	lo, hi := s.Mean-s.CI95, s.Mean+s.CI95
-	if lo < b.floor || hi > b.ceil {
-		return fmt.Sprintf("%s (95%% CI %s to %s)", f(s.Mean), fmt.Sprintf(format, max(lo, b.floor)), f(min(hi, b.ceil)))
+	lo, hi := max(s.Mean-s.CI95, b.floor), min(s.Mean+s.CI95, b.ceil)
+	switch {
+	case same(lo, hi):
+		return f(s.Mean)
+	case lo != s.Mean-s.CI95 || hi != s.Mean+s.CI95:
+		return fmt.Sprintf("%s (95%% CI %s to %s)", f(s.Mean), fmt.Sprintf(format, lo), f(hi))
 	}
 	return f(s.Mean) + " ± " + f(s.CI95)
 }
@@ -119,7 +123,7 @@ func secondsCI(s spread) string {
 	t := s.scaled(scale)
 	fig := func(x float64) string { return threeFigures(x) + " " + name }
 	switch {
-	case t.N == 1 || t.lo == t.hi:
+	case t.N == 1 || threeFigures(t.lo) == threeFigures(t.hi):
 		return fig(t.Mean)
 	case t.N < minCISeeds:
 		return fmt.Sprintf("%s (%s to %s)", fig(t.Mean), threeFigures(t.lo), fig(t.hi))

@@ -64,6 +64,9 @@ func TestSpreadOverSeedsReads(t *testing.T) {
 		{count(spreadOf(nil)), "none"},
 		{num(spreadOf([]float64{0.5, 0.5}), "%.3f", fraction), "0.500"},
 		{secondsCI(spreadOf([]float64{1e-3, 1e-3})), "1.00 ms"},
+		// Seeds that differ below the figures written read as one value.
+		{pct(spreadOf([]float64{1, 0.999999, 1, 1}), 2), "100.00%"},
+		{num(spreadOf([]float64{1, 0.99999, 1, 1}), "%.3f", fraction), "1.000"},
 	} {
 		if c.got != c.want {
 			t.Errorf("got %q, want %q", c.got, c.want)
