@@ -117,8 +117,8 @@ func init() {
 				"  dcqcn: " + stability.BandCriteria + "\n" +
 				"    (the queue above its marking band, p95 over K_max; the link idle over 5% of the time;\n" +
 				"    the queue's p5-p95 swing wider than the band K_max - K_min)\n" +
-				"  none: " + stability.LinkCriteria + "\n" +
-				"    (no congestion control and no set point: the link alone)\n" +
+				"  none, timely, hpcc, swift: " + stability.LinkCriteria + "\n" +
+				"    (no set point or band to judge the queue by: the link alone)\n" +
 				"Metrics: std, mean, max, min, empty, util, drops, jain, and the queue's p5, p50, p95, p99, swing (p95 - p5).\n" +
 				"Queue sizes take a size (4.5KB) or a multiple of qeq, kmin, kmax or band (K_max - K_min).",
 			args:   [][2]string{experimentArg},
@@ -609,9 +609,7 @@ func reproduceCommand(fs *flag.FlagSet) func(c *call) int {
 			return c.fail(err)
 		}
 		if *list {
-			for _, cl := range claims {
-				fmt.Fprintf(c.stdout, "%-20s %s %-12s %s\n", cl.ID, reproduce.RefLabel(cl.Ref), cl.Figure, cl.Experiment)
-			}
+			reproduce.WriteList(c.stdout, claims) // a failed write is the call's (TestCommandsFailWhenStdoutCannotBeWritten)
 			return exitOK
 		}
 		if *out == "" {
@@ -627,7 +625,7 @@ func reproduceCommand(fs *flag.FlagSet) func(c *call) int {
 		clear()
 		if rep != nil {
 			rep.Table(c.stdout)
-			fmt.Fprintf(c.stdout, "\n%d claims judged in %.0f s; report in %s/report.md\n", len(rep.Entries), rep.WallSeconds, printable.Text(*out))
+			fmt.Fprintf(c.stdout, "\n%s\n", reproduce.Judged(len(rep.Entries), rep.WallSeconds, printable.Text(*out)))
 		}
 		switch {
 		case err == nil:

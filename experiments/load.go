@@ -123,10 +123,12 @@ func (e *Experiment) decode(where, text string, snippet bool) error {
 	}
 	doc := document{Experiment: *e.Clone()}
 	md, err := toml.Decode(text, &doc)
-	if err != nil {
-		var values map[string]any // to name a value of the wrong type
-		toml.Decode(text, &values)
-		return elementError(tomltext.TypeError(tomltext.DecodeError(where, snippet, err), func(key string) any { return tomltext.Lookup(values, key) }), text)
+	if err != nil { // every value it cannot read, not the first the decoder met (tomltext.ValueErrors)
+		decode := func(text string) error { _, err := toml.Decode(text, &document{Experiment: *e.Clone()}); return err }
+		describe := func(located error, value func(string) any) error {
+			return elementError(tomltext.TypeError(located, value), text)
+		}
+		return joinErrors(tomltext.ValueErrors(where, text, snippet, err, decode, describe, maxErrors))
 	}
 	lines := tomltext.KeyLines(text, md.Keys())
 	loc := func(key string, i int) string {

@@ -30,7 +30,6 @@ type limiter struct {
 	ackAt      algos.Time
 	ackLast    algos.Time // the newest ACK's time, while acks holds any (sendAck)
 	acksLanded int32
-	hops       int32      // the ports a frame crosses
 	nextEmit   algos.Time // when the next frame leaves, Never if none
 
 	rp      algos.ReactionPoint
@@ -55,8 +54,9 @@ type limiter struct {
 	route     []int32 // the simulated ports its frames cross; nil when sprayed
 	frameBits float64
 	stop      algos.Time
-	fl        *sourceFlows // a chain source's flows, if Config.Traffic is set
+	hops      int32 // the ports a frame crosses: in the line a hop reads (exitFlags, route)
 
+	fl     *sourceFlows            // a chain source's flows, if Config.Traffic is set
 	back   []int32                 // with control frames, the ports back to its host (control.go)
 	np     algos.NotificationPoint // the receiver's, if the scheme has one
 	sized  *sizedFlow              // the flow's size and completion, for a flow of a given size (flows.go)

@@ -41,6 +41,11 @@ type RunSummary struct {
 	WallSeconds float64 `json:"wall_seconds"`
 	model.Summary
 	Point map[string]string `json:"point,omitempty"`
+	// DeliveredUnfair says the Jain index of what the sources delivered is
+	// below output.fairness_threshold: a run may still have a time to
+	// fairness, which on a chain judges the rates at which the sources'
+	// frames reach the bottleneck, not what drop-tail lets through.
+	DeliveredUnfair bool `json:"delivered_unfair"`
 	// Label names the run ("qcn network.rtt=300us"); empty for a summary
 	// read back from summary.json, which does not hold it.
 	Label string `json:"-"`
@@ -320,6 +325,7 @@ func execute(ctx context.Context, run experiments.Run, i int, sink Sink, tracker
 		tracker.Update(k, float64(sim.Now())/float64(cfg.Duration))
 	}
 	sum := &RunSummary{Run: i, Summary: sim.Summary(), Label: run.Label()}
+	sum.DeliveredUnfair = sum.JainFairness != nil && *sum.JainFairness < cfg.FairnessThreshold
 	sum.WallSeconds = time.Since(start).Seconds()
 	if len(run.Point) > 0 {
 		sum.Point = map[string]string{}

@@ -47,8 +47,11 @@ func TestSecondsReadInTheirUnit(t *testing.T) {
 			t.Errorf("seconds(%g) = %q, want %q", x, got, want)
 		}
 	}
-	if got := secondsCI(stats.Of([]float64{2, 4})); got != "3.00 ± 12.7 s" {
-		t.Errorf("%q", got)
+	if got := secondsCI(spreadOf([]float64{2, 4})); got != "3.00 s (2.00 to 4.00 s)" {
+		t.Errorf("two seeds: %q", got)
+	}
+	if got := secondsCI(spreadOf([]float64{2.9, 3, 3.1, 3})); got != "3.00 s ± 0.13 s" {
+		t.Errorf("four seeds: %q", got)
 	}
 }
 
@@ -95,11 +98,11 @@ seed = [1, 2, 3]
 	WriteText(&b, res)
 	out := b.String()
 	for _, want := range []string{
-		"mean ± half-width of the 95% confidence interval over the seeds",
+		"mean over the seeds; in parentheses, with 2 or 3 seeds, the least and the largest seed's value",
 		"qcn rtt=100us  (3 seeds: 1 2 3; runs 0 1 2)",
 		"qcn rtt=300us  (3 seeds: 1 2 3; runs 3 4 5)",
-		"utilization 91.00% ± 2.48",
-		"time to fairness  5.00 ± 0.06 s (2 of 3 seeds reached it)",
+		"utilization 91.00% (90.00 to 92.00%)",
+		"time to fairness  5.00 s (4.99 to 5.00 s) (2 of 3 seeds reached it)",
 		"phase 0s-50ms",
 		"Jain 0.500",
 	} {
@@ -146,7 +149,7 @@ func TestSizesReadInAUnitThatFits(t *testing.T) {
 			t.Errorf("%g bytes: %s, want %s", bytes, got, want)
 		}
 	}
-	if got := kbCI(stats.Sample{N: 3, Mean: 2788187e3, CI95: 1.2e7}); got != "2.79GB ± 0.01" {
+	if got := kbCI(spread{Sample: stats.Sample{N: 4, Mean: 2788187e3, CI95: 1.2e7}, lo: 2.7e9, hi: 2.8e9}); got != "2.79GB ± 0.01GB" {
 		t.Errorf("a sample of GB: %s", got)
 	}
 }

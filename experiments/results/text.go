@@ -13,7 +13,6 @@ import (
 	"qcnlab/algos"
 	"qcnlab/experiments/batch"
 	"qcnlab/experiments/metrics"
-	"qcnlab/experiments/stats"
 	"qcnlab/model"
 	"qcnlab/printable"
 	"qcnlab/units"
@@ -21,15 +20,14 @@ import (
 
 // WriteText writes a summary for people. A batch whose points ran over
 // several seeds gets one block per point and algorithm: each metric's mean
-// over the seeds and the half-width of its 95% confidence interval
-// (package stats). Otherwise one block per run. Either way the blocks list
+// over the seeds and its spread (spread.text). Otherwise one block per run. Either way the blocks list
 // the phases of an experiment that has them.
 func WriteText(w io.Writer, res *Result) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	groups := seedGroups(res)
 	several := slices.ContainsFunc(groups, func(g *seedGroup) bool { return len(g.runs) > 1 })
 	if several {
-		fmt.Fprintln(tw, "mean ± half-width of the 95% confidence interval over the seeds (Student's t)")
+		fmt.Fprintln(tw, seedsHeader)
 		for _, g := range groups {
 			fmt.Fprintln(tw)
 			writeGroup(tw, g)
@@ -107,16 +105,16 @@ func writeRun(tw io.Writer, r *batch.RunSummary) {
 	if label == "" {
 		label = r.Algorithm
 	}
-	fmt.Fprintf(tw, "%s  (run %d, seed %d): %s simulated in %.3f s wall, %d frames, %.1f M frames/s\n", printable.Text(label), r.Run, r.Seed,
-		units.FormatDuration(algos.Seconds(r.SimSeconds)), r.WallSeconds, r.Frames, float64(r.Frames)/max(r.WallSeconds, 1e-9)/1e6)
+	fmt.Fprintf(tw, "%s  (run %d, seed %d): %s simulated in %.3f s wall, %s\n", printable.Text(label), r.Run, r.Seed,
+		units.FormatDuration(algos.Seconds(r.SimSeconds)), r.WallSeconds, runWork(r))
 	writeTiers(tw, &r.Summary)
 	shown := hottest(r.Bottlenecks, len(r.Tiers) > 0)
 	for _, j := range shown {
 		b := func(m *metrics.Metric) float64 { v, _ := m.Value(&r.Summary, j); return v }
 		fmt.Fprintf(tw, "  %s %s\tutilization %.2f%%, drops %d, empty %.1f%% of the time\n", printable.Text(r.Bottlenecks[j].Name),
 			units.FormatRate(b(metrics.Capacity)), 100*b(metrics.Utilization), int64(b(metrics.Drops)), 100*b(metrics.EmptyFraction))
-		fmt.Fprintf(tw, "  queue\tmean %s, std %s, min %s, max %s (target %s)\n", kb(b(metrics.QueueMean)), kb(b(metrics.QueueStd)),
-			kb(b(metrics.QueueMin)), kb(b(metrics.QueueMax)), kb(b(metrics.QueueTarget)))
+		fmt.Fprintf(tw, "  queue\tmean %s, std %s, min %s, max %s%s\n", kb(b(metrics.QueueMean)), kb(b(metrics.QueueStd)),
+			kb(b(metrics.QueueMin)), kb(b(metrics.QueueMax)), target(b(metrics.QueueTarget)))
 		if b(metrics.PauseFrames) > 0 || b(metrics.HeldFraction) > 0 {
 			fmt.Fprintf(tw, "  PFC\t%d pause frames, pausing its feeders %.1f%% of the time, paused %.1f%%\n",
 				int64(b(metrics.PauseFrames)), 100*b(metrics.PausingFraction), 100*b(metrics.HeldFraction))
@@ -129,7 +127,11 @@ func writeRun(tw io.Writer, r *batch.RunSummary) {
 	if r.JainFairness != nil {
 		jain = fmt.Sprintf("%.3f", *r.JainFairness)
 	}
-	fmt.Fprintf(tw, "  throughput\t%s Gbps; Jain fairness %s\n", throughputs(r.Sources), jain)
+	if len(r.Sources) > 0 {
+		fmt.Fprintf(tw, "  throughput\t%s Gbps; Jain fairness %s\n", throughputs(r.Sources), jain)
+	} else {
+		fmt.Fprintf(tw, "  throughput\tno greedy flows; Jain fairness %s\n", jain)
+	}
 	var paused []string
 	for _, s := range r.Sources {
 		if s.PausedFraction > 0 {
@@ -146,7 +148,7 @@ func writeRun(tw io.Writer, r *batch.RunSummary) {
 	if r.JainFairness == nil {
 		ttf = noFairness(&r.Summary)
 	} else if r.TimeToFairness != nil {
-		ttf = seconds(*r.TimeToFairness)
+		ttf = seconds(*r.TimeToFairness) + unfairRun(r)
 	}
 	fmt.Fprintf(tw, "  time to fairness\t%s\n", ttf)
 	if f := r.Flows; f != nil {
@@ -176,69 +178,62 @@ func writeRun(tw io.Writer, r *batch.RunSummary) {
 	}
 }
 
-// writeGroup writes one point's block: each metric over its seeds.
+// writeGroup writes one point's block: each metric over its seeds, a port
+// by its name in each seed.
 func writeGroup(tw io.Writer, g *seedGroup) {
 	var seeds, runs []string
 	for _, r := range g.runs {
 		seeds = append(seeds, strconv.FormatUint(r.Seed, 10))
 		runs = append(runs, strconv.Itoa(r.Run))
 	}
-	wall, frames := 0.0, uint64(0)
-	for _, r := range g.runs {
-		wall += r.WallSeconds
-		frames += r.Frames
-	}
 	first := g.runs[0]
-	fmt.Fprintf(tw, "%s  (%d seeds: %s; runs %s): %s, %.3f s wall in all, %.1f M frames/s\n", printable.Text(g.label), len(g.runs),
-		strings.Join(seeds, " "), strings.Join(runs, " "), simulated(g.runs), wall, float64(frames)/max(wall, 1e-9)/1e6)
-	links := 0
-	for _, r := range g.runs {
-		links = max(links, len(r.Bottlenecks))
-	}
-	writeTiers(tw, &first.Summary)
-	for _, j := range hottest(first.Bottlenecks, len(first.Tiers) > 0) {
-		b := func(m *metrics.Metric) stats.Sample { return metricOver(g.runs, m, j) }
-		name := first.Bottlenecks[min(j, len(first.Bottlenecks)-1)].Name
-		fmt.Fprintf(tw, "  %s %s\tutilization %s, drops %s, empty %s of the time\n", printable.Text(name),
-			units.FormatRate(b(metrics.Capacity).Mean), pct(b(metrics.Utilization), 2), num(b(metrics.Drops), "%.1f"), pct(b(metrics.EmptyFraction), 1))
-		fmt.Fprintf(tw, "  queue\tmean %s, std %s, min %s, max %s (target %s)\n",
-			kbCI(b(metrics.QueueMean)), kbCI(b(metrics.QueueStd)), kbCI(b(metrics.QueueMin)), kbCI(b(metrics.QueueMax)), kb(b(metrics.QueueTarget).Mean))
-		if p := over(g.runs, func(r *batch.RunSummary) (float64, bool) {
-			if j >= len(r.Bottlenecks) {
-				return 0, false
-			}
-			return float64(r.Bottlenecks[j].PauseFrames) + r.Bottlenecks[j].HeldFraction, true
-		}); p.Mean > 0 {
+	fmt.Fprintf(tw, "%s  (%d seeds: %s; runs %s): %s, %s\n", printable.Text(g.label), len(g.runs),
+		strings.Join(seeds, " "), strings.Join(runs, " "), simulated(g.runs), groupWork(g.runs))
+	writeGroupTiers(tw, g.runs)
+	whole := wholeRuns(g.runs)
+	fabric := len(first.Tiers) > 0
+	for _, p := range whole.hottest(whole.ports(), fabric) {
+		b := func(m *metrics.Metric) spread { return whole.value(p, m) }
+		fmt.Fprintf(tw, "  %s %s\tutilization %s, drops %s, empty %s of the time%s\n", printable.Text(p.name),
+			units.FormatRate(b(metrics.Capacity).Mean), pct(b(metrics.Utilization), 2), count(b(metrics.Drops)),
+			pct(b(metrics.EmptyFraction), 1), p.seen(len(g.runs)))
+		fmt.Fprintf(tw, "  queue\tmean %s, std %s, min %s, max %s%s\n",
+			kbCI(b(metrics.QueueMean)), kbCI(b(metrics.QueueStd)), kbCI(b(metrics.QueueMin)), kbCI(b(metrics.QueueMax)), target(b(metrics.QueueTarget).Mean))
+		if b(metrics.PauseFrames).Mean > 0 || b(metrics.HeldFraction).Mean > 0 {
 			fmt.Fprintf(tw, "  PFC\t%s pause frames, pausing its feeders %s of the time, paused %s\n",
-				num(b(metrics.PauseFrames), "%.1f"), pct(b(metrics.PausingFraction), 1), pct(b(metrics.HeldFraction), 1))
+				count(b(metrics.PauseFrames)), pct(b(metrics.PausingFraction), 1), pct(b(metrics.HeldFraction), 1))
 		}
 	}
 	jain := metricOver(g.runs, metrics.JainFairness, 0)
-	total := over(g.runs, func(r *batch.RunSummary) (float64, bool) {
-		sum := 0.0
-		for _, s := range r.Sources {
-			sum += s.ThroughputBps
-		}
-		return sum / 1e9, true
-	})
 	jainText := noFairness(&first.Summary)
 	if jain.N > 0 {
-		jainText = num(jain, "%.3f") + reached(jain.N, len(g.runs), "delivered")
+		jainText = num(jain, "%.3f", fraction) + reached(jain.N, len(g.runs), "delivered")
 	}
-	fmt.Fprintf(tw, "  throughput\t%s Gbps in all; Jain fairness %s\n", num(total, "%.3f"), jainText)
+	if len(first.Sources) > 0 {
+		total := over(g.runs, func(r *batch.RunSummary) (float64, bool) {
+			sum := 0.0
+			for _, s := range r.Sources {
+				sum += s.ThroughputBps
+			}
+			return sum / 1e9, true
+		})
+		fmt.Fprintf(tw, "  throughput\t%s in all; Jain fairness %s\n", num(total, "%.3f", nonNegative)+" Gbps", jainText)
+	} else {
+		fmt.Fprintf(tw, "  throughput\tno greedy flows; Jain fairness %s\n", jainText)
+	}
 	ttf := metricOver(g.runs, metrics.TimeToFairness, 0)
 	ttfText := "not reached"
 	if len(first.Sources) == 0 && delivered(&first.Summary) {
 		ttfText = "none (no greedy flows)"
 	}
 	if ttf.N > 0 {
-		ttfText = secondsCI(ttf) + reached(ttf.N, len(g.runs), "reached it")
+		ttfText = secondsCI(ttf) + reached(ttf.N, len(g.runs), "reached it") + unfairGroup(g.runs)
 	}
 	fmt.Fprintf(tw, "  time to fairness\t%s\n", ttfText)
 	if pooled, ok := groupFlows(g); ok {
 		writeFlowsText(tw, pooled, ", seeds pooled")
 	} else if first.Flows != nil {
-		flow := func(f func(f *model.FlowSummary) float64) stats.Sample {
+		flow := func(f func(f *model.FlowSummary) float64) spread {
 			return over(g.runs, func(r *batch.RunSummary) (float64, bool) {
 				if r.Flows == nil {
 					return 0, false
@@ -247,46 +242,77 @@ func writeGroup(tw io.Writer, g *seedGroup) {
 			})
 		}
 		fmt.Fprintf(tw, "  short flows\t%s started, %s completed, %s lost\n",
-			num(flow(func(f *model.FlowSummary) float64 { return float64(f.Started) }), "%.1f"),
-			num(flow(func(f *model.FlowSummary) float64 { return float64(f.Completed) }), "%.1f"),
-			num(flow(func(f *model.FlowSummary) float64 { return float64(f.Lost) }), "%.1f"))
+			count(flow(func(f *model.FlowSummary) float64 { return float64(f.Started) })),
+			count(flow(func(f *model.FlowSummary) float64 { return float64(f.Completed) })),
+			count(flow(func(f *model.FlowSummary) float64 { return float64(f.Lost) })))
 		fmt.Fprintf(tw, "  FCT\tmean %s, p99 %s; slowdown mean %s\n",
 			secondsCI(flow(func(f *model.FlowSummary) float64 { return f.FCTMean })),
 			secondsCI(flow(func(f *model.FlowSummary) float64 { return f.FCTP99 })),
-			num(flow(func(f *model.FlowSummary) float64 { return f.SlowdownMean }), "%.3g"))
+			num(flow(func(f *model.FlowSummary) float64 { return f.SlowdownMean }), "%.3g", nonNegative))
 	}
 	for k, p := range first.Phases {
-		phase := func(f func(p *model.PhaseSummary) (float64, bool)) stats.Sample {
-			return over(g.runs, func(r *batch.RunSummary) (float64, bool) {
-				if k >= len(r.Phases) {
-					return 0, false
-				}
-				return f(&r.Phases[k])
-			})
-		}
-		for j, b := range p.Bottlenecks {
-			pb := func(f func(b *model.BottleneckSummary) float64) stats.Sample {
-				return phase(func(p *model.PhaseSummary) (float64, bool) {
-					if j >= len(p.Bottlenecks) {
-						return 0, false
-					}
-					return f(&p.Bottlenecks[j]), true
-				})
-			}
+		phase := phaseOf(g.runs, k)
+		shown := phase.hottest(phase.ports(), fabric)
+		for i, port := range shown {
+			b := func(m *metrics.Metric) spread { return phase.value(port, m) }
 			head := ""
-			if j == 0 {
+			if i == 0 {
 				head = "phase " + span(p.Start, p.End)
 			}
 			jain := ""
-			if j == len(p.Bottlenecks)-1 {
-				jain = "; Jain " + num(phase(func(p *model.PhaseSummary) (float64, bool) { return optionalValue(p.JainFairness) }), "%.3f")
+			if i == len(shown)-1 {
+				jain = "; Jain " + num(over(g.runs, func(r *batch.RunSummary) (float64, bool) {
+					if k >= len(r.Phases) {
+						return 0, false
+					}
+					return optionalValue(r.Phases[k].JainFairness)
+				}), "%.3f", fraction)
 			}
-			fmt.Fprintf(tw, "  %s\t%s utilization %s, queue mean %s (std %s), drops %s%s\n", head, printable.Text(b.Name),
-				pct(pb(func(b *model.BottleneckSummary) float64 { return b.Utilization }), 2),
-				kbCI(pb(func(b *model.BottleneckSummary) float64 { return b.QueueMean })),
-				kb(pb(func(b *model.BottleneckSummary) float64 { return b.QueueStd }).Mean),
-				num(pb(func(b *model.BottleneckSummary) float64 { return float64(b.Drops) }), "%.1f"), jain)
+			fmt.Fprintf(tw, "  %s\t%s utilization %s, queue mean %s (std %s), drops %s%s%s\n", head, printable.Text(port.name),
+				pct(b(metrics.Utilization), 2), kbCI(b(metrics.QueueMean)), kb(b(metrics.QueueStd).Mean),
+				count(b(metrics.Drops)), jain, port.seen(len(g.runs)))
 		}
+	}
+}
+
+// groupWork is the wall time a point's seeds took and what the models did
+// in it: frames on the packet model.
+func groupWork(runs []*batch.RunSummary) string {
+	wall, frames := 0.0, uint64(0)
+	for _, r := range runs {
+		wall += r.WallSeconds
+		frames += r.Frames
+	}
+	w := fmt.Sprintf("%.3f s wall in all", wall)
+	if runs[0].Model != "" && runs[0].Model != "packet" {
+		return w
+	}
+	return fmt.Sprintf("%s, %.1f M frames/s", w, float64(frames)/max(wall, 1e-9)/1e6)
+}
+
+// writeGroupTiers writes a fabric's per-tier lines over the seeds, a tier
+// by its name in each seed.
+func writeGroupTiers(tw io.Writer, runs []*batch.RunSummary) {
+	for _, t := range runs[0].Tiers {
+		v := func(m *metrics.Metric) spread {
+			return over(runs, func(r *batch.RunSummary) (float64, bool) {
+				for i := range r.Tiers {
+					if r.Tiers[i].Tier == t.Tier {
+						return m.Value(&r.Summary, i)
+					}
+				}
+				return 0, false
+			})
+		}
+		line := fmt.Sprintf("  tier %s\t%s ports, utilization mean %s, max %s, drops %s", printable.Text(t.Tier), count(v(metrics.TierPorts)),
+			pct(v(metrics.TierUtilizationMean), 1), pct(v(metrics.TierUtilizationMax), 1), count(v(metrics.TierDrops)))
+		if v(metrics.TierPauseFrames).Mean > 0 || v(metrics.TierHeldFractionMax).Mean > 0 {
+			line += fmt.Sprintf(", %s pause frames, paused up to %s of the time", count(v(metrics.TierPauseFrames)), pct(v(metrics.TierHeldFractionMax), 1))
+		}
+		if v(metrics.TierMarkedFrames).Mean > 0 {
+			line += fmt.Sprintf(", %s frames marked", count(v(metrics.TierMarkedFrames)))
+		}
+		fmt.Fprintln(tw, line)
 	}
 }
 
@@ -306,20 +332,8 @@ func simulated(runs []*batch.RunSummary) string {
 
 // metricOver is a metric of the registry over the runs' seeds, of their
 // i-th element; a run without a value is left out.
-func metricOver(runs []*batch.RunSummary, m *metrics.Metric, i int) stats.Sample {
+func metricOver(runs []*batch.RunSummary, m *metrics.Metric, i int) spread {
 	return over(runs, func(r *batch.RunSummary) (float64, bool) { return m.Value(&r.Summary, i) })
-}
-
-// over is a metric of the runs over their seeds; a run without a value is
-// left out.
-func over(runs []*batch.RunSummary, f func(r *batch.RunSummary) (float64, bool)) stats.Sample {
-	xs := make([]float64, 0, len(runs))
-	for _, r := range runs {
-		if v, ok := f(r); ok {
-			xs = append(xs, v)
-		}
-	}
-	return stats.Of(xs)
 }
 
 func optionalValue(p *float64) (float64, bool) {
@@ -337,40 +351,11 @@ func reached(n, of int, what string) string {
 	return fmt.Sprintf(" (%d of %d seeds %s)", n, of, what)
 }
 
-// num is a sample's mean ± its interval in format.
-func num(s stats.Sample, format string) string {
-	if s.N == 0 {
-		return "none"
-	}
-	if s.N < 2 || s.Mean == 0 && s.CI95 == 0 {
-		return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf(format, s.Mean), "0"), ".")
-	}
-	return fmt.Sprintf(format+" ± "+format, s.Mean, s.CI95)
-}
-
-// pct is a fraction's sample in percent, the interval in points.
-func pct(s stats.Sample, decimals int) string {
-	f := "%." + strconv.Itoa(decimals) + "f"
-	if s.N < 2 {
-		return fmt.Sprintf(f+"%%", 100*s.Mean)
-	}
-	return fmt.Sprintf(f+"%% ± "+f, 100*s.Mean, 100*s.CI95)
-}
-
 // kb writes a size in KB to a decimal, in MB or GB when it has more
 // than four figures in KB: 33.0KB, 150.0KB, 2.8MB, 2.79GB.
 func kb(bytes float64) string {
 	name, scale, format := sizeUnit(bytes)
 	return fmt.Sprintf(format+"%s", bytes/scale, name)
-}
-
-// kbCI is a size's sample, the interval in the mean's unit.
-func kbCI(s stats.Sample) string {
-	if s.N < 2 {
-		return kb(s.Mean)
-	}
-	name, scale, format := sizeUnit(s.Mean)
-	return fmt.Sprintf(format+"%s ± "+format, s.Mean/scale, name, s.CI95/scale)
 }
 
 // sizeUnit is the unit a size of x bytes reads in, and its format.
@@ -403,15 +388,6 @@ func seconds(x float64) string {
 	return fmt.Sprintf("%s %s", threeFigures(x/scale), name)
 }
 
-// secondsCI is a time's sample, the interval in the mean's unit.
-func secondsCI(s stats.Sample) string {
-	if s.N < 2 {
-		return seconds(s.Mean)
-	}
-	name, scale := timeUnit(s.Mean)
-	return fmt.Sprintf("%s ± %s %s", threeFigures(s.Mean/scale), threeFigures(s.CI95/scale), name)
-}
-
 // threeFigures writes x, below 1000, with two decimals below 10, one below
 // 100, none above: 5.00, 12.3, 850.
 func threeFigures(x float64) string {
@@ -422,6 +398,64 @@ func threeFigures(x float64) string {
 		return fmt.Sprintf("%.1f", x)
 	}
 	return fmt.Sprintf("%.0f", x)
+}
+
+// runWork is what a run's model did in its wall time: frames on the packet
+// model; the fluid model integrates rates and the convergence model steps
+// expected rates, and neither sends a frame.
+func runWork(r *batch.RunSummary) string {
+	switch r.Model {
+	case "fluid":
+		return fmt.Sprintf("fluid model, %d integration steps", r.Events)
+	case "convergence":
+		return fmt.Sprintf("convergence model, %d sampling periods", r.Events)
+	}
+	return fmt.Sprintf("%d frames, %.1f M frames/s", r.Frames, float64(r.Frames)/max(r.WallSeconds, 1e-9)/1e6)
+}
+
+// target is a port's queue target in parentheses, none for a scheme
+// without one (none, TIMELY, HPCC, Swift: algos.Scheme.QueueTarget is 0).
+func target(qeq float64) string {
+	if qeq <= 0 {
+		return ""
+	}
+	return " (target " + kb(qeq) + ")"
+}
+
+// unfairRun qualifies a run's time to fairness when what its sources
+// delivered is not fair (batch.RunSummary.DeliveredUnfair): on a chain the
+// rates judged are those reaching the bottleneck, on a fabric the rates
+// delivered from that time on, not over the whole window.
+func unfairRun(r *batch.RunSummary) string {
+	if !r.DeliveredUnfair || r.JainFairness == nil {
+		return ""
+	}
+	if len(r.Tiers) > 0 {
+		return fmt.Sprintf(" (fair from then on; over the window delivered Jain %.3f)", *r.JainFairness)
+	}
+	return fmt.Sprintf(" (of the rates reaching the bottleneck; delivered Jain %.3f)", *r.JainFairness)
+}
+
+// unfairGroup is unfairRun over a point's seeds: how many of those with a
+// time to fairness delivered unfairly.
+func unfairGroup(runs []*batch.RunSummary) string {
+	n, of := 0, 0
+	for _, r := range runs {
+		if r.TimeToFairness != nil {
+			of++
+			if r.DeliveredUnfair {
+				n++
+			}
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	what := "of the rates reaching the bottleneck"
+	if len(runs[0].Tiers) > 0 {
+		what = "fair from then on"
+	}
+	return fmt.Sprintf(" (%s; in %d of these %d seeds the delivered Jain index is below the fairness threshold)", what, n, of)
 }
 
 // span is a phase's limits: "100ms-110ms".

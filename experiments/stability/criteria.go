@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"qcnlab/algos"
 	"qcnlab/experiments/metrics"
 	"qcnlab/model"
 	"qcnlab/units"
@@ -108,11 +109,15 @@ var schemeCriteria = map[string]string{"dcqcn": BandCriteria, "none": LinkCriter
 
 // CriteriaFor are the criteria a search applies to an algorithm when none
 // are given: BandCriteria for DCQCN, LinkCriteria for the baseline without
-// congestion control, DefaultCriteria for the QCN family.
+// congestion control and the other schemes without a queue target (TIMELY,
+// HPCC, Swift), DefaultCriteria for the QCN family.
 func CriteriaFor(algorithm string) []Criterion {
 	text, ok := schemeCriteria[algorithm]
 	if !ok {
 		text = DefaultCriteria
+		if sc, err := algos.Lookup(algorithm); err == nil && sc.QueueBand == nil {
+			text = LinkCriteria // TIMELY, HPCC, Swift: no set point to judge the queue by
+		}
 	}
 	c, err := ParseCriteria(text)
 	if err != nil {
@@ -125,7 +130,7 @@ func CriteriaFor(algorithm string) []Criterion {
 func CriteriaHelp() string {
 	return "default per scheme: " + BandCriteria + " for dcqcn (its marking band [K_min, K_max]), " +
 		DefaultCriteria + " for the QCN family (its set point Q_EQ), " +
-		LinkCriteria + " for none (no set point: the link alone)"
+		LinkCriteria + " for none, timely, hpcc and swift (no set point: the link alone)"
 }
 
 var criterionRE = regexp.MustCompile(`^([a-z][a-z0-9]*)\s*([<>])\s*([0-9.eE+-]+)\s*([A-Za-z]*)$`)

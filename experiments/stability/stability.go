@@ -61,10 +61,11 @@ type Report struct {
 	Runs            int     `json:"runs"` // simulations the search ran
 	// IgnoredSweep lists the keys the experiment sweeps that the search
 	// held at one value instead: the experiment's own, after any --set.
-	IgnoredSweep []string `json:"ignored_sweep,omitempty"`
+	// Always in the JSON, empty when there are none, as HeldAt.
+	IgnoredSweep []string `json:"ignored_sweep"`
 	// HeldAt is the value each of them was held at, as TOML writes it;
 	// a key the experiment leaves to its default is absent.
-	HeldAt   map[string]string `json:"held_at,omitempty"`
+	HeldAt   map[string]string `json:"held_at"`
 	Complete bool              `json:"complete"`
 	Results  []Boundary        `json:"results"`
 	axis     axis
@@ -81,8 +82,8 @@ type Boundary struct {
 	// boundary: the loop turns unstable in between. The first is nil when
 	// the range's start is already unstable.
 	Bracket [2]*float64 `json:"bracket"`
-	Note    string      `json:"note,omitempty"` // a start already unstable, or a stable value past the boundary
-	Points  []Point     `json:"points"`         // every value judged, in walk order
+	Note    string      `json:"note"`   // a start already unstable, or a stable value past the boundary; "" if none
+	Points  []Point     `json:"points"` // every value judged, in walk order
 }
 
 // Point is one value judged: the criterion's metric (mean over seeds; for a
@@ -162,7 +163,7 @@ func Search(ctx context.Context, e *experiments.Experiment, opt Options) (*Repor
 			seeds = append(seeds, e.Seed+uint64(i))
 		}
 	}
-	var ignored []string
+	ignored := []string{}
 	for _, a := range e.Sweep {
 		switch a.Key {
 		case opt.Key:
@@ -208,6 +209,9 @@ func Search(ctx context.Context, e *experiments.Experiment, opt Options) (*Repor
 		if _, err := j.at(x); err != nil {
 			return nil, err
 		}
+	}
+	if err := j.fits(lo, hi); err != nil {
+		return nil, err
 	}
 	if err := boundSearch(j, cmpOr(opt.Grid, 9), lo, hi); err != nil {
 		return nil, err
@@ -377,21 +381,55 @@ func (j *judge) band(r request) (Band, error) {
 	return Band{lo, hi}, nil
 }
 
+// fits refuses, before any run, a criterion an algorithm cannot be judged
+// by at either end of the range: a threshold per queue target for a scheme
+// without one, or per marking band for a scheme without a band. Measured,
+// it would stop the search at its first step.
+func (j *judge) fits(lo, hi float64) error {
+	for a, alg := range j.algs {
+		for _, c := range j.criteria[a] {
+			if c.Per == "" {
+				continue
+			}
+			for _, x := range []float64{lo, hi} {
+				p, err := j.at(x)
+				if err != nil {
+					return err
+				}
+				cfg, err := p.Config(alg)
+				if err != nil {
+					return err
+				}
+				if c.PerQEq && cfg.Scheme.QueueTarget(cfg.Params) <= 0 {
+					return fmt.Errorf("--criteria: %s: %s has no queue target to take a multiple of (a size such as %s judges it)", c.Name, alg, c.Metric+">4.5KB")
+				}
+				if band, err := j.band(request{a, x}); err != nil {
+					return err
+				} else if !c.PerQEq && band.per(c.Per) <= 0 {
+					return fmt.Errorf("--criteria: %s: %s has no marking band at %s=%s (kmin, kmax and band are DCQCN's K_min, K_max and K_max - K_min; qeq is a set point's)",
+						c.Name, alg, j.axis.key, j.axis.text(x))
+				}
+			}
+		}
+	}
+	return nil
+}
+
 // heldAt reads the values the swept keys in keys are held at from the
 // experiment as it would be saved (after any --set).
 func heldAt(e *experiments.Experiment, keys []string) map[string]string {
+	out := map[string]string{}
 	if len(keys) == 0 {
-		return nil
+		return out
 	}
 	var buf bytes.Buffer
 	if err := e.Encode(&buf); err != nil {
-		return nil
+		return out
 	}
 	var doc map[string]any
 	if _, err := toml.Decode(buf.String(), &doc); err != nil {
-		return nil
+		return out
 	}
-	out := map[string]string{}
 	for _, k := range keys {
 		var v any = doc
 		for _, part := range strings.Split(k, ".") {

@@ -3,7 +3,10 @@ package stability
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"os"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -286,5 +289,108 @@ func TestVaryParameterOfASchemeNotRun(t *testing.T) {
 	_, err := Search(context.Background(), e, Options{Key: "params.qcn.q_eq", Range: "10KB:40KB", Grid: 2, Seeds: []uint64{1}})
 	if err == nil || !strings.Contains(err.Error(), "params.qcn.q_eq") || !strings.Contains(err.Error(), "n-aimd") {
 		t.Fatalf("%v, want a refusal naming the key and the algorithms run", err)
+	}
+}
+
+// A criterion an algorithm cannot be judged by is refused before any run,
+// as one that does not parse is: a threshold per marking band for QCN,
+// which has a set point and no band, or per queue target for HPCC, which
+// has neither. Measured, it stopped the search at its first step, an
+// "incomplete" report of "not measured" that nobody had stopped.
+func TestCriteriaAnAlgorithmCannotTakeAreRefusedBeforeAnyRun(t *testing.T) {
+	for _, c := range []struct{ algs, criteria, want string }{
+		{`["qcn"]`, "std>0.2kmax", "--criteria: std>0.2kmax: qcn has no marking band"},
+		{`["qcn", "hpcc"]`, "util<0.95,std>0.2qeq", "--criteria: std>0.2qeq: hpcc has no queue target"},
+		{`["dcqcn"]`, "swing>1band", ""},
+	} {
+		e, err := experiments.OpenWith("qcn-dumbbell", []string{"algorithms=" + c.algs, "duration=2ms"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ran := false
+		rep, err := Search(context.Background(), e, Options{Key: "network.rtt", Range: "60us:300us", Grid: 2, Seeds: []uint64{1},
+			Criteria: mustCriteria(t, c.criteria), Progress: func(batch.Progress) { ran = true }})
+		if c.want == "" {
+			if err != nil || !rep.Complete {
+				t.Errorf("%s %s: %v", c.algs, c.criteria, err)
+			}
+			continue
+		}
+		if rep != nil || ran || err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%s %s: report %v, ran %v, error %v; want %q before any run", c.algs, c.criteria, rep != nil, ran, err, c.want)
+		}
+	}
+}
+
+// Without --criteria, schemes with no set point and no band are judged by
+// the link, as the baseline is: the QCN family's std>0.2qeq would have
+// stopped the search.
+func TestSchemesWithoutATargetTakeTheLinkCriteria(t *testing.T) {
+	for _, alg := range []string{"none", "timely", "hpcc", "swift"} {
+		var names []string
+		for _, c := range CriteriaFor(alg) {
+			names = append(names, c.Name)
+		}
+		if got := strings.Join(names, ","); got != LinkCriteria {
+			t.Errorf("%s: %s, want %s", alg, got, LinkCriteria)
+		}
+	}
+}
+
+// The README's --json shape names every key the report writes, and the
+// report writes each of them whatever the search found: a script reads
+// "ignored_sweep" and "note" without checking they are there.
+func TestJSONKeysAreTheREADMEs(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, shape, ok := strings.Cut(string(readme), "  `--json`\n  `{")
+	if !ok {
+		t.Fatal("README: no --json shape of the stability report")
+	}
+	shape, _, _ = strings.Cut(shape, "}`")
+	documented := regexp.MustCompile(`"([a-z_]+)"`).FindAllStringSubmatch(shape, -1)
+	e, err := experiments.OpenWith("qcn-dumbbell", []string{"duration=2ms"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Search(context.Background(), e, Options{Key: "network.rtt", Range: "60us:100us", Grid: 2, Seeds: []uint64{1},
+		Criteria: mustCriteria(t, "util<0.01")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	WriteJSON(&b, rep)
+	written := map[string]bool{}
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			for k, x := range v {
+				written[k] = true
+				if k != "held_at" { // its keys are the experiment's
+					walk(x)
+				}
+			}
+		case []any:
+			for _, x := range v {
+				walk(x)
+			}
+		}
+	}
+	var doc any
+	if err := json.Unmarshal(b.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	walk(doc)
+	for _, m := range documented {
+		if !written[m[1]] {
+			t.Errorf("the README documents %q; the report has none", m[1])
+		}
+		delete(written, m[1])
+	}
+	for k := range written {
+		t.Errorf("the report writes %q, which the README's --json shape does not name", k)
 	}
 }
