@@ -611,9 +611,9 @@ func fit(s string, w int) string {
 	return s + strings.Repeat(" ", max(0, w-lipgloss.Width(s)))
 }
 
-// fitLines makes exactly h lines of w cells.
+// fitLines makes exactly h lines of w cells (none if h is not positive).
 func fitLines(lines []string, w, h int) string {
-	out := make([]string, h)
+	out := make([]string, max(0, h))
 	for i := range out {
 		if i < len(lines) {
 			out[i] = fit(lines[i], w)
