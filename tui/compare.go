@@ -78,6 +78,11 @@ func (c *comparePane) render() {
 		cols = (n + c.height - 1) / c.height
 		rows = (n + cols - 1) / cols
 	}
+	if most := max(1, (c.width+1)/2); cols > most {
+		// Not even a cell each: the runs that fit (never at a size the
+		// workbench lays out).
+		cols, rows = most, min(rows, c.height)
+	}
 	cellH := c.height / rows
 	var lines []string
 	for r := range rows {

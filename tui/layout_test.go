@@ -164,3 +164,40 @@ func renderAt(t *testing.T, h *harness, lm layoutMode, w, ht int) {
 		}
 	}
 }
+
+// The comparison of n runs fills exactly its area at every height, from a
+// line per run in columns when a chart under each name does not fit to the
+// charts of each; it was given two lines under the parameter pane, which
+// left its cells a negative height.
+func TestComparisonFitsEveryHeight(t *testing.T) {
+	e := testExperiment(t, nineAlgorithms)
+	h := newHarness(t, e, 140, 50)
+	h.keys("c")
+	h.advance(tick250)
+	h.advance(tick250) // past the warm-up: the cells show their summaries
+	m := &h.m
+	for _, n := range []int{1, 2, 5, 9} {
+		c := comparePane{common: common{keys: m.keys}}
+		c.setData(m.scenario, m.sess.names[:n], m.sess.snaps[:n], n-1, 0)
+		for _, w := range []int{1, 20, 54, 80, 140} {
+			for ht := 0; ht <= 50; ht++ {
+				c.setSize(w, ht)
+				lines := splitLines(c.view())
+				if ht == 0 {
+					if c.view() != "" {
+						t.Fatalf("%d runs at %dx0: %q", n, w, c.view())
+					}
+					continue
+				}
+				if len(lines) != ht {
+					t.Fatalf("%d runs at %dx%d: %d lines:\n%s", n, w, ht, len(lines), c.view())
+				}
+				for i, l := range lines {
+					if lw := ansi.StringWidth(l); lw > w {
+						t.Fatalf("%d runs at %dx%d: line %d is %d cells wide: %q", n, w, ht, i+1, lw, l)
+					}
+				}
+			}
+		}
+	}
+}
