@@ -8,6 +8,8 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+
+	"qcnlab/experiments"
 )
 
 // openLines is the open prompt's list of matches as shown.
@@ -198,5 +200,43 @@ func TestOpenAFIFODoesNotBlockUpdate(t *testing.T) {
 	h.send(<-loaded)
 	if h.m.focus != focusCharts || h.m.exp.Name != "piped" {
 		t.Errorf("after the write: focus %v, experiment %q, error %q", h.m.focus, h.m.exp.Name, h.m.opener.err)
+	}
+}
+
+// A setpoint at or above the buffer is said on the status line when the
+// workbench starts on such an experiment and when one is opened, as an
+// edit says it: on the command line the warning went to stderr, under the
+// workbench's screen, and opening a file said only "opened h.toml".
+func TestSetpointAboveBufferOnOpen(t *testing.T) {
+	t.Chdir(t.TempDir())
+	const warning = "params.qcn.q_eq = 33KB is at or above network.buffer = 20KB"
+	e, err := experiments.OpenWith("qcn-dumbbell", []string{"network.buffer=20KB", "duration=20ms", "warmup=4ms"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := New(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.autoTick = false
+	h := &harness{t: t, m: m, now: epoch}
+	t.Cleanup(func() { h.m.Close() })
+	h.send(tea.WindowSizeMsg{Width: 120, Height: 40}, tickMsg(h.now))
+	if v := h.view(); !strings.Contains(v, warning) {
+		t.Errorf("no warning at start (status %q):\n%s", h.m.status, v)
+	}
+	if err := e.Save("h.toml"); err != nil {
+		t.Fatal(err)
+	}
+	h = newHarness(t, testExperiment(t), 120, 40)
+	h.advance(tick250)
+	h.keys("o")
+	h.typeText("h.toml")
+	h.keys("enter")
+	if h.m.exp.Name != e.Name || h.m.focus != focusCharts {
+		t.Fatalf("not opened: %s (%s)", h.m.exp.Name, h.m.opener.err)
+	}
+	if v := h.view(); !strings.Contains(v, "opened h.toml; "+warning) {
+		t.Errorf("no warning on open (status %q):\n%s", h.m.status, v)
 	}
 }
