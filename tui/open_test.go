@@ -240,3 +240,47 @@ func TestSetpointAboveBufferOnOpen(t *testing.T) {
 		t.Errorf("no warning on open (status %q):\n%s", h.m.status, v)
 	}
 }
+
+// tab with several matches completes to their longest common start, as a
+// shell does, whatever the folder typed before the name ("./qcn" made
+// nothing, the built-ins' names having no "./"); enter on a typed name that
+// is no file opens a built-in of that exact name, and otherwise says what
+// matches rather than open the text typed or guess.
+func TestOpenPromptCompletesSeveralMatches(t *testing.T) {
+	t.Chdir(t.TempDir())
+	os.WriteFile("run-a1.toml", []byte("name = \"a1\"\n"), 0o644)
+	os.WriteFile("run-a2.toml", []byte("name = \"a2\"\n"), 0o644)
+	h := newHarness(t, testExperiment(t), 120, 40)
+	exp := h.m.exp
+	h.keys("o")
+	for _, c := range []struct{ typed, want string }{
+		{"./ru", "./run-a"},  // two files
+		{"./qcn", "qcn-"},    // built-ins only: their bare names
+		{"./qcn-c", "qcn-c"}, // qcn-capacity-drop, qcn-convergence-model
+		{"qcn-t-f", "qcn-t-fairness"},
+	} {
+		h.typeText(c.typed)
+		h.keys("tab")
+		if got := h.m.opener.input.Value(); got != c.want {
+			t.Errorf("%q, tab: %q, want %q", c.typed, got, c.want)
+		}
+		if len(h.m.opener.matches) < 1 {
+			t.Errorf("%q, tab: no matches listed", c.typed)
+		}
+	}
+	h.typeText("./qcn-d")
+	h.keys("enter")
+	if h.m.exp != exp || h.m.focus != focusOpen || !strings.Contains(h.m.opener.err, "./qcn-d does not exist: tab completes it to qcn-dumbbell") {
+		t.Errorf("enter on ./qcn-d: %s opened, focus %v, err %q", h.m.exp.Name, h.m.focus, h.m.opener.err)
+	}
+	h.typeText("./run-a")
+	h.keys("enter")
+	if h.m.exp != exp || !strings.Contains(h.m.opener.err, "./run-a does not exist: 2 names start so") {
+		t.Errorf("enter on ./run-a: %s opened, err %q", h.m.exp.Name, h.m.opener.err)
+	}
+	h.typeText("./qcn-dumbbell")
+	h.keys("enter")
+	if h.m.exp.Name != "qcn-dumbbell" || h.m.focus != focusCharts {
+		t.Errorf("enter on ./qcn-dumbbell: %s opened, focus %v, err %q", h.m.exp.Name, h.m.focus, h.m.opener.err)
+	}
+}
