@@ -341,9 +341,11 @@ func (p *openPrompt) choose() tea.Cmd {
 
 // chosen lists a folder enter named, or asks the root model to open a file
 // or a built-in. What was typed and names no file is opened only as a
-// built-in's exact name ("./qcn-dumbbell" too, as the prompt starts with
-// "./"); else, if names start so, the prompt says so rather than open a
-// guess. A match picked that has vanished is opened, to say why not.
+// built-in's exact name, as the command line takes it ("./qcn-dumbbell"
+// too, the prompt starting with "./", when nothing else starts so: not
+// beside ./qcn-dumbbell.toml); else, if names start so, the prompt says so
+// rather than open a guess. A match picked that has vanished is opened,
+// to say why not.
 func (p *openPrompt) chosen(msg chosenMsg) tea.Cmd {
 	v := msg.value
 	if msg.folder {
@@ -354,9 +356,9 @@ func (p *openPrompt) chosen(msg chosenMsg) tea.Cmd {
 		return p.setValue(v)
 	}
 	if msg.missing && msg.typed {
-		name := strings.TrimPrefix(v, "./")
+		name, dotted := strings.CutPrefix(v, "./")
 		switch {
-		case slices.Contains(experiments.BuiltinNames(), name):
+		case slices.Contains(experiments.BuiltinNames(), name) && (!dotted || len(p.matches) == 1):
 			v = name
 		case len(p.matches) == 1:
 			p.err = v + " does not exist: tab completes it to " + printable.Text(p.matches[0].text) + ", which enter then opens"

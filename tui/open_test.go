@@ -278,6 +278,14 @@ func TestOpenPromptCompletesSeveralMatches(t *testing.T) {
 	if h.m.exp != exp || !strings.Contains(h.m.opener.err, "./run-a does not exist: 2 names start so") {
 		t.Errorf("enter on ./run-a: %s opened, err %q", h.m.exp.Name, h.m.opener.err)
 	}
+	// A built-in's exact name beside a file that starts so: which one?
+	os.WriteFile("qcn-dumbbell.toml", []byte("name = \"mine\"\n"), 0o644)
+	h.typeText("./qcn-dumbbell")
+	h.keys("enter")
+	if h.m.exp != exp || !strings.Contains(h.m.opener.err, "./qcn-dumbbell does not exist: 2 names start so") {
+		t.Errorf("enter on ./qcn-dumbbell beside ./qcn-dumbbell.toml: %s opened, err %q", h.m.exp.Name, h.m.opener.err)
+	}
+	os.Remove("qcn-dumbbell.toml")
 	h.typeText("./qcn-dumbbell")
 	h.keys("enter")
 	if h.m.exp.Name != "qcn-dumbbell" || h.m.focus != focusCharts {
