@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"flag"
 	"fmt"
 	"strings"
 	"testing"
@@ -113,21 +114,36 @@ func TestEveryLayoutFits(t *testing.T) {
 	}
 }
 
+// everySize has TestEveryLayoutRenders draw every size, not a sample: some
+// minutes (go test ./tui -run TestEveryLayoutRenders -args -every-size).
+var everySize = flag.Bool("every-size", false, "TestEveryLayoutRenders: draw every size from 60x16 to 140x50")
+
 // Every mode renders, with runs on screen, at the sizes where the layout
 // changes form (the smallest, the reviewer's 80x24 and 90x28, both sides
 // of the width from which the parameter pane sits beside the charts, the
 // largest): exactly the terminal's lines, none wider than it. Each size
-// draws every chart anew, so not every size is drawn here:
-// TestEveryLayoutFits covers them all, and TestComparisonFitsEveryHeight
-// the comparison's cells.
+// draws every chart anew, so not every size is drawn by default (-every-size
+// draws them all): TestEveryLayoutFits lays every one out, and
+// TestComparisonFitsEveryHeight draws the comparison's cells at every
+// height.
 func TestEveryLayoutRenders(t *testing.T) {
 	e := testExperiment(t, nineAlgorithms, `sweep.network.rtt=["100us", "300us"]`)
 	h := newHarness(t, e, 140, 50)
 	h.advance(tick250)
+	widths, heights := []int{minWidth, 80, 90, wideParams - 1, wideParams, 140}, []int{minHeight, 17, 18, 24, 28, 50}
+	if *everySize {
+		widths, heights = nil, nil
+		for w := minWidth; w <= 140; w++ {
+			widths = append(widths, w)
+		}
+		for ht := minHeight; ht <= 50; ht++ {
+			heights = append(heights, ht)
+		}
+	}
 	for _, lm := range layoutModes() {
 		h.enter(lm)
-		for _, w := range []int{minWidth, 80, 90, wideParams - 1, wideParams, 140} {
-			for _, ht := range []int{minHeight, 17, 18, 24, 28, 50} {
+		for _, w := range widths {
+			for _, ht := range heights {
 				renderAt(t, h, lm, w, ht)
 			}
 		}

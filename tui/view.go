@@ -65,8 +65,9 @@ func (m *Model) barLines() []string {
 const minBody = 2
 
 // minParams is the fewest lines of the parameter pane over the charts
-// with two rows of its table: under it, the sparklines over it give way.
-const minParams = 3 + 2 + paramsFooter
+// with two rows of its table (its title, the table's header and two rows,
+// its footer): under it, the sparklines over it give way.
+const minParams = 1 + 3 + paramsFooter
 
 // screen is the layout at the model's size and state: the lines of the
 // parts around the body, and the sizes of the panes in it. Every size is
