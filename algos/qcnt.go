@@ -30,7 +30,7 @@ func init() {
 		QueueBand: SetPoint("q_eq"),
 		Display:   "QCN-T",
 		Ref:       "002 section VI",
-		Summary:   "QCN with a single timer at the fair-share sampling pace instead of byte counter + timer: faster convergence to fairness",
+		Summary:   "QCN with a single timer instead of byte counter + timer, its period the time to send 150 KB at half the link (2.4 ms at 1 Gbps, whatever the number of sources; timer_basis = fair_share: at capacity/sources): faster convergence to fairness",
 		Params:    QCNTParams(),
 		Check: func(_ Network, v Values) error {
 			if v["hai_threshold"] < v["fast_recovery_th"] {

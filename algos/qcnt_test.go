@@ -3,6 +3,7 @@ package algos
 import (
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -173,4 +174,29 @@ func TestQCNTWholeCycles(t *testing.T) {
 // 38-41 looks at the timer stage.
 func TestQCNTFirstCycleRule(t *testing.T) {
 	checkTimerFirstCycleRule(t, newQCNT(t, nil), 1*gbps)
+}
+
+// The one-line summary (qcnlab list, qcnlab algos) describes the default
+// timer basis: 150 KB at half the link, 2.4 ms at 1 Gbps whatever the number
+// of sources, not the fair-share pace, which is an option.
+func TestQCNTSummaryNamesTheDefaultTimer(t *testing.T) {
+	s, _ := Lookup("qcn-t")
+	basis, _ := s.Param("timer_basis")
+	if got := basis.Default(net1G2, nil); got != TimerBasisLink {
+		t.Fatalf("timer_basis defaults to %g: the summary below describes link", got)
+	}
+	for _, sources := range []int{2, 10} {
+		v := resolve(t, "qcn-t", Network{Capacity: 1 * gbps, Sources: sources, Buffer: 512e3}, nil)
+		if math.Abs(v["timer_period"]-2.4e-3) > 1e-12 {
+			t.Errorf("%d sources at 1 Gbps: t = %g, the summary says 2.4 ms", sources, v["timer_period"])
+		}
+	}
+	for _, want := range []string{"150 KB at half the link", "2.4 ms at 1 Gbps, whatever the number of sources", "timer_basis = fair_share"} {
+		if !strings.Contains(s.Summary, want) {
+			t.Errorf("the summary %q does not say %q", s.Summary, want)
+		}
+	}
+	if strings.Contains(s.Summary, "fair-share sampling pace") {
+		t.Errorf("the summary %q gives the fair-share pace, which is not the default", s.Summary)
+	}
 }

@@ -177,7 +177,11 @@ type Scheme struct {
 	Display string // name for screens, e.g. "QCN"
 	Ref     string // the reference: source document (seed paper) and section
 	Summary string // what it is for, one line
-	Params  []Param
+	// Note, if set, says in one line where the defaults were made for and
+	// what they do on a path they were not made for (qcnlab list and qcnlab
+	// algos show it beside the summary).
+	Note   string
+	Params []Param
 	// Readings says, one line each, how the scheme reads its seed where
 	// the seed is ambiguous or silent (qcnlab algos NAME prints them).
 	Readings []string

@@ -21,10 +21,12 @@ import "math"
 
 func init() {
 	Register(&Scheme{
-		Name:      "swift",
-		Display:   "Swift",
-		Ref:       "Kumar et al., SIGCOMM 2020 (Swift), section 3, Algorithm 1; values from Broadcom/csg-htsim sim/swift.cpp",
-		Summary:   "delay-target window control at senders: AIMD on the RTT against a target scaled by hops and by the window (flow scaling), pacing below one frame; no switch support",
+		Name:    "swift",
+		Display: "Swift",
+		Ref:     "Kumar et al., SIGCOMM 2020 (Swift), section 3, Algorithm 1; values from Broadcom/csg-htsim sim/swift.cpp",
+		Summary: "delay-target window control at senders: AIMD on the RTT against a target scaled by hops and by the window (flow scaling), pacing below one frame; no switch support",
+		Note: "made for a fabric of a few microseconds' propagation: where the base RTT is far above its 20 us target " +
+			"(the default dumbbell, 100 us) the window sinks below a frame and the link is 0.73% used; target_adds_base_rtt = true: 100%",
 		Params:    SwiftParams(),
 		Readings:  swiftReadings,
 		NewCP:     func(CPEnv, Values) CongestionPoint { return noneCP{} },

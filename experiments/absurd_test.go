@@ -89,18 +89,18 @@ func TestASetpointAboveTheBufferIsWarned(t *testing.T) {
 // A shorter duration fits the short flows' stop, as it does the warm-up,
 // and says so.
 func TestAShorterDurationFitsTrafficStop(t *testing.T) {
-	e, err := OpenWith("ack-clocked-fabric", []string{"duration=2ms"})
+	e, err := OpenWith("ack-clocked-fabric", []string{"duration=4ms"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if e.Traffic.Stop == nil || *e.Traffic.Stop != units.Duration(algos.Millisecond) {
-		t.Errorf("traffic.stop %v, want 1ms (10ms of 20ms)", e.Traffic.Stop)
+		t.Errorf("traffic.stop %v, want 1ms (10ms of 40ms)", e.Traffic.Stop)
 	}
-	if want := "duration 2ms: the short flows' stop (traffic.stop) of 10ms is scaled to 1ms"; !strings.Contains(strings.Join(e.Notes, "\n"), want) {
+	if want := "duration 4ms: the short flows' stop (traffic.stop) of 10ms is scaled to 1ms"; !strings.Contains(strings.Join(e.Notes, "\n"), want) {
 		t.Errorf("notes %q, want %q", e.Notes, want)
 	}
 	// What --set says itself stands, and its error with it.
-	if _, err := OpenWith("ack-clocked-fabric", []string{"duration=2ms", "traffic.stop=3ms"}); err == nil || !strings.Contains(err.Error(), "--set: traffic.stop: must be in (0, duration]") {
+	if _, err := OpenWith("ack-clocked-fabric", []string{"duration=4ms", "traffic.stop=5ms"}); err == nil || !strings.Contains(err.Error(), "--set: traffic.stop: must be in (0, duration]") {
 		t.Errorf("traffic.stop set beyond the run: %v", err)
 	}
 }

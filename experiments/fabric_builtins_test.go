@@ -130,6 +130,14 @@ func TestQCNIncastLeafSpineBuiltin(t *testing.T) {
 		f := find(t, rs, "qcn", "network.pfc=true").Flows
 		return float64(f.IncastFlows - *f.IncastCompleted)
 	}
+	victim := func(alg string, i int) func([]batch.RunSummary) float64 {
+		return func(rs []batch.RunSummary) float64 { return gbps(find(t, rs, alg, "network.pfc=false").Sources[i]) }
+	}
+	feedback := func(alg string, i int) func([]batch.RunSummary) float64 {
+		return func(rs []batch.RunSummary) float64 {
+			return float64(find(t, rs, alg, "network.pfc=false").Sources[i].FeedbackFrames)
+		}
+	}
 	lostNone := func(rs []batch.RunSummary) float64 {
 		return float64(find(t, rs, "none", "network.pfc=false").Flows.Lost)
 	}
@@ -149,11 +157,63 @@ func TestQCNIncastLeafSpineBuiltin(t *testing.T) {
 		{"completes in 29.4 ms with 943", 943, hot("dcqcn"), 0},
 		{"2.02 to 2.56 Gbps", 2.02, victims("dcqcn", "true", true), 0.01},
 		{"2.02 to 2.56 Gbps", 2.56, victims("dcqcn", "true", false), 0.01},
-		{"keep 9.8 Gbps", 9.8, victims("none", "false", true), 0.01},
+		{"keep 9.81 to 9.83 Gbps", 9.81, victims("none", "false", true), 0.0005},
+		{"keep 9.81 to 9.83 Gbps", 9.83, victims("none", "false", false), 0.0005},
 		{"27 of the 32 incast flows", 27, lostNone, 0},
+		{"get 5 feedback frames each", 5, feedback("qcn", 33), 0},
+		{"get 5 feedback frames each", 5, feedback("qcn", 34), 0},
+		{"keep 1.64 and 1.67 Gbps", 1.67, victim("qcn", 33), 0.003},
+		{"keep 1.64 and 1.67 Gbps", 1.64, victim("qcn", 34), 0.003},
+		{"recovers (9.77 Gbps)", 9.77, victim("qcn", 32), 0.0005},
 		{"31.1 ms with 1359 drops", 31.1, completion("qcn", "false"), 0.002},
 		{"31.1 ms with 1359 drops", 1359, drops, 0},
+		{"they keep 5.39 to 5.46 Gbps", 5.39, victims("dcqcn", "false", true), 0.001},
+		{"they keep 5.39 to 5.46 Gbps", 5.46, victims("dcqcn", "false", false), 0.001},
 	})
+
+	// Without PFC nobody is paused: the victims' losses are congestion
+	// control's.
+	for _, alg := range e.Algorithms {
+		if n := pauses(find(t, runs, alg, "network.pfc=false")); n != 0 || !strings.Contains(e.Description, "nobody is paused") {
+			t.Errorf("%s without PFC: %g pause frames", alg, n)
+		}
+	}
+	// Which spine each victim into leaf 0 crosses, from what its leaf's
+	// uplinks carried under none (the incast's flows add under 1 Gbps to
+	// a port): routes are drawn from the seed and the flow, the same for
+	// every scheme.
+	none := find(t, runs, "none", "network.pfc=false")
+	carried := func(name string) float64 { return port(t, none, name).Utilization * 40 }
+	for _, c := range []struct{ via, other string }{
+		{"leaf1->spine1", "leaf1->spine0"}, // h20 -> h1 (and h21 -> h37)
+		{"leaf2->spine0", "leaf2->spine1"}, // h36 -> h2
+		{"leaf3->spine0", "leaf3->spine1"}, // h52 -> h3
+	} {
+		if carried(c.via) < 9 || carried(c.other) > 1 {
+			t.Errorf("%s carried %.2f Gbps, %s %.2f: the description's victim does not cross %s", c.via, carried(c.via), c.other, carried(c.other), c.via)
+		}
+	}
+	// "All of them from that port for the victim from leaf 3": the other
+	// ports on its way sent no feedback.
+	qcn := find(t, runs, "qcn", "network.pfc=false")
+	for _, name := range []string{"leaf3->spine0", "leaf0->h3"} {
+		if fb := port(t, qcn, name).FeedbackFrames; fb != 0 {
+			t.Errorf("QCN without PFC: %s sent %d feedback frames; the description says the victim from leaf 3 had all its own from spine 0's port down to leaf 0", name, fb)
+		}
+	}
+	// DCQCN: the spines' ports down to leaf 0 mark, and the victims are
+	// back at line rate by the end of the run.
+	dcqcn := find(t, runs, "dcqcn", "network.pfc=false")
+	for _, name := range []string{"spine0->leaf0", "spine1->leaf0"} {
+		if port(t, dcqcn, name).MarkedFrames == 0 {
+			t.Errorf("DCQCN without PFC: %s marked nothing", name)
+		}
+	}
+	for _, s := range dcqcn.Sources[32:35] {
+		if s.FinalRateBps < 0.999*10e9 {
+			t.Errorf("DCQCN without PFC: victim %s -> %s ends at %.3g Gbps, the description says back at line rate", s.From, s.To, s.FinalRateBps/1e9)
+		}
+	}
 }
 
 func TestECMPCollisionsFatTreeBuiltin(t *testing.T) {

@@ -5,6 +5,7 @@ package experiments_test
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"qcnlab/experiments/batch"
@@ -112,19 +113,38 @@ func TestACKClockedFabricBuiltin(t *testing.T) {
 	large := func(alg string) func([]batch.RunSummary) float64 {
 		return func(rs []batch.RunSummary) float64 { return find(t, rs, alg).Flows.BySize[2].SlowdownMean }
 	}
-	done := func(alg string) func([]batch.RunSummary) float64 {
-		return func(rs []batch.RunSummary) float64 { return float64(find(t, rs, alg).Flows.BySize[2].Completed) }
+	peak := func(alg string) func([]batch.RunSummary) float64 {
+		return func(rs []batch.RunSummary) float64 { return port(t, find(t, rs, alg), "edge1.0->h4").QueueMax / 1e3 }
 	}
 	checkQuoted(t, e, runs, []quoted{
-		{"DCQCN 1.74 / 2.91", 1.74, small("dcqcn", false), 0.003}, {"DCQCN 1.74 / 2.91", 2.91, small("dcqcn", true), 0.002},
-		{"DCTCP 4.09 / 27.9", 4.09, small("dctcp", false), 0.002}, {"DCTCP 4.09 / 27.9", 27.9, small("dctcp", true), 0.002},
-		{"TIMELY 2.16 / 5.91", 2.16, small("timely", false), 0.002}, {"TIMELY 2.16 / 5.91", 5.91, small("timely", true), 0.002},
-		{"HPCC 2.04 / 4.65", 2.04, small("hpcc", false), 0.002}, {"HPCC 2.04 / 4.65", 4.65, small("hpcc", true), 0.002},
-		{"Swift 2.80 / 5.51", 2.80, small("swift", false), 0.002}, {"Swift 2.80 / 5.51", 5.51, small("swift", true), 0.002},
-		{"DCQCN 3.61 (9 of 17", 3.61, large("dcqcn"), 0.002}, {"DCQCN 3.61 (9 of 17", 9, done("dcqcn"), 0},
-		{"DCTCP 5.12 (9)", 5.12, large("dctcp"), 0.002}, {"DCTCP 5.12 (9)", 9, done("dctcp"), 0},
-		{"TIMELY 5.12 (9)", 5.12, large("timely"), 0.002}, {"TIMELY 5.12 (9)", 9, done("timely"), 0},
-		{"HPCC 5.82 (8)", 5.82, large("hpcc"), 0.002}, {"HPCC 5.82 (8)", 8, done("hpcc"), 0},
-		{"Swift 4.66 (9)", 4.66, large("swift"), 0.002}, {"Swift 4.66 (9)", 9, done("swift"), 0},
+		{"DCQCN 1.31 / 3.42", 1.31, small("dcqcn", false), 0.004}, {"DCQCN 1.31 / 3.42", 3.42, small("dcqcn", true), 0.002},
+		{"DCTCP 1.69 / 35.1", 1.69, small("dctcp", false), 0.003}, {"DCTCP 1.69 / 35.1", 35.1, small("dctcp", true), 0.002},
+		{"TIMELY 1.37 / 3.89", 1.37, small("timely", false), 0.003}, {"TIMELY 1.37 / 3.89", 3.89, small("timely", true), 0.002},
+		{"HPCC 1.34 / 3.97", 1.34, small("hpcc", false), 0.003}, {"HPCC 1.34 / 3.97", 3.97, small("hpcc", true), 0.002},
+		{"Swift 1.51 / 4.79", 1.51, small("swift", false), 0.003}, {"Swift 1.51 / 4.79", 4.79, small("swift", true), 0.002},
+		{"DCQCN 3.66", 3.66, large("dcqcn"), 0.002}, {"DCTCP 2.37", 2.37, large("dctcp"), 0.002},
+		{"TIMELY 2.80", 2.80, large("timely"), 0.002}, {"HPCC 2.80", 2.80, large("hpcc"), 0.002},
+		{"Swift 2.41", 2.41, large("swift"), 0.002},
+		{"its queue peaks at 251 KB", 251, peak("dctcp"), 0.002}, {"HPCC's peaks at 21.2 KB", 21.2, peak("hpcc"), 0.003},
 	})
+	// The short flows alone, drained: no greedy source runs beneath them,
+	// and every flow of every size completes, as the description says.
+	for _, alg := range e.Algorithms {
+		r := find(t, runs, alg)
+		if len(r.Sources) != 0 {
+			t.Errorf("%s: %d greedy sources beneath the short flows; the description says no other traffic", alg, len(r.Sources))
+		}
+		f := r.Flows
+		if f.Started != 70 || f.Completed != 70 || !strings.Contains(e.Description, "All 70 flows complete") {
+			t.Errorf("%s: %d flows started, %d completed; the description says all 70 complete", alg, f.Started, f.Completed)
+		}
+		for i, want := range map[int]int64{0: 41, 2: 17} {
+			if b := f.BySize[i]; b.Started != want || b.Completed != want {
+				t.Errorf("%s: size bucket %d: %d started, %d completed, want %d", alg, i, b.Started, b.Completed, want)
+			}
+		}
+	}
+	if !strings.Contains(strings.Join(strings.Fields(e.Description), " "), "41 flows up to 100 KB, 17 of 1 to 10 MB") {
+		t.Error("the description does not count the flows by size")
+	}
 }

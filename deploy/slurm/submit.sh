@@ -10,15 +10,22 @@ if [ $# -lt 3 ]; then
 fi
 EXPERIMENT=$1 N=$2 OUT=$3
 shift 3
-QCNLAB=${QCNLAB:-qcnlab}
+export QCNLAB=${QCNLAB:-qcnlab}
 here=$(cd "$(dirname "$0")" && pwd)
+# shquote writes $1 as one word for sh, in single quotes.
+shquote() { printf "'%s'" "${1//\'/\'\\\'\'}"; }
 mkdir -p "$OUT"
 
-array=$(sbatch --parsable --array="0-$((N - 1))" \
-	--export=ALL,EXPERIMENT="$EXPERIMENT",OUT="$OUT",QCNLAB="$QCNLAB",SETS="$*" \
-	"$here/qcnlab-shard.sbatch")
+# The experiment, OUT and the --set arguments go to the batch script as its
+# arguments, each one word whatever it holds: --export would cut a value at
+# its commas (--set 'algorithms=["qcn","dcqcn"]', --set sweep.seed=[1,2]).
+# QCNLAB reaches the tasks through the environment (--export=ALL).
+array=$(sbatch --parsable --array="0-$((N - 1))" --export=ALL \
+	"$here/qcnlab-shard.sbatch" "$EXPERIMENT" "$OUT" "$@")
 # The merge runs once every shard has succeeded; it checks that none is
-# missing or repeated and that all come from the same experiment.
+# missing or repeated and that all come from the same experiment. --wrap
+# hands sh one string: the names are quoted in it, the shards' glob not.
 merge=$(sbatch --parsable --dependency="afterok:$array" --job-name=qcnlab-merge \
-	--output="$OUT/merge-%j.log" --wrap "$QCNLAB merge $OUT/shard-* --out $OUT/merged")
+	--output="$OUT/merge-%j.log" \
+	--wrap "$(shquote "$QCNLAB") merge $(shquote "$OUT")/shard-* --out $(shquote "$OUT/merged")")
 echo "shards: job array $array ($N tasks); merge: job $merge -> $OUT/merged"

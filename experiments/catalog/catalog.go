@@ -33,7 +33,7 @@ func WriteListWidth(w io.Writer, width int) error {
 	}
 	for _, name := range algos.Names() {
 		sc, _ := algos.Lookup(name)
-		schemes = append(schemes, []string{name, sc.Display, "source " + sc.Ref, sc.Summary})
+		schemes = append(schemes, []string{name, sc.Display, "source " + sc.Ref, withNote(sc)})
 	}
 	var b strings.Builder
 	heading(&b, "Built-in experiments (qcnlab show NAME prints one):", width)
@@ -149,7 +149,7 @@ func WriteAlgos(w io.Writer, e *experiments.Experiment, names ...string) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
-		fmt.Fprintf(tw, "\n%s (%s), source %s: %s\n", name, sc.Display, sc.Ref, sc.Summary)
+		fmt.Fprintf(tw, "\n%s (%s), source %s: %s\n", name, sc.Display, sc.Ref, withNote(sc))
 		fmt.Fprintf(tw, "  [params.%s]\tunit\tvalue\t\tmeaning\n", name)
 		for _, p := range sc.Params {
 			set := ""
@@ -166,6 +166,15 @@ func WriteAlgos(w io.Writer, e *experiments.Experiment, names ...string) error {
 		}
 	}
 	return tw.Flush()
+}
+
+// withNote is a scheme's summary and, if it has one, its note on where its
+// defaults fit.
+func withNote(sc *algos.Scheme) string {
+	if sc.Note == "" {
+		return sc.Summary
+	}
+	return sc.Summary + ". Note: " + sc.Note
 }
 
 // firstSentence ends at a full stop followed by a capital, so that "eqs. 9"

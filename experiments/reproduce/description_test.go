@@ -65,6 +65,10 @@ var derived = map[string]map[string]float64{
 	"ap-n-aimd-20-sources": {"500": 10e3 / 20},                  // the fair share in Mbps
 	"hpcc-vs-dcqcn-incast": {"5.12": 16 * 1e6 * 8 / 25e9 * 1e3}, // 16 MB at 25 Gbps, in ms
 	"ack-clocked-fabric":   {"16": 4 * 4 * 4 / 4},               // k^3/4 hosts
+	"qcn-incast-leaf-spine": {
+		"80": 2 * 40,                                // two spines' 40 Gbps down to leaf 0
+		"54": (10e9 - 100e6) / (10e6 / 55e-6) * 1e3, // DCQCN from min_rate to 10 Gbps at R_AI per rp_timer, in ms
+	},
 	"dsm-loop-delay":       {"80": 1e6 / (0.01 * 10e9 / 8000), "2": 10.0 / 5, "0.8": 10e3 * 80e-6, "10": 20.0 / 2, "20": 20e3 / 1e3},
 	"dsm-qcn-adaptability": {},
 	"dsm-qcn-delay-100g":   {"8": 1e6 / (0.01 * 100e9 / 8000), "0.08": 20e3 / (2 / 8e-6), "0.8": 0.8},
@@ -210,7 +214,7 @@ func init() {
 	// The fabric and DCQCN built-ins' measurements, each checked by its
 	// test in experiments/fabric_builtins_test.go, which runs the built-in.
 	measuredInDescriptions["qcn-incast-leaf-spine"] = []string{"28.7", "1372", "3.51", "5.40", "1144", "0.54", "0.76", "5", "29.4",
-		"943", "2.02", "2.56", "9.8", "27", "31.1", "1359"}
+		"943", "2.02", "2.56", "9.81", "9.83", "27", "1.64", "1.67", "9.77", "31.1", "1359", "5.39", "5.46"}
 	measuredInDescriptions["ecmp-collisions-fat-tree"] = []string{"7.01", "4.68", "0.69", "9.45", "9.01", "0.892", "0.769", "0.997", "0.994", "2.84", "0.92", "8.23", "9.04"}
 	measuredInDescriptions["pfc-spreading-fat-tree"] = []string{"3.25", "68", "7.30", "5"}
 	measuredInDescriptions["dcqcn-vs-qcn"] = []string{"213", "215", "0.685", "0.999", "16", "58", "0.98", "1.0", "71", "0.969", "0.939",
@@ -220,8 +224,8 @@ func init() {
 	// experiments/transport_builtins_test.go.
 	measuredInDescriptions["dctcp-two-bottlenecks"] = []string{"48.2", "475.4", "51.8", "0.999", "100", "99.9"}
 	measuredInDescriptions["hpcc-vs-dcqcn-incast"] = []string{"91.4", "2.26", "54.7", "7.39", "9", "130", "5.61", "7.73"}
-	measuredInDescriptions["ack-clocked-fabric"] = []string{"70", "41", "1.74", "2.91", "4.09", "27.9", "2.16", "5.91", "2.04", "4.65",
-		"2.80", "5.51", "3.61", "8", "17", "5.12", "9", "5.82", "4.66"}
+	measuredInDescriptions["ack-clocked-fabric"] = []string{"70", "41", "17", "1.31", "3.42", "1.69", "35.1", "1.37", "3.89", "1.34", "3.97",
+		"1.51", "4.79", "3.66", "2.37", "2.80", "2.41", "251", "21.2"}
 	for _, c := range convergenceChecks {
 		measuredInDescriptions["qcn-convergence-model"] = append(measuredInDescriptions["qcn-convergence-model"], c.want...)
 	}
