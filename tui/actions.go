@@ -88,8 +88,8 @@ func fmtSpeed(x float64) string {
 	case x >= 1:
 		return trim(fmt.Sprintf("%.1f", x)) + "x"
 	}
-	if x >= 0.0001 {
-		return trim(fmt.Sprintf("%.4f", x)) + "x"
+	if x >= 0.0001 { // two figures, as the steps above 1 have: a measured pace is no more exact
+		return fmt.Sprintf("%.2g", x) + "x"
 	}
 	return fmt.Sprintf("%.0ex", x) // many sources: far slower than real time
 }

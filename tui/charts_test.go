@@ -103,6 +103,7 @@ func TestFormats(t *testing.T) {
 	for _, c := range []struct{ got, want string }{
 		{fmtSpeed(0.01), "0.01x"}, {fmtSpeed(0.0001), "0.0001x"}, {fmtSpeed(1), "1x"},
 		{fmtSpeed(7.4119), "7.4x"}, {fmtSpeed(15.2), "15x"}, {fmtSpeed(7.2e-6), "7e-06x"},
+		{fmtSpeed(0.2281), "0.23x"}, {fmtSpeed(0.0005), "0.0005x"},
 		{fmtTime(12500*algos.Microsecond, 20*algos.Millisecond), "12.50ms"},
 		{fmtTime(1500*algos.Millisecond, 20*algos.Second), "1.500s"}, {fmtTime(5*algos.Second, 5*algos.Second), "5.000s"},
 		{fmtTime(5*algos.Microsecond, 500*algos.Microsecond), "5.0us"},
