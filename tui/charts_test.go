@@ -113,3 +113,20 @@ func TestFormats(t *testing.T) {
 		}
 	}
 }
+
+// Every form of a compare cell's summary names its numbers: the shorter
+// forms once dropped "util" and "J" ("74.8% q 47±62KB").
+func TestSummaryFormsKeepTheirLabels(t *testing.T) {
+	sum := model.Summary{Bottlenecks: []model.BottleneckSummary{{Name: "sw0", Utilization: 0.748, QueueMean: 47e3, QueueStd: 62e3, Drops: 3}}}
+	for _, f := range summaryForms(sum, 0) {
+		if !strings.HasPrefix(f, "util ") {
+			t.Errorf("%q: no util label", f)
+		}
+		if strings.Contains(f, "±") && !strings.Contains(f, "q ") {
+			t.Errorf("%q: no queue label", f)
+		}
+		if strings.Contains(f, "0.") && !strings.Contains(f, "J ") {
+			t.Errorf("%q: no fairness label", f)
+		}
+	}
+}

@@ -176,7 +176,9 @@ func statsLine(w int, s *snapshot, scen scenario, eps float64, link int) string 
 
 // summaryForms are the summary's headline numbers in ever shorter forms,
 // for the compare view's cells: the short form of summaryText, then
-// without the drops when there are none, then with fewer digits.
+// without the drops when there are none, then with fewer digits, then
+// without the spread and the fairness, then the utilization alone. Every
+// number keeps its label: "74.8%" alone does not say what it is.
 func summaryForms(sum model.Summary, link int) []string {
 	b := bottleneckAt(sum, link)
 	name := ""
@@ -188,11 +190,14 @@ func summaryForms(sum model.Summary, link int) []string {
 		drops = fmt.Sprintf(" drops %d", b.Drops)
 	}
 	kb := func(x float64) string { return fmt.Sprintf("%.0f", x/1e3) }
+	util := 100 * b.Utilization
 	return []string{
 		summaryText(sum, false, link),
-		fmt.Sprintf("%sutil %.1f%% q %s±%s%s J %.3f", name, 100*b.Utilization, fmtBytes(b.QueueMean), fmtBytes(b.QueueStd), drops, sum.Jain()),
-		fmt.Sprintf("%s%.1f%% q %s±%sKB%s J %.2f", name, 100*b.Utilization, kb(b.QueueMean), kb(b.QueueStd), drops, sum.Jain()),
-		fmt.Sprintf("%s%.0f%% %s±%sKB J%.2f", name, 100*b.Utilization, kb(b.QueueMean), kb(b.QueueStd), sum.Jain()),
+		fmt.Sprintf("%sutil %.1f%% q %s±%s%s J %.3f", name, util, fmtBytes(b.QueueMean), fmtBytes(b.QueueStd), drops, sum.Jain()),
+		fmt.Sprintf("%sutil %.1f%% q %s±%sKB%s J %.2f", name, util, kb(b.QueueMean), kb(b.QueueStd), drops, sum.Jain()),
+		fmt.Sprintf("%sutil %.0f%% q %s±%sKB J %.2f", name, util, kb(b.QueueMean), kb(b.QueueStd), sum.Jain()),
+		fmt.Sprintf("%sutil %.0f%% q %sKB", name, util, kb(b.QueueMean)),
+		fmt.Sprintf("%sutil %.0f%%", name, util),
 	}
 }
 
