@@ -131,3 +131,18 @@ func TestSummaryFormsKeepTheirLabels(t *testing.T) {
 		}
 	}
 }
+
+// A run that delivered nothing (Swift's target under a long RTT) has no
+// fairness index: every form says none, never NaN.
+func TestNothingDeliveredHasNoFairnessNumber(t *testing.T) {
+	sum := model.Summary{Bottlenecks: []model.BottleneckSummary{{Name: "sw0"}}}
+	forms := append(summaryForms(sum, 0), summaryText(sum, true, 0))
+	for _, f := range forms {
+		if strings.Contains(f, "NaN") {
+			t.Errorf("%q: NaN shown", f)
+		}
+	}
+	if !strings.Contains(forms[0], "J none") {
+		t.Errorf("%q: want J none", forms[0])
+	}
+}

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
@@ -193,12 +194,21 @@ func summaryForms(sum model.Summary, link int) []string {
 	util := 100 * b.Utilization
 	return []string{
 		summaryText(sum, false, link),
-		fmt.Sprintf("%sutil %.1f%% q %s±%s%s J %.3f", name, util, fmtBytes(b.QueueMean), fmtBytes(b.QueueStd), drops, sum.Jain()),
-		fmt.Sprintf("%sutil %.1f%% q %s±%sKB%s J %.2f", name, util, kb(b.QueueMean), kb(b.QueueStd), drops, sum.Jain()),
-		fmt.Sprintf("%sutil %.0f%% q %s±%sKB J %.2f", name, util, kb(b.QueueMean), kb(b.QueueStd), sum.Jain()),
+		fmt.Sprintf("%sutil %.1f%% q %s±%s%s J %s", name, util, fmtBytes(b.QueueMean), fmtBytes(b.QueueStd), drops, jain(sum, 3)),
+		fmt.Sprintf("%sutil %.1f%% q %s±%sKB%s J %s", name, util, kb(b.QueueMean), kb(b.QueueStd), drops, jain(sum, 2)),
+		fmt.Sprintf("%sutil %.0f%% q %s±%sKB J %s", name, util, kb(b.QueueMean), kb(b.QueueStd), jain(sum, 2)),
 		fmt.Sprintf("%sutil %.0f%% q %sKB", name, util, kb(b.QueueMean)),
 		fmt.Sprintf("%sutil %.0f%%", name, util),
 	}
+}
+
+// jain is the summary's Jain index to prec decimals, or "none" when
+// nothing was delivered (as the text summary says it), never "NaN".
+func jain(sum model.Summary, prec int) string {
+	if sum.JainFairness == nil {
+		return "none"
+	}
+	return strconv.FormatFloat(*sum.JainFairness, 'f', prec, 64)
 }
 
 // summaryText is the summary's headline numbers: those of the link-th
@@ -210,14 +220,14 @@ func summaryText(sum model.Summary, long bool, link int) string {
 		name = printable.Text(b.Name) + ": "
 	}
 	if !long {
-		return fmt.Sprintf("%sutil %.1f%%  q %s±%s  drops %d  J %.3f",
-			name, 100*b.Utilization, fmtBytes(b.QueueMean), fmtBytes(b.QueueStd), b.Drops, sum.Jain())
+		return fmt.Sprintf("%sutil %.1f%%  q %s±%s  drops %d  J %s",
+			name, 100*b.Utilization, fmtBytes(b.QueueMean), fmtBytes(b.QueueStd), b.Drops, jain(sum, 3))
 	}
 	if name != "" {
 		name = fmt.Sprintf("link %s (l: next): ", printable.Text(b.Name))
 	}
-	text := fmt.Sprintf("%sutilization %.1f%%  drops %d  queue %s ± %s  Jain %.3f",
-		name, 100*b.Utilization, b.Drops, fmtBytes(b.QueueMean), fmtBytes(b.QueueStd), sum.Jain())
+	text := fmt.Sprintf("%sutilization %.1f%%  drops %d  queue %s ± %s  Jain %s",
+		name, 100*b.Utilization, b.Drops, fmtBytes(b.QueueMean), fmtBytes(b.QueueStd), jain(sum, 3))
 	if b.PauseFrames > 0 || b.HeldFraction > 0 {
 		text += fmt.Sprintf("  pausing %.0f%% paused %.0f%%", 100*b.PausedFraction, 100*b.HeldFraction)
 	}
