@@ -130,6 +130,11 @@ const (
 	// its streams in one queue, or a control frame may land here
 	// (classSet.watch). Elsewhere the stream with frames queued says it.
 	portOddOrdered
+	// Its frames all leave the network here and are not followed to their
+	// receivers, and it has no classes: its queue is its exits ring, which
+	// holds nothing else, and serveLeaving serves it (the dumbbell's
+	// bottleneck, a fabric's port to a host).
+	portOddLeaves
 )
 
 // syncOdd sets p.odd from what the port has, once its classes are set
@@ -137,7 +142,8 @@ const (
 // port may mix frames that leave and go on (portOddMixed, a chain's), and
 // where its frames go (streams, network.streams). A port whose frames go
 // both ways, or where control frames land (its classes watch it), keeps
-// its queue's order (portOddOrdered).
+// its queue's order (portOddOrdered); one whose frames all leave here,
+// unfollowed, without classes, is served by serveLeaving (portOddLeaves).
 func (p *port) syncOdd(receivers, mixed bool, streams uint8) {
 	p.odd = 0
 	if receivers {
@@ -148,6 +154,9 @@ func (p *port) syncOdd(receivers, mixed bool, streams uint8) {
 	}
 	if streams == streamOnward|streamExit || p.cls != nil && p.cls.watch {
 		p.odd |= portOddOrdered
+	}
+	if streams == streamExit && !receivers && p.cls == nil {
+		p.odd |= portOddLeaves
 	}
 	if p.xoff != math.MaxInt {
 		p.odd |= portOddPFC
