@@ -498,7 +498,24 @@ func (s *Packet) serveLeaving(p *port, pi int32, t algos.Time) int {
 	for p.headDone <= t {
 		done, bytes, flags := p.headDone, int(p.headBytes), p.headFlags
 		p.bytes -= bytes
-		p.level.set(done, float64(p.bytes))
+		if l := &p.level; done > l.last { // l.set, written out: above the inliner's budget where the profile does not know it
+			dt, old := float64(done-l.last), l.level
+			l.sum += old * dt
+			l.sumSq += old * (old * dt)
+			if k := int(old*l.inv + ceilBias); k < lowBins {
+				l.low[k] += dt
+			} else {
+				l.hist[k] += dt
+			}
+			if old < l.min {
+				l.min = old
+			}
+			if old > l.max {
+				l.max = old
+			}
+			l.last = done
+		}
+		p.level.level = float64(p.bytes)
 		p.sentBytes += int64(bytes)
 		if s.ingress != nil {
 			in := &s.ingress[p.inq.pop()]
@@ -525,7 +542,10 @@ func (s *Packet) serveLeaving(p *port, pi int32, t algos.Time) int {
 		n++
 		if p.queued > 0 && !p.held {
 			h := &x.buf[x.head]
-			p.headDone = done + p.serviceTime(int(h.bytes))
+			if h.bytes != p.svcBytes { // p.serviceTime, written out as l.set above
+				p.svcBytes, p.svc = h.bytes, algos.TransmitTime(int(h.bytes), p.capacity)
+			}
+			p.headDone = done + p.svc
 			p.headFlags, p.headBytes = queueFlags(h, queuedExit), h.bytes
 		} else if p.headDone = algos.Never; p.queued > 0 { // the port is held
 			p.waitHead()
