@@ -120,11 +120,11 @@ const (
 	portOddReceivers                   // the frames that leave here are followed to their receivers (exits, exiting)
 	portOddPFC                         // it pauses its feeders above xoff (pfc.go)
 	// Its queue may hold both frames that leave the network here and
-	// frames that go on: on a chain, whose bottlenecks a flow may leave or
-	// cross. A fabric's port leads to a host, where every frame leaves,
-	// or to a switch, where none does (TestFabricPortsNeverMix). Only
-	// then is a departure due at its time for the other kind's stream
-	// (unwatched).
+	// frames that go on: on a chain, at a bottleneck that flows both
+	// leave and cross (network.streams). A fabric's port leads to a host,
+	// where every frame leaves, or to a switch, where none does
+	// (TestFabricPortsNeverMix). Only then is a departure due at its time
+	// for the other kind's stream (unwatched).
 	portOddMixed
 	// It keeps its queue's order (order): its frames may go to both of
 	// its streams in one queue, or a control frame may land here
@@ -139,17 +139,19 @@ const (
 
 // syncOdd sets p.odd from what the port has, once its classes are set
 // up, whether the run follows frames to their receivers, whether the
-// port may mix frames that leave and go on (portOddMixed, a chain's), and
-// where its frames go (streams, network.streams). A port whose frames go
-// both ways, or where control frames land (its classes watch it), keeps
-// its queue's order (portOddOrdered); one whose frames all leave here,
-// unfollowed, without classes, is served by serveLeaving (portOddLeaves).
+// port is a chain's (mixed), and where its frames go (streams,
+// network.streams). A chain's port whose frames go both ways may mix them
+// (portOddMixed; one whose frames all go one way never does, as a
+// fabric's). A port whose frames go both ways, or where control frames
+// land (its classes watch it), keeps its queue's order (portOddOrdered);
+// one whose frames all leave here, unfollowed, without classes, is served
+// by serveLeaving (portOddLeaves).
 func (p *port) syncOdd(receivers, mixed bool, streams uint8) {
 	p.odd = 0
 	if receivers {
 		p.odd |= portOddReceivers
 	}
-	if mixed {
+	if mixed && streams == streamOnward|streamExit {
 		p.odd |= portOddMixed
 	}
 	if streams == streamOnward|streamExit || p.cls != nil && p.cls.watch {

@@ -123,7 +123,7 @@ func skipUnless64Bit(t *testing.T) {
 // departure of one kind must run at its time for the other's stream
 // (unwatched). Every port's queue is looked at after every event, with
 // ECMP and sprayed routes and receivers followed (DCQCN); a chain's ports
-// may mix and say so.
+// may mix, where flows both leave and go on, and say so.
 func TestFabricPortsNeverMix(t *testing.T) {
 	for _, spray := range []bool{false, true} {
 		cfg := dcqcnFabric(t, AllToAll(16))
@@ -158,13 +158,25 @@ func TestFabricPortsNeverMix(t *testing.T) {
 			t.Fatalf("spray %v: no frame moved", spray)
 		}
 	}
-	chain, err := NewPacket(benchConfig(t, ms))
+	// On a parking lot, flows both cross and leave the first bottleneck,
+	// and all leave the second: only the first may mix, and says so; the
+	// second, as a dumbbell's, is served as a port to a host (portOddLeaves).
+	qcn, err := algos.Lookup("qcn")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for j, p := range chain.ports {
-		if p.odd&portOddMixed == 0 {
-			t.Errorf("chain port %d says it never mixes", j)
+	cfg := parkingLot(qcn, 3e9, 3e9, 3e9)
+	if cfg.Params, err = qcn.Resolve(cfg.Network(), nil); err != nil {
+		t.Fatal(err)
+	}
+	chain, err := NewPacket(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j, want := range []uint8{portOddMixed, portOddLeaves} {
+		if odd := chain.ports[j].odd & (portOddMixed | portOddLeaves); odd != want {
+			t.Errorf("parking lot's port %d: mixed %v, leaves %v; want mixed %v, leaves %v", j,
+				odd&portOddMixed != 0, odd&portOddLeaves != 0, want == portOddMixed, want == portOddLeaves)
 		}
 	}
 }
