@@ -45,12 +45,14 @@ func runWhole(sim model.Sim, end algos.Time) { sim.Advance(end) }
 
 // unevenSteps are the workbench's way, unevenly: steps of many sizes, one
 // of them a single picosecond, so that step ends fall before, between
-// and on events.
+// and on events; after each, the summary so far, as the workbench shows
+// it.
 var unevenSteps = []algos.Time{37*algos.Microsecond + 123, 1, 250*algos.Microsecond + 7, 3 * algos.Microsecond, 999*algos.Nanosecond + 1}
 
 func stepUnevenly(sim model.Sim, end algos.Time) {
 	for i := 0; !sim.Done() && sim.Now() < end; i++ {
 		sim.Advance(sim.Now() + unevenSteps[i%len(unevenSteps)])
+		sim.Summary()
 	}
 }
 
@@ -83,8 +85,9 @@ var observeWays = []observeWay{
 // point of its sweep) and variant, cut short, and the two runs the
 // defects were found in: DCQCN on the leaf-spine incast without PFC,
 // whose victims' rates moved with the number of ports watched, and DCQCN
-// on a fat-tree with its hosts' clocks, PFC and control frames, whose
-// events moved when stepped.
+// on a fat-tree with its hosts' clocks and switches' jitter, PFC and
+// classes (its control queue; two classes, routed by ECMP or sprayed),
+// whose events moved when stepped.
 func observeCases(t *testing.T) []observeCase {
 	var cases []observeCase
 	add := func(label string, e *experiments.Experiment, points int) {
@@ -137,6 +140,8 @@ func observeCases(t *testing.T) []observeCase {
 		{"pfc-spreading-fat-tree", []string{"sweep={}", `algorithms=["dcqcn"]`, `duration="4ms"`, `warmup="1ms"`}},
 		{"pfc-spreading-fat-tree", []string{"sweep={}", `algorithms=["dcqcn"]`, `duration="3ms"`, `warmup="0s"`,
 			"network.classes=2"}},
+		{"pfc-spreading-fat-tree", []string{"sweep={}", `algorithms=["dcqcn"]`, `duration="3ms"`, `warmup="0s"`,
+			"network.classes=2", `network.routing="spray"`}},
 	} {
 		e, err := experiments.OpenWith(c.name, c.sets)
 		if err != nil {
