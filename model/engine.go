@@ -88,11 +88,15 @@ type Packet struct {
 	// fairness, on a fabric delivery does.
 	rates, delivery flowSampler
 	// With PFC: each port's time held paused by the next switch at the
-	// last sample, and each port's tier among the samples' TierNames.
+	// last sample, and each port's tier among the samples' TierNames; on
+	// a fabric the same of each host's link, paused by its switch.
 	heldAt     []algos.Time
 	heldShare  []float64 // scratch: each port's share of the interval
-	tierCounts []int     // each tier's ports
+	tierCounts []int     // each tier's ports and hosts' links
 	portTier   []int
+	hostHeldAt []algos.Time
+	hostShare  []float64 // scratch: each host's link's share of the interval
+	hostTier   []int
 	lastAt     algos.Time
 
 	short *shortFlows // nil unless the flows include short flows (traffic.go, flows.go)

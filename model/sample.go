@@ -52,7 +52,9 @@ func (s *Packet) initSampling() {
 }
 
 // initPauseSampling sets up the samples' PFC view: each watched port's
-// share of the interval held paused, and on a fabric each tier's.
+// share of the interval held paused, and on a fabric each tier's: the
+// hosts' links' first (paused by their switches, as the summary's tier
+// "host" counts them), then the switch ports' tiers.
 func (s *Packet) initPauseSampling() {
 	s.heldAt = make([]algos.Time, len(s.ports))
 	s.heldShare = make([]float64, len(s.ports))
@@ -60,21 +62,30 @@ func (s *Packet) initPauseSampling() {
 	if s.net.chain {
 		return
 	}
-	s.portTier = make([]int, len(s.ports))
+	t := s.net.topo
 	index := map[string]int{}
-	for j := range s.ports {
-		tier := s.net.topo.Ports[s.net.ports[j]].Tier
+	tierOf := func(tier string) int {
 		k, ok := index[tier]
 		if !ok {
 			k = len(s.sample.TierNames)
 			index[tier] = k
 			s.sample.TierNames = append(s.sample.TierNames, tier)
 		}
-		s.portTier[j] = k
+		return k
+	}
+	s.hostTier = make([]int, len(s.hosts))
+	s.hostHeldAt = make([]algos.Time, len(s.hosts))
+	s.hostShare = make([]float64, len(s.hosts))
+	for h := range s.hosts {
+		s.hostTier[h] = tierOf(t.Ports[t.NIC(h)].Tier)
+	}
+	s.portTier = make([]int, len(s.ports))
+	for j := range s.ports {
+		s.portTier[j] = tierOf(t.Ports[s.net.ports[j]].Tier)
 	}
 	s.sample.TierHeld = make([]float64, len(s.sample.TierNames))
 	s.tierCounts = make([]int, len(s.sample.TierNames))
-	for _, k := range s.portTier {
+	for _, k := range slices.Concat(s.hostTier, s.portTier) {
 		s.tierCounts[k]++
 	}
 }
@@ -97,6 +108,14 @@ func (s *Packet) samplePauses(t algos.Time) {
 		if s.portTier != nil {
 			s.sample.TierHeld[s.portTier[j]] += held[j]
 		}
+	}
+	for h, k := range s.hostTier {
+		p := s.hosts[h].pausedAt(t)
+		if span > 0 {
+			s.hostShare[h] = float64(p-s.hostHeldAt[h]) / span
+		}
+		s.hostHeldAt[h] = p
+		s.sample.TierHeld[k] += s.hostShare[h]
 	}
 	for k, n := range s.tierCounts {
 		if n > 0 {

@@ -88,8 +88,8 @@ func fmtSpeed(x float64) string {
 	case x >= 1:
 		return trim(fmt.Sprintf("%.1f", x)) + "x"
 	}
-	if x >= 0.0001 {
-		return trim(fmt.Sprintf("%.4f", x)) + "x"
+	if x >= 0.0001 { // two figures, as the steps above 1 have: a measured pace is no more exact
+		return fmt.Sprintf("%.2g", x) + "x"
 	}
 	return fmt.Sprintf("%.0ex", x) // many sources: far slower than real time
 }
@@ -276,8 +276,23 @@ func (m *Model) opened(msg openedMsg) tea.Cmd {
 		return m.opener.fail(err.Error())
 	}
 	m.focus = m.back()
-	m.setStatus("opened "+strings.TrimPrefix(msg.path, "./"), false)
+	m.setStatus(strings.Join(append([]string{"opened " + strings.TrimPrefix(msg.path, "./")}, m.openNotes()...), "; "), false)
 	return nil
+}
+
+// openNotes are the warnings of the experiment just opened, for the status
+// line (on the command line they go to stderr, under the workbench's
+// screen): what opening it adapted and the setpoints at or above the
+// buffer of its algorithms (Experiment.Notes), and the shown algorithm's
+// at the shown sweep point, as an edit warns.
+func (m *Model) openNotes() []string {
+	notes := slices.Clone(m.exp.Notes)
+	for _, n := range keys.SetpointNotes(float64(m.run.Network.Buffer), m.run.BufferModel(), m.bar[m.active:m.active+1], m.run.ParamValues) {
+		if !slices.Contains(notes, n) {
+			notes = append(notes, n)
+		}
+	}
+	return notes
 }
 
 // setStatus shows s on the status line; it may name files and

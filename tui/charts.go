@@ -123,11 +123,15 @@ func (c *chartsPane) render() {
 		lines := rateSeries(c.scenario, c.snap)
 		yMax := rateCeil(c.scenario, []*snapshot{c.snap}, lines)
 		qp, rp := queuePlot(w, qh, c.scenario, c.snap), ratePlot(w, rh, c.scenario, c.snap, lines, yMax)
+		rateHead, named := rateTitle(c.scenario, c.snap, w, yMax)
+		if !named {
+			rp.marks = nil // a line the legend does not name is not drawn
+		}
 		alignMargins(&qp, &rp)
 		parts := []string{
 			fit(queueTitle(c.snap, w), w),
 			qp.render(),
-			fit(rateTitle(c.scenario, c.snap, w, yMax), w),
+			fit(rateHead, w),
 			rp.render()}
 		for _, l := range pfc {
 			parts = append(parts, fit(l, w))
@@ -289,8 +293,10 @@ func queuePlot(w, h int, scen scenario, s *snapshot) plot {
 }
 
 // rateTitle names the rate chart and holds its legend and the marks drawn
-// under yMax, in the longest form that fits w.
-func rateTitle(scen scenario, s *snapshot, w int, yMax float64) string {
+// under yMax, in the longest form that fits w. A legend names every line
+// drawn: named says whether the marks' names fit; if not, the marks must
+// not be drawn (ratePlot's named).
+func rateTitle(scen scenario, s *snapshot, w int, yMax float64) (title string, named bool) {
 	ids, agg := pickPinned(s, scen.sources, scen.pinned)
 	// The legend, then a narrower one.
 	var legends [2]strings.Builder
@@ -306,9 +312,9 @@ func rateTitle(scen scenario, s *snapshot, w int, yMax float64) string {
 		legends[0].WriteString("  " + aggregateStyle.Render(fmt.Sprintf("%c━ mean", meanGlyph)))
 		legends[1].WriteString(" " + aggregateStyle.Render(fmt.Sprintf("%cmean", meanGlyph)))
 	}
-	var marks []string
+	var long, short []string
 	for _, mk := range rateMarks(scen, s, yMax) {
-		marks = append(marks, mk.name)
+		long, short = append(long, mk.name), append(short, mk.short)
 	}
 	window := units.FormatDuration(scen.window)
 	// What is drawn of what: "8 of 128 flows" counts every flow of a
@@ -317,44 +323,53 @@ func rateTitle(scen scenario, s *snapshot, w int, yMax float64) string {
 	if scen.flows > 0 {
 		of, what = scen.flows, "flows"
 	}
-	var notes []string
-	for _, mk := range [][]string{marks, nil} {
+	notes := func(marks []string) []string {
 		tail := ""
-		if len(mk) > 0 {
-			tail = ", " + strings.Join(mk, ", ")
+		if len(marks) > 0 {
+			tail = ", " + strings.Join(marks, ", ")
 		}
 		switch {
 		case scen.flows > 0 && len(ids) < of:
-			notes = append(notes,
+			return []string{
 				fmt.Sprintf(" (%s windows, %d of %d %s%s)", window, len(ids), of, what, tail),
-				fmt.Sprintf(" (%d of %d%s)", len(ids), of, tail))
+				fmt.Sprintf(" (%d of %d%s)", len(ids), of, tail)}
 		case agg:
-			notes = append(notes,
+			return []string{
 				fmt.Sprintf(" (%s windows, the %d most different of %d %s%s)", window, len(ids), of, what, tail),
-				fmt.Sprintf(" (%d of %d%s)", len(ids), of, tail))
-		default:
-			notes = append(notes, fmt.Sprintf(" (%s windows%s)", window, tail))
+				fmt.Sprintf(" (%d of %d%s)", len(ids), of, tail)}
 		}
+		return []string{fmt.Sprintf(" (%s windows%s)", window, tail), fmt.Sprintf(" (%s)", strings.TrimPrefix(tail, ", "))}
 	}
 	name := "rates"
 	if showsDelivered(scen, s) {
 		name = "delivered"
 	}
-	title := titleStyle.Render(name)
-	for _, legend := range legends {
-		for _, n := range notes {
-			if t := title + faintStyle.Render(n) + legend.String(); lipgloss.Width(t) <= w {
-				return t
+	head := titleStyle.Render(name)
+	// The marks named in full, then in short, with every legend and note;
+	// without them only if even the shortest form does not fit.
+	for _, marks := range [][]string{long, short} {
+		for _, legend := range legends {
+			for _, n := range notes(marks) {
+				if n == " ()" {
+					n = ""
+				}
+				if t := head + faintStyle.Render(n) + legend.String(); lipgloss.Width(t) <= w {
+					return t, true
+				}
 			}
 		}
 	}
-	return title + legends[1].String()
+	if len(long) == 0 {
+		return head + legends[1].String(), true
+	}
+	return head + legends[1].String(), false
 }
 
-// namedMark is a reference line of the rate chart with its legend.
+// namedMark is a reference line of the rate chart with its legend, in
+// full and short.
 type namedMark struct {
 	mark
-	name string
+	name, short string
 }
 
 // rateMarks are the rate chart's reference lines: the fair share on a
@@ -364,7 +379,7 @@ type namedMark struct {
 func rateMarks(scen scenario, s *snapshot, yMax float64) []namedMark {
 	capacity := capacitySteps(scen, s)
 	var out []namedMark
-	add := func(glyph rune, style lipgloss.Style, name string, scale float64) {
+	add := func(glyph rune, style lipgloss.Style, name, short string, scale float64) {
 		mk := mark{y: capacity.y * scale, style: style, glyph: glyph}
 		lo, hi, now := mk.y, mk.y, mk.y
 		for _, st := range capacity.steps {
@@ -377,13 +392,15 @@ func rateMarks(scen scenario, s *snapshot, yMax float64) []namedMark {
 		if hi != lo {
 			name += ", now"
 		}
-		out = append(out, namedMark{mk, fmt.Sprintf("%c%c %s %s", glyph, glyph, name, units.FormatRate(now))})
+		out = append(out, namedMark{mk,
+			fmt.Sprintf("%c%c %s %s", glyph, glyph, name, units.FormatRate(now)),
+			fmt.Sprintf("%c%c%s %s", glyph, glyph, short, units.FormatRate(now))})
 	}
 	if scen.fairShare > 0 {
-		add('┈', targetStyle, "fair share", 1/float64(scen.sources))
+		add('┈', targetStyle, "fair share", "fair", 1/float64(scen.sources))
 	}
 	if scen.fairShare == 0 || scen.sources > 1 {
-		add('╌', faintStyle, "capacity", 1)
+		add('╌', faintStyle, "capacity", "cap", 1)
 	}
 	return out
 }
@@ -611,9 +628,9 @@ func fit(s string, w int) string {
 	return s + strings.Repeat(" ", max(0, w-lipgloss.Width(s)))
 }
 
-// fitLines makes exactly h lines of w cells.
+// fitLines makes exactly h lines of w cells (none if h is not positive).
 func fitLines(lines []string, w, h int) string {
-	out := make([]string, h)
+	out := make([]string, max(0, h))
 	for i := range out {
 		if i < len(lines) {
 			out[i] = fit(lines[i], w)

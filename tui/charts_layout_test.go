@@ -235,3 +235,31 @@ func TestCapacityDropOnScreen(t *testing.T) {
 	}
 	t.Errorf("no capacity rule:\n%s", strings.Join(rate, "\n"))
 }
+
+// The rate chart's legend names every reference line it draws, at every
+// width the charts take: with the parameter pane open (or at 80 columns)
+// the fair share and capacity lines were drawn unnamed.
+func TestRateLegendNamesEveryLineDrawn(t *testing.T) {
+	h := newHarness(t, testExperiment(t), 120, 40)
+	h.advance(tick250)
+	c := chartsPane{common: common{keys: h.m.keys}}
+	c.setData(h.m.scenario, h.m.mainSnap())
+	for w := 20; w <= 140; w++ {
+		c.setSize(w, 30)
+		lines := strings.Split(c.view(), "\n")
+		title, drawn := "", ""
+		for i, l := range lines {
+			if strings.HasPrefix(l, "rates") {
+				title, drawn = l, strings.Join(lines[i+1:], "\n")
+			}
+		}
+		for _, mk := range []struct{ glyph, name string }{{"┈", "fair"}, {"╌", "cap"}} {
+			if strings.Contains(drawn, mk.glyph) && !strings.Contains(title, mk.glyph+mk.glyph) {
+				t.Errorf("width %d: the %s line is drawn, not named: %q", w, mk.name, title)
+			}
+			if strings.Contains(title, mk.glyph+mk.glyph) && !strings.Contains(title, mk.name) {
+				t.Errorf("width %d: %q", w, title)
+			}
+		}
+	}
+}

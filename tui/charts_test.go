@@ -103,6 +103,7 @@ func TestFormats(t *testing.T) {
 	for _, c := range []struct{ got, want string }{
 		{fmtSpeed(0.01), "0.01x"}, {fmtSpeed(0.0001), "0.0001x"}, {fmtSpeed(1), "1x"},
 		{fmtSpeed(7.4119), "7.4x"}, {fmtSpeed(15.2), "15x"}, {fmtSpeed(7.2e-6), "7e-06x"},
+		{fmtSpeed(0.2281), "0.23x"}, {fmtSpeed(0.0005), "0.0005x"},
 		{fmtTime(12500*algos.Microsecond, 20*algos.Millisecond), "12.50ms"},
 		{fmtTime(1500*algos.Millisecond, 20*algos.Second), "1.500s"}, {fmtTime(5*algos.Second, 5*algos.Second), "5.000s"},
 		{fmtTime(5*algos.Microsecond, 500*algos.Microsecond), "5.0us"},
@@ -111,5 +112,37 @@ func TestFormats(t *testing.T) {
 		if c.got != c.want {
 			t.Errorf("got %q, want %q", c.got, c.want)
 		}
+	}
+}
+
+// Every form of a compare cell's summary names its numbers: the shorter
+// forms once dropped "util" and "J" ("74.8% q 47±62KB").
+func TestSummaryFormsKeepTheirLabels(t *testing.T) {
+	sum := model.Summary{Bottlenecks: []model.BottleneckSummary{{Name: "sw0", Utilization: 0.748, QueueMean: 47e3, QueueStd: 62e3, Drops: 3}}}
+	for _, f := range summaryForms(sum, 0) {
+		if !strings.HasPrefix(f, "util ") {
+			t.Errorf("%q: no util label", f)
+		}
+		if strings.Contains(f, "±") && !strings.Contains(f, "q ") {
+			t.Errorf("%q: no queue label", f)
+		}
+		if strings.Contains(f, "0.") && !strings.Contains(f, "J ") {
+			t.Errorf("%q: no fairness label", f)
+		}
+	}
+}
+
+// A run that delivered nothing (Swift's target under a long RTT) has no
+// fairness index: every form says none, never NaN.
+func TestNothingDeliveredHasNoFairnessNumber(t *testing.T) {
+	sum := model.Summary{Bottlenecks: []model.BottleneckSummary{{Name: "sw0"}}}
+	forms := append(summaryForms(sum, 0), summaryText(sum, true, 0))
+	for _, f := range forms {
+		if strings.Contains(f, "NaN") {
+			t.Errorf("%q: NaN shown", f)
+		}
+	}
+	if !strings.Contains(forms[0], "J none") {
+		t.Errorf("%q: want J none", forms[0])
 	}
 }

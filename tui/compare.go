@@ -72,51 +72,64 @@ func (c *comparePane) render() {
 		return
 	}
 	cols, rows := grid(n)
+	if c.height < 2*rows {
+		// No room for a chart under each name: a line per run, in as
+		// many columns as the lines take.
+		cols = (n + c.height - 1) / c.height
+		rows = (n + cols - 1) / cols
+	}
+	if most := max(1, (c.width+1)/2); cols > most {
+		// Not even a cell each: the runs that fit (never at a size the
+		// workbench lays out).
+		cols, rows = most, min(rows, c.height)
+	}
+	cellH := c.height / rows
 	var lines []string
 	for r := range rows {
-		h := c.height / rows
+		h := cellH
 		if r == rows-1 {
-			h = c.height - h*(rows-1)
+			h = c.height - cellH*(rows-1)
 		}
 		var cells []string
 		for k := range cols {
-			w := (c.width - (cols - 1)) / cols
+			w := max(0, (c.width-(cols-1))/cols)
 			if k == cols-1 {
-				w = c.width - (w+1)*(cols-1)
+				w = max(0, c.width-(w+1)*(cols-1))
 			}
 			if k > 0 {
 				cells = append(cells, blank(1, h))
 			}
 			i := r*cols + k
-			if i >= n {
+			switch {
+			case i >= n:
 				cells = append(cells, blank(w, h))
-				continue
+			case cellH < 2:
+				cells = append(cells, fitLines([]string{c.head(i, w, 1)[0]}, w, h))
+			default:
+				cells = append(cells, c.cell(i, w, h))
 			}
-			cells = append(cells, c.cell(i, w, h))
 		}
 		lines = append(lines, lipgloss.JoinHorizontal(lipgloss.Top, cells...))
 	}
 	c.rendered = lipgloss.JoinVertical(lipgloss.Left, lines...)
 }
 
-// cell is one algorithm's charts: a title with its summary, then the queue
-// over the rates (or the queue alone, or sparklines, as room allows).
-func (c *comparePane) cell(i, w, h int) string {
+// head is a cell's title: the algorithm's name with its summary beside it
+// if a full form fits there, else, when room is at least 5 lines, on a
+// line of its own (a chart row matters less), in the longest form that
+// fits; else the shortest form beside the name, cut.
+func (c *comparePane) head(i, w, room int) []string {
 	s := c.snaps[i]
 	name := fmt.Sprintf("%d %s", i+1, display(c.names[i]))
 	if i == c.active {
 		name = "[" + name + "]"
 	}
 	title := compareCellHead.Render(name)
-	body := h - 1
 	var head []string
 	switch {
 	case s.err != nil:
 		head = []string{title + "  " + errorStyle.Render("failed")}
 	case len(s.summary.Bottlenecks) > 0 && s.now > c.scenario.warmup:
-		// The numbers beside the name if a full form fits there, else
-		// on a line of their own (a chart row matters less), in the
-		// longest form that fits.
 		forms := summaryForms(s.summary, c.link)
 		for _, f := range forms[:2] {
 			if lipgloss.Width(title)+2+lipgloss.Width(f) <= w {
@@ -124,7 +137,7 @@ func (c *comparePane) cell(i, w, h int) string {
 				break
 			}
 		}
-		if head == nil && body > 4 {
+		if head == nil && room > 5 {
 			line := forms[len(forms)-1]
 			for _, f := range forms {
 				if lipgloss.Width(f) <= w {
@@ -133,7 +146,14 @@ func (c *comparePane) cell(i, w, h int) string {
 				}
 			}
 			head = []string{title, faintStyle.Render(fit(line, w))}
-			body--
+		}
+		if head == nil {
+			for _, f := range forms {
+				if lipgloss.Width(title)+2+lipgloss.Width(f) <= w {
+					head = []string{title + "  " + faintStyle.Render(f)}
+					break
+				}
+			}
 		}
 		if head == nil {
 			head = []string{title + "  " + faintStyle.Render(forms[len(forms)-1])}
@@ -144,6 +164,15 @@ func (c *comparePane) cell(i, w, h int) string {
 	for i := range head {
 		head[i] = fit(head[i], w)
 	}
+	return head
+}
+
+// cell is one algorithm's charts: a title with its summary, then the queue
+// over the rates (or the queue alone, or sparklines, as room allows).
+func (c *comparePane) cell(i, w, h int) string {
+	s := c.snaps[i]
+	head := c.head(i, w, h)
+	body := h - len(head)
 	var parts []string
 	switch {
 	case body >= 10:
@@ -154,8 +183,8 @@ func (c *comparePane) cell(i, w, h int) string {
 		parts = []string{qp.render(), rp.render()}
 	case body >= 4:
 		parts = []string{queuePlot(w, body, c.scenario, s).render()}
-	default:
+	case body > 0:
 		parts = []string{fitLines(sparkLines(w, c.scenario, s), w, body)}
 	}
-	return lipgloss.JoinVertical(lipgloss.Left, append(head, parts...)...)
+	return fitLines(splitLines(lipgloss.JoinVertical(lipgloss.Left, append(head, parts...)...)), w, h)
 }

@@ -41,10 +41,15 @@ func TestGoldenFabricVictims(t *testing.T) {
 			t.Errorf("view lacks %q", want)
 		}
 	}
+	hosts := false
 	for _, line := range strings.Split(v, "\n") {
 		if strings.Contains(line, "…") {
 			t.Errorf("a line is cut: %q", line)
 		}
+		hosts = hosts || strings.HasPrefix(line, "host ") // the hosts' links: PFC holds them too
+	}
+	if !hosts {
+		t.Error("the PFC view has no line for the hosts' links")
 	}
 	requireView(t, h, 120, 40)
 	h.keys("t")
@@ -61,7 +66,7 @@ func TestPFCViewTrimsPortsFirst(t *testing.T) {
 		h.advance(tick250)
 	}
 	v := h.view()
-	for _, want := range []string{"paused (PFC", "leaf up ", "spine down "} {
+	for _, want := range []string{"paused (PFC", "host ", "leaf up ", "spine down "} {
 		if !strings.Contains(v, want) {
 			t.Errorf("view lacks %q:\n%s", want, v)
 		}

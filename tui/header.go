@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
@@ -176,7 +177,9 @@ func statsLine(w int, s *snapshot, scen scenario, eps float64, link int) string 
 
 // summaryForms are the summary's headline numbers in ever shorter forms,
 // for the compare view's cells: the short form of summaryText, then
-// without the drops when there are none, then with fewer digits.
+// without the drops when there are none, then with fewer digits, then
+// without the spread and the fairness, then the utilization alone. Every
+// number keeps its label: "74.8%" alone does not say what it is.
 func summaryForms(sum model.Summary, link int) []string {
 	b := bottleneckAt(sum, link)
 	name := ""
@@ -188,12 +191,24 @@ func summaryForms(sum model.Summary, link int) []string {
 		drops = fmt.Sprintf(" drops %d", b.Drops)
 	}
 	kb := func(x float64) string { return fmt.Sprintf("%.0f", x/1e3) }
+	util := 100 * b.Utilization
 	return []string{
 		summaryText(sum, false, link),
-		fmt.Sprintf("%sutil %.1f%% q %s±%s%s J %.3f", name, 100*b.Utilization, fmtBytes(b.QueueMean), fmtBytes(b.QueueStd), drops, sum.Jain()),
-		fmt.Sprintf("%s%.1f%% q %s±%sKB%s J %.2f", name, 100*b.Utilization, kb(b.QueueMean), kb(b.QueueStd), drops, sum.Jain()),
-		fmt.Sprintf("%s%.0f%% %s±%sKB J%.2f", name, 100*b.Utilization, kb(b.QueueMean), kb(b.QueueStd), sum.Jain()),
+		fmt.Sprintf("%sutil %.1f%% q %s±%s%s J %s", name, util, fmtBytes(b.QueueMean), fmtBytes(b.QueueStd), drops, jain(sum, 3)),
+		fmt.Sprintf("%sutil %.1f%% q %s±%sKB%s J %s", name, util, kb(b.QueueMean), kb(b.QueueStd), drops, jain(sum, 2)),
+		fmt.Sprintf("%sutil %.0f%% q %s±%sKB J %s", name, util, kb(b.QueueMean), kb(b.QueueStd), jain(sum, 2)),
+		fmt.Sprintf("%sutil %.0f%% q %sKB", name, util, kb(b.QueueMean)),
+		fmt.Sprintf("%sutil %.0f%%", name, util),
 	}
+}
+
+// jain is the summary's Jain index to prec decimals, or "none" when
+// nothing was delivered (as the text summary says it), never "NaN".
+func jain(sum model.Summary, prec int) string {
+	if sum.JainFairness == nil {
+		return "none"
+	}
+	return strconv.FormatFloat(*sum.JainFairness, 'f', prec, 64)
 }
 
 // summaryText is the summary's headline numbers: those of the link-th
@@ -205,14 +220,14 @@ func summaryText(sum model.Summary, long bool, link int) string {
 		name = printable.Text(b.Name) + ": "
 	}
 	if !long {
-		return fmt.Sprintf("%sutil %.1f%%  q %s±%s  drops %d  J %.3f",
-			name, 100*b.Utilization, fmtBytes(b.QueueMean), fmtBytes(b.QueueStd), b.Drops, sum.Jain())
+		return fmt.Sprintf("%sutil %.1f%%  q %s±%s  drops %d  J %s",
+			name, 100*b.Utilization, fmtBytes(b.QueueMean), fmtBytes(b.QueueStd), b.Drops, jain(sum, 3))
 	}
 	if name != "" {
 		name = fmt.Sprintf("link %s (l: next): ", printable.Text(b.Name))
 	}
-	text := fmt.Sprintf("%sutilization %.1f%%  drops %d  queue %s ± %s  Jain %.3f",
-		name, 100*b.Utilization, b.Drops, fmtBytes(b.QueueMean), fmtBytes(b.QueueStd), sum.Jain())
+	text := fmt.Sprintf("%sutilization %.1f%%  drops %d  queue %s ± %s  Jain %s",
+		name, 100*b.Utilization, b.Drops, fmtBytes(b.QueueMean), fmtBytes(b.QueueStd), jain(sum, 3))
 	if b.PauseFrames > 0 || b.HeldFraction > 0 {
 		text += fmt.Sprintf("  pausing %.0f%% paused %.0f%%", 100*b.PausedFraction, 100*b.HeldFraction)
 	}

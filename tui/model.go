@@ -120,8 +120,12 @@ func New(e *experiments.Experiment) (Model, error) {
 	if err := m.start(e, algorithmBar(e), 0); err != nil {
 		return Model{}, err
 	}
+	notes := m.openNotes()
 	if len(m.points) > 1 {
-		m.setStatus(fmt.Sprintf("a sweep of %d points: the workbench runs one at a time; ] and [ pick it", len(m.points)), false)
+		notes = append(notes, fmt.Sprintf("a sweep of %d points: the workbench runs one at a time; ] and [ pick it", len(m.points)))
+	}
+	if len(notes) > 0 {
+		m.setStatus(strings.Join(notes, "; "), false)
 	}
 	return m, nil
 }

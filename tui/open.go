@@ -3,11 +3,13 @@ package tui
 import (
 	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
@@ -54,10 +56,13 @@ type listedMsg struct {
 	note    string
 }
 
-// chosenMsg is what enter named, once it is known to be a folder or not.
+// chosenMsg is what enter named, once it is known to be a folder, a file
+// or nothing (missing).
 type chosenMsg struct {
-	value  string
-	folder bool
+	value   string
+	folder  bool
+	missing bool
+	typed   bool // not a match picked from the list
 }
 
 // match is a completion: a path, or a built-in experiment's name.
@@ -281,19 +286,37 @@ func (p *openPrompt) complete() tea.Cmd {
 }
 
 // completeCommon extends the input to the longest common start of the
-// matches.
+// matches' names, as a shell does; the matches stay listed under it. The
+// start is taken over the names, whatever the folder typed before them:
+// "./qcn" and the built-ins qcn-dumbbell and qcn-t-fairness make "qcn-"
+// (a built-in opens by its bare name, so the "./" goes when every match
+// is one).
 func (p *openPrompt) completeCommon() tea.Cmd {
 	if len(p.matches) == 0 {
 		return nil
 	}
-	common := p.matches[0].text
-	for _, m := range p.matches[1:] {
-		for !strings.HasPrefix(m.text, common) {
-			common = common[:len(common)-1]
+	_, prefix, base := split(p.input.Value())
+	name := func(m match) string {
+		if m.builtin {
+			return m.text
 		}
+		return strings.TrimPrefix(m.text, prefix)
 	}
-	if len(common) > len(p.input.Value()) {
+	common, builtins := name(p.matches[0]), true
+	for _, m := range p.matches {
+		for !strings.HasPrefix(name(m), common) {
+			_, size := utf8.DecodeLastRuneInString(common)
+			common = common[:len(common)-size]
+		}
+		builtins = builtins && m.builtin
+	}
+	switch {
+	case len(p.matches) == 1:
+		return p.setValue(p.matches[0].text)
+	case builtins && len(common) >= len(base) && prefix != "":
 		return p.setValue(common)
+	case len(common) > len(base):
+		return p.setValue(prefix + common)
 	}
 	return nil
 }
@@ -301,9 +324,9 @@ func (p *openPrompt) completeCommon() tea.Cmd {
 // choose is enter: a highlighted folder or a typed folder is listed; a
 // file or a built-in name is opened.
 func (p *openPrompt) choose() tea.Cmd {
-	v := p.input.Value()
+	v, typed := p.input.Value(), true
 	if p.sel >= 0 && p.sel < len(p.matches) {
-		v = p.matches[p.sel].text
+		v, typed = p.matches[p.sel].text, false
 	}
 	v = strings.TrimSpace(v)
 	if v == "" {
@@ -312,12 +335,17 @@ func (p *openPrompt) choose() tea.Cmd {
 	}
 	return func() tea.Msg {
 		info, err := os.Stat(expandHome(v))
-		return chosenMsg{value: v, folder: err == nil && info.IsDir()}
+		return chosenMsg{value: v, folder: err == nil && info.IsDir(), missing: errors.Is(err, fs.ErrNotExist), typed: typed}
 	}
 }
 
 // chosen lists a folder enter named, or asks the root model to open a file
-// or a built-in.
+// or a built-in. What was typed and names no file is opened only as a
+// built-in's exact name, as the command line takes it ("./qcn-dumbbell"
+// too, the prompt starting with "./", when nothing else starts so: not
+// beside ./qcn-dumbbell.toml); else, if names start so, the prompt says so
+// rather than open a guess. A match picked that has vanished is opened,
+// to say why not.
 func (p *openPrompt) chosen(msg chosenMsg) tea.Cmd {
 	v := msg.value
 	if msg.folder {
@@ -326,6 +354,19 @@ func (p *openPrompt) chosen(msg chosenMsg) tea.Cmd {
 		}
 		p.err = ""
 		return p.setValue(v)
+	}
+	if msg.missing && msg.typed {
+		name, dotted := strings.CutPrefix(v, "./")
+		switch {
+		case slices.Contains(experiments.BuiltinNames(), name) && (!dotted || len(p.matches) == 1):
+			v = name
+		case len(p.matches) == 1:
+			p.err = v + " does not exist: tab completes it to " + printable.Text(p.matches[0].text) + ", which enter then opens"
+			return nil
+		case len(p.matches) > 1:
+			p.err = v + " does not exist: " + strconv.Itoa(len(p.matches)) + " names start so (tab completes, ↑/↓ picks one)"
+			return nil
+		}
 	}
 	p.input.SetValue(v)
 	p.input.CursorEnd()

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+
+	"qcnlab/experiments"
 )
 
 // openLines is the open prompt's list of matches as shown.
@@ -198,5 +200,95 @@ func TestOpenAFIFODoesNotBlockUpdate(t *testing.T) {
 	h.send(<-loaded)
 	if h.m.focus != focusCharts || h.m.exp.Name != "piped" {
 		t.Errorf("after the write: focus %v, experiment %q, error %q", h.m.focus, h.m.exp.Name, h.m.opener.err)
+	}
+}
+
+// A setpoint at or above the buffer is said on the status line when the
+// workbench starts on such an experiment and when one is opened, as an
+// edit says it: on the command line the warning went to stderr, under the
+// workbench's screen, and opening a file said only "opened h.toml".
+func TestSetpointAboveBufferOnOpen(t *testing.T) {
+	t.Chdir(t.TempDir())
+	const warning = "params.qcn.q_eq = 33KB is at or above network.buffer = 20KB"
+	e, err := experiments.OpenWith("qcn-dumbbell", []string{"network.buffer=20KB", "duration=20ms", "warmup=4ms"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := New(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.autoTick = false
+	h := &harness{t: t, m: m, now: epoch}
+	t.Cleanup(func() { h.m.Close() })
+	h.send(tea.WindowSizeMsg{Width: 120, Height: 40}, tickMsg(h.now))
+	if v := h.view(); !strings.Contains(v, warning) {
+		t.Errorf("no warning at start (status %q):\n%s", h.m.status, v)
+	}
+	if err := e.Save("h.toml"); err != nil {
+		t.Fatal(err)
+	}
+	h = newHarness(t, testExperiment(t), 120, 40)
+	h.advance(tick250)
+	h.keys("o")
+	h.typeText("h.toml")
+	h.keys("enter")
+	if h.m.exp.Name != e.Name || h.m.focus != focusCharts {
+		t.Fatalf("not opened: %s (%s)", h.m.exp.Name, h.m.opener.err)
+	}
+	if v := h.view(); !strings.Contains(v, "opened h.toml; "+warning) {
+		t.Errorf("no warning on open (status %q):\n%s", h.m.status, v)
+	}
+}
+
+// tab with several matches completes to their longest common start, as a
+// shell does, whatever the folder typed before the name ("./qcn" made
+// nothing, the built-ins' names having no "./"); enter on a typed name that
+// is no file opens a built-in of that exact name, and otherwise says what
+// matches rather than open the text typed or guess.
+func TestOpenPromptCompletesSeveralMatches(t *testing.T) {
+	t.Chdir(t.TempDir())
+	os.WriteFile("run-a1.toml", []byte("name = \"a1\"\n"), 0o644)
+	os.WriteFile("run-a2.toml", []byte("name = \"a2\"\n"), 0o644)
+	h := newHarness(t, testExperiment(t), 120, 40)
+	exp := h.m.exp
+	h.keys("o")
+	for _, c := range []struct{ typed, want string }{
+		{"./ru", "./run-a"},  // two files
+		{"./qcn", "qcn-"},    // built-ins only: their bare names
+		{"./qcn-c", "qcn-c"}, // qcn-capacity-drop, qcn-convergence-model
+		{"qcn-t-f", "qcn-t-fairness"},
+	} {
+		h.typeText(c.typed)
+		h.keys("tab")
+		if got := h.m.opener.input.Value(); got != c.want {
+			t.Errorf("%q, tab: %q, want %q", c.typed, got, c.want)
+		}
+		if len(h.m.opener.matches) < 1 {
+			t.Errorf("%q, tab: no matches listed", c.typed)
+		}
+	}
+	h.typeText("./qcn-d")
+	h.keys("enter")
+	if h.m.exp != exp || h.m.focus != focusOpen || !strings.Contains(h.m.opener.err, "./qcn-d does not exist: tab completes it to qcn-dumbbell") {
+		t.Errorf("enter on ./qcn-d: %s opened, focus %v, err %q", h.m.exp.Name, h.m.focus, h.m.opener.err)
+	}
+	h.typeText("./run-a")
+	h.keys("enter")
+	if h.m.exp != exp || !strings.Contains(h.m.opener.err, "./run-a does not exist: 2 names start so") {
+		t.Errorf("enter on ./run-a: %s opened, err %q", h.m.exp.Name, h.m.opener.err)
+	}
+	// A built-in's exact name beside a file that starts so: which one?
+	os.WriteFile("qcn-dumbbell.toml", []byte("name = \"mine\"\n"), 0o644)
+	h.typeText("./qcn-dumbbell")
+	h.keys("enter")
+	if h.m.exp != exp || !strings.Contains(h.m.opener.err, "./qcn-dumbbell does not exist: 2 names start so") {
+		t.Errorf("enter on ./qcn-dumbbell beside ./qcn-dumbbell.toml: %s opened, err %q", h.m.exp.Name, h.m.opener.err)
+	}
+	os.Remove("qcn-dumbbell.toml")
+	h.typeText("./qcn-dumbbell")
+	h.keys("enter")
+	if h.m.exp.Name != "qcn-dumbbell" || h.m.focus != focusCharts {
+		t.Errorf("enter on ./qcn-dumbbell: %s opened, focus %v, err %q", h.m.exp.Name, h.m.focus, h.m.opener.err)
 	}
 }

@@ -22,24 +22,26 @@ func (m *Model) bottomHeight() int {
 	return 1
 }
 
-func (m *Model) helpView() string {
+func (m *Model) helpView() string { return m.helpLines(m.help.ShowAll) }
+
+// helpLines is the help: in full (all) or the short form, which is one
+// line.
+func (m *Model) helpLines(all bool) string {
 	// The short help in full if it fits, else its narrow form.
 	full := m.help
 	full.Width = 0 // unlimited, to measure
+	full.ShowAll = false
 	narrow := lipgloss.Width(full.ShortHelpView(mainHelp{k: m.keys}.ShortHelp())) > m.width
 	km := m.focused().keyHelp(narrow)
+	hm := m.help
+	hm.ShowAll = all
 	// help truncates with an ellipsis, but lets the last item run over
 	// when the ellipsis does not fit: cut every line to the width.
-	lines := splitLines(m.help.View(km))
+	lines := splitLines(hm.View(km))
 	for i, l := range lines {
 		lines[i] = fit(l, m.width)
 	}
 	return strings.Join(lines, "\n")
-}
-
-// bodyHeight is what is left for the charts (or the pane).
-func (m *Model) bodyHeight() int {
-	return m.height - 2 - len(m.barLines()) - m.bottomHeight() - lipgloss.Height(m.helpView())
 }
 
 // barLines are the algorithm bar and the sweep point: on the bar's right
@@ -58,29 +60,88 @@ func (m *Model) barLines() []string {
 	return []string{bar, sweepStyle.Render(fit(m.sweepLabel(w), w))}
 }
 
+// minBody is the fewest lines the charts (or the pane) get: the two
+// sparklines. The full help gives way to the short one to leave them.
+const minBody = 2
+
+// minParams is the fewest lines of the parameter pane over the charts
+// with two rows of its table (its title, the table's header and two rows,
+// its footer): under it, the sparklines over it give way.
+const minParams = 1 + 3 + paramsFooter
+
+// screen is the layout at the model's size and state: the lines of the
+// parts around the body, and the sizes of the panes in it. Every size is
+// at least 0, and the parts add up to the terminal's height.
+type screen struct {
+	bar  []string // the algorithm bar and the sweep point
+	help string
+	body int // lines between the bar and the stats line
+	// The charts' (or the comparison's) area and the parameter pane's;
+	// beside says the pane sits beside the charts, not under them.
+	chartsW, chartsH int
+	paramsW, paramsH int
+	beside           bool
+}
+
+// screen lays the workbench out at its size: the header, the bar, the
+// body, the stats line, the status line or a prompt, and the help.
+func (m *Model) screen() screen {
+	w := m.width
+	s := screen{bar: m.barLines(), help: m.helpView()}
+	around := 2 + len(s.bar) + m.bottomHeight() // the header and the stats line
+	s.body = m.height - around - lipgloss.Height(s.help)
+	if s.body < minBody && m.help.ShowAll {
+		s.help = m.helpLines(false)
+		s.body = m.height - around - lipgloss.Height(s.help)
+	}
+	s.body = max(0, s.body)
+	s.chartsW, s.chartsH = w, s.body
+	switch {
+	case m.paramsOpen && w >= wideParams:
+		pw := m.paramsWidth()
+		s.beside = true
+		s.paramsW, s.paramsH = pw-2, s.body // the pane's left border and padding
+		s.chartsW = w - pw
+	case m.paramsOpen:
+		s.chartsH = 0
+		if s.body >= minBody+minParams {
+			s.chartsH = minBody // sparklines over the pane
+		}
+		s.paramsW, s.paramsH = w, s.body-s.chartsH
+	}
+	return s
+}
+
 // paramsWidth is the parameter pane's width beside the charts.
 func (m *Model) paramsWidth() int { return min(max(m.width*2/5, 46), 64) }
 
 func (m *Model) layout() {
 	m.help.Width = m.width
-	w, h := m.width, m.bodyHeight()
-	if w < minWidth || m.height < minHeight {
+	if m.width < minWidth || m.height < minHeight {
 		return
 	}
-	m.save.setSize(w, m.save.height)
-	m.opener.setSize(w, m.opener.height)
-	chartsW, chartsH := w, h
-	switch {
-	case m.paramsOpen && w >= wideParams:
-		pw := m.paramsWidth()
-		m.params.setSize(pw-2, h) // the pane's left border and padding
-		chartsW = w - pw
-	case m.paramsOpen:
-		chartsH = 2 // sparklines over the pane
-		m.params.setSize(w, h-chartsH)
+	s := m.screen()
+	m.save.setSize(m.width, m.save.height)
+	m.opener.setSize(m.width, m.opener.height)
+	if m.paramsOpen {
+		m.params.setSize(s.paramsW, s.paramsH)
 	}
-	m.charts.setSize(chartsW, chartsH)
-	m.comparison.setSize(chartsW, chartsH)
+	// The pane not shown is given no room: it then draws nothing as the
+	// runs go on.
+	if m.showsComparison() {
+		m.charts.setSize(0, 0)
+		m.comparison.setSize(s.chartsW, s.chartsH)
+	} else {
+		m.charts.setSize(s.chartsW, s.chartsH)
+		m.comparison.setSize(0, 0)
+	}
+}
+
+// showsComparison reports whether the body shows compare mode's runs side
+// by side: not when the parameter pane takes the width, with the active
+// run's sparklines over it.
+func (m *Model) showsComparison() bool {
+	return m.compare && !(m.paramsOpen && m.width < wideParams)
 }
 
 func (m Model) View() string {
@@ -95,8 +156,12 @@ func (m Model) View() string {
 	}
 	w := m.width
 	snap := m.mainSnap()
-	rows := append([]string{headerView(w, m.run, m.sess.reached(), m.speedText(), m.state())}, m.barLines()...)
-	rows = append(rows, m.bodyView(), statsLine(w, snap, m.scenario, m.eps, m.link))
+	sc := m.screen()
+	rows := append([]string{headerView(w, m.run, m.sess.reached(), m.speedText(), m.state())}, sc.bar...)
+	if sc.body > 0 {
+		rows = append(rows, m.bodyView(sc))
+	}
+	rows = append(rows, statsLine(w, snap, m.scenario, m.eps, m.link))
 	switch m.focus {
 	case focusSave:
 		rows = append(rows, m.save.view())
@@ -114,18 +179,22 @@ func (m Model) View() string {
 		}
 		rows = append(rows, style.Render(fit(m.status, w)))
 	}
-	rows = append(rows, m.helpView())
+	rows = append(rows, sc.help)
 	return lipgloss.JoinVertical(lipgloss.Left, rows...)
 }
 
-func (m *Model) bodyView() string {
+// bodyView is the charts, or the comparison, and the parameter pane
+// beside or under them, as sc lays them out.
+func (m *Model) bodyView(sc screen) string {
 	charts := m.charts.view()
-	if m.compare && !(m.paramsOpen && m.width < wideParams) {
+	if m.showsComparison() {
 		charts = m.comparison.view()
 	}
 	switch {
-	case m.paramsOpen && m.width >= wideParams:
+	case m.paramsOpen && sc.beside:
 		return lipgloss.JoinHorizontal(lipgloss.Top, charts, paneStyle.Render(m.params.view()))
+	case m.paramsOpen && sc.chartsH == 0:
+		return m.params.view()
 	case m.paramsOpen:
 		return lipgloss.JoinVertical(lipgloss.Left, charts, m.params.view())
 	}

@@ -55,8 +55,8 @@ type RunFigure struct {
 	counts   []int
 	nsources int
 	ports    []string // the queues' port names, from the samples
-	// held is, with PFC, the share of each bin a tier's ports (a chain's
-	// ports) were paused by the next switch: [line][bin] sums.
+	// held is, with PFC, the share of each bin a tier's ports or its hosts'
+	// links (a chain's ports) were paused by the next hop: [line][bin] sums.
 	held      [][]float64
 	heldNames []string
 	flows     []int // a fabric's watched flows, column by column; nil on a chain

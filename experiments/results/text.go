@@ -144,6 +144,9 @@ func writeRun(tw io.Writer, r *batch.RunSummary) {
 	if len(paused) > 0 {
 		fmt.Fprintf(tw, "  sources paused\t%s of the time\n", strings.Join(paused, ", "))
 	}
+	if unheard := unheard(r.Sources); unheard != "" {
+		fmt.Fprintf(tw, "  never acknowledged\t%s\n", unheard)
+	}
 	ttf := "not reached"
 	if r.JainFairness == nil {
 		ttf = noFairness(&r.Summary)
@@ -486,6 +489,42 @@ func throughputs(sources []model.SourceSummary) string {
 	slices.Sort(xs)
 	return fmt.Sprintf("%s ... (%d more) ... %s; of the %d sources: min %.3g, median %.3g, max %.3g",
 		gbps(sources[:8]), len(sources)-16, gbps(sources[len(sources)-8:]), len(sources), xs[0], xs[len(xs)/2], xs[len(xs)-1])
+}
+
+// unheard lists the sources over the transport that sent, for a timer
+// expired, yet had no ACK in the whole run and delivered nothing over the
+// window: a scheme that moves only on ACKs (TIMELY, Swift, HPCC) never
+// reacted for them, whatever rate the time series shows them sending at.
+// Empty if there are none.
+func unheard(sources []model.SourceSummary) string {
+	var ids []string
+	timeouts := int64(-1)
+	for _, s := range sources {
+		if s.ACKs == nil || *s.ACKs != 0 || s.Timeouts == nil || *s.Timeouts == 0 || s.DeliveredBytes != 0 {
+			continue
+		}
+		ids = append(ids, strconv.Itoa(s.ID))
+		if timeouts == -1 || timeouts == *s.Timeouts {
+			timeouts = *s.Timeouts
+		} else {
+			timeouts = -2 // they differ
+		}
+	}
+	if len(ids) == 0 {
+		return ""
+	}
+	if len(ids) > maxListed {
+		ids = append(ids[:maxListed], fmt.Sprintf("and %d more", len(ids)-maxListed))
+	}
+	what := "source " + ids[0]
+	if len(ids) > 1 {
+		what = "sources " + strings.Join(ids, ", ")
+	}
+	each := ""
+	if timeouts > 0 {
+		each = fmt.Sprintf(", %d retransmission timeouts each", timeouts)
+	}
+	return what + ": nothing delivered, no ACK in the whole run" + each
 }
 
 // maxPorts is the most ports of a fabric the text summary lists one by one.
