@@ -153,8 +153,8 @@ func observeCases(t *testing.T) []observeCase {
 }
 
 // TestObservationAndSteppingChangeNothing runs every case every way and
-// requires the same summary: events, drops, every port's and flow's
-// numbers, pauses.
+// requires the same summary (events, drops, every port's and flow's
+// numbers, pauses) and the same flow records.
 func TestObservationAndSteppingChangeNothing(t *testing.T) {
 	for _, c := range observeCases(t) {
 		t.Run(c.label, func(t *testing.T) {
@@ -175,7 +175,8 @@ func TestObservationAndSteppingChangeNothing(t *testing.T) {
 }
 
 // observedSummary runs cfg the given way and returns its summary, without
-// the names of what it watched.
+// the names of what it watched, and every flow's record (flows.csv's
+// rows), in the order of their flows.
 func observedSummary(t *testing.T, cfg model.Config, way observeWay) []byte {
 	t.Helper()
 	if cfg.Fabric != nil {
@@ -187,6 +188,8 @@ func observedSummary(t *testing.T, cfg model.Config, way observeWay) []byte {
 	if way.shown {
 		cfg.OnSample = func(*model.Sample) {}
 	}
+	var flows []model.FlowRecord
+	cfg.OnFlow = func(r *model.FlowRecord) { flows = append(flows, *r) }
 	sim, err := model.New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -197,7 +200,11 @@ func observedSummary(t *testing.T, cfg model.Config, way observeWay) []byte {
 	}
 	sum := sim.Summary()
 	sum.Watched = nil
-	js, err := json.Marshal(sum)
+	sort.SliceStable(flows, func(i, j int) bool { return flows[i].ID < flows[j].ID })
+	js, err := json.Marshal(struct {
+		Summary model.Summary
+		Flows   []model.FlowRecord
+	}{sum, flows})
 	if err != nil {
 		t.Fatal(err)
 	}
