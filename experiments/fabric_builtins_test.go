@@ -153,10 +153,10 @@ func TestQCNIncastLeafSpineBuiltin(t *testing.T) {
 		{"0.54 to 0.76 Gbps", 0.54, victims("qcn", "true", true), 0.01},
 		{"0.54 to 0.76 Gbps", 0.76, victims("qcn", "true", false), 0.01},
 		{"5 of the 32 incast flows", 5, unfinished, 0},
-		{"completes in 29.4 ms with 943", 29.4, completion("dcqcn", "true"), 0.002},
-		{"completes in 29.4 ms with 943", 943, hot("dcqcn"), 0},
-		{"2.02 to 2.56 Gbps", 2.02, victims("dcqcn", "true", true), 0.01},
-		{"2.02 to 2.56 Gbps", 2.56, victims("dcqcn", "true", false), 0.01},
+		{"completes in 29.5 ms with 912", 29.5, completion("dcqcn", "true"), 0.002},
+		{"completes in 29.5 ms with 912", 912, hot("dcqcn"), 0},
+		{"2.01 to 2.43 Gbps", 2.01, victims("dcqcn", "true", true), 0.01},
+		{"2.01 to 2.43 Gbps", 2.43, victims("dcqcn", "true", false), 0.01},
 		{"keep 9.81 to 9.83 Gbps", 9.81, victims("none", "false", true), 0.0005},
 		{"keep 9.81 to 9.83 Gbps", 9.83, victims("none", "false", false), 0.0005},
 		{"27 of the 32 incast flows", 27, lostNone, 0},
@@ -415,14 +415,14 @@ func TestDCQCNIncastBuiltin(t *testing.T) {
 		}
 	}
 	checkQuoted(t, e, runs, []quoted{
-		{"none leaves 1264, QCN 764 and DCQCN 78", 1264, p("none", "4"), 0},
-		{"none leaves 1264, QCN 764 and DCQCN 78", 764, p("qcn", "4"), 0},
-		{"none leaves 1264, QCN 764 and DCQCN 78", 78, p("dcqcn", "4"), 0},
-		{"none 16242, QCN 6668 and DCQCN 2089", 16242, p("none", "32"), 0},
-		{"none 16242, QCN 6668 and DCQCN 2089", 6668, p("qcn", "32"), 0},
-		{"none 16242, QCN 6668 and DCQCN 2089", 2089, p("dcqcn", "32"), 0},
+		{"none leaves 1264, QCN 764 and DCQCN 71", 1264, p("none", "4"), 0},
+		{"none leaves 1264, QCN 764 and DCQCN 71", 764, p("qcn", "4"), 0},
+		{"none leaves 1264, QCN 764 and DCQCN 71", 71, p("dcqcn", "4"), 0},
+		{"none 16242, QCN 6668 and DCQCN 2015", 16242, p("none", "32"), 0},
+		{"none 16242, QCN 6668 and DCQCN 2015", 6668, p("qcn", "32"), 0},
+		{"none 16242, QCN 6668 and DCQCN 2015", 2015, p("dcqcn", "32"), 0},
 		{"25.6 ms for 32 senders", 25.6, completion("none"), 0.002},
-		{"in 29.0 ms", 29.0, completion("dcqcn"), 0.002},
+		{"in 29.3 ms", 29.3, completion("dcqcn"), 0.002},
 		{"leaves 6 of the 32 flows unfinished", 6, func(rs []batch.RunSummary) float64 {
 			f := find(t, rs, "qcn", "traffic.incast_senders=32").Flows
 			return float64(f.IncastFlows - *f.IncastCompleted)

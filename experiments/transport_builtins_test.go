@@ -42,9 +42,9 @@ func TestDCTCPTwoBottlenecksBuiltin(t *testing.T) {
 		return func([]batch.RunSummary) float64 { return 100 * port(t, r, name).Utilization }
 	}
 	checkQuoted(t, e, runs, []quoted{
-		{"S1 48.2 Mbps each", 48.2, mean(0, 10), 0.001},
+		{"S1 48.3 Mbps each", 48.3, mean(0, 10), 0.001},
 		{"S2 475.4 Mbps", 475.4, mean(10, 30), 0.0002},
-		{"S3 51.8 Mbps", 51.8, mean(30, 40), 0.001},
+		{"S3 51.7 Mbps", 51.7, mean(30, 40), 0.001},
 		{"at least 0.999", 0.9995, jain, 0.0005},
 		{"T2->R1 busy 100%", 100, util("t2->h40"), 0.0005},
 		{"T1->T2 99.9%", 99.9, util("t1->t2"), 0.0005},
@@ -88,14 +88,14 @@ func TestHPCCVsDCQCNIncastBuiltin(t *testing.T) {
 		}
 	}
 	checkQuoted(t, e, runs, []quoted{
-		{"runs at 91.4% with 2.26 KB queued on average under HPCC", 91.4, util("hpcc"), 0.0006},
-		{"runs at 91.4% with 2.26 KB queued on average under HPCC", 2.26, queue("hpcc"), 0.003},
-		{"at 54.7% with 7.39 KB under DCQCN", 54.7, util("dcqcn"), 0.001},
-		{"at 54.7% with 7.39 KB under DCQCN", 7.39, queue("dcqcn"), 0.01},
-		{"HPCC 9, DCQCN 130", 9, p("hpcc"), 0},
-		{"HPCC 9, DCQCN 130", 130, p("dcqcn"), 0},
-		{"5.61 ms with HPCC", 5.61, completion("hpcc"), 0.001},
-		{"7.73 ms with DCQCN", 7.73, completion("dcqcn"), 0.001},
+		{"runs at 91.3% with 2.39 KB queued on average under HPCC", 91.3, util("hpcc"), 0.0006},
+		{"runs at 91.3% with 2.39 KB queued on average under HPCC", 2.39, queue("hpcc"), 0.003},
+		{"at 54.6% with 7.10 KB under DCQCN", 54.6, util("dcqcn"), 0.001},
+		{"at 54.6% with 7.10 KB under DCQCN", 7.10, queue("dcqcn"), 0.01},
+		{"HPCC 9, DCQCN 128", 9, p("hpcc"), 0},
+		{"HPCC 9, DCQCN 128", 128, p("dcqcn"), 0},
+		{"5.63 ms with HPCC", 5.63, completion("hpcc"), 0.001},
+		{"7.54 ms with DCQCN", 7.54, completion("dcqcn"), 0.001},
 	})
 }
 
@@ -117,15 +117,15 @@ func TestACKClockedFabricBuiltin(t *testing.T) {
 		return func(rs []batch.RunSummary) float64 { return port(t, find(t, rs, alg), "edge1.0->h4").QueueMax / 1e3 }
 	}
 	checkQuoted(t, e, runs, []quoted{
-		{"DCQCN 1.31 / 3.42", 1.31, small("dcqcn", false), 0.004}, {"DCQCN 1.31 / 3.42", 3.42, small("dcqcn", true), 0.002},
-		{"DCTCP 1.69 / 35.1", 1.69, small("dctcp", false), 0.003}, {"DCTCP 1.69 / 35.1", 35.1, small("dctcp", true), 0.002},
-		{"TIMELY 1.37 / 3.89", 1.37, small("timely", false), 0.003}, {"TIMELY 1.37 / 3.89", 3.89, small("timely", true), 0.002},
-		{"HPCC 1.34 / 3.97", 1.34, small("hpcc", false), 0.003}, {"HPCC 1.34 / 3.97", 3.97, small("hpcc", true), 0.002},
-		{"Swift 1.51 / 4.79", 1.51, small("swift", false), 0.003}, {"Swift 1.51 / 4.79", 4.79, small("swift", true), 0.002},
-		{"DCQCN 3.66", 3.66, large("dcqcn"), 0.002}, {"DCTCP 2.37", 2.37, large("dctcp"), 0.002},
-		{"TIMELY 2.80", 2.80, large("timely"), 0.002}, {"HPCC 2.80", 2.80, large("hpcc"), 0.002},
-		{"Swift 2.41", 2.41, large("swift"), 0.002},
-		{"its queue peaks at 251 KB", 251, peak("dctcp"), 0.002}, {"HPCC's peaks at 21.2 KB", 21.2, peak("hpcc"), 0.003},
+		{"DCQCN 1.31 / 3.70", 1.31, small("dcqcn", false), 0.004}, {"DCQCN 1.31 / 3.70", 3.70, small("dcqcn", true), 0.002},
+		{"DCTCP 1.69 / 35.4", 1.69, small("dctcp", false), 0.003}, {"DCTCP 1.69 / 35.4", 35.4, small("dctcp", true), 0.002},
+		{"TIMELY 1.35 / 3.85", 1.35, small("timely", false), 0.004}, {"TIMELY 1.35 / 3.85", 3.85, small("timely", true), 0.002},
+		{"HPCC 1.38 / 3.93", 1.38, small("hpcc", false), 0.003}, {"HPCC 1.38 / 3.93", 3.93, small("hpcc", true), 0.002},
+		{"Swift 1.54 / 4.84", 1.54, small("swift", false), 0.003}, {"Swift 1.54 / 4.84", 4.84, small("swift", true), 0.002},
+		{"DCQCN 3.69", 3.69, large("dcqcn"), 0.002}, {"DCTCP 2.38", 2.38, large("dctcp"), 0.002},
+		{"TIMELY 2.80", 2.80, large("timely"), 0.002}, {"HPCC 2.75", 2.75, large("hpcc"), 0.002},
+		{"Swift 2.40", 2.40, large("swift"), 0.002},
+		{"its queue peaks at 251 KB", 251, peak("dctcp"), 0.002}, {"HPCC's peaks at 22.1 KB", 22.1, peak("hpcc"), 0.003},
 	})
 	// The short flows alone, drained: no greedy source runs beneath them,
 	// and every flow of every size completes, as the description says.

@@ -108,9 +108,9 @@ func (c *Config) classCount() int {
 }
 
 // classQueue is one class's queue at a port with several: the frames that
-// wait, in arrival order, and the records of those that go on (their
-// forwarding jitter drawn as they start), until the port's scheduler
-// starts them.
+// wait, in arrival order, and the records of those that go on (each with
+// the forwarding jitter it drew as it was queued), until the port's
+// scheduler starts them.
 type classQueue struct {
 	// What every frame of the class touches, first, 64-byte aligned
 	// (classQueuePad): as it departs, its occupancy, bytes sent and
@@ -312,11 +312,7 @@ func (s *Packet) startNext(p *port, pi int32, done algos.Time) {
 		q.onward.drop()
 		cs.waitOnward--
 		p.onward++
-		r.arrive = 0
-		if s.jitter.max != 0 {
-			r.arrive = algos.Time(remainder(s.jitter.rng.Uint64(), uint64(s.jitter.max), s.jitter.inv)) // jitter.draw written out (see directStarts)
-		}
-		s.started(p, pi)
+		s.started(p, pi) // its record holds the jitter it drew as it was queued
 	case c == ctlClass:
 		cs.waitCtlExits--
 	default:
@@ -336,17 +332,14 @@ func (s *Packet) startNext(p *port, pi int32, done algos.Time) {
 
 // directStarts accounts for direct frame h as it starts at port p (serve
 // starts it as a plain FIFO's): the scheduler's choice, forced, moves the
-// DWRR's turn as if it had chosen it from its class's queue, and its
-// record, at its place in its stream, draws its forwarding jitter as it
-// would have there.
-func (s *Packet) directStarts(p *port, exit uint8, h *frame) {
+// DWRR's turn as if it had chosen it from its class's queue. Its record,
+// at its place in its stream, holds the forwarding jitter it drew as it
+// was queued (enterClasses).
+func (s *Packet) directStarts(p *port, h *frame) {
 	cs := p.cls
 	p.headClass = cs.direct
 	if cs.direct >= cs.strict {
 		cs.dwrrAlone(int(cs.direct), int(h.bytes), int(p.queued))
-	}
-	if exit == 0 && s.jitter.max != 0 {
-		p.link.at(p.link.len() - int(p.onward)).arrive = algos.Time(remainder(s.jitter.rng.Uint64(), uint64(s.jitter.max), s.jitter.inv)) // jitter.draw, written out: its cost, the PCG inlined in it, is above the inliner's budget
 	}
 }
 

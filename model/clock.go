@@ -43,6 +43,12 @@ import (
 
 // jitter is the switches' forwarding-latency variation: one stream of
 // draws for the whole network, in event order, so a run is deterministic.
+// A switch draws a frame's as the frame is queued (enter, enterClasses,
+// enterControl) or as a paused port resumes (releasePort): in an event's
+// handler, never as a port is brought up to date (serve), which happens
+// whenever something looks at the port, a sample or the end of a step of
+// Advance among them, and would give the draws to the ports in the order
+// they were looked at.
 type jitter struct {
 	max algos.Time // 0: none
 	rng rand.PCG

@@ -151,10 +151,10 @@ func (s *Packet) enterControl(p *port, pi int32, f *frame) {
 	r.hop++
 	r.route = uint32(m.back[r.hop])
 	r.arrive = 0
+	if s.jitter.max != 0 { // drawn as it is queued, as a data frame's (enterClasses)
+		r.arrive = s.jitter.draw()
+	}
 	if started {
-		if s.jitter.max != 0 {
-			r.arrive = s.jitter.draw()
-		}
 		r.arrive += p.headDone + p.delay
 		if n := p.link.len(); s.jitter.max != 0 && n > 1 {
 			r.arrive = max(r.arrive, p.link.at(n-2).arrive)

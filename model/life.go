@@ -314,7 +314,12 @@ func (s *Packet) enterClasses(p *port, pi int32, f *frame, l *limiter, in int32)
 	// A frame that goes on, its record written out here as in enter: at
 	// the tail of the port's stream if it started or waits in the port's
 	// queue (a direct frame), else in its class's queue until it starts
-	// (startNext). A waiting frame draws its forwarding jitter as it starts.
+	// (startNext). Its forwarding jitter is drawn now, as it is queued,
+	// whether it starts at once or waits: a draw in an event's handler
+	// takes its place in the one stream of draws (clock.go) whoever looks
+	// at the port, and whenever; a draw as it starts would be made when
+	// the port is next brought up to date (serve), which a sample or a
+	// step's end moves.
 	to, inPort := &p.link, done != pendingDone || p.queued > 1
 	if !inPort {
 		to = &q.onward
@@ -329,15 +334,15 @@ func (s *Packet) enterClasses(p *port, pi int32, f *frame, l *limiter, in int32)
 	to.n++
 	p.onwardRecord(r, f, l, pi)
 	r.arrive = 0
+	if s.jitter.max != 0 {
+		r.arrive = algos.Time(remainder(s.jitter.rng.Uint64(), uint64(s.jitter.max), s.jitter.inv)) // jitter.draw written out: its cost, the PCG inlined in it, is above the inliner's budget
+	}
 	if inPort {
 		p.onward++
 	} else {
 		cs.waitOnward++
 	}
 	if done != pendingDone { // it starts at once
-		if s.jitter.max != 0 {
-			r.arrive = algos.Time(remainder(s.jitter.rng.Uint64(), uint64(s.jitter.max), s.jitter.inv)) // jitter.draw written out (see directStarts)
-		}
 		r.arrive += done + p.delay
 		if n := p.link.len(); s.jitter.max != 0 && n > 1 {
 			r.arrive = max(r.arrive, p.link.at(n-2).arrive)
@@ -457,7 +462,7 @@ func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
 		if p.queued > 0 && !p.held { // with classes, a direct frame (classSet.direct)
 			h, exit := p.front()
 			if p.classes() {
-				s.directStarts(p, exit, h)
+				s.directStarts(p, h)
 			}
 			p.headDone = done + p.serviceTime(int(h.bytes)) // the departure is the port's alone
 			p.headFlags, p.headBytes = queueFlags(h, exit), h.bytes

@@ -222,9 +222,17 @@ func (s *Packet) watchedPorts(n int) []int {
 // rate limiter's own rate is as of its last frame, at most one frame gap
 // old.
 func (s *Packet) takeSample(t algos.Time) {
+	// Every port serves what it has served by t (a departure due at t may
+	// not have run yet), in the ports' order, whichever the samples show:
+	// what a port's departures set going (a control frame landing at its
+	// host, a flow ending) then happens in the same order whatever is
+	// watched. The watched ports' queues, and the bytes delivered, are
+	// read after.
+	for j, p := range s.ports {
+		s.events += uint64(s.serve(p, int32(j), t))
+	}
 	for k, j := range s.watched {
 		p := s.ports[j]
-		s.events += uint64(s.serve(p, int32(j), t))
 		s.sample.Queues[k] = p.bytes
 		s.sample.Capacity[k] = p.capacity
 		if s.sample.ClassQueues != nil {
@@ -244,11 +252,6 @@ func (s *Packet) takeSample(t algos.Time) {
 		r.observe(t, r.cumulative, r.rates)
 	}
 	if !s.net.chain || shown {
-		// The bytes delivered by t: every port serves what it has served
-		// by then (a departure due at t may not have run yet).
-		for j, p := range s.ports {
-			s.events += uint64(s.serve(p, int32(j), t))
-		}
 		r := &s.delivery
 		for j, i := range r.flows {
 			r.cumulative[j] = float64(s.delivered[i].bytes)

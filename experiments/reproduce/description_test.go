@@ -213,19 +213,19 @@ var measuredInDescriptions = map[string][]string{}
 func init() {
 	// The fabric and DCQCN built-ins' measurements, each checked by its
 	// test in experiments/fabric_builtins_test.go, which runs the built-in.
-	measuredInDescriptions["qcn-incast-leaf-spine"] = []string{"28.7", "1372", "3.51", "5.40", "1144", "0.54", "0.76", "5", "29.4",
-		"943", "2.02", "2.56", "9.81", "9.83", "27", "1.64", "1.67", "9.77", "31.1", "1359", "5.39", "5.46"}
+	measuredInDescriptions["qcn-incast-leaf-spine"] = []string{"28.7", "1372", "3.51", "5.40", "1144", "0.54", "0.76", "5", "29.5",
+		"912", "2.01", "2.43", "9.81", "9.83", "27", "1.64", "1.67", "9.77", "31.1", "1359", "5.39", "5.46"}
 	measuredInDescriptions["ecmp-collisions-fat-tree"] = []string{"7.01", "4.68", "0.69", "9.45", "9.01", "0.892", "0.769", "0.997", "0.994", "2.84", "0.92", "8.23", "9.04"}
 	measuredInDescriptions["pfc-spreading-fat-tree"] = []string{"3.25", "68", "7.30", "5"}
 	measuredInDescriptions["dcqcn-vs-qcn"] = []string{"213", "215", "0.685", "0.999", "16", "58", "0.98", "1.0", "71", "0.969", "0.939",
 		"73", "0.925", "43", "1.000", "165", "41"}
-	measuredInDescriptions["dcqcn-incast"] = []string{"1264", "764", "78", "16242", "6668", "2089", "25.6", "29.0", "6"}
+	measuredInDescriptions["dcqcn-incast"] = []string{"1264", "764", "71", "16242", "6668", "2015", "25.6", "29.3", "6"}
 	// The ACK-clocked schemes' built-ins, each checked by its test in
 	// experiments/transport_builtins_test.go.
-	measuredInDescriptions["dctcp-two-bottlenecks"] = []string{"48.2", "475.4", "51.8", "0.999", "100", "99.9"}
-	measuredInDescriptions["hpcc-vs-dcqcn-incast"] = []string{"91.4", "2.26", "54.7", "7.39", "9", "130", "5.61", "7.73"}
-	measuredInDescriptions["ack-clocked-fabric"] = []string{"70", "41", "17", "1.31", "3.42", "1.69", "35.1", "1.37", "3.89", "1.34", "3.97",
-		"1.51", "4.79", "3.66", "2.37", "2.80", "2.41", "251", "21.2"}
+	measuredInDescriptions["dctcp-two-bottlenecks"] = []string{"48.3", "475.4", "51.7", "0.999", "100", "99.9"}
+	measuredInDescriptions["hpcc-vs-dcqcn-incast"] = []string{"91.3", "2.39", "54.6", "7.10", "9", "128", "5.63", "7.54"}
+	measuredInDescriptions["ack-clocked-fabric"] = []string{"70", "41", "17", "1.31", "3.70", "1.69", "35.4", "1.35", "3.85", "1.38", "3.93",
+		"1.54", "4.84", "3.69", "2.38", "2.80", "2.75", "2.40", "251", "22.1"}
 	for _, c := range convergenceChecks {
 		measuredInDescriptions["qcn-convergence-model"] = append(measuredInDescriptions["qcn-convergence-model"], c.want...)
 	}
