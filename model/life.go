@@ -314,12 +314,7 @@ func (s *Packet) enterClasses(p *port, pi int32, f *frame, l *limiter, in int32)
 	// A frame that goes on, its record written out here as in enter: at
 	// the tail of the port's stream if it started or waits in the port's
 	// queue (a direct frame), else in its class's queue until it starts
-	// (startNext). Its forwarding jitter is drawn now, as it is queued,
-	// whether it starts at once or waits: a draw in an event's handler
-	// takes its place in the one stream of draws (clock.go) whoever looks
-	// at the port, and whenever; a draw as it starts would be made when
-	// the port is next brought up to date (serve), which a sample or a
-	// step's end moves.
+	// (startNext). It draws its forwarding jitter now, as it is queued, whether it starts or waits (clock.go).
 	to, inPort := &p.link, done != pendingDone || p.queued > 1
 	if !inPort {
 		to = &q.onward
