@@ -454,7 +454,7 @@ func hotState(s *Packet) (hot, rings float64) {
 		if p.arrivals == 0 {
 			continue // no frame crossed it
 		}
-		r := float64(cap(p.link.buf))*float64(unsafe.Sizeof(frame{})) + float64(cap(p.queue.buf))*float64(unsafe.Sizeof(queued{}))
+		r := float64(cap(p.link.buf)+cap(p.exits.buf))*float64(unsafe.Sizeof(frame{})) + float64(cap(p.order.buf))
 		rings += r
 		hot += portLines*line + r + float64(cap(p.level.hist))*8 + 16 // and its congestion point
 	}

@@ -32,22 +32,21 @@ func (s *Packet) retime(j int32, capacity float64) {
 	old := p.capacity
 	p.capBits = p.capAt(t)
 	p.capSince, p.capacity, p.svcBytes, p.wireDone = t, capacity, 0, 0
-	if p.queue.len() == 0 {
+	if p.queued == 0 {
 		return
 	}
 	first := 0
-	if f := p.queue.front(); f.done != pendingDone {
-		if f.done-algos.TransmitTime(int(f.bytes), old) < t { // on the wire
-			first, p.oldRate, p.wireDone = 1, old, f.done
+	if p.headDone != pendingDone {
+		if p.headDone-algos.TransmitTime(int(p.headBytes), old) < t { // on the wire
+			first, p.oldRate, p.wireDone = 1, old, p.headDone
 		} else { // it starts now, at the new rate
-			was := f.done
-			f.done = t + algos.TransmitTime(int(f.bytes), capacity)
-			p.syncHead()
+			was := p.headDone
+			p.headDone = t + algos.TransmitTime(int(p.headBytes), capacity)
 			switch {
-			case f.flags&queuedExit == 0:
-				p.link.at(p.link.len() - int(p.onward)).arrive += f.done - was
+			case p.headFlags&queuedExit == 0:
+				p.link.at(p.link.len() - int(p.onward)).arrive += p.headDone - was
 			case s.receivers:
-				p.exits.at(p.exits.len() - p.toReceivers).arrive = f.done + p.exitDelay
+				p.exits.at(p.exits.len() - p.exiting).arrive = p.headDone + p.exitDelay
 			}
 			s.syncService(j)
 		}
@@ -56,15 +55,18 @@ func (s *Packet) retime(j int32, capacity float64) {
 	// keyed again (their ties then fall as if the departures had been
 	// fixed at enqueue, as linkSeq says).
 	onward, exits := 0, 0
-	for k := first; k < p.inOrder(); k++ {
-		if f := p.queue.at(k); k > 0 && p.held || f.done == pendingDone && k == 0 {
-			break
-		} else if f.flags&queuedExit == 0 {
+	p.eachQueued(p.inOrder(), func(k int, flags uint8, _ int) bool {
+		switch {
+		case k < first:
+		case k > 0 && p.held || k == 0 && p.headDone == pendingDone:
+			return false
+		case flags&queuedExit == 0:
 			onward++
-		} else {
+		default:
 			exits++
 		}
-	}
+		return true
+	})
 	if onward > 0 {
 		s.syncLink(j)
 	}

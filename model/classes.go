@@ -129,7 +129,7 @@ type classQueue struct {
 	dcp     algos.DepartingCP
 	turn    bool        // DWRR: its quantum for this turn is in deficit
 	quantum int         // DWRR: its weight times the quantum
-	exits   ring[frame] // those of the waiting frames followed to their receivers
+	exits   ring[frame] // those of the waiting frames that leave the network here
 	inq     ring[int32] // with ingress accounting, the link each came in by
 
 	// Whole-run counters, marked at the summary's boundaries (and sent).
@@ -158,11 +158,11 @@ type classSet struct {
 	// 128-byte object.
 	q   []classQueue
 	ctl *classQueue // the control queue (control.go), nil without control frames
-	// waitOnward and waitExits count the waiting frames that go on and,
-	// with receivers followed, that leave the network here: a departure
-	// that starts one for an empty stream must run at its time
-	// (syncService). waitCtlExits, alike, the control frames waiting that
-	// leave the network here.
+	// waitOnward and waitExits count the waiting frames that go on and
+	// that leave the network here: a departure that starts one for an
+	// empty stream (with receivers followed, for the exits) must run at
+	// its time (syncService). waitCtlExits, alike, the control frames
+	// waiting that leave the network here.
 	waitOnward, waitExits, waitCtlExits int
 	held                                uint8 // PFC: the classes paused (pfc_classes.go)
 	// waiting is the classes with frames waiting (bit c: q[c].wait.n > 0),
@@ -193,9 +193,9 @@ type classSet struct {
 
 	rr      int // DWRR: the class whose turn it is
 	demoted int // times direct frames went back to their class's queue
-	// ctlMsgs is the messages of the control frames that leave the
-	// network here, in order.
-	ctlMsgs ring[int32]
+	// landing is the control frames that leave the network here, in
+	// order: they have no record.
+	landing ring[ctlLanding]
 }
 
 // startClasses gives every port of a run with several classes its class
@@ -254,6 +254,10 @@ func (s *Packet) startClasses(netw *algos.Network) {
 	}
 }
 
+// ctlLanding is a control frame that lands at its flow's host from a
+// port: the flow's limiter and its message.
+type ctlLanding struct{ lim, msg int32 }
+
 // streamCPClass is the random stream of a port's class's congestion point
 // (+ port x MaxClasses + class), for classes above 0.
 const streamCPClass = 8 << 32
@@ -282,8 +286,8 @@ func (s *Packet) startNext(p *port, pi int32, done algos.Time) {
 		return
 	}
 	q := cs.queue(uint8(c))
-	h := p.queue.pushSlot()
-	*h = *q.wait.front()
+	h := q.wait.front()
+	flags, bytes := h.flags, h.bytes
 	q.wait.drop()
 	if q.wait.n == 0 && c != ctlClass {
 		cs.waiting &^= 1 << c
@@ -292,10 +296,14 @@ func (s *Packet) startNext(p *port, pi int32, done algos.Time) {
 	if s.ingress != nil && c != ctlClass {
 		p.inq.push(q.inq.pop())
 	}
-	h.done = done + p.serviceTime(int(h.bytes))
-	p.syncHead()
+	// The port's queue was empty (serve, pauseClass): it is its front.
+	p.queued = 1
+	if p.ordered() {
+		p.order.push(flags)
+	}
+	p.headDone, p.headFlags, p.headBytes, p.headClass = done+p.serviceTime(int(bytes)), flags, bytes, uint8(c)
 	switch {
-	case h.flags&queuedExit == 0:
+	case flags&queuedExit == 0:
 		r := p.link.pushSlot()
 		*r = *q.onward.front()
 		if s.lanes != nil && c != ctlClass {
@@ -304,10 +312,10 @@ func (s *Packet) startNext(p *port, pi int32, done algos.Time) {
 		q.onward.drop()
 		cs.waitOnward--
 		p.onward++
-		s.started(p, pi, h) // its record holds the jitter it drew as it was queued
+		s.started(p, pi) // its record holds the jitter it drew as it was queued
 	case c == ctlClass:
 		cs.waitCtlExits--
-	case s.receivers:
+	default:
 		r := p.exits.pushSlot()
 		*r = *q.exits.front()
 		if s.lanes != nil {
@@ -315,8 +323,10 @@ func (s *Packet) startNext(p *port, pi int32, done algos.Time) {
 		}
 		q.exits.drop()
 		cs.waitExits--
-		p.toReceivers++
-		s.started(p, pi, h)
+		p.exiting++
+		if s.receivers {
+			s.started(p, pi)
+		}
 	}
 }
 
@@ -325,42 +335,63 @@ func (s *Packet) startNext(p *port, pi int32, done algos.Time) {
 // DWRR's turn as if it had chosen it from its class's queue. Its record,
 // at its place in its stream, holds the forwarding jitter it drew as it
 // was queued (enterClasses).
-func (s *Packet) directStarts(p *port, h *queued) {
-	if cs := p.cls; cs.direct >= cs.strict {
-		cs.dwrrAlone(int(cs.direct), int(h.bytes), p.queue.n)
+func (s *Packet) directStarts(p *port, h *frame) {
+	cs := p.cls
+	p.headClass = cs.direct
+	if cs.direct >= cs.strict {
+		cs.dwrrAlone(int(cs.direct), int(h.bytes), int(p.queued))
 	}
 }
 
 // demote returns the direct frames of port p, if it has any, to their
-// class's queue, in order, with their records (the run follows frames to
-// their receivers if receivers) and, with ingress accounting (ingress),
-// the links they came in by: the scheduler chooses again at each
-// departure.
-func (p *port) demote(receivers, ingress bool) {
-	k := p.queue.n - 1
+// class's queue, in order, with their records and, with ingress
+// accounting (ingress), the links they came in by: the scheduler chooses
+// again at each departure.
+func (p *port) demote(ingress bool) {
+	k := int(p.queued) - 1
 	if k <= 0 {
 		return
 	}
 	cs := p.cls
 	q := &cs.q[cs.direct]
+	// Their entries from their records, which are the tails of the
+	// streams: the direct frames' kinds counted first.
 	onward, exits := 0, 0
-	for i := 1; i <= k; i++ {
-		e := p.queue.at(i)
-		q.wait.push(*e)
-		if e.flags&queuedExit == 0 {
+	p.eachQueued(k+1, func(i int, flags uint8, _ int) bool {
+		switch {
+		case i == 0:
+		case flags&queuedExit == 0:
 			onward++
-		} else if receivers {
+		default:
 			exits++
 		}
+		return true
+	})
+	li, ei := p.link.n-onward, p.exits.n-exits
+	p.eachQueued(k+1, func(i int, flags uint8, _ int) bool {
+		var r *frame
+		switch {
+		case i == 0:
+			return true
+		case flags&queuedExit == 0:
+			r, li = p.link.at(li), li+1
+		default:
+			r, ei = p.exits.at(ei), ei+1
+		}
+		q.wait.push(queued{lim: r.lim, bytes: r.bytes, flags: flags, class: cs.direct})
+		return true
+	})
+	p.queued = 1
+	if p.ordered() {
+		p.order.n = 1
 	}
-	p.queue.n = 1
 	cs.waiting |= 1 << cs.direct
 	cs.demoted++
 	moveTail(&p.link, &q.onward, onward)
 	p.onward -= int32(onward)
 	cs.waitOnward += onward
 	moveTail(&p.exits, &q.exits, exits)
-	p.toReceivers -= exits
+	p.exiting -= exits
 	cs.waitExits += exits
 	if ingress {
 		moveTail(&p.inq, &q.inq, k)
@@ -463,49 +494,46 @@ func (cs *classSet) next() {
 	}
 }
 
-// departClass counts frame h leaving port p, and returns its class's
-// queue, whose level statistics the caller updates (serve, where the
-// profile inlines the call); nil for the control queue, which has none.
-func (p *port) departClass(h *queued) *classQueue {
-	if h.class == ctlClass { // the control queue: no buffer's, no summary's
-		p.cls.ctl.bytes -= int(h.bytes)
+// departClass counts a frame of class class and bytes bytes leaving port
+// p, and returns its class's queue, whose level statistics the caller
+// updates (serve, where the profile inlines the call); nil for the
+// control queue, which has none.
+func (p *port) departClass(class uint8, bytes int) *classQueue {
+	if class == ctlClass { // the control queue: no buffer's, no summary's
+		p.cls.ctl.bytes -= bytes
 		return nil
 	}
-	q := &p.cls.q[h.class]
+	q := &p.cls.q[class]
 	if p.sw != nil { // before the queue shrinks: it counts what was beyond the reserve
-		p.sw.leave(q, int(h.bytes))
+		p.sw.leave(q, bytes)
 	}
-	q.bytes -= int(h.bytes)
-	q.sent += int64(h.bytes)
+	q.bytes -= bytes
+	q.sent += int64(bytes)
 	return q
 }
 
 // enterClassExit keeps the record of frame f, which leaves the network
-// at port p (index pi) with departure done (pendingDone while it waits),
-// if the run follows frames to their receivers: at the tail of the port's
-// stream to them if it started or waits in the port's queue (a direct
-// frame), else in its class's queue until it starts (startNext). The
-// records of frames that go on are enterClasses' own.
+// at port p (index pi) with departure done (pendingDone while it waits):
+// at the tail of the port's exits if it started or waits in the port's
+// queue (a direct frame), else in its class's queue until it starts
+// (startNext). The records of frames that go on are enterClasses' own.
 func (s *Packet) enterClassExit(p *port, pi int32, f *frame, l *limiter, in int32, class uint8, done algos.Time) {
-	if s.receivers {
-		var r *frame
-		to, inPort := &p.exits, done != pendingDone || p.queue.n > 1
-		if inPort {
-			p.toReceivers++
-		} else {
-			p.cls.waitExits++
-			to = &p.cls.q[class].exits
-		}
-		r = to.pushSlot()
-		*r = *f
-		if s.lanes != nil {
-			s.lanes.classLane(pi, true, inPort, class).keepProp(to, r, s.propOf(l, f, in)+p.exitDelay)
-		}
-		if done != pendingDone {
-			r.arrive = done + p.exitDelay
-			if p.exits.len() == 1 {
-				s.syncReceive(pi)
-			}
+	to, inPort := &p.exits, done != pendingDone || p.queued > 1
+	if inPort {
+		p.exiting++
+	} else {
+		p.cls.waitExits++
+		to = &p.cls.q[class].exits
+	}
+	r := to.pushSlot()
+	*r = *f
+	if s.lanes != nil {
+		s.lanes.classLane(pi, true, inPort, class).keepProp(to, r, s.propOf(l, f, in)+p.exitDelay)
+	}
+	if done != pendingDone {
+		r.arrive = done + p.exitDelay
+		if s.receivers && p.exits.len() == 1 {
+			s.syncReceive(pi)
 		}
 	}
 	if p.classesUnwatched() {

@@ -43,7 +43,7 @@ func TestDirectFramesAreTheSchedulersChoice(t *testing.T) {
 				buf = SampleBytes(buf[:0], x, x.Rates, x.CurrentRates, x.Capacity)
 				r.samples = append(r.samples, buf...)
 				for _, p := range sim.ports {
-					if p.queue.n > 1 {
+					if p.queued > 1 {
 						r.direct++
 					}
 				}

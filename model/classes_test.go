@@ -219,7 +219,7 @@ func TestFabricClassPortsNeverMix(t *testing.T) {
 			if p.odd&portOddMixed != 0 || cs == nil || cs.watch {
 				t.Fatalf("port %d: mixed %v, classes %v, watched", j, p.odd&portOddMixed != 0, cs != nil)
 			}
-			onward, exits := int(p.onward)+cs.waitOnward, p.toReceivers+cs.waitExits
+			onward, exits := int(p.onward)+cs.waitOnward, p.exiting+cs.waitExits
 			if toHost[j] && onward != 0 || !toHost[j] && exits != 0 {
 				t.Fatalf("at %d: port %d (to a host %v) holds %d frames that go on, %d that leave", sim.Now(), j, toHost[j], onward, exits)
 			}

@@ -111,17 +111,20 @@ func (s *Packet) enterControl(p *port, pi int32, f *frame) {
 	cs := p.cls
 	m := s.messages.at(f.cpid)
 	last := int(f.hop) == len(m.back)-1
-	e := queued{done: pendingDone, bytes: ControlBytes, lim: f.lim, flags: queuedCtl, class: ctlClass}
+	e := queued{bytes: ControlBytes, lim: f.lim, flags: queuedCtl, class: ctlClass}
 	if last {
 		e.flags |= queuedExit
 	}
-	started := p.queue.n == 0
+	started := p.queued == 0
 	if started {
-		e.done = s.now + p.serviceTime(ControlBytes)
-		p.queue.push(e)
-		p.syncHead()
+		// It starts at once, the departure the port's.
+		p.queued = 1
+		if p.ordered() {
+			p.order.push(e.flags)
+		}
+		p.headDone, p.headFlags, p.headBytes, p.headClass = s.now+p.serviceTime(ControlBytes), e.flags, e.bytes, ctlClass
 	} else {
-		p.demote(s.receivers, s.ingress != nil) // served before the direct frames (classSet.direct)
+		p.demote(s.ingress != nil) // served before the direct frames (classSet.direct)
 		cs.ctl.wait.push(e)
 	}
 	cs.ctl.bytes += ControlBytes
@@ -129,7 +132,7 @@ func (s *Packet) enterControl(p *port, pi int32, f *frame) {
 	p.level.reach(float64(p.bytes))
 	p.level.set(s.now, float64(p.bytes))
 	if last {
-		cs.ctlMsgs.push(f.cpid)
+		cs.landing.push(ctlLanding{lim: f.lim, msg: f.cpid})
 		if !started {
 			cs.waitCtlExits++
 		}
@@ -152,7 +155,7 @@ func (s *Packet) enterControl(p *port, pi int32, f *frame) {
 		r.arrive = s.jitter.draw()
 	}
 	if started {
-		r.arrive += e.done + p.delay
+		r.arrive += p.headDone + p.delay
 		if n := p.link.len(); s.jitter.max != 0 && n > 1 {
 			r.arrive = max(r.arrive, p.link.at(n-2).arrive)
 		}
@@ -163,18 +166,18 @@ func (s *Packet) enterControl(p *port, pi int32, f *frame) {
 	s.syncService(pi)
 }
 
-// controlLands: control frame q leaves port p down to its flow's host,
-// which it reaches after the link's propagation.
-func (s *Packet) controlLands(p *port, q *queued) {
-	msg := p.cls.ctlMsgs.pop()
-	m := s.messages.at(msg)
-	at := max(q.done+p.exitDelay, s.now)
+// controlLands: the control frame in service leaves port p at done down
+// to its flow's host, which it reaches after the link's propagation.
+func (s *Packet) controlLands(p *port, done algos.Time) {
+	c := p.cls.landing.pop()
+	m := s.messages.at(c.msg)
+	at := max(done+p.exitDelay, s.now)
 	if m.ack {
-		s.ackFrameLands(q.lim, m, at)
-		s.messages.remove(msg)
+		s.ackFrameLands(c.lim, m, at)
+		s.messages.remove(c.msg)
 		return
 	}
-	s.agenda.schedule(event{kind: m.kind, at: at, limiter: q.lim, msg: msg})
+	s.agenda.schedule(event{kind: m.kind, at: at, limiter: c.lim, msg: c.msg})
 }
 
 // newControlQueue is a port's control queue.

@@ -86,7 +86,7 @@ func (s *Packet) stuck(j int32) bool {
 	if p.cls != nil { // a class held with frames waiting
 		return p.stuckClass() >= 0 && s.now-p.pfc.heldSince >= s.cfg.PFC.DeadlockAfter
 	}
-	return p.held && p.queue.len() > 0 && s.now-p.pfc.heldSince >= s.cfg.PFC.DeadlockAfter
+	return p.held && p.queued > 0 && s.now-p.pfc.heldSince >= s.cfg.PFC.DeadlockAfter
 }
 
 // stuckClass is the first class of port p held with frames waiting, -1

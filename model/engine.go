@@ -46,7 +46,7 @@ type Packet struct {
 	released uint64 // frames the hosts' NICs sent
 	done     bool
 
-	delivered []int64       // per limiter, bytes that left the network (dense: counted per frame)
+	delivered []delivery    // per limiter, what a frame leaving the network reads of its flow (dense)
 	statics   int           // the limiters of the network's flows: the summary's sources
 	netw      algos.Network // what the schemes see of the network
 	incast    incastState
@@ -159,8 +159,8 @@ func NewPacket(cfg Config) (*Packet, error) {
 	}
 	s.startRings(n) // after newPort, which sets every field
 	s.startClasses(&netw)
-	for _, p := range s.ports {
-		p.syncOdd(s.receivers, s.net.chain) // after its classes
+	for j, p := range s.ports {
+		p.syncOdd(s.receivers, s.net.chain, s.net.streams(j)) // after its classes
 	}
 	s.agenda.init(len(t.Hosts), len(s.ports), s.receivers)
 	s.lookahead = s.agenda.root == nil
@@ -257,13 +257,13 @@ func (s *Packet) addLimiter(f flowSpec, netw *algos.Network) *limiter {
 		fp = feedbackPath{rand: DelayRand(cfg.Seed, streamFeedbackLatency+stream), last: make([]algos.Time, f.hops+1)}
 	}
 	if reuse {
-		s.lims[i], s.delivered[i], s.loops[i] = l, 0, newLoopStats()
+		s.lims[i], s.delivered[i], s.loops[i] = l, delivery{sized: l.sized != nil}, newLoopStats()
 		if fp.rand != nil {
 			s.fbPaths[i] = fp
 		}
 	} else {
 		s.lims = append(s.lims, l)
-		s.delivered = append(s.delivered, 0)
+		s.delivered = append(s.delivered, delivery{sized: l.sized != nil})
 		s.loops = append(s.loops, newLoopStats())
 		if fp.rand != nil {
 			s.fbPaths = append(s.fbPaths, fp)
@@ -426,4 +426,12 @@ func (s *Packet) expire(l *limiter) {
 	s.runLocal(h, s.now)
 	s.syncTimers(h)
 	s.syncArrival(h)
+}
+
+// delivery is what a frame leaving the network at its last port reads of
+// its flow (serve): beside the bytes counted there, whether the flow has a
+// size, which its frames' queue entries no longer carry.
+type delivery struct {
+	bytes int64 // bytes that left the network (counted per frame)
+	sized bool  // its flow has a size (flows.go)
 }

@@ -3,6 +3,7 @@ package model
 import (
 	"cmp"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -86,9 +87,9 @@ func Estimate(cfg Config) Cost {
 	}
 
 	// Ports: what each holds whatever its traffic, and what grows with
-	// the frames it holds (Layout): its queue, its link's frames (those
-	// queued to go on and those on the wire) and its queue's histogram, up
-	// to the most it may queue (queueBounds).
+	// the frames it holds (Layout): its ring's records (those queued and
+	// those on the wire) and its queue's histogram, up to the most it may
+	// queue (queueBounds).
 	queues := queueBounds(&cfg, n)
 	layout := memoryLayout(&cfg, bounds, cpBytes)
 	for j, tp := range n.ports {
@@ -100,8 +101,9 @@ func Estimate(cfg Config) Cost {
 		wire := p.Delay.Seconds() * p.Capacity / frameBits
 		held := queues[j] + wire + 2
 		c.BufferMemory += layout.FrameBytes * max(held, ringMin)
-		if held > ringMin { // rings that grow leave their first slots behind (startRings)
-			c.BufferMemory += ringMin * float64(unsafe.Sizeof(frame{})+unsafe.Sizeof(queued{}))
+		if held > ringMin { // rings that grow leave their first slots behind (startRings): a port whose frames go both ways has two
+			slabs := float64(bits.OnesCount8(n.streams(j)))
+			c.BufferMemory += slabs * ringMin * float64(unsafe.Sizeof(frame{}))
 		}
 	}
 	// Hosts: the record and the frames on their links.
@@ -217,11 +219,12 @@ type Layout struct {
 	// link: a port's rings grow to the most frames it held (by doubling:
 	// up to twice that, and a ring that grows keeps its first ringMin slots,
 	// which Estimate counts apart) and never shrink, so a frame counts twice its
-	// queue record and its record on the link (held while it is queued,
-	// then on the wire); with ingress PFC the link it came in by; with a
-	// notification point its record on the way to its receiver; and its
-	// queue histogram's bin (grown by doubling too), kept at every
-	// boundary, live and in the summary.
+	// record, in link or exits (held while it is queued, then on the
+	// wire), and its byte in the queue's order where the port keeps it;
+	// with ingress PFC the link it came in by; with a notification point
+	// its record on the way to its receiver; with classes its entry and
+	// record in its class's rings; and its queue histogram's bin (grown
+	// by doubling too), kept at every boundary, live and in the summary.
 	FrameBytes float64
 	// FlightBytes is each frame on a host's link.
 	FlightBytes float64
@@ -253,7 +256,7 @@ func memoryLayout(cfg *Config, bounds, cpBytes float64) Layout {
 	if f := cfg.Fabric; f != nil && f.Routing == Spray && f.Topology != nil && !f.Topology.Routes().EvenDelays() {
 		record += 8 // its propagation, in a lane beside its ring (propLanes)
 	}
-	b := float64(unsafe.Sizeof(queued{})) + record
+	b := record + 1 // and its byte in the queue's order, where the port keeps it
 	if cfg.PFC != nil {
 		b += 4 + record
 	}
@@ -263,10 +266,10 @@ func memoryLayout(cfg *Config, bounds, cpBytes float64) Layout {
 	hist := 8 * (bounds + 2)
 	if k := cfg.classCount(); k > 1 {
 		// Each class has its queue, its congestion point, its counters
-		// and histogram; a waiting frame is in its class's rings and
-		// bins as well as the port's.
+		// and histogram; a waiting frame is in its class's rings (an
+		// entry and a record) and bins as well as the port's.
 		l.PortBytes += float64(k) * (float64(unsafe.Sizeof(classQueue{})) + cpBytes + bounds*float64(unsafe.Sizeof(classMark{})+64))
-		b *= 2
+		b = 2*b + float64(unsafe.Sizeof(queued{}))
 		hist *= 2
 	}
 	l.FrameBytes = 2*b + 2*hist

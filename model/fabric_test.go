@@ -180,7 +180,7 @@ func TestFabricConservesFrames(t *testing.T) {
 func conservation(sim *Packet) (released, delivered, dropped, inNetwork int64) {
 	for i, l := range sim.lims {
 		released += l.emitted
-		delivered += sim.delivered[i]
+		delivered += sim.delivered[i].bytes
 	}
 	if sim.fabric != nil {
 		released += sim.pool.retired[0]

@@ -220,9 +220,9 @@ func (s *Packet) freeLimiter(l *limiter) {
 	h := &s.hosts[l.host]
 	h.removeLimiter(l)
 	s.pool.retired[0] += l.emitted
-	s.pool.retired[1] += s.delivered[l.id]
+	s.pool.retired[1] += s.delivered[l.id].bytes
 	s.retireTransport(l)
-	l.emitted, s.delivered[l.id] = 0, 0
+	l.emitted, s.delivered[l.id].bytes = 0, 0
 	l.epoch++
 	l.tgen++
 	l.rp, l.np = nil, nil

@@ -34,10 +34,11 @@ const (
 	frameSlow                     // a record foreseen not to be received early (receiveQueued)
 )
 
-// queued is a frame in a switch port's queue; done is when its last bit
-// leaves. 16 bytes, one per frame.
+// queued is a frame in a switch port's queue: 8 bytes, one per frame.
+// Only the frame at the front of a port's queue may be in service, so its
+// departure is the port's (port.headDone), not the entry's: every frame
+// behind it, and every frame waiting in a class's queue, waits.
 type queued struct {
-	done  algos.Time
 	lim   int32
 	bytes uint16
 	flags uint8 // queuedExit, queuedEnd
@@ -46,8 +47,8 @@ type queued struct {
 
 // Queue flags.
 const (
-	queuedExit  uint8 = 1 << iota // it leaves the network at this port: its route's last
-	queuedEnd                     // and it is a chain's short flow's last frame (frameEnd<<1)
-	queuedSized                   // and its flow has a size (flows.go)
-	queuedCtl                     // a control frame (control.go)
+	queuedEnd  uint8 = 1 << iota // it leaves the network here, and is a chain's short flow's last frame: frameEnd's bit
+	queuedExit                   // it leaves the network at this port: its route's last
+	_
+	queuedCtl // a control frame (control.go): frameCtl's bit
 )

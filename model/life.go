@@ -110,7 +110,7 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
 	last := int32(f.hop) == l.hops-1
 	var flags uint8
 	if last {
-		flags = l.exitFlags | (f.flags&frameEnd)<<1 // queuedEnd
+		flags = queuedExit | f.flags&frameEnd // queuedEnd
 		if l.route == nil {
 			s.pathTaken(l, mixPath(f.route, pi))
 		}
@@ -127,14 +127,14 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
 	done := algos.Never
 	if p.bytes+bytes <= p.buffer {
 		done = pendingDone
-		if p.queue.n == 0 && !p.held {
+		if p.queued == 0 && !p.held {
 			done = s.now + p.serviceTime(bytes)
 		}
-		// Filled field by field: a literal pushed by value is built on the
-		// stack in narrow stores and read back whole, a stalled forward.
-		e := p.queue.pushSlot()
-		e.done, e.lim, e.bytes, e.flags, e.class = done, f.lim, f.bytes, flags, 0
-		if p.queue.n == 1 {
+		n := p.queued + 1
+		if p.queued = n; p.ordered() { // (a line the profile knows: the offsets below are its)
+			p.order.push(flags)
+		}
+		if n == 1 {
 			p.headDone, p.headFlags, p.headBytes = done, flags, f.bytes
 		}
 		p.bytes += bytes
@@ -198,14 +198,14 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
 		}
 		return
 	}
+	r := pushFrame(&p.exits) // its record, which its receiver sees if followed
+	*r = *f
+	if s.lanes != nil {
+		s.lanes.exits[pi].keepProp(&p.exits, r, s.propOf(l, f, in)+p.exitDelay)
+	}
+	r.arrive = done + p.exitDelay // meaningless until it starts
+	p.exiting++
 	if s.receivers { // the notification point will see it at its receiver
-		r := p.exits.pushSlot()
-		*r = *f
-		if s.lanes != nil {
-			s.lanes.exits[pi].keepProp(&p.exits, r, s.propOf(l, f, in)+p.exitDelay)
-		}
-		r.arrive = done + p.exitDelay // meaningless until it starts
-		p.toReceivers++
 		s.receiveQueued(p, pi, r)
 		if !p.held && p.exits.len() == 1 {
 			s.syncReceive(pi)
@@ -235,7 +235,7 @@ func (s *Packet) enterClasses(p *port, pi int32, f *frame, l *limiter, in int32)
 	last := int32(f.hop) == l.hops-1
 	var flags uint8
 	if last {
-		flags = l.exitFlags | (f.flags&frameEnd)<<1 // queuedEnd
+		flags = queuedExit | f.flags&frameEnd // queuedEnd
 		if l.route == nil {
 			s.pathTaken(l, mixPath(f.route, pi))
 		}
@@ -249,27 +249,27 @@ func (s *Packet) enterClasses(p *port, pi int32, f *frame, l *limiter, in int32)
 	// switch's or more (share), holds what the switch admits.
 	if p.sw == nil && q.bytes+bytes <= q.buffer || p.sw != nil && p.sw.take(q, class, bytes) {
 		done = pendingDone
-		// The ring it joins chosen first, so that one push, inlined, fills
-		// its slot in place, field by field, as in enter.
-		to := &p.queue
+		// It joins the port's queue (join) or waits in its class's (the push written out, as in enter).
 		switch {
-		case p.queue.n == 0 && !p.held && cs.held&(1<<class) == 0:
+		case p.queued == 0 && !p.held && cs.held&(1<<class) == 0:
 			done = s.now + p.serviceTime(bytes)
-			p.headDone, p.headFlags, p.headBytes = done, flags, f.bytes // syncHead, the front being its entry
-		case p.queue.n > 1 && class == cs.direct: // behind the direct frames of its class
-		case p.queue.n == 1 && cs.alone(class) && p.headFlags&queuedCtl == 0 && !p.held:
+			p.headDone, p.headFlags, p.headBytes, p.headClass = done, flags, f.bytes, class // the head: it is the front
+			p.join(flags)
+		case p.queued > 1 && class == cs.direct: // behind the direct frames of its class
+			p.join(flags)
+		case p.queued == 1 && cs.alone(class) && p.headFlags&queuedCtl == 0 && !p.held:
 			cs.direct = class // the first direct frame
+			p.join(flags)
 		default:
-			if p.queue.n > 1 { // a frame of another class: the scheduler chooses again
+			if p.queued > 1 { // a frame of another class: the scheduler chooses again
 				s.demote(p, pi)
 			}
-			to = &q.wait
+			q.wait.room()
+			e, n := &q.wait.buf[(q.wait.head+q.wait.n)&(len(q.wait.buf)-1)], q.wait.n+1
+			e.lim, e.bytes, e.flags, e.class, q.wait.n = f.lim, f.bytes, flags, class, n
 			cs.waiting |= 1 << class
 		}
-		e := to.pushSlot()
-		e.done, e.lim, e.bytes, e.flags, e.class = done, f.lim, f.bytes, flags, class
-		q.bytes += bytes
-		p.bytes += bytes
+		q.bytes, p.bytes = q.bytes+bytes, p.bytes+bytes
 	} else {
 		p.drops++
 		p.dropped += int64(bytes)
@@ -299,7 +299,7 @@ func (s *Packet) enterClasses(p *port, pi int32, f *frame, l *limiter, in int32)
 	}
 	if s.ingress != nil { // counted per link and class
 		inq := &p.inq
-		if done == pendingDone && p.queue.n <= 1 { // it waits in its class's queue
+		if done == pendingDone && p.queued <= 1 { // it waits in its class's queue
 			inq = &q.inq
 		}
 		s.ingressArrive(pi, in*s.classes+int32(class), int(f.bytes), inq)
@@ -314,13 +314,8 @@ func (s *Packet) enterClasses(p *port, pi int32, f *frame, l *limiter, in int32)
 	// A frame that goes on, its record written out here as in enter: at
 	// the tail of the port's stream if it started or waits in the port's
 	// queue (a direct frame), else in its class's queue until it starts
-	// (startNext). Its forwarding jitter is drawn now, as it is queued,
-	// whether it starts at once or waits: a draw in an event's handler
-	// takes its place in the one stream of draws (clock.go) whoever looks
-	// at the port, and whenever; a draw as it starts would be made when
-	// the port is next brought up to date (serve), which a sample or a
-	// step's end moves.
-	to, inPort := &p.link, done != pendingDone || p.queue.n > 1
+	// (startNext). It draws its forwarding jitter now, as it is queued, whether it starts or waits (clock.go).
+	to, inPort := &p.link, done != pendingDone || p.queued > 1
 	if !inPort {
 		to = &q.onward
 	}
@@ -394,16 +389,19 @@ func (p *port) due(t algos.Time) bool { return p.headDone <= t }
 // unless the port is paused. Anything that looks at the port at time t
 // first brings it up to t; its service slot makes sure that a departure
 // that would feed an empty stream, which nothing else would look at, runs
-// at its time (syncService).
+// at its time (syncService). The head's departure, flags, size and class
+// are the port's: the frame's record is read only for what few frames
+// need (its flow, its marks). A port whose frames all leave here,
+// unfollowed, is served by serveLeaving.
 func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
+	if p.odd&portOddLeaves != 0 { // (three lines, as the comment they replace: default.pgo knows the calls below by their offsets)
+		return s.serveLeaving(p, pi, t)
+	}
 	n := 0
-	// The head's departure, flags and size are the port's (syncHead): the
-	// frame's entry in the queue's buffer, another cache line, is read
-	// only for what few frames need (its flow, its class).
 	for p.headDone <= t {
 		done, bytes, flags := p.headDone, int(p.headBytes), p.headFlags
 		if p.classes() {
-			if c := p.departClass(p.queue.front()); c != nil {
+			if c := p.departClass(p.headClass, bytes); c != nil {
 				c.level.set(done, float64(c.bytes))
 			}
 		}
@@ -419,7 +417,7 @@ func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
 		// it started): it leaves the queued records at the stream's tail.
 		if flags&queuedExit == 0 {
 			if p.odd&portOddDepart != 0 {
-				s.departMark(p, p.queue.front(), p.link.at(p.link.len()-int(p.onward)))
+				s.departMark(p, p.link.at(p.link.len()-int(p.onward)), true, done)
 			}
 			if s.telemetry && flags&queuedCtl == 0 { // a control frame carries none
 				rec := p.link.at(p.link.len() - int(p.onward))
@@ -427,52 +425,52 @@ func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
 			}
 			p.onward--
 		} else if flags&queuedCtl != 0 {
-			s.controlLands(p, p.queue.front())
+			s.controlLands(p, done)
 		} else {
-			q := p.queue.front()
-			if s.receivers {
+			rec := p.exits.at(p.exits.len() - p.exiting)
+			d, lim := &s.delivered[rec.lim], rec.lim
+			if p.exiting--; s.receivers {
 				if p.odd&portOddDepart != 0 {
-					s.departMark(p, q, p.exits.at(p.exits.len()-p.toReceivers))
+					s.departMark(p, rec, true, done)
 				}
 				if s.telemetry {
-					rec := p.exits.at(p.exits.len() - p.toReceivers)
 					s.stampINT(p, rec, done, int(rec.hop))
 				}
-				p.toReceivers--
 				s.receiveAsItLeaves(p)
 			} else if p.odd&portOddDepart != 0 {
-				s.departMark(p, q, nil)
+				s.departMark(p, rec, false, done)
 			}
-			s.delivered[q.lim] += int64(bytes)
+			if d.bytes += int64(bytes); !s.receivers { // its record goes: none follows it
+				p.exits.drop()
+			}
 			p.exitCount++
-			if flags != queuedExit { // a flow ends, or has a size
-				if flags&queuedEnd != 0 {
-					s.flowEnded(q.lim, done)
-				}
-				if flags&queuedSized != 0 && !s.receivers { // else at the receiver
-					s.sizedDelivered(s.lims[q.lim], done+p.exitDelay)
-				}
+			if flags&queuedEnd != 0 { // a chain's short flow ends
+				s.flowEnded(lim, done)
+			}
+			if d.sized && !s.receivers { // a flow with a size: else counted at the receiver
+				s.sizedDelivered(s.lims[lim], done+p.exitDelay)
 			}
 		}
-		p.queue.drop()
+		p.popHead()
 		n++
-		if p.queue.n > 0 && !p.held { // with classes, a direct frame (classSet.direct)
-			h := p.queue.front()
+		// (The calls below keep the offsets default.pgo knows them by.)
+		if p.queued > 0 && !p.held { // with classes, a direct frame (classSet.direct)
+			h, exit := p.front()
 			if p.classes() {
 				s.directStarts(p, h)
 			}
-			h.done = done + p.serviceTime(int(h.bytes))
-			p.headDone, p.headFlags, p.headBytes = h.done, h.flags, h.bytes
-			if h.flags&queuedExit == 0 || s.receivers { // its record's arrival
-				s.started(p, pi, h)
+			p.headDone = done + p.serviceTime(int(h.bytes)) // the departure is the port's alone
+			p.headFlags, p.headBytes = queueFlags(h, exit), h.bytes
+			if exit == 0 || s.receivers { // its record's arrival
+				s.started(p, pi)
 			}
 		} else if p.classes() {
 			if cs := p.cls; cs.waiting&^cs.held != 0 || cs.ctl != nil && cs.ctl.wait.n > 0 { // the scheduler has a frame to start
-				s.startNext(p, pi, done)
+				s.startNext(p, pi, done) // in the empty queue: a port with classes is never held whole
 			}
-			p.syncHead()
-		} else {
-			p.syncHead()
+			p.emptyHead() // if it started none
+		} else if p.headDone = algos.Never; p.queued > 0 { // none left, or the port is held
+			p.waitHead()
 		}
 	}
 	if n > 0 {
@@ -488,55 +486,131 @@ func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
 	return n
 }
 
+// serveLeaving is serve at a port whose frames all leave the network
+// here, not followed to their receivers, and that has no classes
+// (portOddLeaves): the queue is its exits ring, whole, front first, and
+// what serve asks of each frame (which stream, which class, receivers,
+// a control frame) is known. It applies the same departures, in the same
+// order, as serve would; it is serve's work for every frame at the
+// dumbbell's bottleneck and at a fabric's ports to hosts.
+func (s *Packet) serveLeaving(p *port, pi int32, t algos.Time) int {
+	n := 0
+	for p.headDone <= t {
+		done, bytes, flags := p.headDone, int(p.headBytes), p.headFlags
+		p.bytes -= bytes
+		if l := &p.level; done > l.last { // l.set, written out: above the inliner's budget where the profile does not know it
+			dt, old := float64(done-l.last), l.level
+			l.sum += old * dt
+			l.sumSq += old * (old * dt)
+			if k := int(old*l.inv + ceilBias); k < lowBins {
+				l.low[k] += dt
+			} else {
+				l.hist[k] += dt
+			}
+			if old < l.min {
+				l.min = old
+			}
+			if old > l.max {
+				l.max = old
+			}
+			l.last = done
+		}
+		p.level.level = float64(p.bytes)
+		p.sentBytes += int64(bytes)
+		if s.ingress != nil {
+			in := &s.ingress[p.inq.pop()]
+			in.bytes -= bytes
+			s.nodeBytes[in.node] -= bytes
+		}
+		x := &p.exits
+		rec := &x.buf[x.head] // the frame that departs: its record goes, none follows it
+		d, lim := &s.delivered[rec.lim], rec.lim
+		p.exiting--
+		if p.odd&portOddDepart != 0 {
+			s.departMark(p, rec, false, done)
+		}
+		d.bytes += int64(bytes)
+		x.drop()
+		p.exitCount++
+		if flags&queuedEnd != 0 { // a chain's short flow ends
+			s.flowEnded(lim, done)
+		}
+		if d.sized { // a flow with a size
+			s.sizedDelivered(s.lims[lim], done+p.exitDelay)
+		}
+		p.queued--
+		n++
+		if p.queued > 0 && !p.held {
+			h := &x.buf[x.head]
+			if h.bytes != p.svcBytes { // p.serviceTime, written out as l.set above
+				p.svcBytes, p.svc = h.bytes, algos.TransmitTime(int(h.bytes), p.capacity)
+			}
+			p.headDone = done + p.svc
+			p.headFlags, p.headBytes = queueFlags(h, queuedExit), h.bytes
+		} else if p.headDone = algos.Never; p.queued > 0 { // the port is held
+			p.waitHead()
+		}
+	}
+	if n > 0 {
+		p.frames += uint64(n)
+		if p.unwatched() {
+			s.syncService(pi)
+		}
+	}
+	return n
+}
+
 // started sets the arrival of frame h's record, h starting service at
-// port pi after the one before it left, and keys the stream it will join
-// if it is that stream's front: with the sequence number the stream took
-// when it was last keyed (linkSeq), as if the frame's departure had been
-// known since then.
-func (s *Packet) started(p *port, pi int32, h *queued) {
+// port pi after the one before it left (its departure is the port's
+// headDone), and keys the stream it will join if it is that stream's
+// front: with the sequence number the stream took when it was last keyed
+// (linkSeq), as if the frame's departure had been known since then.
+func (s *Packet) started(p *port, pi int32) {
 	switch {
-	case h.flags&queuedExit == 0:
+	case p.headFlags&queuedExit == 0:
 		i := p.link.len() - int(p.onward)
 		r := p.link.at(i)
-		r.arrive += h.done + p.delay // it held its jitter
+		r.arrive += p.headDone + p.delay // it held its jitter
 		if i == 0 {
 			s.agenda.setStreamSeq(s.agenda.linkSlot(pi), r.arrive, p.linkSeq)
 		} else if s.jitter.max != 0 { // never overtaking the frame before it
 			r.arrive = max(r.arrive, p.link.at(i-1).arrive)
 		}
 	case s.receivers:
-		i := p.exits.len() - p.toReceivers
+		i := p.exits.len() - p.exiting
 		r := p.exits.at(i)
-		r.arrive = h.done + p.exitDelay
+		r.arrive = p.headDone + p.exitDelay
 		if i == 0 {
 			s.receiveStarts(p, pi, r)
 		}
 	}
 }
 
-// departMark runs a departing congestion point on q as it leaves port p:
-// its mark goes with the frame's record rec (nil if it has none).
-func (s *Packet) departMark(p *port, q *queued, rec *frame) {
-	f := algos.Frame{Source: int(q.lim), Bytes: int(q.bytes)}
-	if rec != nil {
+// departMark runs a departing congestion point on the frame in service,
+// record rec, as it leaves port p at done. Its tag (CPID, sent time, ECN)
+// is seen only if it goes on with the frame (tagged: it goes on, or to
+// its receiver), and so is its mark.
+func (s *Packet) departMark(p *port, rec *frame, tagged bool, done algos.Time) {
+	if p.headFlags&queuedCtl != 0 { // a control frame: no CP sees it
+		return
+	}
+	f := algos.Frame{Source: int(rec.lim), Bytes: int(rec.bytes)}
+	if tagged {
 		f.CPID, f.Sent, f.ECN = int(rec.cpid&s.cpidMask), rec.sent, rec.flags&frameECN != 0
 	}
 	ecn := f.ECN
-	if q.flags&queuedCtl != 0 { // a control frame: no CP sees it
-		return
-	}
 	if !p.classes() {
-		p.dcp.Depart(q.done, &f, p.bytes)
+		p.dcp.Depart(done, &f, p.bytes)
 	} else { // its class's CP, on its class's queue
-		c := &p.cls.q[q.class]
-		c.dcp.Depart(q.done, &f, c.bytes)
+		c := &p.cls.q[p.headClass]
+		c.dcp.Depart(done, &f, c.bytes)
 		if f.ECN && !ecn {
 			c.marked++
 		}
 	}
 	if f.ECN && !ecn {
 		p.marked++
-		if rec != nil {
+		if tagged {
 			rec.flags |= frameECN
 		}
 	}
@@ -552,7 +626,7 @@ func (s *Packet) receiveFrame(pi int32) {
 	// The port is brought up to now first, as before anything that looks
 	// at it: a departure due now is applied before the receiver acts.
 	s.events += uint64(s.serve(p, pi, s.now))
-	if p.exits.len() == p.toReceivers || p.exits.front().arrive > s.now {
+	if p.exits.len() == p.exiting || p.exits.front().arrive > s.now {
 		s.syncReceive(pi) // a guard's
 		return
 	}
@@ -614,10 +688,10 @@ func (s *Packet) syncLinkOf(p *port, pi int32) {
 // the guard of a frame in service that may be received early (markEarly, receiveStarts).
 func (s *Packet) syncReceive(pi int32) {
 	p := &s.portStore[pi]
-	if n := p.exits.len(); n > p.toReceivers || n > 0 && p.serving(queuedExit) {
+	if n := p.exits.len(); n > p.exiting || n > 0 && p.serving(queuedExit) {
 		f := p.exits.front()
 		at, lazy := f.arrive, uint64(0)
-		if n == p.toReceivers && s.markEarly(f) && p.lazyGuard() {
+		if n == p.exiting && s.markEarly(f) && p.lazyGuard() {
 			at, lazy = at+s.lims[f.lim].ackGuard-1, guardLazy
 		}
 		s.agenda.setStream(s.agenda.receiveSlot(pi), at)
@@ -648,7 +722,7 @@ func (p *port) unwatched() bool {
 func (p *port) mixedUnwatched() bool {
 	return p.classes() ||
 		int(p.onward) > 0 && p.link.n == int(p.onward) && p.headFlags&queuedExit != 0 ||
-		p.odd&portOddReceivers != 0 && p.toReceivers > 0 && p.exits.n == p.toReceivers && p.headFlags&queuedExit == 0
+		p.odd&portOddReceivers != 0 && p.exiting > 0 && p.exits.n == p.exiting && p.headFlags&queuedExit == 0
 }
 
 // mustServe reports whether the departure of the frame port p serves, if
@@ -664,7 +738,7 @@ func (p *port) mustServe() bool {
 	if p.headFlags&queuedExit != 0 {
 		return int(p.onward) > 0 && p.link.n == int(p.onward)
 	}
-	return p.odd&portOddReceivers != 0 && p.toReceivers > 0 && p.exits.n == p.toReceivers
+	return p.odd&portOddReceivers != 0 && p.exiting > 0 && p.exits.n == p.exiting
 }
 
 // classesUnwatched is unwatched at a port with classes.
@@ -687,7 +761,7 @@ func (p *port) mustServeClasses() bool {
 	if p.headFlags&queuedExit != 0 {
 		return int(p.onward)+cs.waitOnward > 0 && p.link.n == int(p.onward)
 	}
-	return p.toReceivers+cs.waitExits > 0 && p.exits.n == p.toReceivers
+	return p.odd&portOddReceivers != 0 && p.exiting+cs.waitExits > 0 && p.exits.n == p.exiting
 }
 
 // syncService arms port pi's service slot at its head's departure when

@@ -48,7 +48,6 @@ type limiter struct {
 	rpCPID    int32   // rp.CPID() as last read
 	tgen      uint32  // generation of the live timer event
 	dst       int32   // the receiving host, -1 on a chain
-	exitFlags uint8   // its frames' queue flags at their route's last port
 	greedy    bool    // it serves one greedy flow: neither fl nor sized
 	class     uint8   // its frames' traffic class (classes.go)
 	hold      uint8   // holdIdle, holdPaused, holdWindow: the limiter sends nothing while set
@@ -87,10 +86,6 @@ const (
 // settle derives what the hot path reads from what the limiter serves.
 func (l *limiter) settle() {
 	l.greedy = l.fl == nil && l.sized == nil
-	l.exitFlags = queuedExit
-	if l.sized != nil {
-		l.exitFlags |= queuedSized
-	}
 }
 
 // clampRate keeps a scheme's rate within what the host's link can carry.

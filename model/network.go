@@ -32,6 +32,38 @@ type network struct {
 	chain     bool
 }
 
+// Where the frames queued at a port go (network.streams).
+const (
+	streamOnward uint8 = 1 << iota // on to the next switch: the port's link
+	streamExit                     // out of the network, to their receivers: its exits
+)
+
+// streams says where the frames queued at simulated port j go: at a
+// fabric's port, on if it leads to a switch, out if to a host (never
+// both: TestFabricPortsNeverMix); at a chain's, on if a flow crosses it,
+// out if one ends there, or both (startRings, syncOdd).
+func (n *network) streams(j int) uint8 {
+	if !n.chain {
+		if n.topo.Nodes[n.topo.Ports[n.ports[j]].To].Kind == topo.Host {
+			return streamExit
+		}
+		return streamOnward
+	}
+	var s uint8
+	for _, f := range n.flows {
+		for k, pj := range f.route {
+			switch {
+			case int(pj) != j:
+			case k == len(f.route)-1:
+				s |= streamExit
+			default:
+				s |= streamOnward
+			}
+		}
+	}
+	return s
+}
+
 // flowSpec is one flow and its rate limiter (the scheme's reaction point):
 // a chain's source, or a fabric's flow between two hosts.
 type flowSpec struct {

@@ -236,7 +236,7 @@ func (s *Packet) startPFC() error {
 	for j, p := range s.ports {
 		p.pfc = &portPFC{xoff: th[j].Xoff, xon: th[j].Xon, marks: []pfcMark{{}}, feeders: s.net.feeders[j]}
 		p.xoff = th[j].Xoff
-		p.syncOdd(s.receivers, s.net.chain)
+		p.syncOdd(s.receivers, s.net.chain, s.net.streams(j))
 	}
 	s.pausedMarks = [][]algos.Time{make([]algos.Time, len(s.hosts))}
 	return nil
@@ -286,22 +286,23 @@ func (s *Packet) checkXon(j int32) {
 // arrives, until f returns false or a paused port would hold the rest.
 func (p *port) eachDeparture(now algos.Time, f func(k int, at algos.Time, bytes int) bool) {
 	at := now
-	for k := 0; k < p.inOrder(); k++ {
-		q := p.queue.at(k)
-		if q.flags&queuedCtl != 0 { // a control frame: no ingress link's, no PFC's
-			at = q.done
-			continue
-		} else if q.done != pendingDone {
-			at = q.done
+	p.eachQueued(p.inOrder(), func(k int, flags uint8, bytes int) bool {
+		done := pendingDone // the front's is the port's, the others wait
+		if k == 0 {
+			done = p.headDone
+		}
+		if flags&queuedCtl != 0 { // a control frame: no ingress link's, no PFC's
+			at = done
+			return true
+		} else if done != pendingDone {
+			at = done
 		} else if p.held {
-			return
+			return false
 		} else {
-			at += algos.TransmitTime(int(q.bytes), p.capacity)
+			at += algos.TransmitTime(bytes, p.capacity)
 		}
-		if !f(k, at, int(q.bytes)) {
-			return
-		}
-	}
+		return f(k, at, bytes)
+	})
 }
 
 // xonCheck runs port j's scheduled check: below XON, its feeders are
@@ -390,13 +391,12 @@ func (s *Packet) holdPort(k int32) {
 	st := p.pfc
 	s.events += uint64(s.serve(p, k, s.now))
 	p.held, st.heldSince = true, s.now
-	if p.queue.len() > 0 {
-		if q := p.queue.front(); q.done-algos.TransmitTime(int(q.bytes), p.capacity) >= s.now {
-			q.done = pendingDone // it starts now: not on the wire yet
-			if q.flags&queuedExit == 0 {
+	if p.queued > 0 {
+		if p.headDone-algos.TransmitTime(int(p.headBytes), p.capacity) >= s.now {
+			p.headDone = pendingDone // it starts now: not on the wire yet
+			if p.headFlags&queuedExit == 0 {
 				p.link.at(p.link.len() - int(p.onward)).arrive = 0 // its jitter is drawn again
 			}
-			p.syncHead()
 		}
 	}
 	s.syncService(k)
@@ -415,21 +415,19 @@ func (s *Packet) releasePort(k int32) {
 	s.events += uint64(s.serve(p, k, s.now))
 	p.held = false
 	st.heldTime += s.now - st.heldSince
-	if p.queue.len() > 0 {
-		h := p.queue.front()
+	if p.queued > 0 {
 		if s.jitter.max != 0 { // the frames that start from now on draw theirs
 			from := p.link.len() - int(p.onward)
-			if h.done != pendingDone && h.flags&queuedExit == 0 {
+			if p.headDone != pendingDone && p.headFlags&queuedExit == 0 {
 				from++ // still on the wire: it keeps its draw
 			}
 			for i := from; i < p.link.len(); i++ {
 				p.link.at(i).arrive = s.jitter.draw()
 			}
 		}
-		if h.done == pendingDone {
-			h.done = s.now + algos.TransmitTime(int(h.bytes), p.capacity)
-			p.syncHead()
-			s.started(p, k, h)
+		if p.headDone == pendingDone {
+			p.headDone = s.now + algos.TransmitTime(int(p.headBytes), p.capacity)
+			s.started(p, k)
 		}
 	}
 	s.syncService(k)

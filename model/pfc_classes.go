@@ -117,7 +117,7 @@ func (s *Packet) pauseClass(k int32, c uint8, on bool) {
 		if cs.held == 0 {
 			st.heldTime += s.now - st.heldSince
 		}
-		if p.queue.n == 0 { // idle: the class's frames may start now
+		if p.queued == 0 { // idle: the class's frames may start now
 			s.startNext(p, k, s.now)
 		}
 		s.syncService(k)
@@ -130,8 +130,8 @@ func (s *Packet) pauseClass(k int32, c uint8, on bool) {
 func (s *Packet) nextDeparture(node int32) algos.Time {
 	at := algos.Never
 	for _, j := range s.switchPorts[node] {
-		if p := s.ports[j]; p.queue.n > 0 && p.queue.front().done != pendingDone {
-			at = min(at, p.queue.front().done)
+		if p := s.ports[j]; p.queued > 0 && p.headDone != pendingDone {
+			at = min(at, p.headDone)
 		}
 	}
 	return at

@@ -90,7 +90,7 @@ func TestPFCSpreadsCongestionUpstream(t *testing.T) {
 	// Every frame released is delivered or still in the network.
 	for i := 0; i < sim.statics; i++ {
 		src := sim.lims[i]
-		out := sim.delivered[i]
+		out := sim.delivered[i].bytes
 		if out > src.emitted || out < src.emitted/2 {
 			t.Errorf("source %d: %d bytes delivered of %d released", i, out, src.emitted)
 		}

@@ -49,7 +49,7 @@ func (s *Packet) markSources() []sourceMark {
 	tc := s.sourceCounts()
 	for i := range m {
 		l := s.lims[i]
-		m[i] = sourceMark{feedbacks: l.feedbacks, cnps: l.cnps, delivered: s.delivered[i], rate: l.rate, tc: tc[i]}
+		m[i] = sourceMark{feedbacks: l.feedbacks, cnps: l.cnps, delivered: s.delivered[i].bytes, rate: l.rate, tc: tc[i]}
 	}
 	return m
 }
@@ -171,7 +171,7 @@ func (s *Packet) measure(from, to int, whole bool) (listed, all []BottleneckSumm
 		l := &s.loops[i]
 		lo, hi := l.min, l.max
 		a := s.srcMarks[min(from, len(s.srcMarks)-1)][i]
-		b := sourceMark{feedbacks: lim.feedbacks, cnps: lim.cnps, delivered: s.delivered[i], rate: lim.rate, tc: counts[i]}
+		b := sourceMark{feedbacks: lim.feedbacks, cnps: lim.cnps, delivered: s.delivered[i].bytes, rate: lim.rate, tc: counts[i]}
 		if to < s.passed {
 			b = s.srcMarks[to+1][i]
 		}

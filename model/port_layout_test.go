@@ -13,7 +13,8 @@ import (
 // a whole number of cache lines, so that in the ports' array each starts
 // one, and the fields every frame touches lie in its first five lines,
 // the level statistics' two (whose first is what every change reads) on
-// lines of their own.
+// lines of their own, the records of the frames that leave the network
+// (exits) on the sixth.
 func TestPortLayout(t *testing.T) {
 	skipUnless64Bit(t)
 	const line = 64
@@ -29,12 +30,14 @@ func TestPortLayout(t *testing.T) {
 		t.Errorf("the hot fields end at byte %d, past the fifth cache line", hotEnd)
 	}
 	for name, off := range map[string]uintptr{
-		"cls": unsafe.Offsetof(p.cls), "dcp": unsafe.Offsetof(p.dcp), "exits": unsafe.Offsetof(p.exits),
-		"xoff": unsafe.Offsetof(p.xoff), "toReceivers": unsafe.Offsetof(p.toReceivers),
+		"cls": unsafe.Offsetof(p.cls), "dcp": unsafe.Offsetof(p.dcp), "order": unsafe.Offsetof(p.order),
 	} {
 		if off < hotEnd {
 			t.Errorf("%s, read only when port.odd says so, is among the hot fields (byte %d)", name, off)
 		}
+	}
+	if off := unsafe.Offsetof(p.exits); off/line != 5 || (off+unsafe.Sizeof(p.exits)-1)/line != 5 {
+		t.Errorf("exits is at byte %d, not on the line after the hot fields", off)
 	}
 	// What a frame reaching the next switch reads of the port it left
 	// (linkFrameArrives, syncLink, unwatched) is one line.
@@ -43,8 +46,18 @@ func TestPortLayout(t *testing.T) {
 		"onward": unsafe.Offsetof(p.onward), "headFlags": unsafe.Offsetof(p.headFlags), "odd": unsafe.Offsetof(p.odd),
 		"svcAt": unsafe.Offsetof(p.svcAt), "linkSeq": unsafe.Offsetof(p.linkSeq),
 	} {
+		if off/line != 0 {
+			t.Errorf("%s is at byte %d, not in the link's line (the first)", name, off)
+		}
+	}
+	// What an arriving frame and a departure read besides is the next.
+	for name, off := range map[string]uintptr{
+		"queued": unsafe.Offsetof(p.queued), "headBytes": unsafe.Offsetof(p.headBytes), "headDone": unsafe.Offsetof(p.headDone),
+		"bytes": unsafe.Offsetof(p.bytes), "buffer": unsafe.Offsetof(p.buffer), "delay": unsafe.Offsetof(p.delay),
+		"svc": unsafe.Offsetof(p.svc), "cp": unsafe.Offsetof(p.cp),
+	} {
 		if off/line != 1 {
-			t.Errorf("%s is at byte %d, not in the link's line (the second)", name, off)
+			t.Errorf("%s is at byte %d, not in the queue's line (the second)", name, off)
 		}
 	}
 	// The engine's array, larger than 32 KB on any fabric (a k = 4
@@ -110,7 +123,7 @@ func skipUnless64Bit(t *testing.T) {
 // departure of one kind must run at its time for the other's stream
 // (unwatched). Every port's queue is looked at after every event, with
 // ECMP and sprayed routes and receivers followed (DCQCN); a chain's ports
-// may mix and say so.
+// may mix, where flows both leave and go on, and say so.
 func TestFabricPortsNeverMix(t *testing.T) {
 	for _, spray := range []bool{false, true} {
 		cfg := dcqcnFabric(t, AllToAll(16))
@@ -130,10 +143,14 @@ func TestFabricPortsNeverMix(t *testing.T) {
 				if p.odd&portOddMixed != 0 {
 					t.Fatalf("spray %v: fabric port %d says it may mix", spray, j)
 				}
-				for k := range p.queue.n {
-					if exit := p.queue.at(k).flags&queuedExit != 0; exit != toHost[j] {
+				p.eachQueued(int(p.queued), func(_ int, flags uint8, _ int) bool {
+					if exit := flags&queuedExit != 0; exit != toHost[j] {
 						t.Fatalf("spray %v at %d: port %d (to a host %v) queues a frame leaving here %v", spray, sim.Now(), j, toHost[j], exit)
 					}
+					return true
+				})
+				if toHost[j] && p.onward > 0 || !toHost[j] && p.exiting > 0 {
+					t.Fatalf("spray %v at %d: port %d (to a host %v) has %d records queued to go on, %d to leave", spray, sim.Now(), j, toHost[j], p.onward, p.exiting)
 				}
 			}
 		}
@@ -141,13 +158,25 @@ func TestFabricPortsNeverMix(t *testing.T) {
 			t.Fatalf("spray %v: no frame moved", spray)
 		}
 	}
-	chain, err := NewPacket(benchConfig(t, ms))
+	// On a parking lot, flows both cross and leave the first bottleneck,
+	// and all leave the second: only the first may mix, and says so; the
+	// second, as a dumbbell's, is served as a port to a host (portOddLeaves).
+	qcn, err := algos.Lookup("qcn")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for j, p := range chain.ports {
-		if p.odd&portOddMixed == 0 {
-			t.Errorf("chain port %d says it never mixes", j)
+	cfg := parkingLot(qcn, 3e9, 3e9, 3e9)
+	if cfg.Params, err = qcn.Resolve(cfg.Network(), nil); err != nil {
+		t.Fatal(err)
+	}
+	chain, err := NewPacket(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j, want := range []uint8{portOddMixed, portOddLeaves} {
+		if odd := chain.ports[j].odd & (portOddMixed | portOddLeaves); odd != want {
+			t.Errorf("parking lot's port %d: mixed %v, leaves %v; want mixed %v, leaves %v", j,
+				odd&portOddMixed != 0, odd&portOddLeaves != 0, want == portOddMixed, want == portOddLeaves)
 		}
 	}
 }
@@ -182,24 +211,30 @@ func TestHugeHeapPaysFromK16(t *testing.T) {
 	}
 }
 
-// TestPortRingsStartSmall checks that a port's queue and link start with
-// few slots, carved from the shared arrays: a ring cycles through all
-// its slots, so on a fabric larger than the caches each slot a port has
-// is in the working set, and three ports in four never hold more than
-// four frames. A port that holds more grows its rings by doubling.
+// TestPortRingsStartSmall checks that a port's ring starts with few
+// slots, carved from the shared array: a ring cycles through all its
+// slots, so on a fabric larger than the caches each slot a port has is
+// in the working set, and three ports in four never hold more than four
+// frames. A fabric's port has one: link if its frames go on, exits if
+// they leave at a host. A port that holds more grows its ring by
+// doubling.
 func TestPortRingsStartSmall(t *testing.T) {
 	skipUnless64Bit(t)
 	const line = 64
-	if first := ringMin * (unsafe.Sizeof(frame{}) + unsafe.Sizeof(queued{})); first > 4*line {
+	if first := ringMin * unsafe.Sizeof(frame{}); first > 4*line {
 		t.Errorf("a port's rings start with %d bytes of slots, more than four cache lines", first)
 	}
-	sim, err := NewPacket(fabric(noneScheme(t), fatTree4(t, 150e3), []Flow{{From: 1, To: 0}}))
+	sim, err := NewPacket(fabric(noneScheme(t), fatTree4(t, 150e3), []Flow{{From: 15, To: 0}})) // across the core
 	if err != nil {
 		t.Fatal(err)
 	}
 	p := sim.ports[sim.lims[0].route[0]]
-	if cap(p.link.buf) != ringMin || cap(p.queue.buf) != ringMin {
-		t.Fatalf("the first port's rings start with %d and %d slots, want %d", cap(p.link.buf), cap(p.queue.buf), ringMin)
+	if cap(p.link.buf) != ringMin || cap(p.exits.buf) != 0 || p.order.buf != nil {
+		t.Fatalf("the first port's rings start with %d, %d and %d slots, want %d, none, none", cap(p.link.buf), cap(p.exits.buf), cap(p.order.buf), ringMin)
+	}
+	route := sim.lims[0].route
+	if last := sim.ports[route[len(route)-1]]; cap(last.exits.buf) != ringMin || last.link.buf != nil {
+		t.Fatalf("the last port's exits start with %d slots and its link with %d, want %d and none", cap(last.exits.buf), cap(last.link.buf), ringMin)
 	}
 	for i := range ringMin + 1 {
 		p.link.push(frame{lim: int32(i)})

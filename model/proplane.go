@@ -140,13 +140,13 @@ func (ln *propLanes) classLane(pi int32, exit, inPort bool, class uint8) *propLa
 // demote is p.demote (port pi), its records' lanes moved with them.
 func (s *Packet) demote(p *port, pi int32) {
 	if s.lanes == nil {
-		p.demote(s.receivers, s.ingress != nil)
+		p.demote(s.ingress != nil)
 		return
 	}
 	c := p.cls.direct
 	q := &p.cls.q[c]
 	link, exits, onward, waiting := p.link.n, p.exits.n, q.onward.n, q.exits.n
-	p.demote(s.receivers, s.ingress != nil)
+	p.demote(s.ingress != nil)
 	moveLane(&s.lanes.link[pi], &p.link, p.link.n, link, &s.lanes.onward[pi][c], &q.onward, onward)
 	moveLane(&s.lanes.exits[pi], &p.exits, p.exits.n, exits, &s.lanes.waiting[pi][c], &q.exits, waiting)
 }

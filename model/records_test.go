@@ -11,23 +11,27 @@ import (
 	"qcnlab/model/topo"
 )
 
-// The invariants of a port's frame entries that the hot paths rely on and
+// The invariants of a port's frame records that the hot paths rely on and
 // do not check: checkRecords walks every port, and every class queue,
 // between two steps of a run. It reads the engine's state and touches no
 // hot path, so it can be called as often as a test likes.
 //
-//   - Only the front of a port's queue holds a real departure, and the
-//     port caches it (headDone, headFlags, headBytes); the frames behind it,
-//     and every frame waiting in a class's or the control queue, wait
-//     (pendingDone). A port with classes is never held whole (its
-//     classes are, pfc_classes.go), so its scheduler never starts a frame
-//     behind others in the port's queue (startNext).
-//   - The records at the tail of the port's link (onward) and of its
-//     exits (toReceivers, with receivers followed) are the queue's entries
-//     that go on and that leave, one for one, in order: the same flow and
-//     size, a control frame's where the entry is one's. A class queue's
-//     waiting entries have theirs in its own onward and exits rings; a
-//     control frame that lands at its host has its message in ctlMsgs.
+//   - A port's queue is the records at the tails of its streams: onward
+//     of link's, exiting of exits' (exits has no other records unless the
+//     run follows frames to their receivers), and a control frame that
+//     lands at its host, which has none (its flow and message in
+//     classSet.landing); queued counts them all. A port that keeps its
+//     order (portOddOrdered) has their queue flags in order, one for one;
+//     one that does not never holds frames of both streams at once.
+//   - Only the front of a port's queue may be in service: its departure is
+//     the port's (headDone), and the port caches its flags, size and class
+//     (headFlags, headBytes, headClass), which must be the front's record's.
+//     It waits (pendingDone) only while the port is held. A port with
+//     classes is never held whole (its classes are, pfc_classes.go), so its
+//     scheduler only ever starts a frame in an empty port queue
+//     (startNext), and its front is always in service.
+//   - A class queue's waiting entries have their records in its own onward
+//     and exits rings, one for one, in order.
 //   - With ingress accounting, every queued data frame has its link in
 //     inq.
 //   - The record of the frame in service has its arrival set from its
@@ -165,58 +169,126 @@ func queuedJitter(s *Packet, recs *ring[frame], first, n int) error {
 }
 
 func checkPort(s *Packet, p *port) error {
-	// (a) The head: the front's departure, the others' pendingDone.
-	if p.queue.n == 0 {
+	// (a) The queue's frames: their records at the streams' tails, and
+	// their order.
+	if p.onward < 0 || int(p.onward) > p.link.n || p.exiting < 0 || p.exiting > p.exits.n {
+		return fmt.Errorf("%d onward of %d link records, %d exiting of %d exits", p.onward, p.link.n, p.exiting, p.exits.n)
+	}
+	if !s.receivers && p.exits.n != p.exiting {
+		return fmt.Errorf("%d exits records, %d queued, and no receivers followed", p.exits.n, p.exiting)
+	}
+	landing := 0
+	if p.queued > 0 && p.headFlags&(queuedCtl|queuedExit) == queuedCtl|queuedExit {
+		landing = 1
+	}
+	if int(p.queued) != int(p.onward)+p.exiting+landing {
+		return fmt.Errorf("%d queued: %d onward, %d exiting, %d landing", p.queued, p.onward, p.exiting, landing)
+	}
+	if p.ordered() {
+		if p.order.n != int(p.queued) {
+			return fmt.Errorf("%d frames in order, %d queued", p.order.n, p.queued)
+		}
+		onward, exits, ctlExits := 0, 0, 0
+		for k := range p.order.n {
+			switch f := *p.order.at(k); {
+			case f&queuedExit == 0:
+				onward++
+			case f&queuedCtl != 0:
+				ctlExits++
+			default:
+				exits++
+			}
+		}
+		if onward != int(p.onward) || exits != p.exiting || ctlExits != landing {
+			return fmt.Errorf("in order %d onward, %d exits, %d landing; queued %d, %d, %d",
+				onward, exits, ctlExits, p.onward, p.exiting, landing)
+		}
+	} else if p.onward > 0 && p.exiting+landing > 0 {
+		return fmt.Errorf("a port that keeps no order holds %d frames that go on and %d that leave", p.onward, p.exiting+landing)
+	}
+	// Each queued frame's flags as its record says them.
+	li, ei := p.link.n-int(p.onward), p.exits.n-p.exiting
+	for k := range int(p.queued) {
+		var flags uint8
+		switch {
+		case p.ordered():
+			flags = *p.order.at(k)
+		case k == 0:
+			flags = p.headFlags
+		case p.onward > 0:
+			flags = queueFlags(p.link.at(li), 0)
+		default:
+			flags = queueFlags(p.exits.at(ei), queuedExit)
+		}
+		if flags&queuedCtl != 0 && (p.cls == nil || p.cls.ctl == nil) {
+			return fmt.Errorf("queued frame %d (flags %b) is a control frame at a port with no control queue", k, flags)
+		}
+		switch {
+		case flags&queuedExit == 0:
+			if r := p.link.at(li); flags&^queuedCtl != 0 || r.flags&frameCtl != flags&queuedCtl {
+				return fmt.Errorf("queued frame %d (flags %b) has link record %d (lim %d, flags %b)", k, flags, li, r.lim, r.flags)
+			}
+			li++
+		case flags&queuedCtl == 0:
+			if r := p.exits.at(ei); queueFlags(r, queuedExit) != flags || r.flags&frameCtl != 0 {
+				return fmt.Errorf("queued frame %d (flags %b) has exits record %d (lim %d, flags %b)", k, flags, ei, r.lim, r.flags)
+			}
+			ei++
+		}
+	}
+
+	// (b) The head: the front's departure is the port's, its flags, size
+	// and class the front's.
+	if p.queued == 0 {
 		if p.headDone != algos.Never {
 			return fmt.Errorf("empty queue, head departs at %v", p.headDone)
 		}
 	} else {
-		h := p.queue.front()
-		if h.done != p.headDone || h.flags != p.headFlags || h.bytes != p.headBytes {
-			return fmt.Errorf("front (done %v, flags %b, %d B) cached as (%v, %b, %d B)",
-				h.done, h.flags, h.bytes, p.headDone, p.headFlags, p.headBytes)
-		}
-		for k := 1; k < p.queue.n; k++ {
-			if d := p.queue.at(k).done; d != pendingDone {
-				return fmt.Errorf("entry %d of %d departs at %v behind the front", k, p.queue.n, d)
+		var flags uint8
+		var bytes uint16
+		class := uint8(ctlClass)
+		if landing == 1 {
+			flags, bytes = p.headFlags, ControlBytes
+		} else {
+			r, exit := p.front()
+			flags, bytes = queueFlags(r, exit), r.bytes
+			if r.flags&frameCtl == 0 {
+				class = s.lims[r.lim].class
 			}
+		}
+		if p.headDone == algos.Never || flags != p.headFlags || bytes != p.headBytes || p.cls != nil && class != p.headClass {
+			return fmt.Errorf("front (flags %b, %d B, class %d) cached as (%v, %b, %d B, class %d)",
+				flags, bytes, class, p.headDone, p.headFlags, p.headBytes, p.headClass)
+		}
+		if p.headDone == pendingDone && !p.held {
+			return fmt.Errorf("the front of %d waits at a port that serves", p.queued)
 		}
 	}
 	if p.held && p.cls != nil {
 		return fmt.Errorf("a port with classes is held whole")
 	}
-	if p.cls != nil && p.queue.n > 1 && p.headFlags&queuedCtl != 0 {
-		return fmt.Errorf("%d frames queued behind a control frame", p.queue.n-1)
+	if p.cls != nil && p.queued > 1 && p.headFlags&queuedCtl != 0 {
+		return fmt.Errorf("%d frames queued behind a control frame", p.queued-1)
 	}
-
-	// (b) The records at the tails are the queue's entries.
-	onward, exits, ctlExits := entryKinds(&p.queue)
-	if onward != int(p.onward) {
-		return fmt.Errorf("%d entries go on, onward %d", onward, p.onward)
+	if landing == 1 && p.cls.landing.n == 0 {
+		return fmt.Errorf("a control frame lands with no message")
 	}
-	if err := matchTail(&p.queue, 0, &p.link, int(p.onward)); err != nil {
-		return fmt.Errorf("link: %w", err)
-	}
-	if s.receivers {
-		if exits != p.toReceivers {
-			return fmt.Errorf("%d entries leave, toReceivers %d", exits, p.toReceivers)
+	ctl := 0
+	p.eachQueued(int(p.queued), func(_ int, flags uint8, _ int) bool {
+		if flags&queuedCtl != 0 {
+			ctl++
 		}
-		if err := matchTail(&p.queue, queuedExit, &p.exits, p.toReceivers); err != nil {
-			return fmt.Errorf("exits: %w", err)
-		}
-	} else if p.toReceivers != 0 || p.exits.n != 0 {
-		return fmt.Errorf("%d records to receivers no one follows", p.exits.n)
-	}
-	if s.ingress != nil && p.inq.n != p.queue.n-ctlExits-ctlOnward(&p.queue) {
-		return fmt.Errorf("%d ingress links for %d queued data frames", p.inq.n, p.queue.n-ctlExits-ctlOnward(&p.queue))
+		return true
+	})
+	if s.ingress != nil && p.inq.n != int(p.queued)-ctl {
+		return fmt.Errorf("%d ingress links for %d queued data frames", p.inq.n, int(p.queued)-ctl)
 	}
 
 	// The records' arrivals: the frame in service's set, the others' a jitter.
-	if p.queue.n > 0 {
-		h := p.queue.front()
+	if p.queued > 0 {
 		inService := p.headDone < pendingDone
 		switch {
-		case h.flags&queuedExit == 0:
+		case p.headFlags&queuedExit == 0:
 			r := p.link.at(p.link.n - int(p.onward))
 			if inService && r.arrive < p.headDone+p.delay {
 				return fmt.Errorf("the frame in service departs at %v, its record arrives at %v", p.headDone, r.arrive)
@@ -227,8 +299,8 @@ func checkPort(s *Packet, p *port) error {
 			if err := queuedJitter(s, &p.link, 1, int(p.onward)); err != nil {
 				return err
 			}
-		case h.flags&queuedCtl == 0 && s.receivers:
-			r := p.exits.at(p.exits.n - p.toReceivers)
+		case p.headFlags&queuedCtl == 0 && s.receivers:
+			r := p.exits.at(p.exits.n - p.exiting)
 			if inService && r.arrive != p.headDone+p.exitDelay {
 				return fmt.Errorf("the frame in service departs at %v, its record reaches its receiver at %v", p.headDone, r.arrive)
 			}
@@ -241,20 +313,9 @@ func checkPort(s *Packet, p *port) error {
 	}
 
 	if p.cls != nil {
-		return checkClasses(s, p, ctlExits)
+		return checkClasses(s, p, landing)
 	}
 	return nil
-}
-
-// ctlOnward counts the control frames of q that go on.
-func ctlOnward(q *ring[queued]) int {
-	n := 0
-	for k := range q.n {
-		if e := q.at(k); e.flags&(queuedCtl|queuedExit) == queuedCtl {
-			n++
-		}
-	}
-	return n
 }
 
 // checkClasses checks the class queues of port p, whose own queue holds
@@ -275,9 +336,6 @@ func checkClasses(s *Packet, p *port, ctlExits int) error {
 		}
 		for k := range q.wait.n {
 			e := q.wait.at(k)
-			if e.done != pendingDone {
-				return fmt.Errorf("class %d: waiting entry %d departs at %v", c, k, e.done)
-			}
 			want := uint8(c)
 			if q == cs.ctl {
 				want = ctlClass
@@ -296,7 +354,7 @@ func checkClasses(s *Packet, p *port, ctlExits int) error {
 		if err := queuedJitter(s, &q.onward, 0, q.onward.n); err != nil {
 			return fmt.Errorf("class %d: %w", c, err)
 		}
-		if s.receivers && q != cs.ctl {
+		if q != cs.ctl {
 			if x != q.exits.n {
 				return fmt.Errorf("class %d: %d waiting entries leave, %d records", c, x, q.exits.n)
 			}
@@ -309,12 +367,12 @@ func checkClasses(s *Packet, p *port, ctlExits int) error {
 		}
 		onward, exits, waitCtlExits = onward+o, exits+x, waitCtlExits+cx
 	}
-	if onward != cs.waitOnward || s.receivers && exits != cs.waitExits || waitCtlExits != cs.waitCtlExits {
+	if onward != cs.waitOnward || exits != cs.waitExits || waitCtlExits != cs.waitCtlExits {
 		return fmt.Errorf("waiting: %d onward, %d exits, %d control exits; counted %d, %d, %d",
 			onward, exits, waitCtlExits, cs.waitOnward, cs.waitExits, cs.waitCtlExits)
 	}
-	if cs.ctlMsgs.n != ctlExits+waitCtlExits {
-		return fmt.Errorf("%d control messages for %d control frames landing", cs.ctlMsgs.n, ctlExits+waitCtlExits)
+	if cs.landing.n != ctlExits+waitCtlExits {
+		return fmt.Errorf("%d control messages for %d control frames landing", cs.landing.n, ctlExits+waitCtlExits)
 	}
 	return nil
 }
@@ -340,7 +398,7 @@ func seenStates(s *Packet, p *port, seen map[string]int) {
 	if s.lanes != nil && p.link.n+p.exits.n > 0 {
 		seen["propagation lanes"]++
 	}
-	if p.queue.n == 0 {
+	if p.queued == 0 {
 		return
 	}
 	seen["queued"]++
@@ -353,17 +411,17 @@ func seenStates(s *Packet, p *port, seen map[string]int) {
 	if p.headFlags&queuedCtl != 0 {
 		seen["control frame in service"]++
 	}
-	if p.toReceivers > 0 {
+	if p.exiting > 0 && s.receivers {
 		seen["records to receivers"]++
 	}
-	if p.odd&portOddMixed != 0 && p.onward > 0 && int(p.onward) < p.queue.n {
+	if p.odd&portOddMixed != 0 && p.onward > 0 && p.onward < p.queued {
 		seen["mixed queue"]++
 	}
 	if p.inq.n > 0 {
 		seen["ingress links"]++
 	}
 	if cs := p.cls; cs != nil {
-		if p.queue.n > 1 {
+		if p.queued > 1 {
 			seen["direct frames"]++
 		}
 		if cs.waiting != 0 {
@@ -510,7 +568,7 @@ func TestRecordsMirrorTheQueues(t *testing.T) {
 	t.Log(seen)
 }
 
-// The checker bites: a record out of step with its entry, a departure
+// The checker bites: a record out of step with its stream, a departure
 // behind the front, a cache out of date are each reported.
 func TestCheckRecordsBites(t *testing.T) {
 	// Two links in a row, every frame crossing both: the first's queue
@@ -522,9 +580,14 @@ func TestCheckRecordsBites(t *testing.T) {
 		cfg.Sources[i].Path = []int{0, 1}
 	}
 	for name, breakIt := range map[string]func(p *port){
-		"a waiting entry departs": func(p *port) { p.queue.at(1).done = p.headDone + 1 },
-		"a record of another flow": func(p *port) {
-			p.link.at(p.link.n - 1).lim ^= 1
+		"the front waits": func(p *port) { p.headDone = pendingDone },
+		"a data record made a control frame's": func(p *port) {
+			p.link.at(p.link.n - 1).flags |= frameCtl
+		},
+		"a frame that leaves where all go on": func(p *port) {
+			p.queued++
+			p.exiting++
+			*p.exits.pushSlot() = *p.link.at(p.link.n - 1)
 		},
 		"the head's cache": func(p *port) { p.headBytes++ },
 		"a record too many": func(p *port) {
@@ -541,8 +604,8 @@ func TestCheckRecordsBites(t *testing.T) {
 			t.Fatalf("%s: before: %v", name, err)
 		}
 		p := sim.ports[0]
-		if p.queue.n < 3 || p.onward < 3 {
-			t.Fatalf("%s: %d queued, %d onward: nothing to break", name, p.queue.n, p.onward)
+		if p.queued < 3 || p.onward < 3 {
+			t.Fatalf("%s: %d queued, %d onward: nothing to break", name, p.queued, p.onward)
 		}
 		breakIt(p)
 		if err := checkRecords(sim); err == nil {
@@ -550,6 +613,31 @@ func TestCheckRecordsBites(t *testing.T) {
 		} else {
 			t.Logf("%s: %v", name, err)
 		}
+	}
+}
+
+// The checker sees a port with classes cache its front's class wrongly
+// (headClass, which departClass and departMark read).
+func TestCheckRecordsBitesTheHeadsClass(t *testing.T) {
+	cfg := twoClasses(t, Classes{N: 2, Strict: 0, Weights: []int{1, 1}}, 10e9, 10e9)
+	cfg.Duration, cfg.Warmup, cfg.Phases = 2*algos.Millisecond, 0, nil
+	sim, err := NewPacket(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sim.Advance(algos.Millisecond)
+	if err := checkRecords(sim); err != nil {
+		t.Fatalf("before: %v", err)
+	}
+	p := sim.ports[0]
+	if p.queued == 0 || p.cls == nil {
+		t.Fatalf("%d queued at a port with classes %v: nothing to break", p.queued, p.cls != nil)
+	}
+	p.headClass ^= 1
+	if err := checkRecords(sim); err == nil {
+		t.Error("a front of the wrong class not seen")
+	} else {
+		t.Log(err)
 	}
 }
 

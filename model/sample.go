@@ -254,7 +254,7 @@ func (s *Packet) takeSample(t algos.Time) {
 	if !s.net.chain || shown {
 		r := &s.delivery
 		for j, i := range r.flows {
-			r.cumulative[j] = float64(s.delivered[i])
+			r.cumulative[j] = float64(s.delivered[i].bytes)
 		}
 		r.observe(t, r.cumulative, r.rates)
 	}

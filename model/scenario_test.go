@@ -33,12 +33,12 @@ func TestCapacityChangeTakesEffectAtItsTime(t *testing.T) {
 	}
 	sim.Advance(10*ms + 20*us) // the queue builds behind the slower link
 	p := sim.ports[0]
-	if p.queue.len() < 3 {
-		t.Fatalf("%d frames queued 20 us after the drop to 1 Gbps from 5 Gbps", p.queue.len())
+	if p.queued < 3 {
+		t.Fatalf("%d frames queued 20 us after the drop to 1 Gbps from 5 Gbps", p.queued)
 	}
 	slow := algos.TransmitTime(1500, 1e9)
 	for k, prev := 0, algos.Time(-1); k < 3; k++ { // follow the next departures
-		done := p.queue.front().done
+		done := p.headDone
 		if prev >= 0 && done-prev != slow {
 			t.Errorf("departures %d and %d %v apart, want %v (1500 B at 1 Gbps)", k-1, k, done-prev, slow)
 		}
@@ -94,8 +94,7 @@ func TestCapacityChangeRetimesTheNextHop(t *testing.T) {
 		p := sim.ports[0]
 		seen := 0
 		for seen < 3 { // the next onward departures, each followed onto the link
-			q := p.queue.front()
-			done, onward := q.done, q.flags&queuedExit == 0
+			done, onward := p.headDone, p.headFlags&queuedExit == 0
 			if done == pendingDone || done > at+ms {
 				t.Fatalf("at %v: the head leaves at %v", at, done)
 			}
@@ -107,7 +106,7 @@ func TestCapacityChangeRetimesTheNextHop(t *testing.T) {
 			if got := p.link.at(p.link.len() - int(p.onward) - 1).arrive; got != done+20*us { // the newest in flight
 				t.Errorf("at %v: a frame leaving at %v reaches the next switch at %v, want %v", at, done, got, done+20*us)
 			}
-			if next := p.queue.front().done; p.queue.len() > 0 && next != done+algos.TransmitTime(1500, p.capacity) {
+			if next := p.headDone; p.queued > 0 && next != done+algos.TransmitTime(1500, p.capacity) {
 				t.Errorf("at %v: the next frame leaves at %v, want %v at %g bps", at, next, done+algos.TransmitTime(1500, p.capacity), p.capacity)
 			}
 		}
@@ -139,16 +138,20 @@ func TestQueueQuantilesMatchBruteForce(t *testing.T) {
 		p := sim.ports[0]
 		level, from := p.bytes, sim.Now()
 		done := algos.Time(0) // the port serves in order: the head, then each after the one before
-		for k := 0; k < p.queue.len(); k++ {
-			f := p.queue.at(k)
-			if done = f.done; k > 0 {
-				done = from + algos.TransmitTime(int(f.bytes), p.capacity)
+		var sizes []int
+		p.eachQueued(int(p.queued), func(_ int, _ uint8, bytes int) bool {
+			sizes = append(sizes, bytes)
+			return true
+		})
+		for k, bytes := range sizes {
+			if done = p.headDone; k > 0 {
+				done = from + algos.TransmitTime(bytes, p.capacity)
 			}
 			if done > next {
 				break
 			}
 			pieces = append(pieces, piece{level, done - from})
-			level, from = level-int(f.bytes), done
+			level, from = level-bytes, done
 		}
 		pieces = append(pieces, piece{level, next - from})
 		sim.Advance(next)

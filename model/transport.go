@@ -652,14 +652,14 @@ func (s *Packet) transportReceive(l *limiter, f *frame) {
 	k := tp.frameIndex(f.cpid)
 	seq, bytes := k*tp.frame, int64(f.bytes)
 	if tp.lose != nil && tp.lose(k) {
-		s.delivered[l.id] -= bytes
+		s.delivered[l.id].bytes -= bytes
 		if !l.recovers() && l.sized != nil {
 			s.sizedLost(l, f)
 		}
 		return
 	}
 	if tp.done {
-		s.delivered[l.id] -= bytes // a copy after the flow is over
+		s.delivered[l.id].bytes -= bytes // a copy after the flow is over
 		s.transportFree(l)
 		return
 	}
@@ -697,21 +697,21 @@ func (s *Packet) transportReceive(l *limiter, f *frame) {
 	case seq > tp.rcvNxt:
 		if tp.mode == RecoverySelective {
 			if tp.rcvd.has(k) {
-				s.delivered[l.id] -= bytes // a duplicate
+				s.delivered[l.id].bytes -= bytes // a duplicate
 				return
 			}
 			tp.rcvd.set(tp.rcvNxt/tp.frame, k)
 			s.sendAck(l, f, true, k, s.now)
 			return
 		}
-		s.delivered[l.id] -= bytes // go-back-N drops what is out of order
+		s.delivered[l.id].bytes -= bytes // go-back-N drops what is out of order
 		if s.now >= tp.nackAt || tp.lastNack != tp.rcvNxt {
 			tp.nackAt, tp.lastNack = s.now+nackInterval, tp.rcvNxt
 			s.sendAck(l, f, true, -1, s.now)
 		}
 	default:
-		s.delivered[l.id] -= bytes // a duplicate
-		if tp.ackRequested(f) {    // and what it has is not yet acknowledged
+		s.delivered[l.id].bytes -= bytes // a duplicate
+		if tp.ackRequested(f) {          // and what it has is not yet acknowledged
 			tp.milestone = tp.nextMilestone()
 			s.sendAck(l, f, false, -1, s.now)
 		}
@@ -846,7 +846,7 @@ func (s *Packet) receiveEarly(l *limiter, f *frame) {
 // be received early (frameEarly: as receiveQueued foresaw, or markEarly
 // found); its record goes.
 func (s *Packet) receiveAsItLeaves(p *port) {
-	if p.exits.len() != p.toReceivers+1 {
+	if p.exits.len() != p.exiting+1 {
 		return // a frame before it is on its way still
 	}
 	if f := p.exits.front(); f.flags&frameEarly != 0 {
@@ -867,7 +867,7 @@ func (s *Packet) receiveAsItLeaves(p *port) {
 // says whether it received any.
 func (s *Packet) receiveDeparted(p *port) bool {
 	any := false
-	for p.exits.len() > p.toReceivers {
+	for p.exits.len() > p.exiting {
 		f := p.exits.front()
 		if !s.markEarly(f) {
 			break

@@ -95,8 +95,8 @@ func TestTransportDuplicateAskingForAnACKIsAnswered(t *testing.T) {
 		loseOnce(sim, 3)
 		sim.Run()
 		w := senders[0]
-		if rec.Outcome != FlowCompleted || sim.delivered[0] != 8*1500 {
-			t.Fatalf("%s: flow %+v, %d B delivered", c.mode, rec, sim.delivered[0])
+		if rec.Outcome != FlowCompleted || sim.delivered[0].bytes != 8*1500 {
+			t.Fatalf("%s: flow %+v, %d B delivered", c.mode, rec, sim.delivered[0].bytes)
 		}
 		if rec.Timeouts != 1 || rec.Retransmitted != c.retx || rec.NACKs != 0 {
 			t.Errorf("%s: %d timeouts, %d B resent, %d NACKs; want 1, %d, 0", c.mode, rec.Timeouts, rec.Retransmitted, rec.NACKs, c.retx)
@@ -136,9 +136,9 @@ func TestTransportAckEveryAboveTheWindowCompletes(t *testing.T) {
 				var rec FlowRecord
 				cfg.OnFlow = func(r *FlowRecord) { rec = *r }
 				sim, _ := run(t, cfg)
-				if rec.Outcome != FlowCompleted || sim.delivered[0] != 1e6 || rec.Timeouts != 0 || rec.Retransmitted != 0 {
+				if rec.Outcome != FlowCompleted || sim.delivered[0].bytes != 1e6 || rec.Timeouts != 0 || rec.Retransmitted != 0 {
 					t.Errorf("%s, ack_every %d B, %s: %s, %d B delivered, %d timeouts, %d B resent; want completed, 1 MB, none",
-						name, every, mode, rec.Outcome, sim.delivered[0], rec.Timeouts, rec.Retransmitted)
+						name, every, mode, rec.Outcome, sim.delivered[0].bytes, rec.Timeouts, rec.Retransmitted)
 				}
 			}
 		}

@@ -60,8 +60,8 @@ func TestTransportQCNGoBackNResendsTheLostFrame(t *testing.T) {
 		t.Fatalf("hand computation: the NACK lands after frame %d, not 37", rateK)
 	}
 	rec, sim := rateFlow(t, "qcn", RecoveryGoBackN)
-	if rec.Outcome != FlowCompleted || sim.delivered[0] != 100*1500 {
-		t.Fatalf("flow %+v, %d bytes delivered", rec, sim.delivered[0])
+	if rec.Outcome != FlowCompleted || sim.delivered[0].bytes != 100*1500 {
+		t.Fatalf("flow %+v, %d bytes delivered", rec, sim.delivered[0].bytes)
 	}
 	if rec.Retransmitted != rateRet || rec.NACKs != 1 || rec.Timeouts != 0 {
 		t.Errorf("resent %d B, %d NACKs, %d timeouts; want %d B (frames 20-37), 1, 0", rec.Retransmitted, rec.NACKs, rec.Timeouts, rateRet)
@@ -78,8 +78,8 @@ func TestTransportQCNGoBackNResendsTheLostFrame(t *testing.T) {
 // the first NACK lands; every later frame up to then is NACKed once.
 func TestTransportQCNSelectiveResendsOnlyTheLostFrame(t *testing.T) {
 	rec, sim := rateFlow(t, "qcn", RecoverySelective)
-	if rec.Outcome != FlowCompleted || sim.delivered[0] != 100*1500 {
-		t.Fatalf("flow %+v, %d bytes delivered", rec, sim.delivered[0])
+	if rec.Outcome != FlowCompleted || sim.delivered[0].bytes != 100*1500 {
+		t.Fatalf("flow %+v, %d bytes delivered", rec, sim.delivered[0].bytes)
 	}
 	if rec.Retransmitted != 1500 || rec.NACKs != selNack || rec.Timeouts != 0 {
 		t.Errorf("resent %d B, %d NACKs, %d timeouts; want 1500 B, %d, 0", rec.Retransmitted, rec.NACKs, rec.Timeouts, selNack)
@@ -143,8 +143,8 @@ func TestTransportRateSchemesRecoverOnALossyIncast(t *testing.T) {
 				}
 			}
 			for i := range flows {
-				if sim.delivered[i] != 150e3 {
-					t.Errorf("%s %s: flow %d: %d bytes delivered, want 150000", name, mode, i, sim.delivered[i])
+				if sim.delivered[i].bytes != 150e3 {
+					t.Errorf("%s %s: flow %d: %d bytes delivered, want 150000", name, mode, i, sim.delivered[i].bytes)
 				}
 			}
 			if drops == 0 || retx == 0 || len(recs) != 8 {

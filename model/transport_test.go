@@ -135,8 +135,8 @@ func lossyFlowOf(t *testing.T, mode Recovery, frames, lost int64) (*windowSender
 // the sender resends those four, then goes on.
 func TestTransportGoBackNResendsFromTheLostFrame(t *testing.T) {
 	w, rec, sim := lossyFlow(t, RecoveryGoBackN)
-	if rec.Outcome != FlowCompleted || sim.delivered[0] != 100*1500 {
-		t.Fatalf("flow %+v, %d bytes delivered", rec, sim.delivered[0])
+	if rec.Outcome != FlowCompleted || sim.delivered[0].bytes != 100*1500 {
+		t.Fatalf("flow %+v, %d bytes delivered", rec, sim.delivered[0].bytes)
 	}
 	if rec.Retransmitted != 4*1500 || rec.NACKs != 1 || rec.Timeouts != 0 || w.losses != 1 {
 		t.Errorf("retransmitted %d B, %d NACKs, %d timeouts, %d losses; want 6000 B, 1, 0, 1", rec.Retransmitted, rec.NACKs, rec.Timeouts, w.losses)
@@ -155,8 +155,8 @@ func TestTransportGoBackNResendsFromTheLostFrame(t *testing.T) {
 // and NACKs each; the sender resends 20 alone.
 func TestTransportSelectiveResendsOnlyTheLostFrame(t *testing.T) {
 	w, rec, sim := lossyFlow(t, RecoverySelective)
-	if rec.Outcome != FlowCompleted || sim.delivered[0] != 100*1500 {
-		t.Fatalf("flow %+v, %d bytes delivered", rec, sim.delivered[0])
+	if rec.Outcome != FlowCompleted || sim.delivered[0].bytes != 100*1500 {
+		t.Fatalf("flow %+v, %d bytes delivered", rec, sim.delivered[0].bytes)
 	}
 	if rec.Retransmitted != 1500 || rec.NACKs != 3 || rec.Timeouts != 0 || w.losses != 1 {
 		t.Errorf("retransmitted %d B, %d NACKs, %d timeouts, %d losses; want 1500 B, 3, 0, 1", rec.Retransmitted, rec.NACKs, rec.Timeouts, w.losses)
@@ -207,8 +207,8 @@ func TestTransportLossyIncastDeliversEveryByte(t *testing.T) {
 			}
 		}
 		for i := range flows {
-			if sim.delivered[i] != 300e3 {
-				t.Errorf("%s: flow %d: %d bytes delivered, want 300000", mode, i, sim.delivered[i])
+			if sim.delivered[i].bytes != 300e3 {
+				t.Errorf("%s: flow %d: %d bytes delivered, want 300000", mode, i, sim.delivered[i].bytes)
 			}
 		}
 		if drops == 0 || retx == 0 || len(recs) != 8 || sum.Flows.Completed != 8 {
@@ -282,9 +282,9 @@ func TestTransportNoneResendsNothing(t *testing.T) {
 		sim.lims[0].tp.lose = func(k int64) bool { return k == c.lost }
 		sim.Run()
 		w := ws.senders[0]
-		if rec.Outcome != c.outcome || rec.Retransmitted != 0 || rec.NACKs != 0 || len(w.sends) != 100 || sim.delivered[0] != 99*1500 {
+		if rec.Outcome != c.outcome || rec.Retransmitted != 0 || rec.NACKs != 0 || len(w.sends) != 100 || sim.delivered[0].bytes != 99*1500 {
 			t.Errorf("frame %d lost: %s, %d B resent, %d NACKs, %d sends, %d B delivered; want %s, none resent, 100 sends, 99 frames",
-				c.lost, rec.Outcome, rec.Retransmitted, rec.NACKs, len(w.sends), sim.delivered[0], c.outcome)
+				c.lost, rec.Outcome, rec.Retransmitted, rec.NACKs, len(w.sends), sim.delivered[0].bytes, c.outcome)
 		}
 		if last := w.acks[len(w.acks)-1]; c.lost == 20 && last.Seq != 100*1500 {
 			t.Errorf("the last ACK says %d, want the highest byte 150000", last.Seq)
@@ -331,8 +331,8 @@ func TestTransportLosslessAndSprayed(t *testing.T) {
 			}
 		}
 		for i := range flows {
-			if sim.delivered[i] != 200e3 {
-				t.Errorf("%s: flow %d: %d B delivered", c.name, i, sim.delivered[i])
+			if sim.delivered[i].bytes != 200e3 {
+				t.Errorf("%s: flow %d: %d B delivered", c.name, i, sim.delivered[i].bytes)
 			}
 		}
 		if len(recs) != 6 || c.pfc && (drops != 0 || retx != 0) {
