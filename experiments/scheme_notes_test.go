@@ -15,6 +15,13 @@ import (
 // the settings sets and gives its bottleneck's utilization in percent.
 func dumbbellUtilization(t *testing.T, scheme string, sets ...string) float64 {
 	t.Helper()
+	return 100 * dumbbellRun(t, scheme, sets...).Bottlenecks[0].Utilization
+}
+
+// dumbbellRun runs the default experiment under one scheme with the
+// settings sets and gives its summary.
+func dumbbellRun(t *testing.T, scheme string, sets ...string) model.Summary {
+	t.Helper()
 	e, err := experiments.Builtin("qcn-dumbbell")
 	if err != nil {
 		t.Fatal(err)
@@ -33,7 +40,7 @@ func dumbbellUtilization(t *testing.T, scheme string, sets ...string) float64 {
 		t.Fatal(err)
 	}
 	sim.Run()
-	return 100 * sim.Summary().Bottlenecks[0].Utilization
+	return sim.Summary()
 }
 
 // readmeSchemeRow is the README's row of a scheme in its tables of schemes.

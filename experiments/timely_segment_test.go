@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"qcnlab/experiments"
 	"qcnlab/model"
 )
 
@@ -14,25 +13,7 @@ import (
 // settings sets and gives its summary.
 func timelyDumbbell(t *testing.T, sets ...string) model.Summary {
 	t.Helper()
-	e, err := experiments.Builtin("qcn-dumbbell")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range append([]string{`algorithms=["timely"]`}, sets...) {
-		if err := e.Set(s); err != nil {
-			t.Fatal(err)
-		}
-	}
-	cfg, err := e.Config("timely")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sim, err := model.NewPacket(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sim.Run()
-	return sim.Summary()
+	return dumbbellRun(t, "timely", sets...)
 }
 
 // realClocks are a fabric's defaults, set on the dumbbell.

@@ -498,7 +498,7 @@ func (s *Packet) serveLeaving(p *port, pi int32, t algos.Time) int {
 	for p.headDone <= t {
 		done, bytes, flags := p.headDone, int(p.headBytes), p.headFlags
 		p.bytes -= bytes
-		if l := &p.level; done > l.last { // l.set, written out: above the inliner's budget where the profile does not know it
+		if l := &p.level; done > l.last { // l.set (stats.go), written out: above the inliner's budget where the profile does not know it; keep the two alike (the goldens tell)
 			dt, old := float64(done-l.last), l.level
 			l.sum += old * dt
 			l.sumSq += old * (old * dt)
