@@ -90,6 +90,19 @@ func TestEvenDelaysIsEveryPath(t *testing.T) {
 		links := append(slices.Clone(ls.Links), Duplex("x", "spine0", 10e9, us, 150e3), Duplex("x", "spine1", 10e9, 2*us, 150e3))
 		return build(Custom(nodes, links))
 	}
+	// Two hosts on s, one on d; s reaches d by a and by b, both 31 us in
+	// all, 1 then 30 by a and 30 then 1 by b: a congestion point at a or
+	// b reads a propagation so far that depends on the path.
+	twoPaths := func(sa, ad, sb, bd algos.Time) *Topology {
+		nodes := []Node{{Name: "h0", Kind: Host}, {Name: "h1", Kind: Host}, {Name: "h2", Kind: Host},
+			{Name: "s", Kind: Switch}, {Name: "a", Kind: Switch}, {Name: "b", Kind: Switch}, {Name: "d", Kind: Switch}}
+		links := []Link{Duplex("h0", "s", 2e9, us, 150e3), Duplex("h1", "s", 2e9, us, 150e3), Duplex("h2", "d", 2e9, us, 150e3),
+			Duplex("s", "a", 2e9, sa, 150e3), Duplex("a", "d", 2e9, ad, 150e3),
+			Duplex("s", "b", 2e9, sb, 150e3), Duplex("b", "d", 2e9, bd, 150e3)}
+		return build(Custom(nodes, links))
+	}
+	split := func() *Topology { return twoPaths(us, 30*us, 30*us, us) }
+	splitEven := func() *Topology { return twoPaths(2*us, 30*us, 2*us, 30*us) }
 	for _, c := range []struct {
 		name string
 		tp   *Topology
@@ -103,6 +116,8 @@ func TestEvenDelaysIsEveryPath(t *testing.T) {
 		{"leaf-spine, a delay per spine", build(LeafSpine(4, 3, 2, 10e9, 10e9, 150e3, perSpine)), false},
 		{"leaf-spine, one spine", build(LeafSpine(4, 1, 2, 10e9, 10e9, 150e3, drawn(3))), true},
 		{"a switch off the paths", spur(), true},
+		{"two paths of one total, split otherwise", split(), false},
+		{"two paths, the same at each hop", splitEven(), true},
 	} {
 		if got, walked := c.tp.Routes().EvenDelays(), evenByPaths(c.tp); got != walked || got != c.even {
 			t.Errorf("%s: EvenDelays %v, the paths walked %v, want %v", c.name, got, walked, c.even)

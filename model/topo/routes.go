@@ -379,10 +379,12 @@ func (r *Routes) Farthest() algos.Time {
 // crosses the same propagation up to each of its switches: then a frame's
 // propagation so far is its flow's and its hop's, whatever path it was
 // sprayed on. It holds where every link between switches has one delay; else
-// it is checked toward every group, from the switches its hosts' frames
-// start at and those they may reach: all of a switch's next hops must lead
-// to the group with the same delay. Worked out at each call (a run's
-// start, its estimate), it leaves the shared routes as built.
+// it is checked toward every group from every switch hosts hang off, a hop
+// at a time: every link its frames may take at the k-th hop must end the
+// same propagation from that switch (equal totals are not enough: a
+// congestion point mid-path reads the propagation so far). Worked out at
+// each call (a run's start, its estimate), it leaves the shared routes as
+// built.
 func (r *Routes) EvenDelays() bool {
 	t := r.t
 	one, same := algos.Time(-1), true
@@ -397,39 +399,33 @@ func (r *Routes) EvenDelays() bool {
 	if same {
 		return true // equal-cost paths are as long, link for link
 	}
-	down := make([]algos.Time, len(t.Nodes)) // the delay from a switch down to the group
-	reach := make([]bool, len(t.Nodes))
-	order := make([]int, 0, len(t.Nodes))
-	dist := make([]uint16, len(t.Nodes))
+	seen := make([]int, len(t.Nodes)) // the walk that last put a switch in a hop's set
+	walk := 0
+	var hop, next []int
 	for g, gs := range r.groups {
 		g := int32(g)
-		order = order[:0]
-		for u := range t.Nodes {
-			if t.Nodes[u].Kind == Switch && r.distance(g, u) != unreachable {
-				dist[u] = r.distance(g, u)
-				reach[u] = r.group[u] >= 0 && u != gs // a source's switch
-				order = append(order, u)
-			}
-		}
-		sort.Slice(order, func(a, b int) bool { return dist[order[a]] < dist[order[b]] })
-		for i := len(order) - 1; i >= 0; i-- { // farthest first: what the sources' frames reach
-			if u := order[i]; reach[u] {
-				for _, p := range r.toward(g, u) {
-					reach[t.Ports[p].To] = true
-				}
-			}
-		}
-		for _, u := range order { // nearest first: each switch's next hops are known
-			down[u] = 0
-			if dist[u] == 0 || !reach[u] {
+		for src := range t.Nodes {
+			if r.group[src] < 0 || src == gs || r.distance(g, src) == unreachable {
 				continue
 			}
-			hops := r.toward(g, u)
-			down[u] = t.Ports[hops[0]].Delay + down[t.Ports[hops[0]].To]
-			for _, p := range hops[1:] {
-				if t.Ports[p].Delay+down[t.Ports[p].To] != down[u] {
-					return false
+			hop, prop := append(hop[:0], src), algos.Time(0)
+			for len(hop) > 0 && hop[0] != gs { // all of a hop's switches are as far from gs
+				walk++
+				next, to := next[:0], algos.Time(-1)
+				for _, u := range hop {
+					for _, p := range r.toward(g, u) {
+						d := prop + t.Ports[p].Delay
+						if to >= 0 && d != to {
+							return false
+						}
+						to = d
+						if v := t.Ports[p].To; seen[v] != walk {
+							seen[v] = walk
+							next = append(next, v)
+						}
+					}
 				}
+				hop, next, prop = next, hop, to
 			}
 		}
 	}
