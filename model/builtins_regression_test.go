@@ -117,6 +117,10 @@ var variants = map[string][]string{
 	// feedback, CNPs and ACKs close the loop over.
 	"fat-tree-uneven-delays": {"ecmp-collisions-fat-tree", `network.hop_delay="uniform(1us, 4us)"`,
 		`algorithms=["qcn", "dcqcn", "dctcp"]`, `sweep.network.routing=["spray"]`, "sweep.network.k=[4]"},
+	// The same links with two classes, ingress PFC, capacity changes and
+	// the ACK transports: records move between class rings (startNext,
+	// demote) and must take their propagation along (model/proplane.go).
+	"fat-tree-uneven-classes-pfc": {"testdata/uneven-classes-pfc.toml"},
 }
 
 func TestVariantsMatchGoldens(t *testing.T) {
