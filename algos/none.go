@@ -8,12 +8,13 @@ package algos
 
 func init() {
 	Register(&Scheme{
-		Name:    "none",
-		Display: "none",
-		Ref:     "000 section II (the baseline without L2 congestion control)",
-		Summary: "no congestion control: no feedback, every source sends at its line rate; only drops or PFC pauses limit it",
-		NewCP:   func(CPEnv, Values) CongestionPoint { return noneCP{} },
-		NewRP:   func(env RPEnv, _ Values) ReactionPoint { return noneRP{rate: env.LineRate} },
+		Name:         "none",
+		Display:      "none",
+		Ref:          "000 section II (the baseline without L2 congestion control)",
+		Summary:      "no congestion control: no feedback, every source sends at its line rate; only drops or PFC pauses limit it",
+		Uncontrolled: true,
+		NewCP:        func(CPEnv, Values) CongestionPoint { return noneCP{} },
+		NewRP:        func(env RPEnv, _ Values) ReactionPoint { return noneRP{rate: env.LineRate} },
 	})
 }
 

@@ -180,8 +180,12 @@ type Scheme struct {
 	// Note, if set, says in one line where the defaults were made for and
 	// what they do on a path they were not made for (qcnlab list and qcnlab
 	// algos show it beside the summary).
-	Note   string
-	Params []Param
+	Note string
+	// Uncontrolled says its sources never slow down: only drops and PFC
+	// pauses limit them (none). The load-time estimate counts their frames
+	// at the line rate.
+	Uncontrolled bool
+	Params       []Param
 	// Readings says, one line each, how the scheme reads its seed where
 	// the seed is ambiguous or silent (qcnlab algos NAME prints them).
 	Readings []string

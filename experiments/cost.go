@@ -73,6 +73,7 @@ func (e *Experiment) Cost() cost.Cost {
 			continue
 		}
 		sc, _ := algos.Lookup(name)
+		in.Unslowed = in.Unslowed || (sc.Uncontrolled && !n.PFC)
 		for _, p := range sc.Params {
 			if p.Kind == algos.Count {
 				key := "params." + name + "." + p.Key

@@ -30,6 +30,9 @@ var estimateCases = []struct{ name, text string }{
 	// Queues that build far into 32 MB buffers (an incast without
 	// congestion control), and a permutation whose queues stay short in them.
 	{"incast into large buffers", "duration = \"1ms\"\nalgorithms = [\"none\"]\n[network]\ntopology = \"fat_tree\"\nk = 4\ncapacity = \"100Gbps\"\nbuffer = \"32MB\"\n[traffic]\npattern = \"incast\"\nincast_senders = 12\nflow_size = \"1MB\"\n"},
+	// Sources that no scheme slows: each sends at its line rate whatever
+	// the bottleneck carries (the drops are events too).
+	{"no control, small frames", "duration = \"5ms\"\nalgorithms = [\"none\"]\n[network]\nframe_size = \"64B\"\n[sources]\ncount = 8\n"},
 	{"permutation in large buffers", "duration = \"1ms\"\n[network]\ntopology = \"fat_tree\"\nk = 8\ncapacity = \"100Gbps\"\nbuffer = \"32MB\"\n[traffic]\nflow_size = \"1MB\"\n"},
 }
 

@@ -119,8 +119,10 @@ func Estimate(cfg Config) Cost {
 	loop := cfg.Network().MaxLoopDelay.Seconds()
 	// A flow sends at most its line rate, and the schemes keep each port's
 	// load near its capacity: count offeredFactor times its share of each
-	// port it crosses (its ECMP path if sprayed).
+	// port it crosses (its ECMP path if sprayed). Sources no scheme slows
+	// send at their line rate unless PFC pauses them, dropped or not.
 	const offeredFactor = 2
+	unslowed := cfg.Scheme.Uncontrolled && cfg.PFC == nil
 	crossing := make([]float64, len(n.ports))
 	routes := make([][]int32, len(n.flows))
 	for i, f := range n.flows {
@@ -138,6 +140,9 @@ func Estimate(cfg Config) Cost {
 		c.FlowMemory += float64(unsafe.Sizeof(message{})+unsafe.Sizeof(event{})) * loop * f.lineRate / frameBits / 8
 		rate := f.lineRate
 		for _, j := range routes[i] {
+			if unslowed {
+				break
+			}
 			rate = math.Min(rate, offeredFactor*t.Ports[n.ports[j]].Capacity/crossing[j])
 		}
 		frames, perFrame := rate/frameBits*dur, float64(1+2*f.hops)

@@ -191,6 +191,9 @@ type Chain struct {
 	Phases         int
 	ShortFlowRate  float64 // flows/s
 	LongFlows      int     // greedy flows per source
+	// Unslowed is set when a scheme run never slows its sources and no
+	// PFC pauses them (none): they send at the line rate, dropped or not.
+	Unslowed bool
 	// Tables are the count parameters of the schemes ("params.dsm.m"): each
 	// may size a table at each congestion point.
 	Tables map[string]float64
@@ -236,7 +239,10 @@ func (in Chain) Cost() Cost {
 		period := convergenceSampleBytes * 8 / max(in.Capacity, 1)
 		events.add("duration", dur/period*convergencePeriodEvents*max(count, 1))
 	default:
-		offered := min(count*in.LineRate, offeredFactor*links*in.Capacity)
+		offered := count * in.LineRate
+		if !in.Unslowed {
+			offered = min(offered, offeredFactor*links*in.Capacity)
+		}
 		events.add("duration", offered*dur/frameBits*(1+2*links))
 	}
 	events.add("output.sample_interval", dur/sample*(count+links))
