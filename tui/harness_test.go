@@ -40,6 +40,12 @@ func newHarness(t testing.TB, e *experiments.Experiment, w, h int) *harness {
 	if err := m.start(e, algorithmBar(e), 0); err != nil {
 		t.Fatal(err)
 	}
+	return harnessFor(t, m, w, h)
+}
+
+// harnessFor drives model m at w x h, from its first tick.
+func harnessFor(t testing.TB, m Model, w, h int) *harness {
+	t.Helper()
 	hs := &harness{t: t, m: m, now: epoch}
 	t.Cleanup(func() { hs.m.Close() })
 	hs.send(tea.WindowSizeMsg{Width: w, Height: h}, tickMsg(hs.now))

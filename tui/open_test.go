@@ -219,9 +219,7 @@ func TestSetpointAboveBufferOnOpen(t *testing.T) {
 		t.Fatal(err)
 	}
 	m.autoTick = false
-	h := &harness{t: t, m: m, now: epoch}
-	t.Cleanup(func() { h.m.Close() })
-	h.send(tea.WindowSizeMsg{Width: 120, Height: 40}, tickMsg(h.now))
+	h := harnessFor(t, m, 120, 40)
 	if v := h.view(); !strings.Contains(v, warning) {
 		t.Errorf("no warning at start (status %q):\n%s", h.m.status, v)
 	}

@@ -21,9 +21,7 @@ func TestSweepPoints(t *testing.T) {
 		t.Fatal(err)
 	}
 	m.autoTick = false
-	h := &harness{t: t, m: m, now: epoch}
-	t.Cleanup(func() { h.m.Close() })
-	h.send(tea.WindowSizeMsg{Width: 120, Height: 40}, tickMsg(h.now))
+	h := harnessFor(t, m, 120, 40)
 	v := h.view()
 	if !strings.Contains(v, "sweep 1/4: rtt=100us seed=1") || !strings.Contains(v, "a sweep of 4 points") {
 		t.Fatalf("the sweep is not on screen:\n%s", v)
