@@ -86,14 +86,20 @@ type agenda struct {
 	cur       event // the event next handed out
 }
 
-// init sets up an empty agenda in place (its parts share its counter).
-func (a *agenda) init(hosts, ports int, receivers bool) {
+// init sets up an empty agenda in place (its parts share its counter);
+// pace is how the streams' keys come (calendarShape).
+func (a *agenda) init(hosts, ports int, receivers bool, pace streamPace) {
 	n := hosts + ports
 	if receivers {
 		n += ports
 	}
 	*a = agenda{hosts: int32(hosts), ports: int32(ports), milestone: algos.Never, sample: algos.Never, timeline: algos.Never}
-	a.streams.init(n, &a.seq)
+	if n > calendarMin {
+		shift, buckets := calendarShape(n, pace)
+		a.streams.setupCalendar(n, &a.seq, shift, buckets)
+	} else {
+		a.streams.init(n, &a.seq)
+	}
 	if a.streams.nodes != nil {
 		a.root = &a.streams.nodes[1]
 	}
@@ -345,6 +351,7 @@ type streamQueue struct {
 	free    uint32     // a list of unused chunks, 0 if none
 	count   *uint64
 	scratch []streamKey // purge's
+	cal     calendar    // the calendar's ring, if the queue is one (calendar.go)
 }
 
 // keyList is a bucket's keys, in a list of chunks: the memory held
@@ -410,6 +417,9 @@ const maxStreams = 1 << slotBits
 // matches, five pairs, 0.94-1.04, median 1.00).
 const treeMax = 1 << 14
 
+// calendarMin: the streams above it are a calendar queue (calendar.go).
+var calendarMin = treeMax
+
 // agendaEstimate is the most the queues of an agenda for hosts and ports
 // hold, receivers followed or not: the load-time estimate's share for it
 // (TestAgendaMemoryWithinItsEstimate).
@@ -417,19 +427,27 @@ func agendaEstimate(hosts, ports int) float64 {
 	return agendaMemory(hosts+2*ports) + agendaMemory(ports)
 }
 
-// agendaMemory is the most a streamQueue holds with n streams: a tree's
-// nodes, or each slot's key, the keys held (every slot's, as many stale
-// ones before a purge, and a chunk begun in every bucket), the front (up
-// to every key, in a slice grown by appends) and purge's scratch.
+// agendaMemory is the most a streamQueue of the agenda's streams holds
+// with n streams: a tree's nodes, or each slot's key, the keys held (every
+// slot's, as many stale ones before a purge, and a chunk begun in every
+// bucket), the front (up to every key, in a slice grown by appends) and
+// purge's scratch; a calendar's ring and far (up to every key held, grown
+// by appends) too.
 func agendaMemory(n int) float64 {
 	key := float64(unsafe.Sizeof(streamKey{}))
 	if n <= treeMax {
 		return 2 * key * float64(uint64(1)<<bits.Len64(uint64(n)))
 	}
-	held := float64(2*n + 1024 + radixLevels*radixWidth*chunkKeys)
+	keys := 2*n + 1024
+	buckets, far, ring := radixLevels*radixWidth, 0, 0
+	if n > calendarMin {
+		buckets, far = min(calMaxBuckets, keys), 2*keys
+		ring = calMaxBuckets * int(unsafe.Sizeof(keyList{})+1)
+	}
+	held := float64(keys + buckets*chunkKeys)
 	front, scratch := float64(2*n), float64(n)
-	return key*(float64(n)+held+front+scratch) + float64(unsafe.Sizeof(uint32(0)))*held/chunkKeys +
-		float64(unsafe.Sizeof(streamQueue{}))
+	return key*(float64(n+far)+held+front+scratch) + float64(unsafe.Sizeof(uint32(0)))*held/chunkKeys +
+		float64(ring) + float64(unsafe.Sizeof(streamQueue{}))
 }
 
 // init sets up n empty slots whose sequence numbers come from count.
@@ -525,7 +543,11 @@ func (q *streamQueue) setSeq(slot int, at algos.Time, seq uint64) {
 	*old = k
 	if at != algos.Never {
 		if u := uint64(at) ^ signBit; u > q.base {
-			q.bucket(k, u)
+			if q.cal.ring != nil {
+				q.calAdd(k, u)
+			} else {
+				q.bucket(k, u)
+			}
 		} else {
 			q.toFront(k)
 		}
@@ -549,6 +571,15 @@ func (q *streamQueue) bucket(k streamKey, u uint64) {
 
 // grow gives list b, of bucket d of level l, a new last chunk.
 func (q *streamQueue) grow(b *keyList, l, d uint) {
+	if q.chain(b) {
+		q.used[l%radixLevels][d/64%(radixWidth/64)] |= 1 << (d % 64)
+		q.levels |= 1 << l
+	}
+}
+
+// chain gives list b a new last chunk, and reports whether it is the
+// list's first.
+func (q *streamQueue) chain(b *keyList) bool {
 	c := q.free
 	if c != 0 {
 		q.free = q.next[c]
@@ -558,14 +589,14 @@ func (q *streamQueue) grow(b *keyList, l, d uint) {
 		q.next = append(q.next, 0)
 	}
 	q.next[c] = 0
-	if b.first == 0 {
+	first := b.first == 0
+	if first {
 		b.first = c
-		q.used[l%radixLevels][d/64%(radixWidth/64)] |= 1 << (d % 64)
-		q.levels |= 1 << l
 	} else {
 		q.next[b.last] = c
 	}
 	b.last, b.fill = c, 0
+	return first
 }
 
 // take empties bucket b and returns its keys, whose chunks are the
@@ -624,6 +655,12 @@ func (q *streamQueue) settle() streamKey {
 			continue
 		}
 		q.front, q.head, q.ready = q.front[:0], 0, 0
+		if q.cal.ring != nil {
+			if !q.calRefill() {
+				return streamKey{at: algos.Never}
+			}
+			continue
+		}
 		if q.levels == 0 {
 			return streamKey{at: algos.Never}
 		}
@@ -720,6 +757,9 @@ func (q *streamQueue) purge() {
 		}
 	}
 	q.front, q.head, q.ready = q.front[:kept], 0, 0
+	if q.cal.ring != nil {
+		kept += q.calPurge(current)
+	}
 	for i := range q.buckets {
 		b := &q.buckets[i]
 		if b.first == 0 {

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 
 	"qcnlab/algos"
+	"qcnlab/model/topo"
 )
 
 // Random stream ids: every CP, RP and NP draws from its own generator made
@@ -162,7 +163,7 @@ func NewPacket(cfg Config) (*Packet, error) {
 	for j, p := range s.ports {
 		p.syncOdd(s.receivers, s.net.chain, s.net.streams(j)) // after its classes
 	}
-	s.agenda.init(len(t.Hosts), len(s.ports), s.receivers)
+	s.agenda.init(len(t.Hosts), len(s.ports), s.receivers, paceOf(t, cfg.FrameBytes))
 	s.lookahead = s.agenda.root == nil
 	for h, node := range t.Hosts {
 		nic := t.Ports[t.NIC(h)]
@@ -434,4 +435,18 @@ func (s *Packet) expire(l *limiter) {
 type delivery struct {
 	bytes int64 // bytes that left the network (counted per frame)
 	sized bool  // its flow has a size (flows.go)
+}
+
+// paceOf is how the streams of topology t are keyed, frames of frameBytes
+// on its links: a busy stream every frame's time on the fastest link, each
+// key up to the longest link's delay and a frame's time ahead.
+func paceOf(t *topo.Topology, frameBytes int) streamPace {
+	var fastest float64
+	var longest algos.Time
+	for _, p := range t.Ports {
+		fastest = max(fastest, p.Capacity)
+		longest = max(longest, p.Delay)
+	}
+	frame := algos.Time(float64(frameBytes*8) / max(fastest, 1) * float64(algos.Second))
+	return streamPace{frame: frame, reach: longest + frame}
 }

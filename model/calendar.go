@@ -1,0 +1,274 @@
+package model
+
+import (
+	"math/bits"
+	"slices"
+
+	"qcnlab/algos"
+)
+
+// calendar is the ring of a streamQueue that is a calendar queue: a bucket
+// per span of time (a power of two of picoseconds), over a window of spans
+// ahead of the one being handled. A key after base lands unsorted in its
+// span's bucket (chunk lists, as the radix heap's), or, past the window, in
+// far, a heap; keys at or before base, the current span's last picosecond,
+// go into the front in order, as in the radix heap. When the front runs
+// out, the next bucket that holds keys (a bitmap skips the empty ones) is
+// sorted into the front, and the far keys the window now reaches move into
+// the ring. A key is written once and sorted once among a few others,
+// whatever the number of streams, where a tree climbs all its levels and
+// the radix heap moves a key once or twice between its buckets. Stale keys
+// are the radix heap's: the queue's keys say which key is a slot's.
+type calendar struct {
+	ring  []keyList   // a bucket per span: span s at s & (len(ring)-1)
+	used  []uint64    // bit i: ring[i] holds keys
+	shift uint        // a span is 1<<shift picoseconds
+	cur   uint64      // the span being handled, a biased time >> shift
+	far   []streamKey // keys past the window, a 4-ary min-heap
+}
+
+// streamPace is what a calendar's span and window are chosen from: how
+// often a busy stream is re-keyed (a frame's time on the fastest link) and
+// how far ahead of now its key lands (the longest link's delay and a
+// frame's time).
+type streamPace struct{ frame, reach algos.Time }
+
+const (
+	// calPerBucket is the keys a span should hold: a busy stream is
+	// re-keyed every frame time, so the streams' keys come about one a
+	// frame time / streams.
+	calPerBucket = 16
+	// The ring's most and fewest buckets: keys farther ahead than most
+	// wait in far.
+	calMaxBuckets = 1 << 13
+	calMinBuckets = 64
+)
+
+// calendarShape is the span (its log2 in picoseconds) and the ring's size
+// of a calendar over n streams at pace: a span holds some calPerBucket keys
+// when every stream is busy, and the ring reaches twice as far as a key
+// lands, up to calMaxBuckets.
+func calendarShape(n int, pace streamPace) (shift uint, buckets int) {
+	span := max(int64(pace.frame)*calPerBucket/int64(max(n, 1)), 1)
+	shift = uint(bits.Len64(uint64(span)) - 1)
+	spans := max(2*int64(pace.reach)>>shift, 1)
+	buckets = min(max(1<<bits.Len64(uint64(spans-1)), calMinBuckets), calMaxBuckets)
+	return shift, buckets
+}
+
+// setupCalendar is setup with a calendar of 1<<shift picosecond spans in a
+// ring of buckets, a power of two of at least 64.
+func (q *streamQueue) setupCalendar(n int, count *uint64, shift uint, buckets int) {
+	q.setup(n, count, false)
+	q.cal = calendar{ring: make([]keyList, buckets), used: make([]uint64, buckets/64), shift: shift}
+	for i := range q.cal.ring {
+		q.cal.ring[i].fill = chunkKeys
+	}
+	// base 0 and span 0: every key starts in far, and the first refill
+	// moves the window to the earliest.
+}
+
+// calAdd adds k, whose biased time u is after base, to its span's bucket,
+// or to far if the span is past the window.
+func (q *streamQueue) calAdd(k streamKey, u uint64) {
+	c := &q.cal
+	if s := u >> c.shift; s-c.cur < uint64(len(c.ring)) {
+		q.calPut(k, s)
+		return
+	}
+	c.push(k)
+}
+
+// calPut adds k to the bucket of span s, within the window.
+func (q *streamQueue) calPut(k streamKey, s uint64) {
+	c := &q.cal
+	i := s & uint64(len(c.ring)-1)
+	b := &c.ring[i]
+	if b.fill == chunkKeys && q.chain(b) {
+		c.used[i/64%uint64(len(c.used))] |= 1 << (i % 64)
+	}
+	q.chunks[b.last][b.fill%chunkKeys] = k
+	b.fill++
+}
+
+// calRefill moves the next span that holds keys into the front, which is
+// empty, sorted; false if no key is held.
+func (q *streamQueue) calRefill() bool {
+	c := &q.cal
+	s, ok := c.nextSpan()
+	if !ok {
+		for len(c.far) > 0 && c.far[0] != q.keys[c.far[0].slot()] {
+			c.pop()
+			q.stale--
+		}
+		if len(c.far) == 0 {
+			return false
+		}
+		s = (uint64(c.far[0].at) ^ signBit) >> c.shift
+	}
+	c.cur = s
+	q.base = (s+1)<<c.shift - 1 // past Never's span it wraps to the end of time, as it should
+	for len(c.far) > 0 {
+		fs := (uint64(c.far[0].at) ^ signBit) >> c.shift
+		if fs-s >= uint64(len(c.ring)) {
+			break
+		}
+		q.calPut(c.pop(), fs)
+	}
+	i := s & uint64(len(c.ring)-1)
+	list := take(&c.ring[i])
+	c.used[i/64%uint64(len(c.used))] &^= 1 << (i % 64)
+	if list.first == 0 {
+		return true
+	}
+	f := q.front
+	for ch := list.first; ; ch = q.next[ch] {
+		n := chunkKeys
+		if ch == list.last {
+			n = int(list.fill)
+		}
+		f = append(f, q.chunks[ch][:n]...)
+		if ch == list.last {
+			break
+		}
+	}
+	q.release(list)
+	sortKeys(f)
+	q.front = f
+	return true
+}
+
+// sortKeys sorts a span's keys: by insertion if they are few, as they
+// mostly are.
+func sortKeys(f []streamKey) {
+	if len(f) > 2*chunkKeys {
+		slices.SortFunc(f, func(a, b streamKey) int {
+			if a.before(b) {
+				return -1
+			}
+			return 1 // keys are unique
+		})
+		return
+	}
+	for j := 1; j < len(f); j++ {
+		k, i := f[j], j
+		for ; i > 0 && k.before(f[i-1]); i-- {
+			f[i] = f[i-1]
+		}
+		f[i] = k
+	}
+}
+
+// nextSpan is the first span after cur whose bucket holds keys, if any.
+func (c *calendar) nextSpan() (uint64, bool) {
+	mask := uint64(len(c.ring) - 1)
+	words := uint64(len(c.used))
+	i := (c.cur + 1) & mask
+	w := i / 64
+	m := c.used[w%words] >> (i % 64) << (i % 64)
+	for range words + 1 { // the first word twice: its bits before i last
+		if m != 0 {
+			b := w*64 + uint64(bits.TrailingZeros64(m))
+			return c.cur + 1 + (b-i)&mask, true
+		}
+		w = (w + 1) % words
+		m = c.used[w]
+	}
+	return 0, false
+}
+
+// calPurge keeps only the ring's and far's keys that current reports.
+func (q *streamQueue) calPurge(current func(streamKey) bool) (kept int) {
+	c := &q.cal
+	for i := range c.ring {
+		b := &c.ring[i]
+		if b.first == 0 {
+			continue
+		}
+		list := take(b)
+		c.used[i/64] &^= 1 << (i % 64)
+		q.scratch = q.scratch[:0]
+		for ch := list.first; ; ch = q.next[ch] {
+			n := chunkKeys
+			if ch == list.last {
+				n = int(list.fill)
+			}
+			for _, k := range q.chunks[ch][:n] {
+				if current(k) {
+					q.scratch = append(q.scratch, k)
+				}
+			}
+			if ch == list.last {
+				break
+			}
+		}
+		q.release(list)
+		for _, k := range q.scratch {
+			q.calPut(k, (uint64(k.at)^signBit)>>c.shift)
+		}
+		kept += len(q.scratch)
+	}
+	far := c.far[:0]
+	for _, k := range c.far {
+		if current(k) {
+			far = append(far, k)
+		}
+	}
+	c.far = far
+	for i := (len(far) - 2) / heapArity; i >= 0 && len(far) > 1; i-- {
+		c.siftDown(i, far[i])
+	}
+	return kept + len(far)
+}
+
+// push adds k to far.
+func (c *calendar) push(k streamKey) {
+	c.far = append(c.far, k)
+	h := c.far
+	i := len(h) - 1
+	for i > 0 {
+		parent := (i - 1) / heapArity
+		if !k.before(h[parent]) {
+			break
+		}
+		h[i] = h[parent]
+		i = parent
+	}
+	h[i] = k
+}
+
+// pop takes far's earliest key.
+func (c *calendar) pop() streamKey {
+	top := c.far[0]
+	last := len(c.far) - 1
+	k := c.far[last]
+	c.far = c.far[:last]
+	if last > 0 {
+		c.siftDown(0, k)
+	}
+	return top
+}
+
+// siftDown places k in far's hole at i and below.
+func (c *calendar) siftDown(i int, k streamKey) {
+	h := c.far
+	n := len(h)
+	for {
+		first := heapArity*i + 1
+		if first >= n {
+			break
+		}
+		best := first
+		for j := first + 1; j < first+heapArity && j < n; j++ {
+			if h[j].before(h[best]) {
+				best = j
+			}
+		}
+		if !h[best].before(k) {
+			break
+		}
+		h[i] = h[best]
+		i = best
+	}
+	h[i] = k
+}
