@@ -62,8 +62,9 @@ func (a *event) before(b *event) bool {
 // events are frames reaching the end of a FIFO in flight (a host's NIC
 // link, a port's link, a port's deliveries) or leaving a port's queue,
 // which are streams: each FIFO, and each port's service, has one slot,
-// keyed by its front frame's arrival (its departure), in a radix heap
-// (streamQueue; a tournament tree unless they are very many). The ports'
+// keyed by its front frame's arrival (its departure), in a streamQueue: a
+// tournament tree if they are few, a calendar queue if they are many (a
+// radix heap if the links' delays do not suit a calendar). The ports'
 // service slots are a queue of their own: few of them are ever keyed (a
 // departure is mostly applied by what looks at the port next: serve), and
 // among the others they would make every climb one level longer. The rest
@@ -94,9 +95,8 @@ func (a *agenda) init(hosts, ports int, receivers bool, pace streamPace) {
 		n += ports
 	}
 	*a = agenda{hosts: int32(hosts), ports: int32(ports), milestone: algos.Never, sample: algos.Never, timeline: algos.Never}
-	if n > calendarMin {
-		shift, buckets := calendarShape(n, pace)
-		a.streams.setupCalendar(n, &a.seq, shift, buckets)
+	if shift, ok := calendarShape(pace); ok && n > calendarMin {
+		a.streams.setupCalendar(n, &a.seq, shift, calBuckets)
 	} else {
 		a.streams.init(n, &a.seq)
 	}
@@ -334,6 +334,12 @@ func (h *eventHeap) peek() *event {
 // is the front. Its matches take no branch and its upper levels stay in
 // the cache, where the radix heap's sort of each bucket into the front
 // loses about a branch a key and its buckets' chunks miss the cache.
+//
+// With more than calendarMin streams, where the links suit it, the queue
+// is a calendar (calendar.go): the radix heap's front, keys and stale keys,
+// with a ring of wide spans instead of the buckets, each span's keys
+// written at one of a few dozen tails and sorted into the front by a
+// counting sort.
 type streamQueue struct {
 	nodes   []streamKey // the tree, if any: nodes[1] is the root, leaves start at size; empty leaves are Never
 	size    int
@@ -417,8 +423,18 @@ const maxStreams = 1 << slotBits
 // matches, five pairs, 0.94-1.04, median 1.00).
 const treeMax = 1 << 14
 
-// calendarMin: the streams above it are a calendar queue (calendar.go).
-var calendarMin = treeMax
+// calendarMin is the most streams a tree orders where a calendar suits
+// (calendarShape): above it, the calendar costs less. In CPU time against
+// the tree (bench, fat-trees, pairs at once on the two cores, medians
+// and ranges of the calendar's over the tree's): k = 8 (768 streams) 1.06
+// (1.03-1.09), k = 12 (2,592) 0.95 (0.90-1.05), k = 16 (6,144) 0.90
+// (0.85-0.97) and, with prefetching along its front, a further 0.85
+// (0.77-1.02); against the radix heap at k = 24 (20,736) 0.60 (0.37-1.52,
+// on a busy machine: 0.65 on each core alone). A tree's climbs take no
+// branch and its nodes stay in the cache up to some thousands of streams;
+// past them its lower levels miss, and the calendar, whose ring and tails
+// stay in the cache at any size, runs fewer instructions.
+const calendarMin = 2048
 
 // agendaEstimate is the most the queues of an agenda for hosts and ports
 // hold, receivers followed or not: the load-time estimate's share for it
@@ -428,32 +444,36 @@ func agendaEstimate(hosts, ports int) float64 {
 }
 
 // agendaMemory is the most a streamQueue of the agenda's streams holds
-// with n streams: a tree's nodes, or each slot's key, the keys held (every
-// slot's, as many stale ones before a purge, and a chunk begun in every
-// bucket), the front (up to every key, in a slice grown by appends) and
-// purge's scratch; a calendar's ring and far (up to every key held, grown
-// by appends) too.
+// with n streams, in whichever form init may give it: a tree's nodes; or
+// each slot's key, the keys held (every slot's, as many stale ones before
+// a purge, and a chunk begun in every bucket), the front (up to every key
+// held, in a slice grown by appends) and a scratch slice: purge's in a
+// radix heap; in a calendar, as much as the front, to sort a span in, and
+// far (up to every key held, grown by appends).
 func agendaMemory(n int) float64 {
 	key := float64(unsafe.Sizeof(streamKey{}))
+	keys := float64(2*n + 1024)
+	chunked := func(buckets int) float64 { // the keys held in chunks, and their next links
+		held := keys + float64(buckets*chunkKeys)
+		return key*held + float64(unsafe.Sizeof(uint32(0)))*held/chunkKeys
+	}
+	most := 0.0
 	if n <= treeMax {
-		return 2 * key * float64(uint64(1)<<bits.Len64(uint64(n)))
+		most = 2 * key * float64(uint64(1)<<bits.Len64(uint64(n)))
+	} else {
+		most = key*float64(n+2*n+n) + chunked(radixLevels*radixWidth)
 	}
-	keys := 2*n + 1024
-	buckets, far, ring := radixLevels*radixWidth, 0, 0
 	if n > calendarMin {
-		buckets, far = min(calMaxBuckets, keys), 2*keys
-		ring = calMaxBuckets * int(unsafe.Sizeof(keyList{})+1)
+		ring := float64(calBuckets) * float64(unsafe.Sizeof(keyList{})+1)
+		most = max(most, key*(float64(n)+2*keys+2*keys+2*keys)+chunked(calBuckets)+ring)
 	}
-	held := float64(keys + buckets*chunkKeys)
-	front, scratch := float64(2*n), float64(n)
-	return key*(float64(n+far)+held+front+scratch) + float64(unsafe.Sizeof(uint32(0)))*held/chunkKeys +
-		float64(ring) + float64(unsafe.Sizeof(streamQueue{}))
+	return most + float64(unsafe.Sizeof(streamQueue{}))
 }
 
 // init sets up n empty slots whose sequence numbers come from count.
 func (q *streamQueue) init(n int, count *uint64) { q.setup(n, count, n <= treeMax) }
 
-// setup is init with a tree or a radix heap.
+// setup is init with a tree or a radix heap (setupCalendar: a calendar).
 func (q *streamQueue) setup(n int, count *uint64, tree bool) {
 	*q = streamQueue{count: count}
 	if tree {

@@ -2,6 +2,7 @@ package model
 
 import (
 	"container/heap"
+	"math/bits"
 	"math/rand/v2"
 	"testing"
 	"unsafe"
@@ -157,14 +158,16 @@ func (p agendaPattern) setup(q *streamQueue, seq *uint64) {
 }
 
 // testPace is the bench fabric's: 1500-byte frames at 10 Gbps over 1 us links.
-var testPace = streamPace{frame: 1200 * algos.Nanosecond, reach: 2200 * algos.Nanosecond}
+var testPace = streamPace{soonest: algos.Microsecond, reach: 2200 * algos.Nanosecond}
 
 // calShapes are the calendars each pattern runs in: as the agenda would
-// choose at the bench's pace, and one whose ring is so short (64 spans of
-// 256 ps) that most keys wait in far and move into the ring as it turns.
+// choose at the bench's pace; one whose ring is so short (64 spans of
+// 256 ps) that most keys wait in far and move into the ring as it turns;
+// and one of spans so wide (1 us) that most keys of a span are radix
+// sorted and many land in the span being handled.
 func calShapes(n int) []calShape {
-	shift, buckets := calendarShape(n, testPace)
-	return []calShape{{shift, buckets}, {8, 64}}
+	shift, _ := calendarShape(testPace)
+	return []calShape{{shift, calBuckets}, {8, 64}, {20, 64}}
 }
 
 // The agenda's streams come out exactly in the order of a plain priority
@@ -540,6 +543,29 @@ func TestAgendaMemoryWithinItsEstimate(t *testing.T) {
 		look()
 		if peak > estimate {
 			t.Errorf("%+v: the agenda holds %.0f bytes, more than its estimate %.0f", c, peak, estimate)
+		}
+	}
+}
+
+// A calendar's radix sort puts a span's keys in order of the top bits of
+// their time within it, as many bits as it takes to tell the keys apart,
+// keys of one digit in the order they came (the insertion sort after it
+// relies on it only for speed: this is what makes it fast).
+func TestCalendarRadixSortOrdersBySpanTime(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, shift := range []uint{1, 11, 12, 17, 22, 30} {
+		c := calendar{shift: shift}
+		base := algos.Time(r.Int64N(1<<40)) &^ (1<<shift - 1)
+		keys := make([]streamKey, 1+r.IntN(3000))
+		for i := range keys {
+			keys[i] = streamKey{at: base + algos.Time(r.Int64N(1<<shift)), seqSlot: uint64(i)}
+		}
+		c.radixSort(keys, nil)
+		lo := shift - min(uint(bits.Len(uint(len(keys)))), shift, 12)
+		for i := 1; i < len(keys); i++ {
+			if a, b := keys[i-1], keys[i]; a.at>>lo > b.at>>lo || a.at>>lo == b.at>>lo && a.seqSlot > b.seqSlot {
+				t.Fatalf("span 2^%d: key %d at %d seq %d after key at %d seq %d", shift, i, b.at, b.seqSlot, a.at, a.seqSlot)
+			}
 		}
 	}
 }

@@ -2,23 +2,32 @@ package model
 
 import (
 	"math/bits"
-	"slices"
 
 	"qcnlab/algos"
 )
 
 // calendar is the ring of a streamQueue that is a calendar queue: a bucket
-// per span of time (a power of two of picoseconds), over a window of spans
-// ahead of the one being handled. A key after base lands unsorted in its
-// span's bucket (chunk lists, as the radix heap's), or, past the window, in
-// far, a heap; keys at or before base, the current span's last picosecond,
-// go into the front in order, as in the radix heap. When the front runs
-// out, the next bucket that holds keys (a bitmap skips the empty ones) is
-// sorted into the front, and the far keys the window now reaches move into
-// the ring. A key is written once and sorted once among a few others,
-// whatever the number of streams, where a tree climbs all its levels and
-// the radix heap moves a key once or twice between its buckets. Stale keys
-// are the radix heap's: the queue's keys say which key is a slot's.
+// per span of time (a power of two of picoseconds), 64 of them, a window
+// twice as long as the farthest ahead a stream's key usually lands. A key
+// after base lands unsorted at the tail of its span's bucket (chunk lists,
+// as the radix heap's), or, past the window, in far, a heap; keys at or
+// before base, the current span's last picosecond, go into the front in
+// order, as in the radix heap (none do when a span is shorter than any
+// link: calendarShape). When the front runs out, the next bucket that
+// holds keys (a bitmap skips the empty ones) is sorted into the front, and
+// the far keys the window now reaches move into the ring.
+//
+// The spans are wide (131 ns on 1 us links), so that a key is written to
+// one of a few dozen tails, lines the cache keeps, and sorted once, with
+// hundreds of others on a large fabric, by a counting sort without a
+// comparison to mispredict; the front is long, and prefetching looks along
+// it (prefetch.go). Narrow spans of 4 to 16 keys each measured no better
+// than the tree at k = 16 and worse than the radix heap at k = 24: their
+// thousands of tails, a line each, missed the cache as the radix heap's
+// buckets do not (1.15 misses a hop in the calendar's code at k = 24).
+// A tree climbs all its levels for each key; the radix heap moves a key
+// once or twice between its buckets. Stale keys are the radix heap's: the
+// queue's keys say which key is a slot's.
 type calendar struct {
 	ring  []keyList   // a bucket per span: span s at s & (len(ring)-1)
 	used  []uint64    // bit i: ring[i] holds keys
@@ -27,33 +36,24 @@ type calendar struct {
 	far   []streamKey // keys past the window, a 4-ary min-heap
 }
 
-// streamPace is what a calendar's span and window are chosen from: how
-// often a busy stream is re-keyed (a frame's time on the fastest link) and
-// how far ahead of now its key lands (the longest link's delay and a
-// frame's time).
-type streamPace struct{ frame, reach algos.Time }
+// streamPace is what a calendar's span is chosen from: the soonest a
+// stream's key lands after the event that sets it (the shortest link's
+// delay) and the farthest it usually does (the longest link's delay and a
+// frame's time on the slowest link).
+type streamPace struct{ soonest, reach algos.Time }
 
-const (
-	// calPerBucket is the keys a span should hold: a busy stream is
-	// re-keyed every frame time, so the streams' keys come about one a
-	// frame time / streams.
-	calPerBucket = 16
-	// The ring's most and fewest buckets: keys farther ahead than most
-	// wait in far.
-	calMaxBuckets = 1 << 13
-	calMinBuckets = 64
-)
+// calBuckets is a calendar's ring: the tails keys are written to.
+const calBuckets = 64
 
-// calendarShape is the span (its log2 in picoseconds) and the ring's size
-// of a calendar over n streams at pace: a span holds some calPerBucket keys
-// when every stream is busy, and the ring reaches twice as far as a key
-// lands, up to calMaxBuckets.
-func calendarShape(n int, pace streamPace) (shift uint, buckets int) {
-	span := max(int64(pace.frame)*calPerBucket/int64(max(n, 1)), 1)
-	shift = uint(bits.Len64(uint64(span)) - 1)
-	spans := max(2*int64(pace.reach)>>shift, 1)
-	buckets = min(max(1<<bits.Len64(uint64(spans-1)), calMinBuckets), calMaxBuckets)
-	return shift, buckets
+// calendarShape is the span of a calendar at pace, its log2 in
+// picoseconds: the ring reaches twice as far as a key lands. It suits
+// (ok) if no span is longer than the shortest link, so that a key lands
+// in a span after the one being handled, not in the front, where it would
+// be put in order among hundreds.
+func calendarShape(pace streamPace) (shift uint, ok bool) {
+	span := max(int64(pace.reach)/(calBuckets/2), 1)
+	shift = uint(bits.Len64(uint64(span - 1)))
+	return shift, algos.Time(1)<<shift <= pace.soonest
 }
 
 // setupCalendar is setup with a calendar of 1<<shift picosecond spans in a
@@ -69,26 +69,40 @@ func (q *streamQueue) setupCalendar(n int, count *uint64, shift uint, buckets in
 }
 
 // calAdd adds k, whose biased time u is after base, to its span's bucket,
-// or to far if the span is past the window.
+// or to far if the span is past the window. Small enough to be inlined.
 func (q *streamQueue) calAdd(k streamKey, u uint64) {
 	c := &q.cal
-	if s := u >> c.shift; s-c.cur < uint64(len(c.ring)) {
-		q.calPut(k, s)
+	s := u >> c.shift
+	if s-c.cur >= uint64(len(c.ring)) {
+		c.push(k)
 		return
 	}
-	c.push(k)
+	b := &c.ring[s&uint64(len(c.ring)-1)]
+	if b.fill == chunkKeys {
+		q.calGrow(b, s)
+	}
+	q.chunks[b.last][b.fill%chunkKeys] = k
+	b.fill++
 }
 
 // calPut adds k to the bucket of span s, within the window.
 func (q *streamQueue) calPut(k streamKey, s uint64) {
-	c := &q.cal
-	i := s & uint64(len(c.ring)-1)
-	b := &c.ring[i]
-	if b.fill == chunkKeys && q.chain(b) {
-		c.used[i/64%uint64(len(c.used))] |= 1 << (i % 64)
+	b := &q.cal.ring[s&uint64(len(q.cal.ring)-1)]
+	if b.fill == chunkKeys {
+		q.calGrow(b, s)
 	}
 	q.chunks[b.last][b.fill%chunkKeys] = k
 	b.fill++
+}
+
+// calGrow gives b, span s's bucket, a new chunk, and marks it as holding
+// keys if it held none.
+func (q *streamQueue) calGrow(b *keyList, s uint64) {
+	if q.chain(b) {
+		c := &q.cal
+		i := s & uint64(len(c.ring)-1)
+		c.used[i/64%uint64(len(c.used))] |= 1 << (i % 64)
+	}
 }
 
 // calRefill moves the next span that holds keys into the front, which is
@@ -133,23 +147,48 @@ func (q *streamQueue) calRefill() bool {
 		}
 	}
 	q.release(list)
+	if len(f) > chunkKeys {
+		q.scratch = c.radixSort(f, q.scratch)
+	}
 	sortKeys(f)
 	q.front = f
 	return true
 }
 
-// sortKeys sorts a span's keys: by insertion if they are few, as they
-// mostly are.
-func sortKeys(f []streamKey) {
-	if len(f) > 2*chunkKeys {
-		slices.SortFunc(f, func(a, b streamKey) int {
-			if a.before(b) {
-				return -1
-			}
-			return 1 // keys are unique
-		})
-		return
+// radixSort puts a span's keys nearly in order of time, stably: one pass
+// of a counting sort on the top bits of their time within the span, about
+// as many digits as keys, with no comparison to mispredict; the insertion
+// sort after it has the few keys that share a digit to order. spare is
+// room for them, returned grown.
+func (c *calendar) radixSort(f, spare []streamKey) []streamKey {
+	if cap(spare) < len(f) {
+		spare = make([]streamKey, len(f), 2*len(f))
 	}
+	spare = spare[:len(f)]
+	width := min(uint(bits.Len(uint(len(f)))), c.shift, 12)
+	lo, mask := c.shift-width, uint64(1)<<width-1
+	var at [1 << 12]int32
+	counts := at[:mask+1]
+	for _, k := range f {
+		counts[uint64(k.at)>>lo&mask]++
+	}
+	sum := int32(0)
+	for i, n := range counts {
+		counts[i] = sum
+		sum += n
+	}
+	for _, k := range f {
+		d := uint64(k.at) >> lo & mask
+		spare[counts[d]] = k
+		counts[d]++
+	}
+	copy(f, spare)
+	return spare
+}
+
+// sortKeys sorts keys by insertion: a span's few, or many put in order of
+// time by radixSort, where it puts the keys of one time in order.
+func sortKeys(f []streamKey) {
 	for j := 1; j < len(f); j++ {
 		k, i := f[j], j
 		for ; i > 0 && k.before(f[i-1]); i-- {

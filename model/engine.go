@@ -36,9 +36,10 @@ type Packet struct {
 	// index it (&s.portStore[pi]), not ports, whose pointer is one more
 	// load, and one more cache line, per hop.
 	portStore []port
-	// lookahead: the agenda's streams are a radix heap, whose front names
-	// the events to come (prefetch.go): more than 16,384 streams, a
-	// fabric far larger than the caches or a chain of as many sources.
+	// lookahead: the agenda's streams are a calendar or a radix heap, whose
+	// front names the events to come (prefetch.go), and they are more than
+	// aheadMin: a fabric larger than the caches or a chain of as many
+	// sources.
 	lookahead bool
 	// hugeHeap: the network's hot state outgrows the TLB's reach, and its
 	// memory in use is moved into huge pages as it grows (adviseHeap).
@@ -164,7 +165,7 @@ func NewPacket(cfg Config) (*Packet, error) {
 		p.syncOdd(s.receivers, s.net.chain, s.net.streams(j)) // after its classes
 	}
 	s.agenda.init(len(t.Hosts), len(s.ports), s.receivers, paceOf(t, cfg.FrameBytes))
-	s.lookahead = s.agenda.root == nil
+	s.lookahead = s.agenda.root == nil && len(s.agenda.streams.keys) > aheadMin
 	for h, node := range t.Hosts {
 		nic := t.Ports[t.NIC(h)]
 		s.hosts = append(s.hosts, host{id: int32(h), fwd: nic.Delay, bwd: nic.Back, node: int32(nic.To), capacity: nic.Capacity,
@@ -438,15 +439,14 @@ type delivery struct {
 }
 
 // paceOf is how the streams of topology t are keyed, frames of frameBytes
-// on its links: a busy stream every frame's time on the fastest link, each
-// key up to the longest link's delay and a frame's time ahead.
+// on its links: each key from the shortest link's delay to the longest's
+// and a frame's time on the slowest link ahead of the event that sets it.
 func paceOf(t *topo.Topology, frameBytes int) streamPace {
-	var fastest float64
-	var longest algos.Time
+	slowest, soonest, longest := math.Inf(1), algos.Never, algos.Time(0)
 	for _, p := range t.Ports {
-		fastest = max(fastest, p.Capacity)
-		longest = max(longest, p.Delay)
+		slowest = min(slowest, p.Capacity)
+		soonest, longest = min(soonest, p.Delay), max(longest, p.Delay)
 	}
-	frame := algos.Time(float64(frameBytes*8) / max(fastest, 1) * float64(algos.Second))
-	return streamPace{frame: frame, reach: longest + frame}
+	frame := algos.TransmitTime(frameBytes, max(slowest, 1))
+	return streamPace{soonest: soonest, reach: longest + frame}
 }
