@@ -57,7 +57,8 @@ func calendarShape(pace streamPace) (shift uint, ok bool) {
 }
 
 // setupCalendar is setup with a calendar of 1<<shift picosecond spans in a
-// ring of buckets, a power of two of at least 64.
+// ring of buckets, a power of two of at least 64 (calBuckets; tests try
+// others).
 func (q *streamQueue) setupCalendar(n int, count *uint64, shift uint, buckets int) {
 	q.setup(n, count, false)
 	q.cal = calendar{ring: make([]keyList, buckets), used: make([]uint64, buckets/64), shift: shift}
@@ -68,8 +69,9 @@ func (q *streamQueue) setupCalendar(n int, count *uint64, shift uint, buckets in
 	// moves the window to the earliest.
 }
 
-// calAdd adds k, whose biased time u is after base, to its span's bucket,
-// or to far if the span is past the window. Small enough to be inlined.
+// calAdd adds k, whose biased time u is after base, to its span's bucket
+// (calPut written out: a call less a key), or to far if the span is past
+// the window.
 func (q *streamQueue) calAdd(k streamKey, u uint64) {
 	c := &q.cal
 	s := u >> c.shift
