@@ -464,7 +464,7 @@ func agendaMemory(n int) float64 {
 		most = key*float64(n+2*n+n) + chunked(radixLevels*radixWidth)
 	}
 	if n > calendarMin {
-		ring := float64(calBuckets) * float64(unsafe.Sizeof(keyList{})+1)
+		ring := float64(calBuckets)*float64(unsafe.Sizeof(keyList{})+1) + 4<<12 // and radixSort's counts
 		most = max(most, key*(float64(n)+2*keys+2*keys+2*keys)+chunked(calBuckets)+ring)
 	}
 	return most + float64(unsafe.Sizeof(streamQueue{}))

@@ -504,7 +504,7 @@ func TestAgendaMemoryWithinItsEstimate(t *testing.T) {
 		}
 		return key*float64(cap(q.nodes)+cap(q.keys)+front+cap(q.scratch)+cap(q.cal.far)) +
 			float64(unsafe.Sizeof(keyChunk{}))*float64(cap(q.chunks)) + float64(unsafe.Sizeof(uint32(0)))*float64(cap(q.next)) +
-			float64(unsafe.Sizeof(keyList{}))*float64(cap(q.cal.ring)) + 8*float64(cap(q.cal.used))
+			float64(unsafe.Sizeof(keyList{}))*float64(cap(q.cal.ring)) + 8*float64(cap(q.cal.used)) + 4*float64(cap(q.cal.count))
 	}
 	for _, c := range []struct {
 		hosts, ports int

@@ -34,6 +34,7 @@ type calendar struct {
 	shift uint        // a span is 1<<shift picoseconds
 	cur   uint64      // the span being handled, a biased time >> shift
 	far   []streamKey // keys past the window, a 4-ary min-heap
+	count []int32     // radixSort's, a digit's keys
 }
 
 // streamPace is what a calendar's span is chosen from: the soonest a
@@ -169,8 +170,11 @@ func (c *calendar) radixSort(f, spare []streamKey) []streamKey {
 	spare = spare[:len(f)]
 	width := min(uint(bits.Len(uint(len(f)))), c.shift, 12)
 	lo, mask := c.shift-width, uint64(1)<<width-1
-	var at [1 << 12]int32
-	counts := at[:mask+1]
+	if len(c.count) <= int(mask) {
+		c.count = make([]int32, 1<<12)
+	}
+	counts := c.count[:mask+1]
+	clear(counts)
 	for _, k := range f {
 		counts[uint64(k.at)>>lo&mask]++
 	}
