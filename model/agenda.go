@@ -424,16 +424,18 @@ const maxStreams = 1 << slotBits
 const treeMax = 1 << 14
 
 // calendarMin is the most streams a tree orders where a calendar suits
-// (calendarShape): above it, the calendar costs less. In CPU time against
-// the tree (bench, fat-trees, pairs at once on the two cores, medians
-// and ranges of the calendar's over the tree's): k = 8 (768 streams) 1.06
-// (1.03-1.09), k = 12 (2,592) 0.95 (0.90-1.05), k = 16 (6,144) 0.90
-// (0.85-0.97) and, with prefetching along its front, a further 0.85
-// (0.77-1.02); against the radix heap at k = 24 (20,736) 0.60 (0.37-1.52,
-// on a busy machine: 0.65 on each core alone). A tree's climbs take no
-// branch and its nodes stay in the cache up to some thousands of streams;
-// past them its lower levels miss, and the calendar, whose ring and tails
-// stay in the cache at any size, runs fewer instructions.
+// (calendarShape): above it, the calendar costs less. CPU time a hop,
+// `qcnlab bench` on fat-trees, the two runs of a pair at once, one a core,
+// eight pairs, medians and ranges of the calendar's over the tree's:
+// k = 8 (768 streams) 1.06 (1.03-1.09), k = 12 (2,592) 0.95 (0.92-0.97),
+// k = 16 (6,144) 0.90 (0.85-0.97) without prefetching and 0.93 (0.85-1.01)
+// with it (aheadMin); over the radix heap's at k = 24 (20,736) 0.72
+// (0.63-0.91). The tree's climbs take no branch and its nodes stay in the
+// cache up to some thousands of streams; the calendar's ring and its
+// spans' tails stay in the cache at any size, it runs fewer instructions
+// than the radix heap (399 against 487 a hop at k = 24) and misses less
+// (1.28 misses a hop against 1.56, cachegrind with the 1 MB L2 as its last
+// level), and its long front lets prefetching look ahead at every event.
 const calendarMin = 2048
 
 // agendaEstimate is the most the queues of an agenda for hosts and ports
