@@ -29,12 +29,12 @@ import (
 // once or twice between its buckets. Stale keys are the radix heap's: the
 // queue's keys say which key is a slot's.
 type calendar struct {
-	ring  []keyList   // a bucket per span: span s at s & (len(ring)-1)
-	used  []uint64    // bit i: ring[i] holds keys
-	shift uint        // a span is 1<<shift picoseconds
-	cur   uint64      // the span being handled, a biased time >> shift
-	far   []streamKey // keys past the window, a 4-ary min-heap
-	count []int32     // radixSort's, a digit's keys
+	ring  []keyList // a bucket per span: span s at s & (len(ring)-1)
+	used  []uint64  // bit i: ring[i] holds keys
+	shift uint      // a span is 1<<shift picoseconds
+	cur   uint64    // the span being handled, a biased time >> shift
+	far   keyHeap   // keys past the window
+	count []int32   // radixSort's, a digit's keys
 }
 
 // streamPace is what a calendar's span is chosen from: the soonest a
@@ -77,7 +77,7 @@ func (q *streamQueue) calAdd(k streamKey, u uint64) {
 	c := &q.cal
 	s := u >> c.shift
 	if s-c.cur >= uint64(len(c.ring)) {
-		c.push(k)
+		c.far.push(k)
 		return
 	}
 	b := &c.ring[s&uint64(len(c.ring)-1)]
@@ -115,7 +115,7 @@ func (q *streamQueue) calRefill() bool {
 	s, ok := c.nextSpan()
 	if !ok {
 		for len(c.far) > 0 && c.far[0] != q.keys[c.far[0].slot()] {
-			c.pop()
+			c.far.pop()
 			q.stale--
 		}
 		if len(c.far) == 0 {
@@ -130,7 +130,7 @@ func (q *streamQueue) calRefill() bool {
 		if fs-s >= uint64(len(c.ring)) {
 			break
 		}
-		q.calPut(c.pop(), fs)
+		q.calPut(c.far.pop(), fs)
 	}
 	i := s & uint64(len(c.ring)-1)
 	list := take(&c.ring[i])
@@ -253,51 +253,61 @@ func (q *streamQueue) calPurge(current func(streamKey) bool) (kept int) {
 		}
 		kept += len(q.scratch)
 	}
-	far := c.far[:0]
-	for _, k := range c.far {
-		if current(k) {
-			far = append(far, k)
-		}
-	}
-	c.far = far
-	for i := (len(far) - 2) / heapArity; i >= 0 && len(far) > 1; i-- {
-		c.siftDown(i, far[i])
-	}
-	return kept + len(far)
+	return kept + c.far.keep(current)
 }
 
-// push adds k to far.
-func (c *calendar) push(k streamKey) {
-	c.far = append(c.far, k)
-	h := c.far
-	i := len(h) - 1
+// keyHeap is a 4-ary min-heap of keys: a calendar's far keys, and its
+// early ones (streamQueue).
+type keyHeap []streamKey
+
+// push adds k.
+func (h *keyHeap) push(k streamKey) {
+	*h = append(*h, k)
+	s := *h
+	i := len(s) - 1
 	for i > 0 {
 		parent := (i - 1) / heapArity
-		if !k.before(h[parent]) {
+		if !k.before(s[parent]) {
 			break
 		}
-		h[i] = h[parent]
+		s[i] = s[parent]
 		i = parent
 	}
-	h[i] = k
+	s[i] = k
 }
 
-// pop takes far's earliest key.
-func (c *calendar) pop() streamKey {
-	top := c.far[0]
-	last := len(c.far) - 1
-	k := c.far[last]
-	c.far = c.far[:last]
+// pop takes the earliest key.
+func (h *keyHeap) pop() streamKey {
+	s := *h
+	top := s[0]
+	last := len(s) - 1
+	k := s[last]
+	*h = s[:last]
 	if last > 0 {
-		c.siftDown(0, k)
+		h.siftDown(0, k)
 	}
 	return top
 }
 
-// siftDown places k in far's hole at i and below.
-func (c *calendar) siftDown(i int, k streamKey) {
-	h := c.far
-	n := len(h)
+// keep keeps only the keys that current reports, and returns how many.
+func (h *keyHeap) keep(current func(streamKey) bool) int {
+	kept := (*h)[:0]
+	for _, k := range *h {
+		if current(k) {
+			kept = append(kept, k)
+		}
+	}
+	*h = kept
+	for i := (len(kept) - 2) / heapArity; i >= 0 && len(kept) > 1; i-- {
+		h.siftDown(i, kept[i])
+	}
+	return len(kept)
+}
+
+// siftDown places k in the hole at i and below.
+func (h *keyHeap) siftDown(i int, k streamKey) {
+	s := *h
+	n := len(s)
 	for {
 		first := heapArity*i + 1
 		if first >= n {
@@ -305,15 +315,15 @@ func (c *calendar) siftDown(i int, k streamKey) {
 		}
 		best := first
 		for j := first + 1; j < first+heapArity && j < n; j++ {
-			if h[j].before(h[best]) {
+			if s[j].before(s[best]) {
 				best = j
 			}
 		}
-		if !h[best].before(k) {
+		if !s[best].before(k) {
 			break
 		}
-		h[i] = h[best]
+		s[i] = s[best]
 		i = best
 	}
-	h[i] = k
+	s[i] = k
 }
