@@ -558,8 +558,6 @@ func (q *streamQueue) setSeq(slot int, at algos.Time, seq uint64) {
 	if old.at != algos.Never {
 		if q.head < len(q.front) && q.front[q.head] == *old {
 			q.head++ // the earliest, re-keyed by its own event: off at once
-		} else if len(q.early) > 0 && q.early[0] == *old {
-			q.early.pop()
 		} else {
 			q.stale++
 			q.ready = q.head // it may be in the front
@@ -574,8 +572,7 @@ func (q *streamQueue) setSeq(slot int, at algos.Time, seq uint64) {
 				q.bucket(k, u)
 			}
 		} else if q.cal.ring != nil {
-			q.early.push(k)
-			q.ready = q.head // top compares the two
+			q.calEarly(k, u)
 		} else {
 			q.toFront(k)
 		}
@@ -703,8 +700,9 @@ func (q *streamQueue) settle() streamKey {
 
 // settleEarly is settle for a calendar with early keys: the earlier of the
 // front's and early's earliest current keys; false if early holds only
-// stale keys, now dropped. The front stays unready (ready at head), so
-// that top comes here while early holds keys.
+// stale keys, now dropped. The front is ready (top's fast path) only as
+// far as its keys come before early's earliest: with no stale key, the
+// front's keys before it, found by halving.
 func (q *streamQueue) settleEarly() (streamKey, bool) {
 	for q.head < len(q.front) && q.stale > 0 && q.front[q.head] != q.keys[q.front[q.head].slot()] {
 		q.head++
@@ -718,9 +716,23 @@ func (q *streamQueue) settleEarly() (streamKey, bool) {
 	if len(q.early) == 0 {
 		return streamKey{}, false
 	}
-	if k := q.early[0]; q.head == len(q.front) || k.before(q.front[q.head]) {
-		return k, true
+	e := q.early[0]
+	if q.head == len(q.front) || e.before(q.front[q.head]) {
+		return e, true
 	}
+	if q.stale > 0 {
+		q.ready = q.head + 1
+		return q.front[q.head], true
+	}
+	lo, hi := q.head+1, len(q.front) // front[lo-1] is before e; front[hi] is not, if any
+	for lo < hi {
+		if m := int(uint(lo+hi) / 2); q.front[m].before(e) {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	q.ready = lo
 	return q.front[q.head], true
 }
 

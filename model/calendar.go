@@ -108,6 +108,87 @@ func (q *streamQueue) calGrow(b *keyList, s uint64) {
 	}
 }
 
+// calEarly adds k, whose biased time u is at or before base, to the front
+// in order if at most frontNear of its keys come after k (found by
+// halving, moved by one copy), or else to early, the heap beside the
+// front; or, if u comes before the span being handled while the ring
+// holds no key, turns the calendar back (calRewind) and adds it to the
+// ring.
+func (q *streamQueue) calEarly(k streamKey, u uint64) {
+	if u>>q.cal.shift < q.cal.cur && q.calRewind(u) {
+		q.calAdd(k, u)
+		return
+	}
+	lo, hi := q.head, len(q.front) // the first key after k is in front[lo:hi+1]
+	for lo < hi {
+		if m := int(uint(lo+hi) / 2); q.front[m].before(k) {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if len(q.front)-lo > frontNear {
+		q.early.push(k)
+		q.ready = q.head // top compares the two
+		return
+	}
+	if len(q.front) == cap(q.front) && q.head > 0 { // room from the keys gone
+		q.front = q.front[:copy(q.front, q.front[q.head:])]
+		lo -= q.head
+		q.ready -= q.head
+		q.head = 0
+	}
+	q.front = append(q.front, k)
+	copy(q.front[lo+1:], q.front[lo:])
+	q.front[lo] = k
+	q.ready = min(q.ready, lo) // front[head:ready] still current, and before early's
+}
+
+// frontNear is the most keys of the front moved to put a key in order
+// there (8 KB, one copy): past it a key goes to early, whose keys make
+// every event's top compare the two (settleEarly). On the bench's k = 16
+// fabric some thousands of keys (hosts', CNPs') land in the span being
+// handled, at random in it: with every one to early the calendar ran 18
+// instructions a hop more than with insertion; frontNear 64 and 512 cost
+// 13 and 8 (setSeq's fast path for early since dropped), and on
+// r17-review/e1.toml 509 and 455 instructions an event (the tree 424).
+const frontNear = 512
+
+// calRewind turns the calendar back to the span before the earliest of u
+// and the keys held, all of them in the front, early or far: the window
+// jumped to a key far ahead (a flow that starts later, on an idle fabric),
+// and every key set before it would otherwise go to early for as long as
+// that key waits. The front's and early's keys go back to the ring or far;
+// u is then after base. False if u's span is the first of all.
+func (q *streamQueue) calRewind(u uint64) bool {
+	c := &q.cal
+	for _, w := range c.used {
+		if w != 0 {
+			return false
+		}
+	}
+	low := u
+	if q.head < len(q.front) {
+		low = min(low, uint64(q.front[q.head].at)^signBit)
+	}
+	if len(q.early) > 0 {
+		low = min(low, uint64(q.early[0].at)^signBit)
+	}
+	if low>>c.shift == 0 {
+		return false
+	}
+	c.cur = low>>c.shift - 1
+	q.base = (c.cur+1)<<c.shift - 1
+	for _, k := range q.front[q.head:] {
+		q.calAdd(k, uint64(k.at)^signBit)
+	}
+	for _, k := range q.early {
+		q.calAdd(k, uint64(k.at)^signBit)
+	}
+	q.front, q.head, q.ready, q.early = q.front[:0], 0, 0, q.early[:0]
+	return true
+}
+
 // calRefill moves the next span that holds keys into the front, which is
 // empty, sorted; false if no key is held.
 func (q *streamQueue) calRefill() bool {
