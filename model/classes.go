@@ -250,7 +250,7 @@ func (s *Packet) startClasses(netw *algos.Network) {
 		}
 		cs.watch = s.net.chain || cs.ctl != nil
 		// The port's occupancy is its classes' together.
-		p.level = newLevelStats(float64(s.cfg.FrameBytes), float64(cs.q[0].buffer*k.N))
+		p.level, p.bins = newLevelStats(float64(s.cfg.FrameBytes), float64(cs.q[0].buffer*k.N))
 	}
 }
 

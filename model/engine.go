@@ -44,6 +44,9 @@ type Packet struct {
 	hugeHeap bool
 	events   uint64 // discrete events handled: releases, arrivals, departures, feedback, timers
 	released uint64 // frames the hosts' NICs sent
+	// levelInv is 1 / the granule of every port's level statistics, the
+	// frame size (levelStats.set).
+	levelInv float64
 	done     bool
 
 	delivered []delivery    // per limiter, what a frame leaving the network reads of its flow (dense)
@@ -143,6 +146,7 @@ func NewPacket(cfg Config) (*Packet, error) {
 		return nil, fmt.Errorf("%d hosts and %d switch ports: the engine follows at most %d of them", len(n.topo.Hosts), len(n.ports), maxStreams/3)
 	}
 	t := n.topo
+	s.levelInv = levelInv(float64(cfg.FrameBytes))
 	s.portStore = hugeSlice[port](len(n.ports))
 	cps := algos.NewCPSlab(len(n.ports)) // the ports' CPs together, in the ports' order
 	for j, tp := range n.ports {

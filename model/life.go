@@ -137,9 +137,9 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
 		if n == 1 {
 			p.headDone, p.headFlags, p.headBytes = done, flags, f.bytes
 		}
+		old := float64(p.bytes)
 		p.bytes += bytes
-		p.level.reach(float64(p.bytes))
-		p.level.set(s.now, float64(p.bytes))
+		p.level.set(s.now, old, s.levelInv, &p.bins)
 	} else {
 		p.drops++
 		p.dropped += int64(bytes)
@@ -291,8 +291,8 @@ func (s *Packet) enterClasses(p *port, pi int32, f *frame, l *limiter, in int32)
 		s.enterDropped(p, pi, f, l, in, send)
 		return
 	}
-	p.level.reach(float64(p.bytes))
-	p.level.set(s.now, float64(p.bytes))
+	// (The port's level before the frame joined it: the line keeps the offsets default.pgo knows.)
+	p.level.set(s.now, float64(p.bytes-bytes), s.levelInv, &p.bins)
 	q.level.set(s.now, float64(q.bytes))
 	if p.odd&portOddPFC != 0 && p.bytes > p.xoff && !p.pfc.pausing {
 		s.startPausing(pi)
@@ -406,7 +406,7 @@ func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
 			}
 		}
 		p.bytes -= bytes
-		p.level.set(done, float64(p.bytes))
+		p.level.set(done, float64(p.bytes+bytes), s.levelInv, &p.bins) // the level before it left
 		p.sentBytes += int64(bytes)
 		if s.ingress != nil && flags&queuedCtl == 0 {
 			in := &s.ingress[p.inq.pop()]
@@ -497,15 +497,16 @@ func (s *Packet) serveLeaving(p *port, pi int32, t algos.Time) int {
 	n := 0
 	for p.headDone <= t {
 		done, bytes, flags := p.headDone, int(p.headBytes), p.headFlags
-		p.bytes -= bytes
 		if l := &p.level; done > l.last { // l.set (stats.go), written out: above the inliner's budget where the profile does not know it; keep the two alike (the goldens tell)
-			dt, old := float64(done-l.last), l.level
+			dt, old := float64(done-l.last), float64(p.bytes)
 			l.sum += old * dt
 			l.sumSq += old * (old * dt)
-			if k := int(old*l.inv + ceilBias); k < lowBins {
+			if k := int(old*s.levelInv + ceilBias); k < lowBins {
 				l.low[k] += dt
+			} else if b := &p.bins; k < len(b.hist) {
+				b.hist[k] += dt
 			} else {
-				l.hist[k] += dt
+				b.grow(k, dt)
 			}
 			if old < l.min {
 				l.min = old
@@ -515,7 +516,7 @@ func (s *Packet) serveLeaving(p *port, pi int32, t algos.Time) int {
 			}
 			l.last = done
 		}
-		p.level.level = float64(p.bytes)
+		p.bytes -= bytes
 		p.sentBytes += int64(bytes)
 		if s.ingress != nil {
 			in := &s.ingress[p.inq.pop()]

@@ -14,7 +14,7 @@ import (
 // the link, or to its receiver, as it departs.
 type port struct {
 	// The fields every frame touches come first, together, in the first
-	// five cache lines (the ports are 64-byte aligned: TestPortLayout),
+	// four cache lines (the ports are 64-byte aligned: TestPortLayout),
 	// for they are read for every frame at every port of a fabric, which
 	// is larger than the caches: a departure, then an arrival, then the
 	// way on. The ports are one array (Packet.portStore), in topology
@@ -25,7 +25,8 @@ type port struct {
 	// date (linkFrameArrives, syncLink, unwatched); the second the
 	// queue's, which an arriving frame and a departure read with the
 	// first; the third the counters, and the side of the frames that
-	// leave the network here, whose records are on a cold line (exits).
+	// leave the network here, whose records are on a cold line (exits);
+	// the fourth the queue's level statistics.
 	//
 	// The queue is the records of its frames, in the streams they will
 	// join (link and exits): a port whose frames all go on, or all leave
@@ -78,7 +79,7 @@ type port struct {
 	// PFC (pfc.go): xoff is MaxInt without it, and read only with it
 	// (portOddPFC).
 	xoff  int
-	level levelStats // since the last boundary: two whole lines, the first read at every change
+	level levelStats // since the last boundary, of bytes: a whole line, touched at every change
 
 	// What only some frames, or some networks, touch.
 	exits ring[frame]
@@ -91,6 +92,9 @@ type port struct {
 	dcp algos.DepartingCP // cp, if it also acts on departures; else nil (portOddDepart)
 	pfc *portPFC
 	inq ring[int32] // with ingress accounting, the link each queued frame came in by (pfc_ingress.go)
+	// bins is the rest of level's statistics: the bins above the lowest,
+	// read only while the queue is that long, and what boundaries read.
+	bins levelBins
 
 	// Counters over the whole run; the summary takes the differences
 	// between their marks at the window's and the phases' boundaries.
@@ -111,7 +115,12 @@ type port struct {
 	wireDone algos.Time
 	marks    []portMark // the counters at each boundary passed
 	segments []levelSummary
+	_        [portPad]byte
 }
+
+// portPad makes a port a whole number of cache lines, so that each port
+// of the array starts a line (TestPortLayout).
+const portPad = 16
 
 // What a port has that most do not (port.odd).
 const (
@@ -204,8 +213,8 @@ func newPort(p *port, name string, capacity float64, buffer, frame int, cp algos
 	*p = port{
 		name: name, capacity: capacity, buffer: buffer, cp: cp,
 		xoff: math.MaxInt, svcAt: algos.Never,
-		level: newLevelStats(float64(frame), float64(buffer)),
 	}
+	p.level, p.bins = newLevelStats(float64(frame), float64(buffer))
 	p.dcp, _ = cp.(algos.DepartingCP)
 	p.syncOdd(false, true, streamOnward|streamExit)
 	p.headDone = algos.Never
@@ -350,7 +359,7 @@ func (p *port) capAt(t algos.Time) float64 {
 // boundary closes the stretch of time that ends at t.
 func (p *port) boundary(t algos.Time) {
 	p.marks = append(p.marks, p.mark(t))
-	p.segments = append(p.segments, p.level.restart(t))
+	p.segments = append(p.segments, p.level.restart(&p.bins, t, float64(p.bytes)))
 	if p.cls != nil {
 		p.cls.boundary(t)
 	}

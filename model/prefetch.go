@@ -20,7 +20,7 @@ const (
 // limiter's first (limiter.go), a host's.
 const (
 	cacheLine    = 64
-	portLines    = 5
+	portLines    = 4
 	limiterLines = 3
 	hostLines    = 2
 )
