@@ -193,6 +193,9 @@ type classSet struct {
 
 	rr      int // DWRR: the class whose turn it is
 	demoted int // times direct frames went back to their class's queue
+	// ctlArrivals is the control frames that arrived (port.framesLeft):
+	// the port's arrivals are its data frames'.
+	ctlArrivals int64
 	// landing is the control frames that leave the network here, in
 	// order: they have no record.
 	landing ring[ctlLanding]

@@ -44,6 +44,9 @@ type Packet struct {
 	hugeHeap bool
 	events   uint64 // discrete events handled: releases, arrivals, departures, feedback, timers
 	released uint64 // frames the hosts' NICs sent
+	// counted is a test's count of what left each port (departures), nil
+	// in a run; kept only in a build that counts (countingDepartures).
+	counted *departures
 	// levelInv is 1 / the granule of every port's level statistics, the
 	// frame size (levelStats.set).
 	levelInv float64
@@ -313,7 +316,7 @@ func (s *Packet) Frames() uint64 {
 func (s *Packet) FrameHops() uint64 {
 	var n uint64
 	for _, p := range s.ports {
-		n += p.frames
+		n += p.framesLeft()
 	}
 	return n
 }

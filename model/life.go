@@ -137,9 +137,9 @@ func (s *Packet) enter(p *port, pi int32, f *frame, l *limiter, in int32) {
 		if n == 1 {
 			p.headDone, p.headFlags, p.headBytes = done, flags, f.bytes
 		}
-		old := float64(p.bytes)
+		p.admitted += int64(bytes)
 		p.bytes += bytes
-		p.level.set(s.now, old, s.levelInv, &p.bins)
+		p.level.set(s.now, float64(p.bytes-bytes), s.levelInv, &p.bins) // the level before it came
 	} else {
 		p.drops++
 		p.dropped += int64(bytes)
@@ -269,7 +269,7 @@ func (s *Packet) enterClasses(p *port, pi int32, f *frame, l *limiter, in int32)
 			e.lim, e.bytes, e.flags, e.class, q.wait.n = f.lim, f.bytes, flags, class, n
 			cs.waiting |= 1 << class
 		}
-		q.bytes, p.bytes = q.bytes+bytes, p.bytes+bytes
+		q.bytes, p.bytes, p.admitted = q.bytes+bytes, p.bytes+bytes, p.admitted+int64(bytes)
 	} else {
 		p.drops++
 		p.dropped += int64(bytes)
@@ -407,7 +407,7 @@ func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
 		}
 		p.bytes -= bytes
 		p.level.set(done, float64(p.bytes+bytes), s.levelInv, &p.bins) // the level before it left
-		p.sentBytes += int64(bytes)
+		s.countDeparture(pi, bytes)                                    // a test's, compiled away: what left is derived (port.sent, port.framesLeft)
 		if s.ingress != nil && flags&queuedCtl == 0 {
 			in := &s.ingress[p.inq.pop()]
 			in.bytes -= bytes
@@ -474,7 +474,7 @@ func (s *Packet) serve(p *port, pi int32, t algos.Time) int {
 		}
 	}
 	if n > 0 {
-		p.frames += uint64(n)
+		// (a line kept where a count was: default.pgo knows the calls below by their offsets)
 		if p.classes() { // unwatched is true at a port with classes
 			if p.classesUnwatched() {
 				s.syncService(pi)
@@ -517,7 +517,7 @@ func (s *Packet) serveLeaving(p *port, pi int32, t algos.Time) int {
 			l.last = done
 		}
 		p.bytes -= bytes
-		p.sentBytes += int64(bytes)
+		s.countDeparture(pi, bytes) // a test's, compiled away: what left is derived (port.sent, port.framesLeft)
 		if s.ingress != nil {
 			in := &s.ingress[p.inq.pop()]
 			in.bytes -= bytes
@@ -553,7 +553,7 @@ func (s *Packet) serveLeaving(p *port, pi int32, t algos.Time) int {
 		}
 	}
 	if n > 0 {
-		p.frames += uint64(n)
+		// (a line kept where a count was: default.pgo knows the calls below by their offsets)
 		if p.unwatched() {
 			s.syncService(pi)
 		}
