@@ -2,6 +2,7 @@ package model
 
 import (
 	"container/heap"
+	"math/bits"
 	"math/rand/v2"
 	"testing"
 	"unsafe"
@@ -67,6 +68,7 @@ type agendaPattern struct {
 	delay   func(r *rand.Rand) algos.Time // how far ahead a re-keyed slot lands
 	past    bool                          // keys before the present too
 	tree    bool                          // the queue as a tree
+	cal     *calShape                     // the queue as a calendar of this shape
 	others  int                           // in 100: a random slot re-keyed after an event
 	steps   int
 	seedKey uint64
@@ -76,7 +78,7 @@ func (p agendaPattern) run(t *testing.T) {
 	r := rand.New(rand.NewPCG(p.seedKey, uint64(p.n)))
 	var seq uint64
 	var q streamQueue
-	q.setup(p.n, &seq, p.tree)
+	p.setup(&q, &seq)
 	ref := refQueue{cur: make([]refKey, p.n)}
 	for i := range ref.cur {
 		ref.cur[i] = refKey{at: algos.Never}
@@ -98,7 +100,7 @@ func (p agendaPattern) run(t *testing.T) {
 	for step := 0; step < p.steps; step++ {
 		got, want := q.top(), ref.top()
 		if got.at != want.at || want.at != algos.Never && (got.seqSlot>>slotBits != want.seq || got.slot() != want.slot) {
-			t.Fatalf("n=%d tree %v step %d: top at %d seq %d slot %d, want at %d seq %d slot %d", p.n, p.tree, step,
+			t.Fatalf("n=%d tree %v calendar %v step %d: top at %d seq %d slot %d, want at %d seq %d slot %d", p.n, p.tree, p.cal, step,
 				got.at, got.seqSlot>>slotBits, got.slot(), want.at, want.seq, want.slot)
 		}
 		if want.at != algos.Never {
@@ -140,10 +142,38 @@ func (p agendaPattern) run(t *testing.T) {
 	}
 }
 
+// calShape is a calendar's span (log2, in picoseconds) and ring size.
+type calShape struct {
+	shift   uint
+	buckets int
+}
+
+// setup sets q up in the pattern's form.
+func (p agendaPattern) setup(q *streamQueue, seq *uint64) {
+	if p.cal != nil {
+		q.setupCalendar(p.n, seq, p.cal.shift, p.cal.buckets)
+		return
+	}
+	q.setup(p.n, seq, p.tree)
+}
+
+// testPace is the bench fabric's: 1500-byte frames at 10 Gbps over 1 us links.
+var testPace = streamPace{soonest: algos.Microsecond, reach: 2200 * algos.Nanosecond}
+
+// calShapes are the calendars each pattern runs in: as the agenda would
+// choose at the bench's pace; one whose ring is so short (64 spans of
+// 256 ps) that most keys wait in far and move into the ring as it turns;
+// and one of spans so wide (1 us) that most keys of a span are radix
+// sorted and many land in the span being handled.
+func calShapes(n int) []calShape {
+	shift, _ := calendarShape(testPace)
+	return []calShape{{shift, calBuckets}, {8, 64}, {20, 64}}
+}
+
 // The agenda's streams come out exactly in the order of a plain priority
 // queue over (time, sequence number), over sizes from one slot to a k = 24
-// fabric's and delays from none to seconds, in a radix heap and (for the
-// sizes it takes) in a tree.
+// fabric's and delays from none to seconds, in a radix heap, in calendars
+// and (for the sizes it takes) in a tree.
 func TestStreamQueueMatchesAReferenceQueue(t *testing.T) {
 	frameDelay := func(r *rand.Rand) algos.Time { // a link, a frame time, jitter
 		return algos.Microsecond + 1200*algos.Nanosecond + algos.Time(r.IntN(1200))*algos.Nanosecond
@@ -170,6 +200,11 @@ func TestStreamQueueMatchesAReferenceQueue(t *testing.T) {
 	} {
 		p.seedKey = 3
 		p.run(t)
+		for _, c := range calShapes(p.n) {
+			p.cal = &c
+			p.run(t)
+		}
+		p.cal = nil
 		if p.n <= treeMax {
 			p.tree = true
 			p.run(t)
@@ -214,34 +249,46 @@ func TestStreamTreeNodesHoldTheirChildrensWinner(t *testing.T) {
 }
 
 // A tree orders keys at the ends of time's range (0, Never and next to
-// them), where the difference of two times is largest, and ties there.
+// them), where the difference of two times is largest, and ties there; so
+// does a calendar, whose last span (Never's) ends time.
 func TestStreamTreeOrdersTheExtremesOfTime(t *testing.T) {
 	times := []algos.Time{algos.Never - 1, 0, algos.Never - 1, 1 << 62, 0, 1<<62 + 1, algos.Never - 2, 1, 0, algos.Never - 1}
-	var seq uint64
-	var q streamQueue
-	q.setup(len(times), &seq, true)
-	ref := refQueue{cur: make([]refKey, len(times))}
-	for i, at := range times {
-		ref.set(i, at, q.set(i, at))
-	}
-	for range times {
-		got, want := q.top(), ref.top()
-		if got.at != want.at || got.slot() != want.slot {
-			t.Fatalf("top at %d slot %d, want at %d slot %d", got.at, got.slot(), want.at, want.slot)
+	for _, p := range []agendaPattern{{tree: true}, {cal: &calShape{10, 64}}, {cal: &calShape{0, 64}}} {
+		var seq uint64
+		var q streamQueue
+		p.n = len(times)
+		p.setup(&q, &seq)
+		ref := refQueue{cur: make([]refKey, len(times))}
+		for i, at := range times {
+			ref.set(i, at, q.set(i, at))
 		}
-		ref.set(want.slot, algos.Never, q.set(want.slot, algos.Never))
-	}
-	if got := q.top(); got.at != algos.Never {
-		t.Errorf("top at %d slot %d after all, want none", got.at, got.slot())
+		for range times {
+			got, want := q.top(), ref.top()
+			if got.at != want.at || got.slot() != want.slot {
+				t.Fatalf("calendar %v: top at %d slot %d, want at %d slot %d", p.cal, got.at, got.slot(), want.at, want.slot)
+			}
+			ref.set(want.slot, algos.Never, q.set(want.slot, algos.Never))
+		}
+		if got := q.top(); got.at != algos.Never {
+			t.Errorf("calendar %v: top at %d slot %d after all, want none", p.cal, got.at, got.slot())
+		}
 	}
 }
 
 // Stale keys (slots re-keyed while their keys wait) are dropped all at once
 // when they pile up, and the order stays right.
 func TestStreamQueuePurgesStaleKeys(t *testing.T) {
+	for _, p := range []agendaPattern{{}, {cal: &calShape{8, 64}}, {cal: &calShape{30, 64}}} {
+		p.n = 4
+		testPurge(t, p)
+	}
+}
+
+// testPurge is TestStreamQueuePurgesStaleKeys in one form.
+func testPurge(t *testing.T, p agendaPattern) {
 	var seq uint64
 	var q streamQueue
-	q.setup(4, &seq, false)
+	p.setup(&q, &seq)
 	ref := refQueue{cur: make([]refKey, 4)}
 	for i := range ref.cur {
 		ref.cur[i] = refKey{at: algos.Never}
@@ -278,7 +325,7 @@ func TestStreamQueuePurgesStaleKeys(t *testing.T) {
 // another stream from Never instead, as a frame moving on does.
 func benchmarkAgenda(b *testing.B, hosts, ports int) {
 	var a agenda
-	a.init(hosts, ports, true)
+	a.init(hosts, ports, true, testPace)
 	n := hosts + 3*ports
 	r := rand.New(rand.NewPCG(1, 1))
 	delay := func() algos.Time {
@@ -343,7 +390,7 @@ func BenchmarkAgendaFatTree24(b *testing.B) { benchmarkAgenda(b, 3456, 17280) }
 func TestAgendaOrdersServicesAmongStreams(t *testing.T) {
 	for _, c := range []struct{ hosts, ports int }{{5, 7}, {1000, 10000}, {1000, 20000}} {
 		var a agenda
-		a.init(c.hosts, c.ports, true)
+		a.init(c.hosts, c.ports, true, testPace)
 		n := c.hosts + 3*c.ports // the reference's slots: the streams', then the services'
 		ref := refQueue{cur: make([]refKey, n)}
 		set := func(s int, at algos.Time) {
@@ -409,7 +456,7 @@ func TestAgendaTiesRunInTheOrderScheduled(t *testing.T) {
 		last := int32(c.ports - 1)
 		for _, order := range orders {
 			var a agenda
-			a.init(c.hosts, c.ports, true)
+			a.init(c.hosts, c.ports, true, testPace)
 			for _, kind := range order {
 				switch kind {
 				case evDepart:
@@ -455,15 +502,16 @@ func TestAgendaMemoryWithinItsEstimate(t *testing.T) {
 		if q.nodes != nil {
 			front = 0 // the root, one of the nodes
 		}
-		return key*float64(cap(q.nodes)+cap(q.keys)+front+cap(q.scratch)) +
-			float64(unsafe.Sizeof(keyChunk{}))*float64(cap(q.chunks)) + float64(unsafe.Sizeof(uint32(0)))*float64(cap(q.next))
+		return key*float64(cap(q.nodes)+cap(q.keys)+front+cap(q.scratch)+cap(q.cal.far)) +
+			float64(unsafe.Sizeof(keyChunk{}))*float64(cap(q.chunks)) + float64(unsafe.Sizeof(uint32(0)))*float64(cap(q.next)) +
+			float64(unsafe.Sizeof(keyList{}))*float64(cap(q.cal.ring)) + 8*float64(cap(q.cal.used)) + 4*float64(cap(q.cal.count))
 	}
 	for _, c := range []struct {
 		hosts, ports int
 		receivers    bool
 	}{{10, 1, false}, {128, 640, true}, {1024, 5120, true}, {2000, 10000, false}, {2000, 10000, true}, {20000, 2, true}, {65536, 2, false}} {
 		var a agenda
-		a.init(c.hosts, c.ports, c.receivers)
+		a.init(c.hosts, c.ports, c.receivers, testPace)
 		streams := c.hosts + c.ports
 		if c.receivers {
 			streams += c.ports
@@ -495,6 +543,29 @@ func TestAgendaMemoryWithinItsEstimate(t *testing.T) {
 		look()
 		if peak > estimate {
 			t.Errorf("%+v: the agenda holds %.0f bytes, more than its estimate %.0f", c, peak, estimate)
+		}
+	}
+}
+
+// A calendar's radix sort puts a span's keys in order of the top bits of
+// their time within it, as many bits as it takes to tell the keys apart,
+// keys of one digit in the order they came (the insertion sort after it
+// relies on it only for speed: this is what makes it fast).
+func TestCalendarRadixSortOrdersBySpanTime(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, shift := range []uint{1, 11, 12, 17, 22, 30} {
+		c := calendar{shift: shift}
+		base := algos.Time(r.Int64N(1<<40)) &^ (1<<shift - 1)
+		keys := make([]streamKey, 1+r.IntN(3000))
+		for i := range keys {
+			keys[i] = streamKey{at: base + algos.Time(r.Int64N(1<<shift)), seqSlot: uint64(i)}
+		}
+		c.radixSort(keys, nil)
+		lo := shift - min(uint(bits.Len(uint(len(keys)))), shift, 12)
+		for i := 1; i < len(keys); i++ {
+			if a, b := keys[i-1], keys[i]; a.at>>lo > b.at>>lo || a.at>>lo == b.at>>lo && a.seqSlot > b.seqSlot {
+				t.Fatalf("span 2^%d: key %d at %d seq %d after key at %d seq %d", shift, i, b.at, b.seqSlot, a.at, a.seqSlot)
+			}
 		}
 	}
 }

@@ -90,8 +90,9 @@
 // Simulated time is an integer number of picoseconds. Time moves in one
 // place, the agenda (agenda.go): one kind of event per thing that happens,
 // handled by its own case of Packet.Advance. The frames in flight on each
-// link are a FIFO with one slot in a tournament tree (a radix heap on the
-// largest fabrics), keyed by its front frame's arrival; each port's
+// link are a FIFO with one slot in a tournament tree (a calendar queue on
+// large fabrics, a radix heap where the links do not suit a calendar),
+// keyed by its front frame's arrival; each port's
 // service has one slot in a second queue of the same kind, keyed by its
 // head's departure when that must run at its time; feedback, timers and
 // PAUSE are one-shot events in a heap; milestones and samples run first at

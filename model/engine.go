@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 
 	"qcnlab/algos"
+	"qcnlab/model/topo"
 )
 
 // Random stream ids: every CP, RP and NP draws from its own generator made
@@ -35,9 +36,10 @@ type Packet struct {
 	// index it (&s.portStore[pi]), not ports, whose pointer is one more
 	// load, and one more cache line, per hop.
 	portStore []port
-	// lookahead: the agenda's streams are a radix heap, whose front names
-	// the events to come (prefetch.go): more than 16,384 streams, a
-	// fabric far larger than the caches or a chain of as many sources.
+	// lookahead: the agenda's streams are a calendar or a radix heap, whose
+	// front names the events to come (prefetch.go), and they are more than
+	// aheadMin: a fabric larger than the caches or a chain of as many
+	// sources.
 	lookahead bool
 	// hugeHeap: the network's hot state outgrows the TLB's reach, and its
 	// memory in use is moved into huge pages as it grows (adviseHeap).
@@ -169,8 +171,8 @@ func NewPacket(cfg Config) (*Packet, error) {
 	for j, p := range s.ports {
 		p.syncOdd(s.receivers, s.net.chain, s.net.streams(j)) // after its classes
 	}
-	s.agenda.init(len(t.Hosts), len(s.ports), s.receivers)
-	s.lookahead = s.agenda.root == nil
+	s.agenda.init(len(t.Hosts), len(s.ports), s.receivers, paceOf(t, cfg.FrameBytes))
+	s.lookahead = s.agenda.root == nil && len(s.agenda.streams.keys) > aheadMin
 	for h, node := range t.Hosts {
 		nic := t.Ports[t.NIC(h)]
 		s.hosts = append(s.hosts, host{id: int32(h), fwd: nic.Delay, bwd: nic.Back, node: int32(nic.To), capacity: nic.Capacity,
@@ -441,4 +443,17 @@ func (s *Packet) expire(l *limiter) {
 type delivery struct {
 	bytes int64 // bytes that left the network (counted per frame)
 	sized bool  // its flow has a size (flows.go)
+}
+
+// paceOf is how the streams of topology t are keyed, frames of frameBytes
+// on its links: each key from the shortest link's delay to the longest's
+// and a frame's time on the slowest link ahead of the event that sets it.
+func paceOf(t *topo.Topology, frameBytes int) streamPace {
+	slowest, soonest, longest := math.Inf(1), algos.Never, algos.Time(0)
+	for _, p := range t.Ports {
+		slowest = min(slowest, p.Capacity)
+		soonest, longest = min(soonest, p.Delay), max(longest, p.Delay)
+	}
+	frame := algos.TransmitTime(frameBytes, max(slowest, 1))
+	return streamPace{soonest: soonest, reach: longest + frame}
 }

@@ -1,0 +1,319 @@
+package model
+
+import (
+	"math/bits"
+
+	"qcnlab/algos"
+)
+
+// calendar is the ring of a streamQueue that is a calendar queue: a bucket
+// per span of time (a power of two of picoseconds), 64 of them, a window
+// twice as long as the farthest ahead a stream's key usually lands. A key
+// after base lands unsorted at the tail of its span's bucket (chunk lists,
+// as the radix heap's), or, past the window, in far, a heap; keys at or
+// before base, the current span's last picosecond, go into the front in
+// order, as in the radix heap (none do when a span is shorter than any
+// link: calendarShape). When the front runs out, the next bucket that
+// holds keys (a bitmap skips the empty ones) is sorted into the front, and
+// the far keys the window now reaches move into the ring.
+//
+// The spans are wide (131 ns on 1 us links), so that a key is written to
+// one of a few dozen tails, lines the cache keeps, and sorted once, with
+// hundreds of others on a large fabric, by a counting sort without a
+// comparison to mispredict; the front is long, and prefetching looks along
+// it (prefetch.go). Narrow spans of 4 to 16 keys each measured no better
+// than the tree at k = 16 and worse than the radix heap at k = 24: their
+// thousands of tails, a line each, missed the cache as the radix heap's
+// buckets do not (1.15 misses a hop in the calendar's code at k = 24).
+// A tree climbs all its levels for each key; the radix heap moves a key
+// once or twice between its buckets. Stale keys are the radix heap's: the
+// queue's keys say which key is a slot's.
+type calendar struct {
+	ring  []keyList   // a bucket per span: span s at s & (len(ring)-1)
+	used  []uint64    // bit i: ring[i] holds keys
+	shift uint        // a span is 1<<shift picoseconds
+	cur   uint64      // the span being handled, a biased time >> shift
+	far   []streamKey // keys past the window, a 4-ary min-heap
+	count []int32     // radixSort's, a digit's keys
+}
+
+// streamPace is what a calendar's span is chosen from: the soonest a
+// stream's key lands after the event that sets it (the shortest link's
+// delay) and the farthest it usually does (the longest link's delay and a
+// frame's time on the slowest link).
+type streamPace struct{ soonest, reach algos.Time }
+
+// calBuckets is a calendar's ring: the tails keys are written to.
+const calBuckets = 64
+
+// calendarShape is the span of a calendar at pace, its log2 in
+// picoseconds: the ring reaches twice as far as a key lands. It suits
+// (ok) if no span is longer than the shortest link, so that a key lands
+// in a span after the one being handled, not in the front, where it would
+// be put in order among hundreds.
+func calendarShape(pace streamPace) (shift uint, ok bool) {
+	span := max(int64(pace.reach)/(calBuckets/2), 1)
+	shift = uint(bits.Len64(uint64(span - 1)))
+	return shift, algos.Time(1)<<shift <= pace.soonest
+}
+
+// setupCalendar is setup with a calendar of 1<<shift picosecond spans in a
+// ring of buckets, a power of two of at least 64 (calBuckets; tests try
+// others).
+func (q *streamQueue) setupCalendar(n int, count *uint64, shift uint, buckets int) {
+	q.setup(n, count, false)
+	q.cal = calendar{ring: make([]keyList, buckets), used: make([]uint64, buckets/64), shift: shift}
+	for i := range q.cal.ring {
+		q.cal.ring[i].fill = chunkKeys
+	}
+	// base 0 and span 0: every key starts in far, and the first refill
+	// moves the window to the earliest.
+}
+
+// calAdd adds k, whose biased time u is after base, to its span's bucket
+// (calPut written out: a call less a key), or to far if the span is past
+// the window.
+func (q *streamQueue) calAdd(k streamKey, u uint64) {
+	c := &q.cal
+	s := u >> c.shift
+	if s-c.cur >= uint64(len(c.ring)) {
+		c.push(k)
+		return
+	}
+	b := &c.ring[s&uint64(len(c.ring)-1)]
+	if b.fill == chunkKeys {
+		q.calGrow(b, s)
+	}
+	q.chunks[b.last][b.fill%chunkKeys] = k
+	b.fill++
+}
+
+// calPut adds k to the bucket of span s, within the window.
+func (q *streamQueue) calPut(k streamKey, s uint64) {
+	b := &q.cal.ring[s&uint64(len(q.cal.ring)-1)]
+	if b.fill == chunkKeys {
+		q.calGrow(b, s)
+	}
+	q.chunks[b.last][b.fill%chunkKeys] = k
+	b.fill++
+}
+
+// calGrow gives b, span s's bucket, a new chunk, and marks it as holding
+// keys if it held none.
+func (q *streamQueue) calGrow(b *keyList, s uint64) {
+	if q.chain(b) {
+		c := &q.cal
+		i := s & uint64(len(c.ring)-1)
+		c.used[i/64%uint64(len(c.used))] |= 1 << (i % 64)
+	}
+}
+
+// calRefill moves the next span that holds keys into the front, which is
+// empty, sorted; false if no key is held.
+func (q *streamQueue) calRefill() bool {
+	c := &q.cal
+	s, ok := c.nextSpan()
+	if !ok {
+		for len(c.far) > 0 && c.far[0] != q.keys[c.far[0].slot()] {
+			c.pop()
+			q.stale--
+		}
+		if len(c.far) == 0 {
+			return false
+		}
+		s = (uint64(c.far[0].at) ^ signBit) >> c.shift
+	}
+	c.cur = s
+	q.base = (s+1)<<c.shift - 1 // past Never's span it wraps to the end of time, as it should
+	for len(c.far) > 0 {
+		fs := (uint64(c.far[0].at) ^ signBit) >> c.shift
+		if fs-s >= uint64(len(c.ring)) {
+			break
+		}
+		q.calPut(c.pop(), fs)
+	}
+	i := s & uint64(len(c.ring)-1)
+	list := take(&c.ring[i])
+	c.used[i/64%uint64(len(c.used))] &^= 1 << (i % 64)
+	if list.first == 0 {
+		return true
+	}
+	f := q.front
+	for ch := list.first; ; ch = q.next[ch] {
+		n := chunkKeys
+		if ch == list.last {
+			n = int(list.fill)
+		}
+		f = append(f, q.chunks[ch][:n]...)
+		if ch == list.last {
+			break
+		}
+	}
+	q.release(list)
+	if len(f) > chunkKeys {
+		q.scratch = c.radixSort(f, q.scratch)
+	}
+	sortKeys(f)
+	q.front = f
+	return true
+}
+
+// radixSort puts a span's keys nearly in order of time, stably: one pass
+// of a counting sort on the top bits of their time within the span, about
+// as many digits as keys, with no comparison to mispredict; the insertion
+// sort after it has the few keys that share a digit to order. spare is
+// room for them, returned grown.
+func (c *calendar) radixSort(f, spare []streamKey) []streamKey {
+	if cap(spare) < len(f) {
+		spare = make([]streamKey, len(f), 2*len(f))
+	}
+	spare = spare[:len(f)]
+	width := min(uint(bits.Len(uint(len(f)))), c.shift, 12)
+	lo, mask := c.shift-width, uint64(1)<<width-1
+	if len(c.count) <= int(mask) {
+		c.count = make([]int32, 1<<12)
+	}
+	counts := c.count[:mask+1]
+	clear(counts)
+	for _, k := range f {
+		counts[uint64(k.at)>>lo&mask]++
+	}
+	sum := int32(0)
+	for i, n := range counts {
+		counts[i] = sum
+		sum += n
+	}
+	for _, k := range f {
+		d := uint64(k.at) >> lo & mask
+		spare[counts[d]] = k
+		counts[d]++
+	}
+	copy(f, spare)
+	return spare
+}
+
+// sortKeys sorts keys by insertion: a span's few, or many put in order of
+// time by radixSort, where it puts the keys of one time in order.
+func sortKeys(f []streamKey) {
+	for j := 1; j < len(f); j++ {
+		k, i := f[j], j
+		for ; i > 0 && k.before(f[i-1]); i-- {
+			f[i] = f[i-1]
+		}
+		f[i] = k
+	}
+}
+
+// nextSpan is the first span after cur whose bucket holds keys, if any.
+func (c *calendar) nextSpan() (uint64, bool) {
+	mask := uint64(len(c.ring) - 1)
+	words := uint64(len(c.used))
+	i := (c.cur + 1) & mask
+	w := i / 64
+	m := c.used[w%words] >> (i % 64) << (i % 64)
+	for range words + 1 { // the first word twice: its bits before i last
+		if m != 0 {
+			b := w*64 + uint64(bits.TrailingZeros64(m))
+			return c.cur + 1 + (b-i)&mask, true
+		}
+		w = (w + 1) % words
+		m = c.used[w]
+	}
+	return 0, false
+}
+
+// calPurge keeps only the ring's and far's keys that current reports.
+func (q *streamQueue) calPurge(current func(streamKey) bool) (kept int) {
+	c := &q.cal
+	for i := range c.ring {
+		b := &c.ring[i]
+		if b.first == 0 {
+			continue
+		}
+		list := take(b)
+		c.used[i/64] &^= 1 << (i % 64)
+		q.scratch = q.scratch[:0]
+		for ch := list.first; ; ch = q.next[ch] {
+			n := chunkKeys
+			if ch == list.last {
+				n = int(list.fill)
+			}
+			for _, k := range q.chunks[ch][:n] {
+				if current(k) {
+					q.scratch = append(q.scratch, k)
+				}
+			}
+			if ch == list.last {
+				break
+			}
+		}
+		q.release(list)
+		for _, k := range q.scratch {
+			q.calPut(k, (uint64(k.at)^signBit)>>c.shift)
+		}
+		kept += len(q.scratch)
+	}
+	far := c.far[:0]
+	for _, k := range c.far {
+		if current(k) {
+			far = append(far, k)
+		}
+	}
+	c.far = far
+	for i := (len(far) - 2) / heapArity; i >= 0 && len(far) > 1; i-- {
+		c.siftDown(i, far[i])
+	}
+	return kept + len(far)
+}
+
+// push adds k to far.
+func (c *calendar) push(k streamKey) {
+	c.far = append(c.far, k)
+	h := c.far
+	i := len(h) - 1
+	for i > 0 {
+		parent := (i - 1) / heapArity
+		if !k.before(h[parent]) {
+			break
+		}
+		h[i] = h[parent]
+		i = parent
+	}
+	h[i] = k
+}
+
+// pop takes far's earliest key.
+func (c *calendar) pop() streamKey {
+	top := c.far[0]
+	last := len(c.far) - 1
+	k := c.far[last]
+	c.far = c.far[:last]
+	if last > 0 {
+		c.siftDown(0, k)
+	}
+	return top
+}
+
+// siftDown places k in far's hole at i and below.
+func (c *calendar) siftDown(i int, k streamKey) {
+	h := c.far
+	n := len(h)
+	for {
+		first := heapArity*i + 1
+		if first >= n {
+			break
+		}
+		best := first
+		for j := first + 1; j < first+heapArity && j < n; j++ {
+			if h[j].before(h[best]) {
+				best = j
+			}
+		}
+		if !h[best].before(k) {
+			break
+		}
+		h[i] = h[best]
+		i = best
+	}
+	h[i] = k
+}
