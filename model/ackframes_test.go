@@ -59,8 +59,8 @@ func TestAckFrameByHand(t *testing.T) {
 				lo = int64(len(w.acks)) * ControlBytes
 				hi = lo + ControlBytes
 			}
-			if p.sentBytes < lo || p.sentBytes > hi {
-				t.Errorf("frames %v: port %s sent %d B, want %d to %d", frames, p.name, p.sentBytes, lo, hi)
+			if p.sent() < lo || p.sent() > hi {
+				t.Errorf("frames %v: port %s sent %d B, want %d to %d", frames, p.name, p.sent(), lo, hi)
 			}
 		}
 	}
@@ -100,7 +100,7 @@ func TestAckFrameWaitsOnlyForTheFrameOnTheWire(t *testing.T) {
 	}
 	withData := 0 // the reverse path's ports that carry more than ACKs
 	for _, pi := range sim.backRoute(flowSpec{route: sim.lims[0].route, host: 0}) {
-		if sim.ports[pi].sentBytes > int64(len(w.acks)+1)*ControlBytes {
+		if sim.ports[pi].sent() > int64(len(w.acks)+1)*ControlBytes {
 			withData++
 		}
 	}

@@ -456,7 +456,7 @@ func hotState(s *Packet) (hot, rings float64) {
 		}
 		r := float64(cap(p.link.buf)+cap(p.exits.buf))*float64(unsafe.Sizeof(frame{})) + float64(cap(p.order.buf))
 		rings += r
-		hot += portLines*line + r + float64(cap(p.level.hist))*8 + 16 // and its congestion point
+		hot += portLines*line + r + float64(cap(p.bins.hist))*8 + 16 // and its congestion point
 	}
 	for i := range s.hosts {
 		hot += float64(unsafe.Sizeof(host{})) + float64(cap(s.hosts[i].inflight.buf))*float64(unsafe.Sizeof(frame{}))

@@ -193,6 +193,9 @@ type classSet struct {
 
 	rr      int // DWRR: the class whose turn it is
 	demoted int // times direct frames went back to their class's queue
+	// ctlArrivals is the control frames that arrived (port.framesLeft):
+	// the port's arrivals are its data frames'.
+	ctlArrivals int64
 	// landing is the control frames that leave the network here, in
 	// order: they have no record.
 	landing ring[ctlLanding]
@@ -250,7 +253,7 @@ func (s *Packet) startClasses(netw *algos.Network) {
 		}
 		cs.watch = s.net.chain || cs.ctl != nil
 		// The port's occupancy is its classes' together.
-		p.level = newLevelStats(float64(s.cfg.FrameBytes), float64(cs.q[0].buffer*k.N))
+		p.level, p.bins = newLevelStats(float64(s.cfg.FrameBytes), float64(cs.q[0].buffer*k.N))
 	}
 }
 

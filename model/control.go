@@ -128,9 +128,10 @@ func (s *Packet) enterControl(p *port, pi int32, f *frame) {
 		cs.ctl.wait.push(e)
 	}
 	cs.ctl.bytes += ControlBytes
+	cs.ctlArrivals++
+	p.level.set(s.now, float64(p.bytes), s.levelInv, &p.bins)
 	p.bytes += ControlBytes
-	p.level.reach(float64(p.bytes))
-	p.level.set(s.now, float64(p.bytes))
+	p.admitted += ControlBytes
 	if last {
 		cs.landing.push(ctlLanding{lim: f.lim, msg: f.cpid})
 		if !started {

@@ -46,6 +46,12 @@ type Packet struct {
 	hugeHeap bool
 	events   uint64 // discrete events handled: releases, arrivals, departures, feedback, timers
 	released uint64 // frames the hosts' NICs sent
+	// counted is a test's count of what left each port (departures), nil
+	// in a run; kept only in a build that counts (countingDepartures).
+	counted *departures
+	// levelInv is 1 / the granule of every port's level statistics, the
+	// frame size (levelStats.set).
+	levelInv float64
 	done     bool
 
 	delivered []delivery    // per limiter, what a frame leaving the network reads of its flow (dense)
@@ -145,6 +151,7 @@ func NewPacket(cfg Config) (*Packet, error) {
 		return nil, fmt.Errorf("%d hosts and %d switch ports: the engine follows at most %d of them", len(n.topo.Hosts), len(n.ports), maxStreams/3)
 	}
 	t := n.topo
+	s.levelInv = levelInv(float64(cfg.FrameBytes))
 	s.portStore = hugeSlice[port](len(n.ports))
 	cps := algos.NewCPSlab(len(n.ports)) // the ports' CPs together, in the ports' order
 	for j, tp := range n.ports {
@@ -311,7 +318,7 @@ func (s *Packet) Frames() uint64 {
 func (s *Packet) FrameHops() uint64 {
 	var n uint64
 	for _, p := range s.ports {
-		n += p.frames
+		n += p.framesLeft()
 	}
 	return n
 }

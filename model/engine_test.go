@@ -112,8 +112,7 @@ func TestRingWrapsAndGrows(t *testing.T) {
 
 func TestLevelStats(t *testing.T) {
 	// Level 10 on [0,5), 0 on [5,8), 4 on [8,20); measured over [2, 12].
-	l := newLevelStats(1, 10)
-	l.reach(10)
+	l := newLevelMeter(1, 10)
 	l.set(0, 10)
 	l.restart(2)
 	l.set(5, 0)
@@ -129,8 +128,7 @@ func TestLevelStats(t *testing.T) {
 		t.Errorf("min %g max %g empty %g", lo, hi, empty)
 	}
 	// Partial window: only up to 6.
-	l2 := newLevelStats(1, 10)
-	l2.reach(10)
+	l2 := newLevelMeter(1, 10)
 	l2.set(0, 10)
 	l2.restart(2)
 	l2.set(5, 0)

@@ -57,7 +57,7 @@ type Fluid struct {
 	histCR  [][]float64
 	histTR  [][]float64
 
-	level      levelStats
+	level      levelMeter
 	sentBytes  float64 // in (warmup, end]
 	delivered  []float64
 	dropped    float64 // bytes, in the window
@@ -85,7 +85,7 @@ func NewFluid(cfg Config) (*Fluid, error) {
 		qEq: v["q_eq"], w: v["w"], gd: v["gd"], bc: v["bc_limit"], rAI: v["r_ai"], minRate: v["min_rate"],
 		frame: float64(cfg.FrameBytes), capacity: cfg.Capacity / 8, buffer: float64(cfg.Buffer),
 		cr: make([]float64, n), tr: make([]float64, n), delay: make([]int, n),
-		level:      newLevelStats(float64(cfg.FrameBytes), float64(cfg.Buffer)),
+		level:      newLevelMeter(float64(cfg.FrameBytes), float64(cfg.Buffer)),
 		delivered:  make([]float64, n),
 		nextSample: cfg.SampleInterval,
 		offered:    make([]float64, n),
@@ -232,10 +232,9 @@ func (f *Fluid) step() {
 	out := (f.q + arrival*dt - over - q) / dt // what left, at most the capacity
 	f.p += 500 * (phi - f.p) * dt             // eq. 13
 	next := f.now + f.dt
-	if f.now >= f.cfg.Warmup && f.level.from < f.cfg.Warmup {
+	if f.now >= f.cfg.Warmup && f.level.bins.from < f.cfg.Warmup {
 		f.level.restart(f.cfg.Warmup) // the window begins
 	}
-	f.level.reach(f.q)
 	f.level.set(f.now, f.q)
 	f.q = q
 	f.departed += out * dt
@@ -273,7 +272,7 @@ func (f *Fluid) Summary() Summary {
 	cfg := &f.cfg
 	span := (min(f.now, cfg.Duration) - cfg.Warmup).Seconds()
 	var lv levelSummary // zero until the window begins
-	if f.level.from >= cfg.Warmup {
+	if f.level.bins.from >= cfg.Warmup {
 		lv = f.level.snapshot(f.now)
 	}
 	mean, std, lo, hi, empty := lv.result()

@@ -190,10 +190,10 @@ func (s *Packet) startIngressPFC() error {
 				p.buffer = shared[node]
 				if p.cls != nil {
 					p.cls.share(max(p.buffer, p.cls.q[0].buffer), s.cfg.FrameBytes)
-					p.level = newLevelStats(float64(s.cfg.FrameBytes), float64(p.cls.q[0].buffer*len(p.cls.q)))
+					p.level, p.bins = newLevelStats(float64(s.cfg.FrameBytes), float64(p.cls.q[0].buffer*len(p.cls.q)))
 					continue
 				}
-				p.level = newLevelStats(float64(s.cfg.FrameBytes), float64(p.buffer))
+				p.level, p.bins = newLevelStats(float64(s.cfg.FrameBytes), float64(p.buffer))
 			}
 		}
 	}

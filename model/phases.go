@@ -136,7 +136,7 @@ func (s *Packet) measure(from, to int, whole bool) (listed, all []BottleneckSumm
 			if k < len(p.segments) {
 				lv.add(p.segments[k])
 			} else {
-				lv.add(p.level.snapshot(s.now))
+				lv.add(p.level.snapshot(&p.bins, s.now, float64(p.bytes)))
 			}
 		}
 		sum := BottleneckSummary{Name: p.name, CapacityBps: s.capacityAt(t1, j), QEq: cfg.Scheme.QueueTarget(cfg.Params),

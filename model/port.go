@@ -14,7 +14,7 @@ import (
 // the link, or to its receiver, as it departs.
 type port struct {
 	// The fields every frame touches come first, together, in the first
-	// five cache lines (the ports are 64-byte aligned: TestPortLayout),
+	// four cache lines (the ports are 64-byte aligned: TestPortLayout),
 	// for they are read for every frame at every port of a fabric, which
 	// is larger than the caches: a departure, then an arrival, then the
 	// way on. The ports are one array (Packet.portStore), in topology
@@ -25,7 +25,8 @@ type port struct {
 	// date (linkFrameArrives, syncLink, unwatched); the second the
 	// queue's, which an arriving frame and a departure read with the
 	// first; the third the counters, and the side of the frames that
-	// leave the network here, whose records are on a cold line (exits).
+	// leave the network here, whose records are on a cold line (exits);
+	// the fourth the queue's level statistics.
 	//
 	// The queue is the records of its frames, in the streams they will
 	// join (link and exits): a port whose frames all go on, or all leave
@@ -68,9 +69,14 @@ type port struct {
 	svc      algos.Time
 	cp       algos.CongestionPoint
 
-	arrivals  int64      // frames that arrived: a fabric lists the ports that carried traffic
-	sentBytes int64      // bytes that finished
-	frames    uint64     // frames that left
+	// arrivals is the data frames that arrived, dropped or not: a fabric
+	// lists the ports that carried traffic. admitted is the bytes the
+	// queue took in, control frames' too. What left, frames and bytes, is
+	// derived from them (framesLeft, sent), not counted as it leaves: a
+	// frame that goes on to the next switch, as four hops in five of a
+	// fat-tree's do, then touches no counter at its departure.
+	arrivals  int64
+	admitted  int64
 	exiting   int        // see exits
 	exitDelay algos.Time // the propagation to the receivers of the frames that leave the network here
 	exitCount uint64     // frames that left the network here: a frame at its last port
@@ -78,7 +84,8 @@ type port struct {
 	// PFC (pfc.go): xoff is MaxInt without it, and read only with it
 	// (portOddPFC).
 	xoff  int
-	level levelStats // since the last boundary: two whole lines, the first read at every change
+	_     uint64     // room: the level statistics start the next line
+	level levelStats // since the last boundary, of bytes: a whole line, touched at every change
 
 	// What only some frames, or some networks, touch.
 	exits ring[frame]
@@ -91,6 +98,9 @@ type port struct {
 	dcp algos.DepartingCP // cp, if it also acts on departures; else nil (portOddDepart)
 	pfc *portPFC
 	inq ring[int32] // with ingress accounting, the link each queued frame came in by (pfc_ingress.go)
+	// bins is the rest of level's statistics: the bins above the lowest,
+	// read only while the queue is that long, and what boundaries read.
+	bins levelBins
 
 	// Counters over the whole run; the summary takes the differences
 	// between their marks at the window's and the phases' boundaries.
@@ -111,7 +121,12 @@ type port struct {
 	wireDone algos.Time
 	marks    []portMark // the counters at each boundary passed
 	segments []levelSummary
+	_        [portPad]byte
 }
+
+// portPad makes a port a whole number of cache lines, so that each port
+// of the array starts a line (TestPortLayout).
+const portPad = 16
 
 // What a port has that most do not (port.odd).
 const (
@@ -204,8 +219,8 @@ func newPort(p *port, name string, capacity float64, buffer, frame int, cp algos
 	*p = port{
 		name: name, capacity: capacity, buffer: buffer, cp: cp,
 		xoff: math.MaxInt, svcAt: algos.Never,
-		level: newLevelStats(float64(frame), float64(buffer)),
 	}
+	p.level, p.bins = newLevelStats(float64(frame), float64(buffer))
 	p.dcp, _ = cp.(algos.DepartingCP)
 	p.syncOdd(false, true, streamOnward|streamExit)
 	p.headDone = algos.Never
@@ -307,13 +322,34 @@ func (p *port) eachQueued(n int, f func(k int, flags uint8, bytes int) bool) {
 	}
 }
 
+// sent is the bytes that finished leaving p: what its queue took in,
+// less what it holds (the frame on the wire included).
+func (p *port) sent() int64 { return p.admitted - int64(p.bytes) }
+
+// framesLeft is the frames that left p: those that arrived, less those
+// dropped and those it holds, in its queue and its classes' (control
+// frames, which arrivals does not count, counted by its classes).
+func (p *port) framesLeft() uint64 {
+	n := p.arrivals - p.drops - int64(p.queued)
+	if cs := p.cls; cs != nil {
+		n += cs.ctlArrivals
+		for c := range cs.q {
+			n -= int64(cs.q[c].wait.n)
+		}
+		if cs.ctl != nil {
+			n -= int64(cs.ctl.wait.n)
+		}
+	}
+	return uint64(n)
+}
+
 // mark returns the counters at t, after the departures up to t. A frame
 // counts as sent when it finishes, so the part of the frame on the wire
 // already sent at t is marked too: the bits served in a window are then
 // exact at both of its edges, and a busy link reads 1, not a frame more or
 // less (it read up to 1.0008 over a 10 ms phase).
 func (p *port) mark(t algos.Time) portMark {
-	return portMark{at: t, sent: p.sentBytes, drops: p.drops, dropped: p.dropped, feedbacks: p.feedbacks,
+	return portMark{at: t, sent: p.sent(), drops: p.drops, dropped: p.dropped, feedbacks: p.feedbacks,
 		marked: p.marked, partial: p.onWire(t), capBits: p.capAt(t)}
 }
 
@@ -350,7 +386,7 @@ func (p *port) capAt(t algos.Time) float64 {
 // boundary closes the stretch of time that ends at t.
 func (p *port) boundary(t algos.Time) {
 	p.marks = append(p.marks, p.mark(t))
-	p.segments = append(p.segments, p.level.restart(t))
+	p.segments = append(p.segments, p.level.restart(&p.bins, t, float64(p.bytes)))
 	if p.cls != nil {
 		p.cls.boundary(t)
 	}
@@ -362,4 +398,21 @@ func (p *port) serviceTime(bytes int) algos.Time {
 		p.svcBytes, p.svc = uint16(bytes), algos.TransmitTime(bytes, p.capacity)
 	}
 	return p.svc
+}
+
+// departures is what left each port, frames and bytes, counted as they
+// leave, as the ports did before they derived it from what arrived and
+// what they hold (port.framesLeft, port.sent). Only a build for the tests
+// that compare the two counts it (countingDepartures): elsewhere
+// countDeparture is empty, and compiled away.
+type departures struct{ frames, bytes []int64 }
+
+// countDeparture counts a frame of bytes leaving port pi, in a build that
+// counts them (-tags countdepartures) and a run a test asked to
+// (Packet.counted).
+func (s *Packet) countDeparture(pi int32, bytes int) {
+	if countingDepartures && s.counted != nil {
+		s.counted.frames[pi]++
+		s.counted.bytes[pi] += int64(bytes)
+	}
 }

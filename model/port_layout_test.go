@@ -11,10 +11,11 @@ import (
 
 // TestPortLayout checks what the hot path's locality rests on: a port is
 // a whole number of cache lines, so that in the ports' array each starts
-// one, and the fields every frame touches lie in its first five lines,
-// the level statistics' two (whose first is what every change reads) on
-// lines of their own, the records of the frames that leave the network
-// (exits) on the sixth.
+// one, and the fields every frame touches lie in its first four lines
+// (portLines, which prefetchAhead asks for): the level statistics (all
+// that a change of the queue touches of them) on the fourth, a line of
+// their own; the records of the frames that leave the network (exits) on
+// the fifth.
 func TestPortLayout(t *testing.T) {
 	skipUnless64Bit(t)
 	const line = 64
@@ -26,17 +27,21 @@ func TestPortLayout(t *testing.T) {
 		t.Errorf("the level statistics start at byte %d, not on a line", off)
 	}
 	hotEnd := unsafe.Offsetof(p.level) + unsafe.Sizeof(p.level)
-	if hotEnd > 5*line {
-		t.Errorf("the hot fields end at byte %d, past the fifth cache line", hotEnd)
+	if unsafe.Sizeof(p.level) != line {
+		t.Errorf("the level statistics are %d bytes, not one line", unsafe.Sizeof(p.level))
+	}
+	if hotEnd > portLines*line {
+		t.Errorf("the hot fields end at byte %d, past line %d (portLines)", hotEnd, portLines)
 	}
 	for name, off := range map[string]uintptr{
 		"cls": unsafe.Offsetof(p.cls), "dcp": unsafe.Offsetof(p.dcp), "order": unsafe.Offsetof(p.order),
+		"bins": unsafe.Offsetof(p.bins),
 	} {
 		if off < hotEnd {
 			t.Errorf("%s, read only when port.odd says so, is among the hot fields (byte %d)", name, off)
 		}
 	}
-	if off := unsafe.Offsetof(p.exits); off/line != 5 || (off+unsafe.Sizeof(p.exits)-1)/line != 5 {
+	if off := unsafe.Offsetof(p.exits); off/line != portLines || (off+unsafe.Sizeof(p.exits)-1)/line != portLines {
 		t.Errorf("exits is at byte %d, not on the line after the hot fields", off)
 	}
 	// What a frame reaching the next switch reads of the port it left

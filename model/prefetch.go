@@ -30,7 +30,7 @@ const aheadMin = 4096
 // limiter's first (limiter.go), a host's.
 const (
 	cacheLine    = 64
-	portLines    = 5
+	portLines    = 4
 	limiterLines = 3
 	hostLines    = 2
 )

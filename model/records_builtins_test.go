@@ -9,7 +9,8 @@ import (
 )
 
 // Every built-in and variant the goldens guard keeps its ports' records in
-// step with their queues (model.CheckRecords) at every step of a thousand:
+// step with their queues (model.CheckRecords), and derives what left its
+// ports as it was counted (model.CheckCounters), at every step of a thousand:
 // each algorithm at the first point of its sweep, shortened as the goldens
 // shorten it.
 func TestBuiltinsKeepTheirRecords(t *testing.T) {
@@ -40,9 +41,13 @@ func TestBuiltinsKeepTheirRecords(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s: %v", run.Label(), err)
 				}
+				model.CountDepartures(sim)
 				for k := algos.Time(1); k <= 1000; k++ {
 					sim.Advance(cfg.Duration * k / 1000)
 					if err := model.CheckRecords(sim); err != nil {
+						t.Fatalf("%s: %v", run.Label(), err)
+					}
+					if err := model.CheckCounters(sim); err != nil {
 						t.Fatalf("%s: %v", run.Label(), err)
 					}
 				}

@@ -10,40 +10,42 @@ import (
 // time on, exactly: mean, variance, extremes, and the time spent at each
 // level in bins of one granule (a frame), in memory that does not grow with
 // the run: the histogram has one bin per granule up to the highest level
-// reached, so that a port of a large buffer that never fills costs what its
-// queue reached, not what its buffer could hold (a 32 MB buffer is 21,000
-// bins). Bin 0 holds the level 0 alone, so it is also the time at zero. A
-// window or a phase starts a fresh measurement with restart.
+// integrated, so that a port of a large buffer that never fills costs what
+// its queue reached, not what its buffer could hold (a 32 MB buffer is
+// 21,000 bins). Bin 0 holds the level 0 alone, so it is also the time at
+// zero. A window or a phase starts a fresh measurement with restart.
 //
-// The lowest bins are kept inline (low), the others in hist: on a fabric
+// It is in two parts. levelStats is what every change touches, one cache
+// line: the sums, the extremes and the lowest bins (low), for on a fabric
 // most changes of most queues are between 0 and 2 frames (73-85% of them
-// on a fat-tree permutation, k = 4 to 24), and a bin in a slice of its
-// own was a cache miss at every change once the ports outgrow the caches.
+// on a fat-tree permutation, k = 4 to 24), and a bin in a slice of its own
+// was a cache miss at every change once the ports outgrow the caches. The
+// other bins, and what only the boundaries read, are levelBins, which a
+// port keeps on a cold line. The level itself is not kept: its owner has
+// it (a port's occupancy), and says what it was as it changes (set); nor
+// is 1/granule, the same for every port of a network (Packet.levelInv).
 // Each bin adds the same times in the same order wherever it is kept, so
 // the split changes no number.
-//
-// A level that rises is announced with reach before set: set runs at
-// every change of a queue and stays small enough to be inlined at its hot
-// calls (a growth check inside it cost the dumbbell 4.8% more
-// instructions, out of line; a call to set, 0.8%); reach is one
-// comparison.
 type levelStats struct {
-	// What every change touches, together: one cache line (64 bytes).
 	last       algos.Time // time of the last change
-	level      float64    // level since last
 	sum, sumSq float64    // integrals of level and level^2, in byte-picoseconds
 	min, max   float64
-	inv        float64 // 1 / the granule, a hair less so that whole granules stay in their bin
-	top        float64 // the highest level the histogram has a bin for
+	// low[k]: picoseconds at levels in ((k-1) granules, k granules]; the
+	// bins above are levelBins.hist's.
+	low [lowBins]float64
+}
 
-	// low[k] below lowBins and hist[k] from there: picoseconds at levels
-	// in ((k-1) granules, k granules]; no bin above top. hist is nil until
-	// the level passes the low bins, then its first lowBins bins stay
-	// empty: an index with no subtraction keeps advance within the
-	// inliner's budget.
-	low     [lowBins]float64
+// levelBins is the rest of a level's statistics (levelStats): the bins
+// above the low ones, read only when the level is there, and what the
+// boundaries read.
+type levelBins struct {
+	// hist[k], from lowBins on, as levelStats.low: no bin above the
+	// highest level integrated. hist is nil until the level passes the
+	// low bins, then its first lowBins bins stay empty: an index with no
+	// subtraction keeps set within the inliner's budget.
 	hist    []float64
 	from    algos.Time // start of the measurement
+	inv     float64    // levelInv(granule)
 	granule int32      // bytes, a whole number (a frame)
 	bins    int32      // the most bins the histogram may need: levels up to the top given
 }
@@ -51,58 +53,51 @@ type levelStats struct {
 // lowBins is how many of the lowest bins levelStats keeps inline.
 const lowBins = 3
 
-// newLevelStats follows a level from 0 to top in bins of granule, a whole
-// number of bytes. Its histogram grows as the level reaches new heights
-// (reach), up to top.
-func newLevelStats(granule, top float64) levelStats {
-	l := levelStats{min: math.Inf(1), max: math.Inf(-1),
-		inv: (1 - 1e-9) / granule, granule: int32(granule), bins: int32(min(top/granule+2, math.MaxInt32))}
-	l.grow(0)
-	return l
+// levelInv is 1 / granule, a hair less so that whole granules stay in
+// their bin: what levelStats.set is given.
+func levelInv(granule float64) float64 { return (1 - 1e-9) / granule }
+
+// newLevelStats follows a level from 0, expected up to top, in bins of
+// granule, a whole number of bytes. Its histogram grows as the level
+// reaches new heights, to the bins top needs and beyond if it must.
+func newLevelStats(granule, top float64) (levelStats, levelBins) {
+	return levelStats{min: math.Inf(1), max: math.Inf(-1)},
+		levelBins{inv: levelInv(granule), granule: int32(granule), bins: int32(min(top/granule+2, math.MaxInt32))}
 }
 
-// reach makes room in the histogram for level, before set raises the
-// level to it.
-func (l *levelStats) reach(level float64) {
-	if level > l.top {
-		l.grow(level)
-	}
-}
-
-// grow extends the histogram with empty bins up to level's: to twice its
-// length or more, at most to the bins the top given needs (unless level
-// is beyond), so that a queue that climbs frame by frame copies its
-// histogram a few times, not at every frame. Out of line: reach stays one
-// comparison where it is inlined.
+// grow extends the histogram with empty bins up to bin k, to twice its
+// length or more, at most to the bins the top given needs (unless k is
+// beyond), so that a queue that climbs frame by frame copies its
+// histogram a few times, not at every frame, and adds dt to bin k. Out of
+// line: set calls it only when the level it integrates has no bin yet.
 //
 //go:noinline
-func (l *levelStats) grow(level float64) {
-	k := int(level*l.inv + ceilBias)
-	if n := max(len(l.hist), lowBins); k >= n {
-		n = max(k+1, min(2*n, int(l.bins)), 8)
-		l.hist = append(l.hist, make([]float64, n-len(l.hist))...)
-	}
-	// A level at most top has its bin: (bins-1) granules times inv, plus
-	// ceilBias, is below the bins.
-	l.top = float64(max(len(l.hist), lowBins)-1) * float64(l.granule)
+func (b *levelBins) grow(k int, dt float64) {
+	n := max(k+1, min(2*max(len(b.hist), lowBins), int(b.bins)), 8)
+	b.hist = append(b.hist, make([]float64, n-len(b.hist))...)
+	b.hist[k] += dt
 }
 
-// set records that the level changes to level at time t. A level above
-// the last reach's panics. It integrates the level up to t as advance
-// does, written out rather than called. Its extremes are compared, not
-// taken with min and max, which keep NaN and -0 apart in a dozen more
-// instructions at every change, and a level is neither: the body then
-// costs the inliner 86, above its default budget, and the profile
-// (default.pgo) has it inlined at its hot calls.
-func (l *levelStats) set(t algos.Time, level float64) {
+// set records that the level, old since the last change, changes at time
+// t: it integrates old up to t, in its bin of 1/granule inv (levelInv),
+// b's above the low ones. The integration is advance's, written out
+// rather than called. Its extremes are compared, not taken with min and
+// max, which keep NaN and -0 apart in a dozen more instructions at every
+// change, and a level is neither: the body then costs the inliner more
+// than its default budget, and the profile (default.pgo) has it inlined
+// at its hot calls. A level that has no bin yet grows the histogram
+// there, off the path the low bins take.
+func (l *levelStats) set(t algos.Time, old, inv float64, b *levelBins) {
 	if t > l.last {
-		dt, old := float64(t-l.last), l.level
+		dt := float64(t - l.last)
 		l.sum += old * dt
 		l.sumSq += old * (old * dt)
-		if k := int(old*l.inv + ceilBias); k < lowBins {
+		if k := int(old*inv + ceilBias); k < lowBins {
 			l.low[k] += dt
+		} else if k < len(b.hist) {
+			b.hist[k] += dt
 		} else {
-			l.hist[k] += dt
+			b.grow(k, dt)
 		}
 		if old < l.min {
 			l.min = old
@@ -112,28 +107,29 @@ func (l *levelStats) set(t algos.Time, level float64) {
 		}
 		l.last = t
 	}
-	l.level = level
 }
 
-// advance integrates the current level up to t, at or after the last
-// change (at it, the level counts toward the extremes).
-func (l *levelStats) advance(t algos.Time) {
-	dt, level := float64(t-l.last), l.level
+// advance integrates level, the level since the last change, up to t, at
+// or after it (at it, the level counts toward the extremes).
+func (l *levelStats) advance(t algos.Time, level float64, b *levelBins) {
+	dt := float64(t - l.last)
 	l.sum += level * dt
 	l.sumSq += level * (level * dt)
-	if k := int(level*l.inv + ceilBias); k < lowBins {
+	if k := int(level*b.inv + ceilBias); k < lowBins {
 		l.low[k] += dt
+	} else if k < len(b.hist) {
+		b.hist[k] += dt
 	} else {
-		l.hist[k] += dt
+		b.grow(k, dt)
 	}
 	l.min, l.max, l.last = min(l.min, level), max(l.max, level), t
 }
 
 // histogram returns the histogram's bins in one slice of its own, from bin
-// 0 to top's.
-func (l *levelStats) histogram() []float64 {
-	h := make([]float64, max(len(l.hist), lowBins))
-	copy(h, l.hist)
+// 0 to the highest level's.
+func (l *levelStats) histogram(b *levelBins) []float64 {
+	h := make([]float64, max(len(b.hist), lowBins))
+	copy(h, b.hist)
 	copy(h, l.low[:])
 	return h
 }
@@ -153,25 +149,60 @@ type levelSummary struct {
 	granule    float64
 }
 
-// snapshot is what l measured up to until, leaving l as it is.
-func (l *levelStats) snapshot(until algos.Time) levelSummary {
-	c := *l
-	c.hist = append([]float64(nil), l.hist...)
+// snapshot is what l and b measured up to until, the level since the last
+// change being level, leaving them as they are.
+func (l *levelStats) snapshot(b *levelBins, until algos.Time, level float64) levelSummary {
+	c, cb := *l, *b
+	cb.hist = append([]float64(nil), b.hist...)
 	if until > c.last {
-		c.advance(until)
+		c.advance(until, level, &cb)
 	}
-	return levelSummary{span: max(0, until-c.from), sum: c.sum, sumSq: c.sumSq,
-		min: c.min, max: c.max, hist: c.histogram(), granule: float64(c.granule)}
+	return levelSummary{span: max(0, until-cb.from), sum: c.sum, sumSq: c.sumSq,
+		min: c.min, max: c.max, hist: c.histogram(&cb), granule: float64(cb.granule)}
 }
 
-// restart ends the measurement at t (a phase boundary) and starts a fresh
-// one from t at the same level; it returns what was measured.
-func (l *levelStats) restart(t algos.Time) levelSummary {
-	s := l.snapshot(t)
-	*l = levelStats{from: t, last: t, level: l.level, min: math.Inf(1), max: math.Inf(-1),
-		inv: l.inv, granule: l.granule, bins: l.bins}
-	l.grow(l.level)
+// restart ends the measurement at t (a phase boundary), the level since the
+// last change being level, and starts a fresh one from t; it returns what
+// was measured.
+func (l *levelStats) restart(b *levelBins, t algos.Time, level float64) levelSummary {
+	s := l.snapshot(b, t, level)
+	*l = levelStats{last: t, min: math.Inf(1), max: math.Inf(-1)}
+	*b = levelBins{from: t, inv: b.inv, granule: b.granule, bins: b.bins}
 	return s
+}
+
+// levelMeter is a level and its statistics together, for an owner that
+// keeps no count of its own (the fluid model's queue) and tests: what a
+// port keeps apart (levelStats, levelBins, its occupancy) in one value.
+type levelMeter struct {
+	stats levelStats
+	bins  levelBins
+	level float64
+}
+
+// newLevelMeter is newLevelStats' level, at 0.
+func newLevelMeter(granule, top float64) levelMeter {
+	l, b := newLevelStats(granule, top)
+	return levelMeter{stats: l, bins: b}
+}
+
+// set records that the level changes to level at time t.
+func (m *levelMeter) set(t algos.Time, level float64) {
+	m.stats.set(t, m.level, m.bins.inv, &m.bins)
+	m.level = level
+}
+
+// advance integrates the level up to t, at or after the last change.
+func (m *levelMeter) advance(t algos.Time) { m.stats.advance(t, m.level, &m.bins) }
+
+// snapshot is what m measured up to until, m left as it is.
+func (m *levelMeter) snapshot(until algos.Time) levelSummary {
+	return m.stats.snapshot(&m.bins, until, m.level)
+}
+
+// restart ends the measurement at t and starts a fresh one from t.
+func (m *levelMeter) restart(t algos.Time) levelSummary {
+	return m.stats.restart(&m.bins, t, m.level)
 }
 
 // add merges the measurement of a following stretch of time. The two

@@ -1,7 +1,6 @@
 package model
 
 import (
-	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -14,16 +13,14 @@ import (
 // keeps a handful of bins (it kept 21,335, 170 KB, per port and per
 // boundary).
 func TestLevelStatsHistogramGrowsWithTheLevel(t *testing.T) {
-	l := newLevelStats(1500, 32e6)
+	l := newLevelMeter(1500, 32e6)
 	for i := range 1000 {
-		l.reach(float64(1500 * (i % 3)))
 		l.set(algos.Time(i), float64(1500*(i%3)))
 	}
 	s := l.restart(1000)
-	if len(s.hist) > 8 || len(l.hist) > 0 {
-		t.Errorf("a queue of at most 2 frames in a 32 MB buffer keeps %d bins, then %d", len(s.hist), len(l.hist))
+	if len(s.hist) > 8 || len(l.bins.hist) > 0 {
+		t.Errorf("a queue of at most 2 frames in a 32 MB buffer keeps %d bins, then %d", len(s.hist), len(l.bins.hist))
 	}
-	l.reach(1500 * 5000)
 	l.set(1001, 1500*5000)
 	l.set(1002, 0)
 	if n := len(l.snapshot(1003).hist); n < 5001 || n > 2*5001 {
@@ -36,10 +33,9 @@ func TestLevelStatsHistogramGrowsWithTheLevel(t *testing.T) {
 // lacks are empty.
 func TestLevelStatsMergeOfUnequalHistograms(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	grown := newLevelStats(1, 400)
-	full := newLevelStats(1, 400)
-	full.hist = make([]float64, full.bins) // the layout before histograms grew
-	full.top = math.Inf(1)
+	grown := newLevelMeter(1, 400)
+	full := newLevelMeter(1, 400)
+	full.bins.hist = make([]float64, full.bins.bins) // the layout before histograms grew
 	var a, b levelSummary
 	at := algos.Time(0)
 	for seg := range 6 {
@@ -47,14 +43,13 @@ func TestLevelStatsMergeOfUnequalHistograms(t *testing.T) {
 		for range 200 {
 			at += algos.Time(1 + r.IntN(50))
 			level := float64(r.IntN(top + 1))
-			grown.reach(level)
 			grown.set(at, level)
 			full.set(at, level)
 		}
 		at++
 		a.add(grown.restart(at))
 		b.add(full.restart(at))
-		full.hist, full.top = make([]float64, full.bins), math.Inf(1)
+		full.bins.hist = make([]float64, full.bins.bins)
 	}
 	if a.quantiles() != b.quantiles() || a.sum != b.sum || a.sumSq != b.sumSq || a.min != b.min || a.max != b.max {
 		t.Errorf("merged: %+v %v, want %+v %v", a.quantiles(), a.sum, b.quantiles(), b.sum)
@@ -71,17 +66,16 @@ func TestLevelStatsMergeOfUnequalHistograms(t *testing.T) {
 // record: no slice, no allocation, so a change touches no other cache
 // line. Its bins are those of a plain histogram all the same.
 func TestLevelStatsLowBinsStayInline(t *testing.T) {
-	var l levelStats
+	var l levelMeter
 	allocs := testing.AllocsPerRun(10, func() {
-		l = newLevelStats(1500, 150e3)
+		l = newLevelMeter(1500, 150e3)
 		for i := range 100 {
 			level := float64(1500 * (i % 3))
-			l.reach(level)
 			l.set(algos.Time(10*i+i%7), level)
 		}
 	})
-	if allocs != 0 || l.hist != nil {
-		t.Errorf("a queue of at most 2 frames allocates %v times, keeps %d bins in a slice", allocs, len(l.hist))
+	if allocs != 0 || l.bins.hist != nil {
+		t.Errorf("a queue of at most 2 frames allocates %v times, keeps %d bins in a slice", allocs, len(l.bins.hist))
 	}
 	want := make([]float64, 3)
 	last, level := algos.Time(0), 0.0
@@ -101,7 +95,7 @@ func TestLevelStatsLowBinsStayInline(t *testing.T) {
 // equal to the bit, as the queue moves across the split and back.
 func TestLevelStatsSplitHistogramIsExact(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
-	l := newLevelStats(1500, 150e3)
+	l := newLevelMeter(1500, 150e3)
 	ref := make([]float64, 102)
 	var sum, sumSq float64
 	at, last, level := algos.Time(0), algos.Time(0), 0.0
@@ -119,7 +113,6 @@ func TestLevelStatsSplitHistogramIsExact(t *testing.T) {
 			last = at
 		}
 		level = next
-		l.reach(level)
 		l.set(at, level)
 	}
 	s := l.snapshot(at)

@@ -640,7 +640,7 @@ func (s *Packet) stampINT(p *port, rec *frame, t algos.Time, hop int) {
 	if tp == nil || tp.ints == nil || hop >= tp.nhops {
 		return
 	}
-	tp.ints[int(rec.cpid)&(tp.intN-1)*tp.nhops+hop] = algos.Hop{TS: t, TxBytes: p.sentBytes, QLen: p.bytes, Rate: p.capacity}
+	tp.ints[int(rec.cpid)&(tp.intN-1)*tp.nhops+hop] = algos.Hop{TS: t, TxBytes: p.sent(), QLen: p.bytes, Rate: p.capacity}
 }
 
 // transportReceive: frame f of limiter l reaches its receiver, which
