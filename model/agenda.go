@@ -358,6 +358,7 @@ type streamQueue struct {
 	count   *uint64
 	scratch []streamKey // purge's
 	cal     calendar    // the calendar's ring, if the queue is one (calendar.go)
+	early   keyHeap     // a calendar's keys at or before base set since its span was sorted
 }
 
 // keyList is a bucket's keys, in a list of chunks: the memory held
@@ -450,8 +451,8 @@ func agendaEstimate(hosts, ports int) float64 {
 // each slot's key, the keys held (every slot's, as many stale ones before
 // a purge, and a chunk begun in every bucket), the front (up to every key
 // held, in a slice grown by appends) and a scratch slice: purge's in a
-// radix heap; in a calendar, as much as the front, to sort a span in, and
-// far (up to every key held, grown by appends).
+// radix heap; in a calendar, as much as the front, to sort a span in, far
+// and early (each up to every key held, grown by appends).
 func agendaMemory(n int) float64 {
 	key := float64(unsafe.Sizeof(streamKey{}))
 	keys := float64(2*n + 1024)
@@ -467,7 +468,7 @@ func agendaMemory(n int) float64 {
 	}
 	if n > calendarMin {
 		ring := float64(calBuckets)*float64(unsafe.Sizeof(keyList{})+1) + 4<<12 // and radixSort's counts
-		most = max(most, key*(float64(n)+2*keys+2*keys+2*keys)+chunked(calBuckets)+ring)
+		most = max(most, key*(float64(n)+2*keys+2*keys+2*keys+2*keys)+chunked(calBuckets)+ring)
 	}
 	return most + float64(unsafe.Sizeof(streamQueue{}))
 }
@@ -570,6 +571,8 @@ func (q *streamQueue) setSeq(slot int, at algos.Time, seq uint64) {
 			} else {
 				q.bucket(k, u)
 			}
+		} else if q.cal.ring != nil {
+			q.calEarly(k, u)
 		} else {
 			q.toFront(k)
 		}
@@ -662,6 +665,11 @@ func (q *streamQueue) top() streamKey {
 // out, and returns the earliest key.
 func (q *streamQueue) settle() streamKey {
 	for {
+		if len(q.early) > 0 {
+			if k, ok := q.settleEarly(); ok {
+				return k
+			}
+		}
 		if q.head < len(q.front) {
 			k := q.front[q.head]
 			if q.stale == 0 {
@@ -688,6 +696,44 @@ func (q *streamQueue) settle() streamKey {
 		}
 		q.refill()
 	}
+}
+
+// settleEarly is settle for a calendar with early keys: the earlier of the
+// front's and early's earliest current keys; false if early holds only
+// stale keys, now dropped. The front is ready (top's fast path) only as
+// far as its keys come before early's earliest: with no stale key, the
+// front's keys before it, found by halving.
+func (q *streamQueue) settleEarly() (streamKey, bool) {
+	for q.head < len(q.front) && q.stale > 0 && q.front[q.head] != q.keys[q.front[q.head].slot()] {
+		q.head++
+		q.stale--
+	}
+	for len(q.early) > 0 && q.stale > 0 && q.early[0] != q.keys[q.early[0].slot()] {
+		q.early.pop()
+		q.stale--
+	}
+	q.ready = q.head
+	if len(q.early) == 0 {
+		return streamKey{}, false
+	}
+	e := q.early[0]
+	if q.head == len(q.front) || e.before(q.front[q.head]) {
+		return e, true
+	}
+	if q.stale > 0 {
+		q.ready = q.head + 1
+		return q.front[q.head], true
+	}
+	lo, hi := q.head+1, len(q.front) // front[lo-1] is before e; front[hi] is not, if any
+	for lo < hi {
+		if m := int(uint(lo+hi) / 2); q.front[m].before(e) {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	q.ready = lo
+	return q.front[q.head], true
 }
 
 // refill moves the lowest bucket's keys to the front (sorted, if they are
@@ -780,7 +826,7 @@ func (q *streamQueue) purge() {
 	}
 	q.front, q.head, q.ready = q.front[:kept], 0, 0
 	if q.cal.ring != nil {
-		kept += q.calPurge(current)
+		kept += q.calPurge(current) + q.early.keep(current)
 	}
 	for i := range q.buckets {
 		b := &q.buckets[i]

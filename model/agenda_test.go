@@ -502,7 +502,7 @@ func TestAgendaMemoryWithinItsEstimate(t *testing.T) {
 		if q.nodes != nil {
 			front = 0 // the root, one of the nodes
 		}
-		return key*float64(cap(q.nodes)+cap(q.keys)+front+cap(q.scratch)+cap(q.cal.far)) +
+		return key*float64(cap(q.nodes)+cap(q.keys)+front+cap(q.scratch)+cap(q.cal.far)+cap(q.early)) +
 			float64(unsafe.Sizeof(keyChunk{}))*float64(cap(q.chunks)) + float64(unsafe.Sizeof(uint32(0)))*float64(cap(q.next)) +
 			float64(unsafe.Sizeof(keyList{}))*float64(cap(q.cal.ring)) + 8*float64(cap(q.cal.used)) + 4*float64(cap(q.cal.count))
 	}

@@ -29,12 +29,12 @@ import (
 // once or twice between its buckets. Stale keys are the radix heap's: the
 // queue's keys say which key is a slot's.
 type calendar struct {
-	ring  []keyList   // a bucket per span: span s at s & (len(ring)-1)
-	used  []uint64    // bit i: ring[i] holds keys
-	shift uint        // a span is 1<<shift picoseconds
-	cur   uint64      // the span being handled, a biased time >> shift
-	far   []streamKey // keys past the window, a 4-ary min-heap
-	count []int32     // radixSort's, a digit's keys
+	ring  []keyList // a bucket per span: span s at s & (len(ring)-1)
+	used  []uint64  // bit i: ring[i] holds keys
+	shift uint      // a span is 1<<shift picoseconds
+	cur   uint64    // the span being handled, a biased time >> shift
+	far   keyHeap   // keys past the window
+	count []int32   // radixSort's, a digit's keys
 }
 
 // streamPace is what a calendar's span is chosen from: the soonest a
@@ -77,7 +77,7 @@ func (q *streamQueue) calAdd(k streamKey, u uint64) {
 	c := &q.cal
 	s := u >> c.shift
 	if s-c.cur >= uint64(len(c.ring)) {
-		c.push(k)
+		c.far.push(k)
 		return
 	}
 	b := &c.ring[s&uint64(len(c.ring)-1)]
@@ -108,6 +108,87 @@ func (q *streamQueue) calGrow(b *keyList, s uint64) {
 	}
 }
 
+// calEarly adds k, whose biased time u is at or before base, to the front
+// in order if at most frontNear of its keys come after k (found by
+// halving, moved by one copy), or else to early, the heap beside the
+// front; or, if u comes before the span being handled while the ring
+// holds no key, turns the calendar back (calRewind) and adds it to the
+// ring.
+func (q *streamQueue) calEarly(k streamKey, u uint64) {
+	if u>>q.cal.shift < q.cal.cur && q.calRewind(u) {
+		q.calAdd(k, u)
+		return
+	}
+	lo, hi := q.head, len(q.front) // the first key after k is in front[lo:hi+1]
+	for lo < hi {
+		if m := int(uint(lo+hi) / 2); q.front[m].before(k) {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if len(q.front)-lo > frontNear {
+		q.early.push(k)
+		q.ready = q.head // top compares the two
+		return
+	}
+	if len(q.front) == cap(q.front) && q.head > 0 { // room from the keys gone
+		q.front = q.front[:copy(q.front, q.front[q.head:])]
+		lo -= q.head
+		q.ready -= q.head
+		q.head = 0
+	}
+	q.front = append(q.front, k)
+	copy(q.front[lo+1:], q.front[lo:])
+	q.front[lo] = k
+	q.ready = min(q.ready, lo) // front[head:ready] still current, and before early's
+}
+
+// frontNear is the most keys of the front moved to put a key in order
+// there (8 KB, one copy): past it a key goes to early, whose keys make
+// every event's top compare the two (settleEarly). On the bench's k = 16
+// fabric some thousands of keys (hosts', CNPs') land in the span being
+// handled, at random in it: with every one to early the calendar ran 18
+// instructions a hop more than with insertion; frontNear 64 and 512 cost
+// 13 and 8 (setSeq's fast path for early since dropped), and on
+// r17-review/e1.toml 509 and 455 instructions an event (the tree 424).
+const frontNear = 512
+
+// calRewind turns the calendar back to the span before the earliest of u
+// and the keys held, all of them in the front, early or far: the window
+// jumped to a key far ahead (a flow that starts later, on an idle fabric),
+// and every key set before it would otherwise go to early for as long as
+// that key waits. The front's and early's keys go back to the ring or far;
+// u is then after base. False if u's span is the first of all.
+func (q *streamQueue) calRewind(u uint64) bool {
+	c := &q.cal
+	for _, w := range c.used {
+		if w != 0 {
+			return false
+		}
+	}
+	low := u
+	if q.head < len(q.front) {
+		low = min(low, uint64(q.front[q.head].at)^signBit)
+	}
+	if len(q.early) > 0 {
+		low = min(low, uint64(q.early[0].at)^signBit)
+	}
+	if low>>c.shift == 0 {
+		return false
+	}
+	c.cur = low>>c.shift - 1
+	q.base = (c.cur+1)<<c.shift - 1
+	for _, k := range q.front[q.head:] {
+		q.calAdd(k, uint64(k.at)^signBit)
+	}
+	for _, k := range q.early {
+		q.calAdd(k, uint64(k.at)^signBit)
+	}
+	q.front, q.head, q.ready, q.early = q.front[:0], 0, 0, q.early[:0]
+	return true
+}
+
 // calRefill moves the next span that holds keys into the front, which is
 // empty, sorted; false if no key is held.
 func (q *streamQueue) calRefill() bool {
@@ -115,7 +196,7 @@ func (q *streamQueue) calRefill() bool {
 	s, ok := c.nextSpan()
 	if !ok {
 		for len(c.far) > 0 && c.far[0] != q.keys[c.far[0].slot()] {
-			c.pop()
+			c.far.pop()
 			q.stale--
 		}
 		if len(c.far) == 0 {
@@ -130,7 +211,7 @@ func (q *streamQueue) calRefill() bool {
 		if fs-s >= uint64(len(c.ring)) {
 			break
 		}
-		q.calPut(c.pop(), fs)
+		q.calPut(c.far.pop(), fs)
 	}
 	i := s & uint64(len(c.ring)-1)
 	list := take(&c.ring[i])
@@ -253,51 +334,61 @@ func (q *streamQueue) calPurge(current func(streamKey) bool) (kept int) {
 		}
 		kept += len(q.scratch)
 	}
-	far := c.far[:0]
-	for _, k := range c.far {
-		if current(k) {
-			far = append(far, k)
-		}
-	}
-	c.far = far
-	for i := (len(far) - 2) / heapArity; i >= 0 && len(far) > 1; i-- {
-		c.siftDown(i, far[i])
-	}
-	return kept + len(far)
+	return kept + c.far.keep(current)
 }
 
-// push adds k to far.
-func (c *calendar) push(k streamKey) {
-	c.far = append(c.far, k)
-	h := c.far
-	i := len(h) - 1
+// keyHeap is a 4-ary min-heap of keys: a calendar's far keys, and its
+// early ones (streamQueue).
+type keyHeap []streamKey
+
+// push adds k.
+func (h *keyHeap) push(k streamKey) {
+	*h = append(*h, k)
+	s := *h
+	i := len(s) - 1
 	for i > 0 {
 		parent := (i - 1) / heapArity
-		if !k.before(h[parent]) {
+		if !k.before(s[parent]) {
 			break
 		}
-		h[i] = h[parent]
+		s[i] = s[parent]
 		i = parent
 	}
-	h[i] = k
+	s[i] = k
 }
 
-// pop takes far's earliest key.
-func (c *calendar) pop() streamKey {
-	top := c.far[0]
-	last := len(c.far) - 1
-	k := c.far[last]
-	c.far = c.far[:last]
+// pop takes the earliest key.
+func (h *keyHeap) pop() streamKey {
+	s := *h
+	top := s[0]
+	last := len(s) - 1
+	k := s[last]
+	*h = s[:last]
 	if last > 0 {
-		c.siftDown(0, k)
+		h.siftDown(0, k)
 	}
 	return top
 }
 
-// siftDown places k in far's hole at i and below.
-func (c *calendar) siftDown(i int, k streamKey) {
-	h := c.far
-	n := len(h)
+// keep keeps only the keys that current reports, and returns how many.
+func (h *keyHeap) keep(current func(streamKey) bool) int {
+	kept := (*h)[:0]
+	for _, k := range *h {
+		if current(k) {
+			kept = append(kept, k)
+		}
+	}
+	*h = kept
+	for i := (len(kept) - 2) / heapArity; i >= 0 && len(kept) > 1; i-- {
+		h.siftDown(i, kept[i])
+	}
+	return len(kept)
+}
+
+// siftDown places k in the hole at i and below.
+func (h *keyHeap) siftDown(i int, k streamKey) {
+	s := *h
+	n := len(s)
 	for {
 		first := heapArity*i + 1
 		if first >= n {
@@ -305,15 +396,15 @@ func (c *calendar) siftDown(i int, k streamKey) {
 		}
 		best := first
 		for j := first + 1; j < first+heapArity && j < n; j++ {
-			if h[j].before(h[best]) {
+			if s[j].before(s[best]) {
 				best = j
 			}
 		}
-		if !h[best].before(k) {
+		if !s[best].before(k) {
 			break
 		}
-		h[i] = h[best]
+		s[i] = s[best]
 		i = best
 	}
-	h[i] = k
+	s[i] = k
 }

@@ -37,9 +37,9 @@ type Packet struct {
 	// load, and one more cache line, per hop.
 	portStore []port
 	// lookahead: the agenda's streams are a calendar or a radix heap, whose
-	// front names the events to come (prefetch.go), and they are more than
-	// aheadMin: a fabric larger than the caches or a chain of as many
-	// sources.
+	// front names the events to come (prefetch.go), and the hosts and
+	// ports are more than aheadMin: a fabric larger than the caches or a
+	// chain of as many sources.
 	lookahead bool
 	// hugeHeap: the network's hot state outgrows the TLB's reach, and its
 	// memory in use is moved into huge pages as it grows (adviseHeap).
@@ -172,7 +172,7 @@ func NewPacket(cfg Config) (*Packet, error) {
 		p.syncOdd(s.receivers, s.net.chain, s.net.streams(j)) // after its classes
 	}
 	s.agenda.init(len(t.Hosts), len(s.ports), s.receivers, paceOf(t, cfg.FrameBytes))
-	s.lookahead = s.agenda.root == nil && len(s.agenda.streams.keys) > aheadMin
+	s.lookahead = s.agenda.root == nil && len(t.Hosts)+len(s.ports) > aheadMin
 	for h, node := range t.Hosts {
 		nic := t.Ports[t.NIC(h)]
 		s.hosts = append(s.hosts, host{id: int32(h), fwd: nic.Delay, bwd: nic.Back, node: int32(nic.To), capacity: nic.Capacity,

@@ -16,10 +16,14 @@ const (
 	aheadNext   = 1 // the port that frame enters, and its flow
 )
 
-// aheadMin is the most streams whose events are not prefetched: with a
-// calendar's front to look along, prefetching took the CPU time a hop to
-// 1.09 (1.00-1.20) at k = 12 (2,592 streams, its state mostly in the
-// cache) and to 0.85 (0.77-1.02) at k = 16 (6,144), eight pairs each.
+// aheadMin is the most hosts and ports whose events are not prefetched:
+// with a calendar's front to look along, prefetching took the CPU time a
+// hop to 1.09 (1.00-1.20) at k = 12 (2,592 hosts and ports, its state
+// mostly in the cache) and to 0.85 (0.77-1.02) at k = 16 (6,144), eight
+// pairs each. Receivers' streams are not counted: they add little state,
+// and a k = 12 fabric with receivers followed (4,752 streams) ran in 0.89
+// (0.82-0.94) of the time without prefetching (six pairs,
+// r17-review/n40.toml for 20 ms).
 const aheadMin = 4096
 
 // Lines of a record that the hops read: a port's hot lines (port), a
