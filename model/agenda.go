@@ -833,23 +833,7 @@ func (q *streamQueue) purge() {
 		if b.first == 0 {
 			continue
 		}
-		list := take(b)
-		q.scratch = q.scratch[:0]
-		for c := list.first; ; c = q.next[c] {
-			n := chunkKeys
-			if c == list.last {
-				n = int(list.fill)
-			}
-			for _, k := range q.chunks[c][:n] {
-				if current(k) {
-					q.scratch = append(q.scratch, k)
-				}
-			}
-			if c == list.last {
-				break
-			}
-		}
-		q.release(list)
+		q.keepCurrent(take(b), current)
 		l, d := uint(i/radixWidth), uint(i%radixWidth)
 		if len(q.scratch) == 0 {
 			q.used[l][d/64] &^= 1 << (d % 64)
@@ -883,4 +867,25 @@ func (q *streamQueue) ahead(d int) (int, bool) {
 		return q.front[i].slot(), true
 	}
 	return 0, false
+}
+
+// keepCurrent sets scratch to the keys of list, a bucket's taken whole,
+// that current reports, and frees list's chunks (purge, calPurge).
+func (q *streamQueue) keepCurrent(list keyList, current func(streamKey) bool) {
+	q.scratch = q.scratch[:0]
+	for c := list.first; ; c = q.next[c] {
+		n := chunkKeys
+		if c == list.last {
+			n = int(list.fill)
+		}
+		for _, k := range q.chunks[c][:n] {
+			if current(k) {
+				q.scratch = append(q.scratch, k)
+			}
+		}
+		if c == list.last {
+			break
+		}
+	}
+	q.release(list)
 }

@@ -311,24 +311,8 @@ func (q *streamQueue) calPurge(current func(streamKey) bool) (kept int) {
 		if b.first == 0 {
 			continue
 		}
-		list := take(b)
 		c.used[i/64] &^= 1 << (i % 64)
-		q.scratch = q.scratch[:0]
-		for ch := list.first; ; ch = q.next[ch] {
-			n := chunkKeys
-			if ch == list.last {
-				n = int(list.fill)
-			}
-			for _, k := range q.chunks[ch][:n] {
-				if current(k) {
-					q.scratch = append(q.scratch, k)
-				}
-			}
-			if ch == list.last {
-				break
-			}
-		}
-		q.release(list)
+		q.keepCurrent(take(b), current)
 		for _, k := range q.scratch {
 			q.calPut(k, (uint64(k.at)^signBit)>>c.shift)
 		}

@@ -74,33 +74,19 @@ func skipUnlessCounting(t *testing.T) {
 func TestDerivedDeparturesAreCounted(t *testing.T) {
 	skipUnlessCounting(t)
 	seen := map[string]int{}
-	for name, cfg := range entryWriterCases(t) {
-		for _, fifo := range []bool{false, true} {
-			sim, err := NewPacket(cfg)
-			if err != nil {
-				t.Fatal(name, err)
+	forEachEntryWriterSim(t, func(name string, sim *Packet) {
+		countDepartures(sim)
+		for at := algos.Time(0); !sim.Done(); {
+			at += 2 * algos.Microsecond
+			sim.Advance(at)
+			if err := checkCounters(sim); err != nil {
+				t.Fatalf("%s: %v", name, err)
 			}
-			if fifo {
-				if !sim.classPorts {
-					continue
-				}
-				for _, p := range sim.ports {
-					p.cls.fifo = true
-				}
-			}
-			countDepartures(sim)
-			for at := algos.Time(0); !sim.Done(); {
-				at += 2 * algos.Microsecond
-				sim.Advance(at)
-				if err := checkCounters(sim); err != nil {
-					t.Fatalf("%s (fifo %v): %v", name, fifo, err)
-				}
-				for _, p := range sim.ports {
-					countedStates(sim, p, seen)
-				}
+			for _, p := range sim.ports {
+				countedStates(sim, p, seen)
 			}
 		}
-	}
+	})
 	for _, state := range []string{"drops", "control frames", "class frames waiting", "control frames waiting",
 		"held with frames", "telemetry"} {
 		if seen[state] == 0 {

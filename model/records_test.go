@@ -530,17 +530,12 @@ func entryWriterCases(t *testing.T) map[string]Config {
 	}
 }
 
-// The records hold in runs that reach every writer of a port's entries:
-// PFC per port (holds and releases, a drop-tail chain beside), capacity
-// changes (one as a frame starts), the real switch (clocks, jitter,
-// ingress PFC), classes in a shared buffer with dynamic PFC per class,
-// direct frames and their fifo twin, control frames with PFC, ACKs as
-// control frames (DCTCP, HPCC's telemetry), spraying, short flows of a
-// given size, and a ring deadlocked by PFC.
-func TestRecordsMirrorTheQueues(t *testing.T) {
-	cases := entryWriterCases(t)
-	seen := map[string]int{}
-	for name, cfg := range cases {
+// forEachEntryWriterSim builds each of entryWriterCases, and again with
+// its class ports' schedulers forced to serve in order (" (fifo)"), and
+// hands it to check.
+func forEachEntryWriterSim(t *testing.T, check func(name string, sim *Packet)) {
+	t.Helper()
+	for name, cfg := range entryWriterCases(t) {
 		for _, fifo := range []bool{false, true} {
 			sim, err := NewPacket(cfg)
 			if err != nil {
@@ -555,9 +550,23 @@ func TestRecordsMirrorTheQueues(t *testing.T) {
 				}
 				name += " (fifo)"
 			}
-			stepChecked(t, name, sim, 2*algos.Microsecond, seen)
+			check(name, sim)
 		}
 	}
+}
+
+// The records hold in runs that reach every writer of a port's entries:
+// PFC per port (holds and releases, a drop-tail chain beside), capacity
+// changes (one as a frame starts), the real switch (clocks, jitter,
+// ingress PFC), classes in a shared buffer with dynamic PFC per class,
+// direct frames and their fifo twin, control frames with PFC, ACKs as
+// control frames (DCTCP, HPCC's telemetry), spraying, short flows of a
+// given size, and a ring deadlocked by PFC.
+func TestRecordsMirrorTheQueues(t *testing.T) {
+	seen := map[string]int{}
+	forEachEntryWriterSim(t, func(name string, sim *Packet) {
+		stepChecked(t, name, sim, 2*algos.Microsecond, seen)
+	})
 	for _, state := range []string{"queued", "held with frames", "held, front waiting", "control frame in service",
 		"records to receivers", "mixed queue", "ingress links", "direct frames", "class frames waiting",
 		"class held with frames", "control frames waiting", "propagation lanes"} {
