@@ -48,9 +48,10 @@ const calBuckets = 64
 
 // calendarShape is the span of a calendar at pace, its log2 in
 // picoseconds: the ring reaches twice as far as a key lands. It suits
-// (ok) if no span is longer than the shortest link, so that a key lands
-// in a span after the one being handled, not in the front, where it would
-// be put in order among hundreds.
+// (ok) if no span is longer than the soonest a key lands (the shortest
+// link, a frame's time on the fastest: paceOf), so that a key lands in a
+// span after the one being handled, not in the front, where it would be
+// put in order among hundreds.
 func calendarShape(pace streamPace) (shift uint, ok bool) {
 	span := max(int64(pace.reach)/(calBuckets/2), 1)
 	shift = uint(bits.Len64(uint64(span - 1)))

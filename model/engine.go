@@ -446,14 +446,21 @@ type delivery struct {
 }
 
 // paceOf is how the streams of topology t are keyed, frames of frameBytes
-// on its links: each key from the shortest link's delay to the longest's
-// and a frame's time on the slowest link ahead of the event that sets it.
+// on its links: a stream's first key lands from the shortest link's delay
+// to the longest's and a frame's time on the slowest link ahead of the
+// event that sets it, and each next one a frame's time after the last (a
+// link's frames arrive back to back), the least on the fastest link: the
+// soonest is the shorter of the two. Without the frames' time, links of
+// 1 ms gave 31 us spans, and every frame's key landed in the span being
+// handled: a k = 14 fat-tree ran in 1.23 times the tree's time (four
+// pairs).
 func paceOf(t *topo.Topology, frameBytes int) streamPace {
-	slowest, soonest, longest := math.Inf(1), algos.Never, algos.Time(0)
+	slowest, fastest, soonest, longest := math.Inf(1), 0.0, algos.Never, algos.Time(0)
 	for _, p := range t.Ports {
-		slowest = min(slowest, p.Capacity)
+		slowest, fastest = min(slowest, p.Capacity), max(fastest, p.Capacity)
 		soonest, longest = min(soonest, p.Delay), max(longest, p.Delay)
 	}
 	frame := algos.TransmitTime(frameBytes, max(slowest, 1))
+	soonest = min(soonest, algos.TransmitTime(frameBytes, max(fastest, 1)))
 	return streamPace{soonest: soonest, reach: longest + frame}
 }
