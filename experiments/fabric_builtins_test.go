@@ -350,16 +350,7 @@ func TestDCQCNVsQCNSettings(t *testing.T) {
 			}
 		}
 		e.Sweep = nil
-		cfg, err := e.Config("dcqcn")
-		if err != nil {
-			t.Fatal(err)
-		}
-		sim, err := model.NewPacket(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sim.Run()
-		b := sim.Summary().Bottlenecks[0]
+		b := simulate(t, e, "dcqcn").Bottlenecks[0]
 		quote := fmt.Sprintf("std %.0f KB, utilization %.3f", c.std, c.util)
 		if !strings.Contains(strings.ReplaceAll(e.Description, "\n", " "), quote) {
 			t.Errorf("the description does not say %q", quote)

@@ -31,6 +31,13 @@ func dumbbellRun(t *testing.T, scheme string, sets ...string) model.Summary {
 			t.Fatal(err)
 		}
 	}
+	return simulate(t, e, scheme)
+}
+
+// simulate runs experiment e's packet model under one scheme, once, and
+// gives its summary.
+func simulate(t *testing.T, e *experiments.Experiment, scheme string) model.Summary {
+	t.Helper()
 	cfg, err := e.Config(scheme)
 	if err != nil {
 		t.Fatal(err)
