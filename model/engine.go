@@ -41,6 +41,10 @@ type Packet struct {
 	// ports are more than aheadMin: a fabric larger than the caches or a
 	// chain of as many sources.
 	lookahead bool
+	// stages: how far ahead prefetching looks (prefetchAhead): further,
+	// and in four stages, on a network of deepMin hosts and ports or more,
+	// whose state is far larger than the caches.
+	stages prefetchStages
 	// hugeHeap: the network's hot state outgrows the TLB's reach, and its
 	// memory in use is moved into huge pages as it grows (adviseHeap).
 	hugeHeap bool
@@ -173,6 +177,10 @@ func NewPacket(cfg Config) (*Packet, error) {
 	}
 	s.agenda.init(len(t.Hosts), len(s.ports), s.receivers, paceOf(t, cfg.FrameBytes))
 	s.lookahead = s.agenda.root == nil && len(t.Hosts)+len(s.ports) > aheadMin
+	s.stages = aheadStages
+	if len(t.Hosts)+len(s.ports) >= deepMin {
+		s.stages = deepStages
+	}
 	for h, node := range t.Hosts {
 		nic := t.Ports[t.NIC(h)]
 		s.hosts = append(s.hosts, host{id: int32(h), fwd: nic.Delay, bwd: nic.Back, node: int32(nic.To), capacity: nic.Capacity,
