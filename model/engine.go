@@ -223,7 +223,7 @@ func (s *Packet) addLimiter(f flowSpec, netw *algos.Network) *limiter {
 	clock := s.hosts[f.host].clock
 	serial := algos.TransmitTime(cfg.FrameBytes, f.lineRate*clock)
 	l := &limiter{
-		host: int32(f.host), route: f.route, hops: int32(f.hops), dst: int32(f.dst), class: f.class,
+		host: int32(f.host), hops: int32(f.hops), dst: int32(f.dst), class: f.class,
 		lineRate: f.lineRate, clock: clock, serial: serial, nextSerial: serial,
 		start: f.start, stop: f.stop, frameBits: float64(cfg.FrameBytes) * 8,
 		mark: f.start, nextEmit: algos.Never, rpTimer: algos.Never, timerAt: algos.Never, ackAt: algos.Never,
@@ -253,6 +253,7 @@ func (s *Packet) addLimiter(f flowSpec, netw *algos.Network) *limiter {
 			l.nextSerial = algos.TransmitTime(int(f.size), f.lineRate*clock)
 		}
 	}
+	l.setRoute(f.route)
 	if len(f.route) > 0 {
 		l.first = s.ports[f.route[0]]
 		if cfg.ControlFrames {
