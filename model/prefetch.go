@@ -79,7 +79,11 @@ func (s *Packet) prefetchAhead() {
 	if slot, ok := a.streams.ahead(st.next); ok {
 		if f := s.streamFront(slot); f != nil && int(f.lim) < len(s.lims) {
 			l := s.lims[f.lim]
-			prefetchLines(unsafe.Pointer(l), limiterLines)
+			if s.hostOwner(slot) != nil {
+				prefetchLines(unsafe.Pointer(l), limiterLines)
+			} else {
+				prefetch.Line(unsafe.Pointer(l)) // a hop reads its first line only
+			}
 			if next := s.entered(slot, f, l); next >= 0 {
 				prefetchLines(unsafe.Pointer(&s.portStore[next]), portLines)
 			}
