@@ -63,9 +63,9 @@ func (s *Packet) prefetchAhead() {
 	if slot, ok := a.streams.ahead(st.owner); ok {
 		prefetch.Line(unsafe.Pointer(&a.streams.keys[slot]))
 		if p := s.linkOwner(slot); p != nil {
-			prefetchLines(unsafe.Pointer(p), 2)
+			prefetch.Lines(unsafe.Pointer(p), 2)
 		} else if h := s.hostOwner(slot); h != nil {
-			prefetchLines(unsafe.Pointer(h), hostLines)
+			prefetch.Lines(unsafe.Pointer(h), hostLines)
 		}
 	}
 	// The frame at the stream's front, which the owner's lines name.
@@ -80,12 +80,12 @@ func (s *Packet) prefetchAhead() {
 		if f := s.streamFront(slot); f != nil && int(f.lim) < len(s.lims) {
 			l := s.lims[f.lim]
 			if s.hostOwner(slot) != nil {
-				prefetchLines(unsafe.Pointer(l), limiterLines)
+				prefetch.Lines(unsafe.Pointer(l), limiterLines)
 			} else {
 				prefetch.Line(unsafe.Pointer(l)) // a hop reads its first line only
 			}
 			if next := s.entered(slot, f, l); next >= 0 {
-				prefetchLines(unsafe.Pointer(&s.portStore[next]), portLines)
+				prefetch.Lines(unsafe.Pointer(&s.portStore[next]), portLines)
 			}
 		}
 	}
@@ -190,11 +190,4 @@ func (s *Packet) streamFront(slot int) *frame {
 		return nil
 	}
 	return r.front()
-}
-
-// prefetchLines asks for n cache lines from p on.
-func prefetchLines(p unsafe.Pointer, n int) {
-	for i := range n {
-		prefetch.Line(unsafe.Add(p, i*cacheLine))
-	}
 }
