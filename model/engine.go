@@ -41,6 +41,10 @@ type Packet struct {
 	// ports are more than aheadMin: a fabric larger than the caches or a
 	// chain of as many sources.
 	lookahead bool
+	// stages: how far ahead prefetching looks (prefetchAhead): further,
+	// and in four stages, on a network of deepMin hosts and ports or more,
+	// whose state is far larger than the caches.
+	stages prefetchStages
 	// hugeHeap: the network's hot state outgrows the TLB's reach, and its
 	// memory in use is moved into huge pages as it grows (adviseHeap).
 	hugeHeap bool
@@ -173,6 +177,10 @@ func NewPacket(cfg Config) (*Packet, error) {
 	}
 	s.agenda.init(len(t.Hosts), len(s.ports), s.receivers, paceOf(t, cfg.FrameBytes))
 	s.lookahead = s.agenda.root == nil && len(t.Hosts)+len(s.ports) > aheadMin
+	s.stages = aheadStages
+	if len(t.Hosts)+len(s.ports) >= deepMin {
+		s.stages = deepStages
+	}
 	for h, node := range t.Hosts {
 		nic := t.Ports[t.NIC(h)]
 		s.hosts = append(s.hosts, host{id: int32(h), fwd: nic.Delay, bwd: nic.Back, node: int32(nic.To), capacity: nic.Capacity,
@@ -215,7 +223,7 @@ func (s *Packet) addLimiter(f flowSpec, netw *algos.Network) *limiter {
 	clock := s.hosts[f.host].clock
 	serial := algos.TransmitTime(cfg.FrameBytes, f.lineRate*clock)
 	l := &limiter{
-		host: int32(f.host), route: f.route, hops: int32(f.hops), dst: int32(f.dst), class: f.class,
+		host: int32(f.host), hops: int32(f.hops), dst: int32(f.dst), class: f.class,
 		lineRate: f.lineRate, clock: clock, serial: serial, nextSerial: serial,
 		start: f.start, stop: f.stop, frameBits: float64(cfg.FrameBytes) * 8,
 		mark: f.start, nextEmit: algos.Never, rpTimer: algos.Never, timerAt: algos.Never, ackAt: algos.Never,
@@ -245,6 +253,7 @@ func (s *Packet) addLimiter(f flowSpec, netw *algos.Network) *limiter {
 			l.nextSerial = algos.TransmitTime(int(f.size), f.lineRate*clock)
 		}
 	}
+	l.setRoute(f.route)
 	if len(f.route) > 0 {
 		l.first = s.ports[f.route[0]]
 		if cfg.ControlFrames {

@@ -10,9 +10,21 @@ import "qcnlab/algos"
 // A limiter serves one greedy flow, one flow of a given size, or on a chain
 // with traffic (traffic.go) several flows round robin.
 type limiter struct {
-	// The fields are in the order of the cache lines the hot paths read:
-	// the ACK path's first, then the host's next events' times, then the
-	// release's.
+	// The fields are in the order of the cache lines the hot paths read
+	// (the limiters are 64-byte aligned: TestLimiterLayout): every hop's
+	// first, then the ACK path's, then the host's next events' times,
+	// then the release's.
+	//
+	// A hop reads where its frame goes next (onwardRecord) and whether
+	// the port is its last (enter); the host's frame enters first.
+	route []int32 // the simulated ports its frames cross; nil when sprayed
+	first *port   // the port of route[0], nil when sprayed
+	hops  int32   // the ports a frame crosses
+	dst   int32   // the receiving host, -1 on a chain
+	// path holds route when it is short, as a fat-tree's and a chain's
+	// are, on the hop's line (setRoute): else route is a slice of its own.
+	path [inlineHops]int32
+
 	id   int32 // its index: frames and events name it so
 	host int32
 	tp   *transport // its transport, for an ACK-clocked scheme (transport.go); then also rp
@@ -40,21 +52,17 @@ type limiter struct {
 	interval   algos.Time // a whole frame's time at rate: the gap between frames
 	mark       algos.Time // credit is counted from here
 	credit     float64    // bits earned toward the next frame at mark
-	first      *port      // the port of route[0], nil when sprayed
 	emitted    int64      // bytes released since the start
 	arrived    int64      // bytes that reached the first port of the route
 	nextSerial algos.Time // the next frame's: serial but for a flow's last frame
 
-	rpCPID    int32   // rp.CPID() as last read
-	tgen      uint32  // generation of the live timer event
-	dst       int32   // the receiving host, -1 on a chain
-	greedy    bool    // it serves one greedy flow: neither fl nor sized
-	class     uint8   // its frames' traffic class (classes.go)
-	hold      uint8   // holdIdle, holdPaused, holdWindow: the limiter sends nothing while set
-	route     []int32 // the simulated ports its frames cross; nil when sprayed
+	rpCPID    int32  // rp.CPID() as last read
+	tgen      uint32 // generation of the live timer event
+	greedy    bool   // it serves one greedy flow: neither fl nor sized
+	class     uint8  // its frames' traffic class (classes.go)
+	hold      uint8  // holdIdle, holdPaused, holdWindow: the limiter sends nothing while set
 	frameBits float64
 	stop      algos.Time
-	hops      int32 // the ports a frame crosses: in the line a hop reads (exitFlags, route)
 
 	fl     *sourceFlows            // a chain source's flows, if Config.Traffic is set
 	back   []int32                 // with control frames, the ports back to its host (control.go)
@@ -74,6 +82,25 @@ type limiter struct {
 	// close (propOf). Nil where sprayed frames' depends on their path
 	// (propLanes).
 	propTo []algos.Time
+	_      [limiterPad]byte
+}
+
+// inlineHops is the longest route a limiter holds on its hop's line
+// (path): a 3-tier fat-tree's longest, edge to edge through the core, is
+// five ports.
+const inlineHops = 6
+
+// limiterPad makes a limiter a whole number of cache lines, so that the
+// allocator's size class for it starts each on a line (TestLimiterLayout).
+const limiterPad = 32
+
+// setRoute sets the ports l's frames cross, on its hop's line if they fit.
+func (l *limiter) setRoute(route []int32) {
+	l.route = route
+	if route != nil && len(route) <= inlineHops {
+		l.route = l.path[:len(route):len(route)]
+		copy(l.route, route)
+	}
 }
 
 // Reasons a limiter holds its frames.

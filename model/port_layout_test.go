@@ -253,3 +253,42 @@ func TestPortRingsStartSmall(t *testing.T) {
 		}
 	}
 }
+
+// TestLimiterLayout checks what a hop's read of its flow's limiter rests
+// on: a limiter is a whole number of cache lines, so that the allocator
+// starts each on a line, and what every hop reads of it (route, hops,
+// first) is on its first line, with a fat-tree's route itself (path), so
+// that prefetchAhead's request for its first lines covers them.
+func TestLimiterLayout(t *testing.T) {
+	skipUnless64Bit(t)
+	const line = 64
+	if size := unsafe.Sizeof(limiter{}); size%line != 0 {
+		t.Errorf("a limiter is %d bytes, not a multiple of %d: pad it (limiterPad)", size, line)
+	}
+	var l limiter
+	for name, end := range map[string]uintptr{
+		"route": unsafe.Offsetof(l.route) + unsafe.Sizeof(l.route), "first": unsafe.Offsetof(l.first) + unsafe.Sizeof(l.first),
+		"hops": unsafe.Offsetof(l.hops) + unsafe.Sizeof(l.hops), "path": unsafe.Offsetof(l.path) + unsafe.Sizeof(l.path),
+	} {
+		if end > line {
+			t.Errorf("%s ends at byte %d of a limiter, past its first line", name, end)
+		}
+	}
+	qcn, err := algos.Lookup("qcn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ft := fatTree4(t, 150e3)
+	sim, err := NewPacket(fabric(qcn, ft, Permutation(len(ft.Hosts), 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range sim.lims {
+		if at := uintptr(unsafe.Pointer(l)); at%line != 0 {
+			t.Errorf("limiter %d at %#x, not on a line's start", l.id, at)
+		}
+		if len(l.route) == 0 || &l.route[0] != &l.path[0] {
+			t.Errorf("limiter %d: its route (%d ports) is not on its hop's line", l.id, len(l.route))
+		}
+	}
+}

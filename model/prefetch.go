@@ -9,11 +9,12 @@ import (
 // How far ahead, in the agenda's front, each stage of prefetchAhead looks.
 // Measured on a k = 24 fat-tree (alternating pairs): 4, 2, 1 and 10, 6, 3
 // did alike; the stages need only be apart, each reading what the one
-// before asked for.
-const (
-	aheadStream = 4 // the stream's owner: a port's link, a host
-	aheadFrame  = 2 // the frame at its front
-	aheadNext   = 1 // the port that frame enters, and its flow
+// before asked for. From deepMin hosts and ports on, a fourth stage asks
+// for what the lines of the port a frame enters name, once they are in
+// (prefetchEntry): the others look further ahead.
+var (
+	aheadStages = prefetchStages{owner: 4, front: 2, next: 1}
+	deepStages  = prefetchStages{owner: 6, front: 4, next: 2, entry: 1}
 )
 
 // aheadMin is the most hosts and ports whose events are not prefetched:
@@ -25,6 +26,13 @@ const (
 // (0.82-0.94) of the time without prefetching (six pairs,
 // r17-review/n40.toml for 20 ms).
 const aheadMin = 4096
+
+// deepMin is the fewest hosts and ports whose events are prefetched in
+// four stages (deepStages): at k = 24 (20,736) they took a hop's time to
+// 0.81 of three stages' (seven rounds alternating the builds, 2 ms); at
+// k = 20 (12,000) and 22 (15,972) to 0.99 and 0.98; at k = 16 (6,144),
+// whose state the caches mostly hold, to 1.04.
+const deepMin = 12000
 
 // Lines of a record that the hops read: a port's hot lines (port), a
 // limiter's first (limiter.go), a host's.
@@ -46,41 +54,111 @@ const (
 // reads change nothing, and a key gone stale since costs only a wasted
 // request. A calendar's front is a whole span's keys, hundreds on a large
 // fabric: prefetching along it pays from some thousands of streams
-// (aheadMin) on.
+// (aheadMin) on. The stages' distances are the network's (s.stages:
+// three stages, or from deepMin on four, further ahead).
 func (s *Packet) prefetchAhead() {
-	a := &s.agenda
-	if slot, ok := a.streams.ahead(aheadStream); ok {
+	a, st := &s.agenda, &s.stages
+	// The stream's owner: the agenda's key, a port's queue's and link's
+	// lines, or a host's.
+	if slot, ok := a.streams.ahead(st.owner); ok {
 		prefetch.Line(unsafe.Pointer(&a.streams.keys[slot]))
 		if p := s.linkOwner(slot); p != nil {
-			prefetchLines(unsafe.Pointer(p), 2) // its queue's and link's lines
+			prefetch.Lines(unsafe.Pointer(p), 2)
 		} else if h := s.hostOwner(slot); h != nil {
-			prefetchLines(unsafe.Pointer(h), hostLines)
+			prefetch.Lines(unsafe.Pointer(h), hostLines)
 		}
 	}
-	if slot, ok := a.streams.ahead(aheadFrame); ok {
+	// The frame at the stream's front, which the owner's lines name.
+	if slot, ok := a.streams.ahead(st.front); ok {
 		if f := s.streamFront(slot); f != nil {
 			prefetch.Line(unsafe.Pointer(f))
 		}
 	}
-	if slot, ok := a.streams.ahead(aheadNext); ok {
-		f := s.streamFront(slot)
-		if f == nil || int(f.lim) >= len(s.lims) {
-			return
-		}
-		l := s.lims[f.lim]
-		prefetchLines(unsafe.Pointer(l), limiterLines)
-		next := int(f.route) // a link's frame: the port it enters
-		if s.hostOwner(slot) != nil {
-			if l.route == nil {
-				return
+	// Its flow's limiter and the lines of the port it enters, which the
+	// frame names.
+	if slot, ok := a.streams.ahead(st.next); ok {
+		if f := s.streamFront(slot); f != nil && int(f.lim) < len(s.lims) {
+			l := s.lims[f.lim]
+			if s.hostOwner(slot) != nil {
+				prefetch.Lines(unsafe.Pointer(l), limiterLines)
+			} else {
+				prefetch.Line(unsafe.Pointer(l)) // a hop reads its first line only
 			}
-			next = int(l.route[0])
+			if next := s.entered(slot, f, l); next >= 0 {
+				prefetch.Lines(unsafe.Pointer(&s.portStore[next]), portLines)
+			}
 		}
-		if next < len(s.portStore) {
-			prefetchLines(unsafe.Pointer(&s.portStore[next]), portLines)
+	}
+	if st.entry > 0 {
+		s.prefetchEntry(st.entry)
+	}
+}
+
+// prefetchStages is how far ahead, in the agenda's front, each of
+// prefetchAhead's stages looks; entry 0 leaves the last one out.
+type prefetchStages struct{ owner, front, next, entry int }
+
+// prefetchEntry is prefetchAhead's fourth stage, on a network of deepMin
+// hosts and ports or more: it asks for what the stream d keys ahead reads
+// behind the lines the third stage asked for, which name it. Of the port
+// its front frame enters: the record its queue starts next as it serves,
+// its link ring's tail, its congestion point's state and, where frames
+// leave the network, the record that leaves and its flow's delivery
+// count; at a host, the reaction point its limiter releases by.
+func (s *Packet) prefetchEntry(d int) {
+	slot, ok := s.agenda.streams.ahead(d)
+	if !ok {
+		return
+	}
+	f := s.streamFront(slot)
+	if f == nil || int(f.lim) >= len(s.lims) {
+		return
+	}
+	if h := s.hostOwner(slot); h != nil && h.solo != nil {
+		prefetch.Line(ifaceData(unsafe.Pointer(&h.solo.rp)))
+	}
+	next := s.entered(slot, f, s.lims[f.lim])
+	if next < 0 {
+		return
+	}
+	q := &s.portStore[next]
+	prefetch.Line(ifaceData(unsafe.Pointer(&q.cp)))
+	if r := &q.link; len(r.buf) > 0 {
+		mask := len(r.buf) - 1
+		prefetch.Line(unsafe.Pointer(&r.buf[(r.head+r.n)&mask])) // its tail, where the frame is recorded
+		if q.onward > 1 {
+			prefetch.Line(unsafe.Pointer(&r.buf[(r.head+r.n-int(q.onward)+1)&mask])) // the record it serves next
+		}
+	}
+	if r := &q.exits; q.exiting > 0 && len(r.buf) > 0 {
+		prefetch.Line(unsafe.Pointer(&r.buf[(r.head+r.n-q.exiting)&(len(r.buf)-1)]))
+		if int(f.lim) < len(s.delivered) {
+			prefetch.Line(unsafe.Pointer(&s.delivered[f.lim]))
 		}
 	}
 }
+
+// entered is the port that frame f, of limiter l, at the front of stream
+// slot, enters as it arrives: a link's frame, the port its record names; a
+// host's, its route's first. It is -1 if it is not known (sprayed from a
+// host, or out of range: a stale key's frame).
+func (s *Packet) entered(slot int, f *frame, l *limiter) int {
+	next := int(f.route)
+	if s.hostOwner(slot) != nil {
+		if l.route == nil {
+			return -1
+		}
+		next = int(l.route[0])
+	}
+	if next >= len(s.portStore) {
+		return -1
+	}
+	return next
+}
+
+// ifaceData is the pointer to the value an interface at p holds, the
+// second of its two words (TestIfaceDataIsTheValue).
+func ifaceData(p unsafe.Pointer) unsafe.Pointer { return (*[2]unsafe.Pointer)(p)[1] }
 
 // linkOwner is the port whose link stream slot is, nil if it is not a
 // link's.
@@ -112,11 +190,4 @@ func (s *Packet) streamFront(slot int) *frame {
 		return nil
 	}
 	return r.front()
-}
-
-// prefetchLines asks for n cache lines from p on.
-func prefetchLines(p unsafe.Pointer, n int) {
-	for i := range n {
-		prefetch.Line(unsafe.Add(p, i*cacheLine))
-	}
 }

@@ -5,6 +5,7 @@ import (
 	"hash/fnv"
 	"reflect"
 	"testing"
+	"unsafe"
 
 	"qcnlab/algos"
 	"qcnlab/model/topo"
@@ -40,33 +41,53 @@ func TestPrefetchingChangesNoNumber(t *testing.T) {
 		chain.Sources[i] = src
 	}
 	for name, cfg := range map[string]Config{"k = 20 fat-tree": fat, "chain": chain} {
-		run := func(lookahead bool) (Summary, uint64, uint64) {
+		run := func(lookahead, deep bool) (Summary, uint64, uint64) {
 			series := fnv.New64a()
 			cfg.OnSample = func(x *Sample) { fmt.Fprintf(series, "%+v\n", *x) }
 			sim, err := NewPacket(cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !sim.lookahead {
-				t.Fatalf("%s: the agenda is a tree: no front to prefetch along", name)
+			if !sim.lookahead || sim.stages != deepStages {
+				t.Fatalf("%s: the agenda is a tree, or the network small: no front to prefetch along in four stages", name)
 			}
-			sim.lookahead = lookahead
+			if sim.lookahead = lookahead; !deep {
+				sim.stages = aheadStages
+			}
 			sim.Run()
 			return sim.Summary(), sim.events, series.Sum64()
 		}
-		with, events, seriesWith := run(true)
-		without, _, seriesWithout := run(false)
+		without, events, seriesWithout := run(false, false)
 		if events < 10000 {
 			t.Fatalf("%s: only %d events", name, events)
 		}
-		if !reflect.DeepEqual(with, without) {
-			t.Errorf("%s: prefetching changed the summary:\n%+v\n%+v", name, with, without)
-		}
-		if seriesWith != seriesWithout {
-			t.Errorf("%s: prefetching changed the series", name)
+		for _, deep := range []bool{false, true} {
+			with, _, seriesWith := run(true, deep)
+			if !reflect.DeepEqual(with, without) {
+				t.Errorf("%s, deep %v: prefetching changed the summary:\n%+v\n%+v", name, deep, with, without)
+			}
+			if seriesWith != seriesWithout {
+				t.Errorf("%s, deep %v: prefetching changed the series", name, deep)
+			}
 		}
 	}
 }
+
+// ifaceData finds the value an interface holds, which prefetchEntry asks
+// the memory for: behind a port's congestion point (an interface with
+// methods, as fmt.Stringer) and a limiter's reaction point, the pointer
+// they were given.
+func TestIfaceDataIsTheValue(t *testing.T) {
+	v := &stringerForTest{name: "cp"}
+	var i fmt.Stringer = v
+	if got := ifaceData(unsafe.Pointer(&i)); got != unsafe.Pointer(v) {
+		t.Errorf("ifaceData = %p, want %p", got, v)
+	}
+}
+
+type stringerForTest struct{ name string }
+
+func (s *stringerForTest) String() string { return s.name }
 
 // ahead names the keys to come, in order: the d-th after the earliest is
 // the d-th the queue hands out next, while nothing is re-keyed but the

@@ -10,3 +10,9 @@ import "unsafe"
 //
 //go:noescape
 func Line(p unsafe.Pointer)
+
+// Lines asks for n cache lines from the one holding p on, in one call:
+// a call costs more than the prefetches it makes.
+//
+//go:noescape
+func Lines(p unsafe.Pointer, n int)

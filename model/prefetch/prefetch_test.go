@@ -58,11 +58,15 @@ func BenchmarkChainedReads(b *testing.B) {
 	}
 }
 
-// Line never faults, even on nil.
+// Line and Lines never fault, even on nil, or past what p points to.
 func TestLineNeverFaults(t *testing.T) {
 	Line(nil)
+	Lines(nil, 4)
 	var x int
 	Line(unsafe.Pointer(&x))
+	Lines(unsafe.Pointer(&x), 3)
+	Lines(unsafe.Pointer(&x), 0)
+	Lines(unsafe.Pointer(&x), -1)
 }
 
 // BenchmarkDependentReads is the machine's memory as a large fabric's
