@@ -17,11 +17,8 @@ import (
 // their own; the records of the frames that leave the network (exits) on
 // the fifth.
 func TestPortLayout(t *testing.T) {
-	skipUnless64Bit(t)
 	const line = 64
-	if size := unsafe.Sizeof(port{}); size%line != 0 {
-		t.Errorf("a port is %d bytes, not a multiple of %d: pad it", size, line)
-	}
+	wholeLines(t, "port", unsafe.Sizeof(port{}), "portPad")
 	var p port
 	if off := unsafe.Offsetof(p.level); off%line != 0 {
 		t.Errorf("the level statistics start at byte %d, not on a line", off)
@@ -260,11 +257,8 @@ func TestPortRingsStartSmall(t *testing.T) {
 // first) is on its first line, with a fat-tree's route itself (path), so
 // that prefetchAhead's request for its first lines covers them.
 func TestLimiterLayout(t *testing.T) {
-	skipUnless64Bit(t)
 	const line = 64
-	if size := unsafe.Sizeof(limiter{}); size%line != 0 {
-		t.Errorf("a limiter is %d bytes, not a multiple of %d: pad it (limiterPad)", size, line)
-	}
+	wholeLines(t, "limiter", unsafe.Sizeof(limiter{}), "limiterPad")
 	var l limiter
 	for name, end := range map[string]uintptr{
 		"route": unsafe.Offsetof(l.route) + unsafe.Sizeof(l.route), "first": unsafe.Offsetof(l.first) + unsafe.Sizeof(l.first),
@@ -290,5 +284,16 @@ func TestLimiterLayout(t *testing.T) {
 		if len(l.route) == 0 || &l.route[0] != &l.path[0] {
 			t.Errorf("limiter %d: its route (%d ports) is not on its hop's line", l.id, len(l.route))
 		}
+	}
+}
+
+// wholeLines checks, on a 64-bit build, that a record of size bytes is a
+// whole number of cache lines, so that in an array, or in the allocator's
+// size class for it, each starts a line; pad is the constant that pads it.
+func wholeLines(t *testing.T, what string, size uintptr, pad string) {
+	t.Helper()
+	skipUnless64Bit(t)
+	if size%64 != 0 {
+		t.Errorf("a %s is %d bytes, not a multiple of 64: pad it (%s)", what, size, pad)
 	}
 }
