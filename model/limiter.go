@@ -15,15 +15,17 @@ type limiter struct {
 	// first, then the ACK path's, then the host's next events' times,
 	// then the release's.
 	//
-	// A hop reads where its frame goes next (onwardRecord) and whether
-	// the port is its last (enter); the host's frame enters first.
+	// A hop reads where its frame goes next (onwardRecord), whether the
+	// port is its last (enter) and, into a port with classes, the frame's
+	// class (enterClasses); the host's frame enters first.
 	route []int32 // the simulated ports its frames cross; nil when sprayed
 	first *port   // the port of route[0], nil when sprayed
 	hops  int32   // the ports a frame crosses
 	dst   int32   // the receiving host, -1 on a chain
 	// path holds route when it is short, as a fat-tree's and a chain's
 	// are, on the hop's line (setRoute): else route is a slice of its own.
-	path [inlineHops]int32
+	path  [inlineHops]int32
+	class uint8 // its frames' traffic class (classes.go)
 
 	id   int32 // its index: frames and events name it so
 	host int32
@@ -59,7 +61,6 @@ type limiter struct {
 	rpCPID    int32  // rp.CPID() as last read
 	tgen      uint32 // generation of the live timer event
 	greedy    bool   // it serves one greedy flow: neither fl nor sized
-	class     uint8  // its frames' traffic class (classes.go)
 	hold      uint8  // holdIdle, holdPaused, holdWindow: the limiter sends nothing while set
 	frameBits float64
 	stop      algos.Time
@@ -87,8 +88,8 @@ type limiter struct {
 
 // inlineHops is the longest route a limiter holds on its hop's line
 // (path): a 3-tier fat-tree's longest, edge to edge through the core, is
-// five ports.
-const inlineHops = 6
+// five ports. (Six would leave no room there for class.)
+const inlineHops = 5
 
 // limiterPad makes a limiter a whole number of cache lines, so that the
 // allocator's size class for it starts each on a line (TestLimiterLayout).

@@ -254,7 +254,7 @@ func TestPortRingsStartSmall(t *testing.T) {
 // TestLimiterLayout checks what a hop's read of its flow's limiter rests
 // on: a limiter is a whole number of cache lines, so that the allocator
 // starts each on a line, and what every hop reads of it (route, hops,
-// first) is on its first line, with a fat-tree's route itself (path), so
+// first, and into a port with classes its class) is on its first line, with a fat-tree's route itself (path), so
 // that prefetchAhead's request for its first lines covers them.
 func TestLimiterLayout(t *testing.T) {
 	const line = 64
@@ -263,6 +263,8 @@ func TestLimiterLayout(t *testing.T) {
 	for name, end := range map[string]uintptr{
 		"route": unsafe.Offsetof(l.route) + unsafe.Sizeof(l.route), "first": unsafe.Offsetof(l.first) + unsafe.Sizeof(l.first),
 		"hops": unsafe.Offsetof(l.hops) + unsafe.Sizeof(l.hops), "path": unsafe.Offsetof(l.path) + unsafe.Sizeof(l.path),
+		// a hop into a port with classes reads its frame's class (enterClasses)
+		"class": unsafe.Offsetof(l.class) + unsafe.Sizeof(l.class),
 	} {
 		if end > line {
 			t.Errorf("%s ends at byte %d of a limiter, past its first line", name, end)
