@@ -254,8 +254,9 @@ func TestPortRingsStartSmall(t *testing.T) {
 // TestLimiterLayout checks what a hop's read of its flow's limiter rests
 // on: a limiter is a whole number of cache lines, so that the allocator
 // starts each on a line, and what every hop reads of it (route, hops,
-// first, and into a port with classes its class) is on its first line, with a fat-tree's route itself (path), so
-// that prefetchAhead's request for its first lines covers them.
+// first, and into a port with classes its class) is on its first line,
+// with a fat-tree's route itself (path), so that prefetchAhead's request
+// for its first line covers them.
 func TestLimiterLayout(t *testing.T) {
 	const line = 64
 	wholeLines(t, "limiter", unsafe.Sizeof(limiter{}), "limiterPad")
