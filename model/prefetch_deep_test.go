@@ -2,7 +2,6 @@ package model
 
 import (
 	"fmt"
-	"hash/fnv"
 	"reflect"
 	"testing"
 
@@ -132,22 +131,9 @@ func TestDeepPrefetchingChangesNoNumber(t *testing.T) {
 
 	for name, cfg := range cfgs {
 		t.Run(name, func(t *testing.T) {
-			run := func(lookahead bool) (Summary, uint64, uint64, *Packet) {
-				series := fnv.New64a()
-				cfg.OnSample = func(x *Sample) { fmt.Fprintf(series, "%+v\n", *x) }
-				sim, err := NewPacket(cfg)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !sim.lookahead || sim.stages != deepStages {
-					t.Fatalf("lookahead %v, stages %+v: not four stages", sim.lookahead, sim.stages)
-				}
-				sim.lookahead = lookahead
-				sim.Run()
-				return sim.Summary(), sim.events, series.Sum64(), sim
-			}
-			without, events, sw, _ := run(false)
-			with, _, sh, sim := run(true)
+			without := runPrefetching(t, cfg, nil)
+			with := runPrefetching(t, cfg, &deepStages)
+			sim := with.sim
 			long := 0
 			for _, l := range sim.lims {
 				if len(l.route) > inlineHops {
@@ -157,11 +143,11 @@ func TestDeepPrefetchingChangesNoNumber(t *testing.T) {
 			if longRoutes[name] && long == 0 {
 				t.Errorf("no route longer than the hop line's %d ports", inlineHops)
 			}
-			t.Logf("%d events, %d limiters, %d with routes past the hop line, %d hosts+ports", events, len(sim.lims), long, len(sim.hosts)+len(sim.ports))
-			if !reflect.DeepEqual(with, without) {
+			t.Logf("%d events, %d limiters, %d with routes past the hop line, %d hosts+ports", without.events, len(sim.lims), long, len(sim.hosts)+len(sim.ports))
+			if !reflect.DeepEqual(with.summary, without.summary) {
 				t.Errorf("prefetching changed the summary")
 			}
-			if sh != sw {
+			if with.series != without.series {
 				t.Errorf("prefetching changed the series")
 			}
 		})

@@ -41,36 +41,49 @@ func TestPrefetchingChangesNoNumber(t *testing.T) {
 		chain.Sources[i] = src
 	}
 	for name, cfg := range map[string]Config{"k = 20 fat-tree": fat, "chain": chain} {
-		run := func(lookahead, deep bool) (Summary, uint64, uint64) {
-			series := fnv.New64a()
-			cfg.OnSample = func(x *Sample) { fmt.Fprintf(series, "%+v\n", *x) }
-			sim, err := NewPacket(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !sim.lookahead || sim.stages != deepStages {
-				t.Fatalf("%s: the agenda is a tree, or the network small: no front to prefetch along in four stages", name)
-			}
-			if sim.lookahead = lookahead; !deep {
-				sim.stages = aheadStages
-			}
-			sim.Run()
-			return sim.Summary(), sim.events, series.Sum64()
+		without := runPrefetching(t, cfg, nil)
+		if without.events < 10000 {
+			t.Fatalf("%s: only %d events", name, without.events)
 		}
-		without, events, seriesWithout := run(false, false)
-		if events < 10000 {
-			t.Fatalf("%s: only %d events", name, events)
-		}
-		for _, deep := range []bool{false, true} {
-			with, _, seriesWith := run(true, deep)
-			if !reflect.DeepEqual(with, without) {
-				t.Errorf("%s, deep %v: prefetching changed the summary:\n%+v\n%+v", name, deep, with, without)
+		for _, stages := range []prefetchStages{aheadStages, deepStages} {
+			with := runPrefetching(t, cfg, &stages)
+			if !reflect.DeepEqual(with.summary, without.summary) {
+				t.Errorf("%s, stages %+v: prefetching changed the summary:\n%+v\n%+v", name, stages, with.summary, without.summary)
 			}
-			if seriesWith != seriesWithout {
-				t.Errorf("%s, deep %v: prefetching changed the series", name, deep)
+			if with.series != without.series {
+				t.Errorf("%s, stages %+v: prefetching changed the series", name, stages)
 			}
 		}
 	}
+}
+
+// prefetchedRun is what a run under runPrefetching gives: its summary,
+// its events, a hash of its samples, and the simulator.
+type prefetchedRun struct {
+	summary Summary
+	events  uint64
+	series  uint64
+	sim     *Packet
+}
+
+// runPrefetching runs cfg, a network large enough for four stages of
+// prefetching (it fails the test if not), with the stages given, or none.
+func runPrefetching(t *testing.T, cfg Config, stages *prefetchStages) prefetchedRun {
+	t.Helper()
+	series := fnv.New64a()
+	cfg.OnSample = func(x *Sample) { fmt.Fprintf(series, "%+v\n", *x) }
+	sim, err := NewPacket(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sim.lookahead || sim.stages != deepStages {
+		t.Fatalf("lookahead %v, stages %+v: the agenda is a tree, or the network small: no front to prefetch along in four stages", sim.lookahead, sim.stages)
+	}
+	if sim.lookahead = stages != nil; stages != nil {
+		sim.stages = *stages
+	}
+	sim.Run()
+	return prefetchedRun{sim.Summary(), sim.events, series.Sum64(), sim}
 }
 
 // ifaceData finds the value an interface holds, which prefetchEntry asks
