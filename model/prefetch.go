@@ -50,10 +50,9 @@ const (
 // misses, one after another, for each read names the next (the port,
 // its link's front frame, the port that frame enters). Each stage reads
 // only what an earlier stage asked for, an event or two before (but for
-// one line, prefetchEntry's). Only a
-// radix heap or a calendar has a front to look along (agenda.ahead); the
-// reads change nothing, and a key gone stale since costs only a wasted
-// request. A calendar's front is a whole span's keys, hundreds on a large
+// one line, prefetchEntry's). Only a radix heap or a calendar has a front
+// to look along (agenda.ahead); the reads change nothing, and a key gone
+// stale since costs only a wasted request. A calendar's front is a whole span's keys, hundreds on a large
 // fabric: prefetching along it pays from some thousands of streams
 // (aheadMin) on. The stages' distances are the network's (s.stages:
 // three stages, or from deepMin on four, further ahead).
