@@ -121,7 +121,7 @@ func (s *Packet) prefetchEntry(d int) {
 		return
 	}
 	if h := s.hostOwner(slot); h != nil && h.solo != nil {
-		prefetch.Line(ifaceData(unsafe.Pointer(&h.solo.rp)))
+		prefetch.Lines(ifaceData(unsafe.Pointer(&h.solo.rp)), 2)
 	}
 	next := s.entered(slot, f, s.lims[f.lim])
 	if next < 0 {
