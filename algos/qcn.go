@@ -171,25 +171,30 @@ type QCNVariant struct {
 var QCNStandard = QCNVariant{ByteCounter: true, Timer: true, HalfAICycles: true}
 
 // QCNReactionPoint is the QCN RP (lines 1-145) for one rate limiter.
+//
+// What Transmit reads at every frame comes first, in the first 64 bytes:
+// a fabric's hosts release frames at random, each RP a cache miss, and
+// the two lines from its start then hold all of it (TestQCNRPLayout).
 type QCNReactionPoint struct {
-	c            float64 // line rate C
+	active   bool
+	variant  QCNVariant
+	crate    float64
+	c        float64 // line rate C
+	txBcount float64 // bytes left in this byte-counter cycle
+	bcLimit  float64
+
 	gd           float64
-	bcLimit      float64
 	timerPeriod  Time
 	rAI, rHAI    float64
 	frTh         int
 	minRate      float64
 	minDecFactor float64
 	literal      bool
-	variant      QCNVariant
 
-	active      bool
-	crate       float64
 	trate       float64
-	txBcount    float64 // bytes left in this byte-counter cycle
-	siCount     int     // byte-counter stage
-	timerScount int     // timer stage
-	timer       Time    // deadline of the timer, Never when not armed
+	siCount     int  // byte-counter stage
+	timerScount int  // timer stage
+	timer       Time // deadline of the timer, Never when not armed
 	cpid        int
 	rand        *rand.Rand
 }

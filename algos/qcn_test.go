@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+	"unsafe"
 )
 
 const gbps = 1e9
@@ -399,5 +400,25 @@ func TestQCNInitialRateBelowLineRate(t *testing.T) {
 	}
 	if rp.Timer() != 17*Millisecond {
 		t.Errorf("timer %d, want start + TIMER_PERIOD", rp.Timer())
+	}
+}
+
+// What a QCN RP's Transmit reads at every frame a source sends is in the
+// RP's first 64 bytes, which the two cache lines from its start always
+// hold, wherever the allocator puts it: the engine asks for those two
+// lines ahead of a host's release.
+func TestQCNRPLayout(t *testing.T) {
+	var rp QCNReactionPoint
+	for name, end := range map[string]uintptr{
+		"active":   unsafe.Offsetof(rp.active) + unsafe.Sizeof(rp.active),
+		"variant":  unsafe.Offsetof(rp.variant) + unsafe.Sizeof(rp.variant),
+		"crate":    unsafe.Offsetof(rp.crate) + unsafe.Sizeof(rp.crate),
+		"c":        unsafe.Offsetof(rp.c) + unsafe.Sizeof(rp.c),
+		"txBcount": unsafe.Offsetof(rp.txBcount) + unsafe.Sizeof(rp.txBcount),
+		"bcLimit":  unsafe.Offsetof(rp.bcLimit) + unsafe.Sizeof(rp.bcLimit),
+	} {
+		if end > 64 {
+			t.Errorf("%s ends at byte %d of the RP, past its first 64", name, end)
+		}
 	}
 }

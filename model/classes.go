@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"maps"
 	"math/bits"
-	"math/rand/v2"
 
 	"qcnlab/algos"
 )
@@ -242,7 +241,7 @@ func (s *Packet) startClasses(netw *algos.Network) {
 				}
 				q.cp = s.cfg.Scheme.NewCP(algos.CPEnv{
 					Network: *netw, CPID: j + 1, Capacity: p.capacity, Buffer: float64(p.buffer),
-					Rand: rand.New(rand.NewPCG(s.cfg.Seed, stream)), Slab: cps,
+					Rand: newRand(s.cfg.Seed, stream), Slab: cps,
 				}, params)
 			}
 			q.dcp, _ = q.cp.(algos.DepartingCP)

@@ -61,3 +61,17 @@ const (
 
 // DelayRand is the generator of a stream of drawn delays.
 func DelayRand(seed, stream uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, stream)) }
+
+// newRand is the generator of a random stream, its state in one 32-byte
+// object with the rand.Rand that draws from it, which rand.New and
+// rand.NewPCG allocate apart: a congestion point or a reaction point that
+// draws now and then, on a fabric larger than the caches, then waits on
+// one line, not on two, one after the other. The draws are the same.
+func newRand(seed, stream uint64) *rand.Rand {
+	g := &struct {
+		r   rand.Rand
+		pcg rand.PCG
+	}{pcg: *rand.NewPCG(seed, stream)}
+	g.r = *rand.New(&g.pcg)
+	return &g.r
+}

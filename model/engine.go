@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
-	"math/rand/v2"
 
 	"qcnlab/algos"
 	"qcnlab/model/topo"
@@ -162,7 +161,7 @@ func NewPacket(cfg Config) (*Packet, error) {
 		p := t.Ports[tp]
 		cp := cfg.Scheme.NewCP(algos.CPEnv{
 			Network: netw, CPID: j + 1, Capacity: p.Capacity, Buffer: float64(p.Buffer),
-			Rand: rand.New(rand.NewPCG(cfg.Seed, streamCP+uint64(j))), Slab: cps,
+			Rand: newRand(cfg.Seed, streamCP+uint64(j)), Slab: cps,
 		}, cfg.Params)
 		port := &s.portStore[j]
 		newPort(port, p.Name, p.Capacity, p.Buffer, cfg.FrameBytes, cp)
@@ -232,7 +231,7 @@ func (s *Packet) addLimiter(f flowSpec, netw *algos.Network) *limiter {
 	if !cfg.Scheme.NeedsTransport() {
 		l.rp = cfg.Scheme.NewRP(algos.RPEnv{
 			Network: *netw, LineRate: f.lineRate, InitialRate: f.initialRate, Start: f.start,
-			Rand: rand.New(rand.NewPCG(cfg.Seed, streamRP+stream)),
+			Rand: newRand(cfg.Seed, streamRP+stream),
 		}, cfg.Params)
 	}
 	i := int32(len(s.lims))
@@ -245,7 +244,7 @@ func (s *Packet) addLimiter(f flowSpec, netw *algos.Network) *limiter {
 	}
 	if cfg.Scheme.NewNP != nil {
 		l.np = cfg.Scheme.NewNP(algos.NPEnv{Network: *netw, Flow: int(i),
-			Rand: rand.New(rand.NewPCG(cfg.Seed, streamNP+stream))}, cfg.Params)
+			Rand: newRand(cfg.Seed, streamNP+stream)}, cfg.Params)
 	}
 	if f.size > 0 {
 		l.sized = &sizedFlow{size: f.size, left: f.size, start: f.start, incast: f.incast}

@@ -68,10 +68,17 @@ func (s *Packet) prefetchAhead() {
 			prefetch.Lines(unsafe.Pointer(h), hostLines)
 		}
 	}
-	// The frame at the stream's front, which the owner's lines name.
+	// The frame at the stream's front, which the owner's lines name, and
+	// the one behind it, whose arrival keys the stream once the front's
+	// event is over (syncLinkOf): on the next line half the time, and
+	// asked for every time, for a test of its line is a coin toss the
+	// branch predictor loses (1.02 of the time, fourteen pairs at k = 24).
 	if slot, ok := a.streams.ahead(st.front); ok {
-		if f := s.streamFront(slot); f != nil {
-			prefetch.Line(unsafe.Pointer(f))
+		if r := s.streamRing(slot); r != nil && r.n > 0 {
+			prefetch.Line(unsafe.Pointer(r.front()))
+			if r.n > 1 {
+				prefetch.Line(unsafe.Pointer(r.at(1)))
+			}
 		}
 	}
 	// Its flow's limiter and the lines of the port it enters, which the
@@ -121,7 +128,7 @@ func (s *Packet) prefetchEntry(d int) {
 		return
 	}
 	if h := s.hostOwner(slot); h != nil && h.solo != nil {
-		prefetch.Line(ifaceData(unsafe.Pointer(&h.solo.rp)))
+		prefetch.Lines(ifaceData(unsafe.Pointer(&h.solo.rp)), 2)
 	}
 	next := s.entered(slot, f, s.lims[f.lim])
 	if next < 0 {
@@ -186,14 +193,19 @@ func (s *Packet) hostOwner(slot int) *host {
 // streamFront is the frame at the front of a link's or a host's stream,
 // nil if there is none.
 func (s *Packet) streamFront(slot int) *frame {
-	var r *ring[frame]
+	if r := s.streamRing(slot); r != nil && r.n > 0 {
+		return r.front()
+	}
+	return nil
+}
+
+// streamRing is the ring of the frames of a link's or a host's stream,
+// nil if slot is neither's.
+func (s *Packet) streamRing(slot int) *ring[frame] {
 	if p := s.linkOwner(slot); p != nil {
-		r = &p.link
+		return &p.link
 	} else if h := s.hostOwner(slot); h != nil {
-		r = &h.inflight
+		return &h.inflight
 	}
-	if r == nil || r.n == 0 {
-		return nil
-	}
-	return r.front()
+	return nil
 }

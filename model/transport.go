@@ -1,8 +1,6 @@
 package model
 
 import (
-	"math/rand/v2"
-
 	"qcnlab/algos"
 )
 
@@ -244,7 +242,7 @@ func (s *Packet) newTransport(l *limiter, f flowSpec, netw *algos.Network, strea
 		return tp
 	}
 	tp.sender = cfg.Scheme.NewSender(algos.SenderEnv{Network: *netw, LineRate: f.lineRate, BaseRTT: base,
-		MaxBaseRTT: s.largestRTT, Hops: f.hops, Start: f.start, Rand: rand.New(rand.NewPCG(cfg.Seed, streamRP+stream))}, cfg.Params)
+		MaxBaseRTT: s.largestRTT, Hops: f.hops, Start: f.start, Rand: newRand(cfg.Seed, streamRP+stream)}, cfg.Params)
 	if _, ok := tp.sender.(algos.TelemetrySender); ok {
 		tp.nhops = min(f.hops, maxINTHops)
 		n := 64
