@@ -111,10 +111,10 @@ type prefetchStages struct{ owner, front, next, entry int }
 // behind the lines the third stage asked for, which name it. Of the port
 // its front frame enters: the record its queue starts next as it serves,
 // its link ring's tail, its congestion point's state and, where frames
-// leave the network, the record that leaves and the delivery count of
-// the entering frame's flow (the leaving one's where the port serves one
-// flow, as a permutation's do); at a host, the reaction point its limiter
-// releases by. The ring of the frames that leave is on the port's fifth
+// leave the network, that ring's tail and, with frames queued there, the
+// record that leaves and the delivery count of the entering frame's flow
+// (the leaving one's where the port serves one flow, as a permutation's
+// do); at a host, the reaction point its limiter releases by. The ring of the frames that leave is on the port's fifth
 // line, which no stage asked for: reading it here waits, and measured
 // cheaper than leaving the record to the hop (without it 1.08 of the time,
 // six rounds at k = 24), and than asking for a fifth line of the ports
@@ -140,14 +140,19 @@ func (s *Packet) prefetchEntry(d int) {
 	if r := &q.link; len(r.buf) > 0 {
 		mask := len(r.buf) - 1
 		prefetch.Line(unsafe.Pointer(&r.buf[(r.head+r.n)&mask])) // its tail, where the frame is recorded
-		if q.onward > 1 {
-			prefetch.Line(unsafe.Pointer(&r.buf[(r.head+r.n-int(q.onward)+1)&mask])) // the record it serves next
-		}
+		// The record it serves next, asked for whether or not one is
+		// queued (without one, a slot at or past the tail): a test of the
+		// count is a branch the predictor loses.
+		prefetch.Line(unsafe.Pointer(&r.buf[(r.head+r.n-int(q.onward)+1)&mask]))
 	}
-	if r := &q.exits; q.exiting > 0 && len(r.buf) > 0 {
-		prefetch.Line(unsafe.Pointer(&r.buf[(r.head+r.n-q.exiting)&(len(r.buf)-1)]))
-		if int(f.lim) < len(s.delivered) {
-			prefetch.Line(unsafe.Pointer(&s.delivered[f.lim]))
+	if r := &q.exits; len(r.buf) > 0 {
+		mask := len(r.buf) - 1
+		prefetch.Line(unsafe.Pointer(&r.buf[(r.head+r.n)&mask])) // its tail, where the frame is recorded
+		if q.exiting > 0 {
+			prefetch.Line(unsafe.Pointer(&r.buf[(r.head+r.n-q.exiting)&mask]))
+			if int(f.lim) < len(s.delivered) {
+				prefetch.Line(unsafe.Pointer(&s.delivered[f.lim]))
+			}
 		}
 	}
 }
