@@ -114,7 +114,7 @@ func (q *streamQueue) calGrow(b *keyList, s uint64) {
 // halving, moved by one copy), or else to early, the heap beside the
 // front; or, if u comes before the span being handled while the ring
 // holds no key, turns the calendar back (calRewind) and adds it to the
-// ring.
+// ring, where the rewind pays.
 func (q *streamQueue) calEarly(k streamKey, u uint64) {
 	if u>>q.cal.shift < q.cal.cur && q.calRewind(u) {
 		q.calAdd(k, u)
@@ -160,9 +160,20 @@ const frontNear = 512
 // jumped to a key far ahead (a flow that starts later, on an idle fabric),
 // and every key set before it would otherwise go to early for as long as
 // that key waits. The front's and early's keys go back to the ring or far;
-// u is then after base. False if u's span is the first of all.
+// u is then after base. False if u's span is the first of all, or if the
+// front holds more than one key more than early: a rewind moves them all,
+// to be sorted again when the window comes back to them, and it waits
+// until as many keys in early pay for that. Its work is then at most
+// twice the keys put in early since the front was sorted, where a sparse
+// fabric whose front held a thousand keys parked far ahead (an incast
+// that starts later) moved them all at every idle gap: the queue's code
+// ran 26,000 to 62,000 instructions an event, the tree's 280
+// (calendar_rewind_test.go).
 func (q *streamQueue) calRewind(u uint64) bool {
 	c := &q.cal
+	if len(q.front)-q.head > len(q.early)+1 {
+		return false
+	}
 	for _, w := range c.used {
 		if w != 0 {
 			return false
