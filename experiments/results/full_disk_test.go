@@ -132,3 +132,27 @@ func described(res *Result) string {
 	}
 	return fmt.Sprintf("%d runs, complete %v", len(res.Runs), res.Complete)
 }
+
+// The flows of a given size go the same way: the run whose part fails
+// keeps its summary, flows.csv.gz holds the whole parts only, and fct.csv,
+// from the summaries, holds every run.
+func TestFullDiskKeepsTheFlowStatistics(t *testing.T) {
+	disk := &fullDisk{whole: 1}
+	testHookPart = disk.part
+	defer func() { testHookPart = nil }()
+	dir := t.TempDir()
+	res, err := Execute(context.Background(), mustParse(t, fctExperiment(t)), Options{Workers: 1, OutDir: dir, Series: Series{None: true}})
+	if err == nil || !strings.Contains(err.Error(), "its rows of "+filepath.Join(dir, FlowsFile)+": no space left on device") {
+		t.Errorf("error %v, want one naming %s", err, FlowsFile)
+	}
+	if res == nil || len(res.Runs) != 4 || res.Complete {
+		t.Fatalf("%s, want 4 runs, incomplete", described(res))
+	}
+	_, rows := readCSVGz(t, filepath.Join(dir, FlowsFile))
+	if len(rows) == 0 || rows[0][0] != "0" || rows[len(rows)-1][0] != "0" {
+		t.Errorf("flows.csv.gz holds %d rows, want run 0's only", len(rows))
+	}
+	if _, err := os.Stat(filepath.Join(dir, FCTFile)); err != nil {
+		t.Error(err)
+	}
+}
