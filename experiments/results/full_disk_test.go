@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -154,5 +155,34 @@ func TestFullDiskKeepsTheFlowStatistics(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, FCTFile)); err != nil {
 		t.Error(err)
+	}
+}
+
+// Once the disk is full, the sweep's figures give way to the numbers:
+// summary.json gets what room is left, and the error says so.
+func TestFullDiskLeavesTheRoomToTheNumbers(t *testing.T) {
+	disk := &fullDisk{whole: 1}
+	testHookPart = disk.part
+	defer func() { testHookPart = nil }()
+	dir := t.TempDir()
+	_, err := Execute(context.Background(), sweepExperiment(t), Options{Workers: 1, OutDir: dir, Plot: "svg"})
+	if err == nil || !strings.Contains(err.Error(), filepath.Join(dir, "plots")+": the sweep's figures are not drawn") {
+		t.Errorf("error %v, want one saying the sweep's figures are not drawn", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "plots", "sweep.svg")); err == nil {
+		t.Error("the sweep's figure is drawn on a full disk")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "summary.json")); err != nil {
+		t.Error(err)
+	}
+}
+
+// An output that fails is named, not the temporary file it was written
+// through.
+func TestFailedWriteNamesTheOutput(t *testing.T) {
+	err := fmt.Errorf("%s: %w", "out/summary.json", &os.PathError{Op: "write", Path: "out/.summary.json.0123456789ab.tmp", Err: syscall.ENOSPC})
+	got := withoutTemp(err)
+	if got.Error() != "out/summary.json: no space left on device" || !errors.Is(got, syscall.ENOSPC) {
+		t.Errorf("%q (ENOSPC %v), want out/summary.json named", got, errors.Is(got, syscall.ENOSPC))
 	}
 }

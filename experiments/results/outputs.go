@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -121,7 +122,13 @@ func (o *outputs) finish(ctx context.Context, res *Result, summaries []*batch.Ru
 		res.Complete, res.outputsLost = false, true
 	}
 	figures := slices.DeleteFunc(slices.Clone(o.figures), func(err error) bool { return err == nil })
-	if err := Finish(ctx, o.dir, o.exp, res, o.plot); IsFigureError(err) {
+	plot := o.plot
+	if o.isLost() && plot.Format != "" {
+		// The numbers first: what room is left goes to summary.json.
+		plot.Format = ""
+		figures = append(figures, fmt.Errorf("%s: the sweep's figures are not drawn, to leave what room there is to the numbers", o.dir.Join("plots")))
+	}
+	if err := Finish(ctx, o.dir, o.exp, res, plot); IsFigureError(err) {
 		figures = append(figures, err.(*FigureError).Err)
 	} else if err != nil {
 		if ctx.Err() != nil {
@@ -129,6 +136,12 @@ func (o *outputs) finish(ctx context.Context, res *Result, summaries []*batch.Ru
 		}
 		failed = append(failed, err)
 		res.outputsLost = true
+	}
+	for i, err := range figures {
+		figures[i] = withoutTemp(err)
+	}
+	for i, err := range failed {
+		failed[i] = withoutTemp(err)
 	}
 	if part != nil && res.outputsLost {
 		// A part whose runs lack their files is not one to merge.
@@ -226,6 +239,32 @@ func pathless(err error) error {
 	}
 	return err
 }
+
+// withoutTemp is err without the name of the temporary file it came from,
+// which its message names beside the output's: "DIR/summary.json: write
+// DIR/.summary.json.RANDOM.tmp: no space left on device" says
+// "DIR/summary.json: no space left on device". It is still err for
+// errors.Is and errors.As.
+func withoutTemp(err error) error {
+	var pe *fs.PathError
+	if err == nil || !errors.As(err, &pe) {
+		return err
+	}
+	base := filepath.Base(pe.Path)
+	if !strings.HasPrefix(base, ".") || !strings.HasSuffix(base, ".tmp") {
+		return err
+	}
+	return &renamed{msg: strings.Replace(err.Error(), pe.Error(), pe.Err.Error(), 1), err: err}
+}
+
+// renamed is an error with a message of its own.
+type renamed struct {
+	msg string
+	err error
+}
+
+func (r *renamed) Error() string { return r.msg }
+func (r *renamed) Unwrap() error { return r.err }
 
 // partError names a run's share of name, the output its part was for.
 func (o *outputs) partError(name string, err error) error {
