@@ -7,6 +7,8 @@
 //     or created through a link even inside the directory, which os.Root
 //     would follow: each folder on the way is opened with O_NOFOLLOW
 //     (nofollow.go), and an earlier run's file behind a link is left.
+//   - An earlier run's output the user write-protected since is neither
+//     removed nor replaced: Open refuses, naming it, before any run.
 //   - Only what qcnlab wrote is deleted: a journal, .qcnlab-outputs, lists
 //     the files and folders each run wrote and the temporary files it made,
 //     each with its inode. An earlier run's file goes only if it is still a
@@ -292,6 +294,10 @@ func open(dir string, root *os.Root) (*Dir, error) {
 		return nil, fmt.Errorf("%s: has other hard links; qcnlab keeps its list of outputs there and will not rewrite it", filepath.Join(dir, JournalName))
 	}
 	d.readJournal()
+	if protected := d.writeProtected(); len(protected) > 0 {
+		d.unlock()
+		return nil, protectedError(dir, protected)
+	}
 	return d, nil
 }
 
