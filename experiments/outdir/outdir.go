@@ -763,8 +763,10 @@ func (d *Dir) openRoot(rel string, ok func(*unix.Stat_t) bool) (*os.Root, error)
 	if err != nil {
 		return nil, unwrapPath(err)
 	}
-	info, err := root.Stat(".")
-	if s, isStat := info.Sys().(*syscall.Stat_t); err != nil || !isStat || s.Ino != st.Ino || uint64(s.Dev) != uint64(st.Dev) {
+	if info, err := root.Stat("."); err != nil {
+		root.Close()
+		return nil, unwrapPath(err)
+	} else if s, isStat := info.Sys().(*syscall.Stat_t); !isStat || s.Ino != st.Ino || uint64(s.Dev) != uint64(st.Dev) {
 		root.Close()
 		return nil, errMoved
 	}
