@@ -215,3 +215,21 @@ func TestMicroIsEitherSign(t *testing.T) {
 		}
 	}
 }
+
+// An error quotes a long value by its ends, counted: a rate of 500,000
+// digits must not print as much again, and its unit still shows.
+func TestQuoteKeepsTheEnds(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"10Gbps", `"10Gbps"`},
+		{strings.Repeat("9", 56) + "Gbps", `"` + strings.Repeat("9", 56) + `Gbps"`},
+		{strings.Repeat("9", 500000) + "Gbps", `"99999999999999999999…9999999999999999Gbps" (500004 characters)`},
+		{strings.Repeat("µ", 100), `"µµµµµµµµµµµµµµµµµµµµ…µµµµµµµµµµµµµµµµµµµµ" (100 characters)`},
+	} {
+		if got := Quote(c.in); got != c.want {
+			t.Errorf("Quote(%.30q...) = %s, want %s", c.in, got, c.want)
+		}
+	}
+	if _, err := ParseRate(strings.Repeat("x", 100000)); err == nil || len(err.Error()) > 200 {
+		t.Errorf("an error of %d bytes", len(err.Error()))
+	}
+}

@@ -144,7 +144,7 @@ func Check(s Sources, links int, configs []model.SourceConfig, bad func(key, for
 		}
 		for k, j := range path {
 			if j < 0 || j >= links || (k > 0 && j != path[k-1]+1) {
-				bad(key, "%v is not a run of consecutive links from 0 to %d", path, links-1)
+				bad(key, "%s is not a run of consecutive links from 0 to %d", pathText(path), links-1)
 				return
 			}
 		}
@@ -159,10 +159,12 @@ func Check(s Sources, links int, configs []model.SourceConfig, bad func(key, for
 		if len(o.IDs) == 0 {
 			bad(key+".ids", "name the sources this override applies to")
 		}
-		for k, id := range o.IDs {
-			if id < 0 || id >= s.Count {
+		named := map[int]int{} // each id's errors once, however often it is named
+		for _, id := range o.IDs {
+			switch named[id]++; {
+			case named[id] == 1 && (id < 0 || id >= s.Count):
 				bad(key+".ids", "source %d does not exist (sources are 0 to %d)", id, s.Count-1)
-			} else if slices.Contains(o.IDs[:k], id) {
+			case named[id] == 2 && id >= 0 && id < s.Count:
 				bad(key+".ids", "names source %d twice", id)
 			}
 		}
@@ -259,6 +261,16 @@ func (o Override) keys() []string {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// pathText writes a path as %v does, its first links only: a path of
+// 100,000 links must not make an error of 200 KB.
+func pathText(path []int) string {
+	const shown = 10
+	if len(path) <= shown {
+		return fmt.Sprint(path)
+	}
+	return fmt.Sprintf("%v ... (%d more)]", strings.TrimSuffix(fmt.Sprint(path[:shown]), "]"), len(path)-shown)
 }
 
 // sourceList names sources by their ids, in order: "source 2",
