@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -162,13 +163,21 @@ func Suggest(known []string, k toml.Key) string {
 		}
 	}
 	best, bestD := "", 4
+	var elsewhere []string // the key's name in other tables: [sources] buffer for network.buffer
 	for _, name := range known {
 		if d, ok := Near(key, name, bestD); ok {
 			best, bestD = name, d
 		}
+		if name != key && name[strings.LastIndexByte(name, '.')+1:] == k[len(k)-1] {
+			elsewhere = append(elsewhere, strconv.Quote(name))
+		}
 	}
-	if best == "" {
-		return ""
+	switch {
+	case len(elsewhere) > 0 && bestD > 1: // a slip of one letter is the likelier
+		tables := map[bool]string{true: "another table", false: "other tables"}[len(elsewhere) == 1]
+		return fmt.Sprintf(" (%s is a key of %s: %s)", strconv.Quote(k[len(k)-1]), tables, strings.Join(elsewhere, ", "))
+	case best != "":
+		return fmt.Sprintf(" (did you mean %q?)", best)
 	}
-	return fmt.Sprintf(" (did you mean %q?)", best)
+	return ""
 }
