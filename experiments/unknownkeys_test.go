@@ -21,3 +21,20 @@ func TestKeyInTheWrongTableIsNamed(t *testing.T) {
 		}
 	}
 }
+
+// An unknown scheme in [params] keeps its line, as every other key error
+// does, when its name needs quotes or is written as a dotted key; the key
+// is shown as the file would write it.
+func TestUnknownSchemeKeepsItsLine(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{"duration = \"1ms\"\n[params.\"qcn x\"]\nq_eq = \"1KB\"\n", `p.toml:2: params."qcn x": unknown algorithm "qcn x"`},
+		{"duration = \"1ms\"\n[params]\n\"qnc\".q_eq = \"1KB\"\nqnc.w = 2\n", `p.toml:3: params.qnc: unknown algorithm "qnc"`},
+		{"duration = \"1ms\"\n[params.qnc]\nq_eq = \"1KB\"\n", `p.toml:2: params.qnc: unknown algorithm "qnc"`},
+		{"duration = \"1ms\"\n[params.qcn]\n\"q eq\" = \"1KB\"\n", `p.toml:3: params.qcn."q eq": qcn has no parameter "q eq"`},
+	} {
+		_, err := Parse("p.toml", []byte(c.text))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: %v, want %s", c.text, err, c.want)
+		}
+	}
+}

@@ -171,6 +171,22 @@ func KeyLines(text string, keys []toml.Key) map[string][]int {
 	return out
 }
 
+// FirstDefined is key if lines (KeyLines) has it, else the key under it
+// defined first: a dotted "qnc".q_eq = 1 in [params] defines params.qnc.q_eq,
+// not params.qnc.
+func FirstDefined(lines map[string][]int, key string) string {
+	if _, ok := lines[key]; ok {
+		return key
+	}
+	first, line := key, 0
+	for k, ls := range lines {
+		if strings.HasPrefix(k, key+".") && len(ls) > 0 && (line == 0 || ls[0] < line) {
+			first, line = k, ls[0]
+		}
+	}
+	return first
+}
+
 // DefinesKey reports whether a line defines name: as a table header part, as
 // a (possibly dotted) key before "=", or inside an inline table.
 func DefinesKey(line, name string) bool {
