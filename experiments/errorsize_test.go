@@ -32,3 +32,13 @@ func TestErrorsAreBounded(t *testing.T) {
 		}
 	}
 }
+
+// A value below a parameter's unit is written with an exponent in an
+// error, not as a decimal of 300 digits that the workbench cuts before the
+// reason.
+func TestTinyValueErrorReadable(t *testing.T) {
+	_, err := Parse("m.toml", []byte("duration = \"1ms\"\n[params.dsm]\nmin_rate = \"1e-300bps\"\n"))
+	if want := "m.toml:3: params.dsm.min_rate: 1e-300bps is below the minimum 1bps"; err == nil || err.Error() != want {
+		t.Errorf("%.200v, want %s", err, want)
+	}
+}

@@ -128,13 +128,23 @@ func format(v float64, units []unit) string {
 		if m < 1 {
 			continue
 		}
-		s := strconv.FormatFloat(m, 'f', -1, 64)
+		s := decimal(m)
 		if back, err := strconv.ParseFloat(s, 64); err == nil && back*u.factor == v {
 			return s + u.suffix
 		}
 	}
 	base := units[len(units)-1]
-	return strconv.FormatFloat(v, 'f', -1, 64) + base.suffix
+	return decimal(v) + base.suffix
+}
+
+// decimal writes x in the fewest digits that read back as x: in plain
+// decimals, but with an exponent where those would run to hundreds of
+// zeros ("1e-300", not 0.000...0001).
+func decimal(x float64) string {
+	if x != 0 && (math.Abs(x) < 1e-4 || math.Abs(x) >= 1e21) {
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	}
+	return strconv.FormatFloat(x, 'f', -1, 64)
 }
 
 // ParseBytes reads a size such as "1500B" or "64KB" into bytes.
