@@ -10,8 +10,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// bottomHeight is the status line, or the save prompt's two lines, or the
-// open prompt's.
+// bottomHeight is the status line (wrapped), or the save prompt's two
+// lines, or the open prompt's.
 func (m *Model) bottomHeight() int {
 	switch m.focus {
 	case focusSave:
@@ -19,7 +19,33 @@ func (m *Model) bottomHeight() int {
 	case focusOpen:
 		return m.opener.height
 	}
-	return 1
+	return len(m.statusLines())
+}
+
+// maxStatusLines is the most lines a status message wraps to: what an edit
+// of the duration dropped takes four at 80 columns.
+const maxStatusLines = 4
+
+// statusLines are the status message, or a run's error, word-wrapped to
+// the width: a message cut at the edge lost what it said last (what an
+// edit dropped). At most maxStatusLines, the last one cut.
+func (m *Model) statusLines() []string {
+	text, style := m.status, faintStyle
+	if m.statusErr {
+		style = errorStyle
+	} else if m.status != "" {
+		style = okStyle
+	}
+	if m.sess != nil {
+		if err := m.sess.err(); err != nil {
+			text, style = err.Error(), errorStyle
+		}
+	}
+	if lipgloss.Width(text) <= m.width {
+		return []string{style.Render(fit(text, m.width))}
+	}
+	n := len(splitLines(lipgloss.NewStyle().Width(max(1, m.width)).Render(text)))
+	return wrap(style, text, m.width, min(n, maxStatusLines))
 }
 
 func (m *Model) helpView() string { return m.helpLines(m.help.ShowAll) }
@@ -168,16 +194,7 @@ func (m Model) View() string {
 	case focusOpen:
 		rows = append(rows, m.opener.view())
 	default:
-		style := faintStyle
-		if m.statusErr {
-			style = errorStyle
-		} else if m.status != "" {
-			style = okStyle
-		}
-		if err := m.sess.err(); err != nil {
-			m.status, style = err.Error(), errorStyle
-		}
-		rows = append(rows, style.Render(fit(m.status, w)))
+		rows = append(rows, m.statusLines()...)
 	}
 	rows = append(rows, sc.help)
 	return lipgloss.JoinVertical(lipgloss.Left, rows...)
