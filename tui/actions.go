@@ -31,6 +31,37 @@ func (m *Model) quit() tea.Cmd {
 	return tea.Quit
 }
 
+// quitOrAsk quits, or asks first if there are unsaved edits.
+func (m *Model) quitOrAsk() tea.Cmd {
+	if !m.unsaved() {
+		return m.quit()
+	}
+	m.focus = focusLeave
+	m.leave.ask(false)
+	return nil
+}
+
+// answered acts on a key at the question before unsaved edits are lost.
+func (m *Model) answered(msg tea.KeyMsg) tea.Cmd {
+	m.leave.update(msg)
+	switch m.leave.answer {
+	case leaveQuit:
+		return m.quit()
+	case leaveYes:
+		if !m.leave.opening {
+			return m.quit()
+		}
+		m.focus = focusOpen
+		return m.opener.open()
+	case leaveNo:
+		m.focus = m.back()
+	case leaveSave:
+		m.focus = focusSave
+		return m.save.open(defaultSavePath(m.want().exp.Name))
+	}
+	return nil
+}
+
 // switchTo makes the i-th algorithm of the bar active (wrapping around) and
 // restarts its run on the same seed; in compare mode every run goes on.
 func (m *Model) switchTo(i int) tea.Cmd {

@@ -52,6 +52,7 @@ const (
 	focusParams       // the parameter pane (it may be editing a value)
 	focusSave         // the save prompt
 	focusOpen         // the open prompt
+	focusLeave        // the question before unsaved edits are lost
 )
 
 // tickMsg is the UI's clock: it carries the wall time, so a test can drive
@@ -108,6 +109,7 @@ type Model struct {
 	params     paramsPane
 	save       savePrompt
 	opener     openPrompt
+	leave      leavePrompt
 }
 
 // New builds the workbench on an experiment, with its first algorithm
@@ -140,6 +142,7 @@ func newModel() Model {
 		params:     newParamsPane(&keys),
 		save:       newSavePrompt(&keys),
 		opener:     newOpenPrompt(&keys),
+		leave:      newLeavePrompt(&keys),
 	}
 }
 
@@ -453,6 +456,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 // focused is the pane that has the keys.
 func (m *Model) focused() pane {
 	switch m.focus {
+	case focusLeave:
+		return &m.leave
 	case focusOpen:
 		return &m.opener
 	case focusSave:
@@ -564,11 +569,13 @@ func (m *Model) refreshPanes() {
 
 func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 	k := m.keys
-	if msg.String() == "ctrl+c" {
-		return m.quit()
+	if msg.String() == "ctrl+c" && m.focus != focusLeave {
+		return m.quitOrAsk()
 	}
 	// Prompts take every key.
 	switch {
+	case m.focus == focusLeave:
+		return m.answered(msg)
 	case m.focus == focusSave:
 		cmd := m.save.update(msg)
 		if m.save.closed {
@@ -589,7 +596,7 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	switch {
 	case key.Matches(msg, k.Quit):
-		return m.quit()
+		return m.quitOrAsk()
 	case key.Matches(msg, k.NextAlgo):
 		return m.switchTo(m.want().active + 1)
 	case key.Matches(msg, k.PrevAlgo):
@@ -617,8 +624,13 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 		m.focus = m.back()
 	case key.Matches(msg, k.Save):
 		m.focus = focusSave
-		return m.save.open(defaultSavePath(m.exp.Name))
+		return m.save.open(defaultSavePath(m.want().exp.Name))
 	case key.Matches(msg, k.Open):
+		if m.unsaved() {
+			m.focus = focusLeave
+			m.leave.ask(true)
+			return nil
+		}
 		m.focus = focusOpen
 		return m.opener.open()
 	case key.Matches(msg, k.NextPoint):

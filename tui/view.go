@@ -18,6 +18,8 @@ func (m *Model) bottomHeight() int {
 		return 2
 	case focusOpen:
 		return m.opener.height
+	case focusLeave:
+		return m.leave.height
 	}
 	return len(m.statusLines())
 }
@@ -149,6 +151,7 @@ func (m *Model) layout() {
 	s := m.screen()
 	m.save.setSize(m.width, m.save.height)
 	m.opener.setSize(m.width, m.opener.height)
+	m.leave.setSize(m.width, m.leave.height)
 	if m.paramsOpen {
 		m.params.setSize(s.paramsW, s.paramsH)
 	}
@@ -193,6 +196,8 @@ func (m Model) View() string {
 		rows = append(rows, m.save.view())
 	case focusOpen:
 		rows = append(rows, m.opener.view())
+	case focusLeave:
+		rows = append(rows, m.leave.view())
 	default:
 		rows = append(rows, m.statusLines()...)
 	}
