@@ -187,18 +187,24 @@ func (m *Model) built(msg builtMsg) {
 	if b == nil || msg.gen != b.gen || m.quitting {
 		return
 	}
-	m.next = nil
 	if msg.err != nil || msg.sess == nil {
-		if m.sess != nil {
-			m.sess.setTarget(m.target)
-		}
-		m.params.load(m.run, m.exp, m.bar[m.active])
+		m.dropBuild()
 		if msg.err != nil {
 			m.setStatus(describe(msg.err), true)
 		}
 		return
 	}
+	m.next = nil
 	m.install(b, msg.sess)
+}
+
+// dropBuild forgets the build under way: the runs on screen go on.
+func (m *Model) dropBuild() {
+	m.next = nil
+	if m.sess != nil {
+		m.sess.setTarget(m.target)
+		m.params.load(m.run, m.exp, m.bar[m.active])
+	}
 }
 
 // install starts sess, the runs of b, and shows them.

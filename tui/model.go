@@ -178,7 +178,7 @@ func (m *Model) start(e *experiments.Experiment, bar []string, active int) error
 	}
 	msg := cmd().(builtMsg)
 	if msg.err != nil {
-		m.built(builtMsg{gen: msg.gen}) // the old runs go on
+		m.dropBuild()
 		return msg.err
 	}
 	m.built(msg)
