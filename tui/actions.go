@@ -155,7 +155,8 @@ func (m *Model) applyEdit(msg editMsg) tea.Cmd {
 		notes = slices.DeleteFunc(slices.Clone(fitNotes), func(n string) bool { return slices.Contains(s.fitNotes, n) })
 		var at *experiments.Experiment
 		if at, err = next.At(s.points[s.point]); err == nil {
-			_, err = at.Config(s.bar[s.active]) // the active algorithm may not be in the file's list
+			// The active algorithm may not be in the file's list: the build
+			// checks its configuration.
 			notes = append(notes, keys.SetpointNotes(float64(at.Network.Buffer), at.BufferModel(), s.bar[s.active:s.active+1], at.ParamValues)...)
 		}
 	}
@@ -166,14 +167,12 @@ func (m *Model) applyEdit(msg editMsg) tea.Cmd {
 		if len(notes) > 0 {
 			status += "; " + strings.Join(shortNotes(notes), "; ")
 		}
-		cmd, err = m.begin(s, build{status: status})
+		cmd, err = m.begin(s, build{status: status, edit: msg.key})
 	}
 	if err != nil {
 		m.params.fail(describe(err))
-		return nil
 	}
-	m.params.stopEdit()
-	return cmd
+	return cmd // the input stays open until the build ends (built)
 }
 
 // shortNotes drops the "duration 50ms: " that opens each of FitDuration's

@@ -78,8 +78,10 @@ type build struct {
 	run   *experiments.Experiment // exp at the sweep point
 	names []string
 	// status is the status line once the runs are on screen ("" leaves
-	// it); opened names the experiment an open brought.
-	status, opened string
+	// it); opened names the experiment an open brought; edit is the key
+	// whose edit asked for the build, whose input stays open until it
+	// ends, to show its error in place.
+	status, opened, edit string
 }
 
 // builtMsg is a build's end: its runs, not started yet, or why not.
@@ -103,8 +105,9 @@ func (m *Model) want() setup {
 
 // begin asks for runs of s: the active algorithm, or every algorithm of the
 // bar in compare mode, at sweep point s.point (the first if there are
-// fewer). What can be checked at once is (an error, and nothing changes);
-// the command it returns builds them, and built puts them on screen.
+// fewer). What is quick to check is checked at once (an error, and nothing
+// changes); the command it returns checks the rest and builds the runs,
+// and built puts them on screen.
 func (m *Model) begin(s setup, b build) (tea.Cmd, error) {
 	e, bar, active := s.exp, s.bar, s.active
 	if len(bar) == 0 {
@@ -134,16 +137,6 @@ func (m *Model) begin(s setup, b build) (tea.Cmd, error) {
 			return nil, err
 		}
 	}
-	if err := fitsMemory(run, names, memoryBudget); err != nil {
-		return nil, err
-	}
-	cfgs := make([]model.Config, len(names))
-	for i, name := range names {
-		var err error
-		if cfgs[i], err = run.Config(name); err != nil {
-			return nil, err
-		}
-	}
 	s.points, s.point = points, point
 	if m.next == nil && m.sess != nil {
 		// Hold the runs on screen where they are while this one builds.
@@ -157,14 +150,26 @@ func (m *Model) begin(s setup, b build) (tea.Cmd, error) {
 	counter := m.gen
 	stale := func() bool { return counter.Load() != gen }
 	return func() tea.Msg {
-		sess, err := buildSession(names, cfgs, stale)
+		sess, err := buildSession(run, b.names, stale)
 		return builtMsg{gen: gen, sess: sess, err: err}
 	}, nil
 }
 
-// buildSession builds one run per algorithm, not started; it gives up
-// (nil) as soon as stale says a newer build was asked for.
-func buildSession(names []string, cfgs []model.Config, stale func() bool) (*session, error) {
+// buildSession builds one run of e per algorithm, not started; it gives up
+// (nil) as soon as stale says a newer build was asked for. Weighing the
+// runs' memory and making their configurations take seconds too on a
+// large fabric.
+func buildSession(e *experiments.Experiment, names []string, stale func() bool) (*session, error) {
+	if err := fitsMemory(e, names, memoryBudget); err != nil {
+		return nil, err
+	}
+	cfgs := make([]model.Config, len(names))
+	for i, name := range names {
+		var err error
+		if cfgs[i], err = e.Config(name); err != nil {
+			return nil, err
+		}
+	}
 	s := &session{names: slices.Clone(names)}
 	for i, name := range names {
 		if stale() {
@@ -187,12 +192,20 @@ func (m *Model) built(msg builtMsg) {
 	if b == nil || msg.gen != b.gen || m.quitting {
 		return
 	}
+	editing := b.edit != "" && m.focus == focusParams && m.params.editingKey() == b.edit
 	if msg.err != nil || msg.sess == nil {
 		m.dropBuild()
-		if msg.err != nil {
+		switch {
+		case msg.err == nil:
+		case editing:
+			m.params.fail(describe(msg.err))
+		default:
 			m.setStatus(describe(msg.err), true)
 		}
 		return
+	}
+	if editing {
+		m.params.stopEdit()
 	}
 	m.next = nil
 	m.install(b, msg.sess)
