@@ -538,7 +538,7 @@ func (d *Dir) WriteFile(rel string, data []byte) error {
 	if _, err := f.Write(data); err != nil {
 		f.Close()
 		d.Discard(f)
-		return fmt.Errorf("%s: %w", d.Join(rel), err)
+		return fmt.Errorf("%s: %w", d.Join(rel), unwrapPath(err)) // the file's name, not its temporary's
 	}
 	return d.Commit(f, rel)
 }
