@@ -45,7 +45,7 @@ func ParseSeries(s string) (Series, error) {
 		return Series{None: true}, nil
 	}
 	d, err := units.ParseDuration(s)
-	if err != nil || d <= 0 {
+	if err != nil || d <= 0 || d == algos.Never { // never: one row at t = 0, which is none with a row
 		return Series{}, fmt.Errorf("--series: %q is not full, none or a duration such as 1ms (one row per duration)", s)
 	}
 	return Series{Every: d}, nil
