@@ -196,8 +196,10 @@ func usableDir(dir string) error {
 		target, _ := os.Readlink(dir)
 		to, err := os.Stat(dir)
 		switch {
-		case err != nil:
+		case errors.Is(err, fs.ErrNotExist):
 			return fmt.Errorf("%s: is a symbolic link to %s, which does not exist; name a directory", dir, target)
+		case err != nil: // a loop of links, or a folder on the way that cannot be read
+			return fmt.Errorf("%s: is a symbolic link to %s, which cannot be followed (%v); name a directory", dir, target, unwrapPath(err))
 		case !to.IsDir():
 			return fmt.Errorf("%s: is a symbolic link to %s, which is %s, not a directory", dir, target, userfile.Kind(to.Mode()))
 		}

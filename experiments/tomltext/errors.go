@@ -69,7 +69,7 @@ func DecodeError(where string, snippet bool, err error) error {
 		if pe.Position.Line > 0 && !snippet {
 			at = fmt.Sprintf("%s:%d", where, pe.Position.Line)
 		}
-		msg := pe.Message
+		msg := nonASCII(pe.Message)
 		if pe.Usage != "" {
 			msg += " (" + strings.TrimSpace(pe.Usage) + ")"
 		}
@@ -82,6 +82,24 @@ func DecodeError(where string, snippet bool, err error) error {
 		at = where + ":" + m[1]
 	}
 	return &Error{Where: at, Key: m[2], Msg: rangeMessage(m[2], strings.TrimPrefix(msg, m[0]))}
+}
+
+// gotChar is the toml package's message for a character it did not expect.
+var gotChar = regexp.MustCompile(`but got '(.)' instead$`)
+
+// nonASCII names the code point of an unexpected character that is not
+// ASCII (a Cyrillic "с" looks like a Latin "c"): a bare key is ASCII
+// letters, digits, "-" and "_".
+func nonASCII(msg string) string {
+	m := gotChar.FindStringSubmatch(msg)
+	if m == nil {
+		return msg
+	}
+	r, _ := utf8.DecodeRuneInString(m[1])
+	if r < utf8.RuneSelf {
+		return msg
+	}
+	return fmt.Sprintf("%s: %U is not an ASCII character, and a bare key is ASCII letters, digits, - and _ (quote the key to use it)", msg, r)
 }
 
 // rangeMessage says an integer beyond int64 in the project's words, a
