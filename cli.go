@@ -70,6 +70,7 @@ func execute(cmd *command, args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(&dashes{w: escaping{stderr}})
 	fs.Usage = func() {}
 	runCmd := cmd.define(fs)
+	onlyOnce(fs)
 	c := &call{cmd: cmd, fs: fs, stdout: stdout, stderr: escaping{stderr}, term: stderr}
 	for {
 		if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
@@ -87,6 +88,63 @@ func execute(cmd *command, args []string, stdout, stderr io.Writer) int {
 	}
 	return runCmd(c)
 }
+
+// onlyOnce makes every flag of fs but the repeatable ones (--set) an
+// error when given twice with different values: the flag package keeps
+// the last silently, so that "--out a --out b" would write to b alone,
+// with a's name on the same line.
+func onlyOnce(fs *flag.FlagSet) {
+	fs.VisitAll(func(f *flag.Flag) {
+		if _, repeatable := f.Value.(*setFlags); repeatable {
+			return
+		}
+		o := once{Value: f.Value}
+		if b, ok := f.Value.(boolValue); ok && b.IsBoolFlag() {
+			f.Value = &onceBool{o}
+		} else {
+			f.Value = &o
+		}
+	})
+}
+
+// boolValue is the flag package's interface of a flag that needs no value.
+type boolValue interface {
+	flag.Value
+	IsBoolFlag() bool
+}
+
+// once is a flag value that may be set once (or again to the same).
+type once struct {
+	flag.Value
+	given string
+	set   bool
+}
+
+func (o *once) Set(v string) error {
+	if o.set && v != o.given {
+		return fmt.Errorf("given twice, as %q and as %q: give it once", o.given, v)
+	}
+	o.given, o.set = v, true
+	return o.Value.Set(v)
+}
+
+// unwrapped is f with the value onlyOnce wrapped, whose type names the
+// argument in the help (int, string).
+func unwrapped(f *flag.Flag) *flag.Flag {
+	g := *f
+	switch o := g.Value.(type) {
+	case *once:
+		g.Value = o.Value
+	case *onceBool:
+		g.Value = o.Value
+	}
+	return &g
+}
+
+// onceBool is once for a flag that needs no value.
+type onceBool struct{ once }
+
+func (o *onceBool) IsBoolFlag() bool { return true }
 
 // fail reports bad usage of the command: exit 2.
 func (c *call) fail(a ...any) int {
@@ -188,7 +246,7 @@ func writeHelp(w io.Writer, cmd *command, fs *flag.FlagSet) {
 			fmt.Fprintln(tw, "\nFlags:")
 			first = false
 		}
-		arg, usage := flag.UnquoteUsage(f)
+		arg, usage := flag.UnquoteUsage(unwrapped(f))
 		if arg != "" {
 			arg = " " + arg
 		}

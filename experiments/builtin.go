@@ -1,9 +1,6 @@
 package experiments
 
 import (
-	"os"
-	"strings"
-
 	"qcnlab/experiments/builtin"
 	"qcnlab/experiments/keys"
 )
@@ -49,10 +46,7 @@ func openUnchecked(arg string) (*Experiment, error) {
 	return decodeFile(where, data)
 }
 
-func isFile(arg string) bool {
-	_, err := os.Stat(arg)
-	return err == nil || strings.HasSuffix(arg, ".toml") || strings.ContainsRune(arg, os.PathSeparator)
-}
+func isFile(arg string) bool { return !builtin.Meant(arg) }
 
 // OpenWith opens an experiment (a file or a built-in), applies the
 // command-line overrides in order, fits the file's warm-up, phases and
@@ -71,7 +65,7 @@ func OpenWith(arg string, sets []string) (*Experiment, error) {
 			return nil, err
 		}
 	}
-	e.Notes = e.FitDuration(old)
+	e.Notes = append(builtin.Passed(arg), e.FitDuration(old)...) // a folder passed over, then what was fitted
 	if err := e.Validate(); err != nil {
 		return nil, err
 	}

@@ -113,7 +113,7 @@ func TestNamesAreText(t *testing.T) {
 		{`name = "x\u001b[2J"`, `exp.toml:1: name: "x\x1b[2J" holds a control character`},
 		{`name = "a\u202eb"`, `exp.toml:1: name: "a\u202eb" holds a control character`},
 		// A key is text from the file too: escaped in every error.
-		{"[params.\"\\u001b[2J\"]\nx = 1", `params.\x1b[2J: unknown algorithm "\x1b[2J"`},
+		{"[params.\"\\u001b[2J\"]\nx = 1", `exp.toml:1: params."\u001b[2J": unknown algorithm "\x1b[2J"`},
 		{"description = \"a\\u001b]0;owned\\u0007\"", "exp.toml:1: description: holds a control character"},
 		{strings.Replace(custom, `name = "s0"`, `name = "s0\u001b[2J"`, 1), `exp.toml:4: network.node[0].name: "s0\x1b[2J" holds a control character`},
 		{strings.Replace(custom, `tier = "tor"`, `tier = "tor\u009b2J"`, 1), `exp.toml:6: network.node[0].tier: "tor\u009b2J" holds a control character`},

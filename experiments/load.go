@@ -183,12 +183,12 @@ func (e *Experiment) decode(where, text string, snippet bool) error {
 	next := doc.Experiment
 	for _, name := range slices.Sorted(maps.Keys(doc.Params)) {
 		sc, err := algos.Lookup(name)
-		if err != nil {
-			errs = append(errs, &Error{Where: loc("params."+name, 0), Key: "params." + name, Msg: err.Error()})
+		if scheme := (toml.Key{"params", name}).String(); err != nil { // params."qcn x", as lines spells it
+			errs = append(errs, &Error{Where: loc(tomltext.FirstDefined(lines, scheme), 0), Key: scheme, Msg: err.Error()})
 			continue
 		}
 		for _, key := range slices.Sorted(maps.Keys(doc.Params[name])) {
-			full := "params." + name + "." + key
+			full := toml.Key{"params", name, key}.String()
 			p, ok := sc.Param(key)
 			if !ok {
 				errs = append(errs, &Error{Where: loc(full, 0), Key: full,

@@ -8,6 +8,7 @@ import (
 
 	"qcnlab/experiments/sweep"
 	"qcnlab/experiments/tomltext"
+	"qcnlab/experiments/traffic"
 )
 
 // The sweep's axes and a point's values, as package sweep has them.
@@ -120,7 +121,10 @@ func (e *Experiment) sameValues() []error {
 // parsed sets key to value and reads it back as TOML text, the same
 // however it was written; false if it cannot.
 func (e *Experiment) parsed(key, value string) (string, bool) {
-	err := e.assign("", key, value)
+	err := e.assign(e.sweepWhere(key)+" (sweep)", key, value) // as At sets it: a CDF file is relative to the sweep's file
+	if key == "traffic.short_flow_sizes" && err == nil {
+		return quote(traffic.Named(e.Traffic.ShortFlowSizes, e.dir(key))), true
+	}
 	if rest, ok := strings.CutPrefix(key, "params."); ok && err == nil {
 		name, k, _ := strings.Cut(rest, ".")
 		x, ok := e.Params[name][k]

@@ -1,6 +1,8 @@
 package experiments
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -189,5 +191,43 @@ func TestASweepTakesEachValueOnce(t *testing.T) {
 	}
 	if runs, _ := e.Runs(); len(runs) != 8 {
 		t.Errorf("distinct values: %d runs, want 8", len(runs))
+	}
+}
+
+// traffic.short_flow_sizes is text, but its values name sizes, workloads
+// and files: one size in two units, one workload with a space, or one CDF
+// file by two paths is one value taken twice. Distinct values still run.
+func TestFlowSizesAxisValuesDiffer(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"a.cdf", "sub/a.cdf"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("1000 0\n5000 50\n20000 100\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	file := filepath.Join(dir, "s.toml")
+	sweepOf := func(values string) string {
+		return "duration = \"5ms\"\n[traffic]\nshort_flow_rate = 1000.0\n[sweep]\n\"traffic.short_flow_sizes\" = " + values + "\n"
+	}
+	for _, c := range []struct{ values, want string }{
+		{`["1.25MB", "1250KB"]`, `takes the value "1.25MB" twice ("1.25MB" and "1250KB")`},
+		{`["a.cdf", "./a.cdf"]`, `takes the value "` + filepath.Join(dir, "a.cdf") + `" twice`},
+		{`["sub/a.cdf", "../` + filepath.Base(dir) + `/sub//a.cdf"]`, `takes the value "` + filepath.Join(dir, "sub", "a.cdf") + `" twice`},
+		{`["a.cdf", "` + filepath.Join(dir, "a.cdf") + `"]`, `takes the value "` + filepath.Join(dir, "a.cdf") + `" twice`},
+		{`["websearch", "websearch "]`, `takes the value "websearch" twice ("websearch" and "websearch ")`},
+	} {
+		_, err := Parse(file, []byte(sweepOf(c.values)))
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "must differ") {
+			t.Errorf("%s: %v, want %q", c.values, err, c.want)
+		}
+	}
+	e, err := Parse(file, []byte(sweepOf(`["websearch", "hadoop", "a.cdf", "sub/a.cdf", "1MB", "1MiB"]`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if runs, err := e.Runs(); err != nil || len(runs) != 6 {
+		t.Errorf("six distinct values: %d runs (%v), want 6", len(runs), err)
 	}
 }

@@ -19,27 +19,68 @@ import (
 
 // The root model's actions: what the keys and the panes' messages do.
 
-// quit stops the runs and ends the program.
+// quit stops the runs and ends the program; a build under way gives up
+// and its result is dropped.
 func (m *Model) quit() tea.Cmd {
 	m.quitting = true
-	m.sess.stop()
+	m.gen.Add(1)
+	m.next = nil
+	if m.sess != nil {
+		m.sess.stop()
+	}
 	return tea.Quit
+}
+
+// quitOrAsk quits, or asks first if there are unsaved edits.
+func (m *Model) quitOrAsk() tea.Cmd {
+	if !m.unsaved() {
+		return m.quit()
+	}
+	m.focus = focusLeave
+	m.leave.ask(false)
+	return nil
+}
+
+// answered acts on a key at the question before unsaved edits are lost.
+func (m *Model) answered(msg tea.KeyMsg) tea.Cmd {
+	m.leave.update(msg)
+	switch m.leave.answer {
+	case leaveQuit:
+		return m.quit()
+	case leaveYes:
+		if !m.leave.opening {
+			return m.quit()
+		}
+		m.focus = focusOpen
+		return m.opener.open()
+	case leaveNo:
+		m.focus = m.back()
+	case leaveSave:
+		m.focus = focusSave
+		return m.save.open(defaultSavePath(m.want().exp.Name))
+	}
+	return nil
 }
 
 // switchTo makes the i-th algorithm of the bar active (wrapping around) and
 // restarts its run on the same seed; in compare mode every run goes on.
-func (m *Model) switchTo(i int) {
-	n := len(m.bar)
+func (m *Model) switchTo(i int) tea.Cmd {
+	s := m.want()
+	n := len(s.bar)
 	i = ((i % n) + n) % n
-	if m.compare {
+	switch {
+	case s.compare && m.next != nil:
+		m.next.active = i // the runs being built are the same
+		m.params.load(m.next.run, m.next.exp, s.bar[i])
+		return nil
+	case s.compare:
 		m.active = i
 		m.params.load(m.run, m.exp, m.bar[i])
 		m.refreshPanes()
-		return
+		return nil
 	}
-	if err := m.start(m.exp, m.bar, i); err != nil {
-		m.setStatus(describe(err), true)
-	}
+	s.active = i
+	return m.rebuild(s)
 }
 
 func (m *Model) togglePause() {
@@ -94,42 +135,60 @@ func fmtSpeed(x float64) string {
 	return fmt.Sprintf("%.0ex", x) // many sources: far slower than real time
 }
 
-// applyEdit sets a key on a clone of the experiment, validates it and
-// restarts on it; an error leaves everything as it was and shows in place.
-func (m *Model) applyEdit(msg editMsg) {
-	for _, a := range m.exp.Sweep {
+// applyEdit sets a key: it replays every edit since the file was opened or
+// saved on the file as it was then (replay), validates the result and
+// rebuilds the runs on it; an error leaves everything as it was and shows
+// in place.
+func (m *Model) applyEdit(msg editMsg) tea.Cmd {
+	s := m.want()
+	for _, a := range s.exp.Sweep {
 		if a.Key == msg.key { // the pane refuses it before; a key can become swept by an open
 			m.params.fail(sweptMessage(msg.key))
-			return
+			return nil
 		}
 	}
-	next := m.exp.Clone()
-	err := next.Set(msg.key + "=" + msg.value)
+	edits := withEdit(s.edits, msg.key, strings.TrimSpace(msg.value))
+	next, fitNotes, err := replay(s.base, edits)
 	var notes []string
 	if err == nil {
-		notes = next.FitDuration(m.exp.Duration)
-		err = next.Validate()
-	}
-	if err == nil {
+		// What the fit adapted that was not already said.
+		notes = slices.DeleteFunc(slices.Clone(fitNotes), func(n string) bool { return slices.Contains(s.fitNotes, n) })
 		var at *experiments.Experiment
-		if at, err = next.At(m.points[m.point]); err == nil {
-			_, err = at.Config(m.bar[m.active]) // the active algorithm may not be in the file's list
-			notes = append(notes, keys.SetpointNotes(float64(at.Network.Buffer), at.BufferModel(), m.bar[m.active:m.active+1], at.ParamValues)...)
+		if at, err = next.At(s.points[s.point]); err == nil {
+			// The active algorithm may not be in the file's list: the build
+			// checks its configuration.
+			notes = append(notes, keys.SetpointNotes(float64(at.Network.Buffer), at.BufferModel(), s.bar[s.active:s.active+1], at.ParamValues)...)
 		}
 	}
+	var cmd tea.Cmd
 	if err == nil {
-		err = m.start(next, m.bar, m.active)
+		s.exp, s.edits, s.fitNotes = next, edits, fitNotes
+		status := fmt.Sprintf("%s = %s: restarted", msg.key, strings.TrimSpace(msg.value))
+		if len(notes) > 0 {
+			status += "; " + strings.Join(shortNotes(notes), "; ")
+		}
+		cmd, err = m.begin(s, build{status: status, edit: msg.key})
 	}
 	if err != nil {
 		m.params.fail(describe(err))
-		return
 	}
-	m.params.stopEdit()
-	status := fmt.Sprintf("%s = %s: restarted", msg.key, strings.TrimSpace(msg.value))
-	if len(notes) > 0 {
-		status += "; " + strings.Join(notes, "; ")
+	return cmd // the input stays open until the build ends (built)
+}
+
+// shortNotes drops the "duration 50ms: " that opens each of FitDuration's
+// notes: the status line has just said the duration, and a note cut at
+// the screen's edge must have said what it dropped.
+func shortNotes(notes []string) []string {
+	out := make([]string, len(notes))
+	for i, n := range notes {
+		out[i] = n
+		if rest, ok := strings.CutPrefix(n, "duration "); ok {
+			if _, after, ok := strings.Cut(rest, ": "); ok {
+				out[i] = after
+			}
+		}
 	}
-	m.setStatus(status, false)
+	return out
 }
 
 // The files the workbench reads and writes are read and written in a
@@ -145,6 +204,9 @@ type savedMsg struct {
 	target string
 	exists bool
 	err    error
+	exp    *experiments.Experiment // the experiment saved (before the active algorithm was put first)
+	text   string                  // and the file, as written
+	base   *experiments.Experiment // and as read back
 }
 
 // saveTo writes the experiment as it is now, the active algorithm first, in
@@ -155,10 +217,61 @@ func (m *Model) saveTo(msg saveMsg) tea.Cmd {
 		m.save.fail("name a file")
 		return nil
 	}
-	out := m.exp.Clone()
-	active := m.bar[m.active]
-	out.Algorithms = append([]string{active}, slices.DeleteFunc(slices.Clone(m.exp.Algorithms), func(s string) bool { return s == active })...)
-	return func() tea.Msg { return save(out, path, msg.overwrite, msg.target) }
+	s := m.want()
+	out := saveable(s)
+	return func() tea.Msg {
+		r := save(out, path, msg.overwrite, msg.target)
+		r.exp, r.text, r.base = s.exp, encoded(out), s.exp
+		if r.err == nil && !r.exists {
+			// Edits from now on replay on the file as a reload would read it.
+			if read, err := experiments.Parse(path, []byte(r.text)); err == nil {
+				r.base = read
+			}
+		}
+		return r
+	}
+}
+
+// saveable is what s saves of a setup: its experiment, the active
+// algorithm first.
+func saveable(s setup) *experiments.Experiment {
+	out := s.exp.Clone()
+	active := s.bar[s.active]
+	out.Algorithms = append([]string{active}, slices.DeleteFunc(slices.Clone(s.exp.Algorithms), func(a string) bool { return a == active })...)
+	return out
+}
+
+func encoded(e *experiments.Experiment) string {
+	var b strings.Builder
+	if err := e.Encode(&b); err != nil {
+		return "" // never equal to a file that encodes: unsaved
+	}
+	return b.String()
+}
+
+// unsaved reports whether s would save something else than what the last
+// open or save left: an edit, or another algorithm first.
+func (m *Model) unsaved() bool {
+	s := m.want()
+	return encoded(saveable(s)) != s.savedAs
+}
+
+// rebase makes a save the file edits replay on, as if it were opened: in
+// the setup on screen and in a build's, where the experiment saved is
+// theirs.
+func (m *Model) rebase(msg savedMsg) {
+	for _, s := range []*setup{&m.setup, m.nextSetup()} {
+		if s != nil && s.exp == msg.exp {
+			s.base, s.edits, s.fitNotes, s.savedAs = msg.base, nil, nil, msg.text
+		}
+	}
+}
+
+func (m *Model) nextSetup() *setup {
+	if m.next == nil {
+		return nil
+	}
+	return &m.next.setup
 }
 
 // save writes e to path, unless path is a folder, a FIFO or a device, a
@@ -207,8 +320,11 @@ func (msg savedMsg) savedText() string {
 }
 
 // saved shows how a save ended: in the prompt, or on the status line if
-// the prompt was closed meanwhile.
+// the prompt was closed meanwhile. What it wrote is no longer unsaved.
 func (m *Model) saved(msg savedMsg) {
+	if msg.err == nil && !msg.exists && msg.exp != nil {
+		m.rebase(msg)
+	}
 	if m.focus != focusSave {
 		switch {
 		case msg.exists:
@@ -265,19 +381,20 @@ func (m *Model) opened(msg openedMsg) tea.Cmd {
 		return nil
 	}
 	err := msg.err
+	var cmd tea.Cmd
 	if err == nil {
-		point, points := m.point, m.points
-		m.point, m.points = 0, nil // the new experiment's first point
-		if err = m.start(msg.exp, algorithmBar(msg.exp), 0); err != nil {
-			m.point, m.points = point, points
-		}
+		s := m.want()
+		s.exp, s.base, s.edits, s.fitNotes = msg.exp, msg.exp, nil, nil
+		s.bar, s.active = algorithmBar(msg.exp), 0
+		s.points, s.point = nil, 0 // the new experiment's first point
+		s.savedAs = encoded(saveable(s))
+		cmd, err = m.begin(s, build{opened: strings.TrimPrefix(msg.path, "./")})
 	}
 	if err != nil {
 		return m.opener.fail(err.Error())
 	}
 	m.focus = m.back()
-	m.setStatus(strings.Join(append([]string{"opened " + strings.TrimPrefix(msg.path, "./")}, m.openNotes()...), "; "), false)
-	return nil
+	return cmd
 }
 
 // openNotes are the warnings of the experiment just opened, for the status

@@ -14,6 +14,25 @@ func deliver(h *harness, msg tea.Msg) tea.Cmd {
 	return cmd
 }
 
+// builtIn runs cmd (no timer in it: they sleep) and returns the end of
+// the build it holds, if any.
+func builtIn(cmd tea.Cmd) *builtMsg {
+	if cmd == nil {
+		return nil
+	}
+	switch msg := cmd().(type) {
+	case builtMsg:
+		return &msg
+	case tea.BatchMsg:
+		for _, c := range msg {
+			if b := builtIn(c); b != nil {
+				return b
+			}
+		}
+	}
+	return nil
+}
+
 // An idle workbench (paused, finished) stops its clock; a key that sets a
 // run going starts it again.
 func TestIdleStopsTicking(t *testing.T) {
@@ -57,8 +76,12 @@ func TestIdleStopsTicking(t *testing.T) {
 	if !stopped || h.m.state() != stateFinished || h.m.ticking {
 		t.Fatalf("finished run: clock stopped %v, state %v", stopped, h.m.state())
 	}
-	// r restarts the run, and the clock.
-	if cmd := deliver(h, keyMsg("r")); cmd == nil || !h.m.ticking {
+	// r restarts the run, and the clock once the run is built.
+	cmd := deliver(h, keyMsg("r"))
+	if h.m.state() != stateBuilding || h.m.ticking {
+		t.Fatalf("restart: state %v, ticking %v", h.m.state(), h.m.ticking)
+	}
+	if built := builtIn(cmd); built == nil || deliver(h, *built) == nil || !h.m.ticking {
 		t.Error("restart did not start the clock")
 	}
 }

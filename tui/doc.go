@@ -8,13 +8,18 @@
 //     simulated-time target and publishing immutable snapshots (latest wins);
 //   - history.go: the bounded, downsampled time series a snapshot carries;
 //   - session.go: the runs on screen (one, or one per algorithm to compare);
+//     build.go: what the runs are of (setup: the experiment, the edits that
+//     replay on the file as opened or saved, the algorithms, the sweep
+//     point), and new runs built in a tea.Cmd, numbered so that a stale
+//     build is dropped;
 //   - model.go: the root model: its state, the tick that turns wall time into
 //     simulated time, and key routing; actions.go: what keys and panes' messages
 //     do, the files read and written in a tea.Cmd whose result comes back as a
 //     message (never in Update); view.go: layout and view; run.go: the program;
 //   - pane.go: the shape every pane has (update, view, setSize, keyHelp) and
 //     what each holds (common: its size and the shared key bindings);
-//   - charts.go, compare.go, params.go, prompt.go, open.go: the panes;
+//   - charts.go, compare.go, params.go, prompt.go, open.go, leave.go: the
+//     panes (leave.go: the question before unsaved edits are lost);
 //     header.go: the header, the algorithm bar and the stats line; plot.go: a
 //     line chart over simulated time on top of ntcharts;
 //   - keys.go: every key binding, feeding the help line; styles.go: every style.

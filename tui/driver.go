@@ -62,6 +62,8 @@ type driver struct {
 	done   chan struct{}
 	once   sync.Once
 	busy   time.Duration // owned by the goroutine
+	// started says start ran: stop has a goroutine to wait for.
+	started bool
 
 	// parked, if set (by tests, before start), hears the simulated time
 	// each time the goroutine parks at its target to wait for a new one.
@@ -100,7 +102,10 @@ func newDriver(algo string, cfg model.Config) (*driver, error) {
 	return d, nil
 }
 
-func (d *driver) start() { go d.loop() }
+func (d *driver) start() {
+	d.started = true
+	go d.loop()
+}
 
 // setTarget asks the goroutine to advance to t (or to stop where it is if
 // it is already past t). It never blocks.
@@ -115,10 +120,13 @@ func (d *driver) setTarget(t algos.Time) {
 // snapshot returns the latest published snapshot.
 func (d *driver) snapshot() *snapshot { return d.latest.Load() }
 
-// stop ends the goroutine and waits for it. It is safe to call more than once.
+// stop ends the goroutine and waits for it. It is safe to call more than
+// once, and on a driver never started.
 func (d *driver) stop() {
 	d.once.Do(func() { close(d.quit) })
-	<-d.done
+	if d.started {
+		<-d.done
+	}
 }
 
 func (d *driver) loop() {

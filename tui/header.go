@@ -23,10 +23,11 @@ const (
 	statePaused
 	stateFinished
 	stateFailed
+	stateBuilding // new runs are being built; the old ones wait
 )
 
 func (s runState) String() string {
-	return [...]string{"running", "paused", "finished", "failed"}[s]
+	return [...]string{"running", "paused", "finished", "failed", "building"}[s]
 }
 
 // headerView is the top line: the experiment and its scenario on the left,

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/charmbracelet/bubbles/help"
@@ -51,6 +52,7 @@ const (
 	focusParams       // the parameter pane (it may be editing a value)
 	focusSave         // the save prompt
 	focusOpen         // the open prompt
+	focusLeave        // the question before unsaved edits are lost
 )
 
 // tickMsg is the UI's clock: it carries the wall time, so a test can drive
@@ -70,17 +72,14 @@ type Model struct {
 	ticking       bool // a tick is scheduled: the clock runs only while something moves
 	quitting      bool
 
-	exp *experiments.Experiment // as loaded and edited, with its [sweep]: what s saves
-	run *experiments.Experiment // exp at the sweep point shown: what runs
-	// points are the sweep's points the runs on screen have: every point
-	// in compare mode, the active algorithm's alone otherwise (an axis
-	// params.NAME.KEY varies NAME's runs only).
-	points     [][]experiments.Assignment
-	point      int      // the sweep point shown, an index into points
-	scenario   scenario // run's axes, as the charts draw them
-	bar        []string // algorithms, 1-9
-	active     int
-	compare    bool
+	setup                            // what the runs on screen are of
+	run      *experiments.Experiment // exp at the sweep point shown: what runs
+	scenario scenario                // run's axes, as the charts draw them
+	// next is the build under way, if any; gen numbers the builds (shared
+	// by the Model's copies, read by a build to give up once stale).
+	next *build
+	gen  *atomic.Int64
+
 	paused     bool
 	speed      int // index into speeds, or fastest
 	focus      focus
@@ -110,6 +109,7 @@ type Model struct {
 	params     paramsPane
 	save       savePrompt
 	opener     openPrompt
+	leave      leavePrompt
 }
 
 // New builds the workbench on an experiment, with its first algorithm
@@ -134,6 +134,7 @@ func newModel() Model {
 	keys := defaultKeys()
 	return Model{
 		keys:       &keys,
+		gen:        new(atomic.Int64),
 		help:       help.New(),
 		speed:      defaultSpeed,
 		charts:     chartsPane{common: common{keys: &keys}},
@@ -141,6 +142,7 @@ func newModel() Model {
 		params:     newParamsPane(&keys),
 		save:       newSavePrompt(&keys),
 		opener:     newOpenPrompt(&keys),
+		leave:      newLeavePrompt(&keys),
 	}
 }
 
@@ -164,58 +166,23 @@ func algorithmBar(e *experiments.Experiment) []string {
 	return bar
 }
 
-// start replaces the runs with new ones of e at sweep point m.point (the
-// first if e has fewer): the active algorithm, or every algorithm of the bar
-// in compare mode. If they cannot start, nothing changes.
+// start puts runs of e on screen at once, its file as opened: the
+// workbench's first runs (and a test's), built here rather than in a
+// command. If they cannot start, nothing changes.
 func (m *Model) start(e *experiments.Experiment, bar []string, active int) error {
-	if len(bar) == 0 {
-		return fmt.Errorf("%s: no registered algorithm to run (known: %s)", e.Name, strings.Join(algos.Names(), ", "))
-	}
-	names := []string{bar[active]}
-	if m.compare {
-		names = bar
-	}
-	points := e.Points()
-	if !m.compare {
-		points = e.PointsFor(bar[active])
-	}
-	point, run := m.point, e
-	if m.points != nil && m.point < len(m.points) {
-		// The same point, on the axes the new runs have.
-		point = matchPoint(points, m.points[m.point], func(key string) bool {
-			return m.compare || experiments.AxisApplies(key, bar[active])
-		})
-	}
-	if point >= len(points) {
-		point = 0
-	}
-	if len(e.Sweep) > 0 {
-		var err error
-		if run, err = e.At(points[point]); err != nil {
-			return err
-		}
-	}
-	if err := fitsMemory(run, names, memoryBudget); err != nil {
-		return err
-	}
-	sess, err := startSession(run, names)
+	s := m.want()
+	s.exp, s.base, s.edits, s.fitNotes, s.bar, s.active = e, e, nil, nil, bar, active
+	cmd, err := m.begin(s, build{})
 	if err != nil {
 		return err
 	}
-	if m.sess != nil {
-		m.sess.stop()
+	msg := cmd().(builtMsg)
+	if msg.err != nil {
+		m.dropBuild()
+		return msg.err
 	}
-	sending := m.scenario.sending // the user's choice outlives a restart
-	m.sess, m.exp, m.run, m.bar, m.active, m.scenario = sess, e, run, bar, active, scenarioOf(run)
-	m.scenario.sending = sending
-	m.points, m.point = points, point
-	if m.link >= m.links() {
-		m.link = 0
-	}
-	m.target, m.paused = 0, false
-	m.measuredAt, m.measuredEvents, m.eps, m.pace = m.lastTick, 0, 0, 0
-	m.params.load(run, e, bar[active])
-	m.refreshPanes()
+	m.built(msg)
+	m.setup.savedAs = encoded(saveable(m.setup))
 	return nil
 }
 
@@ -252,18 +219,15 @@ func fitsMemory(e *experiments.Experiment, names []string, budget float64) error
 
 // pickPoint runs sweep point i (wrapping around); if it cannot start, the
 // run on screen goes on.
-func (m *Model) pickPoint(i int) {
-	n := len(m.points)
+func (m *Model) pickPoint(i int) tea.Cmd {
+	s := m.want()
+	n := len(s.points)
 	if n < 2 {
 		m.setStatus("this experiment has no [sweep]: one point", false)
-		return
+		return nil
 	}
-	old := m.point
-	m.point = ((i % n) + n) % n
-	if err := m.start(m.exp, m.bar, m.active); err != nil {
-		m.point = old
-		m.setStatus(describe(err), true)
-	}
+	s.point = ((i % n) + n) % n
+	return m.rebuild(s)
 }
 
 // matchPoint is the index of the point of points that agrees with want on
@@ -325,10 +289,16 @@ func (m *Model) sweepLabel(w int) string {
 }
 
 // restart runs the same experiment again from time zero, same seed.
-func (m *Model) restart() {
-	if err := m.start(m.exp, m.bar, m.active); err != nil {
+func (m *Model) restart() tea.Cmd { return m.rebuild(m.want()) }
+
+// rebuild asks for runs of s; if they cannot start, the status line says
+// why and the runs on screen go on.
+func (m *Model) rebuild(s setup) tea.Cmd {
+	cmd, err := m.begin(s, build{})
+	if err != nil {
 		m.setStatus(describe(err), true)
 	}
+	return cmd
 }
 
 func (m Model) Init() tea.Cmd {
@@ -464,7 +434,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case tea.KeyMsg:
 		return m.onKey(msg)
 	case editMsg:
-		m.applyEdit(msg)
+		return m.applyEdit(msg)
+	case builtMsg:
+		m.built(msg)
 		return nil
 	case saveMsg:
 		return m.saveTo(msg)
@@ -484,6 +456,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 // focused is the pane that has the keys.
 func (m *Model) focused() pane {
 	switch m.focus {
+	case focusLeave:
+		return &m.leave
 	case focusOpen:
 		return &m.opener
 	case focusSave:
@@ -551,6 +525,8 @@ func (m *Model) measure(at time.Time) {
 // state is what the header shows.
 func (m *Model) state() runState {
 	switch {
+	case m.next != nil:
+		return stateBuilding
 	case m.sess.err() != nil:
 		return stateFailed
 	case m.sess.done():
@@ -593,11 +569,13 @@ func (m *Model) refreshPanes() {
 
 func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 	k := m.keys
-	if msg.String() == "ctrl+c" {
-		return m.quit()
+	if msg.String() == "ctrl+c" && m.focus != focusLeave {
+		return m.quitOrAsk()
 	}
 	// Prompts take every key.
 	switch {
+	case m.focus == focusLeave:
+		return m.answered(msg)
 	case m.focus == focusSave:
 		cmd := m.save.update(msg)
 		if m.save.closed {
@@ -618,14 +596,14 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	switch {
 	case key.Matches(msg, k.Quit):
-		return m.quit()
+		return m.quitOrAsk()
 	case key.Matches(msg, k.NextAlgo):
-		m.switchTo(m.active + 1)
+		return m.switchTo(m.want().active + 1)
 	case key.Matches(msg, k.PrevAlgo):
-		m.switchTo(m.active - 1)
+		return m.switchTo(m.want().active - 1)
 	case key.Matches(msg, k.PickAlgo):
-		if i := int(msg.String()[0] - '1'); i < len(m.bar) {
-			m.switchTo(i)
+		if i := int(msg.String()[0] - '1'); i < len(m.want().bar) {
+			return m.switchTo(i)
 		}
 	case key.Matches(msg, k.Pause):
 		m.togglePause()
@@ -636,26 +614,29 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Fastest):
 		m.setSpeed(fastest)
 	case key.Matches(msg, k.Restart):
-		m.restart()
+		return m.restart()
 	case key.Matches(msg, k.Compare):
-		m.compare = !m.compare
-		if err := m.start(m.exp, m.bar, m.active); err != nil {
-			m.compare = !m.compare
-			m.setStatus(describe(err), true)
-		}
+		s := m.want()
+		s.compare = !s.compare
+		return m.rebuild(s)
 	case key.Matches(msg, k.Params):
 		m.paramsOpen = !m.paramsOpen
 		m.focus = m.back()
 	case key.Matches(msg, k.Save):
 		m.focus = focusSave
-		return m.save.open(defaultSavePath(m.exp.Name))
+		return m.save.open(defaultSavePath(m.want().exp.Name))
 	case key.Matches(msg, k.Open):
+		if m.unsaved() {
+			m.focus = focusLeave
+			m.leave.ask(true)
+			return nil
+		}
 		m.focus = focusOpen
 		return m.opener.open()
 	case key.Matches(msg, k.NextPoint):
-		m.pickPoint(m.point + 1)
+		return m.pickPoint(m.want().point + 1)
 	case key.Matches(msg, k.PrevPoint):
-		m.pickPoint(m.point - 1)
+		return m.pickPoint(m.want().point - 1)
 	case key.Matches(msg, k.Rates):
 		m.scenario.sending = !m.scenario.sending
 		m.refreshPanes()

@@ -611,7 +611,7 @@ func TestNoGoroutineLeaks(t *testing.T) {
 		h.send(tickMsg(h.now))
 	}
 	editKey(h, "network.rtt", "200us")
-	h.keys("esc", "ctrl+c")
+	h.keys("esc", "ctrl+c", "ctrl+c") // the edit is unsaved: the first asks
 	if !h.quit {
 		t.Fatal("did not quit")
 	}

@@ -31,4 +31,5 @@ var (
 	_ pane = (*paramsPane)(nil)
 	_ pane = (*savePrompt)(nil)
 	_ pane = (*openPrompt)(nil)
+	_ pane = (*leavePrompt)(nil)
 )

@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
@@ -268,6 +269,14 @@ func (p *paramsPane) startEdit() tea.Cmd {
 	p.input.CursorEnd()
 	p.layout()
 	return p.input.Focus()
+}
+
+// editingKey is the key whose value is being edited, "" if none.
+func (p *paramsPane) editingKey() string {
+	if !p.editing {
+		return ""
+	}
+	return strings.TrimSuffix(p.input.Prompt, " = ")
 }
 
 func (p *paramsPane) stopEdit() {

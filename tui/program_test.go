@@ -9,7 +9,8 @@ import (
 )
 
 // The model inside a real bubbletea program (teatest): the first tick
-// shows the run, tab switches algorithm, q quits and stops the runs.
+// shows the run, tab switches algorithm (which s would save: q asks), q
+// and y quit and stop the runs.
 func TestProgram(t *testing.T) {
 	m := newModel()
 	if err := m.start(twoAlgos(t), algorithmBar(twoAlgos(t)), 0); err != nil {
@@ -26,6 +27,7 @@ func TestProgram(t *testing.T) {
 		return bytes.Contains(b, []byte("[2 QCN-GD/2]"))
 	}, teatest.WithDuration(5*time.Second))
 	tm.Send(keyMsg("q"))
+	tm.Send(keyMsg("y"))
 	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(Model)
 	if final.bar[final.active] != gentleQCN || !final.quitting {
 		t.Errorf("final model: active %q quitting %v", final.bar[final.active], final.quitting)

@@ -1,10 +1,7 @@
 package tui
 
 import (
-	"slices"
-
 	"qcnlab/algos"
-	"qcnlab/experiments"
 )
 
 // session is the set of simulations on screen: the active algorithm, or in
@@ -16,24 +13,11 @@ type session struct {
 	snaps   []*snapshot // as of the last refresh
 }
 
-// startSession starts one driver per algorithm; if one cannot start, the
-// others are stopped and the error returned.
-func startSession(e *experiments.Experiment, names []string) (*session, error) {
-	s := &session{names: slices.Clone(names)}
-	for _, name := range names {
-		cfg, err := e.Config(name)
-		if err == nil {
-			var d *driver
-			if d, err = startDriver(name, cfg); err == nil {
-				s.drivers = append(s.drivers, d)
-				continue
-			}
-		}
-		s.stop()
-		return nil, err
+// start starts every run's goroutine (buildSession built them).
+func (s *session) start() {
+	for _, d := range s.drivers {
+		d.start()
 	}
-	s.refresh()
-	return s, nil
 }
 
 // setTarget moves every run's simulated-time target.

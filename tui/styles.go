@@ -41,6 +41,7 @@ var (
 		statePaused:   lipgloss.NewStyle().Bold(true).Foreground(colorWarn),
 		stateFinished: lipgloss.NewStyle().Bold(true).Foreground(colorAccent),
 		stateFailed:   lipgloss.NewStyle().Bold(true).Foreground(colorError),
+		stateBuilding: lipgloss.NewStyle().Bold(true).Foreground(colorWarn),
 	}
 
 	// The algorithm bar: the active algorithm in brackets and reverse video.

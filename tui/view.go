@@ -10,16 +10,44 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// bottomHeight is the status line, or the save prompt's two lines, or the
-// open prompt's.
+// bottomHeight is the status line (wrapped), or the save prompt's two
+// lines, or the open prompt's.
 func (m *Model) bottomHeight() int {
 	switch m.focus {
 	case focusSave:
 		return 2
 	case focusOpen:
 		return m.opener.height
+	case focusLeave:
+		return m.leave.height
 	}
-	return 1
+	return len(m.statusLines())
+}
+
+// maxStatusLines is the most lines a status message wraps to: what an edit
+// of the duration dropped takes four at 80 columns.
+const maxStatusLines = 4
+
+// statusLines are the status message, or a run's error, word-wrapped to
+// the width: a message cut at the edge lost what it said last (what an
+// edit dropped). At most maxStatusLines, the last one cut.
+func (m *Model) statusLines() []string {
+	text, style := m.status, faintStyle
+	if m.statusErr {
+		style = errorStyle
+	} else if m.status != "" {
+		style = okStyle
+	}
+	if m.sess != nil {
+		if err := m.sess.err(); err != nil {
+			text, style = err.Error(), errorStyle
+		}
+	}
+	if lipgloss.Width(text) <= m.width {
+		return []string{style.Render(fit(text, m.width))}
+	}
+	n := len(splitLines(lipgloss.NewStyle().Width(max(1, m.width)).Render(text)))
+	return wrap(style, text, m.width, min(n, maxStatusLines))
 }
 
 func (m *Model) helpView() string { return m.helpLines(m.help.ShowAll) }
@@ -123,6 +151,7 @@ func (m *Model) layout() {
 	s := m.screen()
 	m.save.setSize(m.width, m.save.height)
 	m.opener.setSize(m.width, m.opener.height)
+	m.leave.setSize(m.width, m.leave.height)
 	if m.paramsOpen {
 		m.params.setSize(s.paramsW, s.paramsH)
 	}
@@ -167,17 +196,10 @@ func (m Model) View() string {
 		rows = append(rows, m.save.view())
 	case focusOpen:
 		rows = append(rows, m.opener.view())
+	case focusLeave:
+		rows = append(rows, m.leave.view())
 	default:
-		style := faintStyle
-		if m.statusErr {
-			style = errorStyle
-		} else if m.status != "" {
-			style = okStyle
-		}
-		if err := m.sess.err(); err != nil {
-			m.status, style = err.Error(), errorStyle
-		}
-		rows = append(rows, style.Render(fit(m.status, w)))
+		rows = append(rows, m.statusLines()...)
 	}
 	rows = append(rows, sc.help)
 	return lipgloss.JoinVertical(lipgloss.Left, rows...)

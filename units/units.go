@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"qcnlab/algos"
 )
@@ -51,9 +52,9 @@ func parse(s string, units []unit, kind, example string) (float64, error) {
 	}
 	switch {
 	case kind == "rate" && x > MaxRate:
-		return 0, fmt.Errorf("rate %q is above %s, the fastest Ethernet", strings.TrimSpace(s), FormatRate(MaxRate))
+		return 0, fmt.Errorf("rate %s is above %s, the fastest Ethernet", Quote(strings.TrimSpace(s)), FormatRate(MaxRate))
 	case kind == "size" && x > MaxBytes:
-		return 0, fmt.Errorf("size %q is above %s", strings.TrimSpace(s), FormatBytes(MaxBytes))
+		return 0, fmt.Errorf("size %s is above %s", Quote(strings.TrimSpace(s)), FormatBytes(MaxBytes))
 	}
 	return x, nil
 }
@@ -80,10 +81,10 @@ func parseNumber(s string, units []unit, kind, example string) (float64, error) 
 	s = strings.TrimSpace(s)
 	if _, x, u, ok := splitUnit(s, units); ok {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return 0, fmt.Errorf("%q is not a finite %s", s, kind)
+			return 0, fmt.Errorf("%s is not a finite %s", Quote(s), kind)
 		}
 		if x < 0 {
-			return 0, fmt.Errorf("%s %q must not be negative", kind, s)
+			return 0, fmt.Errorf("%s %s must not be negative", kind, Quote(s))
 		}
 		return x * u.factor, nil
 	}
@@ -91,9 +92,29 @@ func parseNumber(s string, units []unit, kind, example string) (float64, error) 
 		if x == 0 {
 			return 0, nil // zero is zero in every unit
 		}
-		return 0, fmt.Errorf("%s %q needs a unit, for example %q", kind, s, example)
+		return 0, fmt.Errorf("%s %s needs a unit, for example %q", kind, Quote(s), example)
 	}
-	return 0, fmt.Errorf("%q is not a %s (for example %q)", s, kind, example)
+	return 0, fmt.Errorf("%s is not a %s (for example %q)", Quote(s), kind, example)
+}
+
+// Quote writes a value for an error as it was written, quoted; a long one
+// (a rate of 500,000 digits) by its first and last characters, so that the
+// error stays short and its unit still shows: "9999…9999Gbps" (500004
+// characters).
+func Quote(s string) string {
+	const ends = 20 // characters kept at each end
+	n := utf8.RuneCountInString(s)
+	if n <= 3*ends {
+		return strconv.Quote(s)
+	}
+	head, tail := 0, len(s)
+	for range ends {
+		_, size := utf8.DecodeRuneInString(s[head:])
+		head += size
+		_, size = utf8.DecodeLastRuneInString(s[:tail])
+		tail -= size
+	}
+	return fmt.Sprintf("%s (%d characters)", strconv.Quote(s[:head]+"…"+s[tail:]), n)
 }
 
 // format writes v (>= 0) with the largest decimal unit whose mantissa is at
@@ -107,13 +128,23 @@ func format(v float64, units []unit) string {
 		if m < 1 {
 			continue
 		}
-		s := strconv.FormatFloat(m, 'f', -1, 64)
+		s := decimal(m)
 		if back, err := strconv.ParseFloat(s, 64); err == nil && back*u.factor == v {
 			return s + u.suffix
 		}
 	}
 	base := units[len(units)-1]
-	return strconv.FormatFloat(v, 'f', -1, 64) + base.suffix
+	return decimal(v) + base.suffix
+}
+
+// decimal writes x in the fewest digits that read back as x: in plain
+// decimals, but with an exponent where those would run to hundreds of
+// zeros ("1e-300", not 0.000...0001).
+func decimal(x float64) string {
+	if x != 0 && (math.Abs(x) < 1e-4 || math.Abs(x) >= 1e21) {
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	}
+	return strconv.FormatFloat(x, 'f', -1, 64)
 }
 
 // ParseBytes reads a size such as "1500B" or "64KB" into bytes.
@@ -138,14 +169,14 @@ func ParseDuration(s string) (algos.Time, error) {
 		return 0, err
 	}
 	if ps >= float64(algos.Never) {
-		return 0, fmt.Errorf("duration %q is too long", s)
+		return 0, fmt.Errorf("duration %s is too long", Quote(s))
 	}
 	t := algos.Time(math.Round(ps))
 	if !onGrid(s) {
 		// Simulated time is whole picoseconds: say so rather than
 		// run, and save, another value than the one written.
-		return 0, fmt.Errorf("duration %q is not a whole number of picoseconds, the grid of simulated time (nearest: %q)",
-			strings.TrimSpace(s), FormatDuration(t))
+		return 0, fmt.Errorf("duration %s is not a whole number of picoseconds, the grid of simulated time (nearest: %q)",
+			Quote(strings.TrimSpace(s)), FormatDuration(t))
 	}
 	return t, nil
 }

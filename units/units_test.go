@@ -215,3 +215,43 @@ func TestMicroIsEitherSign(t *testing.T) {
 		}
 	}
 }
+
+// An error quotes a long value by its ends, counted: a rate of 500,000
+// digits must not print as much again, and its unit still shows.
+func TestQuoteKeepsTheEnds(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"10Gbps", `"10Gbps"`},
+		{strings.Repeat("9", 56) + "Gbps", `"` + strings.Repeat("9", 56) + `Gbps"`},
+		{strings.Repeat("9", 500000) + "Gbps", `"99999999999999999999…9999999999999999Gbps" (500004 characters)`},
+		{strings.Repeat("µ", 100), `"µµµµµµµµµµµµµµµµµµµµ…µµµµµµµµµµµµµµµµµµµµ" (100 characters)`},
+	} {
+		if got := Quote(c.in); got != c.want {
+			t.Errorf("Quote(%.30q...) = %s, want %s", c.in, got, c.want)
+		}
+	}
+	if _, err := ParseRate(strings.Repeat("x", 100000)); err == nil || len(err.Error()) > 200 {
+		t.Errorf("an error of %d bytes", len(err.Error()))
+	}
+}
+
+// A value below a unit's base (1bps, 1B) is written with an exponent, not
+// as a decimal of 300 digits, and reads back as the same value; one that
+// is not tiny keeps its plain decimals.
+func TestTinyValuesReadable(t *testing.T) {
+	for _, c := range []struct {
+		v    float64
+		kind algos.Kind
+		want string
+	}{
+		{1e-300, algos.Rate, "1e-300bps"},
+		{1e-5, algos.Bytes, "1e-05B"},
+		{0.5, algos.Rate, "0.5bps"},
+		{0.0001, algos.Bytes, "0.0001B"},
+	} {
+		got := Format(c.kind, c.v)
+		back, err := Parse(c.kind, got)
+		if got != c.want || err != nil || back != c.v {
+			t.Errorf("Format(%g) = %q, read back as %g (%v); want %q", c.v, got, back, err, c.want)
+		}
+	}
+}

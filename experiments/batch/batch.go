@@ -89,7 +89,8 @@ func (e *InternalError) Error() string {
 type Sink interface {
 	// Start is called as run i (its index in the batch) starts, with the
 	// configuration it runs; the Recorder it returns takes the run's
-	// samples and its end. An error fails the run.
+	// samples and its end. An error fails the run, which still runs
+	// without a recorder: its summary is kept.
 	Start(i int, run experiments.Run, cfg *model.Config) (Recorder, error)
 }
 
@@ -97,7 +98,8 @@ type Sink interface {
 // either its summary or the news that it stopped short.
 type Recorder interface {
 	Sample(x *model.Sample)
-	// Finish is called when the run has reached its end; an error fails it.
+	// Finish is called when the run has reached its end; an error fails
+	// it, but its summary is kept.
 	Finish(s *RunSummary) error
 	// Discard is called when the run stops before its end: cancelled, or
 	// failed.
@@ -124,7 +126,9 @@ type Options struct {
 // Execute runs the runs whose indices todo lists, in that order (nil: every
 // run), on the workers. Each run's summary and error land at its index, so
 // the result does not depend on the number of workers: a nil summary is a
-// run that did not finish, cancelled (its error is ctx's) or failed. A
+// run that did not finish, cancelled (its error is ctx's) or failed; a
+// summary with an error is a run that finished whose recording failed (its
+// Sink's Start or its Recorder's Finish: an output it could not write). A
 // panic in a run is that run's InternalError; the other runs go on. Once
 // ctx is cancelled no run starts, and the runs in progress stop within a
 // fraction of a second.
@@ -289,10 +293,13 @@ func execute(ctx context.Context, run experiments.Run, i int, sink Sink, tracker
 	if err != nil {
 		return nil, err
 	}
+	// A recorder that cannot start (an output that cannot be written)
+	// fails the run, but the simulation still runs: its numbers are kept.
 	var rec Recorder
+	var recordErr error
 	if sink != nil {
-		if rec, err = sink.Start(i, run, &cfg); err != nil {
-			return nil, err
+		if rec, recordErr = sink.Start(i, run, &cfg); recordErr != nil {
+			rec = nil
 		}
 	}
 	if rec != nil {
@@ -334,12 +341,10 @@ func execute(ctx context.Context, run experiments.Run, i int, sink Sink, tracker
 		}
 	}
 	if rec != nil {
-		if err := rec.Finish(sum); err != nil {
-			return nil, err
-		}
+		recordErr = rec.Finish(sum)
 	}
 	tracker.Finish(k)
-	return sum, nil
+	return sum, recordErr
 }
 
 // checkEvents is the most events a packet-level run handles between two

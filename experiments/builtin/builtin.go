@@ -45,7 +45,7 @@ func nearest(name string) string {
 	best, bestD := "", 4
 	var containing []string
 	for _, known := range Names() {
-		if d := tomltext.EditDistance(name, known); d < bestD {
+		if d, ok := tomltext.Near(name, known, bestD); ok {
 			best, bestD = known, d
 		}
 		if len(name) >= 3 && strings.Contains(known, name) {

@@ -3,7 +3,12 @@
 //
 //   - Nothing outside the directory is touched: every path goes through an
 //     os.Root, and qcnlab neither writes through nor deletes a symbolic link
-//     (it refuses with an error that names it).
+//     (it refuses with an error that names it). Nothing is removed, renamed
+//     or created through a link even inside the directory, which os.Root
+//     would follow: each folder on the way is opened with O_NOFOLLOW
+//     (nofollow.go), and an earlier run's file behind a link is left.
+//   - An earlier run's output the user write-protected since is neither
+//     removed nor replaced: Open refuses, naming it, before any run.
 //   - Only what qcnlab wrote is deleted: a journal, .qcnlab-outputs, lists
 //     the files and folders each run wrote and the temporary files it made,
 //     each with its inode. An earlier run's file goes only if it is still a
@@ -46,6 +51,8 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 
 	"qcnlab/experiments/userfile"
 )
@@ -189,8 +196,10 @@ func usableDir(dir string) error {
 		target, _ := os.Readlink(dir)
 		to, err := os.Stat(dir)
 		switch {
-		case err != nil:
+		case errors.Is(err, fs.ErrNotExist):
 			return fmt.Errorf("%s: is a symbolic link to %s, which does not exist; name a directory", dir, target)
+		case err != nil: // a loop of links, or a folder on the way that cannot be read
+			return fmt.Errorf("%s: is a symbolic link to %s, which cannot be followed (%v); name a directory", dir, target, unwrapPath(err))
 		case !to.IsDir():
 			return fmt.Errorf("%s: is a symbolic link to %s, which is %s, not a directory", dir, target, userfile.Kind(to.Mode()))
 		}
@@ -238,7 +247,7 @@ func firstMissing(dir string) string {
 
 func open(dir string, root *os.Root) (*Dir, error) {
 	if info, err := root.Lstat(JournalName); err == nil && !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, JournalName), errNotRegular(info))
+		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, JournalName), errNotRegular(info.Mode()))
 	}
 	busy := fmt.Errorf("%s: %w: wait for it to finish, or choose another directory", dir, ErrBusy)
 	// The directory is locked as well as its journal, so that a journal
@@ -253,12 +262,17 @@ func open(dir string, root *os.Root) (*Dir, error) {
 		return nil, busy
 	}
 	_, statErr := root.Lstat(JournalName)
-	f, err := root.OpenFile(JournalName, os.O_RDWR|os.O_CREATE, 0o644)
+	fd, err := unix.Openat(int(self.Fd()), JournalName, unix.O_RDWR|unix.O_CREAT|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o644)
+	if errors.Is(err, unix.ELOOP) {
+		self.Close()
+		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, JournalName), errNotRegular(fs.ModeSymlink))
+	}
 	if err != nil {
 		self.Close()
 		// A read-only directory, or one of another user's.
 		return nil, fmt.Errorf("%s: cannot write in this directory (%v); choose another --out", dir, unwrapPath(err))
 	}
+	f := os.NewFile(uintptr(fd), filepath.Join(dir, JournalName))
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		f.Close()
 		self.Close()
@@ -274,11 +288,18 @@ func open(dir string, root *os.Root) (*Dir, error) {
 	if info, err := f.Stat(); err != nil {
 		d.unlock()
 		return nil, err
+	} else if !info.Mode().IsRegular() {
+		d.unlock()
+		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, JournalName), errNotRegular(info.Mode()))
 	} else if st, ok := info.Sys().(*syscall.Stat_t); ok && st.Nlink != 1 {
 		d.unlock()
 		return nil, fmt.Errorf("%s: has other hard links; qcnlab keeps its list of outputs there and will not rewrite it", filepath.Join(dir, JournalName))
 	}
 	d.readJournal()
+	if protected := d.writeProtected(); len(protected) > 0 {
+		d.unlock()
+		return nil, protectedError(dir, protected)
+	}
 	return d, nil
 }
 
@@ -288,7 +309,20 @@ func (d *Dir) readJournal() {
 	if err != nil || len(data) > maxJournal {
 		return
 	}
-	temps := map[string]entry{}
+	var temps map[string]entry
+	d.earlier, temps = parseJournal(data)
+	for _, t := range temps {
+		d.removeKilledTemp(t)
+	}
+	// The journal now holds only what is still there.
+	d.rewriteJournal(d.earlierEntries())
+}
+
+// parseJournal reads a journal's entries that may name something qcnlab
+// wrote: the files and folders of earlier runs, and the temporaries of a
+// killed run (made and never done), by path.
+func parseJournal(data []byte) (earlier, temps map[string]entry) {
+	earlier, temps = map[string]entry{}, map[string]entry{}
 	for line := range bytes.SplitSeq(data, []byte("\n")) {
 		var e entry
 		if len(bytes.TrimSpace(line)) == 0 || json.Unmarshal(line, &e) != nil || !ours(e) {
@@ -296,7 +330,7 @@ func (d *Dir) readJournal() {
 		}
 		switch e.Kind {
 		case "file", "dir":
-			d.earlier[e.Path] = e
+			earlier[e.Path] = e
 		case "temp", "tempdir":
 			if e.Done {
 				delete(temps, e.Path)
@@ -305,15 +339,18 @@ func (d *Dir) readJournal() {
 			}
 		}
 	}
-	for _, t := range temps {
-		d.removeKilledTemp(t)
-	}
-	// The journal now holds only what is still there.
-	d.rewriteJournal(d.earlierEntries())
+	return earlier, temps
 }
 
 // earlierEntries lists the earlier runs' files and folders in path order.
 func (d *Dir) earlierEntries() []entry {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.earlierEntriesLocked()
+}
+
+// earlierEntriesLocked is earlierEntries with d.mu held.
+func (d *Dir) earlierEntriesLocked() []entry {
 	out := make([]entry, 0, len(d.earlier))
 	for _, e := range d.earlier {
 		out = append(out, e)
@@ -389,21 +426,13 @@ func inode(info fs.FileInfo) uint64 {
 	return 0
 }
 
-// links is the number of hard links of info's file, 1 if unknown.
-func links(info fs.FileInfo) uint64 {
-	if st, ok := info.Sys().(*syscall.Stat_t); ok {
-		return uint64(st.Nlink)
-	}
-	return 1
+func errNotRegular(m fs.FileMode) error {
+	return &Refusal{Err: notRegular(m)}
 }
 
-func errNotRegular(info fs.FileInfo) error {
-	return &Refusal{Err: notRegular(info)}
-}
-
-func notRegular(info fs.FileInfo) error {
+func notRegular(m fs.FileMode) error {
 	what := "not a regular file"
-	switch m := info.Mode(); {
+	switch {
 	case m&fs.ModeSymlink != 0:
 		what = "a symbolic link"
 	case m.IsDir():
@@ -420,30 +449,42 @@ func notRegular(info fs.FileInfo) error {
 
 // mkdirs makes the folders of rel (rel itself included when it names a
 // folder), each a real folder: a symbolic link on the way is refused, not
-// followed.
+// followed (each is opened with O_NOFOLLOW, and made relative to its
+// parent so opened).
 func (d *Dir) mkdirs(rel string) error {
 	if rel == "." || rel == "" {
 		return nil
 	}
-	parts := strings.Split(rel, "/")
-	for i := range parts {
-		p := strings.Join(parts[:i+1], "/")
-		info, err := d.root.Lstat(p)
-		switch {
-		case err == nil && info.IsDir():
-			continue
-		case err == nil:
-			return fmt.Errorf("%s: %w", d.Join(p), errNotRegular(info))
-		case !errors.Is(err, fs.ErrNotExist):
-			return fmt.Errorf("%s: %w", d.Join(p), unwrapPath(err))
-		}
-		if err := d.root.Mkdir(p, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
-			return fmt.Errorf("%s: %w", d.Join(p), unwrapPath(err))
-		}
-		if info, err := d.root.Lstat(p); err == nil && info.IsDir() {
-			d.record(entry{Path: p, Kind: "dir", Ino: inode(info)})
-		}
+	f, err := d.top().open(".")
+	if err != nil {
+		return fmt.Errorf("%s: %w", d.path, err)
 	}
+	parts := strings.Split(rel, "/")
+	for i, name := range parts {
+		p := strings.Join(parts[:i+1], "/")
+		next, err := f.open(name)
+		if errors.Is(err, fs.ErrNotExist) {
+			if err := unix.Mkdirat(int(f), name, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+				f.close()
+				return fmt.Errorf("%s: %w", d.Join(p), err)
+			}
+			if next, err = f.open(name); err == nil {
+				if st, serr := next.stat(); serr == nil {
+					d.record(entry{Path: p, Kind: "dir", Ino: st.Ino})
+				}
+			}
+		}
+		if err != nil {
+			if st, serr := f.lstat(name); serr == nil && !isDir(&st) {
+				err = errNotRegular(fileMode(&st))
+			}
+			f.close()
+			return fmt.Errorf("%s: %w", d.Join(p), err)
+		}
+		f.close()
+		f = next
+	}
+	f.close()
 	return nil
 }
 
@@ -462,9 +503,9 @@ func (d *Dir) checkTarget(rel string) error {
 	if !local(rel) || path.Base(rel) == JournalName {
 		return refuse(fmt.Errorf("%s: not a path inside %s that qcnlab may write", rel, d.path))
 	}
-	info, err := d.root.Lstat(rel)
-	if err == nil && !info.Mode().IsRegular() {
-		return fmt.Errorf("%s: %w", d.Join(rel), errNotRegular(info))
+	st, err := d.lstat(rel)
+	if err == nil && !isRegular(&st) {
+		return fmt.Errorf("%s: %w", d.Join(rel), errNotRegular(fileMode(&st)))
 	}
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("%s: %w", d.Join(rel), unwrapPath(err))
@@ -499,7 +540,7 @@ func (d *Dir) WriteFile(rel string, data []byte) error {
 	if _, err := f.Write(data); err != nil {
 		f.Close()
 		d.Discard(f)
-		return fmt.Errorf("%s: %w", d.Join(rel), err)
+		return fmt.Errorf("%s: %w", d.Join(rel), unwrapPath(err)) // the file's name, not its temporary's
 	}
 	return d.Commit(f, rel)
 }
@@ -524,23 +565,30 @@ func (d *Dir) CreateTemp(dir, base string) (*Temp, error) {
 	if err := d.mkdirs(dir); err != nil {
 		return nil, err
 	}
+	folder, err := d.top().open(dir)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", d.Join(dir), err)
+	}
+	defer folder.close()
 	for {
-		name := path.Join(dir, "."+base+"."+randomSuffix()+".tmp")
-		f, err := d.root.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+		tmp := "." + base + "." + randomSuffix() + ".tmp"
+		name := path.Join(dir, tmp)
+		fd, err := unix.Openat(int(folder), tmp, unix.O_RDWR|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o644)
 		if errors.Is(err, fs.ErrExist) {
 			continue
 		}
 		if err != nil {
 			// Named by the file it was for, in the directory.
-			return nil, fmt.Errorf("%s: %w", d.Join(final), unwrapPath(err))
+			return nil, fmt.Errorf("%s: %w", d.Join(final), err)
 		}
+		f := os.NewFile(uintptr(fd), d.Join(name))
 		// Journalled once made, with its inode: the proof a later run
 		// needs to remove it if this one is killed. (A kill between the
 		// two leaves a hidden temporary that no one removes.)
 		info, err := f.Stat()
 		if err != nil {
 			f.Close()
-			d.root.Remove(name)
+			unix.Unlinkat(int(folder), tmp, 0)
 			return nil, fmt.Errorf("%s: %w", d.Join(final), unwrapPath(err))
 		}
 		d.journalTemp(entry{Path: name, Kind: "temp", Ino: inode(info)})
@@ -559,10 +607,10 @@ func (d *Dir) Commit(f *Temp, rel string) error {
 		err = fmt.Errorf("%s: %w", d.Join(rel), unwrapPath(err))
 	}
 	if err == nil {
-		err = d.checkTarget(rel) // names what it refuses
+		err = d.mkdirs(path.Dir(rel)) // names a link on the way
 	}
 	if err == nil {
-		err = d.mkdirs(path.Dir(rel))
+		err = d.checkTarget(rel) // names what it refuses
 	}
 	if err == nil {
 		err = d.Begin()
@@ -573,29 +621,46 @@ func (d *Dir) Commit(f *Temp, rel string) error {
 		}
 	}
 	if err == nil {
-		if err = d.root.Rename(tmp, rel); err != nil {
-			err = fmt.Errorf("%s: %w", d.Join(rel), unwrapPath(err))
+		if err = d.rename(tmp, rel); err != nil {
+			err = fmt.Errorf("%s: %w", d.Join(rel), err)
 		}
 	}
 	if err != nil {
-		d.root.Remove(tmp)
+		d.removeIf(tmp, false, lonely)
 		d.tempDone(tmp)
 		return err
 	}
 	d.tempDone(tmp)
-	info, err := d.root.Lstat(rel)
+	st, err := d.lstat(rel)
+	if err != nil {
+		return fmt.Errorf("%s: %w", d.Join(rel), err)
+	}
+	d.record(entry{Path: rel, Kind: "file", Ino: st.Ino, Size: st.Size, MTime: st.Mtim.Nano()})
+	return nil
+}
+
+// rename renames tmp to rel, each reached through folders opened without
+// following a link: a folder swapped for one since the check is not
+// followed, and a link at rel itself is replaced, never written through.
+func (d *Dir) rename(tmp, rel string) error {
+	from, fromName, err := d.top().parent(tmp)
 	if err != nil {
 		return err
 	}
-	d.record(entry{Path: rel, Kind: "file", Ino: inode(info), Size: info.Size(), MTime: info.ModTime().UnixNano()})
-	return nil
+	defer from.close()
+	to, toName, err := d.top().parent(rel)
+	if err != nil {
+		return err
+	}
+	defer to.close()
+	return unix.Renameat(int(from), fromName, int(to), toName)
 }
 
 // Discard closes and removes f, a file of CreateTemp.
 func (d *Dir) Discard(f *Temp) {
 	tmp := f.rel
 	f.Close()
-	d.root.Remove(tmp)
+	d.removeIf(tmp, false, lonely)
 	d.tempDone(tmp)
 }
 
@@ -629,7 +694,16 @@ func (d *Dir) CreateIn(dir, name string) (*os.File, error) {
 	if !ok || !local(name) || strings.Contains(name, "/") {
 		return nil, fmt.Errorf("%s/%s: not a file of this run's temporary folder", dir, name)
 	}
-	return d.root.OpenFile(dir+"/"+name, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o644)
+	folder, err := d.top().open(dir)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", d.Join(dir+"/"+name), err)
+	}
+	defer folder.close()
+	fd, err := unix.Openat(int(folder), name, unix.O_RDWR|unix.O_CREAT|unix.O_TRUNC|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", d.Join(dir+"/"+name), err)
+	}
+	return os.NewFile(uintptr(fd), d.Join(dir+"/"+name)), nil
 }
 
 // Open opens rel for reading, inside the directory.
@@ -655,9 +729,9 @@ func (d *Dir) Sub(rel string) (*Dir, error) {
 	if err := d.mkdirs(rel); err != nil {
 		return nil, refuse(err)
 	}
-	root, err := d.root.OpenRoot(rel)
+	root, err := d.openRoot(rel, nil)
 	if err != nil {
-		return nil, refuse(err)
+		return nil, refuse(fmt.Errorf("%s: %w", d.Join(rel), err))
 	}
 	sub, err := open(d.Join(rel), root)
 	if err != nil {
@@ -665,6 +739,40 @@ func (d *Dir) Sub(rel string) (*Dir, error) {
 		return nil, refuse(err)
 	}
 	return sub, nil
+}
+
+// errMoved is the error of openRoot when the folder is not the one checked.
+var errMoved = errors.New("replaced while qcnlab opened it (by a symbolic link or another folder); run again")
+
+// openRoot opens the folder rel as an os.Root, if it is a real folder all
+// the way (opened with O_NOFOLLOW) and, with ok, the one ok wants. os.Root
+// would follow a link inside the directory: the Root is kept only if it is
+// the very folder so opened (same device and inode).
+func (d *Dir) openRoot(rel string, ok func(*unix.Stat_t) bool) (*os.Root, error) {
+	f, err := d.top().open(rel)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.stat()
+	f.close()
+	if err != nil {
+		return nil, err
+	}
+	if ok != nil && !ok(&st) {
+		return nil, errMoved
+	}
+	root, err := d.root.OpenRoot(rel)
+	if err != nil {
+		return nil, unwrapPath(err)
+	}
+	if info, err := root.Stat("."); err != nil {
+		root.Close()
+		return nil, unwrapPath(err)
+	} else if s, isStat := info.Sys().(*syscall.Stat_t); !isStat || s.Ino != st.Ino || uint64(s.Dev) != uint64(st.Dev) {
+		root.Close()
+		return nil, errMoved
+	}
+	return root, nil
 }
 
 // CheckNames refuses, naming it, what a batch could not write at each of
@@ -699,7 +807,7 @@ func (d *Dir) checkName(name string) error {
 		case err != nil:
 			return refuse(fmt.Errorf("%s: %w", d.Join(p), unwrapPath(err)))
 		case !info.IsDir():
-			return fmt.Errorf("%s: %w", d.Join(p), errNotRegular(info))
+			return fmt.Errorf("%s: %w", d.Join(p), errNotRegular(info.Mode()))
 		}
 	}
 	base := parts[len(parts)-1]
@@ -760,12 +868,10 @@ func (d *Dir) Begin() error {
 		sortEntries(earlier)
 		var errs []error
 		for _, e := range earlier {
-			if !d.unchanged(e) {
-				d.forget(e.Path) // changed since, or gone: not ours now
-				continue
-			}
-			if err := d.root.Remove(e.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				errs = append(errs, fmt.Errorf("%s: cannot remove the earlier batch's file: %w", d.Join(e.Path), unwrapPath(err)))
+			// Changed since, gone, or behind a link now (the user moved
+			// it): not ours, and left.
+			if _, err := d.removeIf(e.Path, false, sameFile(e)); err != nil {
+				errs = append(errs, fmt.Errorf("%s: cannot remove the earlier batch's file: %w", d.Join(e.Path), err))
 				continue
 			}
 			d.forget(e.Path)
@@ -817,16 +923,12 @@ func (d *Dir) Begin() error {
 // goes at Finish, as any empty folder of an earlier batch). A folder open
 // elsewhere (this run's own, or another run's) is left alone.
 func (d *Dir) beginSub(e entry) error {
-	info, err := d.root.Lstat(e.Path)
-	if err != nil || !info.IsDir() || e.Ino == 0 || inode(info) != e.Ino {
+	if j, err := d.lstat(e.Path + "/" + JournalName); err != nil || !isRegular(&j) {
 		return nil
 	}
-	if j, err := d.root.Lstat(e.Path + "/" + JournalName); err != nil || !j.Mode().IsRegular() {
-		return nil
-	}
-	root, err := d.root.OpenRoot(e.Path)
+	root, err := d.openRoot(e.Path, sameFolder(e))
 	if err != nil {
-		return nil
+		return nil // gone, moved, or behind a link: the user's now
 	}
 	sub, err := open(d.Join(e.Path), root)
 	if err != nil {
@@ -848,7 +950,7 @@ func (d *Dir) beginSub(e entry) error {
 		sub.mu.Lock()
 		sub.closed = true
 		sub.mu.Unlock()
-		sub.root.Remove(JournalName)
+		sub.removeIf(JournalName, false, isRegular)
 		sub.unlock()
 		return nil
 	}
@@ -882,12 +984,12 @@ func (d *Dir) Abandon() error {
 	}
 	sortEntries(dirs)
 	for i := len(dirs) - 1; i >= 0; i-- {
-		d.root.Remove(dirs[i].Path) // only if empty
+		d.removeIf(dirs[i].Path, true, sameFolder(dirs[i])) // only if empty
 	}
 	d.mu.Lock()
 	d.closed = true
 	d.mu.Unlock()
-	d.root.Remove(JournalName)
+	d.removeIf(JournalName, false, isRegular)
 	d.unlock()
 	if d.made == "" {
 		return nil
@@ -922,20 +1024,17 @@ func (d *Dir) removeStale() {
 	d.mu.Unlock()
 	sortEntries(stale)
 	// Files first, then folders deepest first: a folder goes only if empty.
+	// Changed since, or behind a link now: the user's, left and forgotten.
 	for _, e := range stale {
-		if e.Kind == "file" && d.unchanged(e) {
-			if err := d.root.Remove(e.Path); err == nil || errors.Is(err, fs.ErrNotExist) {
+		if e.Kind == "file" {
+			if _, err := d.removeIf(e.Path, false, sameFile(e)); err == nil {
 				d.forget(e.Path)
 			}
-		} else if e.Kind == "file" {
-			d.forget(e.Path) // changed since: the user's now
 		}
 	}
 	for i := len(stale) - 1; i >= 0; i-- {
 		if e := stale[i]; e.Kind == "dir" {
-			if info, err := d.root.Lstat(e.Path); err != nil || !info.IsDir() || e.Ino == 0 || inode(info) != e.Ino {
-				d.forget(e.Path) // not the folder qcnlab made: the user's
-			} else if d.root.Remove(e.Path) == nil {
+			if found, err := d.removeIf(e.Path, true, sameFolder(e)); !found || err == nil {
 				d.forget(e.Path)
 			}
 		}
@@ -945,9 +1044,8 @@ func (d *Dir) removeStale() {
 // unchanged reports whether e is still the regular file an earlier run
 // wrote: its inode (if recorded), size and modification time.
 func (d *Dir) unchanged(e entry) bool {
-	info, err := d.root.Lstat(e.Path)
-	return err == nil && info.Mode().IsRegular() && info.Size() == e.Size && info.ModTime().UnixNano() == e.MTime &&
-		(e.Ino == 0 || inode(info) == e.Ino)
+	st, err := d.lstat(e.Path)
+	return err == nil && sameFile(e)(&st)
 }
 
 func (d *Dir) forget(p string) {
@@ -995,12 +1093,12 @@ func (d *Dir) unlock() {
 // removeKilledTemp removes a temporary that a killed run journalled, if it
 // is still the file or folder it made (ours has checked its name).
 func (d *Dir) removeKilledTemp(e entry) {
-	info, err := d.root.Lstat(e.Path)
-	if err != nil || inode(info) != e.Ino {
+	st, err := d.lstat(e.Path)
+	if err != nil || st.Ino != e.Ino {
 		return
 	}
 	folder := e.Kind == "tempdir"
-	if folder && !info.IsDir() || !folder && (!info.Mode().IsRegular() || links(info) != 1) {
+	if folder && !isDir(&st) || !folder && !lonely(&st) {
 		return
 	}
 	d.mu.Lock()
@@ -1013,19 +1111,19 @@ func (d *Dir) removeKilledTemp(e entry) {
 // regular files in it (each with no other link), and nothing else.
 func (d *Dir) removeTemp(name string, folder bool) {
 	if folder {
-		if entries, err := fs.ReadDir(d.root.FS(), name); err == nil {
-			for _, e := range entries {
-				p := name + "/" + e.Name()
-				if info, err := d.root.Lstat(p); err == nil && info.Mode().IsRegular() && links(info) == 1 {
-					d.root.Remove(p)
+		if f, err := d.top().open(name); err == nil {
+			dir := os.NewFile(uintptr(f), d.Join(name)) // closes f
+			names, _ := dir.Readdirnames(-1)
+			for _, n := range names {
+				if st, err := f.lstat(n); err == nil && lonely(&st) {
+					unix.Unlinkat(int(f), n, 0)
 				}
 			}
+			dir.Close()
 		}
-		if info, err := d.root.Lstat(name); err == nil && info.IsDir() {
-			d.root.Remove(name)
-		}
-	} else if info, err := d.root.Lstat(name); err == nil && info.Mode().IsRegular() && links(info) == 1 {
-		d.root.Remove(name)
+		d.removeIf(name, true, isDir)
+	} else {
+		d.removeIf(name, false, lonely)
 	}
 	d.tempDone(name)
 }

@@ -76,14 +76,19 @@ type WrittenRun struct {
 // Result is what a batch produced, summary.json: one summary per finished
 // run, in run order whatever the number of workers.
 type Result struct {
-	Experiment string             `json:"experiment"`
-	Complete   bool               `json:"complete"`
-	Runs       []batch.RunSummary `json:"runs"`
+	Experiment string `json:"experiment"`
+	// Complete says every run finished and the batch's files hold them
+	// all: false for a batch stopped, a run failed, or an output that
+	// could not be written (a full disk).
+	Complete bool               `json:"complete"`
+	Runs     []batch.RunSummary `json:"runs"`
 	// FlowsPooled is each sweep point's flows, its seeds pooled; none
 	// without flows of a given size. (A merge of shards pools them from the
 	// histograms each shard records.)
 	FlowsPooled []PooledFlows `json:"flows_pooled,omitempty"`
 	stopped     bool          // cancelled, rather than incomplete for failed runs
+	outputsLost bool          // runs that finished but lack some of their files
+	runsLost    bool          // runs that did not finish
 	exp         *experiments.Experiment
 }
 
@@ -95,7 +100,12 @@ func NewResult(e *experiments.Experiment) *Result {
 
 // Execute runs every run of the experiment (or of opt.Part). If ctx is
 // cancelled it stops the runs in progress and still returns, and writes,
-// the runs that finished, with Complete false and ctx's error.
+// the runs that finished, with Complete false and ctx's error. A run whose
+// files cannot be written still returns its summary, and has it written
+// in results.csv and summary.json if they can be; once a write finds the
+// directory full or gone, the later runs run without their files (time
+// series, flows, figures): their summaries are what can be kept, and a
+// batch that stopped there would lose the same, and its runs' numbers too.
 func Execute(ctx context.Context, e *experiments.Experiment, opt Options) (*Result, error) {
 	runs, err := e.Runs()
 	if err != nil {
@@ -150,10 +160,14 @@ func Execute(ctx context.Context, e *experiments.Experiment, opt Options) (*Resu
 		}
 	}
 	for _, i := range todo {
-		if s := summaries[i]; s != nil {
+		s := summaries[i]
+		if s != nil {
 			res.Runs = append(res.Runs, *s)
-		} else {
+		}
+		if s == nil || errs[i] != nil || out != nil && out.bare[i] {
 			res.Complete = false
+			res.outputsLost = res.outputsLost || s != nil
+			res.runsLost = res.runsLost || s == nil
 		}
 	}
 	res.FlowsPooled = PoolFlows(res)
@@ -165,6 +179,7 @@ func Execute(ctx context.Context, e *experiments.Experiment, opt Options) (*Resu
 		if err != nil {
 			failures = append(failures, err)
 		}
+		failures = append(failures, out.lostError(summaries))
 		if (err == nil || IsFigureError(err)) && opt.Out == nil {
 			// The batch's outputs are all written (but figures that
 			// failed): what an earlier batch wrote and this one did not
@@ -278,9 +293,12 @@ func figureError(errs []error) error {
 // the sweep's figure and the queue CDFs (plots/), then summary.json, last:
 // the directory of a batch stopped while it wrote its outputs has no
 // summary.json. A figure that fails stops nothing: the others and
-// summary.json are written, and Finish returns a FigureError. A batch run
-// and a merge of shards both end with it. It stops when ctx is cancelled,
-// with ctx's error.
+// summary.json are written, and Finish returns a FigureError. Nor does any
+// other file that cannot be written (a full disk): the runs' numbers may
+// still fit in the next, and summary.json, if it can be written, says
+// complete false; Finish returns their errors. A batch run and a merge of
+// shards both end with it. It stops when ctx is cancelled, with ctx's
+// error.
 func Finish(ctx context.Context, dir *outdir.Dir, e *experiments.Experiment, res *Result, plot plots.Options) error {
 	steps := []func() error{
 		func() error { return writeResults(ctx, dir, e, res) },
@@ -313,14 +331,26 @@ func Finish(ctx context.Context, dir *outdir.Dir, e *experiments.Experiment, res
 			}))
 		}
 	}
-	steps = append(steps, func() error { return writeSummary(ctx, dir, res) })
+	var failed []error
+	steps = append(steps, func() error {
+		if len(failed) > 0 {
+			res.Complete = false // the directory lacks some of the batch
+		}
+		return writeSummary(ctx, dir, res)
+	})
 	for _, step := range steps {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		if err := step(); err != nil {
-			return err
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			failed = append(failed, err)
 		}
+	}
+	if len(failed) > 0 {
+		return errors.Join(append(failed, figures...)...)
 	}
 	return figureError(figures)
 }

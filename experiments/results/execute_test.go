@@ -237,7 +237,7 @@ func TestSeriesModes(t *testing.T) {
 	if got := strings.Join(times, " "); got != "1e-05 0.001 0.002 0.003 0.004 0.005 0.006 0.007 0.008 0.009 0.01" {
 		t.Errorf("times %s", got)
 	}
-	for _, bad := range []string{"0s", "fast", "-1ms"} {
+	for _, bad := range []string{"0s", "fast", "-1ms", "never"} {
 		if _, err := ParseSeries(bad); err == nil {
 			t.Errorf("--series %s accepted", bad)
 		}

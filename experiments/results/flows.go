@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"strconv"
 
 	"qcnlab/algos"
@@ -47,13 +48,14 @@ var FlowColumns = []string{
 // member, as the time series' seriesWriter does: memory stays flat
 // whatever the number of flows.
 type flowWriter struct {
-	f      io.WriteCloser
+	f      *os.File
 	buffer *bufio.Writer
 	w      *gzip.Writer
 	prefix []byte
 	buf    []byte
 	rows   int
 	err    error
+	failed func(error) // hears the first write that fails
 }
 
 func flowPartName(i int) string { return fmt.Sprintf("flows-%06d.csv.gz", i) }
@@ -63,9 +65,10 @@ func (o *outputs) newFlows(i int, run experiments.Run) (*flowWriter, error) {
 	if err != nil {
 		return nil, err
 	}
-	buffer := bufio.NewWriterSize(f, 1<<16)
+	buffer := bufio.NewWriterSize(partWriter(f), 1<<16)
 	w, _ := gzip.NewWriterLevel(buffer, SeriesLevel)
-	return &flowWriter{f: f, buffer: buffer, w: w, prefix: SeriesPrefix(o.exp, i, run)}, nil
+	return &flowWriter{f: f, buffer: buffer, w: w, prefix: SeriesPrefix(o.exp, i, run),
+		failed: func(err error) { o.markLost(i, err) }}, nil
 }
 
 // FlowsHeader is the header line of flows.csv.gz.
@@ -74,6 +77,9 @@ func FlowsHeader(e *experiments.Experiment) []byte {
 }
 
 func (fw *flowWriter) write(r *model.FlowRecord) {
+	if fw.err != nil {
+		return // the part is lost
+	}
 	b := append(fw.buf[:0], fw.prefix...)
 	b = strconv.AppendInt(b, r.ID, 10)
 	b = append(b, ',')
@@ -110,8 +116,9 @@ func (fw *flowWriter) write(r *model.FlowRecord) {
 	}
 	b = append(b, '\n')
 	fw.rows++
-	if _, err := fw.w.Write(b); err != nil && fw.err == nil {
+	if _, err := fw.w.Write(b); err != nil {
 		fw.err = err
+		fw.failed(err)
 	}
 	fw.buf = b
 }
@@ -130,21 +137,28 @@ func appendCSV(b []byte, s string) []byte {
 	return append(b, line[:len(line)-1]...)
 }
 
+// close ends the run's part, emptied if it failed, as seriesWriter's.
 func (fw *flowWriter) close() error {
 	err := fw.w.Close()
 	if ferr := fw.buffer.Flush(); err == nil {
 		err = ferr
 	}
+	if fw.err != nil {
+		err = fw.err
+	}
+	if err != nil {
+		fw.f.Truncate(0)
+	}
 	if cerr := fw.f.Close(); err == nil {
 		err = cerr
-	}
-	if fw.err != nil {
-		return fw.err
 	}
 	return err
 }
 
-func (fw *flowWriter) discard() { fw.f.Close() }
+func (fw *flowWriter) discard() {
+	fw.f.Truncate(0)
+	fw.f.Close()
+}
 
 // hasFlows reports whether any run of the batch has flows of a given size:
 // then the batch writes flows.csv.gz.
@@ -166,7 +180,7 @@ func (o *outputs) joinFlows(ctx context.Context, summaries []*batch.RunSummary) 
 	}
 	err = Gzip(tmp, FlowsHeader(o.exp))
 	for i, s := range summaries {
-		if s == nil || s.Flows == nil || err != nil {
+		if s == nil || s.Flows == nil || !o.kept[i] || err != nil {
 			continue
 		}
 		if err = ctx.Err(); err != nil {
@@ -181,6 +195,9 @@ func (o *outputs) joinFlows(ctx context.Context, summaries []*batch.RunSummary) 
 	}
 	if err != nil {
 		o.dir.Discard(tmp)
+		if ctx.Err() == nil {
+			err = o.fileError(FlowsFile, err)
+		}
 		return err
 	}
 	return o.dir.Commit(tmp, FlowsFile)

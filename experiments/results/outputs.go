@@ -3,8 +3,15 @@ package results
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
+	"sync"
+	"syscall"
 
 	"qcnlab/algos"
 	"qcnlab/experiments"
@@ -33,6 +40,16 @@ type outputs struct {
 	every     algos.Time // series.Every
 	sources   int        // the most sources of any run: the rate columns
 	links     int        // the most links of any run: the queue columns
+	// kept says, per run, that its parts (time series, flows) are whole:
+	// only those are joined.
+	kept []bool
+	// bare says, per run, that it started after a write found the
+	// directory full or gone (lost), and so ran without its files: only
+	// its summary is kept.
+	bare    []bool
+	mu      sync.Mutex
+	lost    error // the first such write's error; nil while files can be written
+	lostRun int   // the run whose write it was
 }
 
 func newOutputs(dir *outdir.Dir, e *experiments.Experiment, runs []experiments.Run, todo []int, plot plots.Options, series Series, part Part) (*outputs, error) {
@@ -56,7 +73,8 @@ func newOutputs(dir *outdir.Dir, e *experiments.Experiment, runs []experiments.R
 	if err := dir.WriteFile("experiment.toml", saved.Bytes()); err != nil {
 		return nil, err
 	}
-	o := &outputs{dir: dir, plot: plot, series: series, every: series.Every, exp: e, toml: saved.Bytes(), rows: make([]int, len(runs)), figures: make([]error, len(runs))}
+	o := &outputs{dir: dir, plot: plot, series: series, every: series.Every, exp: e, toml: saved.Bytes(), rows: make([]int, len(runs)), figures: make([]error, len(runs)),
+		kept: make([]bool, len(runs)), bare: make([]bool, len(runs))}
 	if !series.None {
 		var err error
 		if o.parts, err = dir.MkdirTemp("parts"); err != nil {
@@ -77,33 +95,62 @@ func newOutputs(dir *outdir.Dir, e *experiments.Experiment, runs []experiments.R
 
 // finish writes timeseries.csv from the finished runs' parts, in run order,
 // then what Finish writes, then the part's record. It stops when ctx is
-// cancelled, its temporary files removed.
+// cancelled, its temporary files removed. A file that cannot be written
+// stops nothing else: the runs' numbers still go to results.csv and
+// summary.json if they can, and the error names each file that failed.
 func (o *outputs) finish(ctx context.Context, res *Result, summaries []*batch.RunSummary, part Part) error {
+	var failed []error
 	if !o.series.None {
-		tmp, err := o.dir.CreateTemp(".", SeriesFile)
-		if err != nil {
-			return err
-		}
-		if err := o.joinParts(ctx, tmp, summaries); err != nil {
-			o.dir.Discard(tmp)
-			return err
-		}
-		if err := o.dir.Commit(tmp, SeriesFile); err != nil {
-			return err
+		if err := o.writeSeries(ctx, summaries); err != nil {
+			if ctx.Err() != nil {
+				return err
+			}
+			failed = append(failed, err)
 		}
 	}
 	if hasFlows(summaries) {
 		if err := o.joinFlows(ctx, summaries); err != nil {
-			return err
+			if ctx.Err() != nil {
+				return err
+			}
+			o.markLost(-1, err)
+			failed = append(failed, err)
 		}
 	}
+	if len(failed) > 0 {
+		// summary.json says the directory lacks some of the batch.
+		res.Complete, res.outputsLost = false, true
+	}
 	figures := slices.DeleteFunc(slices.Clone(o.figures), func(err error) bool { return err == nil })
-	if err := Finish(ctx, o.dir, o.exp, res, o.plot); IsFigureError(err) {
+	plot := o.plot
+	if o.isLost() && plot.Format != "" {
+		// The numbers first: what room is left goes to summary.json.
+		plot.Format = ""
+		figures = append(figures, fmt.Errorf("%s: the sweep's figures are not drawn, to leave what room there is to the numbers", o.dir.Join("plots")))
+	}
+	if err := Finish(ctx, o.dir, o.exp, res, plot); IsFigureError(err) {
 		figures = append(figures, err.(*FigureError).Err)
 	} else if err != nil {
-		return err
+		if ctx.Err() != nil {
+			return err
+		}
+		failed = append(failed, err)
+		res.outputsLost = true
 	}
-	if part != nil {
+	for i, err := range figures {
+		figures[i] = withoutTemp(err)
+	}
+	for i, err := range failed {
+		failed[i] = withoutTemp(err)
+	}
+	if part != nil && res.outputsLost {
+		// A part whose runs lack their files is not one to merge.
+		record := "the part's record"
+		if names := part.Files(); len(names) > 0 {
+			record = o.dir.Join(names[0])
+		}
+		failed = append(failed, fmt.Errorf("%s: not written, as this part's outputs are not whole: run it again", record))
+	} else if part != nil {
 		w := Written{Experiment: o.exp.Name, TOML: o.toml, Total: len(summaries), Series: o.series}
 		for i, s := range summaries {
 			if s != nil {
@@ -114,7 +161,168 @@ func (o *outputs) finish(ctx context.Context, res *Result, summaries []*batch.Ru
 			return err
 		}
 	}
+	if len(failed) > 0 {
+		return errors.Join(append(failed, errors.Join(figures...))...)
+	}
 	return figureError(figures)
+}
+
+// writeSeries writes timeseries.csv.gz. When the disk is full it empties
+// the parts, whose file is lost, to leave room for results.csv and
+// summary.json, which hold the runs' numbers.
+func (o *outputs) writeSeries(ctx context.Context, summaries []*batch.RunSummary) error {
+	tmp, err := o.dir.CreateTemp(".", SeriesFile)
+	if err == nil {
+		if err = o.joinParts(ctx, tmp, summaries); err != nil {
+			o.dir.Discard(tmp)
+			if ctx.Err() == nil {
+				err = o.fileError(SeriesFile, err)
+			}
+		} else {
+			err = o.dir.Commit(tmp, SeriesFile)
+		}
+	}
+	if err != nil && ctx.Err() == nil {
+		o.markLost(-1, err)
+		if cannotKeep(err) {
+			for i, kept := range o.kept {
+				if !kept {
+					continue
+				}
+				if f, err := o.dir.CreateIn(o.parts, partName(i)); err == nil { // truncated
+					f.Close()
+				}
+			}
+		}
+	}
+	return err
+}
+
+// cannotKeep reports whether err says that the directory takes no more
+// files: it is full (ENOSPC, EDQUOT), read-only, or gone.
+func cannotKeep(err error) bool {
+	return errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) || errors.Is(err, syscall.EROFS) ||
+		errors.Is(err, fs.ErrNotExist)
+}
+
+// markLost records err, a failed write of run i (-1: of the batch's
+// files), if it says that the directory takes no more files: from then on
+// the runs start without their files (Start), their summaries only kept.
+func (o *outputs) markLost(i int, err error) {
+	if !cannotKeep(err) {
+		return
+	}
+	o.mu.Lock()
+	if o.lost == nil {
+		o.lost, o.lostRun = err, i
+	}
+	o.mu.Unlock()
+}
+
+func (o *outputs) isLost() bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.lost != nil
+}
+
+// fileError names name, an output of the batch, as the file that failed,
+// not the temporary or part file the error came from.
+func (o *outputs) fileError(name string, err error) error {
+	return fmt.Errorf("%s: %w", o.dir.Join(name), pathless(err))
+}
+
+// pathless is err without the path it names, if any.
+func pathless(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// withoutTemp is err without the name of the temporary file it came from,
+// which its message names beside the output's: "DIR/summary.json: write
+// DIR/.summary.json.RANDOM.tmp: no space left on device" says
+// "DIR/summary.json: no space left on device". It is still err for
+// errors.Is and errors.As.
+func withoutTemp(err error) error {
+	var pe *fs.PathError
+	if err == nil || !errors.As(err, &pe) {
+		return err
+	}
+	base := filepath.Base(pe.Path)
+	if !strings.HasPrefix(base, ".") || !strings.HasSuffix(base, ".tmp") {
+		return err
+	}
+	return &renamed{msg: strings.Replace(err.Error(), pe.Error(), pe.Err.Error(), 1), err: err}
+}
+
+// renamed is an error with a message of its own.
+type renamed struct {
+	msg string
+	err error
+}
+
+func (r *renamed) Error() string { return r.msg }
+func (r *renamed) Unwrap() error { return r.err }
+
+// partError names a run's share of name, the output its part was for.
+func (o *outputs) partError(name string, err error) error {
+	return fmt.Errorf("its rows of %w", o.fileError(name, err))
+}
+
+// lostError says what a batch that found its directory full or gone kept
+// and what it did not; nil if it did not.
+func (o *outputs) lostError(summaries []*batch.RunSummary) error {
+	o.mu.Lock()
+	lost, at := o.lost, o.lostRun
+	o.mu.Unlock()
+	if lost == nil {
+		return nil
+	}
+	var bare []int
+	finished := 0
+	for i, s := range summaries {
+		if s != nil {
+			finished++
+			if o.bare[i] {
+				bare = append(bare, i)
+			}
+		}
+	}
+	why := pathless(lost)
+	if _, err := os.Stat(o.dir.Path()); err != nil {
+		why = errors.New("the directory is gone")
+	}
+	msg := fmt.Sprintf("%s: %v", o.dir.Path(), why)
+	if at >= 0 {
+		msg += fmt.Sprintf(", found writing run %d's files", at)
+	}
+	if len(bare) > 0 {
+		msg += fmt.Sprintf("; so the %s that started after it ran without theirs (time series, flows, figures)", runCount(bare))
+	}
+	kept := "in summary.json and the printed summary"
+	if f, err := o.dir.Open("summary.json"); err == nil { // Begin removed an earlier batch's
+		f.Close()
+	} else {
+		kept = "only in the printed summary (summary.json could not be written)"
+	}
+	return fmt.Errorf("%s; the numbers of the %d finished runs are %s", msg, finished, kept)
+}
+
+// runCount names runs by their indices: "run 4", "3 runs (4 to 6)",
+// "3 runs (4, 7, 9)".
+func runCount(runs []int) string {
+	n := len(runs)
+	switch {
+	case n == 1:
+		return fmt.Sprintf("run %d", runs[0])
+	case runs[n-1]-runs[0] == n-1:
+		return fmt.Sprintf("%d runs (%d to %d)", n, runs[0], runs[n-1])
+	case n <= 5:
+		return fmt.Sprintf("%d runs (%s)", n, strings.Trim(fmt.Sprint(runs), "[]"))
+	}
+	return fmt.Sprintf("%d runs (%d, %d, ..., %d)", n, runs[0], runs[1], runs[n-1])
 }
 
 // recorder records one run for the outputs: its time series into its part
@@ -129,18 +337,27 @@ type recorder struct {
 }
 
 // Start begins run i's part file, and its figure if the batch draws them.
+// Once the directory is found full or gone, a run starts without them: it
+// still runs, and its summary is kept.
 func (o *outputs) Start(i int, run experiments.Run, cfg *model.Config) (batch.Recorder, error) {
 	r := &recorder{o: o, i: i, run: run}
+	if o.isLost() {
+		o.bare[i] = true
+		return bareRecorder{}, nil
+	}
 	if !o.series.None {
 		var err error
 		if r.series, err = o.newSeries(i, run); err != nil {
-			return nil, err
+			o.markLost(i, err)
+			return nil, o.partError(SeriesFile, err)
 		}
 	}
 	if cfg.HasSizedFlows() {
 		var err error
 		if r.flows, err = o.newFlows(i, run); err != nil {
-			return nil, err
+			r.Discard()
+			o.markLost(i, err)
+			return nil, o.partError(FlowsFile, err)
 		}
 	}
 	if o.plot.Format != "" {
@@ -165,24 +382,35 @@ func (r *recorder) Flow(x *model.FlowRecord) {
 	}
 }
 
-// Finish closes the run's parts and draws its figure. A figure that fails
-// fails the batch at its end, not the run: its data is kept.
+// Finish closes the run's parts and draws its figure. A part that cannot
+// be written fails the run (its summary is kept) and is emptied, to leave
+// room for the others. A figure that fails fails the batch at its end, not
+// the run: its data is kept.
 func (r *recorder) Finish(s *batch.RunSummary) error {
+	var failed []error
 	if r.flows != nil {
 		if err := r.flows.close(); err != nil {
-			return err
+			r.o.markLost(r.i, err)
+			failed = append(failed, r.o.partError(FlowsFile, err))
 		}
 	}
 	if r.series != nil {
 		if err := r.series.close(); err != nil {
-			return err
+			r.o.markLost(r.i, err)
+			failed = append(failed, r.o.partError(SeriesFile, err))
 		}
 		r.o.rows[r.i] = r.series.rows
 	}
+	if len(failed) > 0 {
+		r.Discard()
+		return errors.Join(failed...)
+	}
+	r.o.kept[r.i] = true
 	if r.fig != nil {
 		data, err := r.fig.Render(s, r.o.plot)
 		if err == nil {
 			err = r.o.dir.WriteFile(plots.RunFigureName(r.i, len(r.o.labels), r.o.exp.ShortLabel(r.run), r.o.plot.Format), data)
+			r.o.markLost(r.i, err)
 		}
 		if err != nil {
 			r.o.figures[r.i] = fmt.Errorf("plot of run %d: %w", r.i, err)
@@ -190,6 +418,13 @@ func (r *recorder) Finish(s *batch.RunSummary) error {
 	}
 	return nil
 }
+
+// bareRecorder records nothing: the run's summary is all that is kept.
+type bareRecorder struct{}
+
+func (bareRecorder) Sample(*model.Sample)           {}
+func (bareRecorder) Finish(*batch.RunSummary) error { return nil }
+func (bareRecorder) Discard()                       {}
 
 func (r *recorder) Discard() {
 	if r.flows != nil {

@@ -8,6 +8,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 
@@ -44,7 +45,7 @@ func ParseSeries(s string) (Series, error) {
 		return Series{None: true}, nil
 	}
 	d, err := units.ParseDuration(s)
-	if err != nil || d <= 0 {
+	if err != nil || d <= 0 || d == algos.Never { // never: one row at t = 0, which is none with a row
 		return Series{}, fmt.Errorf("--series: %q is not full, none or a duration such as 1ms (one row per duration)", s)
 	}
 	return Series{Every: d}, nil
@@ -66,7 +67,7 @@ func partName(i int) string { return fmt.Sprintf("%06d.csv.gz", i) }
 // one gzip member: the members of the runs, concatenated after the
 // header's, make timeseries.csv.gz.
 type seriesWriter struct {
-	f       io.WriteCloser
+	f       *os.File
 	buffer  *bufio.Writer // under the compressor
 	w       *gzip.Writer
 	prefix  []byte // the run's identifying columns, with a trailing comma
@@ -77,6 +78,7 @@ type seriesWriter struct {
 	sources int
 	links   int
 	err     error
+	failed  func(error) // hears the first write that fails
 }
 
 func (o *outputs) newSeries(i int, run experiments.Run) (*seriesWriter, error) {
@@ -84,10 +86,21 @@ func (o *outputs) newSeries(i int, run experiments.Run) (*seriesWriter, error) {
 	if err != nil {
 		return nil, err
 	}
-	buffer := bufio.NewWriterSize(f, 1<<16)
+	buffer := bufio.NewWriterSize(partWriter(f), 1<<16)
 	w, _ := gzip.NewWriterLevel(buffer, SeriesLevel)
 	return &seriesWriter{f: f, buffer: buffer, w: w, prefix: SeriesPrefix(o.exp, i, run), every: o.every,
-		sources: o.sources, links: o.links}, nil
+		sources: o.sources, links: o.links, failed: func(err error) { o.markLost(i, err) }}, nil
+}
+
+// testHookPart, set by the tests only, stands between a run's part file
+// and its writer: a full disk without a full disk.
+var testHookPart func(f io.Writer) io.Writer
+
+func partWriter(f io.Writer) io.Writer {
+	if testHookPart != nil {
+		return testHookPart(f)
+	}
+	return f
 }
 
 // Identity is the columns that name a run in results.csv and
@@ -193,6 +206,9 @@ func Keep(t, every, next algos.Time) (bool, algos.Time) {
 }
 
 func (s *seriesWriter) write(x *model.Sample) {
+	if s.err != nil {
+		return // the part is lost: no rows to make
+	}
 	var keep bool
 	if keep, s.next = Keep(x.Time, s.every, s.next); !keep {
 		return
@@ -219,29 +235,38 @@ func (s *seriesWriter) write(x *model.Sample) {
 	}
 	buf = append(buf, '\n')
 	s.rows++
-	if _, err := s.w.Write(buf); err != nil && s.err == nil {
+	if _, err := s.w.Write(buf); err != nil {
 		s.err = err
+		s.failed(err)
 	}
 	s.buf = buf
 }
 
+// close ends the run's part; a part that failed is emptied, its room left
+// to the others.
 func (s *seriesWriter) close() error {
 	err := s.w.Close()
 	if ferr := s.buffer.Flush(); err == nil {
 		err = ferr
 	}
+	if s.err != nil {
+		err = s.err
+	}
+	if err != nil {
+		s.f.Truncate(0)
+	}
 	if cerr := s.f.Close(); err == nil {
 		err = cerr
-	}
-	if s.err != nil {
-		return s.err
 	}
 	return err
 }
 
-// discard drops a run's rows: its part stays in the temporary folder, which
-// goes with the directory's Close.
-func (s *seriesWriter) discard() { s.f.Close() }
+// discard drops a run's rows: its part, emptied, stays in the temporary
+// folder, which goes with the directory's Close.
+func (s *seriesWriter) discard() {
+	s.f.Truncate(0)
+	s.f.Close()
+}
 
 // Gzip compresses data as one gzip member at SeriesLevel: a header, or a
 // run's rows, of timeseries.csv.gz.
@@ -254,13 +279,13 @@ func Gzip(w io.Writer, data []byte) error {
 }
 
 // joinParts writes timeseries.csv.gz: its header, then the finished runs'
-// parts, each a gzip member, in run order.
+// parts that are whole, each a gzip member, in run order.
 func (o *outputs) joinParts(ctx context.Context, w io.Writer, summaries []*batch.RunSummary) error {
 	if err := Gzip(w, SeriesHeader(o.exp, o.links, o.sources)); err != nil {
 		return err
 	}
 	for i, s := range summaries {
-		if s == nil {
+		if s == nil || !o.kept[i] {
 			continue
 		}
 		if err := ctx.Err(); err != nil {

@@ -44,6 +44,8 @@ func WriteText(w io.Writer, res *Result) error {
 	case res.Complete:
 	case res.stopped:
 		fmt.Fprintln(tw, "\n(incomplete: the batch was stopped)")
+	case res.outputsLost && !res.runsLost:
+		fmt.Fprintln(tw, "\n(every run finished, but some of their files could not be written, as reported on stderr)")
 	default:
 		fmt.Fprintln(tw, "\n(incomplete: some runs failed, as reported on stderr)")
 	}

@@ -144,7 +144,7 @@ func Check(s Sources, links int, configs []model.SourceConfig, bad func(key, for
 		}
 		for k, j := range path {
 			if j < 0 || j >= links || (k > 0 && j != path[k-1]+1) {
-				bad(key, "%v is not a run of consecutive links from 0 to %d", path, links-1)
+				bad(key, "%s is not a run of consecutive links from 0 to %d", pathText(path), links-1)
 				return
 			}
 		}
@@ -159,12 +159,17 @@ func Check(s Sources, links int, configs []model.SourceConfig, bad func(key, for
 		if len(o.IDs) == 0 {
 			bad(key+".ids", "name the sources this override applies to")
 		}
+		named := map[int]int{} // each id's errors once, however often it is named
 		for _, id := range o.IDs {
-			if id < 0 || id >= s.Count {
+			switch named[id]++; {
+			case named[id] == 1 && (id < 0 || id >= s.Count):
 				bad(key+".ids", "source %d does not exist (sources are 0 to %d)", id, s.Count-1)
+			case named[id] == 2 && id >= 0 && id < s.Count:
+				bad(key+".ids", "names source %d twice", id)
 			}
 		}
 	}
+	checkConflicts(s.Override, bad)
 	// Sources that share a key and a fault share one error: --set
 	// sources.stop=0 is one mistake, not one per source.
 	type fault struct{ key, msg string }
@@ -196,6 +201,76 @@ func Check(s Sources, links int, configs []model.SourceConfig, bad func(key, for
 	for _, f := range faults {
 		bad(f.key, "%s: %s", sourceList(ids[f]), f.msg)
 	}
+}
+
+// checkConflicts refuses two overrides that set one key of one source:
+// the last would win without a word, as a key repeated in a table would.
+// rtt sets both delays, so it meets forward_delay and backward_delay too.
+func checkConflicts(overrides []Override, bad func(key, format string, args ...any)) {
+	type setter struct {
+		override int
+		key      string
+	}
+	type conflict struct{ earlier, later setter }
+	setBy := map[int]map[string]setter{} // source, then field: the override that set it
+	var conflicts []conflict
+	ids := map[conflict][]int{}
+	for j, o := range overrides {
+		for _, key := range o.keys() {
+			fields := []string{key}
+			if key == "rtt" {
+				fields = []string{"forward_delay", "backward_delay"}
+			}
+			for _, id := range slices.Compact(slices.Sorted(slices.Values(o.IDs))) {
+				if setBy[id] == nil {
+					setBy[id] = map[string]setter{}
+				}
+				for _, f := range fields {
+					if earlier, ok := setBy[id][f]; ok && earlier.override != j {
+						c := conflict{earlier, setter{j, key}}
+						if _, seen := ids[c]; !seen {
+							conflicts = append(conflicts, c)
+						}
+						if list := ids[c]; len(list) == 0 || list[len(list)-1] != id {
+							ids[c] = append(list, id)
+						}
+					}
+					setBy[id][f] = setter{j, key}
+				}
+			}
+		}
+	}
+	for _, c := range conflicts {
+		bad(fmt.Sprintf("sources.override[%d].%s", c.later.override, c.later.key),
+			"%s: sources.override[%d].%s sets it too; set each source's key in one override",
+			sourceList(ids[c]), c.earlier.override, c.earlier.key)
+	}
+}
+
+// keys lists the keys an override sets, ids aside, as the file writes them.
+func (o Override) keys() []string {
+	var keys []string
+	for key, set := range map[string]bool{
+		"line_rate": o.LineRate != nil, "initial_rate": o.InitialRate != nil, "rtt": o.RTT != nil,
+		"forward_delay": o.ForwardDelay != nil, "backward_delay": o.BackwardDelay != nil,
+		"start": o.Start != nil, "stop": o.Stop != nil, "path": o.Path != nil,
+	} {
+		if set {
+			keys = append(keys, key)
+		}
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// pathText writes a path as %v does, its first links only: a path of
+// 100,000 links must not make an error of 200 KB.
+func pathText(path []int) string {
+	const shown = 10
+	if len(path) <= shown {
+		return fmt.Sprint(path)
+	}
+	return fmt.Sprintf("%v ... (%d more)]", strings.TrimSuffix(fmt.Sprint(path[:shown]), "]"), len(path)-shown)
 }
 
 // sourceList names sources by their ids, in order: "source 2",

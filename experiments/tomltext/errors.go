@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
 
@@ -22,16 +24,35 @@ type Error struct {
 
 // Error escapes what a terminal would act on in the place, the key and the
 // message: a key or a value of the file may hold an escape sequence.
+// A key or a line of the message that is far longer than any the program
+// writes is cut (Clip): it quotes the input whole.
 func (e *Error) Error() string {
 	lines := strings.Split(e.Msg, "\n")
 	for i, l := range lines {
-		lines[i] = printable.Text(l)
+		lines[i] = printable.Text(Clip(l, maxLine))
 	}
 	msg := strings.Join(lines, "\n")
 	if e.Key == "" {
 		return printable.Text(e.Where) + ": " + msg
 	}
-	return printable.Text(e.Where) + ": " + printable.Text(e.Key) + ": " + msg
+	return printable.Text(e.Where) + ": " + printable.Text(Clip(e.Key, maxKey)) + ": " + msg
+}
+
+// The longest key and message line an Error prints: the known keys are
+// under 50 characters and the messages' lines under 400.
+const maxKey, maxLine = 200, 600
+
+// Clip is s cut to at most n bytes, at a character, with what was cut
+// counted: "aaaa... (499,800 more bytes)".
+func Clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s... (%d more bytes)", s[:cut], len(s)-cut)
 }
 
 // tomlErrPrefix is how the toml package starts an error that is not a
@@ -48,7 +69,7 @@ func DecodeError(where string, snippet bool, err error) error {
 		if pe.Position.Line > 0 && !snippet {
 			at = fmt.Sprintf("%s:%d", where, pe.Position.Line)
 		}
-		msg := pe.Message
+		msg := nonASCII(pe.Message)
 		if pe.Usage != "" {
 			msg += " (" + strings.TrimSpace(pe.Usage) + ")"
 		}
@@ -61,6 +82,24 @@ func DecodeError(where string, snippet bool, err error) error {
 		at = where + ":" + m[1]
 	}
 	return &Error{Where: at, Key: m[2], Msg: rangeMessage(m[2], strings.TrimPrefix(msg, m[0]))}
+}
+
+// gotChar is the toml package's message for a character it did not expect.
+var gotChar = regexp.MustCompile(`but got '(.)' instead$`)
+
+// nonASCII names the code point of an unexpected character that is not
+// ASCII (a Cyrillic "с" looks like a Latin "c"): a bare key is ASCII
+// letters, digits, "-" and "_".
+func nonASCII(msg string) string {
+	m := gotChar.FindStringSubmatch(msg)
+	if m == nil {
+		return msg
+	}
+	r, _ := utf8.DecodeRuneInString(m[1])
+	if r < utf8.RuneSelf {
+		return msg
+	}
+	return fmt.Sprintf("%s: %U is not an ASCII character, and a bare key is ASCII letters, digits, - and _ (quote the key to use it)", msg, r)
 }
 
 // rangeMessage says an integer beyond int64 in the project's words, a
@@ -142,13 +181,21 @@ func Suggest(known []string, k toml.Key) string {
 		}
 	}
 	best, bestD := "", 4
+	var elsewhere []string // the key's name in other tables: [sources] buffer for network.buffer
 	for _, name := range known {
-		if d := EditDistance(key, name); d < bestD {
+		if d, ok := Near(key, name, bestD); ok {
 			best, bestD = name, d
 		}
+		if name != key && name[strings.LastIndexByte(name, '.')+1:] == k[len(k)-1] {
+			elsewhere = append(elsewhere, strconv.Quote(name))
+		}
 	}
-	if best == "" {
-		return ""
+	switch {
+	case len(elsewhere) > 0 && bestD > 1: // a slip of one letter is the likelier
+		tables := map[bool]string{true: "another table", false: "other tables"}[len(elsewhere) == 1]
+		return fmt.Sprintf(" (%s is a key of %s: %s)", strconv.Quote(k[len(k)-1]), tables, strings.Join(elsewhere, ", "))
+	case best != "":
+		return fmt.Sprintf(" (did you mean %q?)", best)
 	}
-	return fmt.Sprintf(" (did you mean %q?)", best)
+	return ""
 }

@@ -101,10 +101,10 @@ func Describe(v any) string {
 			{"a duration", func(s string) error { _, err := units.ParseDuration(s); return err }},
 		} {
 			if k.parse(x) == nil {
-				return fmt.Sprintf("%s (%q)", k.name, x)
+				return fmt.Sprintf("%s (%s)", k.name, units.Quote(x))
 			}
 		}
-		return fmt.Sprintf("the text %q", x)
+		return "the text " + units.Quote(x)
 	case float64:
 		// 1.0, not 1: a whole number refused as a float must not read as one
 		f := strconv.FormatFloat(x, 'g', -1, 64)
@@ -171,6 +171,22 @@ func KeyLines(text string, keys []toml.Key) map[string][]int {
 	return out
 }
 
+// FirstDefined is key if lines (KeyLines) has it, else the key under it
+// defined first: a dotted "qnc".q_eq = 1 in [params] defines params.qnc.q_eq,
+// not params.qnc.
+func FirstDefined(lines map[string][]int, key string) string {
+	if _, ok := lines[key]; ok {
+		return key
+	}
+	first, line := key, 0
+	for k, ls := range lines {
+		if strings.HasPrefix(k, key+".") && len(ls) > 0 && (line == 0 || ls[0] < line) {
+			first, line = k, ls[0]
+		}
+	}
+	return first
+}
+
 // DefinesKey reports whether a line defines name: as a table header part, as
 // a (possibly dotted) key before "=", or inside an inline table.
 func DefinesKey(line, name string) bool {
@@ -226,6 +242,22 @@ func splitDotted(s string) []string {
 	}
 	return append(parts, s[start:])
 }
+
+// Near is the edit distance between a and b if it is below limit. Strings
+// whose lengths differ by limit or more are not compared: the distance is
+// at least that, and a 3.9 MB key would take seconds against each name.
+func Near(a, b string, limit int) (int, bool) {
+	if abs(len(a)-len(b)) >= limit {
+		return 0, false
+	}
+	d := editDistance(a, b)
+	return d, d < limit
+}
+
+func abs(x int) int { return max(x, -x) }
+
+// editDistance is EditDistance; a test counts what it compares.
+var editDistance = EditDistance
 
 // EditDistance is the Levenshtein distance between two short strings.
 func EditDistance(a, b string) int {

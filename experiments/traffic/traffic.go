@@ -146,6 +146,25 @@ func AbsSizes(spec, dir string) string {
 	return abs
 }
 
+// Named is what a short_flow_sizes spec names, the same however it is
+// written: a workload's name without spaces (Sizes trims them), a fixed
+// size in bytes ("1.25MB" and "1250KB"), or a CDF file by its cleaned
+// absolute path ("a.cdf" and "./a.cdf"), relative to dir unless absolute.
+func Named(spec, dir string) string {
+	spec = strings.TrimSpace(spec)
+	if slices.Contains(model.Workloads, spec) {
+		return spec
+	}
+	if b, err := units.ParseBytes(spec); err == nil {
+		return units.FormatBytes(b)
+	}
+	path := sizesFile(spec, dir)
+	if abs, err := filepath.Abs(path); err == nil {
+		return abs // cleaned
+	}
+	return filepath.Clean(path)
+}
+
 // Buckets resolves output.fct_buckets into the model's upper edges in
 // bytes: a size, or a percentage of the short flows' size distribution
 // (sizes reads it).

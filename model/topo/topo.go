@@ -112,6 +112,9 @@ func Custom(nodes []Node, links []Link) (*Topology, error) {
 	}
 	t.out = make([][]int, len(nodes))
 	degree := make([]int, len(nodes))
+	// rejected marks the nodes of a link refused above: a host's count of
+	// links is not reported again for them (one error, not two).
+	rejected := make([]bool, len(nodes))
 	for l, k := range links {
 		a, okA := t.index[k.A]
 		b, okB := t.index[k.B]
@@ -128,6 +131,7 @@ func Custom(nodes []Node, links []Link) (*Topology, error) {
 			continue
 		case nodes[a].Kind == Host && nodes[b].Kind == Host:
 			bad("%s: joins two hosts; a host's link goes to a switch", name)
+			rejected[a], rejected[b] = true, true
 			continue
 		case !(k.Capacity > 0):
 			bad("%s: the capacity must be positive", name)
@@ -152,7 +156,7 @@ func Custom(nodes []Node, links []Link) (*Topology, error) {
 		}
 	}
 	for _, h := range t.Hosts {
-		if degree[h] != 1 {
+		if degree[h] != 1 && !rejected[h] {
 			bad("host %q has %d links; a host has one, to a switch", nodes[h].Name, degree[h])
 		}
 	}

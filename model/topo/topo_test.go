@@ -126,6 +126,12 @@ func TestCustomValidation(t *testing.T) {
 			t.Errorf("%v: %v, want %q", c.links, err, c.want)
 		}
 	}
+	// A link refused for joining two hosts is one error, not that one and
+	// then each host's count of links without it.
+	_, err := Custom(ok, []Link{Duplex("a", "b", 1e9, 0, 0)})
+	if err == nil || strings.Contains(err.Error(), "links; a host has one") {
+		t.Errorf("two hosts joined: %v, want the one error", err)
+	}
 }
 
 func TestRoutesAreShortestAndEqualCost(t *testing.T) {
