@@ -449,3 +449,18 @@ func TestOverridesMendTheFile(t *testing.T) {
 		t.Errorf("not mended: %v", err)
 	}
 }
+
+// The sparse inputs that made the agenda's calendar rewind at every idle
+// gap (testdata/rewind, issue 28; measured under cachegrind against the
+// tree) stay loadable as the schema grows.
+func TestRewindInputsLoad(t *testing.T) {
+	files, err := filepath.Glob("testdata/rewind/*.toml")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("testdata/rewind: %v files, %v", len(files), err)
+	}
+	for _, f := range files {
+		if _, err := Load(f); err != nil {
+			t.Error(err)
+		}
+	}
+}
