@@ -14,7 +14,8 @@ import (
 
 // writeProtected lists the earlier outputs of the directory that are still
 // what qcnlab wrote but that the user has made write-protected since
-// (chmod a-w, as one keeps results; rm asks before removing such a file).
+// (chmod a-w, as one keeps results; rm asks before removing such a file),
+// or whose folder this process can no longer write.
 // Every one would be replaced or removed by this batch, so Open refuses
 // them all up front. Those of the folders that were output directories of
 // their own (reproduce's runs/NN, begun with the directory) count too.
@@ -44,8 +45,13 @@ func protectedIn(f folder, prefix string, entries []entry, out *[]string) {
 				continue // behind a link, or gone: not removed
 			}
 			st, err := p.lstat(base)
+			// A file whose folder this process cannot write (chmod a-w on
+			// the folder, or a read-only file system) cannot be removed
+			// either: refused up front too, or Begin would remove the
+			// files before it and then fail on it.
+			locked := err == nil && unix.Faccessat(int(p), ".", unix.W_OK|unix.X_OK, unix.AT_EACCESS) != nil
 			p.close()
-			if err == nil && sameFile(e)(&st) && st.Mode&0o200 == 0 {
+			if err == nil && sameFile(e)(&st) && (st.Mode&0o200 == 0 || locked) {
 				*out = append(*out, path.Join(prefix, e.Path))
 			}
 		case "dir":
@@ -97,13 +103,13 @@ func protectedError(dir string, protected []string) error {
 		names = append(names, filepath.Join(dir, filepath.FromSlash(p)))
 	}
 	if len(protected) == 1 {
-		return &Refusal{Err: fmt.Errorf("%s: an earlier batch's output that was write-protected since; this batch would replace or remove it: to keep it, move it elsewhere; to let it go, make it writable (chmod u+w %s); or choose another --out",
+		return &Refusal{Err: fmt.Errorf("%s: an earlier batch's output that was write-protected since, or whose folder was; this batch would replace or remove it: to keep it, move it elsewhere; to let it go, make it and its folder writable (chmod u+w %s); or choose another --out",
 			names[0], names[0])}
 	}
 	list := strings.Join(names, ", ")
 	if n := len(protected) - named; n > 0 {
 		list += fmt.Sprintf(" and %d more", n)
 	}
-	return &Refusal{Err: fmt.Errorf("%s: an earlier batch's outputs that were write-protected since; this batch would replace or remove them: to keep them, move them elsewhere; to let them go, make them writable (chmod u+w); or choose another --out",
+	return &Refusal{Err: fmt.Errorf("%s: an earlier batch's outputs that were write-protected since, or whose folders were; this batch would replace or remove them: to keep them, move them elsewhere; to let them go, make them and their folders writable (chmod u+w); or choose another --out",
 		list)}
 }

@@ -2,8 +2,10 @@ package outdir
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -76,5 +78,67 @@ func TestWriteProtectedOutputOfAnEarlierSubDirectoryRefusedAtOpen(t *testing.T) 
 	}
 	if !exists(filepath.Join(dir, "report.md")) || !exists(protected) {
 		t.Error("a refused batch removed an earlier output")
+	}
+}
+
+// An earlier output in a folder this process cannot write (chmod a-w on
+// the folder, to keep what is in it) cannot be removed, so the batch is
+// refused at Open, before Begin removes any of the other earlier outputs.
+// Root writes into any folder, so as root the case runs in a child
+// process as nobody.
+func TestOutputInALockedFolderRefusedAtOpen(t *testing.T) {
+	if dir := os.Getenv("QCNLAB_LOCKED_FOLDER_DIR"); dir != "" {
+		lockedFolderCase(t, dir)
+		return
+	}
+	dir := t.TempDir()
+	if os.Getuid() != 0 {
+		lockedFolderCase(t, dir)
+		return
+	}
+	for p := dir; p != filepath.Dir(p) && strings.HasPrefix(p, os.TempDir()); p = filepath.Dir(p) {
+		os.Chmod(p, 0o777|os.ModeSticky) // the temporary folders, for nobody
+	}
+	self, err := os.ReadFile(os.Args[0]) // the test binary, in a folder only root reads
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, "outdir.test")
+	if err := os.WriteFile(bin, self, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "-test.run=^TestOutputInALockedFolderRefusedAtOpen$", "-test.v")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "QCNLAB_LOCKED_FOLDER_DIR="+dir)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "--- PASS") {
+		t.Errorf("as nobody: %v\n%s", err, out)
+	}
+}
+
+func lockedFolderCase(t *testing.T, dir string) {
+	dir = filepath.Join(dir, "out")
+	d := mustOpen(t, dir)
+	files := []string{"experiment.toml", "summary.json", "plots/a.png"}
+	for _, f := range files {
+		if err := d.WriteFile(f, []byte(f)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d.Finish()
+	plots := filepath.Join(dir, "plots")
+	if err := os.Chmod(plots, 0o555); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chmod(plots, 0o755) // for the test's clean-up
+	_, err := Open(dir)
+	if err == nil || !IsRefusal(err) || !strings.Contains(err.Error(), filepath.Join(plots, "a.png")) {
+		t.Errorf("Open with an earlier output in a write-protected folder: %v, want a refusal naming it", err)
+	}
+	for _, f := range files {
+		if !exists(filepath.Join(dir, f)) {
+			t.Errorf("%s was removed by a refused batch", f)
+		}
 	}
 }
