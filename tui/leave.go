@@ -8,7 +8,8 @@ import (
 
 // leavePrompt asks before unsaved edits are lost, by quitting or by
 // opening another experiment: y goes on, n keeps them, s saves them first.
-// A second q or ctrl+c quits at once: nobody is kept in by a question.
+// A second q or ctrl+c quits at once: nobody is kept in by a question. (At
+// the question about opening, q is the first: it asks about quitting.)
 type leavePrompt struct {
 	common
 	opening bool // the question is about opening another experiment
@@ -40,6 +41,8 @@ func (p *leavePrompt) update(msg tea.Msg) tea.Cmd {
 	km, ok := msg.(tea.KeyMsg)
 	switch {
 	case !ok:
+	case key.Matches(km, p.keys.Quit) && p.opening:
+		p.ask(false) // a first q, at the question about opening: now the question about quitting
 	case key.Matches(km, p.keys.Quit):
 		p.answer = leaveQuit
 	case key.Matches(km, p.keys.Yes):
