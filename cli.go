@@ -116,16 +116,23 @@ type boolValue interface {
 // once is a flag value that may be set once (or again to the same).
 type once struct {
 	flag.Value
-	given string
-	set   bool
+	given, read string // the first value given, and as the flag read it
+	set         bool
 }
 
+// Set compares the values as the flag reads them (--workers 1 and
+// --workers 01 are one value): a refused second value ends the parse, so
+// that it is set does not matter.
 func (o *once) Set(v string) error {
-	if o.set && v != o.given {
+	if err := o.Value.Set(v); err != nil {
+		return err
+	}
+	if read := o.Value.String(); !o.set {
+		o.given, o.read, o.set = v, read, true
+	} else if read != o.read {
 		return fmt.Errorf("given twice, as %q and as %q: give it once", o.given, v)
 	}
-	o.given, o.set = v, true
-	return o.Value.Set(v)
+	return nil
 }
 
 // unwrapped is f with the value onlyOnce wrapped, whose type names the
