@@ -229,6 +229,10 @@ func runCommand(fs *flag.FlagSet) func(c *call) int {
 		if !c.workersValid(*workers) {
 			return exitUsage
 		}
+		if d := algos.Time(e.Duration); series.Every > d && !slices.ContainsFunc(e.Sweep, func(a experiments.Axis) bool { return a.Key == "duration" }) {
+			fmt.Fprintf(c.stderr, "qcnlab: warning: --series %s is longer than the run (%s): timeseries.csv.gz holds one row a run, at t = 0\n",
+				*seriesFlag, units.FormatDuration(d))
+		}
 		report, clear := c.progress(e.Name, "runs")
 		res, err := results.Execute(ctx, e, results.Options{Workers: *workers, OutDir: *out, Plot: plot.Format, PlotSize: plot.Size, Series: series, Part: part,
 			Abort: abort, Progress: report})
