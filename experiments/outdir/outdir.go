@@ -159,6 +159,9 @@ type entry struct {
 	Size  int64  `json:"size,omitempty"`  // a file's size
 	MTime int64  `json:"mtime,omitempty"` // a file's modification time, ns
 	Done  bool   `json:"done,omitempty"`  // a temporary removed or renamed
+	// Written without its owner's write bit (a umask of 0222): not
+	// write-protected since, by the user (writeProtected).
+	ReadOnly bool `json:"readonly,omitempty"`
 }
 
 // Open makes the directory at dir if needed, locks it and reads what earlier
@@ -635,7 +638,7 @@ func (d *Dir) Commit(f *Temp, rel string) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", d.Join(rel), err)
 	}
-	d.record(entry{Path: rel, Kind: "file", Ino: st.Ino, Size: st.Size, MTime: st.Mtim.Nano()})
+	d.record(entry{Path: rel, Kind: "file", Ino: st.Ino, Size: st.Size, MTime: st.Mtim.Nano(), ReadOnly: st.Mode&0o200 == 0})
 	return nil
 }
 

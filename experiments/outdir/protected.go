@@ -51,7 +51,7 @@ func protectedIn(f folder, prefix string, entries []entry, out *[]string) {
 			// files before it and then fail on it.
 			locked := err == nil && unix.Faccessat(int(p), ".", unix.W_OK|unix.X_OK, unix.AT_EACCESS) != nil
 			p.close()
-			if err == nil && sameFile(e)(&st) && (st.Mode&0o200 == 0 || locked) {
+			if err == nil && sameFile(e)(&st) && (st.Mode&0o200 == 0 && !e.ReadOnly || locked) {
 				*out = append(*out, path.Join(prefix, e.Path))
 			}
 		case "dir":

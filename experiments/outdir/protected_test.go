@@ -142,3 +142,30 @@ func lockedFolderCase(t *testing.T, dir string) {
 		}
 	}
 }
+
+// Outputs written without the owner's write bit, under a umask of 0222,
+// were not write-protected by the user since: the next batch replaces
+// them as any earlier output.
+func TestOutputsOfAReadOnlyUmaskAreNotRefused(t *testing.T) {
+	dir := t.TempDir()
+	d := mustOpen(t, dir)
+	old := syscall.Umask(0o222) // the file alone: the journal, made at Open, stays writable for a user not root
+	err := d.WriteFile("summary.json", []byte("a"))
+	syscall.Umask(old)
+	d.Finish()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info, err := os.Stat(filepath.Join(dir, "summary.json")); err != nil || info.Mode().Perm()&0o200 != 0 {
+		t.Fatalf("the umask did not leave the file read-only: %v %v", info, err)
+	}
+	d, err = Open(dir)
+	if err != nil {
+		t.Fatalf("Open after a batch under a read-only umask: %v", err)
+	}
+	d.WriteFile("report.md", nil)
+	d.Finish()
+	if exists(filepath.Join(dir, "summary.json")) {
+		t.Error("the earlier summary.json, written read-only by the umask, was not replaced")
+	}
+}
