@@ -307,6 +307,9 @@ func (o *outputs) lostError(summaries []*batch.RunSummary) error {
 	} else {
 		kept = "only in the printed summary (summary.json could not be written)"
 	}
+	if finished == 1 {
+		return fmt.Errorf("%s; the numbers of the one finished run are %s", msg, kept)
+	}
 	return fmt.Errorf("%s; the numbers of the %d finished runs are %s", msg, finished, kept)
 }
 
