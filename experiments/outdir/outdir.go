@@ -272,6 +272,12 @@ func open(dir string, root *os.Root) (*Dir, error) {
 	}
 	if err != nil {
 		self.Close()
+		if statErr == nil && errors.Is(err, fs.ErrPermission) {
+			// The list is there but read-only (or another user's): the
+			// directory itself may be writable.
+			return nil, fmt.Errorf("%s: qcnlab's list of what it wrote there cannot be written (%v); make it writable (chmod u+w), or choose another --out",
+				filepath.Join(dir, JournalName), unwrapPath(err))
+		}
 		// A read-only directory, or one of another user's.
 		return nil, fmt.Errorf("%s: cannot write in this directory (%v); choose another --out", dir, unwrapPath(err))
 	}

@@ -87,13 +87,21 @@ func TestWriteProtectedOutputOfAnEarlierSubDirectoryRefusedAtOpen(t *testing.T) 
 // Root writes into any folder, so as root the case runs in a child
 // process as nobody.
 func TestOutputInALockedFolderRefusedAtOpen(t *testing.T) {
-	if dir := os.Getenv("QCNLAB_LOCKED_FOLDER_DIR"); dir != "" {
-		lockedFolderCase(t, dir)
+	asUser(t, "TestOutputInALockedFolderRefusedAtOpen", lockedFolderCase)
+}
+
+// asUser runs f, a test's case, in a fresh directory as a user who is not
+// root, for whom write permission holds: itself if it is not root, else a
+// child process of the test binary as nobody (given the directory by the
+// environment), named by test.
+func asUser(t *testing.T, test string, f func(*testing.T, string)) {
+	if dir := os.Getenv("QCNLAB_AS_USER_DIR"); dir != "" {
+		f(t, dir)
 		return
 	}
 	dir := t.TempDir()
 	if os.Getuid() != 0 {
-		lockedFolderCase(t, dir)
+		f(t, dir)
 		return
 	}
 	for p := dir; p != filepath.Dir(p) && strings.HasPrefix(p, os.TempDir()); p = filepath.Dir(p) {
@@ -107,14 +115,31 @@ func TestOutputInALockedFolderRefusedAtOpen(t *testing.T) {
 	if err := os.WriteFile(bin, self, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(bin, "-test.run=^TestOutputInALockedFolderRefusedAtOpen$", "-test.v")
+	cmd := exec.Command(bin, "-test.run=^"+test+"$", "-test.v")
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "QCNLAB_LOCKED_FOLDER_DIR="+dir)
+	cmd.Env = append(os.Environ(), "QCNLAB_AS_USER_DIR="+dir)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
 	out, err := cmd.CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "--- PASS") {
 		t.Errorf("as nobody: %v\n%s", err, out)
 	}
+}
+
+// A journal made read-only (the directory writable) is named as what
+// cannot be written, not the directory.
+func TestReadOnlyJournalNamed(t *testing.T) {
+	asUser(t, "TestReadOnlyJournalNamed", func(t *testing.T, dir string) {
+		dir = filepath.Join(dir, "out")
+		d := mustOpen(t, dir)
+		d.WriteFile("summary.json", []byte("a"))
+		d.Finish()
+		journal := filepath.Join(dir, JournalName)
+		os.Chmod(journal, 0o444)
+		_, err := Open(dir)
+		if err == nil || !strings.HasPrefix(err.Error(), journal+": qcnlab's list of what it wrote there cannot be written") {
+			t.Errorf("Open with a read-only journal: %v, want an error naming the journal", err)
+		}
+	})
 }
 
 func lockedFolderCase(t *testing.T, dir string) {
