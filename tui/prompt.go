@@ -31,8 +31,11 @@ type savePrompt struct {
 	input   textinput.Model
 	confirm bool   // asking "overwrite? (y/n)"
 	target  string // the file the path, a link, leads to, as the question names it
-	err     string
-	closed  bool // cancelled: the root model gives the keys back
+	// readOnly says the file to overwrite has lost its owner's write bit
+	// (chmod a-w, to keep it): the question says so.
+	readOnly bool
+	err      string
+	closed   bool // cancelled: the root model gives the keys back
 }
 
 func newSavePrompt(keys *keyMap) savePrompt {
@@ -63,7 +66,15 @@ func (p *savePrompt) keyHelp(bool) help.KeyMap {
 
 // ask switches to the overwrite question about target, the file the
 // path leads to if it is a link ("" if not).
-func (p *savePrompt) ask(target string) { p.confirm, p.target, p.err = true, target, "" }
+func (p *savePrompt) ask(target string) {
+	p.confirm, p.target, p.err = true, target, ""
+	file := target
+	if file == "" {
+		file = p.input.Value()
+	}
+	info, err := os.Stat(file)
+	p.readOnly = err == nil && info.Mode().Perm()&0o200 == 0
+}
 
 // fail shows why the file was not written; the prompt stays open.
 func (p *savePrompt) fail(msg string) { p.confirm, p.err = false, printable.Text(msg) }
@@ -102,13 +113,20 @@ func (p *savePrompt) update(msg tea.Msg) tea.Cmd {
 func (p *savePrompt) view() string {
 	if p.confirm && p.target != "" {
 		target := printable.Text(p.target)
-		return fit(promptStyle.Render(p.input.Value()+" is a link to "+target+", which exists: overwrite "+target+"? (y/n)"), p.width) +
+		return fit(promptStyle.Render(p.input.Value()+" is a link to "+target+", which exists"+p.readOnlyNote()+": overwrite "+target+"? (y/n)"), p.width) +
 			"\n" + fit("", p.width)
 	}
 	if p.confirm {
-		return fit(promptStyle.Render(p.input.Value()+" exists: overwrite? (y/n)"), p.width) + "\n" + fit("", p.width)
+		return fit(promptStyle.Render(p.input.Value()+" exists"+p.readOnlyNote()+": overwrite? (y/n)"), p.width) + "\n" + fit("", p.width)
 	}
 	return fit(p.input.View(), p.width) + "\n" + wrap(errorStyle, p.err, p.width, 1)[0]
+}
+
+func (p *savePrompt) readOnlyNote() string {
+	if p.readOnly {
+		return " and is write-protected"
+	}
+	return ""
 }
 
 // defaultSavePath is where the save prompt proposes to save an experiment

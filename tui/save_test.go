@@ -179,3 +179,22 @@ to = 2
 		t.Errorf("window title %q", title)
 	}
 }
+
+// The question before overwriting a file says that it is write-protected
+// (chmod a-w, as one keeps a file), which a save would replace all the
+// same.
+func TestSaveOverWriteProtectedSaysSo(t *testing.T) {
+	t.Chdir(t.TempDir())
+	os.WriteFile("kept.toml", []byte("keep me"), 0o444)
+	h := newHarness(t, testExperiment(t), 120, 24)
+	h.keys("s")
+	h.typeText("kept.toml")
+	h.keys("enter")
+	if want := "kept.toml exists and is write-protected: overwrite? (y/n)"; !h.m.save.confirm || !strings.Contains(h.view(), want) {
+		t.Fatalf("want %q in the view:\n%s", want, h.view())
+	}
+	h.keys("n")
+	if data, _ := os.ReadFile("kept.toml"); string(data) != "keep me" {
+		t.Fatal("n overwrote the write-protected file")
+	}
+}
