@@ -217,8 +217,6 @@ func (e *Experiment) decode(where, text string, snippet bool) error {
 	}
 	axes, sweepErrs := sweep.Decode(md, doc.Sweep, loc)
 	errs = append(errs, sweepErrs...)
-	axes, sweepErrs = selfNamed(md, axes, loc)
-	errs = append(errs, sweepErrs...)
 	if len(errs) > 0 {
 		return joinErrors(errs)
 	}

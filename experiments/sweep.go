@@ -105,33 +105,6 @@ func (e *Experiment) sweepWhere(key string) string {
 	return e.where(k)
 }
 
-// selfNamed refuses, and drops, an axis whose key names [sweep] again:
-// "sweep.seed" = [1, 2] (or sweep.seed, or [sweep.sweep]) inside [sweep]
-// is the key sweep.sweep.seed, whose values a run would then set as a key
-// of the sweep, failing with a message about its values. Inside [sweep] a
-// key is written without the table's name.
-func selfNamed(md toml.MetaData, axes []Axis, loc func(key string, i int) string) ([]Axis, []error) {
-	var errs []error
-	kept := axes[:0:0]
-	for _, a := range axes {
-		rest, again := strings.CutPrefix(a.Key, "sweep.")
-		if !again {
-			kept = append(kept, a)
-			continue
-		}
-		key := toml.Key{"sweep", a.Key}.String()
-		for _, k := range md.Keys() { // as the file spells it: sweep."sweep.seed" or sweep.sweep.seed
-			if len(k) > 1 && k[0] == "sweep" && strings.Join(k[1:], ".") == a.Key {
-				key = k.String()
-				break
-			}
-		}
-		errs = append(errs, &Error{Where: loc(key, 0), Key: key,
-			Msg: fmt.Sprintf("inside [sweep] a key is written without the table's name: %s = [%s]", rest, strings.Join(a.Values, ", "))})
-	}
-	return kept, errs
-}
-
 // sameValues refuses an axis that takes one value twice, however it is
 // written (sweep.Repeated).
 func (e *Experiment) sameValues() []error {
