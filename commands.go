@@ -262,6 +262,7 @@ func runCommand(fs *flag.FlagSet) func(c *call) int {
 		case err == nil:
 			return exitOK
 		case errors.Is(err, context.Canceled) && res != nil && (res.Complete || abort.Err() != nil):
+			c.besides(err)
 			fmt.Fprintf(c.stderr, "qcnlab: interrupted while writing the outputs; %s holds what was written before\n", *out)
 		case errors.Is(err, context.Canceled):
 			fmt.Fprintln(c.stderr, "qcnlab: "+interrupted(len(res.Runs), *out))
@@ -274,10 +275,34 @@ func runCommand(fs *flag.FlagSet) func(c *call) int {
 		case outdir.IsRefusal(err): // a name in --out, changed while the runs went on
 			fmt.Fprintln(c.stderr, "qcnlab:", err)
 			return exitUsage
+		case res.Stopped():
+			// Interrupted, and some outputs lost (a full disk) or runs
+			// failed: the error says what the directory holds, and the
+			// user hears of the interruption too.
+			fmt.Fprintln(c.stderr, "qcnlab:", err)
+			fmt.Fprintln(c.stderr, "qcnlab: "+interrupted(len(res.Runs), ""))
 		default:
 			fmt.Fprintln(c.stderr, "qcnlab:", err)
 		}
 		return exitRun
+	}
+}
+
+// besides prints what err says besides the cancellation it holds: the
+// outputs a batch stopped while writing them had lost already.
+func (c *call) besides(err error) {
+	joined, ok := err.(interface{ Unwrap() []error })
+	if !ok {
+		return
+	}
+	var others []error
+	for _, e := range joined.Unwrap() {
+		if !errors.Is(e, context.Canceled) {
+			others = append(others, e)
+		}
+	}
+	if len(others) > 0 {
+		fmt.Fprintln(c.stderr, "qcnlab:", errors.Join(others...))
 	}
 }
 

@@ -67,10 +67,45 @@ func TestSweepErrors(t *testing.T) {
 		{"[sweep]\n\"sources.override\" = [[{ids = [0], rtt = \"1ms\"}], [{ids = [1], rtt = \"1ms\"}]]\n",
 			"bad.toml:2: sweep.\"sources.override\": a sweep takes values, not tables"},
 		{"[sweep]\nx = [{y = 1}]\n", "bad.toml:2: sweep.x: a sweep takes values, not tables"},
+		// The table's name again inside it: the key is sweep.sweep.seed.
+		{"[sweep]\n\"sweep.seed\" = [1, 2]\n",
+			"bad.toml:2: sweep.\"sweep.seed\": inside [sweep] a key is written without the table's name: seed = [1, 2]"},
+		{"[sweep]\nsweep.seed = [1, 2]\n",
+			"bad.toml:2: sweep.sweep.seed: inside [sweep] a key is written without the table's name: seed = [1, 2]"},
+		{"[sweep]\n\n\"sweep.network.rtt\" = [\"100us\", \"300us\"]\n",
+			"bad.toml:3: sweep.\"sweep.network.rtt\": inside [sweep] a key is written without the table's name: network.rtt = [\"100us\", \"300us\"]"},
+		{"[sweep.sweep]\nparams.qcn.gd = [0.1, 0.2]\n",
+			"bad.toml:2: sweep.sweep.params.qcn.gd: inside [sweep] a key is written without the table's name: params.qcn.gd = [0.1, 0.2]"},
 	} {
 		_, err := Parse("bad.toml", []byte(c.text))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: error %v, want %q", c.text, err, c.want)
+		}
+	}
+}
+
+// The right spellings of a sweep key, in [sweep] and outside it, sweep.
+func TestSweepKeySpellings(t *testing.T) {
+	for _, text := range []string{
+		"[sweep]\nseed = [1, 2]\n",
+		"sweep.seed = [1, 2]\n",
+		"[sweep]\n\"seed\" = [1, 2]\n",
+		"[sweep]\nnetwork.rtt = [\"100us\", \"300us\"]\n",
+		"[sweep]\n\"network.rtt\" = [\"100us\", \"300us\"]\n",
+		"sweep.\"network.rtt\" = [\"100us\", \"300us\"]\n",
+		"[sweep.network]\nrtt = [\"100us\", \"300us\"]\n",
+	} {
+		e, err := Parse("good.toml", []byte(text))
+		if err != nil {
+			t.Errorf("%q: %v", text, err)
+			continue
+		}
+		if len(e.Sweep) != 1 || len(e.Sweep[0].Values) != 2 {
+			t.Errorf("%q: sweep %v, want one axis of two values", text, e.Sweep)
+			continue
+		}
+		if _, err := e.Runs(); err != nil {
+			t.Errorf("%q: runs: %v", text, err)
 		}
 	}
 }

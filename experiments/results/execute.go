@@ -86,11 +86,50 @@ type Result struct {
 	// without flows of a given size. (A merge of shards pools them from the
 	// histograms each shard records.)
 	FlowsPooled []PooledFlows `json:"flows_pooled,omitempty"`
-	stopped     bool          // cancelled, rather than incomplete for failed runs
-	outputsLost bool          // runs that finished but lack some of their files
-	runsLost    bool          // runs that did not finish
+	// Incomplete lists the outputs that the directory lacks, or that lack
+	// some of the finished runs (a full disk), so that a file cut short is
+	// never taken for a whole one; none when every output holds every
+	// finished run. summary.json is not on it: if it could not be
+	// written, the error says so.
+	Incomplete  []IncompleteOutput `json:"incomplete_outputs,omitempty"`
+	stopped     bool               // cancelled, rather than incomplete for failed runs
+	outputsLost bool               // runs that finished but lack some of their files
+	runsLost    bool               // runs that did not finish
 	exp         *experiments.Experiment
 }
+
+// An IncompleteOutput is an output of a batch that its directory lacks,
+// or that lacks some of the finished runs.
+type IncompleteOutput struct {
+	File    string `json:"file"`    // its path in the directory
+	Written bool   `json:"written"` // false: the directory lacks it
+	// Lacks is the finished runs (their run numbers) whose data it does
+	// not hold: every one of them if it is not written.
+	Lacks []int `json:"lacks_runs"`
+}
+
+// lacking records that file, written or not, lacks the finished runs
+// runs (nil: all of them).
+func (r *Result) lacking(file string, written bool, runs []int) {
+	if runs == nil {
+		runs = r.finished()
+	}
+	r.Incomplete = append(r.Incomplete, IncompleteOutput{File: file, Written: written, Lacks: runs})
+	r.Complete = false
+}
+
+// finished lists the run numbers of the finished runs.
+func (r *Result) finished() []int {
+	runs := make([]int, 0, len(r.Runs))
+	for _, s := range r.Runs {
+		runs = append(runs, s.Run)
+	}
+	return runs
+}
+
+// Stopped reports whether the batch was cancelled (Ctrl-C) before its
+// runs all finished.
+func (r *Result) Stopped() bool { return r.stopped }
 
 // NewResult is an empty, complete result of experiment e; the runs'
 // statistics pooled over seeds group them by e's sweep.
@@ -175,11 +214,15 @@ func Execute(ctx context.Context, e *experiments.Experiment, opt Options) (*Resu
 	if out != nil {
 		wctx, cancel := writeContext(ctx, opt.Abort)
 		err := out.finish(wctx, res, summaries, opt.Part)
+		aborted := wctx.Err() != nil
 		cancel()
 		if err != nil {
 			failures = append(failures, err)
 		}
 		failures = append(failures, out.lostError(summaries))
+		if !aborted { // what it lacks is known only of outputs written to their end
+			failures = append(failures, out.incompleteError(res))
+		}
 		if (err == nil || IsFigureError(err)) && opt.Out == nil {
 			// The batch's outputs are all written (but figures that
 			// failed): what an earlier batch wrote and this one did not
@@ -300,12 +343,22 @@ func figureError(errs []error) error {
 // shards both end with it. It stops when ctx is cancelled, with ctx's
 // error.
 func Finish(ctx context.Context, dir *outdir.Dir, e *experiments.Experiment, res *Result, plot plots.Options) error {
+	// A file of the runs' numbers that fails is named in summary.json.
+	data := func(file string, write func() error) func() error {
+		return func() error {
+			err := write()
+			if err != nil && ctx.Err() == nil {
+				res.lacking(file, false, nil)
+			}
+			return err
+		}
+	}
 	steps := []func() error{
-		func() error { return writeResults(ctx, dir, e, res) },
-		func() error { return writePorts(ctx, dir, e, res) },
+		data("results.csv", func() error { return writeResults(ctx, dir, e, res) }),
+		data(PortsFile, func() error { return writePorts(ctx, dir, e, res) }),
 	}
 	if len(res.FlowsPooled) > 0 {
-		steps = append(steps, func() error { return writeFCT(ctx, dir, e, res.FlowsPooled) })
+		steps = append(steps, data(FCTFile, func() error { return writeFCT(ctx, dir, e, res.FlowsPooled) }))
 	}
 	var figures []error
 	// figure runs a figure's writer: its failure is kept for the end,
@@ -346,7 +399,7 @@ func Finish(ctx context.Context, dir *outdir.Dir, e *experiments.Experiment, res
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			failed = append(failed, err)
+			failed = append(failed, withoutTemp(err)) // one by one: withoutTemp of their join named no file
 		}
 	}
 	if len(failed) > 0 {

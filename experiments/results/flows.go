@@ -172,10 +172,20 @@ func hasFlows(summaries []*batch.RunSummary) bool {
 }
 
 // joinFlows writes flows.csv.gz: its header, then the finished runs'
-// parts in run order.
-func (o *outputs) joinFlows(ctx context.Context, summaries []*batch.RunSummary) error {
+// parts in run order. As timeseries.csv.gz (writeSeries), a file of the
+// header alone while runs of flows finished is not written, and res names
+// it, or the runs it lacks.
+func (o *outputs) joinFlows(ctx context.Context, res *Result, summaries []*batch.RunSummary) error {
+	joined, lacks := o.whole(summaries, func(s *batch.RunSummary) bool { return s.Flows != nil })
+	if joined == 0 && len(lacks) > 0 {
+		res.lacking(FlowsFile, false, lacks)
+		return nil
+	}
 	tmp, err := o.dir.CreateTemp(".", FlowsFile)
 	if err != nil {
+		if ctx.Err() == nil {
+			res.lacking(FlowsFile, false, o.runsOf(summaries, func(s *batch.RunSummary) bool { return s.Flows != nil }))
+		}
 		return err
 	}
 	err = Gzip(tmp, FlowsHeader(o.exp))
@@ -198,7 +208,14 @@ func (o *outputs) joinFlows(ctx context.Context, summaries []*batch.RunSummary) 
 		if ctx.Err() == nil {
 			err = o.fileError(FlowsFile, err)
 		}
-		return err
+	} else {
+		err = o.dir.Commit(tmp, FlowsFile)
 	}
-	return o.dir.Commit(tmp, FlowsFile)
+	switch {
+	case err == nil && len(lacks) > 0:
+		res.lacking(FlowsFile, true, lacks)
+	case err != nil && ctx.Err() == nil:
+		res.lacking(FlowsFile, false, o.runsOf(summaries, func(s *batch.RunSummary) bool { return s.Flows != nil }))
+	}
+	return err
 }

@@ -31,11 +31,12 @@ type outputs struct {
 	// flowParts is the temporary folder of the runs' flow records.
 	flowParts string
 	exp       *experiments.Experiment
-	toml      []byte        // experiment.toml
-	labels    []string      // of every run of the batch
-	rows      []int         // time series rows written per run
-	figures   []error       // per run, its figure's error: the run's data is kept
-	plot      plots.Options // figures; Format "" for none
+	toml      []byte            // experiment.toml
+	runs      []experiments.Run // every run of the batch
+	labels    []string          // of every run of the batch
+	rows      []int             // time series rows written per run
+	figures   []error           // per run, its figure's error: the run's data is kept
+	plot      plots.Options     // figures; Format "" for none
 	series    Series
 	every     algos.Time // series.Every
 	sources   int        // the most sources of any run: the rate columns
@@ -73,7 +74,7 @@ func newOutputs(dir *outdir.Dir, e *experiments.Experiment, runs []experiments.R
 	if err := dir.WriteFile("experiment.toml", saved.Bytes()); err != nil {
 		return nil, err
 	}
-	o := &outputs{dir: dir, plot: plot, series: series, every: series.Every, exp: e, toml: saved.Bytes(), rows: make([]int, len(runs)), figures: make([]error, len(runs)),
+	o := &outputs{dir: dir, runs: runs, plot: plot, series: series, every: series.Every, exp: e, toml: saved.Bytes(), rows: make([]int, len(runs)), figures: make([]error, len(runs)),
 		kept: make([]bool, len(runs)), bare: make([]bool, len(runs))}
 	if !series.None {
 		var err error
@@ -101,7 +102,7 @@ func newOutputs(dir *outdir.Dir, e *experiments.Experiment, runs []experiments.R
 func (o *outputs) finish(ctx context.Context, res *Result, summaries []*batch.RunSummary, part Part) error {
 	var failed []error
 	if !o.series.None {
-		if err := o.writeSeries(ctx, summaries); err != nil {
+		if err := o.writeSeries(ctx, res, summaries); err != nil {
 			if ctx.Err() != nil {
 				return err
 			}
@@ -109,7 +110,7 @@ func (o *outputs) finish(ctx context.Context, res *Result, summaries []*batch.Ru
 		}
 	}
 	if hasFlows(summaries) {
-		if err := o.joinFlows(ctx, summaries); err != nil {
+		if err := o.joinFlows(ctx, res, summaries); err != nil {
 			if ctx.Err() != nil {
 				return err
 			}
@@ -120,6 +121,14 @@ func (o *outputs) finish(ctx context.Context, res *Result, summaries []*batch.Ru
 	if len(failed) > 0 {
 		// summary.json says the directory lacks some of the batch.
 		res.Complete, res.outputsLost = false, true
+	}
+	if o.plot.Format != "" {
+		for i, s := range summaries {
+			// A run without its parts has no figure either (recorder.Finish).
+			if s != nil && (!o.kept[i] || o.figures[i] != nil) {
+				res.lacking(plots.RunFigureName(i, len(o.labels), o.exp.ShortLabel(o.runs[i]), o.plot.Format), false, []int{i})
+			}
+		}
 	}
 	figures := slices.DeleteFunc(slices.Clone(o.figures), func(err error) bool { return err == nil })
 	plot := o.plot
@@ -169,8 +178,15 @@ func (o *outputs) finish(ctx context.Context, res *Result, summaries []*batch.Ru
 
 // writeSeries writes timeseries.csv.gz. When the disk is full it empties
 // the parts, whose file is lost, to leave room for results.csv and
-// summary.json, which hold the runs' numbers.
-func (o *outputs) writeSeries(ctx context.Context, summaries []*batch.RunSummary) error {
+// summary.json, which hold the runs' numbers. A file that would hold the
+// header alone while runs finished (every part lost) is not written: it
+// would read as runs of no rows. res names it, or the runs it lacks.
+func (o *outputs) writeSeries(ctx context.Context, res *Result, summaries []*batch.RunSummary) error {
+	joined, lacks := o.whole(summaries, func(*batch.RunSummary) bool { return true })
+	if joined == 0 && len(lacks) > 0 {
+		res.lacking(SeriesFile, false, lacks)
+		return nil
+	}
 	tmp, err := o.dir.CreateTemp(".", SeriesFile)
 	if err == nil {
 		if err = o.joinParts(ctx, tmp, summaries); err != nil {
@@ -181,6 +197,12 @@ func (o *outputs) writeSeries(ctx context.Context, summaries []*batch.RunSummary
 		} else {
 			err = o.dir.Commit(tmp, SeriesFile)
 		}
+	}
+	switch {
+	case err == nil && len(lacks) > 0:
+		res.lacking(SeriesFile, true, lacks)
+	case err != nil && ctx.Err() == nil:
+		res.lacking(SeriesFile, false, nil)
 	}
 	if err != nil && ctx.Err() == nil {
 		o.markLost(-1, err)
@@ -196,6 +218,32 @@ func (o *outputs) writeSeries(ctx context.Context, summaries []*batch.RunSummary
 		}
 	}
 	return err
+}
+
+// whole counts the finished runs of a file (those that has says have data
+// for it) whose parts are whole, and lists those whose parts are not.
+func (o *outputs) whole(summaries []*batch.RunSummary, has func(*batch.RunSummary) bool) (joined int, lacks []int) {
+	for i, s := range summaries {
+		switch {
+		case s == nil || !has(s):
+		case o.kept[i]:
+			joined++
+		default:
+			lacks = append(lacks, i)
+		}
+	}
+	return joined, lacks
+}
+
+// runsOf lists the finished runs that has says have data for a file.
+func (o *outputs) runsOf(summaries []*batch.RunSummary, has func(*batch.RunSummary) bool) []int {
+	var runs []int
+	for i, s := range summaries {
+		if s != nil && has(s) {
+			runs = append(runs, i)
+		}
+	}
+	return runs
 }
 
 // cannotKeep reports whether err says that the directory takes no more
@@ -254,6 +302,15 @@ func withoutTemp(err error) error {
 	if !strings.HasPrefix(base, ".") || !strings.HasSuffix(base, ".tmp") {
 		return err
 	}
+	if err.Error() == pe.Error() {
+		// The temporary alone ("write DIR/.results.csv.RANDOM.tmp: ..."):
+		// named by its output, or the message would name no file.
+		output := strings.TrimSuffix(base[1:], ".tmp")
+		if i := strings.LastIndexByte(output, '.'); i > 0 {
+			output = output[:i]
+		}
+		return &renamed{msg: filepath.Join(filepath.Dir(pe.Path), output) + ": " + pe.Err.Error(), err: err}
+	}
 	return &renamed{msg: strings.Replace(err.Error(), pe.Error(), pe.Err.Error(), 1), err: err}
 }
 
@@ -290,27 +347,104 @@ func (o *outputs) lostError(summaries []*batch.RunSummary) error {
 			}
 		}
 	}
-	why := pathless(lost)
-	if _, err := os.Stat(o.dir.Path()); err != nil {
+	why, gone := cause(lost), o.gone()
+	if gone {
 		why = errors.New("the directory is gone")
 	}
-	msg := fmt.Sprintf("%s: %v", o.dir.Path(), why)
-	if at >= 0 {
-		msg += fmt.Sprintf(", found writing run %d's files", at)
+	var msg string
+	switch {
+	case at >= 0:
+		msg = fmt.Sprintf("%s: %v, found writing run %d's files; ", o.dir.Path(), why, at)
+	case gone:
+		msg = fmt.Sprintf("%s: %v; ", o.dir.Path(), why)
+	default:
+		// A file of the batch's own, whose error, just before, names it
+		// and says why: said again here, it named the directory twice
+		// ("DIR: DIR/timeseries.csv.gz: ...").
 	}
 	if len(bare) > 0 {
-		msg += fmt.Sprintf("; so the %s that started after it ran without theirs (time series, flows, figures)", runCount(bare))
+		msg += fmt.Sprintf("so the %s that started after it ran without theirs (time series, flows, figures); ", runCount(bare))
 	}
-	kept := "in summary.json and the printed summary"
-	if f, err := o.dir.Open("summary.json"); err == nil { // Begin removed an earlier batch's
-		f.Close()
-	} else {
+	var files []string
+	for _, name := range []string{"summary.json", "results.csv"} {
+		if o.written(name) {
+			files = append(files, name)
+		}
+	}
+	kept := "in " + strings.Join(files, ", ") + " and the printed summary"
+	switch {
+	case len(files) == 0:
 		kept = "only in the printed summary (summary.json could not be written)"
+	case files[0] != "summary.json":
+		kept += " (summary.json could not be written)"
 	}
-	if finished == 1 {
-		return fmt.Errorf("%s; the numbers of the one finished run are %s", msg, kept)
+	switch {
+	case finished == 0 && msg == "":
+		return nil // no numbers to keep, and the file's error says the rest
+	case finished == 0:
+		return fmt.Errorf("%sno run finished", msg)
+	case finished == 1:
+		return fmt.Errorf("%sthe numbers of the one finished run are %s", msg, kept)
 	}
-	return fmt.Errorf("%s; the numbers of the %d finished runs are %s", msg, finished, kept)
+	return fmt.Errorf("%sthe numbers of the %d finished runs are %s", msg, finished, kept)
+}
+
+// cause is what err says went wrong, without the path it names, if any:
+// "no space left on device".
+func cause(err error) error {
+	var errno syscall.Errno
+	if errors.As(err, &errno) {
+		return errno
+	}
+	return pathless(err)
+}
+
+// gone reports whether the directory was removed.
+func (o *outputs) gone() bool {
+	_, err := os.Stat(o.dir.Path())
+	return err != nil
+}
+
+// written reports whether this batch wrote the file name (Begin removed
+// an earlier batch's).
+func (o *outputs) written(name string) bool {
+	f, err := o.dir.Open(name)
+	if err != nil {
+		return false
+	}
+	f.Close()
+	return true
+}
+
+// incompleteError names the outputs that the directory lacks, or that lack
+// some of the finished runs (res.Incomplete), and summary.json if it could
+// not be written; nil if there are none, or if the directory is gone.
+func (o *outputs) incompleteError(res *Result) error {
+	if o.gone() {
+		return nil
+	}
+	var items []string
+	var figures []int // the runs without their figure, named once
+	for _, f := range res.Incomplete {
+		switch {
+		case strings.HasPrefix(f.File, "plots/run"):
+			figures = append(figures, f.Lacks...)
+		case f.Written:
+			items = append(items, fmt.Sprintf("the rows of %s in %s", runCount(f.Lacks), f.File))
+		default:
+			items = append(items, f.File)
+		}
+	}
+	if len(figures) > 0 {
+		items = append(items, "the figures of "+runCount(figures))
+	}
+	if !o.written("summary.json") {
+		items = append(items, "summary.json")
+	}
+	if len(items) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%s lacks: %s", o.dir.Path(), strings.Join(items, "; "))
 }
 
 // runCount names runs by their indices: "run 4", "3 runs (4 to 6)",

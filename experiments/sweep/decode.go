@@ -63,6 +63,13 @@ func Decode(md toml.MetaData, table map[string]any, loc func(string, int) string
 			continue // a table on the way to a key, or part of a value
 		}
 		key := strings.Join(k[1:], ".")
+		if rest, again := strings.CutPrefix(key, "sweep."); again {
+			// "sweep.seed" = [1, 2] inside [sweep] is the key sweep.sweep.seed:
+			// a run would set it as a sweep of its own, and fail on its value.
+			errs = append(errs, &tomltext.Error{Where: loc(k.String(), 0), Key: k.String(),
+				Msg: fmt.Sprintf("inside [sweep] a key is written without the table's name: %s = %s", rest, tomltext.Value(v))})
+			continue
+		}
 		if slices.ContainsFunc(axes, func(a Axis) bool { return a.Key == key }) {
 			// "network.rtt" and network.rtt, quoted and dotted: one key
 			errs = append(errs, &tomltext.Error{Where: loc(k.String(), 0), Key: k.String(),
