@@ -69,13 +69,13 @@ func TestSweepErrors(t *testing.T) {
 		{"[sweep]\nx = [{y = 1}]\n", "bad.toml:2: sweep.x: a sweep takes values, not tables"},
 		// The table's name again inside it: the key is sweep.sweep.seed.
 		{"[sweep]\n\"sweep.seed\" = [1, 2]\n",
-			"bad.toml:2: sweep.\"sweep.seed\": inside [sweep] a key is written without the table's name: seed = [1, 2]"},
+			"bad.toml:2: sweep.\"sweep.seed\": names the sweep table twice: inside [sweep], seed = [1, 2]; outside it or in --set, sweep.seed = [1, 2]"},
 		{"[sweep]\nsweep.seed = [1, 2]\n",
-			"bad.toml:2: sweep.sweep.seed: inside [sweep] a key is written without the table's name: seed = [1, 2]"},
+			"bad.toml:2: sweep.sweep.seed: names the sweep table twice: inside [sweep], seed = [1, 2]; outside it or in --set, sweep.seed = [1, 2]"},
 		{"[sweep]\n\n\"sweep.network.rtt\" = [\"100us\", \"300us\"]\n",
-			"bad.toml:3: sweep.\"sweep.network.rtt\": inside [sweep] a key is written without the table's name: network.rtt = [\"100us\", \"300us\"]"},
+			"bad.toml:3: sweep.\"sweep.network.rtt\": names the sweep table twice: inside [sweep], network.rtt = [\"100us\", \"300us\"]; outside it or in --set, sweep.network.rtt = [\"100us\", \"300us\"]"},
 		{"[sweep.sweep]\nparams.qcn.gd = [0.1, 0.2]\n",
-			"bad.toml:2: sweep.sweep.params.qcn.gd: inside [sweep] a key is written without the table's name: params.qcn.gd = [0.1, 0.2]"},
+			"bad.toml:2: sweep.sweep.params.qcn.gd: names the sweep table twice: inside [sweep], params.qcn.gd = [0.1, 0.2]; outside it or in --set, sweep.params.qcn.gd = [0.1, 0.2]"},
 	} {
 		_, err := Parse("bad.toml", []byte(c.text))
 		if err == nil || !strings.Contains(err.Error(), c.want) {

@@ -67,7 +67,7 @@ func Decode(md toml.MetaData, table map[string]any, loc func(string, int) string
 			// "sweep.seed" = [1, 2] inside [sweep] is the key sweep.sweep.seed:
 			// a run would set it as a sweep of its own, and fail on its value.
 			errs = append(errs, &tomltext.Error{Where: loc(k.String(), 0), Key: k.String(),
-				Msg: fmt.Sprintf("inside [sweep] a key is written without the table's name: %s = %s", rest, tomltext.Value(v))})
+				Msg: fmt.Sprintf("names the sweep table twice: inside [sweep], %s = %s; outside it or in --set, sweep.%s = %s", rest, tomltext.Value(v), rest, tomltext.Value(v))})
 			continue
 		}
 		if slices.ContainsFunc(axes, func(a Axis) bool { return a.Key == key }) {
