@@ -74,9 +74,7 @@ func (t fatTree) Shape(n Network) (s Shape, ok bool) {
 	s.Links = 3 * k * k * k / 4
 	s.SwitchPorts = 5 * k * k * k / 4
 	s.Groups = k * k / 2
-	// Every edge and aggregation switch has at most k/2 next hops up,
-	// every core one down.
-	s.NextHops = s.Groups * (k*k*k/2 + k*k/4)
+	s.Formula = true // routed by the formula: no tables (model/topo's fatTreeRoutes)
 	s.Feeders = 5 * k * k / 4 * k * k
 	return s, true
 }
