@@ -53,7 +53,9 @@ func TestLargeFatTreeNotRefusedForRoutes(t *testing.T) {
 		t.Errorf("k = 56: routes bounded at %.0f MB", b/(1<<20))
 	}
 	var refused []string
-	e.shapeErrors(func(key, format string, args ...any) { refused = append(refused, key+": "+fmt.Sprintf(format, args...)) })
+	e.shapeErrors(func(key, format string, args ...any) {
+		refused = append(refused, key+": "+fmt.Sprintf(format, args...))
+	})
 	if len(refused) > 0 {
 		t.Errorf("k = 56 refused before it is built: %v", refused)
 	}
