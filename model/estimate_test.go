@@ -215,3 +215,77 @@ func TestCongestionPointsWithinTheirEstimate(t *testing.T) {
 		}
 	}
 }
+
+// What a port queues at its peak is within queueBounds, where the switch
+// lets a queue hold more than its own buffer: three line-rate senders into
+// one port of a switch of six 500 KB ports. In a 3 MB shared buffer, alpha
+// 1, the port takes half of it (1,000 frames, TestDynamicThresholdOfOneQueueByHand's
+// count); under PFC's dynamic thresholds the ports share their 3 MB, with or
+// without the shared model, and the port peaks at 543 frames
+// (TestSharedBufferPFCOnALeafByHand). The estimate counted each port's own
+// 500 KB (333 frames). A lossy queue's bound is its admission's, within a
+// frame. Under PFC a port holds no more than its flows send (three of
+// 150 KB: 303 frames), and a ring deadlocked by PFC (ring5, run to its end)
+// holds what it holds within its bounds.
+func TestQueueBoundsHoldWhatASwitchAdmits(t *testing.T) {
+	leaf := func(size int64, setup func(*Config)) Config {
+		cfg := fabric(noneScheme(t), leaf6(t, 500e3), []Flow{{From: 1, To: 0, Size: size}, {From: 2, To: 0, Size: size}, {From: 3, To: 0, Size: size}})
+		cfg.Duration = 3 * ms
+		setup(&cfg)
+		return cfg
+	}
+	dynamic := func(c *Config) { c.PFC = &PFC{Xoff: -1, Xon: -1, Ingress: true, Dynamic: true, Alpha: 0.125} }
+	deadlocked := ring5(t, 100e3)
+	deadlocked.PFC.DeadlockAfter = 0
+	deadlocked.Duration = 3 * ms
+	cases := []struct {
+		name string
+		cfg  Config
+		most float64 // the bound leaf->h0 may have at most (0: any), frames
+	}{
+		{"shared buffer, lossy", leaf(0, func(c *Config) { c.Shared = &SharedBuffer{Switch: 3e6, Alpha: 1} }), 1001},
+		{"shared buffer, alpha 1/2, reserves", leaf(0, func(c *Config) { c.Shared = &SharedBuffer{Switch: 3e6, Reserve: 15e3, Alpha: 0.5} }), 658},
+		{"PFC's dynamic thresholds", leaf(0, dynamic), 0},
+		{"shared buffer and PFC", leaf(0, func(c *Config) {
+			dynamic(c)
+			c.Shared = &SharedBuffer{Switch: 3e6, Alpha: 1}
+		}), 0},
+		{"PFC, flows of 150 KB", leaf(150e3, dynamic), 304},
+		{"PFC deadlocked on a ring", deadlocked, 0},
+	}
+	for _, c := range cases {
+		cfg := c.cfg
+		n, err := cfg.network()
+		if err != nil {
+			t.Fatal(err)
+		}
+		bounds := queueBounds(&cfg, n)
+		names := map[string]int{}
+		for j, tp := range n.ports {
+			p := n.topo.Ports[tp]
+			names[n.topo.Nodes[p.From].Name+"->"+n.topo.Nodes[p.To].Name] = j
+		}
+		_, sum := run(t, cfg)
+		seen := 0
+		for _, b := range sum.Bottlenecks {
+			j, ok := names[b.Name]
+			if !ok {
+				continue
+			}
+			seen++
+			frames := b.QueueMax / float64(cfg.FrameBytes)
+			if frames > bounds[j]+1e-6 {
+				t.Errorf("%s: %s held %.0f frames at its peak, beyond its bound of %.1f", c.name, b.Name, frames, bounds[j])
+			}
+			if b.Name == "leaf->h0" || frames > 0 && c.most == 0 {
+				t.Logf("%s: %s peaked at %.0f frames, bound %.1f", c.name, b.Name, frames, bounds[j])
+			}
+			if b.Name == "leaf->h0" && c.most > 0 && bounds[j] > c.most {
+				t.Errorf("%s: %s peaked at %.0f frames; its bound %.1f is above %g", c.name, b.Name, frames, bounds[j], c.most)
+			}
+		}
+		if seen == 0 {
+			t.Errorf("%s: no summary for its ports", c.name)
+		}
+	}
+}
