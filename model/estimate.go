@@ -138,6 +138,11 @@ func Estimate(cfg Config) Cost {
 		c.FlowMemory += limiterBytes(f.hops, rpBytes, npBytes, &cfg) + 8*2*window +
 			(float64(unsafe.Sizeof(sourceMark{}))+float64(unsafe.Sizeof(SourceSummary{}))+64)*bounds
 		c.FlowMemory += float64(unsafe.Sizeof(message{})+unsafe.Sizeof(event{})) * loop * f.lineRate / frameBits / 8
+		if cfg.transportOn() {
+			// A transport's ACK for every frame of its loop: a message
+			// and an entry in its limiter's ring (twice over: rings double).
+			c.FlowMemory += float64(unsafe.Sizeof(message{})+2*unsafe.Sizeof(ackMsg{})) * loop * f.lineRate / frameBits
+		}
 		rate := f.lineRate
 		for _, j := range routes[i] {
 			if unslowed {
@@ -277,6 +282,20 @@ func memoryLayout(cfg *Config, bounds, cpBytes float64) Layout {
 		b = 2*b + float64(unsafe.Sizeof(queued{}))
 		hist *= 2
 	}
+	if k := cfg.classCount(); k > 1 || cfg.Shared != nil || cfg.ControlFrames {
+		// The class set, and with one class its queue: a shared buffer
+		// and control frames make every port a port of classes
+		// (startClasses); control frames have a queue of their own
+		// beside them (newControlQueue), whose frames are few, served
+		// first and never paused.
+		l.PortBytes += float64(unsafe.Sizeof(classSet{})) + 16
+		if k == 1 {
+			l.PortBytes += float64(unsafe.Sizeof(classQueue{})) + bounds*float64(unsafe.Sizeof(classMark{})+64)
+		}
+		if cfg.ControlFrames {
+			l.PortBytes += float64(unsafe.Sizeof(classQueue{})) + 16
+		}
+	}
 	l.FrameBytes = 2*b + 2*hist
 	return l
 }
@@ -290,9 +309,10 @@ func memoryLayout(cfg *Config, bounds, cpBytes float64) Layout {
 // flows routed through a port come in at no more than its capacity, its
 // queue stays within a few frames; where they bring more, it grows by at
 // most the excess over the run; and it never holds more than its flows
-// send (unless a transport resends its losses). Under PFC a port may be
-// paused, and serve nothing for as long as it lasts: it grows by all its
-// inputs bring, and still holds no more than its flows send. Capacity
+// send (unless a transport resends its losses). Under PFC a port that
+// leads to a switch may be paused, and serve nothing for as long as it
+// lasts: it grows by all its inputs bring, and still holds no more than
+// its flows send; one that leads to a host is never paused. Capacity
 // changes leave only what sized flows send; spraying and short flows
 // (routes not known at the start) leave a port what it admits.
 func queueBounds(cfg *Config, n *network) []float64 {
@@ -333,8 +353,8 @@ func queueBounds(cfg *Config, n *network) []float64 {
 	for i := 0; i < len(ins); {
 		j := ins[i].port
 		drain := t.Ports[n.ports[j]].Capacity
-		if cfg.PFC != nil {
-			drain = 0 // paused, it may serve nothing
+		if cfg.PFC != nil && n.streams(int(j))&streamOnward != 0 {
+			drain = 0 // paused by the switch it leads to, it may serve nothing (a host pauses no one)
 		}
 		inflow, bits, burst := 0.0, 0.0, 0.0
 		for i < len(ins) && ins[i].port == j {
