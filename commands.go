@@ -153,8 +153,19 @@ func init() {
 			name:     "bench",
 			synopsis: []string{"qcnlab bench [--duration D] [--topology " + strings.Join(bench.Topologies, "|") + "] [--k N] [--cpuprofile FILE] [--set KEY=VALUE]..."},
 			does:     []string{"simulation speed and memory (D from 1ms)"},
-			about:    "Measure simulation speed and memory.",
-			define:   benchCommand,
+			about: "Measure simulation speed and memory: a short run (a tenth of D), then the run of D, a row each.\n\n" +
+				"Columns (a rate is per second of wall time):\n" +
+				"  simulated      the simulated time of the run; wall, the wall time it took\n" +
+				"  frames/s       frames that left the network (data frames, at their route's last port)\n" +
+				"  frame-hops/s   frames leaving a switch port, data or control (ACKs, NACKs, CNPs, feedback sent as frames);\n" +
+				"                 a frame dropped at a port counts nothing there\n" +
+				"  transmits/s    frames sent onto any link, data or control, by a host's NIC or a switch port\n" +
+				"                 (a frame across five switches makes six: its host's and the five ports')\n" +
+				"  events/s       discrete events the engine handles\n" +
+				"  ns/hop         wall time per frame-hop; CPU ns/hop, the process's CPU time per frame-hop\n" +
+				"  peak heap      the most heap in use seen during the run\n" +
+				"Feedback kept out of band (on a chain, a sprayed fabric, or the QCN family's by default) is not a frame.",
+			define: benchCommand,
 		},
 		{
 			name:     "reproduce",
@@ -513,7 +524,7 @@ func showCommand(fs *flag.FlagSet) func(c *call) int {
 func benchCommand(fs *flag.FlagSet) func(c *call) int {
 	duration := fs.String("duration", "", "simulated time `D` of the main measurement, at least 1ms (default 1s on the dumbbell, 100ms on the fat-tree)")
 	topology := fs.String("topology", bench.Topologies[0], "the network to measure, `"+strings.Join(bench.Topologies, "|")+"`")
-	k := fs.Int("k", 0, "the fat-tree's `N` (even): N^3/4 hosts (default 8)")
+	k := fs.Int("k", 0, "the fat-tree's `N`, even, 2 or more: N^3/4 hosts, as many as the memory estimate lets in (default 8)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the main measurement (pprof's format) to `FILE`")
 	sets := setFlag(fs)
 	return func(c *call) int {
@@ -538,6 +549,9 @@ func benchCommand(fs *flag.FlagSet) func(c *call) int {
 		}
 		if err != nil {
 			return c.fail("--duration:", err)
+		}
+		if c.set("k") && (*k < 2 || *k%2 != 0) {
+			return c.fail(fmt.Sprintf("--k: %d: a fat-tree's k is even, 2 or more (leave --k out for 8)", *k))
 		}
 		setup := bench.Setup{Topology: *topology, K: *k, Sets: *sets}
 		var runs []*experiments.Experiment
@@ -587,7 +601,7 @@ func benchCommand(fs *flag.FlagSet) func(c *call) int {
 				r.FramesPerSecond(), r.FrameHopsPerSecond(), r.TransmissionsPerSecond(), r.EventsPerSecond(), r.NanosecondsPerFrameHop(),
 				r.CPUNanosecondsPerFrameHop(), float64(r.PeakHeap)/1e6)
 		}
-		fmt.Fprintln(c.stdout, "a frame-hop is a frame leaving a switch port; a transmit, a frame sent onto any link (hosts' and switches')")
+		fmt.Fprintln(c.stdout, "a frame-hop is a frame, data or control, leaving a switch port; a transmit, one sent onto any link (hosts' and switches'); an event, one the engine handles (qcnlab bench --help)")
 		if *cpuProfile != "" {
 			// Checked before the runs: a failure now is the run's, not the usage's.
 			if err := userfile.WriteAtomic(*cpuProfile, profile.Bytes()); err != nil {

@@ -96,9 +96,11 @@ func TestFabricPatterns(t *testing.T) {
 // Absurd fabrics are refused at load, by key, before anything is built.
 func TestFabricBounds(t *testing.T) {
 	for _, c := range []struct{ text, want string }{
-		{"[network]\ntopology = \"fat_tree\"\nk = 1000000", "fabric.toml:4: network.k: 1000000: k must be even, from 2 to 40"},
+		{"[network]\ntopology = \"fat_tree\"\nk = 1000000", "fabric.toml:4: network.k: 1000000: 2.5e+17 hosts (k^3/4); the most is 65536, at k = 64"},
+		{"[network]\ntopology = \"fat_tree\"\nk = 2000000000", "fabric.toml:4: network.k: 2000000000: 2e+27 hosts (k^3/4); the most is 65536, at k = 64"},
+		{"[network]\ntopology = \"fat_tree\"\nk = 0", "fabric.toml:4: network.k: 0: k must be even, 2 or more"},
 		{"[network]\ntopology = \"leaf_spine\"\nleaves = 1000000000\nspines = 1\nhosts_per_leaf = 1", "fabric.toml:4: network.leaves: must be from 1 to 4096"},
-		{"[network]\ntopology = \"leaf_spine\"\nleaves = 4096\nspines = 1\nhosts_per_leaf = 4096", "network.topology: 16777216 hosts; the most is 16384"},
+		{"[network]\ntopology = \"leaf_spine\"\nleaves = 4096\nspines = 1\nhosts_per_leaf = 4096", "network.topology: 16777216 hosts; the most is 65536"},
 		{"[network]\ntopology = \"fat_tree\"\nk = 40\n[traffic]\npattern = \"all_to_all\"", "fabric.toml:6: traffic.pattern: 255984000 flows"},
 		{"[network]\ntopology = \"fat_tree\"\nk = 32\nbuffer = \"1GB\"", "fabric.toml:5: network.buffer: a run would need"},
 		{"[network]\ntopology = \"fat_tree\"\nk = 4\n[sources]\ncount = 3", "fabric.toml:5: sources: a fat_tree fabric has no sources"},

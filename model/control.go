@@ -80,6 +80,7 @@ func (s *Packet) sendControl(f *frame, l *limiter, fb algos.Feedback, kind event
 		first = 0
 		r := &s.hosts[l.dst]
 		at += r.fwd + algos.TransmitTime(ControlBytes, r.capacity)
+		s.released++ // onto the receiver's link: a transmission (Transmissions)
 	}
 	msg := s.messages.add(message{fb: fb, epoch: l.epoch, back: l.back, first: int32(first), prop: prop, born: s.now, kind: kind})
 	s.agenda.schedule(event{kind: evControlFrame, at: at, limiter: f.lim, msg: msg})

@@ -48,7 +48,7 @@ type Packet struct {
 	// memory in use is moved into huge pages as it grows (adviseHeap).
 	hugeHeap bool
 	events   uint64 // discrete events handled: releases, arrivals, departures, feedback, timers
-	released uint64 // frames the hosts' NICs sent
+	released uint64 // frames the hosts' NICs sent: data, and the control frames receivers send back
 	// counted is a test's count of what left each port (departures), nil
 	// in a run; kept only in a build that counts (countingDepartures).
 	counted *departures
@@ -331,8 +331,10 @@ func (s *Packet) FrameHops() uint64 {
 	return n
 }
 
-// Transmissions is the number of frames sent onto a link: by a host's NIC
-// (released by its rate limiters) or by a switch port (FrameHops).
+// Transmissions is the number of frames, data or control, sent onto a
+// link: by a host's NIC (released by its rate limiters, or an ACK, NACK or
+// CNP a receiver sends back as a control frame) or by a switch port
+// (FrameHops). Feedback kept out of band is not a frame and counts nothing.
 func (s *Packet) Transmissions() uint64 { return s.released + s.FrameHops() }
 
 // Run advances to the end of the run.

@@ -991,6 +991,7 @@ func (s *Packet) sendAckFrame(l *limiter, f *frame) {
 	r := &s.hosts[l.dst]
 	at := s.now + r.fwd + algos.TransmitTime(ControlBytes, r.capacity)
 	msg := s.messages.add(message{epoch: l.epoch, back: l.back, prop: s.propOf(l, f, atReceiver), born: s.now, ack: true})
+	s.released++ // onto the receiver's link: a transmission (Transmissions)
 	s.agenda.schedule(event{kind: evControlFrame, at: at, limiter: f.lim, msg: msg})
 }
 

@@ -7,6 +7,7 @@ import (
 	"io"
 	"runtime"
 	"runtime/pprof"
+	"strings"
 	"time"
 
 	"qcnlab/algos"
@@ -37,18 +38,25 @@ type Setup struct {
 // Experiment is the speed benchmark on a topology, as the topology
 // sets it (topology.Bench): QCN greedy sources on a chain, a QCN
 // permutation of greedy flows on a fabric (a k = 8 fat-tree unless told);
-// sampled every 10 us, for the duration; then the setup's overrides. The
-// caller validates it (Validate: its cost bounds included).
+// sampled every 10 us, for the duration; then the setup's overrides. A
+// --set of network.topology runs that topology, as its own benchmark
+// sets it if it has one, else at its defaults: --topology's sizes do not
+// follow it, and --k is refused off a fat-tree. The caller validates it
+// (Validate: its cost bounds included).
 func Experiment(setup Setup) (*experiments.Experiment, error) {
-	b, ok := topology.BenchOf(setup.Topology)
-	if !ok {
+	if _, ok := topology.BenchOf(setup.Topology); !ok {
 		return nil, fmt.Errorf("--topology: %q is not one of %q", setup.Topology, Topologies)
 	}
+	if setup.K != 0 && (setup.K < 2 || setup.K%2 != 0) {
+		return nil, fmt.Errorf("--k: %d: a fat-tree's k is even, 2 or more", setup.K)
+	}
+	runs := ranTopology(setup)
+	b, _ := topology.BenchOf(runs) // a topology with no benchmark of its own runs at its defaults
 	e := experiments.Default()
 	e.Name = "bench"
 	e.Algorithms = []string{"qcn"}
 	e.Duration = units.Duration(setup.Duration)
-	e.Network.Topology = setup.Topology
+	e.Network.Topology = runs
 	if b.Size != nil {
 		b.Size(&e.Network)
 	}
@@ -57,10 +65,14 @@ func Experiment(setup Setup) (*experiments.Experiment, error) {
 		e.Params["qcn"] = algos.Values{"q_eq": 33e3}
 	}
 	if setup.K != 0 {
-		if setup.Topology != "fat_tree" {
-			return nil, fmt.Errorf("--k: a %s has no k; --topology fat_tree has", setup.Topology)
+		switch {
+		case runs == "fat_tree":
+			e.Network.SetOwn("k", setup.K)
+		case runs != setup.Topology:
+			return nil, fmt.Errorf("--k: --set network.topology=%s runs a %s, which has no k; a fat_tree has", runs, runs)
+		default:
+			return nil, fmt.Errorf("--k: a %s has no k; --topology fat_tree has", runs)
 		}
-		e.Network.SetOwn("k", setup.K)
 	}
 	for _, s := range setup.Sets {
 		if err := e.Set(s); err != nil {
@@ -70,33 +82,49 @@ func Experiment(setup Setup) (*experiments.Experiment, error) {
 	return e, nil
 }
 
-// Description says what the benchmark of e runs: on a fat-tree or a
-// dumbbell from its keys, as --k and --set may have changed them.
+// ranTopology is the topology the benchmark runs: --topology's, or the
+// last --set of network.topology. An assignment that fails here fails
+// again, and is reported, when Experiment makes the benchmark.
+func ranTopology(setup Setup) string {
+	e := experiments.Default()
+	e.Network.Topology = setup.Topology
+	for _, s := range setup.Sets {
+		e.Set(s)
+	}
+	return e.Network.Topology
+}
+
+// Description says what the benchmark of e runs, from its keys, as --k
+// and --set may have changed them: on a fabric, its traffic, shape, hosts
+// and links; on a chain, its sources and links.
 func Description(e *experiments.Experiment) string {
-	n := &e.Network
-	switch n.Topology {
-	case "fat_tree":
-		size := "greedy flows"
-		if s := e.Traffic.FlowSize; s != "" && s != "greedy" {
-			size = s + " flows"
-		}
-		k := 0
-		if v, ok := n.OwnValue("k"); ok && !v.IsNil() {
-			k = int(v.Elem().Int())
-		}
-		return fmt.Sprintf("%s permutation of %s on a k = %d fat-tree (%d hosts, %s, %s buffers, %s links), one core:",
-			e.Algorithms[0], size, k, k*k*k/4, units.FormatRate(float64(n.Capacity)), units.FormatBytes(float64(n.Buffer)),
-			e.FabricHopDelay())
-	case "dumbbell":
+	n := e.Network
+	n.Sized()
+	t := topology.Fabric(n.Topology)
+	if t == nil {
 		sources := "sources"
 		if e.Sources.Count == 1 {
 			sources = "source"
 		}
-		return fmt.Sprintf("%d greedy %s %s, %s dumbbell, %s frames, %s RTT, one core:", e.Sources.Count, e.Algorithms[0], sources,
-			units.FormatRate(float64(n.Capacity)), units.FormatBytes(float64(n.FrameSize)), units.FormatDuration(algos.Time(n.RTT)))
+		shape := n.Topology
+		if shape != "dumbbell" {
+			shape = fmt.Sprintf("%d-link %s", e.LinkCount(), strings.ReplaceAll(shape, "_", " "))
+		}
+		return fmt.Sprintf("%d greedy %s %s, %s %s, %s frames, %s RTT, one core:", e.Sources.Count, e.Algorithms[0], sources,
+			units.FormatRate(float64(n.Capacity)), shape, units.FormatBytes(float64(n.FrameSize)), units.FormatDuration(algos.Time(n.RTT)))
 	}
-	b, _ := topology.BenchOf(n.Topology)
-	return b.Description
+	size := "greedy flows"
+	if s := e.Traffic.FlowSize; s != "" && s != "greedy" {
+		size = s + " flows"
+	}
+	shape := e.FabricLabel()
+	if n.Topology == "fat_tree" {
+		k, _ := n.OwnValue("k")
+		shape = fmt.Sprintf("k = %d fat-tree", k.Elem().Int())
+	}
+	return fmt.Sprintf("%s %s of %s on a %s (%d hosts, %s, %s buffers, %s links), one core:",
+		e.Algorithms[0], strings.ReplaceAll(e.Traffic.PatternOf(len(e.Flows)), "_", "-"), size, shape, t.Hosts(n),
+		units.FormatRate(float64(n.Capacity)), units.FormatBytes(float64(n.Buffer)), e.FabricHopDelay())
 }
 
 // Duration is the simulated time qcnlab bench measures on a topology
@@ -106,18 +134,21 @@ func Duration(name string) algos.Time {
 	return b.Duration
 }
 
-// Result is one benchmark measurement. A frame-hop is a frame
-// leaving a switch port: a frame across a fat-tree's core crosses five
-// switches and counts five, a frame dropped at a port counts nothing
-// there. A transmission is a frame sent onto any link, by a host's NIC or
-// a switch port: the packet transmissions the parallel-simulation
-// literature counts (a frame crossing five switches makes six).
+// Result is one benchmark measurement. A frame-hop is a frame, data or
+// control (an ACK, NACK, CNP or feedback sent as a frame), leaving a
+// switch port: a frame across a fat-tree's core crosses five switches and
+// counts five, a frame dropped at a port counts nothing there. A
+// transmission is a frame, data or control, sent onto any link, by a
+// host's NIC or a switch port: the packet transmissions the
+// parallel-simulation literature counts (a frame crossing five switches
+// makes six, an ACK back over them six too, the first onto its receiver's
+// link). Feedback kept out of band is not a frame and counts in neither.
 type Result struct {
 	SimSeconds    float64
 	WallSeconds   float64
 	Frames        uint64 // that left the network
-	FrameHops     uint64 // that left a switch port
-	Transmissions uint64 // frames sent onto a link: FrameHops and the hosts' frames
+	FrameHops     uint64 // frames, data or control, that left a switch port
+	Transmissions uint64 // frames sent onto a link: FrameHops and the hosts' frames, data or control
 	Events        uint64
 	// CPUSeconds is the process's CPU time (user and system, the garbage
 	// collector's included) over the timed stretches, 0 where the system
@@ -130,10 +161,12 @@ type Result struct {
 // FramesPerSecond is frames delivered per wall-clock second.
 func (b Result) FramesPerSecond() float64 { return float64(b.Frames) / b.WallSeconds }
 
-// FrameHopsPerSecond is frames leaving switch ports per wall-clock second.
+// FrameHopsPerSecond is frames, data or control, leaving switch ports per
+// wall-clock second.
 func (b Result) FrameHopsPerSecond() float64 { return float64(b.FrameHops) / b.WallSeconds }
 
-// TransmissionsPerSecond is frames sent onto links per wall-clock second.
+// TransmissionsPerSecond is frames, data or control, sent onto links per
+// wall-clock second.
 func (b Result) TransmissionsPerSecond() float64 {
 	return float64(b.Transmissions) / b.WallSeconds
 }

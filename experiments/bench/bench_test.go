@@ -73,3 +73,92 @@ func TestDescriptionCountsSources(t *testing.T) {
 		}
 	}
 }
+
+// The counts on a k = 2 fat-tree, by hand: two hosts, one flow each way
+// of ten 1500 B frames, each crossing the five switches between the hosts
+// (edge, aggregation, core, aggregation, edge). A data frame leaves five
+// switch ports, and is sent onto six links (its host's and those five
+// ports'). An ACK-clocked scheme's receiver answers each frame with an ACK
+// (ack_every is a frame), a control frame back over the same five
+// switches: five frame-hops more, and six transmissions, the first onto
+// the receiver's own link.
+func TestCountsOfATinyFatTreeByHand(t *testing.T) {
+	for _, c := range []struct {
+		algorithm string
+		acks      uint64
+	}{{"none", 0}, {"qcn", 0}, {"dctcp", 20}, {"hpcc", 20}} {
+		e, err := Experiment(Setup{Topology: "fat_tree", K: 2, Duration: algos.Millisecond,
+			Sets: []string{fmt.Sprintf("algorithms=[%q]", c.algorithm), "traffic.flow_size=15000B"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := e.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		r, err := Run(e, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		const frames = 20
+		hops, sent := 5*(frames+c.acks), 6*(frames+c.acks)
+		if r.Frames != frames || r.FrameHops != hops || r.Transmissions != sent {
+			t.Errorf("%s: %d frames, %d frame-hops, %d transmissions; want %d, %d, %d",
+				c.algorithm, r.Frames, r.FrameHops, r.Transmissions, frames, hops, sent)
+		}
+	}
+}
+
+// --k takes any even k from 2 that the estimates let in: k = 42, past the
+// old fixed cap of 40, loads; an odd or negative one is refused as --k's.
+func TestBenchKIsAnyEvenKTheEstimateLetsIn(t *testing.T) {
+	e, err := Experiment(Setup{Topology: "fat_tree", K: 42, Duration: algos.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Validate(); err != nil {
+		t.Errorf("k = 42 refused: %v", err)
+	}
+	if d := Description(e); !strings.Contains(d, "on a k = 42 fat-tree (18522 hosts,") {
+		t.Errorf("described %q", d)
+	}
+	for _, k := range []int{-2, 3} {
+		if _, err := Experiment(Setup{Topology: "fat_tree", K: k, Duration: algos.Millisecond}); err == nil || !strings.HasPrefix(err.Error(), "--k: ") {
+			t.Errorf("k = %d: error %v, want --k's", k, err)
+		}
+	}
+}
+
+// A --set of network.topology runs that topology, as its own benchmark
+// sets it up if it has one: --topology's sizes do not follow it, the
+// header says what runs, and --k is refused off a fat-tree.
+func TestBenchOfTheTopologySetRuns(t *testing.T) {
+	for _, c := range []struct {
+		setup Setup
+		want  string
+	}{
+		{Setup{Topology: "fat_tree", Sets: []string{"network.topology=leaf_spine"}},
+			"qcn permutation of greedy flows on a leaf-spine 4x2 (16 hosts, 10Gbps, 150KB buffers, 1us links), one core:"},
+		{Setup{Topology: "dumbbell", Sets: []string{"network.topology=fat_tree"}},
+			"qcn permutation of greedy flows on a k = 8 fat-tree (128 hosts, 10Gbps, 150KB buffers, 1us links), one core:"},
+		{Setup{Topology: "fat_tree", Sets: []string{"network.topology=star", "traffic.pattern=incast", "traffic.incast_senders=7", "traffic.flow_size=1MB"}},
+			"qcn incast of 1MB flows on a star of 8 hosts (8 hosts, 10Gbps, 150KB buffers, 1us links), one core:"},
+		{Setup{Topology: "dumbbell", Sets: []string{"network.topology=parking_lot"}},
+			"4 greedy qcn sources, 10Gbps 2-link parking lot, 1.5KB frames, 100us RTT, one core:"},
+	} {
+		c.setup.Duration = algos.Millisecond
+		e, err := Experiment(c.setup)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := e.Validate(); err != nil {
+			t.Errorf("%v: %v", c.setup.Sets, err)
+		}
+		if d := Description(e); d != c.want {
+			t.Errorf("%v: described %q, want %q", c.setup.Sets, d, c.want)
+		}
+	}
+	_, err := Experiment(Setup{Topology: "fat_tree", K: 4, Duration: algos.Millisecond, Sets: []string{"network.topology=leaf_spine"}})
+	if err == nil || err.Error() != "--k: --set network.topology=leaf_spine runs a leaf_spine, which has no k; a fat_tree has" {
+		t.Errorf("--k on a leaf-spine: %v", err)
+	}
+}

@@ -29,8 +29,10 @@ var _ = Register(fatTree{}, 20, fatTreeOwn)
 // defaultK is the k of a fat-tree the file leaves it out of: sixteen hosts.
 const defaultK = 4
 
-// MaxFatTreeK bounds a fat-tree's k: 16,000 hosts.
-const MaxFatTreeK = 40
+// maxK is the largest k whose k^3/4 hosts are within MaxHosts: a bound
+// on what is built before the memory estimate decides (a k = 64 fat-tree
+// has 65,536 hosts), which keeps k^3 far from overflowing.
+const maxK = 64
 
 func (fatTree) Name() string { return "fat_tree" }
 
@@ -49,7 +51,7 @@ func (t fatTree) k(n Network) int {
 
 func (t fatTree) Hosts(n Network) int {
 	k := t.k(n)
-	if k < 2 || k > MaxFatTreeK {
+	if k < 2 || k > maxK {
 		return 0
 	}
 	return k * k * k / 4
@@ -101,7 +103,9 @@ func (t fatTree) Label(n Network) string { return fmt.Sprintf("fat-tree k=%d", t
 func (fatTree) Validate(n Network, bad Bad) {
 	switch k := fatTreeOwn.Of(n).K; {
 	case k == nil: // the default
-	case *k < 2 || *k > MaxFatTreeK || *k%2 != 0:
-		bad("network.k", "%d: k must be even, from 2 to %d (k^3/4 hosts)", *k, MaxFatTreeK)
+	case *k < 2 || *k%2 != 0:
+		bad("network.k", "%d: k must be even, 2 or more (k^3/4 hosts)", *k)
+	case *k > maxK:
+		bad("network.k", "%d: %.3g hosts (k^3/4); the most is %d, at k = %d", *k, float64(*k)*float64(*k)*float64(*k)/4, MaxHosts, maxK)
 	}
 }

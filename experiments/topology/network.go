@@ -80,10 +80,11 @@ type Change struct {
 	Link     *int            `toml:"link,omitempty"`
 }
 
-// MaxHosts bounds the hosts of a fabric (a k = 40 fat-tree has 16,000),
-// checked before anything is built from the file; each topology bounds its
-// own sizes.
-const MaxHosts = 16384
+// MaxHosts bounds the hosts of a fabric (a k = 64 fat-tree has 65,536),
+// checked before anything is built from the file, so that what is built
+// for the memory estimate stays small: below it, the estimate decides what
+// fits. Each topology bounds its own sizes.
+const MaxHosts = 65536
 
 // Sized fills in the size keys the file left out, by its topology's
 // defaults.

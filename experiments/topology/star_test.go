@@ -135,8 +135,8 @@ func TestStarKeyEverywhere(t *testing.T) {
 	}
 
 	for _, c := range []struct{ text, want string }{
-		{"[network]\ntopology = \"star\"\nhosts = 1\n", "star.toml:3: network.hosts: 1: a star has from 2 to 16384 hosts"},
-		{"[network]\ntopology = \"star\"\nhosts = 1000000\n", "star.toml:3: network.hosts: 1000000: a star has from 2 to 16384 hosts"},
+		{"[network]\ntopology = \"star\"\nhosts = 1\n", "star.toml:3: network.hosts: 1: a star has from 2 to 65536 hosts"},
+		{"[network]\ntopology = \"star\"\nhosts = 1000000\n", "star.toml:3: network.hosts: 1000000: a star has from 2 to 65536 hosts"},
 		{"[network]\ntopology = \"star\"\nhosts = \"many\"\n", `star.toml:3: network.hosts: a whole number, not the text "many"`},
 		{"[network]\ntopology = \"fat_tree\"\nhosts = 4\n", `star.toml:3: network.hosts: applies to topology = "star", not "fat_tree"`},
 		{"[network]\ntopology = \"star\"\nk = 4\n", `star.toml:3: network.k: applies to topology = "fat_tree", not "star"`},
