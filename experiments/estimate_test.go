@@ -19,7 +19,8 @@ import (
 
 // estimateCases are small accepted experiments of every shape the estimate
 // covers: chains, fabrics whose routes matter (many leaves), a host with
-// many flows, PFC, short flows.
+// many flows, PFC, short flows, shared buffers, a transport that resends,
+// classes.
 var estimateCases = []struct{ name, text string }{
 	{"dumbbell", "duration = \"5ms\"\n[sources]\ncount = 8\n"},
 	{"parking lot", "duration = \"5ms\"\n[network]\ntopology = \"parking_lot\"\nlinks = 3\n"},
@@ -34,6 +35,18 @@ var estimateCases = []struct{ name, text string }{
 	// the bottleneck carries (the drops are events too).
 	{"no control, small frames", "duration = \"5ms\"\nalgorithms = [\"none\"]\n[network]\nframe_size = \"64B\"\n[sources]\ncount = 8\n"},
 	{"permutation in large buffers", "duration = \"1ms\"\n[network]\ntopology = \"fat_tree\"\nk = 8\ncapacity = \"100Gbps\"\nbuffer = \"32MB\"\n[traffic]\nflow_size = \"1MB\"\n"},
+	// A shared buffer lets one queue take most of the switch's: an incast
+	// into a 1 GB one (it was estimated at its ports' 150 KB each, and
+	// grew past the estimate 80-fold in 2 ms), and HPCC's 32 MB.
+	{"shared buffer, incast into one port", "duration = \"2ms\"\nalgorithms = [\"none\"]\n[network]\ntopology = \"star\"\nhosts = 17\ncapacity = \"100Gbps\"\nbuffer_model = \"shared\"\nswitch_buffer = \"1GB\"\n[traffic]\npattern = \"incast\"\nincast_senders = 16\n"},
+	{"shared buffer of 32 MB, incast", "duration = \"2ms\"\nalgorithms = [\"none\"]\n[network]\ntopology = \"fat_tree\"\nk = 4\ncapacity = \"100Gbps\"\nbuffer_model = \"shared\"\nswitch_buffer = \"32MB\"\n[traffic]\npattern = \"incast\"\nincast_senders = 12\nflow_size = \"1MB\"\n"},
+	// PFC in 32 MB buffers: a port holds no more than its flows send
+	// (every port was counted at its whole buffer, 470 times the heap).
+	{"PFC, permutation in large buffers", "duration = \"1ms\"\n[network]\ntopology = \"fat_tree\"\nk = 4\ncapacity = \"100Gbps\"\nbuffer = \"32MB\"\npfc = true\n[traffic]\nflow_size = \"1MB\"\n"},
+	// A transport that resends, its ACKs as control frames.
+	{"a resending transport, incast", "duration = \"2ms\"\nalgorithms = [\"dctcp\"]\n[network]\ntopology = \"fat_tree\"\nk = 4\ncapacity = \"100Gbps\"\n[traffic]\npattern = \"incast\"\nincast_senders = 12\nflow_size = \"1MB\"\n"},
+	// Classes in a shared buffer, one of them lossless.
+	{"classes, PFC for one, shared buffer", "duration = \"2ms\"\nalgorithms = [\"none\"]\n[network]\ntopology = \"fat_tree\"\nk = 4\ncapacity = \"100Gbps\"\nclasses = 4\nscheduler = \"dwrr\"\nbuffer_model = \"shared\"\nswitch_buffer = \"4MB\"\npfc = true\npfc_classes = [1]\n[traffic]\npattern = \"incast\"\nincast_senders = 12\nflow_size = \"1MB\"\nclass = 1\n"},
 }
 
 // Accepted inputs stay within the estimate that let them in: the heap a
@@ -199,4 +212,26 @@ func TestEightThousandHostsLoad(t *testing.T) {
 		}
 		t.Logf("%s buffers: ~%.2g bytes, %.2g events", c.buffer, e.Cost().Memory, e.Cost().Events)
 	}
+}
+
+// A shared buffer is counted as what its queues may take of it: an incast
+// of 64 B frames into a star whose 500 GB switch buffer lets the one
+// congested queue hold 64/65 of it is refused at load (its ports' 150 KB
+// let it in at 0.75 MB, and it grew some 240 MB a simulated millisecond
+// until the memory ran out), while a 32 MB shared buffer per switch on a
+// k = 32 fat-tree (519 MB at its peak) stays in.
+func TestSharedBufferCountedAtLoad(t *testing.T) {
+	incast := "duration = \"100ms\"\nalgorithms = [\"none\"]\n[network]\ntopology = \"star\"\nhosts = 17\ncapacity = \"100Gbps\"\n" +
+		"frame_size = \"64B\"\nbuffer_model = \"shared\"\nswitch_buffer = \"500GB\"\ndt_alpha = 64\n[traffic]\npattern = \"incast\"\nincast_senders = 16\n"
+	_, err := experiments.Parse("exp.toml", []byte(incast))
+	if err == nil || !strings.HasPrefix(err.Error(), "exp.toml:") || !strings.Contains(err.Error(), "a run would need ~") || !strings.Contains(err.Error(), "B of memory (the most is 4GB)") {
+		t.Errorf("a 500 GB shared buffer's incast: got %v, want it refused for its memory", err)
+	}
+	fatTree := "duration = \"20ms\"\nalgorithms = [\"qcn\"]\n[network]\ntopology = \"fat_tree\"\nk = 32\ncapacity = \"100Gbps\"\nbuffer = \"1MB\"\n" +
+		"buffer_model = \"shared\"\nswitch_buffer = \"32MB\"\n[traffic]\nflow_size = \"1MB\"\n[output]\nsample_interval = \"100us\"\n"
+	e, err := experiments.Parse("exp.toml", []byte(fatTree))
+	if err != nil {
+		t.Fatalf("a 32 MB shared buffer on a k = 32 fat-tree: %v", err)
+	}
+	t.Logf("a 32 MB shared buffer on a k = 32 fat-tree: ~%.2g bytes", e.Cost().Memory)
 }

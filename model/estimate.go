@@ -138,6 +138,11 @@ func Estimate(cfg Config) Cost {
 		c.FlowMemory += limiterBytes(f.hops, rpBytes, npBytes, &cfg) + 8*2*window +
 			(float64(unsafe.Sizeof(sourceMark{}))+float64(unsafe.Sizeof(SourceSummary{}))+64)*bounds
 		c.FlowMemory += float64(unsafe.Sizeof(message{})+unsafe.Sizeof(event{})) * loop * f.lineRate / frameBits / 8
+		if cfg.transportOn() {
+			// A transport's ACK for every frame of its loop: a message
+			// and an entry in its limiter's ring (twice over: rings double).
+			c.FlowMemory += float64(unsafe.Sizeof(message{})+2*unsafe.Sizeof(ackMsg{})) * loop * f.lineRate / frameBits
+		}
 		rate := f.lineRate
 		for _, j := range routes[i] {
 			if unslowed {
@@ -277,37 +282,49 @@ func memoryLayout(cfg *Config, bounds, cpBytes float64) Layout {
 		b = 2*b + float64(unsafe.Sizeof(queued{}))
 		hist *= 2
 	}
+	if k := cfg.classCount(); k > 1 || cfg.Shared != nil || cfg.ControlFrames {
+		// The class set, and with one class its queue: a shared buffer
+		// and control frames make every port a port of classes
+		// (startClasses); control frames have a queue of their own
+		// beside them (newControlQueue), whose frames are few, served
+		// first and never paused.
+		l.PortBytes += float64(unsafe.Sizeof(classSet{})) + 16
+		if k == 1 {
+			l.PortBytes += float64(unsafe.Sizeof(classQueue{})) + bounds*float64(unsafe.Sizeof(classMark{})+64)
+		}
+		if cfg.ControlFrames {
+			l.PortBytes += float64(unsafe.Sizeof(classQueue{})) + 16
+		}
+	}
 	l.FrameBytes = 2*b + 2*hist
 	return l
 }
 
-// queueBounds is, per simulated port, the most frames its queue may hold
-// at once over the run: its buffer, or less where its flows cannot fill it,
-// 0 where no frame crosses it.
+// queueBounds is, per simulated port, the most frames its queues may hold
+// at once over the run: what its switch admits (queueLimits), or less
+// where its flows cannot fill it, 0 where no frame crosses it.
 // A flow sends at most its host's line rate (its clock may run fast), and
 // frames reach a port over each link into its switch at most at that
 // link's capacity, give or take the switch's forwarding jitter: where the
 // flows routed through a port come in at no more than its capacity, its
 // queue stays within a few frames; where they bring more, it grows by at
 // most the excess over the run; and it never holds more than its flows
-// send (unless a transport resends its losses). PFC (a paused port serves
-// nothing), capacity changes, spraying and short flows (routes not known
-// at the start) leave a port its buffer.
+// send (unless a transport resends its losses). Under PFC a port that
+// leads to a switch may be paused, and serve nothing for as long as it
+// lasts: it grows by all its inputs bring, and still holds no more than
+// its flows send; one that leads to a host is never paused. Capacity
+// changes leave only what sized flows send; spraying and short flows
+// (routes not known at the start) leave a port what it admits.
 func queueBounds(cfg *Config, n *network) []float64 {
 	t := n.topo
 	frameBits := 8 * float64(cfg.FrameBytes)
 	dur := cfg.Duration.Seconds()
+	limit := queueLimits(cfg, n)
+	if n.chain || n.spray || (cfg.Fabric.Short != nil && cfg.Fabric.Short.Rate > 0) {
+		return limit
+	}
 	q := make([]float64, len(n.ports))
-	// With classes, each has the port's buffer.
-	full := func(j int) float64 {
-		return float64(cfg.classCount()) * float64(t.Ports[n.ports[j]].Buffer) / float64(cfg.FrameBytes)
-	}
-	if n.chain || n.spray || cfg.PFC != nil || len(cfg.Changes) > 0 || (cfg.Fabric.Short != nil && cfg.Fabric.Short.Rate > 0) {
-		for j := range q {
-			q[j] = full(j)
-		}
-		return q
-	}
+	changes := len(cfg.Changes) > 0 // a link's capacity is no bound on what crosses it later
 	// For every port, the links its flows come in by (the previous port of
 	// their route, or their host's NIC as -1-host) and the bits each may
 	// bring in a second and over the run.
@@ -319,6 +336,9 @@ func queueBounds(cfg *Config, n *network) []float64 {
 	fast := 1 + cfg.ClockPPM*1e-6
 	for _, f := range n.flows {
 		sent := f.lineRate * fast * dur
+		if changes {
+			sent = math.Inf(1)
+		}
 		if f.size > 0 && !resends(cfg) {
 			sent = math.Min(sent, 8*float64(f.size+int64(cfg.FrameBytes)))
 		}
@@ -332,7 +352,10 @@ func queueBounds(cfg *Config, n *network) []float64 {
 	jitter := cfg.SwitchJitter.Seconds()
 	for i := 0; i < len(ins); {
 		j := ins[i].port
-		capacity := t.Ports[n.ports[j]].Capacity
+		drain := t.Ports[n.ports[j]].Capacity
+		if cfg.PFC != nil && n.streams(int(j))&streamOnward != 0 {
+			drain = 0 // paused by the switch it leads to, it may serve nothing (a host pauses no one)
+		}
 		inflow, bits, burst := 0.0, 0.0, 0.0
 		for i < len(ins) && ins[i].port == j {
 			from, rate := ins[i].from, 0.0
@@ -349,10 +372,71 @@ func queueBounds(cfg *Config, n *network) []float64 {
 			inflow += math.Min(rate, link)
 			burst += 2 + jitter*link/frameBits // frames bunched by the jitter, and the one in hand
 		}
-		grown := burst + math.Max(0, inflow-capacity)*dur/frameBits
-		q[j] = math.Min(full(int(j)), math.Min(bits/frameBits+1, grown))
+		grown := burst + math.Max(0, inflow-drain)*dur/frameBits
+		if changes {
+			grown = math.Inf(1)
+		}
+		q[j] = math.Min(limit[j], math.Min(bits/frameBits+1, grown))
 	}
 	return q
+}
+
+// queueLimits is, per simulated port, the most frames its queues may hold
+// by what its switch admits, in frames of FrameBytes: each class's queue
+// (one without classes) holds up to its port's buffer; with PFC's dynamic
+// thresholds the ports of a switch share their buffers, and each may hold
+// all of them (startIngressPFC); in a shared buffer (switchBuffer.take) a
+// lossless class's queue may hold the whole switch's buffer, and a lossy
+// one its reserve and, beyond it, alpha / (1 + alpha) of the shared part
+// (and a frame: the threshold is checked against the space free before the
+// frame). Queues that fill in turn each keep their rings, so a port counts
+// every class's most, and a switch every port's, not the switch's buffer
+// once.
+func queueLimits(cfg *Config, n *network) []float64 {
+	t := n.topo
+	k := cfg.classCount()
+	frame := float64(cfg.FrameBytes)
+	out := make([]float64, len(n.ports))
+	var switchBytes []float64 // by node: the buffer a port's queues share
+	if cfg.Shared != nil || cfg.PFC != nil && cfg.PFC.Dynamic {
+		switchBytes = make([]float64, len(t.Nodes))
+		for j, tp := range n.ports {
+			switchBytes[n.portNode(int32(j))] += float64(t.Ports[tp].Buffer)
+		}
+	}
+	var queues []float64 // by node: its queues (port, class), for a shared buffer's reserves
+	if sh := cfg.Shared; sh != nil {
+		queues = make([]float64, len(t.Nodes))
+		for j := range n.ports {
+			node := n.portNode(int32(j))
+			queues[node] += float64(k)
+			if sh.Switch > 0 {
+				switchBytes[node] = float64(sh.Switch)
+			}
+		}
+	}
+	for j, tp := range n.ports {
+		node := n.portNode(int32(j))
+		bytes := float64(k) * float64(t.Ports[tp].Buffer)
+		switch sh := cfg.Shared; {
+		case sh != nil:
+			size := switchBytes[node]
+			shared := size - queues[node]*float64(sh.Reserve)
+			lossy := math.Min(size, float64(sh.Reserve)+sh.Alpha*(shared+frame)/(1+sh.Alpha))
+			bytes = 0
+			for c := range k {
+				if cfg.PFC != nil && (cfg.PFC.Lossless == 0 || cfg.PFC.Lossless&(1<<c) != 0) {
+					bytes += size
+				} else {
+					bytes += lossy
+				}
+			}
+		case switchBytes != nil: // PFC's dynamic thresholds
+			bytes = float64(k) * switchBytes[node]
+		}
+		out[j] = bytes / frame
+	}
+	return out
 }
 
 // resends says whether a flow may send more than its size: a transport

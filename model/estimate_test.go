@@ -143,8 +143,22 @@ func TestBytesPerFrameHeld(t *testing.T) {
 // (it counted every port's least rings, made at its first frame: 3.7 to
 // 4.3 times the 1.2-1.4 KB measured; now twice). Each port counts at
 // least Layout.PortBytes.
+//
+// With control frames (DCQCN's by default) each port has its one class as
+// a class queue, and a control queue: 0.9 KB more measured than QCN's,
+// which the estimate counted 56 B less.
 func TestBytesPerPort(t *testing.T) {
-	qcn, _ := algos.Lookup("qcn")
+	qcnMeasured, qcnEstimated := bytesPerPort(t, "qcn", false)
+	measured, estimated := bytesPerPort(t, "dcqcn", true)
+	if estimated-qcnEstimated < measured-qcnMeasured {
+		t.Errorf("with control frames a port and its host cost %.0f B more, the estimate counts %.0f B more", measured-qcnMeasured, estimated-qcnEstimated)
+	}
+}
+
+// bytesPerPort is what a port and its host cost, measured and estimated,
+// under scheme.
+func bytesPerPort(t *testing.T, scheme string, controlFrames bool) (measured, estimated float64) {
+	qcn, _ := algos.Lookup(scheme)
 	star := func(hosts int) Config {
 		nodes := []topo.Node{{Name: "sw", Kind: topo.Switch}}
 		var links []topo.Link
@@ -159,21 +173,23 @@ func TestBytesPerPort(t *testing.T) {
 		}
 		cfg := fabric(qcn, st, []Flow{{From: 0, To: 1}})
 		cfg.Params, _ = qcn.Resolve(cfg.Network(), nil)
+		cfg.ControlFrames = controlFrames
 		return cfg
 	}
 	small, big := star(64), star(512)
 	heapSmall, _ := measure(t, small, true)
 	heapBig, _ := measure(t, big, true)
-	measured := (heapBig - heapSmall) / 448
-	estimated := (Estimate(big).Memory - Estimate(small).Memory) / 448
+	measured = (heapBig - heapSmall) / 448
+	estimated = (Estimate(big).Memory - Estimate(small).Memory) / 448
 	layout := MemoryLayout(big)
-	t.Logf("a port and its host: %.0f B measured, %.0f B estimated; the layout's port %.0f B", measured, estimated, layout.PortBytes)
+	t.Logf("%s: a port and its host: %.0f B measured, %.0f B estimated; the layout's port %.0f B", scheme, measured, estimated, layout.PortBytes)
 	if measured > estimated || measured < estimated/4 {
-		t.Errorf("a port and its host cost %.0f B, the estimate counts %.0f B", measured, estimated)
+		t.Errorf("%s: a port and its host cost %.0f B, the estimate counts %.0f B", scheme, measured, estimated)
 	}
 	if estimated > 3*measured || estimated < layout.PortBytes {
-		t.Errorf("the estimate counts %.0f B a port and its host (%.0f B measured), the layout %.0f B a port", estimated, measured, layout.PortBytes)
+		t.Errorf("%s: the estimate counts %.0f B a port and its host (%.0f B measured), the layout %.0f B a port", scheme, estimated, measured, layout.PortBytes)
 	}
+	return measured, estimated
 }
 
 // A congestion point costs no more than the estimate counts for it, as
@@ -212,6 +228,80 @@ func TestCongestionPointsWithinTheirEstimate(t *testing.T) {
 		runtime.KeepAlive(keep)
 		if held > counted {
 			t.Errorf("%s: a congestion point holds %.0f B, the estimate counts %.0f B", name, held, counted)
+		}
+	}
+}
+
+// What a port queues at its peak is within queueBounds, where the switch
+// lets a queue hold more than its own buffer: three line-rate senders into
+// one port of a switch of six 500 KB ports. In a 3 MB shared buffer, alpha
+// 1, the port takes half of it (1,000 frames, TestDynamicThresholdOfOneQueueByHand's
+// count); under PFC's dynamic thresholds the ports share their 3 MB, with or
+// without the shared model, and the port peaks at 543 frames
+// (TestSharedBufferPFCOnALeafByHand). The estimate counted each port's own
+// 500 KB (333 frames). A lossy queue's bound is its admission's, within a
+// frame. Under PFC a port holds no more than its flows send (three of
+// 150 KB: 303 frames), and a ring deadlocked by PFC (ring5, run to its end)
+// holds what it holds within its bounds.
+func TestQueueBoundsHoldWhatASwitchAdmits(t *testing.T) {
+	leaf := func(size int64, setup func(*Config)) Config {
+		cfg := fabric(noneScheme(t), leaf6(t, 500e3), []Flow{{From: 1, To: 0, Size: size}, {From: 2, To: 0, Size: size}, {From: 3, To: 0, Size: size}})
+		cfg.Duration = 3 * ms
+		setup(&cfg)
+		return cfg
+	}
+	dynamic := func(c *Config) { c.PFC = &PFC{Xoff: -1, Xon: -1, Ingress: true, Dynamic: true, Alpha: 0.125} }
+	deadlocked := ring5(t, 100e3)
+	deadlocked.PFC.DeadlockAfter = 0
+	deadlocked.Duration = 3 * ms
+	cases := []struct {
+		name string
+		cfg  Config
+		most float64 // the bound leaf->h0 may have at most (0: any), frames
+	}{
+		{"shared buffer, lossy", leaf(0, func(c *Config) { c.Shared = &SharedBuffer{Switch: 3e6, Alpha: 1} }), 1001},
+		{"shared buffer, alpha 1/2, reserves", leaf(0, func(c *Config) { c.Shared = &SharedBuffer{Switch: 3e6, Reserve: 15e3, Alpha: 0.5} }), 658},
+		{"PFC's dynamic thresholds", leaf(0, dynamic), 0},
+		{"shared buffer and PFC", leaf(0, func(c *Config) {
+			dynamic(c)
+			c.Shared = &SharedBuffer{Switch: 3e6, Alpha: 1}
+		}), 0},
+		{"PFC, flows of 150 KB", leaf(150e3, dynamic), 304},
+		{"PFC deadlocked on a ring", deadlocked, 0},
+	}
+	for _, c := range cases {
+		cfg := c.cfg
+		n, err := cfg.network()
+		if err != nil {
+			t.Fatal(err)
+		}
+		bounds := queueBounds(&cfg, n)
+		names := map[string]int{}
+		for j, tp := range n.ports {
+			p := n.topo.Ports[tp]
+			names[n.topo.Nodes[p.From].Name+"->"+n.topo.Nodes[p.To].Name] = j
+		}
+		_, sum := run(t, cfg)
+		seen := 0
+		for _, b := range sum.Bottlenecks {
+			j, ok := names[b.Name]
+			if !ok {
+				continue
+			}
+			seen++
+			frames := b.QueueMax / float64(cfg.FrameBytes)
+			if frames > bounds[j]+1e-6 {
+				t.Errorf("%s: %s held %.0f frames at its peak, beyond its bound of %.1f", c.name, b.Name, frames, bounds[j])
+			}
+			if b.Name == "leaf->h0" || frames > 0 && c.most == 0 {
+				t.Logf("%s: %s peaked at %.0f frames, bound %.1f", c.name, b.Name, frames, bounds[j])
+			}
+			if b.Name == "leaf->h0" && c.most > 0 && bounds[j] > c.most {
+				t.Errorf("%s: %s peaked at %.0f frames; its bound %.1f is above %g", c.name, b.Name, frames, bounds[j], c.most)
+			}
+		}
+		if seen == 0 {
+			t.Errorf("%s: no summary for its ports", c.name)
 		}
 	}
 }
