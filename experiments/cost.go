@@ -7,6 +7,7 @@ import (
 	"qcnlab/algos"
 	"qcnlab/experiments/cost"
 	"qcnlab/experiments/sweep"
+	"qcnlab/experiments/switches"
 	"qcnlab/experiments/tomltext"
 	"qcnlab/model"
 	"qcnlab/units"
@@ -180,6 +181,7 @@ func (e *Experiment) fabricCost() cost.Cost {
 		return cost.Cost{} // Validate reports it
 	}
 	var est model.Cost
+	base := cfg
 	for _, name := range e.Algorithms {
 		sc, err := algos.Lookup(name)
 		if err != nil {
@@ -189,6 +191,9 @@ func (e *Experiment) fabricCost() cost.Cost {
 		if cfg.Params, err = sc.Resolve(cfg.Network(), e.Params[name]); err != nil {
 			continue
 		}
+		// As Config sets them per algorithm: control frames add queues.
+		cfg.Classes = switches.ClassParams(e.Network, sc, base.Classes)
+		cfg.ControlFrames = switches.SendsControlFrames(e.Network, name)
 		if x := model.Estimate(cfg); x.Memory+x.Events > est.Memory+est.Events {
 			est = x
 		}
@@ -205,5 +210,5 @@ func (e *Experiment) fabricCost() cost.Cost {
 		perHost[f.From]++
 		most = max(most, perHost[f.From])
 	}
-	return cost.Fabric(est, e.sizeKey(), flows, short, most)
+	return cost.Fabric(est, e.sizeKey(), e.Network.BufferModel == "shared", flows, short, most)
 }

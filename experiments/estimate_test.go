@@ -224,8 +224,8 @@ func TestSharedBufferCountedAtLoad(t *testing.T) {
 	incast := "duration = \"100ms\"\nalgorithms = [\"none\"]\n[network]\ntopology = \"star\"\nhosts = 17\ncapacity = \"100Gbps\"\n" +
 		"frame_size = \"64B\"\nbuffer_model = \"shared\"\nswitch_buffer = \"500GB\"\ndt_alpha = 64\n[traffic]\npattern = \"incast\"\nincast_senders = 16\n"
 	_, err := experiments.Parse("exp.toml", []byte(incast))
-	if err == nil || !strings.HasPrefix(err.Error(), "exp.toml:") || !strings.Contains(err.Error(), "a run would need ~") || !strings.Contains(err.Error(), "B of memory (the most is 4GB)") {
-		t.Errorf("a 500 GB shared buffer's incast: got %v, want it refused for its memory", err)
+	if err == nil || !strings.HasPrefix(err.Error(), "exp.toml:9: network.switch_buffer: a run would need ~") || !strings.Contains(err.Error(), "B of memory (the most is 4GB); make the buffers smaller") {
+		t.Errorf("a 500 GB shared buffer's incast: got %v, want it refused for its memory, on the switch's buffer's line", err)
 	}
 	fatTree := "duration = \"20ms\"\nalgorithms = [\"qcn\"]\n[network]\ntopology = \"fat_tree\"\nk = 32\ncapacity = \"100Gbps\"\nbuffer = \"1MB\"\n" +
 		"buffer_model = \"shared\"\nswitch_buffer = \"32MB\"\n[traffic]\nflow_size = \"1MB\"\n[output]\nsample_interval = \"100us\"\n"

@@ -66,6 +66,10 @@ func (c Cost) Errors(bad func(key, format string, args ...any)) {
 			advice = "lower the short flows' load: on an overloaded network every flow started stays alive"
 		case "traffic.pattern", "flows", "traffic.long_flows":
 			advice = "make fewer flows"
+		case "network.buffer", "network.switch_buffer":
+			// Counted full where what a queue may hold has no tighter bound
+			// (model.Estimate): a lossless or shared queue, a resending transport.
+			advice = "make the buffers smaller, or the network"
 		}
 		bad(c.MemoryKey, "a run would need ~%s of memory (the most is %s); %s",
 			units.FormatBytes(RoundTo2(c.Memory)), units.FormatBytes(MaxRunMemory), advice)
@@ -131,14 +135,19 @@ func largest(parts []float64, keys []string) string {
 // Fabric is a fabric's cost by the model's own estimate (model.Estimate,
 // from the sizes of its records) for its most expensive algorithm. Each
 // total is blamed on the key that drives its largest part: the topology's
-// size (sizeKey), the buffer, the flows of the pattern or of [[flows]]
-// (flowsKey), the short flows' load (shortKey); the frames' events on the
+// size (sizeKey), the buffer (a port's, or with shared buffers its
+// switch's), the flows of the pattern or of [[flows]] (flowsKey), the
+// short flows' load (shortKey); the frames' events on the
 // duration, the samples' on the sample interval. mostFlowsPerHost is the
 // most pattern and [[flows]] flows a host sends.
-func Fabric(est model.Cost, sizeKey, flowsKey, shortKey string, mostFlowsPerHost int) Cost {
+func Fabric(est model.Cost, sizeKey string, shared bool, flowsKey, shortKey string, mostFlowsPerHost int) Cost {
 	c := Cost{Memory: est.Memory, Events: est.Work, FlowsPerHost: est.MostFlowsPerHost}
+	bufferKey := "network.buffer"
+	if shared { // a queue may take its switch's buffer, not its port's
+		bufferKey = "network.switch_buffer"
+	}
 	c.MemoryKey = largest([]float64{est.NetworkMemory, est.BufferMemory, est.FlowMemory, est.ShortMemory},
-		[]string{sizeKey, "network.buffer", flowsKey, shortKey})
+		[]string{sizeKey, bufferKey, flowsKey, shortKey})
 	c.EventsKey = largest([]float64{est.FrameEvents, est.SampleEvents, est.ShortEvents},
 		[]string{"duration", "output.sample_interval", shortKey})
 	if est.Work > 2*est.Events { // most of the cost is the hosts' many flows: the pattern's or the short ones alive
