@@ -228,8 +228,8 @@ func Estimate(cfg Config) Cost {
 // class (frames are then never dropped, and a source sends only what its
 // route delivers or holds). The flows that end at one port, down to their
 // receiver, send together at most what it serves over the run and what the
-// queues on their routes hold at once (queueBounds, every switch's with
-// spraying), a frame in hand each; with large buffers that is their line
+// queues and links on their routes hold at once (queueBounds, every
+// switch's with spraying); with large buffers that is their line
 // rate (they fill the buffers on their way), with small ones their share
 // of the port.
 func pausedShare(cfg *Config, n *network, routes [][]int32, queues []float64, unslowed bool) []float64 {
@@ -243,9 +243,14 @@ func pausedShare(cfg *Config, n *network, routes [][]int32, queues []float64, un
 	frameBits := 8 * float64(cfg.FrameBytes)
 	dur := cfg.Duration.Seconds()
 	fast := 1 + cfg.ClockPPM*1e-6
-	allHeld := 0.0
-	for _, q := range queues {
-		allHeld += q
+	allHeld := 0.0 // every port's queue and wire, and every host's link
+	for j, q := range queues {
+		p := n.topo.Ports[n.ports[j]]
+		allHeld += q + p.Delay.Seconds()*p.Capacity/frameBits + 1
+	}
+	for h := range n.topo.Hosts {
+		nic := n.topo.Ports[n.topo.NIC(h)]
+		allHeld += nic.Delay.Seconds()*nic.Capacity*fast/frameBits + 2
 	}
 	type group struct {
 		line, held, share float64
@@ -263,18 +268,20 @@ func pausedShare(cfg *Config, n *network, routes [][]int32, queues []float64, un
 			g = &group{ports: map[int32]bool{}}
 			groups[last] = g
 		}
+		nic := n.topo.Ports[n.topo.NIC(f.host)]
 		g.line += f.lineRate * fast * dur / frameBits
-		g.held++
+		g.held += nic.Delay.Seconds()*nic.Capacity*fast/frameBits + 2 // on its host's link, and in hand
 		for _, j := range r {
 			if !g.ports[j] {
 				g.ports[j] = true
-				g.held += queues[j]
+				p := n.topo.Ports[n.ports[j]]
+				g.held += queues[j] + p.Delay.Seconds()*p.Capacity/frameBits + 1 // queued and on the wire
 			}
 		}
 	}
 	for last, g := range groups {
 		if n.spray || n.chain {
-			g.held = allHeld + float64(len(n.flows))
+			g.held = allHeld
 		}
 		served := n.topo.Ports[n.ports[last]].Capacity*dur/frameBits + 1
 		g.share = math.Min(1, (served+g.held)/g.line)
