@@ -181,6 +181,8 @@ func (o *outputs) joinFlows(ctx context.Context, res *Result, summaries []*batch
 		res.lacking(FlowsFile, false, lacks)
 		return nil
 	}
+	// Joined or lost, the parts' room goes to the files after this one.
+	defer o.emptyParts(o.flowParts, flowPartName, summaries, func(s *batch.RunSummary) bool { return s.Flows != nil })
 	tmp, err := o.dir.CreateTemp(".", FlowsFile)
 	if err != nil {
 		if ctx.Err() == nil {

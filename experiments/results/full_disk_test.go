@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"testing"
 
 	"qcnlab/experiments/batch"
+	"qcnlab/experiments/outdir"
 )
 
 // fullDisk is a disk that takes the first parts whole and fails every
@@ -185,4 +187,62 @@ func TestFailedWriteNamesTheOutput(t *testing.T) {
 	if got.Error() != "out/summary.json: no space left on device" || !errors.Is(got, syscall.ENOSPC) {
 		t.Errorf("%q (ENOSPC %v), want out/summary.json named", got, errors.Is(got, syscall.ENOSPC))
 	}
+}
+
+// A disk with room for every output, but not for the runs' parts beside
+// them: each part's room goes to the outputs after its file is joined, so
+// results.csv and summary.json, written last, fit. (The parts used to stay
+// to the batch's end, and summary.json was refused for want of their room.)
+func TestJoinedPartsLeaveTheirRoomToTheNumbers(t *testing.T) {
+	e := mustParse(t, fctExperiment(t))
+	spare := t.TempDir()
+	if _, err := Execute(context.Background(), e, Options{Workers: 1, OutDir: spare}); err != nil {
+		t.Fatal(err)
+	}
+	// Every output, on a disk with room to spare, and a little more: the
+	// wall times' digits vary.
+	room := usedBytes(t, spare) + 1024
+	if info, err := os.Stat(filepath.Join(spare, SeriesFile)); err != nil || info.Size() < 4*1024 {
+		t.Fatalf("%s: %v; want parts larger than the slack", SeriesFile, err)
+	}
+	dir := t.TempDir()
+	outdir.TestHookBeforeRename = func(string) error {
+		if usedBytes(t, dir) > room { // the file to commit is written whole by now
+			return syscall.ENOSPC
+		}
+		return nil
+	}
+	defer func() { outdir.TestHookBeforeRename = nil }()
+	res, err := Execute(context.Background(), e, Options{Workers: 1, OutDir: dir})
+	if err != nil {
+		t.Errorf("a disk with room for every output: %v", err)
+	}
+	if res == nil || !res.Complete {
+		t.Errorf("%s, want complete", described(res))
+	}
+	for _, name := range []string{SeriesFile, FlowsFile, "results.csv", "summary.json"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// usedBytes is what the files in dir hold, its temporaries and parts
+// included, the journal not (its size varies as it is written).
+func usedBytes(t *testing.T, dir string) int64 {
+	var n int64
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || d.Name() == outdir.JournalName {
+			return err
+		}
+		info, err := d.Info()
+		if err == nil {
+			n += info.Size()
+		}
+		return err
+	})
+	if err != nil {
+		t.Error(err)
+	}
+	return n
 }

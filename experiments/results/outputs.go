@@ -145,6 +145,7 @@ func (o *outputs) finish(ctx context.Context, res *Result, summaries []*batch.Ru
 		}
 		failed = append(failed, err)
 		res.outputsLost = true
+		o.markLost(-1, err) // so that the error says where the numbers are
 	}
 	for i, err := range figures {
 		figures[i] = withoutTemp(err)
@@ -176,9 +177,10 @@ func (o *outputs) finish(ctx context.Context, res *Result, summaries []*batch.Ru
 	return figureError(figures)
 }
 
-// writeSeries writes timeseries.csv.gz. When the disk is full it empties
-// the parts, whose file is lost, to leave room for results.csv and
-// summary.json, which hold the runs' numbers. A file that would hold the
+// writeSeries writes timeseries.csv.gz, then empties the parts, joined or
+// lost with it, to leave their room to results.csv and summary.json, which
+// hold the runs' numbers: a joined file takes no more room than its parts
+// held, and one that fails takes none. A file that would hold the
 // header alone while runs finished (every part lost) is not written: it
 // would read as runs of no rows. res names it, or the runs it lacks.
 func (o *outputs) writeSeries(ctx context.Context, res *Result, summaries []*batch.RunSummary) error {
@@ -206,18 +208,25 @@ func (o *outputs) writeSeries(ctx context.Context, res *Result, summaries []*bat
 	}
 	if err != nil && ctx.Err() == nil {
 		o.markLost(-1, err)
-		if cannotKeep(err) {
-			for i, kept := range o.kept {
-				if !kept {
-					continue
-				}
-				if f, err := o.dir.CreateIn(o.parts, partName(i)); err == nil { // truncated
-					f.Close()
-				}
-			}
+	}
+	o.emptyParts(o.parts, partName, summaries, func(*batch.RunSummary) bool { return true })
+	return err
+}
+
+// emptyParts truncates the whole parts in folder of the finished runs that
+// has says have data for its file, once that file is joined or lost: kept
+// until the batch's end, they held the room that results.csv and
+// summary.json, written after them, may need. The folder goes when the
+// directory is closed.
+func (o *outputs) emptyParts(folder string, name func(int) string, summaries []*batch.RunSummary, has func(*batch.RunSummary) bool) {
+	for i, s := range summaries {
+		if s == nil || !has(s) || !o.kept[i] {
+			continue
+		}
+		if f, err := o.dir.CreateIn(folder, name(i)); err == nil { // truncated
+			f.Close()
 		}
 	}
-	return err
 }
 
 // whole counts the finished runs of a file (those that has says have data
