@@ -101,7 +101,10 @@ type Result struct {
 // An IncompleteOutput is an output of a batch that its directory lacks,
 // or that lacks some of the finished runs.
 type IncompleteOutput struct {
-	File    string `json:"file"`    // its path in the directory
+	// File is its path in the directory; the runs' figures are one
+	// entry, "plots/run*.svg" (RunFigures), whose Lacks is the runs
+	// without theirs.
+	File    string `json:"file"`
 	Written bool   `json:"written"` // false: the directory lacks it
 	// Lacks is the finished runs (their run numbers) whose data it does
 	// not hold: every one of them if it is not written.
@@ -361,25 +364,33 @@ func Finish(ctx context.Context, dir *outdir.Dir, e *experiments.Experiment, res
 		steps = append(steps, data(FCTFile, func() error { return writeFCT(ctx, dir, e, res.FlowsPooled) }))
 	}
 	var figures []error
-	// figure runs a figure's writer: its failure is kept for the end,
+	// figure runs a figure's writer: its failure is kept for the end, and
+	// those of its figures (names) that are not there go in summary.json;
 	// but a cancellation stops Finish.
-	figure := func(write func() error) func() error {
+	figure := func(names []string, write func() error) func() error {
 		return func() error {
 			if err := write(); err != nil {
 				if ctx.Err() != nil {
 					return ctx.Err()
 				}
 				figures = append(figures, plotError(err))
+				for _, name := range names {
+					if f, err := dir.Open(name); err == nil {
+						f.Close()
+					} else {
+						res.lacking(name, false, nil)
+					}
+				}
 			}
 			return nil
 		}
 	}
 	if plot.Format != "" {
 		steps = append(steps,
-			figure(func() error { return plots.WriteSweep(ctx, dir, e, res.Runs, plot) }),
-			figure(func() error { return plots.WriteQueueCDFs(ctx, dir, e, res.Runs, plot) }))
+			figure([]string{"plots/sweep." + plot.Format}, func() error { return plots.WriteSweep(ctx, dir, e, res.Runs, plot) }),
+			figure(plots.QueueCDFNames(e, plot.Format), func() error { return plots.WriteQueueCDFs(ctx, dir, e, res.Runs, plot) }))
 		if len(res.FlowsPooled) > 0 {
-			steps = append(steps, figure(func() error {
+			steps = append(steps, figure([]string{plots.FCTFigureName(plot.Format)}, func() error {
 				return plots.WriteFCT(ctx, dir, e.Name+": slowdown by flow size", fctLines(e, res.FlowsPooled), plot)
 			}))
 		}

@@ -16,6 +16,7 @@ import (
 	"qcnlab/algos"
 	"qcnlab/experiments"
 	"qcnlab/experiments/batch"
+	"qcnlab/experiments/keys"
 	"qcnlab/experiments/outdir"
 	"qcnlab/experiments/plots"
 	"qcnlab/model"
@@ -123,17 +124,25 @@ func (o *outputs) finish(ctx context.Context, res *Result, summaries []*batch.Ru
 		res.Complete, res.outputsLost = false, true
 	}
 	if o.plot.Format != "" {
+		var lack []int
 		for i, s := range summaries {
 			// A run without its parts has no figure either (recorder.Finish).
 			if s != nil && (!o.kept[i] || o.figures[i] != nil) {
-				res.lacking(plots.RunFigureName(i, len(o.labels), o.exp.ShortLabel(o.runs[i]), o.plot.Format), false, []int{i})
+				lack = append(lack, i)
 			}
+		}
+		if len(lack) > 0 {
+			// One entry for them all: a batch of 1,000 runs had 1,000.
+			res.lacking(RunFigures(o.plot.Format), false, lack)
 		}
 	}
 	figures := slices.DeleteFunc(slices.Clone(o.figures), func(err error) bool { return err == nil })
 	plot := o.plot
 	if o.isLost() && plot.Format != "" {
 		// The numbers first: what room is left goes to summary.json.
+		for _, name := range sweepFigures(o.exp, res, plot.Format) {
+			res.lacking(name, false, nil)
+		}
 		plot.Format = ""
 		figures = append(figures, fmt.Errorf("%s: the sweep's figures are not drawn, to leave what room there is to the numbers", o.dir.Join("plots")))
 	}
@@ -432,20 +441,21 @@ func (o *outputs) incompleteError(res *Result) error {
 	if o.gone() {
 		return nil
 	}
-	var items []string
-	var figures []int // the runs without their figure, named once
+	var items, sweep []string
 	for _, f := range res.Incomplete {
 		switch {
 		case strings.HasPrefix(f.File, "plots/run"):
-			figures = append(figures, f.Lacks...)
+			items = append(items, "the figures of "+runCount(f.Lacks))
+		case strings.HasPrefix(f.File, "plots/"):
+			sweep = append(sweep, f.File) // named together, after the rest
 		case f.Written:
 			items = append(items, fmt.Sprintf("the rows of %s in %s", runCount(f.Lacks), f.File))
 		default:
 			items = append(items, f.File)
 		}
 	}
-	if len(figures) > 0 {
-		items = append(items, "the figures of "+runCount(figures))
+	if len(sweep) > 0 {
+		items = append(items, sweepCount(sweep))
 	}
 	if !o.written("summary.json") {
 		items = append(items, "summary.json")
@@ -469,6 +479,49 @@ func runCount(runs []int) string {
 		return fmt.Sprintf("%d runs (%s)", n, strings.Trim(fmt.Sprint(runs), "[]"))
 	}
 	return fmt.Sprintf("%d runs (%d, %d, ..., %d)", n, runs[0], runs[1], runs[n-1])
+}
+
+// sweepCount names the sweep's figures: "the sweep's figure plots/sweep.svg",
+// "the 20 sweep figures (plots/sweep.svg, plots/queue-cdf_rtt=1us.svg,
+// ..., plots/fct.svg)".
+func sweepCount(names []string) string {
+	switch n := len(names); {
+	case n == 1:
+		return "the sweep's figure " + names[0]
+	case n <= 3:
+		return "the sweep's figures " + strings.Join(names, ", ")
+	default:
+		return fmt.Sprintf("the %d sweep figures (%s, %s, ..., %s)", n, names[0], names[1], names[n-1])
+	}
+}
+
+// RunFigures names the runs' figures in summary.json's incomplete_outputs:
+// one entry, "plots/run*.svg", lists the runs whose figure is missing.
+func RunFigures(format string) string { return "plots/run*." + format }
+
+// sweepFigures lists the figures Finish draws of res in format from the
+// runs' summaries: the sweep's (if a numeric key other than the seed is
+// swept, as plots.WriteSweep), the queue CDFs and, with flows of a given
+// size, the FCT figure.
+func sweepFigures(e *experiments.Experiment, res *Result, format string) []string {
+	if len(res.Runs) == 0 {
+		return nil
+	}
+	var names []string
+	for _, a := range e.Sweep {
+		if _, err := keys.NumericKind(a.Key); a.Key == "seed" || err != nil {
+			continue
+		}
+		if slices.ContainsFunc(res.Runs, func(r batch.RunSummary) bool { _, ok := r.Point[a.Key]; return ok }) {
+			names = append(names, "plots/sweep."+format)
+		}
+		break
+	}
+	names = append(names, plots.QueueCDFNames(e, format)...)
+	if len(res.FlowsPooled) > 0 {
+		names = append(names, plots.FCTFigureName(format))
+	}
+	return names
 }
 
 // recorder records one run for the outputs: its time series into its part
