@@ -14,6 +14,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"qcnlab/experiments"
 	"qcnlab/experiments/batch"
@@ -119,6 +120,11 @@ func (r *Result) lacking(file string, written bool, runs []int) {
 	}
 	r.Incomplete = append(r.Incomplete, IncompleteOutput{File: file, Written: written, Lacks: runs})
 	r.Complete = false
+}
+
+// notLacking takes file off the outputs that lack runs.
+func (r *Result) notLacking(file string) {
+	r.Incomplete = slices.DeleteFunc(r.Incomplete, func(f IncompleteOutput) bool { return f.File == file })
 }
 
 // finished lists the run numbers of the finished runs.
@@ -346,10 +352,36 @@ func figureError(errs []error) error {
 // shards both end with it. It stops when ctx is cancelled, with ctx's
 // error.
 func Finish(ctx context.Context, dir *outdir.Dir, e *experiments.Experiment, res *Result, plot plots.Options) error {
-	// A file of the runs' numbers that fails is named in summary.json.
+	return finish(ctx, dir, e, res, plot, nil)
+}
+
+// room is what a batch's end can still do for the files of its runs'
+// numbers, written last: free the room of a joined file (the time series,
+// the flows) that is not yet committed, and commit those left.
+type room struct {
+	// free discards the next joined file not committed, if why says the
+	// disk is full, and reports whether it did: then a write may try again.
+	free func(why error) bool
+	// keep commits the joined files left, and reports whether one failed
+	// (what summary.json is to say of it changed).
+	keep func() bool
+}
+
+func (r *room) yield(why error) bool { return r != nil && r.free(why) }
+
+func (r *room) commit() bool { return r != nil && r.keep() }
+
+// finish is Finish, the joined files of room (nil: none) giving way to the
+// runs' numbers if the disk is full, and committed just before summary.json.
+func finish(ctx context.Context, dir *outdir.Dir, e *experiments.Experiment, res *Result, plot plots.Options, room *room) error {
+	// A file of the runs' numbers that fails is named in summary.json; one
+	// that does not fit has the joined files give way to it first.
 	data := func(file string, write func() error) func() error {
 		return func() error {
 			err := write()
+			for err != nil && ctx.Err() == nil && room.yield(err) {
+				err = write()
+			}
 			if err != nil && ctx.Err() == nil {
 				res.lacking(file, false, nil)
 			}
@@ -400,7 +432,7 @@ func Finish(ctx context.Context, dir *outdir.Dir, e *experiments.Experiment, res
 		if len(failed) > 0 {
 			res.Complete = false // the directory lacks some of the batch
 		}
-		return writeSummary(ctx, dir, res)
+		return writeSummary(ctx, dir, res, room)
 	})
 	for _, step := range steps {
 		if err := ctx.Err(); err != nil {

@@ -211,7 +211,7 @@ func (o *outputs) joinFlows(ctx context.Context, res *Result, summaries []*batch
 			err = o.fileError(FlowsFile, err)
 		}
 	} else {
-		err = o.dir.Commit(tmp, FlowsFile)
+		o.pending = append(o.pending, pendingFile{tmp, FlowsFile, o.runsOf(summaries, func(s *batch.RunSummary) bool { return s.Flows != nil })})
 	}
 	switch {
 	case err == nil && len(lacks) > 0:

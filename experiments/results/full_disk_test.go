@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"syscall"
@@ -245,4 +246,59 @@ func usedBytes(t *testing.T, dir string) int64 {
 		t.Error(err)
 	}
 	return n
+}
+
+// A disk with room for the runs' numbers, but not beside the time series as
+// well: the time series gives way, and results.csv and summary.json, which
+// hold every run's numbers, are written.
+func TestTheTimeSeriesGivesWayToTheNumbers(t *testing.T) {
+	e := mustParse(t, fctExperiment(t))
+	spare := t.TempDir()
+	if _, err := Execute(context.Background(), e, Options{Workers: 1, OutDir: spare}); err != nil {
+		t.Fatal(err)
+	}
+	series, err := os.Stat(filepath.Join(spare, SeriesFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	room := usedBytes(t, spare) - series.Size()/2
+	dir := t.TempDir()
+	full := func() error {
+		if usedBytes(t, dir) > room {
+			return syscall.ENOSPC
+		}
+		return nil
+	}
+	// A disk refuses a write, not a rename: each file's room is checked
+	// once it is written, summary.json's before the joined files'
+	// renames, and the rest at their own (the joined files' room, taken as
+	// they were written, at the next).
+	testHookSummaryWritten = full
+	outdir.TestHookBeforeRename = func(rel string) error {
+		if rel == SeriesFile || rel == FlowsFile || rel == "summary.json" {
+			return nil
+		}
+		return full()
+	}
+	defer func() { outdir.TestHookBeforeRename, testHookSummaryWritten = nil, nil }()
+	res, err := Execute(context.Background(), e, Options{Workers: 1, OutDir: dir})
+	if want := filepath.Join(dir, SeriesFile) + ": not written, to leave its room to the runs' numbers"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("error %v\nwant one saying %q", err, want)
+	}
+	if res == nil || len(res.Runs) != 4 || res.Complete {
+		t.Fatalf("%s, want 4 runs, incomplete", described(res))
+	}
+	if _, err := os.Stat(filepath.Join(dir, SeriesFile)); err == nil {
+		t.Errorf("%s is there", SeriesFile)
+	}
+	for _, name := range []string{"results.csv", FlowsFile} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			t.Error(err)
+		}
+	}
+	runs, incomplete := readIncomplete(t, dir)
+	want := []IncompleteOutput{{File: SeriesFile, Written: false, Lacks: []int{0, 1, 2, 3}}}
+	if runs != 4 || !reflect.DeepEqual(incomplete, want) {
+		t.Errorf("summary.json: %d runs, incomplete_outputs %+v; want 4 runs, %+v", runs, incomplete, want)
+	}
 }

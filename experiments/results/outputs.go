@@ -52,6 +52,19 @@ type outputs struct {
 	mu      sync.Mutex
 	lost    error // the first such write's error; nil while files can be written
 	lostRun int   // the run whose write it was
+	// pending is the joined files (time series, then flows) not yet
+	// committed: they give way to the runs' numbers if those do not fit
+	// (giveWay), and are committed just before summary.json (commit).
+	pending []pendingFile
+	yielded []error // what giveWay and commit lost, for the batch's error
+}
+
+// pendingFile is a joined file of the batch, written whole but not yet
+// committed.
+type pendingFile struct {
+	tmp  *outdir.Temp
+	name string
+	runs []int // the finished runs of its kind: all it lacks if it is not written
 }
 
 func newOutputs(dir *outdir.Dir, e *experiments.Experiment, runs []experiments.Run, todo []int, plot plots.Options, series Series, part Part) (*outputs, error) {
@@ -146,7 +159,15 @@ func (o *outputs) finish(ctx context.Context, res *Result, summaries []*batch.Ru
 		plot.Format = ""
 		figures = append(figures, fmt.Errorf("%s: the sweep's figures are not drawn, to leave what room there is to the numbers", o.dir.Join("plots")))
 	}
-	if err := Finish(ctx, o.dir, o.exp, res, plot); IsFigureError(err) {
+	err := finish(ctx, o.dir, o.exp, res, plot, &room{free: func(why error) bool { return o.giveWay(res, why) }, keep: func() bool { return o.commit(res) }})
+	if ctx.Err() == nil {
+		o.commit(res) // any Finish did not reach (summary.json failed to encode)
+	} // else they go with the directory's temporaries
+	if len(o.yielded) > 0 {
+		failed = append(failed, o.yielded...)
+		res.Complete, res.outputsLost = false, true
+	}
+	if IsFigureError(err) {
 		figures = append(figures, err.(*FigureError).Err)
 	} else if err != nil {
 		if ctx.Err() != nil {
@@ -186,12 +207,13 @@ func (o *outputs) finish(ctx context.Context, res *Result, summaries []*batch.Ru
 	return figureError(figures)
 }
 
-// writeSeries writes timeseries.csv.gz, then empties the parts, joined or
-// lost with it, to leave their room to results.csv and summary.json, which
-// hold the runs' numbers: a joined file takes no more room than its parts
-// held, and one that fails takes none. A file that would hold the
-// header alone while runs finished (every part lost) is not written: it
-// would read as runs of no rows. res names it, or the runs it lacks.
+// writeSeries writes timeseries.csv.gz, to be committed just before
+// summary.json (o.pending), then empties the parts, joined or lost with it,
+// to leave their room to results.csv and summary.json, which hold the runs'
+// numbers: a joined file takes no more room than its parts held, and one
+// that fails takes none. A file that would hold the header alone while
+// runs finished (every part lost) is not written: it would read as runs of
+// no rows. res names it, or the runs it lacks.
 func (o *outputs) writeSeries(ctx context.Context, res *Result, summaries []*batch.RunSummary) error {
 	joined, lacks := o.whole(summaries, func(*batch.RunSummary) bool { return true })
 	if joined == 0 && len(lacks) > 0 {
@@ -206,7 +228,7 @@ func (o *outputs) writeSeries(ctx context.Context, res *Result, summaries []*bat
 				err = o.fileError(SeriesFile, err)
 			}
 		} else {
-			err = o.dir.Commit(tmp, SeriesFile)
+			o.pending = append(o.pending, pendingFile{tmp, SeriesFile, o.runsOf(summaries, func(*batch.RunSummary) bool { return true })})
 		}
 	}
 	switch {
@@ -220,6 +242,45 @@ func (o *outputs) writeSeries(ctx context.Context, res *Result, summaries []*bat
 	}
 	o.emptyParts(o.parts, partName, summaries, func(*batch.RunSummary) bool { return true })
 	return err
+}
+
+// giveWay discards the first joined file not yet committed, if why says
+// the disk is full, to free its room for a file of the runs' numbers that
+// did not fit: those come first. It reports whether there was one.
+func (o *outputs) giveWay(res *Result, why error) bool {
+	if len(o.pending) == 0 || !roomless(why) {
+		return false
+	}
+	p := o.pending[0]
+	o.pending = o.pending[1:]
+	o.dir.Discard(p.tmp)
+	res.notLacking(p.name)
+	res.lacking(p.name, false, p.runs)
+	o.markLost(-1, why)
+	o.yielded = append(o.yielded, fmt.Errorf("%s: not written, to leave its room to the runs' numbers", o.dir.Join(p.name)))
+	return true
+}
+
+// commit commits the joined files not yet committed, and reports whether
+// one failed: then res says it is not written.
+func (o *outputs) commit(res *Result) (failed bool) {
+	for _, p := range o.pending {
+		if err := o.dir.Commit(p.tmp, p.name); err != nil {
+			res.notLacking(p.name)
+			res.lacking(p.name, false, p.runs)
+			o.markLost(-1, err)
+			o.yielded = append(o.yielded, err)
+			failed = true
+		}
+	}
+	o.pending = nil
+	return failed
+}
+
+// roomless reports whether err says that the disk is full or the quota
+// used up: what another file's room may cure.
+func roomless(err error) bool {
+	return errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT)
 }
 
 // emptyParts truncates the whole parts in folder of the finished runs that
