@@ -74,6 +74,9 @@ func TestSweepErrors(t *testing.T) {
 			"bad.toml:2: sweep.sweep.seed: names the sweep table twice: inside [sweep], seed = [1, 2]; outside it or in --set, sweep.seed = [1, 2]"},
 		{"[sweep]\n\n\"sweep.network.rtt\" = [\"100us\", \"300us\"]\n",
 			"bad.toml:3: sweep.\"sweep.network.rtt\": names the sweep table twice: inside [sweep], network.rtt = [\"100us\", \"300us\"]; outside it or in --set, sweep.network.rtt = [\"100us\", \"300us\"]"},
+		// The table's name alone, on the key's own line, not the table's.
+		{"[sweep]\nsweep = [1, 2]\n",
+			"bad.toml:2: sweep.sweep: names the sweep table twice, and no setting"},
 		{"[sweep.sweep]\nparams.qcn.gd = [0.1, 0.2]\n",
 			"bad.toml:2: sweep.sweep.params.qcn.gd: names the sweep table twice: inside [sweep], params.qcn.gd = [0.1, 0.2]; outside it or in --set, sweep.params.qcn.gd = [0.1, 0.2]"},
 	} {

@@ -79,6 +79,9 @@ func Experiment(setup Setup) (*experiments.Experiment, error) {
 			return nil, err
 		}
 	}
+	if k, _ := e.Network.OwnValue("k"); setup.K != 0 && !k.IsNil() && k.Elem().Int() != int64(setup.K) {
+		return nil, fmt.Errorf("--k: %d, and --set network.k=%d: give one", setup.K, k.Elem().Int())
+	}
 	return e, nil
 }
 

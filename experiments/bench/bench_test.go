@@ -126,6 +126,13 @@ func TestBenchKIsAnyEvenKTheEstimateLetsIn(t *testing.T) {
 			t.Errorf("k = %d: error %v, want --k's", k, err)
 		}
 	}
+	// --k and a --set of network.k: refused if they differ, not the last winning.
+	if _, err := Experiment(Setup{Topology: "fat_tree", K: 4, Sets: []string{"network.k=6"}, Duration: algos.Millisecond}); err == nil || err.Error() != "--k: 4, and --set network.k=6: give one" {
+		t.Errorf("--k 4 --set network.k=6: error %v", err)
+	}
+	if _, err := Experiment(Setup{Topology: "fat_tree", K: 4, Sets: []string{"network.k=4"}, Duration: algos.Millisecond}); err != nil {
+		t.Errorf("--k 4 --set network.k=4: %v", err)
+	}
 }
 
 // A --set of network.topology runs that topology, as its own benchmark

@@ -63,6 +63,11 @@ func Decode(md toml.MetaData, table map[string]any, loc func(string, int) string
 			continue // a table on the way to a key, or part of a value
 		}
 		key := strings.Join(k[1:], ".")
+		if key == "sweep" { // sweep = [1, 2] inside [sweep]: a setting's name is missing
+			errs = append(errs, &tomltext.Error{Where: loc(k.String(), 0), Key: k.String(),
+				Msg: "names the sweep table twice, and no setting: inside [sweep], a key names the setting it sweeps (seed = [1, 2], network.rtt = [\"100us\", \"300us\"])"})
+			continue
+		}
 		if rest, again := strings.CutPrefix(key, "sweep."); again {
 			// "sweep.seed" = [1, 2] inside [sweep] is the key sweep.sweep.seed:
 			// a run would set it as a sweep of its own, and fail on its value.

@@ -161,7 +161,7 @@ func KeyLines(text string, keys []toml.Key) map[string][]int {
 	from := 0
 	for _, k := range keys {
 		for i := from; i < len(lines); i++ {
-			if DefinesKey(lines[i], k[len(k)-1]) {
+			if DefinesKey(lines[i], k[len(k)-1]) && !headerAbove(lines[i], k) {
 				out[k.String()] = append(out[k.String()], i+1)
 				from = i
 				break
@@ -169,6 +169,23 @@ func KeyLines(text string, keys []toml.Key) map[string][]int {
 		}
 	}
 	return out
+}
+
+// headerAbove reports whether line is a table header that does not define
+// k at k's depth: [sweep] defines sweep, not the key sweep.sweep inside it.
+func headerAbove(line string, k toml.Key) bool {
+	t := strings.TrimSpace(line)
+	if t == "" || t[0] != '[' {
+		return false
+	}
+	header, _, _ := strings.Cut(strings.Trim(t, "[ "), "]")
+	parts := splitDotted(header)
+	if len(parts) < len(k) {
+		return true
+	}
+	p, name := strings.TrimSpace(parts[len(k)-1]), k[len(k)-1]
+	q, err := strconv.Unquote(p) // "\u001b[2J"
+	return strings.Trim(p, `"'`) != name && (err != nil || q != name)
 }
 
 // FirstDefined is key if lines (KeyLines) has it, else the key under it
