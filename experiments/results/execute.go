@@ -14,6 +14,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"qcnlab/experiments"
 	"qcnlab/experiments/batch"
@@ -101,7 +102,10 @@ type Result struct {
 // An IncompleteOutput is an output of a batch that its directory lacks,
 // or that lacks some of the finished runs.
 type IncompleteOutput struct {
-	File    string `json:"file"`    // its path in the directory
+	// File is its path in the directory; the runs' figures are one
+	// entry, "plots/run*.svg" (RunFigures), whose Lacks is the runs
+	// without theirs.
+	File    string `json:"file"`
 	Written bool   `json:"written"` // false: the directory lacks it
 	// Lacks is the finished runs (their run numbers) whose data it does
 	// not hold: every one of them if it is not written.
@@ -116,6 +120,11 @@ func (r *Result) lacking(file string, written bool, runs []int) {
 	}
 	r.Incomplete = append(r.Incomplete, IncompleteOutput{File: file, Written: written, Lacks: runs})
 	r.Complete = false
+}
+
+// notLacking takes file off the outputs that lack runs.
+func (r *Result) notLacking(file string) {
+	r.Incomplete = slices.DeleteFunc(r.Incomplete, func(f IncompleteOutput) bool { return f.File == file })
 }
 
 // finished lists the run numbers of the finished runs.
@@ -343,10 +352,36 @@ func figureError(errs []error) error {
 // shards both end with it. It stops when ctx is cancelled, with ctx's
 // error.
 func Finish(ctx context.Context, dir *outdir.Dir, e *experiments.Experiment, res *Result, plot plots.Options) error {
-	// A file of the runs' numbers that fails is named in summary.json.
+	return finish(ctx, dir, e, res, plot, nil)
+}
+
+// room is what a batch's end can still do for the files of its runs'
+// numbers, written last: free the room of a joined file (the time series,
+// the flows) that is not yet committed, and commit those left.
+type room struct {
+	// free discards the next joined file not committed, if why says the
+	// disk is full, and reports whether it did: then a write may try again.
+	free func(why error) bool
+	// keep commits the joined files left, and reports whether one failed
+	// (what summary.json is to say of it changed).
+	keep func() bool
+}
+
+func (r *room) yield(why error) bool { return r != nil && r.free(why) }
+
+func (r *room) commit() bool { return r != nil && r.keep() }
+
+// finish is Finish, the joined files of room (nil: none) giving way to the
+// runs' numbers if the disk is full, and committed just before summary.json.
+func finish(ctx context.Context, dir *outdir.Dir, e *experiments.Experiment, res *Result, plot plots.Options, room *room) error {
+	// A file of the runs' numbers that fails is named in summary.json; one
+	// that does not fit has the joined files give way to it first.
 	data := func(file string, write func() error) func() error {
 		return func() error {
 			err := write()
+			for err != nil && ctx.Err() == nil && room.yield(err) {
+				err = write()
+			}
 			if err != nil && ctx.Err() == nil {
 				res.lacking(file, false, nil)
 			}
@@ -361,25 +396,33 @@ func Finish(ctx context.Context, dir *outdir.Dir, e *experiments.Experiment, res
 		steps = append(steps, data(FCTFile, func() error { return writeFCT(ctx, dir, e, res.FlowsPooled) }))
 	}
 	var figures []error
-	// figure runs a figure's writer: its failure is kept for the end,
+	// figure runs a figure's writer: its failure is kept for the end, and
+	// those of its figures (names) that are not there go in summary.json;
 	// but a cancellation stops Finish.
-	figure := func(write func() error) func() error {
+	figure := func(names []string, write func() error) func() error {
 		return func() error {
 			if err := write(); err != nil {
 				if ctx.Err() != nil {
 					return ctx.Err()
 				}
 				figures = append(figures, plotError(err))
+				for _, name := range names {
+					if f, err := dir.Open(name); err == nil {
+						f.Close()
+					} else {
+						res.lacking(name, false, nil)
+					}
+				}
 			}
 			return nil
 		}
 	}
 	if plot.Format != "" {
 		steps = append(steps,
-			figure(func() error { return plots.WriteSweep(ctx, dir, e, res.Runs, plot) }),
-			figure(func() error { return plots.WriteQueueCDFs(ctx, dir, e, res.Runs, plot) }))
+			figure([]string{"plots/sweep." + plot.Format}, func() error { return plots.WriteSweep(ctx, dir, e, res.Runs, plot) }),
+			figure(plots.QueueCDFNames(e, plot.Format), func() error { return plots.WriteQueueCDFs(ctx, dir, e, res.Runs, plot) }))
 		if len(res.FlowsPooled) > 0 {
-			steps = append(steps, figure(func() error {
+			steps = append(steps, figure([]string{plots.FCTFigureName(plot.Format)}, func() error {
 				return plots.WriteFCT(ctx, dir, e.Name+": slowdown by flow size", fctLines(e, res.FlowsPooled), plot)
 			}))
 		}
@@ -389,7 +432,7 @@ func Finish(ctx context.Context, dir *outdir.Dir, e *experiments.Experiment, res
 		if len(failed) > 0 {
 			res.Complete = false // the directory lacks some of the batch
 		}
-		return writeSummary(ctx, dir, res)
+		return writeSummary(ctx, dir, res, room)
 	})
 	for _, step := range steps {
 		if err := ctx.Err(); err != nil {

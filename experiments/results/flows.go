@@ -181,6 +181,8 @@ func (o *outputs) joinFlows(ctx context.Context, res *Result, summaries []*batch
 		res.lacking(FlowsFile, false, lacks)
 		return nil
 	}
+	// Joined or lost, the parts' room goes to the files after this one.
+	defer o.emptyParts(o.flowParts, flowPartName, summaries, func(s *batch.RunSummary) bool { return s.Flows != nil })
 	tmp, err := o.dir.CreateTemp(".", FlowsFile)
 	if err != nil {
 		if ctx.Err() == nil {
@@ -209,7 +211,7 @@ func (o *outputs) joinFlows(ctx context.Context, res *Result, summaries []*batch
 			err = o.fileError(FlowsFile, err)
 		}
 	} else {
-		err = o.dir.Commit(tmp, FlowsFile)
+		o.pending = append(o.pending, pendingFile{tmp, FlowsFile, o.runsOf(summaries, func(s *batch.RunSummary) bool { return s.Flows != nil })})
 	}
 	switch {
 	case err == nil && len(lacks) > 0:

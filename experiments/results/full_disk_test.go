@@ -7,14 +7,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 
 	"qcnlab/experiments/batch"
+	"qcnlab/experiments/outdir"
 )
 
 // fullDisk is a disk that takes the first parts whole and fails every
@@ -184,5 +187,118 @@ func TestFailedWriteNamesTheOutput(t *testing.T) {
 	got := withoutTemp(err)
 	if got.Error() != "out/summary.json: no space left on device" || !errors.Is(got, syscall.ENOSPC) {
 		t.Errorf("%q (ENOSPC %v), want out/summary.json named", got, errors.Is(got, syscall.ENOSPC))
+	}
+}
+
+// A disk with room for every output, but not for the runs' parts beside
+// them: each part's room goes to the outputs after its file is joined, so
+// results.csv and summary.json, written last, fit. (The parts used to stay
+// to the batch's end, and summary.json was refused for want of their room.)
+func TestJoinedPartsLeaveTheirRoomToTheNumbers(t *testing.T) {
+	e := mustParse(t, fctExperiment(t))
+	spare := t.TempDir()
+	if _, err := Execute(context.Background(), e, Options{Workers: 1, OutDir: spare}); err != nil {
+		t.Fatal(err)
+	}
+	// Every output, on a disk with room to spare, and a little more: the
+	// wall times' digits vary.
+	room := usedBytes(t, spare) + 1024
+	if info, err := os.Stat(filepath.Join(spare, SeriesFile)); err != nil || info.Size() < 4*1024 {
+		t.Fatalf("%s: %v; want parts larger than the slack", SeriesFile, err)
+	}
+	dir := t.TempDir()
+	outdir.TestHookBeforeRename = func(string) error {
+		if usedBytes(t, dir) > room { // the file to commit is written whole by now
+			return syscall.ENOSPC
+		}
+		return nil
+	}
+	defer func() { outdir.TestHookBeforeRename = nil }()
+	res, err := Execute(context.Background(), e, Options{Workers: 1, OutDir: dir})
+	if err != nil {
+		t.Errorf("a disk with room for every output: %v", err)
+	}
+	if res == nil || !res.Complete {
+		t.Errorf("%s, want complete", described(res))
+	}
+	for _, name := range []string{SeriesFile, FlowsFile, "results.csv", "summary.json"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// usedBytes is what the files in dir hold, its temporaries and parts
+// included, the journal not (its size varies as it is written).
+func usedBytes(t *testing.T, dir string) int64 {
+	var n int64
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || d.Name() == outdir.JournalName {
+			return err
+		}
+		info, err := d.Info()
+		if err == nil {
+			n += info.Size()
+		}
+		return err
+	})
+	if err != nil {
+		t.Error(err)
+	}
+	return n
+}
+
+// A disk with room for the runs' numbers, but not beside the time series as
+// well: the time series gives way, and results.csv and summary.json, which
+// hold every run's numbers, are written.
+func TestTheTimeSeriesGivesWayToTheNumbers(t *testing.T) {
+	e := mustParse(t, fctExperiment(t))
+	spare := t.TempDir()
+	if _, err := Execute(context.Background(), e, Options{Workers: 1, OutDir: spare}); err != nil {
+		t.Fatal(err)
+	}
+	series, err := os.Stat(filepath.Join(spare, SeriesFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	room := usedBytes(t, spare) - series.Size()/2
+	dir := t.TempDir()
+	full := func() error {
+		if usedBytes(t, dir) > room {
+			return syscall.ENOSPC
+		}
+		return nil
+	}
+	// A disk refuses a write, not a rename: each file's room is checked
+	// once it is written, summary.json's before the joined files'
+	// renames, and the rest at their own (the joined files' room, taken as
+	// they were written, at the next).
+	testHookSummaryWritten = full
+	outdir.TestHookBeforeRename = func(rel string) error {
+		if rel == SeriesFile || rel == FlowsFile || rel == "summary.json" {
+			return nil
+		}
+		return full()
+	}
+	defer func() { outdir.TestHookBeforeRename, testHookSummaryWritten = nil, nil }()
+	res, err := Execute(context.Background(), e, Options{Workers: 1, OutDir: dir})
+	if want := filepath.Join(dir, SeriesFile) + ": not written, to leave its room to the runs' numbers"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("error %v\nwant one saying %q", err, want)
+	}
+	if res == nil || len(res.Runs) != 4 || res.Complete {
+		t.Fatalf("%s, want 4 runs, incomplete", described(res))
+	}
+	if _, err := os.Stat(filepath.Join(dir, SeriesFile)); err == nil {
+		t.Errorf("%s is there", SeriesFile)
+	}
+	for _, name := range []string{"results.csv", FlowsFile} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			t.Error(err)
+		}
+	}
+	runs, incomplete := readIncomplete(t, dir)
+	want := []IncompleteOutput{{File: SeriesFile, Written: false, Lacks: []int{0, 1, 2, 3}}}
+	if runs != 4 || !reflect.DeepEqual(incomplete, want) {
+		t.Errorf("summary.json: %d runs, incomplete_outputs %+v; want 4 runs, %+v", runs, incomplete, want)
 	}
 }

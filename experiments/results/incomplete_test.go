@@ -3,6 +3,7 @@ package results
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -55,26 +56,62 @@ func TestFullDiskInTheFirstRunWritesNoHeaderAlone(t *testing.T) {
 	}
 }
 
-// A time series that holds some of the runs says which it lacks.
+// A time series that holds some of the runs says which it lacks; the
+// runs' figures are one entry, and the sweep's figures, which gave way to
+// the numbers, are named too.
 func TestFullDiskNamesTheRunsAFileLacks(t *testing.T) {
 	testHookPart = (&fullDisk{whole: 1}).part
 	defer func() { testHookPart = nil }()
 	dir := t.TempDir()
 	_, err := Execute(context.Background(), sweepExperiment(t), Options{Workers: 1, OutDir: dir, Plot: "svg"})
-	if err == nil || !strings.Contains(err.Error(), dir+" lacks: the rows of 3 runs (1 to 3) in "+SeriesFile+"; the figures of 3 runs (1 to 3)") {
-		t.Errorf("error %v, want one naming the runs %s and the figures lack", err, SeriesFile)
+	lacks := dir + " lacks: the rows of 3 runs (1 to 3) in " + SeriesFile + "; the figures of 3 runs (1 to 3); " +
+		"the sweep's figures plots/sweep.svg, plots/queue-cdf_rtt=100us.svg, plots/queue-cdf_rtt=300us.svg"
+	if err == nil || !strings.Contains(err.Error(), lacks) {
+		t.Errorf("error %v\nwant one saying %q", err, lacks)
 	}
 	_, incomplete := readIncomplete(t, dir)
-	if len(incomplete) != 4 || !reflect.DeepEqual(incomplete[0], IncompleteOutput{File: SeriesFile, Written: true, Lacks: []int{1, 2, 3}}) {
-		t.Fatalf("incomplete_outputs %+v, want %s without runs 1 to 3, then their figures", incomplete, SeriesFile)
+	all := []int{0, 1, 2, 3}
+	want := []IncompleteOutput{
+		{File: SeriesFile, Written: true, Lacks: []int{1, 2, 3}},
+		{File: "plots/run*.svg", Written: false, Lacks: []int{1, 2, 3}},
+		{File: "plots/sweep.svg", Lacks: all},
+		{File: "plots/queue-cdf_rtt=100us.svg", Lacks: all},
+		{File: "plots/queue-cdf_rtt=300us.svg", Lacks: all},
 	}
-	for i, f := range incomplete[1:] {
-		if !strings.HasPrefix(f.File, "plots/run00") || f.Written || !reflect.DeepEqual(f.Lacks, []int{i + 1}) {
-			t.Errorf("incomplete_outputs[%d] = %+v, want run %d's figure, not written", i+1, f, i+1)
-		}
+	if !reflect.DeepEqual(incomplete, want) {
+		t.Errorf("incomplete_outputs\n%+v\nwant\n%+v", incomplete, want)
+	}
+	for _, f := range want[2:] {
 		if _, err := os.Stat(filepath.Join(dir, f.File)); err == nil {
 			t.Errorf("%s is there", f.File)
 		}
+	}
+	for i := 1; i <= 3; i++ {
+		if m, _ := filepath.Glob(filepath.Join(dir, "plots", fmt.Sprintf("run%03d_*", i))); len(m) > 0 {
+			t.Errorf("%s is there", m[0])
+		}
+	}
+}
+
+// A sweep's figure that Finish cannot write is named in summary.json and
+// in what the directory lacks.
+func TestFailedSweepFigureIsNamed(t *testing.T) {
+	outdir.TestHookBeforeRename = func(rel string) error {
+		if rel == "plots/sweep.svg" {
+			return syscall.ENOSPC
+		}
+		return nil
+	}
+	defer func() { outdir.TestHookBeforeRename = nil }()
+	dir := t.TempDir()
+	_, err := Execute(context.Background(), sweepExperiment(t), Options{Workers: 1, OutDir: dir, Plot: "svg"})
+	if err == nil || !strings.Contains(err.Error(), dir+" lacks: the sweep's figure plots/sweep.svg") {
+		t.Errorf("error %v, want one saying %s lacks plots/sweep.svg", err, dir)
+	}
+	_, incomplete := readIncomplete(t, dir)
+	want := []IncompleteOutput{{File: "plots/sweep.svg", Lacks: []int{0, 1, 2, 3}}}
+	if !reflect.DeepEqual(incomplete, want) {
+		t.Errorf("incomplete_outputs %+v, want %+v", incomplete, want)
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 	"qcnlab/algos"
 	"qcnlab/experiments"
 	"qcnlab/experiments/batch"
+	"qcnlab/experiments/keys"
 	"qcnlab/experiments/outdir"
 	"qcnlab/experiments/plots"
 	"qcnlab/model"
@@ -51,6 +52,19 @@ type outputs struct {
 	mu      sync.Mutex
 	lost    error // the first such write's error; nil while files can be written
 	lostRun int   // the run whose write it was
+	// pending is the joined files (time series, then flows) not yet
+	// committed: they give way to the runs' numbers if those do not fit
+	// (giveWay), and are committed just before summary.json (commit).
+	pending []pendingFile
+	yielded []error // what giveWay and commit lost, for the batch's error
+}
+
+// pendingFile is a joined file of the batch, written whole but not yet
+// committed.
+type pendingFile struct {
+	tmp  *outdir.Temp
+	name string
+	runs []int // the finished runs of its kind: all it lacks if it is not written
 }
 
 func newOutputs(dir *outdir.Dir, e *experiments.Experiment, runs []experiments.Run, todo []int, plot plots.Options, series Series, part Part) (*outputs, error) {
@@ -123,21 +137,37 @@ func (o *outputs) finish(ctx context.Context, res *Result, summaries []*batch.Ru
 		res.Complete, res.outputsLost = false, true
 	}
 	if o.plot.Format != "" {
+		var lack []int
 		for i, s := range summaries {
 			// A run without its parts has no figure either (recorder.Finish).
 			if s != nil && (!o.kept[i] || o.figures[i] != nil) {
-				res.lacking(plots.RunFigureName(i, len(o.labels), o.exp.ShortLabel(o.runs[i]), o.plot.Format), false, []int{i})
+				lack = append(lack, i)
 			}
+		}
+		if len(lack) > 0 {
+			// One entry for them all: a batch of 1,000 runs had 1,000.
+			res.lacking(RunFigures(o.plot.Format), false, lack)
 		}
 	}
 	figures := slices.DeleteFunc(slices.Clone(o.figures), func(err error) bool { return err == nil })
 	plot := o.plot
 	if o.isLost() && plot.Format != "" {
 		// The numbers first: what room is left goes to summary.json.
+		for _, name := range sweepFigures(o.exp, res, plot.Format) {
+			res.lacking(name, false, nil)
+		}
 		plot.Format = ""
 		figures = append(figures, fmt.Errorf("%s: the sweep's figures are not drawn, to leave what room there is to the numbers", o.dir.Join("plots")))
 	}
-	if err := Finish(ctx, o.dir, o.exp, res, plot); IsFigureError(err) {
+	err := finish(ctx, o.dir, o.exp, res, plot, &room{free: func(why error) bool { return o.giveWay(res, why) }, keep: func() bool { return o.commit(res) }})
+	if ctx.Err() == nil {
+		o.commit(res) // any Finish did not reach (summary.json failed to encode)
+	} // else they go with the directory's temporaries
+	if len(o.yielded) > 0 {
+		failed = append(failed, o.yielded...)
+		res.Complete, res.outputsLost = false, true
+	}
+	if IsFigureError(err) {
 		figures = append(figures, err.(*FigureError).Err)
 	} else if err != nil {
 		if ctx.Err() != nil {
@@ -145,6 +175,7 @@ func (o *outputs) finish(ctx context.Context, res *Result, summaries []*batch.Ru
 		}
 		failed = append(failed, err)
 		res.outputsLost = true
+		o.markLost(-1, err) // so that the error says where the numbers are
 	}
 	for i, err := range figures {
 		figures[i] = withoutTemp(err)
@@ -176,11 +207,13 @@ func (o *outputs) finish(ctx context.Context, res *Result, summaries []*batch.Ru
 	return figureError(figures)
 }
 
-// writeSeries writes timeseries.csv.gz. When the disk is full it empties
-// the parts, whose file is lost, to leave room for results.csv and
-// summary.json, which hold the runs' numbers. A file that would hold the
-// header alone while runs finished (every part lost) is not written: it
-// would read as runs of no rows. res names it, or the runs it lacks.
+// writeSeries writes timeseries.csv.gz, to be committed just before
+// summary.json (o.pending), then empties the parts, joined or lost with it,
+// to leave their room to results.csv and summary.json, which hold the runs'
+// numbers: a joined file takes no more room than its parts held, and one
+// that fails takes none. A file that would hold the header alone while
+// runs finished (every part lost) is not written: it would read as runs of
+// no rows. res names it, or the runs it lacks.
 func (o *outputs) writeSeries(ctx context.Context, res *Result, summaries []*batch.RunSummary) error {
 	joined, lacks := o.whole(summaries, func(*batch.RunSummary) bool { return true })
 	if joined == 0 && len(lacks) > 0 {
@@ -195,7 +228,7 @@ func (o *outputs) writeSeries(ctx context.Context, res *Result, summaries []*bat
 				err = o.fileError(SeriesFile, err)
 			}
 		} else {
-			err = o.dir.Commit(tmp, SeriesFile)
+			o.pending = append(o.pending, pendingFile{tmp, SeriesFile, o.runsOf(summaries, func(*batch.RunSummary) bool { return true })})
 		}
 	}
 	switch {
@@ -206,18 +239,64 @@ func (o *outputs) writeSeries(ctx context.Context, res *Result, summaries []*bat
 	}
 	if err != nil && ctx.Err() == nil {
 		o.markLost(-1, err)
-		if cannotKeep(err) {
-			for i, kept := range o.kept {
-				if !kept {
-					continue
-				}
-				if f, err := o.dir.CreateIn(o.parts, partName(i)); err == nil { // truncated
-					f.Close()
-				}
-			}
+	}
+	o.emptyParts(o.parts, partName, summaries, func(*batch.RunSummary) bool { return true })
+	return err
+}
+
+// giveWay discards the first joined file not yet committed, if why says
+// the disk is full, to free its room for a file of the runs' numbers that
+// did not fit: those come first. It reports whether there was one.
+func (o *outputs) giveWay(res *Result, why error) bool {
+	if len(o.pending) == 0 || !roomless(why) {
+		return false
+	}
+	p := o.pending[0]
+	o.pending = o.pending[1:]
+	o.dir.Discard(p.tmp)
+	res.notLacking(p.name)
+	res.lacking(p.name, false, p.runs)
+	o.markLost(-1, why)
+	o.yielded = append(o.yielded, fmt.Errorf("%s: not written, to leave its room to the runs' numbers", o.dir.Join(p.name)))
+	return true
+}
+
+// commit commits the joined files not yet committed, and reports whether
+// one failed: then res says it is not written.
+func (o *outputs) commit(res *Result) (failed bool) {
+	for _, p := range o.pending {
+		if err := o.dir.Commit(p.tmp, p.name); err != nil {
+			res.notLacking(p.name)
+			res.lacking(p.name, false, p.runs)
+			o.markLost(-1, err)
+			o.yielded = append(o.yielded, err)
+			failed = true
 		}
 	}
-	return err
+	o.pending = nil
+	return failed
+}
+
+// roomless reports whether err says that the disk is full or the quota
+// used up: what another file's room may cure.
+func roomless(err error) bool {
+	return errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT)
+}
+
+// emptyParts truncates the whole parts in folder of the finished runs that
+// has says have data for its file, once that file is joined or lost: kept
+// until the batch's end, they held the room that results.csv and
+// summary.json, written after them, may need. The folder goes when the
+// directory is closed.
+func (o *outputs) emptyParts(folder string, name func(int) string, summaries []*batch.RunSummary, has func(*batch.RunSummary) bool) {
+	for i, s := range summaries {
+		if s == nil || !has(s) || !o.kept[i] {
+			continue
+		}
+		if f, err := o.dir.CreateIn(folder, name(i)); err == nil { // truncated
+			f.Close()
+		}
+	}
 }
 
 // whole counts the finished runs of a file (those that has says have data
@@ -423,20 +502,21 @@ func (o *outputs) incompleteError(res *Result) error {
 	if o.gone() {
 		return nil
 	}
-	var items []string
-	var figures []int // the runs without their figure, named once
+	var items, sweep []string
 	for _, f := range res.Incomplete {
 		switch {
 		case strings.HasPrefix(f.File, "plots/run"):
-			figures = append(figures, f.Lacks...)
+			items = append(items, "the figures of "+runCount(f.Lacks))
+		case strings.HasPrefix(f.File, "plots/"):
+			sweep = append(sweep, f.File) // named together, after the rest
 		case f.Written:
 			items = append(items, fmt.Sprintf("the rows of %s in %s", runCount(f.Lacks), f.File))
 		default:
 			items = append(items, f.File)
 		}
 	}
-	if len(figures) > 0 {
-		items = append(items, "the figures of "+runCount(figures))
+	if len(sweep) > 0 {
+		items = append(items, sweepCount(sweep))
 	}
 	if !o.written("summary.json") {
 		items = append(items, "summary.json")
@@ -460,6 +540,49 @@ func runCount(runs []int) string {
 		return fmt.Sprintf("%d runs (%s)", n, strings.Trim(fmt.Sprint(runs), "[]"))
 	}
 	return fmt.Sprintf("%d runs (%d, %d, ..., %d)", n, runs[0], runs[1], runs[n-1])
+}
+
+// sweepCount names the sweep's figures: "the sweep's figure plots/sweep.svg",
+// "the 20 sweep figures (plots/sweep.svg, plots/queue-cdf_rtt=1us.svg,
+// ..., plots/fct.svg)".
+func sweepCount(names []string) string {
+	switch n := len(names); {
+	case n == 1:
+		return "the sweep's figure " + names[0]
+	case n <= 3:
+		return "the sweep's figures " + strings.Join(names, ", ")
+	default:
+		return fmt.Sprintf("the %d sweep figures (%s, %s, ..., %s)", n, names[0], names[1], names[n-1])
+	}
+}
+
+// RunFigures names the runs' figures in summary.json's incomplete_outputs:
+// one entry, "plots/run*.svg", lists the runs whose figure is missing.
+func RunFigures(format string) string { return "plots/run*." + format }
+
+// sweepFigures lists the figures Finish draws of res in format from the
+// runs' summaries: the sweep's (if a numeric key other than the seed is
+// swept, as plots.WriteSweep), the queue CDFs and, with flows of a given
+// size, the FCT figure.
+func sweepFigures(e *experiments.Experiment, res *Result, format string) []string {
+	if len(res.Runs) == 0 {
+		return nil
+	}
+	var names []string
+	for _, a := range e.Sweep {
+		if _, err := keys.NumericKind(a.Key); a.Key == "seed" || err != nil {
+			continue
+		}
+		if slices.ContainsFunc(res.Runs, func(r batch.RunSummary) bool { _, ok := r.Point[a.Key]; return ok }) {
+			names = append(names, "plots/sweep."+format)
+		}
+		break
+	}
+	names = append(names, plots.QueueCDFNames(e, format)...)
+	if len(res.FlowsPooled) > 0 {
+		names = append(names, plots.FCTFigureName(format))
+	}
+	return names
 }
 
 // recorder records one run for the outputs: its time series into its part

@@ -39,10 +39,51 @@ func Warnings(res *Result) []string {
 	return out
 }
 
-// writeSummary writes a batch's summary.json into dir.
-// Encoding a summary of many sources and phases takes seconds; if ctx is
-// cancelled meanwhile it returns at once and writes nothing.
-func writeSummary(ctx context.Context, dir *outdir.Dir, res *Result) error {
+// writeSummary writes a batch's summary.json into dir. With room, a
+// summary.json that does not fit has the joined files not yet committed
+// give way to it one by one (room.yield), and those left are committed
+// just before it (room.commit), once it is written whole: what it says of
+// them is then so.
+func writeSummary(ctx context.Context, dir *outdir.Dir, res *Result, room *room) error {
+	for {
+		data, err := encodeSummary(ctx, res)
+		if err != nil {
+			return err
+		}
+		tmp, err := dir.CreateTemp(".", "summary.json")
+		if err == nil {
+			if _, err = tmp.Write(data); err == nil && testHookSummaryWritten != nil {
+				err = testHookSummaryWritten()
+			}
+			if err != nil {
+				dir.Discard(tmp)
+				err = fmt.Errorf("%s: %w", dir.Join("summary.json"), pathless(err)) // the file's name, not its temporary's
+			}
+		}
+		if err != nil {
+			if ctx.Err() == nil && room.yield(err) {
+				continue // again, in the room it freed
+			}
+			return err
+		}
+		if room.commit() {
+			// A joined file failed at the last: summary.json says so.
+			dir.Discard(tmp)
+			continue
+		}
+		return dir.Commit(tmp, "summary.json")
+	}
+}
+
+// testHookSummaryWritten, set by the tests only, is called once
+// summary.json's temporary is written; an error it returns fails the write,
+// as a full disk would.
+var testHookSummaryWritten func() error
+
+// encodeSummary is summary.json of res. Encoding a summary of many sources
+// and phases takes seconds; if ctx is cancelled meanwhile it returns at
+// once.
+func encodeSummary(ctx context.Context, res *Result) ([]byte, error) {
 	type encoded struct {
 		data []byte
 		err  error
@@ -53,17 +94,12 @@ func writeSummary(ctx context.Context, dir *outdir.Dir, res *Result) error {
 		err := WriteJSON(&b, res)
 		done <- encoded{b.Bytes(), err}
 	}()
-	var data []byte
 	select {
 	case e := <-done:
-		if e.err != nil {
-			return e.err
-		}
-		data = e.data
+		return e.data, e.err // WriteJSON ends it with a newline
 	case <-ctx.Done():
-		return ctx.Err()
+		return nil, ctx.Err()
 	}
-	return dir.WriteFile("summary.json", data) // WriteJSON ends it with a newline
 }
 
 // delivered reports whether a run delivered anything: a source's bytes, or
