@@ -122,7 +122,7 @@ func Estimate(cfg Config) Cost {
 	// port it crosses (its ECMP path if sprayed). Sources no scheme slows
 	// send at their line rate unless PFC pauses them, dropped or not.
 	const offeredFactor = 2
-	unslowed := cfg.Scheme.Uncontrolled && cfg.PFC == nil
+	unslowed := cfg.Scheme.Uncontrolled
 	crossing := make([]float64, len(n.ports))
 	routes := make([][]int32, len(n.flows))
 	for i, f := range n.flows {
@@ -134,6 +134,7 @@ func Estimate(cfg Config) Cost {
 			crossing[j]++
 		}
 	}
+	paced := pausedShare(&cfg, n, routes, queues, unslowed)
 	for i, f := range n.flows {
 		c.FlowMemory += limiterBytes(f.hops, rpBytes, npBytes, &cfg) + 8*2*window +
 			(float64(unsafe.Sizeof(sourceMark{}))+float64(unsafe.Sizeof(SourceSummary{}))+64)*bounds
@@ -145,7 +146,8 @@ func Estimate(cfg Config) Cost {
 		}
 		rate := f.lineRate
 		for _, j := range routes[i] {
-			if unslowed {
+			if unslowed { // its clock may run fast
+				rate *= (1 + cfg.ClockPPM*1e-6) * paced[i]
 				break
 			}
 			rate = math.Min(rate, offeredFactor*t.Ports[n.ports[j]].Capacity/crossing[j])
@@ -156,6 +158,16 @@ func Estimate(cfg Config) Cost {
 			// slack of a rate below the line's, so each frame counts
 			// the feedback it may draw too.
 			frames, perFrame = sent, perFrame+1
+		}
+		if cfg.transportOn() {
+			// A transport's receiver takes each frame in (an event),
+			// and its ACK (or NACK) lands at the sender; as a control
+			// frame it enters and leaves each port of the route back
+			// too, which has as many as the route.
+			perFrame += 2
+			if cfg.ControlFrames && len(f.route) > 0 {
+				perFrame += float64(2 * f.hops)
+			}
 		}
 		c.FrameEvents += frames * perFrame
 	}
@@ -209,6 +221,75 @@ func Estimate(cfg Config) Cost {
 	// flows are the hosts' events.
 	c.Work = c.SampleEvents + (c.FrameEvents+c.ShortEvents)*(1+limiterScanEvents*float64(max(c.MostFlowsPerHost-1, 0)))
 	return c
+}
+
+// pausedShare is, per flow of sources no scheme slows, the most of its
+// line rate it sends on average over the run: 1 unless PFC pauses every
+// class (frames are then never dropped, and a source sends only what its
+// route delivers or holds). The flows that end at one port, down to their
+// receiver, send together at most what it serves over the run and what the
+// queues and links on their routes hold at once (queueBounds, every
+// switch's with spraying); with large buffers that is their line
+// rate (they fill the buffers on their way), with small ones their share
+// of the port.
+func pausedShare(cfg *Config, n *network, routes [][]int32, queues []float64, unslowed bool) []float64 {
+	share := make([]float64, len(n.flows))
+	for i := range share {
+		share[i] = 1
+	}
+	if !unslowed || cfg.PFC == nil || cfg.PFC.Lossless != 0 || len(cfg.Changes) > 0 {
+		return share
+	}
+	frameBits := 8 * float64(cfg.FrameBytes)
+	dur := cfg.Duration.Seconds()
+	fast := 1 + cfg.ClockPPM*1e-6
+	allHeld := 0.0 // every port's queue and wire, and every host's link
+	for j, q := range queues {
+		p := n.topo.Ports[n.ports[j]]
+		allHeld += q + p.Delay.Seconds()*p.Capacity/frameBits + 1
+	}
+	for h := range n.topo.Hosts {
+		nic := n.topo.Ports[n.topo.NIC(h)]
+		allHeld += nic.Delay.Seconds()*nic.Capacity*fast/frameBits + 2
+	}
+	type group struct {
+		line, held, share float64
+		ports             map[int32]bool
+	}
+	groups := map[int32]*group{}
+	for i, f := range n.flows {
+		r := routes[i]
+		if len(r) == 0 {
+			return share // a flow without a route: no bound but its line rate
+		}
+		last := r[len(r)-1]
+		g := groups[last]
+		if g == nil {
+			g = &group{ports: map[int32]bool{}}
+			groups[last] = g
+		}
+		nic := n.topo.Ports[n.topo.NIC(f.host)]
+		g.line += f.lineRate * fast * dur / frameBits
+		g.held += nic.Delay.Seconds()*nic.Capacity*fast/frameBits + 2 // on its host's link, and in hand
+		for _, j := range r {
+			if !g.ports[j] {
+				g.ports[j] = true
+				p := n.topo.Ports[n.ports[j]]
+				g.held += queues[j] + p.Delay.Seconds()*p.Capacity/frameBits + 1 // queued and on the wire
+			}
+		}
+	}
+	for last, g := range groups {
+		if n.spray || n.chain {
+			g.held = allHeld
+		}
+		served := n.topo.Ports[n.ports[last]].Capacity*dur/frameBits + 1
+		g.share = math.Min(1, (served+g.held)/g.line)
+	}
+	for i := range n.flows {
+		share[i] = groups[routes[i][len(routes[i])-1]].share
+	}
+	return share
 }
 
 // ringMin is the least a ring holds once used (ring.grow), and the slots
@@ -334,6 +415,16 @@ func queueBounds(cfg *Config, n *network) []float64 {
 	}
 	var ins []input
 	fast := 1 + cfg.ClockPPM*1e-6
+	ctl := controlPerFrame(cfg)
+	// Control frames back (a data frame's ACK, CNP or feedback) cross the
+	// reverse of each port of its route but the last, then the port down to
+	// its sender's host: per port, the data whose control frames it
+	// carries, at most what crosses the data's port (its capacity).
+	type back struct{ rate, bits, link float64 }
+	var backs []back
+	if ctl > 0 {
+		backs = make([]back, len(n.ports))
+	}
 	for _, f := range n.flows {
 		sent := f.lineRate * fast * dur
 		if changes {
@@ -343,22 +434,65 @@ func queueBounds(cfg *Config, n *network) []float64 {
 			sent = math.Min(sent, 8*float64(f.size+int64(cfg.FrameBytes)))
 		}
 		from := int32(-1 - f.host)
-		for _, j := range f.route {
+		for k, j := range f.route {
 			ins = append(ins, input{port: j, from: from, rate: f.lineRate * fast, bits: sent})
 			from = j
+			if backs == nil {
+				continue
+			}
+			var p int32
+			var b *back
+			if k < len(f.route)-1 {
+				p = n.portOf[n.ports[j]^1]
+				b = &backs[p]
+				b.link = t.Ports[n.ports[j]].Capacity
+			} else {
+				p = n.portOf[t.NIC(f.host)^1]
+				b = &backs[p]
+				b.link = t.Ports[t.NIC(f.host)].Capacity * fast
+			}
+			if b.rate == 0 && b.bits == 0 {
+				ins = append(ins, input{port: p, from: controlInput}) // so that p is bounded, its control frames counted
+			}
+			b.rate += f.lineRate * fast
+			b.bits += sent + 8*float64(cfg.FrameBytes) // and a short last frame
 		}
 	}
 	slices.SortFunc(ins, func(a, b input) int { return cmp.Or(cmp.Compare(a.port, b.port), cmp.Compare(a.from, b.from)) })
 	jitter := cfg.SwitchJitter.Seconds()
+	const ctlBits = 8 * ControlBytes
 	for i := 0; i < len(ins); {
 		j := ins[i].port
-		drain := t.Ports[n.ports[j]].Capacity
+		capacity := t.Ports[n.ports[j]].Capacity
+		drain := capacity
 		if cfg.PFC != nil && n.streams(int(j))&streamOnward != 0 {
 			drain = 0 // paused by the switch it leads to, it may serve nothing (a host pauses no one)
 		}
-		inflow, bits, burst := 0.0, 0.0, 0.0
+		inflow, bits, burst, ctlFrames, ctlHeld := 0.0, 0.0, 0.0, 0.0, 0.0
 		for i < len(ins) && ins[i].port == j {
 			from, rate := ins[i].from, 0.0
+			if from == controlInput {
+				// Control frames are served first and never paused, one a
+				// data frame (or more: controlPerFrame) of the data they
+				// answer, each a record in the port's rings. Sources no
+				// scheme slows keep sending at their line rate: the
+				// control frames' share of the port's capacity is taken
+				// from its data, which falls behind over the whole run
+				// (ACKs of 64 B for 1,500 B frames: 4%). Other schemes'
+				// sources answer the queue that builds (ACK-clocked ones
+				// send as their ACKs return), as they do at a port loaded
+				// to its capacity.
+				b := backs[j]
+				frames := ctl * math.Min(b.rate, b.link) / frameBits
+				if cfg.Scheme.Uncontrolled {
+					drain = math.Max(0, drain-frames*ctlBits)
+				}
+				ctlFrames = ctl * b.bits / frameBits
+				ctlHeld = 2 + jitter*frames // beyond what the buffer admits: never dropped
+				burst += ctlHeld
+				i++
+				continue
+			}
 			var link float64
 			if from >= 0 {
 				link = t.Ports[n.ports[from]].Capacity
@@ -376,9 +510,34 @@ func queueBounds(cfg *Config, n *network) []float64 {
 		if changes {
 			grown = math.Inf(1)
 		}
-		q[j] = math.Min(limit[j], math.Min(bits/frameBits+1, grown))
+		q[j] = math.Min(limit[j]+ctlHeld, math.Min(bits/frameBits+ctlFrames+1, grown))
 	}
 	return q
+}
+
+// controlInput marks a port's input of control frames in queueBounds:
+// below every host's NIC and port.
+const controlInput = math.MinInt32
+
+// controlPerFrame is the most control frames a data frame may draw back
+// as frames of ControlBytes: none unless they are sent as frames; a
+// transport's ACK or NACK (one a frame received at most), a notification
+// point's CNP and, for the schemes fed back by their switches, a
+// congestion point's feedback, each at most one a frame.
+func controlPerFrame(cfg *Config) float64 {
+	if !cfg.ControlFrames || cfg.Scheme == nil {
+		return 0
+	}
+	k := 0.0
+	if cfg.transportOn() {
+		k++
+	}
+	if cfg.Scheme.NewNP != nil {
+		k++
+	} else if !cfg.Scheme.Uncontrolled && !cfg.Scheme.NeedsTransport() {
+		k++
+	}
+	return k
 }
 
 // queueLimits is, per simulated port, the most frames its queues may hold

@@ -305,3 +305,45 @@ func TestQueueBoundsHoldWhatASwitchAdmits(t *testing.T) {
 		}
 	}
 }
+
+// ACKs sent as control frames are served before data at the port down to
+// their sender: two hosts sending to each other at their line rate with no
+// scheme to slow them, each host's port carries the other's data and its
+// own flow's ACKs, and its data falls behind by the ACKs' share (64 B per
+// 1,500 B frame) for the whole run. Its bound holds that backlog.
+func TestQueueBoundsHoldDataBehindControlFrames(t *testing.T) {
+	cfg := fabric(noneScheme(t), leaf6(t, 32e6), []Flow{{From: 0, To: 1}, {From: 1, To: 0}})
+	cfg.Duration = 3 * ms
+	cfg.ControlFrames = true
+	cfg.Transport = Transport{Recovery: RecoveryGoBackN, RateSchemes: true}
+	n, err := cfg.network()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bounds := queueBounds(&cfg, n)
+	names := map[string]int{}
+	for j, tp := range n.ports {
+		p := n.topo.Ports[tp]
+		names[n.topo.Nodes[p.From].Name+"->"+n.topo.Nodes[p.To].Name] = j
+	}
+	_, sum := run(t, cfg)
+	for _, name := range []string{"leaf->h0", "leaf->h1"} {
+		var b *BottleneckSummary
+		for i := range sum.Bottlenecks {
+			if sum.Bottlenecks[i].Name == name {
+				b = &sum.Bottlenecks[i]
+			}
+		}
+		if b == nil {
+			t.Fatalf("no summary for %s", name)
+		}
+		frames, bound := b.QueueMax/float64(cfg.FrameBytes), bounds[names[name]]
+		t.Logf("%s peaked at %.0f frames, bound %.1f", name, frames, bound)
+		if frames < 50 {
+			t.Errorf("%s peaked at %.0f frames: its data did not fall behind", name, frames)
+		}
+		if frames > bound {
+			t.Errorf("%s held %.0f frames at its peak, beyond its bound of %.1f", name, frames, bound)
+		}
+	}
+}
