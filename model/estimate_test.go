@@ -276,11 +276,7 @@ func TestQueueBoundsHoldWhatASwitchAdmits(t *testing.T) {
 			t.Fatal(err)
 		}
 		bounds := queueBounds(&cfg, n)
-		names := map[string]int{}
-		for j, tp := range n.ports {
-			p := n.topo.Ports[tp]
-			names[n.topo.Nodes[p.From].Name+"->"+n.topo.Nodes[p.To].Name] = j
-		}
+		names := portsByName(n)
 		_, sum := run(t, cfg)
 		seen := 0
 		for _, b := range sum.Bottlenecks {
@@ -321,11 +317,7 @@ func TestQueueBoundsHoldDataBehindControlFrames(t *testing.T) {
 		t.Fatal(err)
 	}
 	bounds := queueBounds(&cfg, n)
-	names := map[string]int{}
-	for j, tp := range n.ports {
-		p := n.topo.Ports[tp]
-		names[n.topo.Nodes[p.From].Name+"->"+n.topo.Nodes[p.To].Name] = j
-	}
+	names := portsByName(n)
 	_, sum := run(t, cfg)
 	for _, name := range []string{"leaf->h0", "leaf->h1"} {
 		var b *BottleneckSummary
@@ -346,4 +338,15 @@ func TestQueueBoundsHoldDataBehindControlFrames(t *testing.T) {
 			t.Errorf("%s held %.0f frames at its peak, beyond its bound of %.1f", name, frames, bound)
 		}
 	}
+}
+
+// portsByName is the index of each of n's simulated ports by the name its
+// summary gives it ("leaf->h0").
+func portsByName(n *network) map[string]int {
+	names := map[string]int{}
+	for j, tp := range n.ports {
+		p := n.topo.Ports[tp]
+		names[n.topo.Nodes[p.From].Name+"->"+n.topo.Nodes[p.To].Name] = j
+	}
+	return names
 }
