@@ -1,7 +1,6 @@
 package results
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io"
@@ -71,24 +70,7 @@ var FCTColumns = []string{"seeds", "bucket", "min_bytes", "max_bytes", "started"
 
 // writeFCT writes fct.csv from the pooled flows.
 func writeFCT(ctx context.Context, dir *outdir.Dir, e *experiments.Experiment, pooled []PooledFlows) error {
-	tmp, err := dir.CreateTemp(".", FCTFile)
-	if err != nil {
-		return err
-	}
-	w := bufio.NewWriter(tmp)
-	if err := writeFCTRows(w, e, pooled); err != nil {
-		dir.Discard(tmp)
-		return err
-	}
-	if err := ctx.Err(); err != nil {
-		dir.Discard(tmp)
-		return err
-	}
-	if err := w.Flush(); err != nil {
-		dir.Discard(tmp)
-		return err
-	}
-	return dir.Commit(tmp, FCTFile)
+	return writeThrough(ctx, dir, FCTFile, func(w io.Writer) error { return writeFCTRows(w, e, pooled) })
 }
 
 func writeFCTRows(w io.Writer, e *experiments.Experiment, pooled []PooledFlows) error {
