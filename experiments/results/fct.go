@@ -1,7 +1,6 @@
 package results
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"math"
@@ -10,7 +9,6 @@ import (
 
 	"qcnlab/experiments"
 	"qcnlab/experiments/metrics"
-	"qcnlab/experiments/outdir"
 	"qcnlab/experiments/plots"
 	"qcnlab/model"
 )
@@ -67,11 +65,6 @@ func PoolFlows(res *Result) []PooledFlows {
 var FCTColumns = []string{"seeds", "bucket", "min_bytes", "max_bytes", "started", "completed",
 	"fct_mean_s", "fct_p50_s", "fct_p95_s", "fct_p99_s",
 	"slowdown_mean", "slowdown_p50", "slowdown_p95", "slowdown_p99"}
-
-// writeFCT writes fct.csv from the pooled flows.
-func writeFCT(ctx context.Context, dir *outdir.Dir, e *experiments.Experiment, pooled []PooledFlows) error {
-	return writeThrough(ctx, dir, FCTFile, func(w io.Writer) error { return writeFCTRows(w, e, pooled) })
-}
 
 func writeFCTRows(w io.Writer, e *experiments.Experiment, pooled []PooledFlows) error {
 	var header []string

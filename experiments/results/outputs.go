@@ -152,14 +152,10 @@ func (o *outputs) finish(ctx context.Context, res *Result, summaries []*batch.Ru
 	figures := slices.DeleteFunc(slices.Clone(o.figures), func(err error) bool { return err == nil })
 	plot := o.plot
 	if o.isLost() && plot.Format != "" {
-		// The numbers first: what room is left goes to summary.json.
-		for _, name := range sweepFigures(o.exp, res, plot.Format) {
-			res.lacking(name, false, nil)
-		}
+		figures = append(figures, skipSweepFigures(o.dir, o.exp, res, plot.Format))
 		plot.Format = ""
-		figures = append(figures, fmt.Errorf("%s: the sweep's figures are not drawn, to leave what room there is to the numbers", o.dir.Join("plots")))
 	}
-	err := finish(ctx, o.dir, o.exp, res, plot, &room{free: func(why error) bool { return o.giveWay(res, why) }, keep: func() bool { return o.commit(res) }})
+	err := finish(ctx, o.dir, o.exp, res, plot, &room{free: func(why error, need func() (int64, error)) bool { return o.giveWay(res, why, need) }, keep: func() bool { return o.commit(res) }})
 	if ctx.Err() == nil {
 		o.commit(res) // any Finish did not reach (summary.json failed to encode)
 	} // else they go with the directory's temporaries
@@ -244,20 +240,44 @@ func (o *outputs) writeSeries(ctx context.Context, res *Result, summaries []*bat
 	return err
 }
 
-// giveWay discards the first joined file not yet committed, if why says
-// the disk is full, to free its room for a file of the runs' numbers that
-// did not fit: those come first. It reports whether there was one.
-func (o *outputs) giveWay(res *Result, why error) bool {
+// giveWay discards the first joined files not yet committed, if why says
+// the disk is full and that frees room enough for a file of the runs'
+// numbers that did not fit (need says its size): those come first. It
+// reports whether it discarded any. Joined files whose room would not make
+// that file fit are kept: discarded, they would be lost for nothing. Nor
+// do they give way if the free space cannot be read, or if the disk says
+// it has room enough already (a quota, not the disk, is full).
+func (o *outputs) giveWay(res *Result, why error, need func() (int64, error)) bool {
 	if len(o.pending) == 0 || !roomless(why) {
 		return false
 	}
-	p := o.pending[0]
-	o.pending = o.pending[1:]
-	o.dir.Discard(p.tmp)
-	res.notLacking(p.name)
-	res.lacking(p.name, false, p.runs)
+	free, err := freeSpace(o.dir.Path())
+	if err != nil {
+		return false
+	}
+	size, err := need()
+	if err != nil || free >= size {
+		return false
+	}
+	n := 0 // the files to discard
+	for room := free; room < size; n++ {
+		if n == len(o.pending) {
+			return false
+		}
+		info, err := o.pending[n].tmp.Stat()
+		if err != nil {
+			return false
+		}
+		room += info.Size()
+	}
+	for _, p := range o.pending[:n] {
+		o.dir.Discard(p.tmp)
+		res.notLacking(p.name)
+		res.lacking(p.name, false, p.runs)
+		o.yielded = append(o.yielded, fmt.Errorf("%s: not written, to leave its room to the runs' numbers", o.dir.Join(p.name)))
+	}
+	o.pending = o.pending[n:]
 	o.markLost(-1, why)
-	o.yielded = append(o.yielded, fmt.Errorf("%s: not written, to leave its room to the runs' numbers", o.dir.Join(p.name)))
 	return true
 }
 
@@ -554,6 +574,15 @@ func sweepCount(names []string) string {
 	default:
 		return fmt.Sprintf("the %d sweep figures (%s, %s, ..., %s)", n, names[0], names[1], names[n-1])
 	}
+}
+
+// skipSweepFigures names the sweep's figures in res as not drawn, and says
+// why: the numbers first, what room is left goes to summary.json.
+func skipSweepFigures(dir *outdir.Dir, e *experiments.Experiment, res *Result, format string) error {
+	for _, name := range sweepFigures(e, res, format) {
+		res.lacking(name, false, nil)
+	}
+	return fmt.Errorf("%s: the sweep's figures are not drawn, to leave what room there is to the numbers", dir.Join("plots"))
 }
 
 // RunFigures names the runs' figures in summary.json's incomplete_outputs:

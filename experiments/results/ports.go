@@ -6,7 +6,6 @@ import (
 
 	"qcnlab/experiments"
 	"qcnlab/experiments/metrics"
-	"qcnlab/experiments/outdir"
 )
 
 // PortsFile holds every port's metrics of every run in long form: one row
@@ -27,12 +26,7 @@ func PortColumns() []string {
 	return cols
 }
 
-// writePorts writes ports.csv.gz from the runs' summaries.
-func writePorts(ctx context.Context, dir *outdir.Dir, e *experiments.Experiment, res *Result) error {
-	return writeThrough(ctx, dir, PortsFile, func(w io.Writer) error { return renderPorts(ctx, w, e, res) })
-}
-
-// renderPorts writes ports.csv.gz's bytes to w (writePorts).
+// renderPorts writes ports.csv.gz, from the runs' summaries, to w.
 func renderPorts(ctx context.Context, w io.Writer, e *experiments.Experiment, res *Result) error {
 	var b []byte
 	b = append(b, csvRow(append(Identity(e), PortColumns()...), false)...)
