@@ -77,6 +77,7 @@ func TestSweepErrors(t *testing.T) {
 		// The table's name alone, on the key's own line, not the table's.
 		{"[sweep]\nsweep = [1, 2]\n",
 			"bad.toml:2: sweep.sweep: names the sweep table twice, and no setting"},
+		{"seed = 1\n[sweep.sweep]\n", "bad.toml:2: sweep.sweep: names the sweep table twice, and sweeps nothing"},
 		{"[sweep.sweep]\nparams.qcn.gd = [0.1, 0.2]\n",
 			"bad.toml:2: sweep.sweep.params.qcn.gd: names the sweep table twice: inside [sweep], params.qcn.gd = [0.1, 0.2]; outside it or in --set, sweep.params.qcn.gd = [0.1, 0.2]"},
 	} {

@@ -38,3 +38,12 @@ func TestUnknownSchemeKeepsItsLine(t *testing.T) {
 		}
 	}
 }
+
+// The table's own name as a key inside it gets no hint that it is a key of
+// another table: network is a table, not a key to move the value to.
+func TestTableNameInsideItGetsNoOtherTableHint(t *testing.T) {
+	_, err := Parse("wrong.toml", []byte("[network]\nnetwork = 1\n"))
+	if err == nil || err.Error() != "wrong.toml:2: network.network: unknown key" {
+		t.Errorf("got %v", err)
+	}
+}

@@ -79,6 +79,13 @@ func Experiment(setup Setup) (*experiments.Experiment, error) {
 			return nil, err
 		}
 	}
+	// One run is measured: a sweep or a second algorithm would be dropped unseen.
+	if len(e.Sweep) > 0 {
+		return nil, fmt.Errorf("--set sweep.%s: the bench measures one run; set the key itself (--set %s=VALUE)", e.Sweep[0].Key, e.Sweep[0].Key)
+	}
+	if len(e.Algorithms) > 1 {
+		return nil, fmt.Errorf("--set algorithms: the bench measures one algorithm, not %d; give one (--set 'algorithms=[\"%s\"]')", len(e.Algorithms), e.Algorithms[0])
+	}
 	if k, _ := e.Network.OwnValue("k"); setup.K != 0 && !k.IsNil() && k.Elem().Int() != int64(setup.K) {
 		return nil, fmt.Errorf("--k: %d, and --set network.k=%d: give one", setup.K, k.Elem().Int())
 	}

@@ -135,6 +135,19 @@ func TestBenchKIsAnyEvenKTheEstimateLetsIn(t *testing.T) {
 	}
 }
 
+// The bench measures one run of one algorithm: a sweep or a second
+// algorithm in a --set is refused, not dropped unseen (the first ran alone).
+func TestBenchRefusesWhatItWouldNotRun(t *testing.T) {
+	for set, want := range map[string]string{
+		"sweep.network.k=[4]":         "--set sweep.network.k: the bench measures one run; set the key itself (--set network.k=VALUE)",
+		`algorithms=["qcn", "dctcp"]`: `--set algorithms: the bench measures one algorithm, not 2; give one (--set 'algorithms=["qcn"]')`,
+	} {
+		if _, err := Experiment(Setup{Topology: "fat_tree", Sets: []string{set}, Duration: algos.Millisecond}); err == nil || err.Error() != want {
+			t.Errorf("--set %s: error %v, want %q", set, err, want)
+		}
+	}
+}
+
 // A --set of network.topology runs that topology, as its own benchmark
 // sets it up if it has one: --topology's sizes do not follow it, the
 // header says what runs, and --k is refused off a fat-tree.

@@ -59,10 +59,15 @@ func Decode(md toml.MetaData, table map[string]any, loc func(string, int) string
 			}
 			v = t[part]
 		}
+		key := strings.Join(k[1:], ".")
+		if t, isTable := v.(map[string]any); isTable && len(t) == 0 && key == "sweep" {
+			errs = append(errs, &tomltext.Error{Where: loc(k.String(), 0), Key: k.String(),
+				Msg: "names the sweep table twice, and sweeps nothing: inside [sweep], a key names the setting it sweeps (seed = [1, 2])"})
+			continue
+		}
 		if _, isTable := v.(map[string]any); isTable || inValue {
 			continue // a table on the way to a key, or part of a value
 		}
-		key := strings.Join(k[1:], ".")
 		if key == "sweep" { // sweep = [1, 2] inside [sweep]: a setting's name is missing
 			errs = append(errs, &tomltext.Error{Where: loc(k.String(), 0), Key: k.String(),
 				Msg: "names the sweep table twice, and no setting: inside [sweep], a key names the setting it sweeps (seed = [1, 2], network.rtt = [\"100us\", \"300us\"])"})

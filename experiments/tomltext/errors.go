@@ -186,7 +186,7 @@ func Suggest(known []string, k toml.Key) string {
 		if d, ok := Near(key, name, bestD); ok {
 			best, bestD = name, d
 		}
-		if name != key && name[strings.LastIndexByte(name, '.')+1:] == k[len(k)-1] {
+		if name != key && name[strings.LastIndexByte(name, '.')+1:] == k[len(k)-1] && !isTable(known, name) {
 			elsewhere = append(elsewhere, strconv.Quote(name))
 		}
 	}
@@ -198,4 +198,10 @@ func Suggest(known []string, k toml.Key) string {
 		return fmt.Sprintf(" (did you mean %q?)", best)
 	}
 	return ""
+}
+
+// isTable reports whether name is a table among the known keys (network,
+// of network.capacity): a table is not a key to move a value to.
+func isTable(known []string, name string) bool {
+	return slices.ContainsFunc(known, func(o string) bool { return strings.HasPrefix(o, name+".") })
 }
