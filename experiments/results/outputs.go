@@ -267,12 +267,15 @@ func (o *outputs) giveWay(res *Result, why error, need func() (int64, error)) bo
 	if len(o.pending)+len(figures) == 0 || !roomless(why) {
 		return false
 	}
-	free, err := freeSpace(o.dir.Path())
+	free, block, err := freeSpace(o.dir.Path())
 	if err != nil {
 		return false
 	}
 	size, err := need()
-	if err != nil || free >= size {
+	if err != nil {
+		return false
+	}
+	if size = onDisk(size, block); free >= size {
 		return false
 	}
 	var sizes []int64 // of the pending files, then of the figures
