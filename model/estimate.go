@@ -68,7 +68,7 @@ func Estimate(cfg Config) Cost {
 	frameBits := 8 * frameB
 	dur := cfg.Duration.Seconds()
 	bounds := float64(len(cfg.Phases) + 2) // the warm-up's, the phases', the run's
-	cpBytes, rpBytes, npBytes := schemeSizes(&cfg, n)
+	cpBytes, rpBytes, npBytes, telemetry := schemeSizes(&cfg, n)
 	const ringCopies = 1.5 // a ring's buffer is a power of two: on average 1.5 times what it holds
 
 	// The network as data: nodes, links, ports, and a fabric's routes as
@@ -143,6 +143,9 @@ func Estimate(cfg Config) Cost {
 			// A transport's ACK for every frame of its loop: a message
 			// and an entry in its limiter's ring (twice over: rings double).
 			c.FlowMemory += float64(unsafe.Sizeof(message{})+2*unsafe.Sizeof(ackMsg{})) * loop * f.lineRate / frameBits
+		}
+		if telemetry { // its telemetry ring, by its path's bandwidth-delay product
+			c.FlowMemory += flowINTBytes(&cfg, n, f, routes[i])
 		}
 		rate := f.lineRate
 		for _, j := range routes[i] {
@@ -332,7 +335,7 @@ func MemoryLayout(cfg Config) Layout {
 	if err != nil {
 		return Layout{}
 	}
-	cp, _, _ := schemeSizes(&cfg, n)
+	cp, _, _, _ := schemeSizes(&cfg, n)
 	return memoryLayout(&cfg, float64(len(cfg.Phases)+2), cp)
 }
 
@@ -634,8 +637,9 @@ func limiterBytes(hops int, rpBytes, npBytes float64, cfg *Config) float64 {
 // schemeSizes measures the scheme's congestion, reaction and notification
 // points: one of each, built for the run's network, their structs' sizes
 // and those of the structs they point to (one level down), an
-// allocation's overhead each and a generator.
-func schemeSizes(cfg *Config, n *network) (cp, rp, np float64) {
+// allocation's overhead each and a generator. Telemetry says its senders
+// keep a telemetry ring, which each flow sizes by its path (flowINTBytes).
+func schemeSizes(cfg *Config, n *network) (cp, rp, np float64, telemetry bool) {
 	netw := cfg.networkOf(n)
 	r := rand.New(rand.NewPCG(1, 1))
 	size := func(x any) float64 {
@@ -663,16 +667,23 @@ func schemeSizes(cfg *Config, n *network) (cp, rp, np float64) {
 	case cfg.transportOn(): // a Sender and its transport (transport.go)
 		snd := cfg.Scheme.NewSender(algos.SenderEnv{Network: netw, LineRate: netw.LineRate, BaseRTT: netw.MaxLoopDelay, Hops: 1, Rand: r}, cfg.Params)
 		rp = size(snd) + float64(unsafe.Sizeof(transport{})) + 2*64 + 80
-		if _, ok := snd.(algos.TelemetrySender); ok { // the telemetry ring: 64 frames of 5 hops at least
-			rp += 64 * 5 * float64(unsafe.Sizeof(algos.Hop{}))
-		}
+		_, telemetry = snd.(algos.TelemetrySender)
 	default:
 		rp = size(cfg.Scheme.NewRP(algos.RPEnv{Network: netw, LineRate: netw.LineRate, InitialRate: netw.LineRate, Rand: r}, cfg.Params)) + 64
 	}
 	if cfg.Scheme.NewNP != nil {
 		np = size(cfg.Scheme.NewNP(algos.NPEnv{Network: netw, Rand: r}, cfg.Params)) + 64
 	}
-	return size(c) + 64, rp, np
+	return size(c) + 64, rp, np, telemetry
+}
+
+// flowINTBytes is the telemetry ring of flow f on route, as newTransport
+// sizes it: frames by its path's bandwidth-delay product, each a stamp a
+// hop.
+func flowINTBytes(cfg *Config, n *network, f flowSpec, route []int32) float64 {
+	base, _ := n.pathRTT(cfg.FrameBytes, f.host, f.lineRate, route)
+	frames := intRingFrames(f.lineRate, base, cfg.FrameBytes)
+	return float64(frames*min(f.hops, maxINTHops)) * float64(unsafe.Sizeof(algos.Hop{}))
 }
 
 // estimateSlack is how far above a run's needs Estimate may be (TestEstimate).

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"testing"
+	"unsafe"
 
 	"qcnlab/algos"
 	"qcnlab/model/topo"
@@ -209,7 +210,7 @@ func TestCongestionPointsWithinTheirEstimate(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		counted, _, _ := schemeSizes(&cfg, n)
+		counted, _, _, _ := schemeSizes(&cfg, n)
 		netw := cfg.networkOf(n)
 		const points = 20000
 		keep := make([]algos.CongestionPoint, points)
@@ -349,4 +350,54 @@ func portsByName(n *network) map[string]int {
 		names[n.topo.Nodes[p.From].Name+"->"+n.topo.Nodes[p.To].Name] = j
 	}
 	return names
+}
+
+// The estimate counts each HPCC sender's telemetry ring as newTransport
+// sizes it: by its path's bandwidth-delay product, which on long, fast
+// links is far more than the 64 frames of 5 hops it once counted (a k = 4
+// fat-tree of 100 Gbps, 20 us links: 36 MB built, 12 MB estimated).
+func TestTelemetryRingsCountedAsBuilt(t *testing.T) {
+	sc, err := algos.Lookup("hpcc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ft, err := topo.FatTree(4, 100e9, 150e3, topo.Uniform(20*us))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Flows under one edge switch, across a pod, across the core.
+	cfg := fabric(sc, ft, []Flow{{From: 0, To: 1}, {From: 2, To: 4}, {From: 5, To: 12}, {From: 9, To: 3}})
+	cfg.Params, _ = sc.Resolve(cfg.Network(), nil)
+	s, err := NewPacket(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hop := float64(unsafe.Sizeof(algos.Hop{}))
+	var built float64
+	for _, l := range s.lims {
+		if l.tp != nil {
+			built += float64(len(l.tp.ints)) * hop
+		}
+	}
+	n, err := cfg.network()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var counted float64
+	for i, f := range n.flows {
+		route := f.route
+		if route == nil {
+			route = n.route(cfg.Seed, f.host, f.dst, uint64(i))
+		}
+		counted += flowINTBytes(&cfg, n, f, route)
+	}
+	if least := float64(len(n.flows)*64*2) * hop; built <= least {
+		t.Fatalf("the rings hold %.0f B, no more than the least (%.0f B): the case does not test their sizing", built, least)
+	}
+	if counted != built {
+		t.Errorf("the telemetry rings hold %.0f B, the estimate counts %.0f B", built, counted)
+	}
+	if est := Estimate(cfg); est.FlowMemory < built {
+		t.Errorf("the flows are estimated at %.0f B, less than their telemetry rings' %.0f B", est.FlowMemory, built)
+	}
 }

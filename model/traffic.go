@@ -245,20 +245,26 @@ func (s *Packet) idealFCT(l *limiter, size int64) float64 {
 // host's link then each port's rate, the propagation before each, and the
 // propagation from the last to the receiver.
 func (s *Packet) routeStages(l *limiter) (rates, delays []float64, tail float64) {
-	h := &s.hosts[l.host]
-	rates = []float64{l.lineRate}
-	delays = []float64{0, h.fwd.Seconds()}
 	route := l.route
 	if route == nil {
 		route = s.ecmpRoute(l)
 	}
+	return s.net.routeStages(int(l.host), l.lineRate, route)
+}
+
+// routeStages lists the stages of a route from host at lineRate, as
+// Packet.routeStages does, from the network alone (Estimate has no Packet).
+func (n *network) routeStages(host int, lineRate float64, route []int32) (rates, delays []float64, tail float64) {
+	t := n.topo
+	rates = []float64{lineRate}
+	delays = []float64{0, t.Ports[t.NIC(host)].Delay.Seconds()}
 	for k, j := range route {
-		p := s.ports[j]
-		rates = append(rates, s.net.topo.Ports[s.net.ports[j]].Capacity)
+		p := t.Ports[n.ports[j]]
+		rates = append(rates, p.Capacity)
 		if k < len(route)-1 {
-			delays = append(delays, p.delay.Seconds())
+			delays = append(delays, p.Delay.Seconds())
 		} else {
-			tail = p.exitDelay.Seconds()
+			tail = n.exitDelay[j].Seconds()
 		}
 	}
 	return rates, delays, tail

@@ -245,14 +245,22 @@ func (s *Packet) newTransport(l *limiter, f flowSpec, netw *algos.Network, strea
 		MaxBaseRTT: s.largestRTT, Hops: f.hops, Start: f.start, Rand: newRand(cfg.Seed, streamRP+stream)}, cfg.Params)
 	if _, ok := tp.sender.(algos.TelemetrySender); ok {
 		tp.nhops = min(f.hops, maxINTHops)
-		n := 64
-		for float64(n) < 4*tp.lineRate*base.Seconds()/8/float64(cfg.FrameBytes) {
-			n *= 2
-		}
+		n := intRingFrames(tp.lineRate, base, cfg.FrameBytes)
 		tp.ints, tp.intN = make([]algos.Hop, n*tp.nhops), n
 		s.telemetry = true
 	}
 	return tp
+}
+
+// intRingFrames is how many frames' telemetry a sender's ring holds at
+// first: four times its path's bandwidth-delay product at lineRate over
+// baseRTT, a power of two, at least 64 (fitINT doubles it if need be).
+func intRingFrames(lineRate float64, baseRTT algos.Time, frameBytes int) int {
+	n := 64
+	for float64(n) < 4*lineRate*baseRTT.Seconds()/8/float64(frameBytes) {
+		n *= 2
+	}
+	return n
 }
 
 // leastBackDelay is, on a chain, the least propagation from a switch back
@@ -283,16 +291,26 @@ func (rateSender) OnTimeout(algos.Time)          {}
 // each link back (the HPCC code's pairRtt, third.cc:915-923, which leaves
 // out the ACK's), and the ACK's transmissions alone, in seconds.
 func (s *Packet) pathRTT(l *limiter) (base algos.Time, ackTx float64) {
-	rates, delays, tail := s.routeStages(l)
-	h := &s.hosts[l.host]
+	route := l.route
+	if route == nil {
+		route = s.ecmpRoute(l)
+	}
+	return s.net.pathRTT(s.cfg.FrameBytes, int(l.host), l.lineRate, route)
+}
+
+// pathRTT is Packet.pathRTT of a route from host at lineRate, from the
+// network alone, for Estimate too.
+func (n *network) pathRTT(frameBytes, host int, lineRate float64, route []int32) (base algos.Time, ackTx float64) {
+	rates, delays, tail := n.routeStages(host, lineRate, route)
+	nic := n.topo.Ports[n.topo.NIC(host)]
 	fwd := tail
 	for _, d := range delays {
 		fwd += d
 	}
-	back := fwd - h.fwd.Seconds() + h.bwd.Seconds()
+	back := fwd - nic.Delay.Seconds() + nic.Back.Seconds()
 	var dataTx float64
 	for _, r := range rates {
-		dataTx += float64(s.cfg.FrameBytes) * 8 / r
+		dataTx += float64(frameBytes) * 8 / r
 		ackTx += AckBytes * 8 / r
 	}
 	return algos.Time((fwd+back+dataTx+ackTx)*float64(algos.Second) + 0.5), ackTx
