@@ -358,11 +358,13 @@ func Finish(ctx context.Context, dir *outdir.Dir, e *experiments.Experiment, res
 
 // room is what a batch's end can still do for the files of its runs'
 // numbers, written last: free the room of a joined file (the time series,
-// the flows) that is not yet committed, and commit those left.
+// the flows) that is not yet committed, or of a run's figure, and commit
+// the joined files left.
 type room struct {
-	// free discards the next joined files not committed, if why says the
-	// disk is full and their room lets a file of need bytes fit, and
-	// reports whether it did: then the write may try again.
+	// free discards the next joined files not committed, then runs'
+	// figures, if why says the disk is full and their room lets a file of
+	// need bytes fit, and reports whether it did: then the write may try
+	// again.
 	free func(why error, need func() (int64, error)) bool
 	// keep commits the joined files left, and reports whether one failed
 	// (what summary.json is to say of it changed).
