@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"container/list"
 	"context"
+	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -26,6 +27,11 @@ import (
 // time to fairness). Its time is linear in the cells; it stops, writing
 // nothing, when ctx is cancelled.
 func writeResults(ctx context.Context, dir *outdir.Dir, e *experiments.Experiment, res *Result) error {
+	return writeThrough(ctx, dir, "results.csv", func(w io.Writer) error { return renderResults(ctx, w, e, res) })
+}
+
+// renderResults writes results.csv's bytes to w (writeResults).
+func renderResults(ctx context.Context, w io.Writer, e *experiments.Experiment, res *Result) error {
 	var order columnOrder
 	cells := make([][]cell, len(res.Runs))
 	for i := range res.Runs {
@@ -44,16 +50,12 @@ func writeResults(ctx context.Context, dir *outdir.Dir, e *experiments.Experimen
 	header := Identity(e)
 	columns := order.list()
 	header = append(header, columns...)
-	tmp, err := dir.CreateTemp(".", "results.csv")
-	if err != nil {
+	if _, err := w.Write(csvRow(header, false)); err != nil {
 		return err
 	}
-	w := bufio.NewWriterSize(tmp, 1<<16)
-	w.Write(csvRow(header, false))
 	line := make([]string, 0, len(header))
 	for i, r := range res.Runs {
 		if err := ctx.Err(); err != nil {
-			dir.Discard(tmp)
 			return err
 		}
 		line = append(line[:0], identityCells(e, r.Run, r.Algorithm, r.Seed, func(key string) (string, bool) {
@@ -61,14 +63,50 @@ func writeResults(ctx context.Context, dir *outdir.Dir, e *experiments.Experimen
 			return v, ok
 		})...)
 		line = appendValues(line, columns, cells[i])
-		w.Write(csvRow(line, false))
+		if _, err := w.Write(csvRow(line, false)); err != nil {
+			return err
+		}
 		cells[i] = nil // done with: memory goes down as it goes
 	}
-	if err := w.Flush(); err != nil {
+	return nil
+}
+
+// writeThrough writes name into dir through a temporary file, committed
+// once render has written it whole; one that fails or is cancelled is
+// removed.
+func writeThrough(ctx context.Context, dir *outdir.Dir, name string, render func(io.Writer) error) error {
+	tmp, err := dir.CreateTemp(".", name)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriterSize(tmp, 1<<16)
+	err = render(w)
+	if err == nil {
+		err = ctx.Err()
+	}
+	if err == nil {
+		err = w.Flush()
+	}
+	if err != nil {
 		dir.Discard(tmp)
 		return err
 	}
-	return dir.Commit(tmp, "results.csv")
+	return dir.Commit(tmp, name)
+}
+
+// renderedSize is the bytes render writes: the room its file needs.
+func renderedSize(render func(io.Writer) error) (int64, error) {
+	var n countingWriter
+	err := render(&n)
+	return int64(n), err
+}
+
+// countingWriter counts the bytes written to it.
+type countingWriter int64
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	*c += countingWriter(len(p))
+	return len(p), nil
 }
 
 // columnOrder is the order of results.csv's metric columns: the union of

@@ -14,6 +14,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 
 	"qcnlab/experiments"
@@ -357,17 +358,22 @@ func Finish(ctx context.Context, dir *outdir.Dir, e *experiments.Experiment, res
 
 // room is what a batch's end can still do for the files of its runs'
 // numbers, written last: free the room of a joined file (the time series,
-// the flows) that is not yet committed, and commit those left.
+// the flows) that is not yet committed, or of a run's figure, and commit
+// the joined files left.
 type room struct {
-	// free discards the next joined file not committed, if why says the
-	// disk is full, and reports whether it did: then a write may try again.
-	free func(why error) bool
+	// free discards the next joined files not committed, then runs'
+	// figures, if why says the disk is full and their room lets a file of
+	// need bytes fit, and reports whether it did: then the write may try
+	// again.
+	free func(why error, need func() (int64, error)) bool
 	// keep commits the joined files left, and reports whether one failed
 	// (what summary.json is to say of it changed).
 	keep func() bool
 }
 
-func (r *room) yield(why error) bool { return r != nil && r.free(why) }
+func (r *room) yield(why error, need func() (int64, error)) bool {
+	return r != nil && r.free(why, need)
+}
 
 func (r *room) commit() bool { return r != nil && r.keep() }
 
@@ -376,31 +382,46 @@ func (r *room) commit() bool { return r != nil && r.keep() }
 func finish(ctx context.Context, dir *outdir.Dir, e *experiments.Experiment, res *Result, plot plots.Options, room *room) error {
 	// A file of the runs' numbers that fails is named in summary.json; one
 	// that does not fit has the joined files give way to it first.
-	data := func(file string, write func() error) func() error {
+	// short says that a joined file gave way, or a file of the numbers
+	// failed: the sweep's figures are then not drawn, their room left to
+	// the numbers still to write.
+	short := false
+	data := func(file string, render func(io.Writer) error) func() error {
 		return func() error {
+			write := func() error { return writeThrough(ctx, dir, file, render) }
 			err := write()
-			for err != nil && ctx.Err() == nil && room.yield(err) {
+			for err != nil && ctx.Err() == nil && room.yield(err, func() (int64, error) { return renderedSize(render) }) {
+				short = true
 				err = write()
 			}
 			if err != nil && ctx.Err() == nil {
+				short = true
 				res.lacking(file, false, nil)
 			}
 			return err
 		}
 	}
 	steps := []func() error{
-		data("results.csv", func() error { return writeResults(ctx, dir, e, res) }),
-		data(PortsFile, func() error { return writePorts(ctx, dir, e, res) }),
+		data("results.csv", func(w io.Writer) error { return renderResults(ctx, w, e, res) }),
+		data(PortsFile, func(w io.Writer) error { return renderPorts(ctx, w, e, res) }),
 	}
 	if len(res.FlowsPooled) > 0 {
-		steps = append(steps, data(FCTFile, func() error { return writeFCT(ctx, dir, e, res.FlowsPooled) }))
+		steps = append(steps, data(FCTFile, func(w io.Writer) error { return writeFCTRows(w, e, res.FlowsPooled) }))
 	}
 	var figures []error
 	// figure runs a figure's writer: its failure is kept for the end, and
 	// those of its figures (names) that are not there go in summary.json;
 	// but a cancellation stops Finish.
+	skipped := false
 	figure := func(names []string, write func() error) func() error {
 		return func() error {
+			if short {
+				if !skipped {
+					skipped = true
+					figures = append(figures, skipSweepFigures(dir, e, res, plot.Format))
+				}
+				return nil
+			}
 			if err := write(); err != nil {
 				if ctx.Err() != nil {
 					return ctx.Err()

@@ -1,8 +1,6 @@
 package results
 
 import (
-	"bufio"
-	"context"
 	"fmt"
 	"io"
 	"math"
@@ -11,7 +9,6 @@ import (
 
 	"qcnlab/experiments"
 	"qcnlab/experiments/metrics"
-	"qcnlab/experiments/outdir"
 	"qcnlab/experiments/plots"
 	"qcnlab/model"
 )
@@ -68,28 +65,6 @@ func PoolFlows(res *Result) []PooledFlows {
 var FCTColumns = []string{"seeds", "bucket", "min_bytes", "max_bytes", "started", "completed",
 	"fct_mean_s", "fct_p50_s", "fct_p95_s", "fct_p99_s",
 	"slowdown_mean", "slowdown_p50", "slowdown_p95", "slowdown_p99"}
-
-// writeFCT writes fct.csv from the pooled flows.
-func writeFCT(ctx context.Context, dir *outdir.Dir, e *experiments.Experiment, pooled []PooledFlows) error {
-	tmp, err := dir.CreateTemp(".", FCTFile)
-	if err != nil {
-		return err
-	}
-	w := bufio.NewWriter(tmp)
-	if err := writeFCTRows(w, e, pooled); err != nil {
-		dir.Discard(tmp)
-		return err
-	}
-	if err := ctx.Err(); err != nil {
-		dir.Discard(tmp)
-		return err
-	}
-	if err := w.Flush(); err != nil {
-		dir.Discard(tmp)
-		return err
-	}
-	return dir.Commit(tmp, FCTFile)
-}
 
 func writeFCTRows(w io.Writer, e *experiments.Experiment, pooled []PooledFlows) error {
 	var header []string

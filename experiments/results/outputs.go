@@ -37,11 +37,14 @@ type outputs struct {
 	labels    []string          // of every run of the batch
 	rows      []int             // time series rows written per run
 	figures   []error           // per run, its figure's error: the run's data is kept
-	plot      plots.Options     // figures; Format "" for none
-	series    Series
-	every     algos.Time // series.Every
-	sources   int        // the most sources of any run: the rate columns
-	links     int        // the most links of any run: the queue columns
+	// drawn is, per run, the name and size of its figure, once committed:
+	// the last to give way to the runs' numbers (giveWay).
+	drawn   []drawnFigure
+	plot    plots.Options // figures; Format "" for none
+	series  Series
+	every   algos.Time // series.Every
+	sources int        // the most sources of any run: the rate columns
+	links   int        // the most links of any run: the queue columns
 	// kept says, per run, that its parts (time series, flows) are whole:
 	// only those are joined.
 	kept []bool
@@ -57,6 +60,12 @@ type outputs struct {
 	// (giveWay), and are committed just before summary.json (commit).
 	pending []pendingFile
 	yielded []error // what giveWay and commit lost, for the batch's error
+}
+
+// drawnFigure is a run's figure, committed; size 0 if there is none.
+type drawnFigure struct {
+	name string
+	size int64
 }
 
 // pendingFile is a joined file of the batch, written whole but not yet
@@ -88,7 +97,7 @@ func newOutputs(dir *outdir.Dir, e *experiments.Experiment, runs []experiments.R
 	if err := dir.WriteFile("experiment.toml", saved.Bytes()); err != nil {
 		return nil, err
 	}
-	o := &outputs{dir: dir, runs: runs, plot: plot, series: series, every: series.Every, exp: e, toml: saved.Bytes(), rows: make([]int, len(runs)), figures: make([]error, len(runs)),
+	o := &outputs{dir: dir, runs: runs, plot: plot, series: series, every: series.Every, exp: e, toml: saved.Bytes(), rows: make([]int, len(runs)), figures: make([]error, len(runs)), drawn: make([]drawnFigure, len(runs)),
 		kept: make([]bool, len(runs)), bare: make([]bool, len(runs))}
 	if !series.None {
 		var err error
@@ -152,14 +161,10 @@ func (o *outputs) finish(ctx context.Context, res *Result, summaries []*batch.Ru
 	figures := slices.DeleteFunc(slices.Clone(o.figures), func(err error) bool { return err == nil })
 	plot := o.plot
 	if o.isLost() && plot.Format != "" {
-		// The numbers first: what room is left goes to summary.json.
-		for _, name := range sweepFigures(o.exp, res, plot.Format) {
-			res.lacking(name, false, nil)
-		}
+		figures = append(figures, skipSweepFigures(o.dir, o.exp, res, plot.Format))
 		plot.Format = ""
-		figures = append(figures, fmt.Errorf("%s: the sweep's figures are not drawn, to leave what room there is to the numbers", o.dir.Join("plots")))
 	}
-	err := finish(ctx, o.dir, o.exp, res, plot, &room{free: func(why error) bool { return o.giveWay(res, why) }, keep: func() bool { return o.commit(res) }})
+	err := finish(ctx, o.dir, o.exp, res, plot, &room{free: func(why error, need func() (int64, error)) bool { return o.giveWay(res, why, need) }, keep: func() bool { return o.commit(res) }})
 	if ctx.Err() == nil {
 		o.commit(res) // any Finish did not reach (summary.json failed to encode)
 	} // else they go with the directory's temporaries
@@ -244,21 +249,99 @@ func (o *outputs) writeSeries(ctx context.Context, res *Result, summaries []*bat
 	return err
 }
 
-// giveWay discards the first joined file not yet committed, if why says
-// the disk is full, to free its room for a file of the runs' numbers that
-// did not fit: those come first. It reports whether there was one.
-func (o *outputs) giveWay(res *Result, why error) bool {
-	if len(o.pending) == 0 || !roomless(why) {
+// giveWay discards the first joined files not yet committed, then the
+// runs' figures (the last run's first), if why says the disk is full and
+// that frees room enough for a file of the runs' numbers that did not fit
+// (need says its size): those come first. It reports whether it discarded
+// any. Files whose room would not make that file fit are kept: discarded,
+// they would be lost for nothing. Nor does anything give way if the free
+// space cannot be read, or if the disk says it has room enough already (a
+// quota, not the disk, is full).
+func (o *outputs) giveWay(res *Result, why error, need func() (int64, error)) bool {
+	var figures []int // the runs whose figure is there, the last first
+	for i := len(o.drawn) - 1; i >= 0; i-- {
+		if o.drawn[i].size > 0 {
+			figures = append(figures, i)
+		}
+	}
+	if len(o.pending)+len(figures) == 0 || !roomless(why) {
 		return false
 	}
-	p := o.pending[0]
-	o.pending = o.pending[1:]
-	o.dir.Discard(p.tmp)
-	res.notLacking(p.name)
-	res.lacking(p.name, false, p.runs)
+	free, block, err := freeSpace(o.dir.Path())
+	if err != nil {
+		return false
+	}
+	size, err := need()
+	if err != nil {
+		return false
+	}
+	if size = onDisk(size, block); free >= size {
+		return false
+	}
+	var sizes []int64 // of the pending files, then of the figures
+	for _, p := range o.pending {
+		info, err := p.tmp.Stat()
+		if err != nil {
+			return false
+		}
+		sizes = append(sizes, info.Size())
+	}
+	for _, i := range figures {
+		sizes = append(sizes, o.drawn[i].size)
+	}
+	n := 0 // the files to discard
+	for room := free; room < size; n++ {
+		if n == len(sizes) {
+			return false
+		}
+		room += sizes[n]
+	}
+	joined := min(n, len(o.pending))
+	for _, p := range o.pending[:joined] {
+		o.dir.Discard(p.tmp)
+		res.notLacking(p.name)
+		res.lacking(p.name, false, p.runs)
+		o.yielded = append(o.yielded, fmt.Errorf("%s: not written, to leave its room to the runs' numbers", o.dir.Join(p.name)))
+	}
+	o.pending = o.pending[joined:]
+	if n > joined {
+		o.removeFigures(res, figures[:n-joined])
+	}
 	o.markLost(-1, why)
-	o.yielded = append(o.yielded, fmt.Errorf("%s: not written, to leave its room to the runs' numbers", o.dir.Join(p.name)))
 	return true
+}
+
+// removeFigures removes the figures of runs, to leave their room to the
+// runs' numbers, and names them in res.
+func (o *outputs) removeFigures(res *Result, runs []int) {
+	root, err := os.OpenRoot(o.dir.Path()) // a link on the way is not followed out of it
+	if err != nil {
+		return
+	}
+	defer root.Close()
+	var removed []int
+	for _, i := range runs {
+		if err := root.Remove(o.drawn[i].name); err != nil {
+			continue
+		}
+		o.drawn[i] = drawnFigure{}
+		removed = append(removed, i)
+	}
+	if len(removed) == 0 {
+		return
+	}
+	slices.Sort(removed)
+	name := RunFigures(o.plot.Format)
+	lacks := slices.Clone(removed)
+	for _, f := range res.Incomplete {
+		if f.File == name {
+			lacks = append(lacks, f.Lacks...)
+		}
+	}
+	slices.Sort(lacks)
+	res.notLacking(name)
+	res.lacking(name, false, lacks)
+	o.yielded = append(o.yielded, fmt.Errorf("%s: the figures of %s not kept, to leave their room to the runs' numbers", o.dir.Join("plots"), runCount(removed)))
 }
 
 // commit commits the joined files not yet committed, and reports whether
@@ -556,6 +639,15 @@ func sweepCount(names []string) string {
 	}
 }
 
+// skipSweepFigures names the sweep's figures in res as not drawn, and says
+// why: the numbers first, what room is left goes to summary.json.
+func skipSweepFigures(dir *outdir.Dir, e *experiments.Experiment, res *Result, format string) error {
+	for _, name := range sweepFigures(e, res, format) {
+		res.lacking(name, false, nil)
+	}
+	return fmt.Errorf("%s: the sweep's figures are not drawn, to leave what room there is to the numbers", dir.Join("plots"))
+}
+
 // RunFigures names the runs' figures in summary.json's incomplete_outputs:
 // one entry, "plots/run*.svg", lists the runs whose figure is missing.
 func RunFigures(format string) string { return "plots/run*." + format }
@@ -669,7 +761,10 @@ func (r *recorder) Finish(s *batch.RunSummary) error {
 	if r.fig != nil {
 		data, err := r.fig.Render(s, r.o.plot)
 		if err == nil {
-			err = r.o.dir.WriteFile(plots.RunFigureName(r.i, len(r.o.labels), r.o.exp.ShortLabel(r.run), r.o.plot.Format), data)
+			name := plots.RunFigureName(r.i, len(r.o.labels), r.o.exp.ShortLabel(r.run), r.o.plot.Format)
+			if err = r.o.dir.WriteFile(name, data); err == nil {
+				r.o.drawn[r.i] = drawnFigure{name, int64(len(data))}
+			}
 			r.o.markLost(r.i, err)
 		}
 		if err != nil {

@@ -1,12 +1,11 @@
 package results
 
 import (
-	"bufio"
 	"context"
+	"io"
 
 	"qcnlab/experiments"
 	"qcnlab/experiments/metrics"
-	"qcnlab/experiments/outdir"
 )
 
 // PortsFile holds every port's metrics of every run in long form: one row
@@ -27,16 +26,8 @@ func PortColumns() []string {
 	return cols
 }
 
-// writePorts writes ports.csv.gz from the runs' summaries.
-func writePorts(ctx context.Context, dir *outdir.Dir, e *experiments.Experiment, res *Result) error {
-	tmp, err := dir.CreateTemp(".", PortsFile)
-	if err != nil {
-		return err
-	}
-	fail := func(err error) error {
-		dir.Discard(tmp)
-		return err
-	}
+// renderPorts writes ports.csv.gz, from the runs' summaries, to w.
+func renderPorts(ctx context.Context, w io.Writer, e *experiments.Experiment, res *Result) error {
 	var b []byte
 	b = append(b, csvRow(append(Identity(e), PortColumns()...), false)...)
 	var linkMetrics []*metrics.Metric
@@ -45,10 +36,9 @@ func writePorts(ctx context.Context, dir *outdir.Dir, e *experiments.Experiment,
 			linkMetrics = append(linkMetrics, m)
 		}
 	}
-	w := bufio.NewWriterSize(tmp, 1<<16)
 	for _, r := range res.Runs {
 		if err := ctx.Err(); err != nil {
-			return fail(err)
+			return err
 		}
 		id := identityCells(e, r.Run, r.Algorithm, r.Seed, func(key string) (string, bool) {
 			v, ok := r.Point[key]
@@ -68,16 +58,10 @@ func writePorts(ctx context.Context, dir *outdir.Dir, e *experiments.Experiment,
 		}
 		if len(b) > 1<<20 {
 			if err := Gzip(w, b); err != nil {
-				return fail(err)
+				return err
 			}
 			b = b[:0]
 		}
 	}
-	if err := Gzip(w, b); err != nil {
-		return fail(err)
-	}
-	if err := w.Flush(); err != nil {
-		return fail(err)
-	}
-	return dir.Commit(tmp, PortsFile)
+	return Gzip(w, b)
 }

@@ -61,7 +61,7 @@ func writeSummary(ctx context.Context, dir *outdir.Dir, res *Result, room *room)
 			}
 		}
 		if err != nil {
-			if ctx.Err() == nil && room.yield(err) {
+			if ctx.Err() == nil && room.yield(err, func() (int64, error) { return int64(len(data)), nil }) {
 				continue // again, in the room it freed
 			}
 			return err
