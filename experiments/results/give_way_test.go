@@ -5,7 +5,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"strings"
 	"syscall"
@@ -125,47 +124,5 @@ func TestNoSweepFiguresAfterANumbersFileFailed(t *testing.T) {
 	dir := noSweepFigures(t)
 	if _, err := os.Stat(filepath.Join(dir, SeriesFile)); err != nil {
 		t.Errorf("%s gave way on a disk with room: %v", SeriesFile, err)
-	}
-}
-
-// A disk with room for summary.json only once the time series and a run's
-// figure are gone: the figure gives way too, the last run's, and
-// summary.json names it.
-func TestARunsFigureGivesWayToTheNumbers(t *testing.T) {
-	e := sweepExperiment(t)
-	spare := t.TempDir()
-	if _, err := Execute(context.Background(), e, Options{Workers: 1, OutDir: spare, Plot: "svg"}); err != nil {
-		t.Fatal(err)
-	}
-	series, err1 := os.Stat(filepath.Join(spare, SeriesFile))
-	figures, err2 := filepath.Glob(filepath.Join(spare, "plots", "run003*.svg"))
-	if err1 != nil || err2 != nil || len(figures) != 1 {
-		t.Fatalf("%v %v %v", err1, err2, figures)
-	}
-	figure, err := os.Stat(figures[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	room := usedBytes(t, spare) - series.Size() - figure.Size()/2
-	dir := t.TempDir()
-	testHookSummaryWritten = func() error {
-		if usedBytes(t, dir) > room {
-			return syscall.ENOSPC
-		}
-		return nil
-	}
-	testHookFreeSpace = func() (int64, error) { return room - usedBytes(t, dir), nil }
-	defer func() { testHookSummaryWritten, testHookFreeSpace = nil, nil }()
-	_, err = Execute(context.Background(), e, Options{Workers: 1, OutDir: dir, Plot: "svg"})
-	if want := filepath.Join(dir, "plots") + ": the figures of run 3 not kept, to leave their room to the runs' numbers"; err == nil || !strings.Contains(err.Error(), want) {
-		t.Errorf("error %v\nwant one saying %q", err, want)
-	}
-	if m, _ := filepath.Glob(filepath.Join(dir, "plots", "run*.svg")); len(m) != 3 {
-		t.Errorf("run figures %v, want runs 0 to 2's", m)
-	}
-	_, incomplete := readIncomplete(t, dir)
-	want := IncompleteOutput{File: RunFigures("svg"), Written: false, Lacks: []int{3}}
-	if !slices.ContainsFunc(incomplete, func(f IncompleteOutput) bool { return reflect.DeepEqual(f, want) }) {
-		t.Errorf("incomplete_outputs %+v, want %+v among them", incomplete, want)
 	}
 }

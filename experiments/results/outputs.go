@@ -37,14 +37,11 @@ type outputs struct {
 	labels    []string          // of every run of the batch
 	rows      []int             // time series rows written per run
 	figures   []error           // per run, its figure's error: the run's data is kept
-	// drawn is, per run, the name and size of its figure, once committed:
-	// the last to give way to the runs' numbers (giveWay).
-	drawn   []drawnFigure
-	plot    plots.Options // figures; Format "" for none
-	series  Series
-	every   algos.Time // series.Every
-	sources int        // the most sources of any run: the rate columns
-	links   int        // the most links of any run: the queue columns
+	plot      plots.Options     // figures; Format "" for none
+	series    Series
+	every     algos.Time // series.Every
+	sources   int        // the most sources of any run: the rate columns
+	links     int        // the most links of any run: the queue columns
 	// kept says, per run, that its parts (time series, flows) are whole:
 	// only those are joined.
 	kept []bool
@@ -60,12 +57,6 @@ type outputs struct {
 	// (giveWay), and are committed just before summary.json (commit).
 	pending []pendingFile
 	yielded []error // what giveWay and commit lost, for the batch's error
-}
-
-// drawnFigure is a run's figure, committed; size 0 if there is none.
-type drawnFigure struct {
-	name string
-	size int64
 }
 
 // pendingFile is a joined file of the batch, written whole but not yet
@@ -97,7 +88,7 @@ func newOutputs(dir *outdir.Dir, e *experiments.Experiment, runs []experiments.R
 	if err := dir.WriteFile("experiment.toml", saved.Bytes()); err != nil {
 		return nil, err
 	}
-	o := &outputs{dir: dir, runs: runs, plot: plot, series: series, every: series.Every, exp: e, toml: saved.Bytes(), rows: make([]int, len(runs)), figures: make([]error, len(runs)), drawn: make([]drawnFigure, len(runs)),
+	o := &outputs{dir: dir, runs: runs, plot: plot, series: series, every: series.Every, exp: e, toml: saved.Bytes(), rows: make([]int, len(runs)), figures: make([]error, len(runs)),
 		kept: make([]bool, len(runs)), bare: make([]bool, len(runs))}
 	if !series.None {
 		var err error
@@ -249,22 +240,15 @@ func (o *outputs) writeSeries(ctx context.Context, res *Result, summaries []*bat
 	return err
 }
 
-// giveWay discards the first joined files not yet committed, then the
-// runs' figures (the last run's first), if why says the disk is full and
-// that frees room enough for a file of the runs' numbers that did not fit
-// (need says its size): those come first. It reports whether it discarded
-// any. Files whose room would not make that file fit are kept: discarded,
-// they would be lost for nothing. Nor does anything give way if the free
-// space cannot be read, or if the disk says it has room enough already (a
-// quota, not the disk, is full).
+// giveWay discards the first joined files not yet committed, if why says
+// the disk is full and that frees room enough for a file of the runs'
+// numbers that did not fit (need says its size): those come first. It
+// reports whether it discarded any. Joined files whose room would not make
+// that file fit are kept: discarded, they would be lost for nothing. Nor
+// do they give way if the free space cannot be read, or if the disk says
+// it has room enough already (a quota, not the disk, is full).
 func (o *outputs) giveWay(res *Result, why error, need func() (int64, error)) bool {
-	var figures []int // the runs whose figure is there, the last first
-	for i := len(o.drawn) - 1; i >= 0; i-- {
-		if o.drawn[i].size > 0 {
-			figures = append(figures, i)
-		}
-	}
-	if len(o.pending)+len(figures) == 0 || !roomless(why) {
+	if len(o.pending) == 0 || !roomless(why) {
 		return false
 	}
 	free, block, err := freeSpace(o.dir.Path())
@@ -278,70 +262,26 @@ func (o *outputs) giveWay(res *Result, why error, need func() (int64, error)) bo
 	if size = onDisk(size, block); free >= size {
 		return false
 	}
-	var sizes []int64 // of the pending files, then of the figures
-	for _, p := range o.pending {
-		info, err := p.tmp.Stat()
+	n := 0 // the files to discard
+	for room := free; room < size; n++ {
+		if n == len(o.pending) {
+			return false
+		}
+		info, err := o.pending[n].tmp.Stat()
 		if err != nil {
 			return false
 		}
-		sizes = append(sizes, info.Size())
+		room += info.Size()
 	}
-	for _, i := range figures {
-		sizes = append(sizes, o.drawn[i].size)
-	}
-	n := 0 // the files to discard
-	for room := free; room < size; n++ {
-		if n == len(sizes) {
-			return false
-		}
-		room += sizes[n]
-	}
-	joined := min(n, len(o.pending))
-	for _, p := range o.pending[:joined] {
+	for _, p := range o.pending[:n] {
 		o.dir.Discard(p.tmp)
 		res.notLacking(p.name)
 		res.lacking(p.name, false, p.runs)
 		o.yielded = append(o.yielded, fmt.Errorf("%s: not written, to leave its room to the runs' numbers", o.dir.Join(p.name)))
 	}
-	o.pending = o.pending[joined:]
-	if n > joined {
-		o.removeFigures(res, figures[:n-joined])
-	}
+	o.pending = o.pending[n:]
 	o.markLost(-1, why)
 	return true
-}
-
-// removeFigures removes the figures of runs, to leave their room to the
-// runs' numbers, and names them in res.
-func (o *outputs) removeFigures(res *Result, runs []int) {
-	root, err := os.OpenRoot(o.dir.Path()) // a link on the way is not followed out of it
-	if err != nil {
-		return
-	}
-	defer root.Close()
-	var removed []int
-	for _, i := range runs {
-		if err := root.Remove(o.drawn[i].name); err != nil {
-			continue
-		}
-		o.drawn[i] = drawnFigure{}
-		removed = append(removed, i)
-	}
-	if len(removed) == 0 {
-		return
-	}
-	slices.Sort(removed)
-	name := RunFigures(o.plot.Format)
-	lacks := slices.Clone(removed)
-	for _, f := range res.Incomplete {
-		if f.File == name {
-			lacks = append(lacks, f.Lacks...)
-		}
-	}
-	slices.Sort(lacks)
-	res.notLacking(name)
-	res.lacking(name, false, lacks)
-	o.yielded = append(o.yielded, fmt.Errorf("%s: the figures of %s not kept, to leave their room to the runs' numbers", o.dir.Join("plots"), runCount(removed)))
 }
 
 // commit commits the joined files not yet committed, and reports whether
@@ -761,10 +701,7 @@ func (r *recorder) Finish(s *batch.RunSummary) error {
 	if r.fig != nil {
 		data, err := r.fig.Render(s, r.o.plot)
 		if err == nil {
-			name := plots.RunFigureName(r.i, len(r.o.labels), r.o.exp.ShortLabel(r.run), r.o.plot.Format)
-			if err = r.o.dir.WriteFile(name, data); err == nil {
-				r.o.drawn[r.i] = drawnFigure{name, int64(len(data))}
-			}
+			err = r.o.dir.WriteFile(plots.RunFigureName(r.i, len(r.o.labels), r.o.exp.ShortLabel(r.run), r.o.plot.Format), data)
 			r.o.markLost(r.i, err)
 		}
 		if err != nil {
