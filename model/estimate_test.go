@@ -272,13 +272,7 @@ func TestQueueBoundsHoldWhatASwitchAdmits(t *testing.T) {
 	}
 	for _, c := range cases {
 		cfg := c.cfg
-		n, err := cfg.network()
-		if err != nil {
-			t.Fatal(err)
-		}
-		bounds := queueBounds(&cfg, n)
-		names := portsByName(n)
-		_, sum := run(t, cfg)
+		bounds, names, sum := boundedRun(t, cfg)
 		seen := 0
 		for _, b := range sum.Bottlenecks {
 			j, ok := names[b.Name]
@@ -313,13 +307,7 @@ func TestQueueBoundsHoldDataBehindControlFrames(t *testing.T) {
 	cfg.Duration = 3 * ms
 	cfg.ControlFrames = true
 	cfg.Transport = Transport{Recovery: RecoveryGoBackN, RateSchemes: true}
-	n, err := cfg.network()
-	if err != nil {
-		t.Fatal(err)
-	}
-	bounds := queueBounds(&cfg, n)
-	names := portsByName(n)
-	_, sum := run(t, cfg)
+	bounds, names, sum := boundedRun(t, cfg)
 	for _, name := range []string{"leaf->h0", "leaf->h1"} {
 		var b *BottleneckSummary
 		for i := range sum.Bottlenecks {
@@ -341,15 +329,22 @@ func TestQueueBoundsHoldDataBehindControlFrames(t *testing.T) {
 	}
 }
 
-// portsByName is the index of each of n's simulated ports by the name its
-// summary gives it ("leaf->h0").
-func portsByName(n *network) map[string]int {
+// boundedRun runs cfg and returns each simulated port's queue bound
+// (queueBounds), the ports' indices by the names their summaries give
+// them ("leaf->h0"), and the run's summary.
+func boundedRun(t *testing.T, cfg Config) ([]float64, map[string]int, Summary) {
+	t.Helper()
+	n, err := cfg.network()
+	if err != nil {
+		t.Fatal(err)
+	}
 	names := map[string]int{}
 	for j, tp := range n.ports {
 		p := n.topo.Ports[tp]
 		names[n.topo.Nodes[p.From].Name+"->"+n.topo.Nodes[p.To].Name] = j
 	}
-	return names
+	_, sum := run(t, cfg)
+	return queueBounds(&cfg, n), names, sum
 }
 
 // The estimate counts each HPCC sender's telemetry ring as newTransport
